@@ -1,0 +1,64 @@
+// Builds the three bundles: the extension (node, CommonJS, `vscode` external), the webview
+// (browser) and the local server (node ESM, native engines external and shipped beside it).
+import { build } from "esbuild";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+
+const watch = process.argv.includes("--watch");
+const minify = process.argv.includes("--minify");
+const common = { bundle: true, sourcemap: true, minify, logLevel: "info", legalComments: "none" };
+
+/** Every file under `dir` whose name matches `pattern`. */
+function findEntries(dir, pattern) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return findEntries(path, pattern);
+    return pattern.test(name) ? [path] : [];
+  });
+}
+
+// Flat names: dist/server/main.js and dist/server/<name>-worker.js sit side by side.
+const serverEntries = Object.fromEntries(
+  ["src/server/main.ts", ...findEntries("src/server", /-worker\.ts$/)]
+    .filter(existsSync)
+    .map((path) => [basename(path, ".ts"), path]),
+);
+const webviewEntries = findEntries("src/webview", /^main-[\w-]+\.ts$/);
+
+const jobs = [
+  {
+    ...common,
+    entryPoints: { extension: "src/extension/extension.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode"],
+  },
+];
+if (webviewEntries.length > 0) {
+  jobs.push({ ...common, entryPoints: webviewEntries, outdir: "dist/webview", platform: "browser", format: "iife", target: "es2022" });
+}
+if (Object.keys(serverEntries).length > 0) {
+  jobs.push({
+    ...common,
+    entryPoints: serverEntries,
+    outdir: "dist/server",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // Native engines load their own binaries relative to their package: keep them in node_modules.
+    external: ["node-llama-cpp", "@node-llama-cpp/*", "onnxruntime-node", "sharp", "@img/*"],
+    // CommonJS dependencies bundled into ESM still call require().
+    banner: { js: "import { createRequire as __wispCreateRequire } from 'node:module'; const require = __wispCreateRequire(import.meta.url);" },
+  });
+}
+
+if (watch) {
+  const { context } = await import("esbuild");
+  for (const job of jobs) await (await context(job)).watch();
+} else {
+  await Promise.all(jobs.map((job) => build(job)));
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The one test command: type-check, build, then every suite the project has, in order of cost.
+# Prints one closing line with the totals; exits non-zero on the first failing step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+passed=0
+failed=0
+
+# Runs one step, echoing its output, and adds the mocha counts it prints to the totals.
+step() {
+  local name=$1; shift
+  echo "=== $name: $*"
+  local start=$SECONDS status=0
+  "$@" 2>&1 | tee "$logs/$name.log" || status=$?
+  local p f
+  p=$(grep -Eo '^ *[0-9]+ passing' "$logs/$name.log" | awk '{s+=$1} END {print s+0}')
+  f=$(grep -Eo '^ *[0-9]+ failing' "$logs/$name.log" | awk '{s+=$1} END {print s+0}')
+  passed=$((passed + p)); failed=$((failed + f))
+  echo "=== $name: exit $status, $p passing, $f failing, $((SECONDS - start)) s"
+  if [ "$status" -ne 0 ]; then
+    echo "Tests: $passed passed, $((failed > 0 ? failed : 1)) failed"
+    exit "$status"
+  fi
+}
+
+step typecheck npm run --silent typecheck
+step build npm run --silent build
+step unit npm run --silent test:unit
+step server npm run --silent test:server
+step package npm run --silent package
+step setup bash scripts/setup-vscode.sh
+step vscode npm run --silent test:vscode
+step e2e npm run --silent test:e2e
+echo "Tests: $passed passed, $failed failed"

@@ -1,0 +1,68 @@
+/** What the status bar knows; the text and tooltip are derived from it, never stored. */
+export type ConnectionState =
+  | { kind: "checking" }
+  | { kind: "ready"; modelCount: number }
+  | { kind: "no-key" }
+  | { kind: "bad-key"; message: string }
+  | { kind: "unreachable"; message: string }
+  | { kind: "error"; message: string };
+
+export type KeySource = "secret" | "env" | "none";
+
+export interface StatusInput {
+  readonly connection: ConnectionState;
+  readonly completionsEnabled: boolean;
+  readonly keySource: KeySource;
+  readonly baseUrl: string;
+  /** A completion request is in flight. */
+  readonly busy: boolean;
+  readonly lastLatencyMs?: number;
+  /** The last request error, shown until a request succeeds again. */
+  readonly lastError?: string;
+}
+
+export type StatusState = "checking" | "ready" | "busy" | "off" | "no-key" | "bad-key" | "unreachable" | "error";
+
+export interface StatusView {
+  readonly state: StatusState;
+  readonly text: string;
+  readonly tooltip: string;
+}
+
+const keySourceText: Record<KeySource, string> = {
+  secret: "API key: from the secret store (Wisp: Set API Key)",
+  env: "API key: from the WISP_API_KEY environment variable",
+  none: "API key: none (run Wisp: Set API Key)",
+};
+
+export function describeStatus(input: StatusInput): StatusView {
+  const { state, text, detail } = headline(input);
+  const lines = [`Wisp: ${detail}`, `Server: ${input.baseUrl}`, keySourceText[input.keySource]];
+  lines.push(`Completions: ${input.completionsEnabled ? "on" : "off"}`);
+  if (input.lastLatencyMs !== undefined) lines.push(`Last completion: ${Math.round(input.lastLatencyMs)} ms`);
+  lines.push("Click for Wisp commands");
+  return { state, text, tooltip: lines.join("\n") };
+}
+
+function headline(input: StatusInput): { state: StatusState; text: string; detail: string } {
+  const c = input.connection;
+  switch (c.kind) {
+    case "no-key":
+      return { state: "no-key", text: "$(key) Wisp: no API key", detail: "no API key set" };
+    case "bad-key":
+      return { state: "bad-key", text: "$(key) Wisp: key rejected", detail: c.message };
+    case "unreachable":
+      return { state: "unreachable", text: "$(debug-disconnect) Wisp: unreachable", detail: c.message };
+    case "error":
+      return { state: "error", text: "$(warning) Wisp: error", detail: c.message };
+    case "checking":
+      return { state: "checking", text: "$(sync~spin) Wisp", detail: "connecting…" };
+    case "ready":
+      break;
+  }
+  if (input.lastError !== undefined) return { state: "error", text: "$(warning) Wisp: error", detail: input.lastError };
+  if (!input.completionsEnabled) return { state: "off", text: "$(circle-slash) Wisp", detail: "ready, completions off" };
+  if (input.busy) return { state: "busy", text: "$(loading~spin) Wisp", detail: "completing…" };
+  const latency = input.lastLatencyMs === undefined ? "" : ` ${Math.round(input.lastLatencyMs)}ms`;
+  return { state: "ready", text: `$(sparkle) Wisp${latency}`, detail: `ready (${c.modelCount} models)` };
+}

@@ -1,0 +1,78 @@
+import * as vscode from "vscode";
+import type { ApiKeyStore } from "./api-key";
+import type { ClientFactory } from "./client-factory";
+import type { ConnectionMonitor } from "./connection-monitor";
+import type { Logger } from "./logger";
+import { selectModel } from "./model-picker";
+import type { Settings } from "./settings";
+import type { StatusBar } from "./status-bar";
+import { showStatusMenu } from "./status-menu";
+
+export interface CommandDeps {
+  readonly settings: Settings;
+  readonly keys: ApiKeyStore;
+  readonly clients: ClientFactory;
+  readonly connection: ConnectionMonitor;
+  readonly statusBar: StatusBar;
+  readonly log: Logger;
+}
+
+/** Registers the Wisp commands; each failure becomes one readable error message. */
+export function registerCommands(deps: CommandDeps): vscode.Disposable {
+  const { settings, keys, clients, connection, statusBar, log } = deps;
+  const register = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await run(...args);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log.error(`${id}: ${message}`);
+        void vscode.window.showErrorMessage(`Wisp: ${message}`);
+        return undefined;
+      }
+    });
+
+  return vscode.Disposable.from(
+    register("wisp.setApiKey", async (arg) => {
+      const key = typeof arg === "string" ? arg : await askForKey();
+      if (key === undefined || key.trim() === "") return false;
+      await keys.store(key);
+      log.info("API key stored in the secret store");
+      void vscode.window.showInformationMessage("Wisp: API key saved in the secret store.");
+      return true;
+    }),
+    register("wisp.clearApiKey", async () => {
+      await keys.clear();
+      const { source } = await keys.resolve();
+      log.info("API key removed from the secret store");
+      const rest = source === "env" ? " WISP_API_KEY from the environment is used now." : "";
+      void vscode.window.showInformationMessage(`Wisp: API key removed.${rest}`);
+    }),
+    register("wisp.selectModel", async (role, model) => {
+      const chosen = await selectModel(clients, settings, role, model);
+      if (chosen !== undefined) log.info(`model selected: ${chosen}`);
+      return chosen;
+    }),
+    register("wisp.toggleCompletions", async () => {
+      const enabled = !settings.value.completion.enabled;
+      await settings.setCompletionsEnabled(enabled);
+      log.info(`completions ${enabled ? "on" : "off"}`);
+      return enabled;
+    }),
+    register("wisp.triggerCompletion", () => vscode.commands.executeCommand("editor.action.inlineSuggest.trigger")),
+    register("wisp.showLogs", () => log.show()),
+    register("wisp.statusMenu", () => showStatusMenu(settings.value, statusBar.current.tooltip.split("\n")[0] ?? "Wisp")),
+    register("wisp.checkConnection", () => connection.check()),
+  );
+}
+
+function askForKey(): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: "Wisp: Set API Key",
+    prompt: "The key is kept in VS Code's secret store, never in settings.",
+    placeHolder: "API key for the configured server",
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (value) => (value.trim() === "" ? "Enter a key, or press Escape to cancel." : undefined),
+  });
+}

@@ -1,0 +1,87 @@
+import * as vscode from "vscode";
+import type { ModelInfo } from "../core/api/models";
+import type { ConnectionState } from "../core/status/describe-status";
+import { WispError } from "../client/wisp-error";
+import type { ClientFactory } from "./client-factory";
+import type { Logger } from "./logger";
+
+const checkTimeoutMs = 5000;
+const retryWhileDownMs = 15000;
+
+/**
+ * Knows whether the configured server answers with the configured key, by listing its models.
+ * Checks on demand (start, settings or key change, a failed request) and, while the server is
+ * down, again every few seconds so the status bar recovers by itself.
+ */
+export class ConnectionMonitor implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ConnectionState>();
+  private state: ConnectionState = { kind: "checking" };
+  private models: readonly ModelInfo[] = [];
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private generation = 0;
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly clients: ClientFactory, private readonly log: Logger) {}
+
+  get current(): ConnectionState { return this.state; }
+  get knownModels(): readonly ModelInfo[] { return this.models; }
+
+  /** Re-checks now; a newer check supersedes an older one still running. */
+  async check(): Promise<ConnectionState> {
+    const generation = ++this.generation;
+    this.clearRetry();
+    const client = await this.clients.create({ timeoutMs: checkTimeoutMs });
+    let next: ConnectionState;
+    try {
+      this.models = await client.listModels();
+      next = { kind: "ready", modelCount: this.models.length };
+    } catch (error) {
+      next = stateForError(error);
+    }
+    if (generation !== this.generation) return this.state;
+    this.set(next);
+    if (next.kind === "unreachable" || next.kind === "error") {
+      this.retryTimer = setTimeout(() => void this.check(), retryWhileDownMs);
+    }
+    return next;
+  }
+
+  /** A request elsewhere failed: reflect it without waiting for the next check. */
+  report(error: unknown): void {
+    const next = stateForError(error);
+    if (next.kind === "unreachable" || next.kind === "bad-key" || next.kind === "no-key") {
+      this.set(next);
+      if (next.kind === "unreachable") this.retryTimer ??= setTimeout(() => void this.check(), retryWhileDownMs);
+    }
+  }
+
+  dispose(): void {
+    this.generation++;
+    this.clearRetry();
+    this.changed.dispose();
+  }
+
+  private set(next: ConnectionState): void {
+    if (JSON.stringify(next) === JSON.stringify(this.state)) return;
+    this.state = next;
+    this.log.info(`connection: ${next.kind}${"message" in next ? ` (${next.message})` : ""}`);
+    this.changed.fire(next);
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+}
+
+export function stateForError(error: unknown): ConnectionState {
+  if (!(error instanceof WispError)) return { kind: "error", message: String(error) };
+  switch (error.kind) {
+    case "no-key": return { kind: "no-key" };
+    case "bad-key":
+    case "forbidden": return { kind: "bad-key", message: error.message };
+    case "unreachable":
+    case "timeout": return { kind: "unreachable", message: error.message };
+    default: return { kind: "error", message: error.message };
+  }
+}

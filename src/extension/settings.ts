@@ -1,0 +1,79 @@
+import * as vscode from "vscode";
+
+export type ModelRole = "completion" | "chat" | "image";
+
+export interface WispSettings {
+  readonly baseUrl: string;
+  readonly completion: {
+    readonly enabled: boolean;
+    readonly model: string;
+    readonly debounceMs: number;
+    readonly maxTokens: number;
+    readonly template: string;
+    readonly disabledLanguages: readonly string[];
+  };
+  readonly chat: { readonly model: string; readonly systemPrompt: string };
+  readonly image: { readonly model: string; readonly width: number; readonly height: number; readonly steps: number; readonly negativePrompt: string };
+  readonly localServer: { readonly autoStart: boolean; readonly modelsDir: string };
+}
+
+export const defaultBaseUrl = "http://127.0.0.1:8765/v1";
+
+/** Typed, always-current view of the `wisp.*` settings. */
+export class Settings implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<WispSettings>();
+  private readonly subscription: vscode.Disposable;
+  private current: WispSettings;
+
+  /** Fires with the new values whenever any `wisp.*` setting changes. */
+  readonly onDidChange = this.changed.event;
+
+  constructor() {
+    this.current = readSettings();
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration("wisp")) return;
+      this.current = readSettings();
+      this.changed.fire(this.current);
+    });
+  }
+
+  get value(): WispSettings { return this.current; }
+
+  async setModel(role: ModelRole, model: string): Promise<void> {
+    await vscode.workspace.getConfiguration("wisp").update(`${role}.model`, model, vscode.ConfigurationTarget.Global);
+  }
+
+  async setCompletionsEnabled(enabled: boolean): Promise<void> {
+    await vscode.workspace.getConfiguration("wisp").update("completion.enabled", enabled, vscode.ConfigurationTarget.Global);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function readSettings(): WispSettings {
+  const c = vscode.workspace.getConfiguration("wisp");
+  const str = (key: string, fallback: string) => c.get<string>(key, fallback).trim();
+  return {
+    baseUrl: str("baseUrl", defaultBaseUrl) || defaultBaseUrl,
+    completion: {
+      enabled: c.get<boolean>("completion.enabled", true),
+      model: str("completion.model", ""),
+      debounceMs: c.get<number>("completion.debounceMs", 120),
+      maxTokens: c.get<number>("completion.maxTokens", 64),
+      template: str("completion.template", "auto") || "auto",
+      disabledLanguages: c.get<string[]>("completion.disabledLanguages", []),
+    },
+    chat: { model: str("chat.model", ""), systemPrompt: c.get<string>("chat.systemPrompt", "") },
+    image: {
+      model: str("image.model", ""),
+      width: c.get<number>("image.width", 512),
+      height: c.get<number>("image.height", 512),
+      steps: c.get<number>("image.steps", 4),
+      negativePrompt: c.get<string>("image.negativePrompt", ""),
+    },
+    localServer: { autoStart: c.get<boolean>("localServer.autoStart", false), modelsDir: str("localServer.modelsDir", "") },
+  };
+}

@@ -1,0 +1,83 @@
+import * as vscode from "vscode";
+import { describeStatus, type KeySource, type StatusView } from "../core/status/describe-status";
+import type { ConnectionMonitor } from "./connection-monitor";
+import type { Settings } from "./settings";
+
+/**
+ * The Wisp status bar item. It owns only the transient facts (busy, last latency, last error);
+ * everything else is read from the settings and the connection monitor when it renders.
+ */
+export class StatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly subscriptions: vscode.Disposable[];
+  private keySource: KeySource = "none";
+  private busyCount = 0;
+  private lastLatencyMs: number | undefined;
+  private lastError: string | undefined;
+  private view: StatusView;
+
+  constructor(private readonly settings: Settings, private readonly connection: ConnectionMonitor) {
+    this.item = vscode.window.createStatusBarItem("wisp.status", vscode.StatusBarAlignment.Right, 100);
+    this.item.name = "Wisp";
+    this.item.command = "wisp.statusMenu";
+    this.subscriptions = [settings.onDidChange(() => this.render()), connection.onDidChange(() => this.render())];
+    this.view = this.render();
+    this.item.show();
+  }
+
+  /** The current text/tooltip/state, as shown. */
+  get current(): StatusView { return this.view; }
+
+  setKeySource(source: KeySource): void {
+    this.keySource = source;
+    this.render();
+  }
+
+  /** Marks one request as started; the returned function marks it finished. */
+  beginRequest(): () => void {
+    this.busyCount++;
+    this.render();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.busyCount--;
+      this.render();
+    };
+  }
+
+  reportSuccess(latencyMs: number): void {
+    this.lastLatencyMs = latencyMs;
+    this.lastError = undefined;
+    this.render();
+  }
+
+  /** Shown once in the status bar (not as a notification) until a request succeeds again. */
+  reportError(message: string): void {
+    this.lastError = message;
+    this.render();
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.item.dispose();
+  }
+
+  private render(): StatusView {
+    const s = this.settings.value;
+    this.view = describeStatus({
+      connection: this.connection.current,
+      completionsEnabled: s.completion.enabled,
+      keySource: this.keySource,
+      baseUrl: s.baseUrl,
+      busy: this.busyCount > 0,
+      lastLatencyMs: this.lastLatencyMs,
+      lastError: this.lastError,
+    });
+    this.item.text = this.view.text;
+    this.item.tooltip = this.view.tooltip;
+    const warn = ["no-key", "bad-key", "unreachable", "error"].includes(this.view.state);
+    this.item.backgroundColor = warn ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
+    return this.view;
+  }
+}

@@ -1,0 +1,24 @@
+import * as vscode from "vscode";
+import type { WispSettings } from "./settings";
+
+/** The small menu behind the status bar item: the Wisp commands, with the current state. */
+export async function showStatusMenu(settings: WispSettings, headline: string): Promise<void> {
+  const items: (vscode.QuickPickItem & { command: string })[] = [
+    { label: "$(key) Set API Key", command: "wisp.setApiKey" },
+    { label: "$(trash) Clear API Key", command: "wisp.clearApiKey" },
+    { label: "$(list-selection) Select Model", command: "wisp.selectModel" },
+    {
+      label: settings.completion.enabled ? "$(circle-slash) Turn Completions Off" : "$(check) Turn Completions On",
+      command: "wisp.toggleCompletions",
+    },
+    { label: "$(output) Show Logs", command: "wisp.showLogs" },
+    { label: "$(gear) Open Settings", command: "workbench.action.openSettings" },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: headline, placeHolder: "Wisp" });
+  if (picked === undefined) return;
+  if (picked.command === "workbench.action.openSettings") {
+    await vscode.commands.executeCommand(picked.command, "@ext:wisp.wisp");
+  } else {
+    await vscode.commands.executeCommand(picked.command);
+  }
+}

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { describeStatus, type StatusInput } from "../../../../src/core/status/describe-status";
+
+const ready: StatusInput = {
+  connection: { kind: "ready", modelCount: 2 },
+  completionsEnabled: true,
+  keySource: "secret",
+  baseUrl: "http://127.0.0.1:8765/v1",
+  busy: false,
+};
+
+describe("describeStatus", () => {
+  const cases: [string, Partial<StatusInput>, string, RegExp][] = [
+    ["ready", {}, "ready", /^\$\(sparkle\) Wisp$/],
+    ["ready with latency", { lastLatencyMs: 84.6 }, "ready", /Wisp 85ms$/],
+    ["busy", { busy: true }, "busy", /loading~spin/],
+    ["completions off", { completionsEnabled: false }, "off", /circle-slash/],
+    ["no key", { connection: { kind: "no-key" }, keySource: "none" }, "no-key", /no API key/],
+    ["key rejected", { connection: { kind: "bad-key", message: "401" } }, "bad-key", /key rejected/],
+    ["unreachable", { connection: { kind: "unreachable", message: "ECONNREFUSED" } }, "unreachable", /unreachable/],
+    ["last error", { lastError: "model not found" }, "error", /error/],
+    ["checking", { connection: { kind: "checking" } }, "checking", /sync~spin/],
+  ];
+  for (const [name, patch, state, text] of cases) {
+    it(`shows ${name}`, () => {
+      const view = describeStatus({ ...ready, ...patch });
+      assert.equal(view.state, state);
+      assert.match(view.text, text);
+    });
+  }
+
+  it("names the key source and the server in the tooltip", () => {
+    assert.match(describeStatus(ready).tooltip, /secret store/);
+    assert.match(describeStatus({ ...ready, keySource: "env" }).tooltip, /WISP_API_KEY/);
+    assert.match(describeStatus(ready).tooltip, /127\.0\.0\.1:8765/);
+  });
+
+  it("puts the connection problem before a stale request error", () => {
+    const view = describeStatus({ ...ready, connection: { kind: "unreachable", message: "down" }, lastError: "old" });
+    assert.equal(view.state, "unreachable");
+    assert.match(view.tooltip, /down/);
+  });
+});
