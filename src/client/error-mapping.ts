@@ -1,0 +1,164 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from "openai";
+import { readErrorDetail } from "../core/api/error-body";
+import { parseRetryAfter } from "../core/api/retry-after";
+import { WispError, type WispErrorKind } from "./wisp-error";
+
+/** What the mapper needs to write a message a user can act on. */
+export interface ErrorContext {
+  /** The base URL as shown to the user (no credentials). */
+  baseUrl: string;
+  /** Redacted from every server-provided text, in case a server echoes it. */
+  apiKey: string | undefined;
+  model?: string;
+  timeoutMs: number;
+  /** True when the caller's own signal aborted. */
+  cancelled: boolean;
+  /** True when Wisp's own idle timer aborted a stream. */
+  timedOut: boolean;
+}
+
+const maxServerMessage = 300;
+
+/** Thrown by response parsing; the message completes "The response ... is not what ... sends: ___". */
+export class MalformedResponseError extends Error {}
+
+/** Classifies any failure of an API call into a WispError. */
+export function toWispError(error: unknown, ctx: ErrorContext): WispError {
+  if (error instanceof WispError) return error;
+  if (ctx.cancelled || error instanceof APIUserAbortError) {
+    return new WispError("cancelled", "The request was cancelled.");
+  }
+  if (ctx.timedOut || error instanceof APIConnectionTimeoutError) {
+    return timeoutError(ctx);
+  }
+  if (error instanceof APIError && typeof error.status === "number") {
+    return fromStatus(error.status, error, ctx);
+  }
+  if (error instanceof APIConnectionError) return unreachableError(error, ctx);
+  if (error instanceof MalformedResponseError) return malformedError(ctx, error.message);
+  if (error instanceof SyntaxError) return malformedError(ctx, "its body is not valid JSON");
+  if (error instanceof APIError) {
+    // A status-less APIError is an `error` object sent inside an otherwise successful stream.
+    return new WispError("server", `The server at ${ctx.baseUrl} reported an error: ${serverText(error, ctx)}`);
+  }
+  if (isTransportError(error)) return connectionLostError(ctx);
+  return new WispError("server", `Request to ${ctx.baseUrl} failed: ${redact(describe(error), ctx.apiKey)}`);
+}
+
+export function timeoutError(ctx: Pick<ErrorContext, "baseUrl" | "timeoutMs">): WispError {
+  const seconds = Math.round(ctx.timeoutMs / 100) / 10;
+  return new WispError("timeout", `${ctx.baseUrl} did not respond within ${seconds} s. Is the server overloaded?`);
+}
+
+export function malformedError(ctx: Pick<ErrorContext, "baseUrl">, what: string): WispError {
+  return new WispError(
+    "malformed",
+    `The response from ${ctx.baseUrl} is not what an OpenAI-compatible API sends: ${what}.`,
+  );
+}
+
+export function connectionLostError(ctx: Pick<ErrorContext, "baseUrl">): WispError {
+  return new WispError("unreachable", `The connection to ${ctx.baseUrl} was lost before the response was complete.`);
+}
+
+function fromStatus(status: number, error: APIError, ctx: ErrorContext): WispError {
+  const text = serverText(error, ctx);
+  const retryAfterMs = retryAfter(error.headers);
+  // A 503 "loading" may say when to come back, too.
+  const options = retryAfterMs === undefined ? { status } : { status, retryAfterMs };
+  const make = (kind: WispErrorKind, message: string) => new WispError(kind, message, options);
+  // A 404 about the model names it; other 404s (e.g. "Invalid URL") mean the base URL is wrong.
+  const model = ctx.model;
+  const aboutModel =
+    model !== undefined &&
+    (error.code === "model_not_found" ||
+      (status === 404 && (error.param === "model" || /model/i.test(text) || text.includes(model))));
+  switch (true) {
+    case status === 401:
+      // The server's own text is left out: some echo a masked form of the key.
+      return make("bad-key", `${ctx.baseUrl} rejected the API key (401). Set a valid key with "Wisp: Set API Key".`);
+    case status === 403:
+      return make("forbidden", `The API key is not allowed to do this on ${ctx.baseUrl} (403): ${text}`);
+    case aboutModel:
+      return make(
+        "unknown-model",
+        `The model "${model}" is not available on ${ctx.baseUrl}. Pick another with "Wisp: Select Model". (${text})`,
+      );
+    case status === 404:
+      return make(
+        "unreachable",
+        `${ctx.baseUrl} has no such endpoint (404). Check that the base URL is the API root, usually ending in /v1.`,
+      );
+    case status === 429: {
+      const wait = retryAfterMs === undefined ? "" : ` Try again in ${Math.ceil(retryAfterMs / 1000)} s.`;
+      return make("rate-limited", `${ctx.baseUrl} is rate limiting requests (429).${wait}`);
+    }
+    case status >= 400 && status < 500:
+      return make("bad-request", `${ctx.baseUrl} refused the request (${status}): ${text}`);
+    default:
+      return make("server", `The server at ${ctx.baseUrl} failed (${status}): ${text}`);
+  }
+}
+
+function retryAfter(headers: Headers | undefined): number | undefined {
+  const ms = Number(headers?.get("retry-after-ms") ?? Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  return parseRetryAfter(headers?.get("retry-after"));
+}
+
+function unreachableError(error: APIConnectionError, ctx: ErrorContext): WispError {
+  const { code, message } = rootCause(error);
+  const reason =
+    code === "ECONNREFUSED"
+      ? "the connection was refused. Is the server running?"
+      : code === "ENOTFOUND" || code === "EAI_AGAIN"
+        ? "the host name could not be resolved."
+        : `${redact(code ?? message, ctx.apiKey)}.`;
+  return new WispError("unreachable", `Cannot reach ${ctx.baseUrl}: ${reason} Check the wisp.baseUrl setting.`);
+}
+
+/**
+ * Node's fetch wraps the socket error a few levels deep (TypeError "fetch failed" -> cause ->
+ * AggregateError): the first `E...` code on the way down, and the innermost message.
+ */
+function rootCause(error: unknown): { code?: string; message: string } {
+  let message = error instanceof Error ? error.message : String(error);
+  for (let current: unknown = error, depth = 0; current && depth < 6; depth++) {
+    const record = current as { code?: unknown; cause?: unknown; errors?: unknown[]; message?: unknown };
+    if (typeof record.message === "string" && record.message !== "") message = record.message;
+    if (typeof record.code === "string" && record.code.startsWith("E")) return { code: record.code, message };
+    current = record.cause ?? record.errors?.[0];
+  }
+  return { message };
+}
+
+/** An undici body read that failed because the socket closed ("terminated", "other side closed"). */
+function isTransportError(error: unknown): boolean {
+  return error instanceof TypeError && (error.message === "terminated" || rootCause(error).code !== undefined);
+}
+
+function serverText(error: APIError, ctx: ErrorContext): string {
+  const detail = readErrorDetail(error.error);
+  // Without a JSON error body the SDK puts the raw text in the message, after the status.
+  const raw = error.message.replace(/^\d{3} /, "");
+  const text = detail?.message ?? (raw === "status code (no body)" ? "no details given" : raw);
+  return redact(truncate(text), ctx.apiKey);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function truncate(text: string): string {
+  const single = text.replace(/\s+/g, " ").trim();
+  return single.length > maxServerMessage ? `${single.slice(0, maxServerMessage)}…` : single;
+}
+
+export function redact(text: string, apiKey: string | undefined): string {
+  return apiKey ? text.split(apiKey).join("***") : text;
+}

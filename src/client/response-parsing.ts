@@ -1,0 +1,97 @@
+import type { ModelInfo } from "../core/api/types";
+import { MalformedResponseError } from "./error-mapping";
+
+export interface CompletionDelta {
+  text: string;
+  finishReason?: string;
+}
+
+export interface ChatDelta {
+  content: string;
+  finishReason?: string;
+}
+
+export interface GeneratedImages {
+  images: Uint8Array[];
+  seed?: number;
+}
+
+type Json = Record<string, unknown>;
+
+export function parseModelList(body: unknown): ModelInfo[] {
+  const data = asRecord(body, "the model list is not a JSON object").data;
+  if (!Array.isArray(data)) throw new MalformedResponseError('the model list has no "data" array');
+  return data.map((item) => {
+    const model = asRecord(item, "a model entry is not an object");
+    if (typeof model.id !== "string" || model.id === "") {
+      throw new MalformedResponseError('a model entry has no "id"');
+    }
+    return {
+      id: model.id,
+      object: "model",
+      created: typeof model.created === "number" ? model.created : 0,
+      owned_by: typeof model.owned_by === "string" ? model.owned_by : "",
+    };
+  });
+}
+
+/** The first choice of a `text_completion` chunk; undefined for chunks that carry nothing (usage only, empty). */
+export function parseCompletionChunk(chunk: unknown): CompletionDelta | undefined {
+  const choice = firstChoice(chunk);
+  if (choice === undefined) return undefined;
+  const text = optionalString(choice.text, '"text"');
+  return withFinish({ text }, text, choice);
+}
+
+/** The first choice of a `chat.completion.chunk` (or of a whole `chat.completion`, from servers that ignore `stream`). */
+export function parseChatChunk(chunk: unknown): ChatDelta | undefined {
+  const choice = firstChoice(chunk);
+  if (choice === undefined) return undefined;
+  const holder = choice.delta ?? choice.message;
+  const content = holder === undefined ? "" : optionalString(asRecord(holder, "a choice has a bad delta").content, '"content"');
+  return withFinish({ content }, content, choice);
+}
+
+export function parseImages(body: unknown, decodeBase64: (b64: string) => Uint8Array): GeneratedImages {
+  const record = asRecord(body, "the image response is not a JSON object");
+  if (!Array.isArray(record.data) || record.data.length === 0) {
+    throw new MalformedResponseError('the image response has no "data" images');
+  }
+  const images = record.data.map((item) => {
+    const b64 = asRecord(item, "an image entry is not an object").b64_json;
+    if (typeof b64 !== "string" || !isBase64(b64)) {
+      throw new MalformedResponseError('an image has no valid "b64_json" (Wisp asks for response_format b64_json)');
+    }
+    return decodeBase64(b64);
+  });
+  return typeof record.seed === "number" ? { images, seed: record.seed } : { images };
+}
+
+function firstChoice(chunk: unknown): Json | undefined {
+  const choices = asRecord(chunk, "a stream event is not a JSON object").choices;
+  if (!Array.isArray(choices)) throw new MalformedResponseError('a stream event has no "choices" array');
+  // Wisp shows one choice; with n > 1 the others are ignored.
+  const first = choices.find((c) => (asRecord(c, "a choice is not an object").index ?? 0) === 0);
+  return first as Json | undefined;
+}
+
+/** Adds the finish reason; undefined when the chunk carries neither text nor a finish (e.g. the role-only first chunk). */
+function withFinish<T extends object>(delta: T, text: string, choice: Json): (T & { finishReason?: string }) | undefined {
+  if (typeof choice.finish_reason === "string") return { ...delta, finishReason: choice.finish_reason };
+  return text === "" ? undefined : delta;
+}
+
+function optionalString(value: unknown, name: string): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value !== "string") throw new MalformedResponseError(`a choice's ${name} is not a string`);
+  return value;
+}
+
+function asRecord(value: unknown, problem: string): Json {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new MalformedResponseError(problem);
+  return value as Json;
+}
+
+function isBase64(text: string): boolean {
+  return text.length > 0 && /^[A-Za-z0-9+/\r\n]+={0,2}$/.test(text);
+}

@@ -1,0 +1,66 @@
+import { APIError } from "openai";
+import { readErrorDetail } from "../core/api/error-body";
+import { SSE_DONE, SseParser } from "../core/api/sse";
+import { MalformedResponseError } from "./error-mapping";
+import type { RequestScope } from "./request-scope";
+
+export interface SseReadOptions {
+  /** Abort when no bytes arrive for this long. */
+  idleMs: number;
+  /** Whether an end of stream without `[DONE]` is still a complete answer (a finish_reason was seen). */
+  completeWithoutDone: () => boolean;
+}
+
+/**
+ * Yields the JSON payload of each event of an OpenAI SSE response until `[DONE]`. A JSON body
+ * (a server that ignored `stream: true`) is yielded as a single payload.
+ */
+export async function* readSseJson(
+  response: Response,
+  scope: RequestScope,
+  options: SseReadOptions,
+): AsyncGenerator<unknown, void, undefined> {
+  if (isJson(response)) {
+    yield parseJson(await response.text());
+    return;
+  }
+  if (response.body === null) throw new MalformedResponseError("the stream has no body");
+  const reader = response.body.getReader();
+  const parser = new SseParser();
+  try {
+    for (;;) {
+      scope.touch(options.idleMs);
+      const { value, done } = await reader.read();
+      for (const event of done ? parser.end() : parser.feed(value)) {
+        if (event.data === SSE_DONE) return;
+        yield throwIfErrorEvent(parseJson(event.data));
+      }
+      if (done) break;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (!options.completeWithoutDone()) {
+    throw new MalformedResponseError("the stream ended without [DONE] before the answer was finished");
+  }
+}
+
+function isJson(response: Response): boolean {
+  return /^application\/(.+\+)?json\b/i.test(response.headers.get("content-type") ?? "");
+}
+
+/** Servers report failures after the headers as an event carrying an `error` object. */
+function throwIfErrorEvent(payload: unknown): unknown {
+  const error = typeof payload === "object" && payload !== null ? (payload as { error?: unknown }).error : undefined;
+  const detail = error === undefined ? undefined : readErrorDetail(error);
+  if (detail !== undefined) throw new APIError(undefined, detail, undefined, undefined);
+  return payload;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MalformedResponseError("a stream event is not valid JSON");
+  }
+}

@@ -1,0 +1,175 @@
+import OpenAI from "openai";
+import type { ChatRequest, CompletionRequest, ImageRequest, ModelInfo } from "../core/api/types";
+import { parseBaseUrl, type BaseUrl } from "./base-url";
+import { toWispError, type ErrorContext } from "./error-mapping";
+import { RequestScope } from "./request-scope";
+import {
+  parseChatChunk,
+  parseCompletionChunk,
+  parseImages,
+  parseModelList,
+  type ChatDelta,
+  type CompletionDelta,
+  type GeneratedImages,
+} from "./response-parsing";
+import { readSseJson } from "./sse-json-reader";
+import { WispError } from "./wisp-error";
+
+export interface ClientConfig {
+  /** The API root, e.g. `http://127.0.0.1:8765/v1`. */
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** Longest wait for the response headers and, while streaming, between two chunks. Default 60 s. */
+  timeoutMs?: number;
+  /** Longest wait for an image (generation on a CPU is slow). Default 10 min. */
+  imageTimeoutMs?: number;
+  /**
+   * Retries of transient failures (connection errors, 429, 5xx) by the SDK. Default 0: every Wisp
+   * call is interactive, so it fails fast with a WispError (carrying retryAfterMs) and the caller
+   * decides. Streams never retry: the next keystroke or message asks again.
+   */
+  maxRetries?: number;
+}
+
+export type { ChatDelta, CompletionDelta, GeneratedImages };
+
+const defaultTimeoutMs = 60_000;
+const defaultImageTimeoutMs = 600_000;
+
+/**
+ * The node-side client of an OpenAI-compatible API. Every method takes an AbortSignal that
+ * closes the HTTP connection at once, and fails only with a WispError.
+ */
+export class WispClient {
+  private readonly endpoint: BaseUrl;
+  private readonly apiKey: string | undefined;
+  private readonly timeoutMs: number;
+  private readonly imageTimeoutMs: number;
+  private readonly maxRetries: number;
+
+  constructor(config: ClientConfig) {
+    this.endpoint = parseBaseUrl(config.baseUrl);
+    this.apiKey = config.apiKey?.trim() || undefined;
+    this.timeoutMs = config.timeoutMs ?? defaultTimeoutMs;
+    this.imageTimeoutMs = config.imageTimeoutMs ?? defaultImageTimeoutMs;
+    this.maxRetries = config.maxRetries ?? 0;
+  }
+
+  /** `GET /models`. */
+  listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+    return this.request(signal, undefined, this.timeoutMs, async (sdk, scope) => {
+      const body = await sdk.get<unknown>("/models", this.options(scope, this.timeoutMs, this.maxRetries));
+      return parseModelList(body);
+    });
+  }
+
+  /** `POST /completions` with `stream: true`; yields text as it arrives. */
+  streamCompletion(req: CompletionRequest, signal?: AbortSignal): AsyncIterable<CompletionDelta> {
+    return this.stream("/completions", req, req.model, signal, parseCompletionChunk);
+  }
+
+  /** `POST /chat/completions` with `stream: true`; yields the assistant's content as it arrives. */
+  streamChat(req: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatDelta> {
+    return this.stream("/chat/completions", req, req.model, signal, parseChatChunk);
+  }
+
+  /** `POST /images/generations` asking for `b64_json`; returns the decoded image files. */
+  generateImage(req: ImageRequest, signal?: AbortSignal): Promise<GeneratedImages> {
+    return this.request(signal, req.model, this.imageTimeoutMs, async (sdk, scope) => {
+      const body = await sdk.post<unknown>("/images/generations", {
+        ...this.options(scope, this.imageTimeoutMs, this.maxRetries),
+        body: { ...req, response_format: "b64_json" },
+      });
+      return parseImages(body, decodeBase64);
+    });
+  }
+
+  private async request<T>(
+    signal: AbortSignal | undefined,
+    model: string | undefined,
+    timeoutMs: number,
+    run: (sdk: OpenAI, scope: RequestScope) => Promise<T>,
+  ): Promise<T> {
+    const sdk = this.sdk(signal);
+    const scope = new RequestScope(signal);
+    try {
+      return await run(sdk, scope);
+    } catch (error) {
+      throw toWispError(error, this.errorContext(scope, model, timeoutMs));
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private async *stream<T extends { finishReason?: string }>(
+    path: string,
+    req: CompletionRequest | ChatRequest,
+    model: string,
+    signal: AbortSignal | undefined,
+    parse: (chunk: unknown) => T | undefined,
+  ): AsyncGenerator<T, void, undefined> {
+    const sdk = this.sdk(signal);
+    const scope = new RequestScope(signal);
+    try {
+      const response = (await sdk
+        .post(path, { ...this.options(scope, this.timeoutMs, 0), body: { ...req, stream: true } })
+        .asResponse()) as unknown as Response;
+      let finished = false;
+      const payloads = readSseJson(response, scope, { idleMs: this.timeoutMs, completeWithoutDone: () => finished });
+      for await (const payload of payloads) {
+        const delta = parse(payload);
+        if (delta === undefined) continue;
+        if (delta.finishReason !== undefined) finished = true;
+        yield delta;
+      }
+    } catch (error) {
+      throw toWispError(error, this.errorContext(scope, model, this.timeoutMs));
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /** Checks what can be checked before any request: the URL, the key, a signal already aborted. */
+  private sdk(signal: AbortSignal | undefined): OpenAI {
+    if ("problem" in this.endpoint) throw new WispError("unreachable", this.endpoint.problem);
+    if (signal?.aborted) throw new WispError("cancelled", "The request was cancelled.");
+    if (this.apiKey === undefined) {
+      throw new WispError("no-key", 'No API key is set. Run "Wisp: Set API Key" or set the WISP_API_KEY environment variable.');
+    }
+    if (!/^[\x21-\x7e]+$/.test(this.apiKey)) {
+      throw new WispError("bad-key", 'The API key contains spaces or characters that cannot be sent. Set it again with "Wisp: Set API Key".');
+    }
+    return new OpenAI({
+      apiKey: this.apiKey,
+      baseURL: this.endpoint.url,
+      // Explicit nulls keep OPENAI_* variables of the editor's environment out of Wisp's requests.
+      organization: null,
+      project: null,
+      adminAPIKey: null,
+      webhookSecret: null,
+      // The SDK's logs can include request details; Wisp logs through its own redacting logger.
+      logLevel: "off",
+    });
+  }
+
+  /** Per-request SDK options: the scope's signal, and this call's timeout and retries. */
+  private options(scope: RequestScope, timeoutMs: number, maxRetries: number) {
+    return { signal: scope.signal, timeout: timeoutMs, maxRetries };
+  }
+
+  private errorContext(scope: RequestScope, model: string | undefined, timeoutMs: number): ErrorContext {
+    return {
+      baseUrl: this.endpoint.display,
+      apiKey: this.apiKey,
+      timeoutMs,
+      cancelled: scope.cancelledByCaller,
+      timedOut: scope.timedOut,
+      ...(model === undefined ? {} : { model }),
+    };
+  }
+}
+
+function decodeBase64(b64: string): Uint8Array {
+  const bytes = Buffer.from(b64, "base64");
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

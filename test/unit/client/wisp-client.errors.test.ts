@@ -1,0 +1,190 @@
+import assert from "node:assert/strict";
+import { WispClient } from "../../../src/client/wisp-client";
+import { WispError, type WispErrorKind } from "../../../src/client/wisp-error";
+import { LoopbackApi, collect, errorBody, refusedPort, sendJson } from "./loopback-api";
+
+const key = "sk-secret-abcdef123456";
+
+/** Asserts a WispError of `kind` whose message never leaks the key; returns it for more checks. */
+async function expectWispError(promise: Promise<unknown>, kind: WispErrorKind): Promise<WispError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof WispError, `expected a WispError, got ${String(error)}`);
+    assert.equal(error.kind, kind, error.message);
+    assert.ok(!error.message.includes(key), "the message contains the API key");
+    assert.ok(!String(error.stack).includes(key), "the stack contains the API key");
+    return error;
+  }
+  assert.fail(`expected a ${kind} error`);
+}
+
+describe("WispClient failures", () => {
+  let api: LoopbackApi;
+  let client: WispClient;
+
+  beforeEach(async () => {
+    api = await LoopbackApi.start();
+    client = new WispClient({ baseUrl: api.baseUrl, apiKey: key, timeoutMs: 2000 });
+  });
+  afterEach(() => api.close());
+
+  const chat = (c: WispClient) => collect(c.streamChat({ model: "tiny-chat", messages: [{ role: "user", content: "hi" }] }));
+
+  for (const apiKey of [undefined, "", "   "]) {
+    it(`fails with no-key before any request when the key is ${JSON.stringify(apiKey)}`, async () => {
+      const keyless = new WispClient({ baseUrl: api.baseUrl, apiKey });
+      const error = await expectWispError(keyless.listModels(), "no-key");
+      assert.match(error.message, /Wisp: Set API Key/);
+      await expectWispError(chat(keyless), "no-key");
+      assert.equal(api.requests.length, 0);
+    });
+  }
+
+  it("refuses a key that cannot be sent in a header, without sending it", async () => {
+    await expectWispError(new WispClient({ baseUrl: api.baseUrl, apiKey: "sk-a b\nc" }).listModels(), "bad-key");
+    assert.equal(api.requests.length, 0);
+  });
+
+  it("maps 401 to bad-key without repeating the server's text (which may echo the key)", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 401, errorBody(`Incorrect API key provided: ${key}`, "invalid_request_error", "invalid_api_key")),
+    );
+    const error = await expectWispError(client.listModels(), "bad-key");
+    assert.equal(error.status, 401);
+    assert.match(error.message, /Wisp: Set API Key/);
+  });
+
+  it("maps 403 to forbidden with the server's reason", async () => {
+    api.handle((_req, res) => sendJson(res, 403, errorBody("key may not use images", "permission_error")));
+    const error = await expectWispError(chat(client), "forbidden");
+    assert.match(error.message, /key may not use images/);
+  });
+
+  it("maps 404 model_not_found to unknown-model naming the model", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 404, errorBody("The model `tiny-chat` does not exist", "invalid_request_error", "model_not_found")),
+    );
+    const error = await expectWispError(chat(client), "unknown-model");
+    assert.match(error.message, /"tiny-chat"/);
+    assert.match(error.message, /Wisp: Select Model/);
+    assert.equal(error.status, 404);
+  });
+
+  it("maps a 404 without an API error body to a hint about the base URL", async () => {
+    api.handle((_req, res) => {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("Cannot GET /v1/models");
+    });
+    const error = await expectWispError(client.listModels(), "unreachable");
+    assert.match(error.message, /\/v1/);
+  });
+
+  it("maps a 404 that is not about the model (a wrong base URL) to the base URL hint, not unknown-model", async () => {
+    api.handle((_req, res) => sendJson(res, 404, errorBody("Invalid URL (POST /chat/completions)", "invalid_request_error")));
+    const error = await expectWispError(chat(client), "unreachable");
+    assert.match(error.message, /base URL/);
+  });
+
+  it("maps 400 to bad-request carrying the server's message, with the key redacted", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 400, errorBody(`max_tokens must be positive (key ${key})`, "invalid_request_error")),
+    );
+    const error = await expectWispError(chat(client), "bad-request");
+    assert.match(error.message, /max_tokens must be positive/);
+  });
+
+  for (const [header, expectedMs] of [
+    ["7", 7000],
+    [new Date(Date.now() + 120_000).toUTCString(), 120_000],
+  ] as const) {
+    it(`maps 429 to rate-limited honouring Retry-After: ${header}`, async () => {
+      api.handle((_req, res) => sendJson(res, 429, errorBody("slow down", "rate_limit_error"), { "retry-after": header }));
+      const error = await expectWispError(chat(client), "rate-limited");
+      assert.ok(error.retryAfterMs !== undefined, "retryAfterMs is set");
+      // An HTTP date has one-second resolution and the clock moves: allow that much.
+      assert.ok(Math.abs(error.retryAfterMs - expectedMs) <= 2000, `retryAfterMs ${error.retryAfterMs}`);
+      assert.equal(api.requests.length, 1, "an interactive call does not retry by itself");
+    });
+  }
+
+  it("maps 500 to server with the server's message", async () => {
+    api.handle((_req, res) => sendJson(res, 500, errorBody("out of memory", "server_error")));
+    const error = await expectWispError(chat(client), "server");
+    assert.match(error.message, /out of memory/);
+    assert.equal(error.status, 500);
+    assert.equal(api.requests.length, 1);
+  });
+
+  it("passes on a 503's Retry-After, so the caller knows when the server will be ready", async () => {
+    api.handle((_req, res) => sendJson(res, 503, errorBody("model loading", "server_error"), { "retry-after": "3" }));
+    const error = await expectWispError(client.listModels(), "server");
+    assert.equal(error.retryAfterMs, 3000);
+    assert.match(error.message, /model loading/);
+  });
+
+  it("retries a 503 when asked to, then succeeds", async () => {
+    let calls = 0;
+    api.handle((_req, res) =>
+      ++calls === 1
+        ? sendJson(res, 503, errorBody("loading", "server_error"), { "retry-after-ms": "10" })
+        : sendJson(res, 200, { object: "list", data: [{ id: "m", object: "model", created: 0, owned_by: "me" }] }),
+    );
+    const retrying = new WispClient({ baseUrl: api.baseUrl, apiKey: key, maxRetries: 1 });
+    const models = await retrying.listModels();
+    assert.deepEqual(models.map((m) => m.id), ["m"]);
+    assert.equal(calls, 2);
+  });
+
+  it("maps a refused connection to unreachable naming the base URL", async () => {
+    const baseUrl = `http://127.0.0.1:${await refusedPort()}/v1`;
+    const error = await expectWispError(new WispClient({ baseUrl, apiKey: key }).listModels(), "unreachable");
+    assert.ok(error.message.includes(baseUrl), error.message);
+    assert.match(error.message, /refused/);
+    await expectWispError(chat(new WispClient({ baseUrl, apiKey: key })), "unreachable");
+  });
+
+  it("maps an unknown host to unreachable", async () => {
+    const baseUrl = "http://wisp-no-such-host.invalid/v1";
+    const error = await expectWispError(new WispClient({ baseUrl, apiKey: key }).listModels(), "unreachable");
+    assert.ok(error.message.includes(baseUrl), error.message);
+  });
+
+  it("maps a base URL that is not http(s) to unreachable, before any request", async () => {
+    const error = await expectWispError(new WispClient({ baseUrl: "localhost:8765", apiKey: key }).listModels(), "unreachable");
+    assert.match(error.message, /wisp\.baseUrl/);
+  });
+
+  it("refuses a base URL with credentials in it, without repeating them", async () => {
+    const withPassword = `http://admin:hunter2@127.0.0.1:${api.port}/v1`;
+    const error = await expectWispError(new WispClient({ baseUrl: withPassword, apiKey: key }).listModels(), "unreachable");
+    assert.ok(!error.message.includes("hunter2"));
+    assert.equal(api.requests.length, 0);
+  });
+
+  it("times out a server that never answers, and closes the connection", async () => {
+    api.handle(() => undefined);
+    const quick = new WispClient({ baseUrl: api.baseUrl, apiKey: key, timeoutMs: 150 });
+    await expectWispError(quick.listModels(), "timeout");
+    await expectWispError(chat(quick), "timeout");
+    await Promise.all(api.requests.map((r) => r.closed));
+  });
+
+  it("maps a JSON body that is not JSON to malformed", async () => {
+    api.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"object": "list", "data": [');
+    });
+    await expectWispError(client.listModels(), "malformed");
+  });
+
+  it("cancels listModels when the signal aborts, closing the connection", async () => {
+    api.handle(() => undefined);
+    const controller = new AbortController();
+    const pending = client.listModels(controller.signal);
+    while (api.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    await expectWispError(pending, "cancelled");
+    await api.last.closed;
+  });
+});

@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { WispClient } from "../../../src/client/wisp-client";
+import { WispError } from "../../../src/client/wisp-error";
+import { LoopbackApi, sendJson } from "./loopback-api";
+
+const key = "sk-models-images-42";
+// The 8-byte PNG signature and a JPEG start: any bytes do, they must arrive unchanged.
+const png = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 255);
+const jpg = Uint8Array.of(0xff, 0xd8, 0xff, 0xe0, 1, 2, 3);
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+describe("WispClient models and images", () => {
+  let api: LoopbackApi;
+  let client: WispClient;
+
+  beforeEach(async () => {
+    api = await LoopbackApi.start();
+    // A trailing slash in the setting must not double up in the paths.
+    client = new WispClient({ baseUrl: `${api.baseUrl}/`, apiKey: key, timeoutMs: 2000 });
+  });
+  afterEach(() => api.close());
+
+  it("lists models with GET /v1/models and the bearer key", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 200, {
+        object: "list",
+        data: [
+          { id: "tiny-coder", object: "model", created: 1700000000, owned_by: "wisp" },
+          { id: "tiny-sd", object: "model", created: 1700000001, owned_by: "wisp" },
+        ],
+      }),
+    );
+    const models = await client.listModels();
+    assert.deepEqual(models, [
+      { id: "tiny-coder", object: "model", created: 1700000000, owned_by: "wisp" },
+      { id: "tiny-sd", object: "model", created: 1700000001, owned_by: "wisp" },
+    ]);
+    assert.equal(api.last.method, "GET");
+    assert.equal(api.last.path, "/v1/models");
+    assert.equal(api.last.headers.authorization, `Bearer ${key}`);
+  });
+
+  it("accepts a model list from servers that omit created and owned_by", async () => {
+    api.handle((_req, res) => sendJson(res, 200, { object: "list", data: [{ id: "llama3" }] }));
+    assert.deepEqual(await client.listModels(), [{ id: "llama3", object: "model", created: 0, owned_by: "" }]);
+  });
+
+  for (const [name, body] of [
+    ["a list without data", { object: "list" }],
+    ["a model without id", { object: "list", data: [{ object: "model" }] }],
+    ["a body that is not an object", ["tiny"]],
+  ] as const) {
+    it(`reports ${name} as malformed`, async () => {
+      api.handle((_req, res) => sendJson(res, 200, body));
+      await assert.rejects(client.listModels(), (e: unknown) => e instanceof WispError && e.kind === "malformed");
+    });
+  }
+
+  it("generates images: sends the extra fields, asks for b64_json, decodes the bytes", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 200, { created: 1, seed: 1234, data: [{ b64_json: b64(png) }, { b64_json: b64(jpg) }] }),
+    );
+    const request = {
+      model: "tiny-sd",
+      prompt: "a lighthouse at dusk",
+      negative_prompt: "blurry",
+      width: 256,
+      height: 192,
+      num_inference_steps: 4,
+      seed: -1,
+      response_extension: "png" as const,
+      n: 2,
+    };
+    const result = await client.generateImage(request);
+
+    assert.deepEqual(result.images.map((i) => Array.from(i)), [Array.from(png), Array.from(jpg)]);
+    assert.ok(result.images.every((i) => i instanceof Uint8Array));
+    assert.equal(result.seed, 1234);
+    assert.equal(api.last.path, "/v1/images/generations");
+    assert.equal(api.last.headers.authorization, `Bearer ${key}`);
+    assert.deepEqual(JSON.parse(api.last.body), { ...request, response_format: "b64_json" });
+  });
+
+  it("reports an image answer with URLs instead of b64_json as malformed", async () => {
+    api.handle((_req, res) => sendJson(res, 200, { created: 1, data: [{ url: "http://example.invalid/x.png" }] }));
+    await assert.rejects(client.generateImage({ model: "tiny-sd", prompt: "x" }), (e: unknown) => {
+      assert.ok(e instanceof WispError);
+      assert.equal(e.kind, "malformed");
+      assert.match(e.message, /b64_json/);
+      return true;
+    });
+  });
+
+  it("maps a 404 for an unknown image model to unknown-model", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 404, { error: { message: "no such model", type: "invalid_request_error", param: "model", code: null } }),
+    );
+    await assert.rejects(
+      client.generateImage({ model: "sd-missing", prompt: "x" }),
+      (e: unknown) => e instanceof WispError && e.kind === "unknown-model" && e.message.includes('"sd-missing"'),
+    );
+  });
+});

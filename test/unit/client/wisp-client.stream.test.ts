@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import { WispClient } from "../../../src/client/wisp-client";
+import { WispError } from "../../../src/client/wisp-error";
+import {
+  LoopbackApi,
+  chatChunk,
+  collect,
+  completionChunk,
+  sendJson,
+  sseText,
+  startSse,
+  writeByteByByte,
+} from "./loopback-api";
+
+const key = "sk-test-0123456789";
+
+describe("WispClient streams", () => {
+  let api: LoopbackApi;
+  let client: WispClient;
+
+  beforeEach(async () => {
+    api = await LoopbackApi.start();
+    client = new WispClient({ baseUrl: api.baseUrl, apiKey: key, timeoutMs: 2000 });
+  });
+  afterEach(() => api.close());
+
+  it("streams a completion split one byte at a time, across multi-byte characters and CRLFs", async () => {
+    const pieces = ["héllo ", "wörld ", "→ 😀", " 中文"];
+    api.handle(async (_req, res) => {
+      startSse(res);
+      await writeByteByByte(res, ": keep-alive comment\r\n\r\n");
+      await writeByteByByte(res, sseText([...pieces.map((p) => completionChunk(p)), completionChunk("", "length")], "\r\n"));
+      res.end();
+    });
+
+    const deltas = await collect(
+      client.streamCompletion({ model: "tiny", prompt: "def f(", suffix: "):\n", max_tokens: 8, temperature: 0, stop: ["\n\n"] }),
+    );
+
+    assert.equal(deltas.map((d) => d.text).join(""), pieces.join(""));
+    assert.equal(deltas.at(-1)?.finishReason, "length");
+    assert.equal(api.last.method, "POST");
+    assert.equal(api.last.path, "/v1/completions");
+    assert.equal(api.last.headers.authorization, `Bearer ${key}`);
+    assert.deepEqual(JSON.parse(api.last.body), {
+      model: "tiny",
+      prompt: "def f(",
+      suffix: "):\n",
+      max_tokens: 8,
+      temperature: 0,
+      stop: ["\n\n"],
+      stream: true,
+    });
+  });
+
+  it("streams chat content, skipping the role-only first chunk and the usage-only last chunk", async () => {
+    api.handle(async (_req, res) => {
+      startSse(res);
+      const usageOnly = { ...chatChunk(undefined), choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } };
+      const roleOnly = { ...chatChunk(undefined), choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] };
+      await writeByteByByte(res, sseText([roleOnly, chatChunk("Ça "), chatChunk("va ✓"), chatChunk(undefined, "stop"), usageOnly]));
+      res.end();
+    });
+
+    const messages = [
+      { role: "system" as const, content: "Be brief." },
+      { role: "user" as const, content: "How are you?" },
+    ];
+    const deltas = await collect(client.streamChat({ model: "tiny", messages, max_tokens: 16 }));
+
+    assert.deepEqual(deltas, [{ content: "Ça " }, { content: "va ✓" }, { content: "", finishReason: "stop" }]);
+    assert.equal(api.last.path, "/v1/chat/completions");
+    assert.deepEqual(JSON.parse(api.last.body), { model: "tiny", messages, max_tokens: 16, stream: true });
+  });
+
+  it("accepts multi-line data fields and a stream whose last event has no blank line", async () => {
+    api.handle((_req, res) => {
+      startSse(res);
+      // One JSON payload spread over two data lines: the parser joins them with "\n", which JSON allows.
+      res.end(`data: {"choices": [{"index": 0,\ndata: "text": "ok", "finish_reason": "stop"}]}\n\ndata: [DONE]\n`);
+    });
+    const deltas = await collect(client.streamCompletion({ model: "tiny", prompt: "x" }));
+    assert.deepEqual(deltas, [{ text: "ok", finishReason: "stop" }]);
+  });
+
+  it("takes a whole JSON answer from a server that ignores stream: true", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 200, {
+        id: "c",
+        object: "chat.completion",
+        created: 1,
+        model: "tiny",
+        choices: [{ index: 0, message: { role: "assistant", content: "all at once" }, finish_reason: "stop" }],
+      }),
+    );
+    const deltas = await collect(client.streamChat({ model: "tiny", messages: [{ role: "user", content: "hi" }] }));
+    assert.deepEqual(deltas, [{ content: "all at once", finishReason: "stop" }]);
+  });
+
+  it("closes the connection at once when the signal aborts mid-stream", async () => {
+    api.handle((_req, res) => {
+      startSse(res);
+      res.write(sseText([completionChunk("first")], "\n", false));
+      // ...and then never another byte.
+    });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const failure = (async () => {
+      for await (const delta of client.streamCompletion({ model: "tiny", prompt: "x" }, controller.signal)) {
+        seen.push(delta.text);
+        controller.abort();
+      }
+    })();
+
+    await assert.rejects(failure, (e: unknown) => e instanceof WispError && e.kind === "cancelled");
+    assert.deepEqual(seen, ["first"]);
+    await api.last.closed;
+  });
+
+  it("closes the connection when the signal aborts before the headers arrive", async () => {
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
+    api.handle(() => arrived());
+    const controller = new AbortController();
+    const failure = collect(client.streamChat({ model: "tiny", messages: [] }, controller.signal));
+    await requestArrived;
+    controller.abort();
+    await assert.rejects(failure, (e: unknown) => e instanceof WispError && e.kind === "cancelled");
+    await api.last.closed;
+  });
+
+  it("closes the connection when the consumer stops reading early", async () => {
+    api.handle((_req, res) => {
+      startSse(res);
+      res.write(sseText([completionChunk("a"), completionChunk("b")], "\n", false));
+    });
+    for await (const delta of client.streamCompletion({ model: "tiny", prompt: "x" })) {
+      assert.equal(delta.text, "a");
+      break;
+    }
+    await api.last.closed;
+  });
+
+  it("does not send a request when the signal is already aborted", async () => {
+    const failure = collect(client.streamCompletion({ model: "tiny", prompt: "x" }, AbortSignal.abort()));
+    await assert.rejects(failure, (e: unknown) => e instanceof WispError && e.kind === "cancelled");
+    assert.equal(api.requests.length, 0);
+  });
+
+  it("reports a connection dropped mid-stream as unreachable, after the text that arrived", async () => {
+    api.handle((_req, res) => {
+      startSse(res);
+      res.write(sseText([completionChunk("partial")], "\n", false));
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const seen: string[] = [];
+    const failure = (async () => {
+      for await (const delta of client.streamCompletion({ model: "tiny", prompt: "x" })) seen.push(delta.text);
+    })();
+    await assert.rejects(failure, (e: unknown) => {
+      assert.ok(e instanceof WispError);
+      assert.equal(e.kind, "unreachable");
+      assert.match(e.message, /lost/);
+      assert.ok(e.message.includes(api.baseUrl));
+      return true;
+    });
+    assert.deepEqual(seen, ["partial"]);
+  });
+
+  it("times out a stream that stalls after the headers, and closes it", async () => {
+    const quick = new WispClient({ baseUrl: api.baseUrl, apiKey: key, timeoutMs: 150 });
+    api.handle((_req, res) => {
+      startSse(res);
+      res.write(sseText([completionChunk("slow")], "\n", false));
+    });
+    await assert.rejects(
+      collect(quick.streamCompletion({ model: "tiny", prompt: "x" })),
+      (e: unknown) => e instanceof WispError && e.kind === "timeout",
+    );
+    await api.last.closed;
+  });
+
+  for (const [name, body] of [
+    ["invalid JSON in an event", "data: {not json\n\n"],
+    ["an event without choices", 'data: {"id": "x"}\n\n'],
+    ["a choice whose text is not a string", 'data: {"choices": [{"index": 0, "text": 42}]}\n\n'],
+    ["a stream that ends before [DONE] and before any finish_reason", sseText([completionChunk("cut")], "\n", false)],
+  ] as const) {
+    it(`reports ${name} as malformed`, async () => {
+      api.handle((_req, res) => {
+        startSse(res);
+        res.end(body);
+      });
+      await assert.rejects(collect(client.streamCompletion({ model: "tiny", prompt: "x" })), (e: unknown) => {
+        assert.ok(e instanceof WispError);
+        assert.equal(e.kind, "malformed");
+        assert.ok(e.message.includes(api.baseUrl));
+        return true;
+      });
+    });
+  }
+
+  it("reports an error event sent mid-stream with the server's message", async () => {
+    api.handle((_req, res) => {
+      startSse(res);
+      res.end(`${sseText([chatChunk("par")], "\n", false)}data: {"error": {"message": "engine crashed", "type": "server_error"}}\n\n`);
+    });
+    await assert.rejects(collect(client.streamChat({ model: "tiny", messages: [] })), (e: unknown) => {
+      assert.ok(e instanceof WispError);
+      assert.equal(e.kind, "server");
+      assert.match(e.message, /engine crashed/);
+      return true;
+    });
+  });
+});
