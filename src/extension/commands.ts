@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { ApiKeyStore } from "./api-key";
 import type { ClientFactory } from "./client-factory";
 import type { ConnectionMonitor } from "./connection-monitor";
+import type { LocalServer } from "./local-server";
 import type { Logger } from "./logger";
 import { selectModel } from "./model-picker";
 import type { Settings } from "./settings";
@@ -15,11 +16,12 @@ export interface CommandDeps {
   readonly connection: ConnectionMonitor;
   readonly statusBar: StatusBar;
   readonly log: Logger;
+  readonly localServer: LocalServer;
 }
 
 /** Registers the Wisp commands; each failure becomes one readable error message. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable {
-  const { settings, keys, clients, connection, statusBar, log } = deps;
+  const { settings, keys, clients, connection, statusBar, log, localServer } = deps;
   const register = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -63,6 +65,15 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     register("wisp.showLogs", () => log.show()),
     register("wisp.statusMenu", () => showStatusMenu(settings.value, statusBar.current.tooltip.split("\n")[0] ?? "Wisp")),
     register("wisp.checkConnection", () => connection.check()),
+    register("wisp.startLocalServer", async () => {
+      await localServer.start();
+      void vscode.window.showInformationMessage(`Wisp: local server running at ${settings.value.baseUrl}`);
+      await connection.check();
+    }),
+    register("wisp.stopLocalServer", async () => {
+      await localServer.stop();
+      await connection.check();
+    }),
   );
 }
 

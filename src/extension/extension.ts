@@ -3,6 +3,7 @@ import { ApiKeyStore } from "./api-key";
 import { ClientFactory } from "./client-factory";
 import { registerCommands } from "./commands";
 import { ConnectionMonitor } from "./connection-monitor";
+import { LocalServer } from "./local-server";
 import { Logger } from "./logger";
 import { Settings } from "./settings";
 import { StatusBar } from "./status-bar";
@@ -22,7 +23,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   const clients = new ClientFactory(settings, keys);
   const connection = new ConnectionMonitor(clients, log);
   const statusBar = new StatusBar(settings, connection);
-  context.subscriptions.push(log, settings, keys, connection, statusBar);
+  const localServer = new LocalServer(settings, keys, log);
+  context.subscriptions.push(log, settings, keys, connection, statusBar, localServer);
 
   const refreshKey = async () => {
     const { key, source } = await keys.resolve();
@@ -34,7 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   };
   let lastBaseUrl = settings.value.baseUrl;
   context.subscriptions.push(
-    registerCommands({ settings, keys, clients, connection, statusBar, log }),
+    registerCommands({ settings, keys, clients, connection, statusBar, log, localServer }),
     keys.onDidChange(() => void refreshKey()),
     settings.onDidChange((s) => {
       if (s.baseUrl === lastBaseUrl) return;
@@ -46,6 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
 
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
   await refreshKey();
+  if (settings.value.localServer.autoStart) void autoStartLocalServer(connection, localServer, log);
 
   return {
     statusBar: () => statusBar.current,
@@ -56,4 +59,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
 
 export function deactivate(): void {
   // Everything is disposed through context.subscriptions.
+}
+
+/** Starts the local server when asked to and nothing answers at the base URL yet. */
+async function autoStartLocalServer(connection: ConnectionMonitor, localServer: LocalServer, log: Logger): Promise<void> {
+  const state = await connection.check();
+  if (state.kind !== "unreachable") return;
+  try {
+    await localServer.start();
+    await connection.check();
+  } catch (error) {
+    log.error(`local server auto-start: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(`Wisp: ${(error as Error).message}`);
+  }
 }

@@ -11,6 +11,9 @@ export async function showStatusMenu(settings: WispSettings, headline: string): 
       label: settings.completion.enabled ? "$(circle-slash) Turn Completions Off" : "$(check) Turn Completions On",
       command: "wisp.toggleCompletions",
     },
+    { label: "$(server-process) Start Local Server", command: "wisp.startLocalServer" },
+    { label: "$(debug-stop) Stop Local Server", command: "wisp.stopLocalServer" },
+    { label: "$(refresh) Check Connection", command: "wisp.checkConnection" },
     { label: "$(output) Show Logs", command: "wisp.showLogs" },
     { label: "$(gear) Open Settings", command: "workbench.action.openSettings" },
   ];

@@ -1,0 +1,69 @@
+import * as vscode from "vscode";
+import { LinkedAbortController } from "../../core/base/cancellation";
+import { maxSuffixChars, prefixStartOffset } from "../../core/completion/document-window";
+import type { CompletionPipeline } from "../../core/completion/pipeline";
+import type { CompletionInput, CompletionOutcome } from "../../core/completion/types";
+
+export interface ProviderSettings {
+  readonly enabled: boolean;
+  readonly disabledLanguages: readonly string[];
+}
+
+/**
+ * Thin adapter from VS Code's inline completion API to the pipeline: document and position in,
+ * ghost text out, the cancellation token wired to an AbortSignal.
+ */
+export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvider {
+  constructor(
+    private readonly pipeline: CompletionPipeline,
+    private readonly settings: () => ProviderSettings,
+    private readonly report: (outcome: CompletionOutcome, document: vscode.TextDocument) => void,
+  ) {}
+
+  async provideInlineCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    context: vscode.InlineCompletionContext,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.InlineCompletionItem[] | undefined> {
+    const settings = this.settings();
+    if (!settings.enabled || settings.disabledLanguages.includes(document.languageId)) return undefined;
+    // With the suggest widget open, the ghost text must extend its selected item, over its range.
+    const selected = context.selectedCompletionInfo;
+    const start = selected?.range.start ?? position;
+    const linked = new LinkedAbortController(token);
+    try {
+      const input = toInput(document, start, position, selected?.text ?? "", context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke);
+      const outcome = await this.pipeline.complete(input, linked.signal);
+      this.report(outcome, document);
+      if (outcome.kind !== "shown" || token.isCancellationRequested) return undefined;
+      const text = document.eol === vscode.EndOfLine.CRLF ? outcome.text.replace(/\n/g, "\r\n") : outcome.text;
+      return [new vscode.InlineCompletionItem((selected?.text ?? "") + text, new vscode.Range(start, position))];
+    } finally {
+      linked.dispose();
+    }
+  }
+}
+
+function toInput(document: vscode.TextDocument, start: vscode.Position, end: vscode.Position, inserted: string, manual: boolean): CompletionInput {
+  const prefixOffset = prefixStartOffset(document.offsetAt(start));
+  const endOffset = document.offsetAt(end);
+  const eol = /\r\n/g;
+  const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
+  const tabSize = editor?.options.tabSize;
+  const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+  return {
+    uri: document.uri.toString(),
+    path: vscode.workspace.asRelativePath(document.uri),
+    ...(folder ? { workspace: folder.name } : {}),
+    languageId: document.languageId,
+    prefix: (document.getText(new vscode.Range(document.positionAt(prefixOffset), start)) + inserted).replace(eol, "\n"),
+    prefixOffset,
+    suffix: document.getText(new vscode.Range(end, document.positionAt(endOffset + maxSuffixChars))).replace(eol, "\n"),
+    indent: {
+      insertSpaces: editor?.options.insertSpaces !== false,
+      tabSize: typeof tabSize === "number" ? tabSize : 4,
+    },
+    manual,
+  };
+}

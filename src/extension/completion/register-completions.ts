@@ -1,0 +1,52 @@
+import * as vscode from "vscode";
+import type { Clock } from "../../core/completion/clock";
+import { ContextRing } from "../../core/completion/context-ring";
+import { describeOutcome } from "../../core/completion/describe-outcome";
+import { CompletionPipeline } from "../../core/completion/pipeline";
+import type { CompletionOutcome, CompletionStream } from "../../core/completion/types";
+import { feedContextRing } from "./context-feeder";
+import { InlineCompletionAdapter } from "./inline-provider";
+
+export interface CompletionUserSettings {
+  readonly enabled: boolean;
+  readonly model: string;
+  readonly debounceMs: number;
+  readonly maxTokens: number;
+  readonly template: string;
+  readonly disabledLanguages: readonly string[];
+}
+
+export interface CompletionDeps {
+  readonly stream: CompletionStream;
+  readonly settings: () => CompletionUserSettings;
+  readonly log: { debug(message: string): void; info(message: string): void; error(message: string): void };
+  /** Every outcome (status bar: last latency, errors). */
+  readonly onOutcome: (outcome: CompletionOutcome) => void;
+  /** A request was sent; call the returned function when it ends (status bar spinner). */
+  readonly onRequest?: () => () => void;
+  readonly clock?: Clock;
+}
+
+/** Registers ghost-text completion for every file; dispose to remove it and stop its requests. */
+export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
+  const ring = new ContextRing();
+  const pipeline = new CompletionPipeline({
+    stream: deps.stream,
+    settings: deps.settings,
+    ring,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
+  });
+  const report = (outcome: CompletionOutcome, document: vscode.TextDocument) => {
+    const line = `completion ${describeOutcome(outcome)} (${document.languageId})`;
+    if (outcome.kind === "error") deps.log.error(line);
+    else deps.log.debug(line);
+    deps.onOutcome(outcome);
+  };
+  const provider = new InlineCompletionAdapter(pipeline, deps.settings, report);
+  return vscode.Disposable.from(
+    vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
+    feedContextRing(ring),
+    { dispose: () => pipeline.dispose() },
+  );
+}
