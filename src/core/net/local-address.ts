@@ -1,0 +1,16 @@
+const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+/** Where the local server should listen, read from `wisp.baseUrl`; an error for remote URLs. */
+export function localAddress(baseUrl: string): { host: string; port: number } {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`wisp.baseUrl "${baseUrl}" is not a URL.`);
+  }
+  if (!loopbackHosts.has(url.hostname)) {
+    throw new Error(`wisp.baseUrl points at ${url.host}, not this machine: the local server only serves 127.0.0.1.`);
+  }
+  const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  return { host: url.hostname.replace(/^\[|\]$/g, ""), port };
+}
