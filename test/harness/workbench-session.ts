@@ -1,0 +1,85 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./browser";
+import { installVsix, startCodeServer, type CodeServer } from "./code-server";
+import { TempDirs } from "./temp-dirs";
+import type { Toolchain } from "./toolchain";
+import { workbenchUrl } from "./workbench-url";
+
+export interface WorkbenchOptions {
+  toolchain: Toolchain;
+  /** Packaged extensions to install before the workbench starts. */
+  vsixes?: string[];
+  /** Folder to open. */
+  folder: string;
+  /** User settings written to settings.json before start. */
+  settings?: Record<string, unknown>;
+  /** Environment of code-server and its extension host. */
+  env?: Record<string, string>;
+  /** code-server's port (default: a free one). */
+  port?: number;
+  /** Prefix of the temporary folders' names. */
+  tempPrefix?: string;
+  /** Whether to open a headless Chromium on the workbench (default true). */
+  browser?: boolean;
+  onOutput?: (chunk: string) => void;
+}
+
+export interface WorkbenchSession {
+  server: CodeServer;
+  /** The URL that opens the folder. */
+  url: string;
+  userDataDir: string;
+  browser?: Browser;
+  page?: Page;
+  /** Closes the browser, ends code-server's process group and removes every temporary folder. */
+  stop(): Promise<void>;
+}
+
+/** code-server with the given extensions and settings in a throwaway profile, optionally with Chromium on it. */
+export async function startWorkbench(options: WorkbenchOptions): Promise<WorkbenchSession> {
+  const temp = new TempDirs();
+  const prefix = options.tempPrefix ?? "";
+  const dirs = { home: temp.make(`${prefix}home`), userDataDir: temp.make(`${prefix}user-data`), extensionsDir: temp.make(`${prefix}extensions`) };
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  const stop = async (): Promise<void> => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    temp.removeAll();
+  };
+  try {
+    for (const vsix of options.vsixes ?? []) installVsix(options.toolchain, vsix, dirs);
+    writeUserSettings(dirs.userDataDir, options.settings ?? {});
+    server = await startCodeServer({ toolchain: options.toolchain, ...dirs, port: options.port, env: options.env, onOutput: options.onOutput });
+    const url = workbenchUrl(server.url, { target: options.folder });
+    if (options.browser === false) return { server, url, userDataDir: dirs.userDataDir, stop };
+    browser = await launchChromium(options.toolchain);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(url);
+    return { server, url, userDataDir: dirs.userDataDir, browser, page, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export function userSettingsPath(userDataDir: string): string {
+  return join(userDataDir, "User", "settings.json");
+}
+
+function writeUserSettings(userDataDir: string, settings: Record<string, unknown>): void {
+  mkdirSync(join(userDataDir, "User"), { recursive: true });
+  // Quiet, offline, predictable workbench: no welcome page, no gallery lookups, no trust prompt.
+  const defaults = {
+    "workbench.startupEditor": "none",
+    "extensions.autoCheckUpdates": false,
+    "extensions.autoUpdate": false,
+    "security.workspace.trust.enabled": false,
+    "workbench.tips.enabled": false,
+    "chat.disableAIFeatures": true,
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
+  };
+  writeFileSync(userSettingsPath(userDataDir), `${JSON.stringify({ ...defaults, ...settings }, null, 2)}\n`);
+}

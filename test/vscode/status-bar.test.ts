@@ -1,0 +1,51 @@
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import type { WispApi } from "../../src/extension/extension";
+import { startModelsServer, type ModelsServer } from "../harness/models-server";
+import { waitFor } from "../harness/wait-for";
+import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+
+describe("Wisp status bar", () => {
+  const key = "sk-wisp-status";
+  let api: WispApi;
+  let server: ModelsServer;
+
+  before(async () => {
+    api = await activateWisp();
+    server = await startModelsServer({ key, models: ["tiny-coder-1m", "tiny-chat-1m"] });
+  });
+  beforeEach(() => resetWisp());
+  after(async () => {
+    await resetWisp();
+    await server?.close();
+  });
+
+  const state = (wanted: string) => waitFor(`status ${wanted}`, () => api.statusBar(), (view) => view.state === wanted);
+
+  it("asks for a key when none is set", async () => {
+    await setBaseUrl(server.baseUrl);
+    const view = await state("no-key");
+    assert.match(view.text, /no API key/);
+    assert.match(view.tooltip, /Set API Key/);
+  });
+
+  it("says unreachable when nothing listens at the base URL", async () => {
+    const closed = await startModelsServer({ key, models: [] });
+    await closed.close();
+    await vscode.commands.executeCommand("wisp.setApiKey", key);
+    await setBaseUrl(closed.baseUrl);
+    const view = await state("unreachable");
+    assert.match(view.text, /unreachable/);
+    assert.ok(view.tooltip.includes(closed.baseUrl), "the tooltip names the server");
+  });
+
+  it("is ready once the server answers with the key, and follows the key", async () => {
+    await setBaseUrl(server.baseUrl);
+    await vscode.commands.executeCommand("wisp.setApiKey", key);
+    const view = await state("ready");
+    assert.match(view.text, /Wisp/);
+    assert.match(view.tooltip, /2 models/);
+    await vscode.commands.executeCommand("wisp.clearApiKey");
+    await state("no-key");
+  });
+});

@@ -1,0 +1,24 @@
+import * as vscode from "vscode";
+import type { WispApi } from "../../../src/extension/extension";
+
+export const wispExtensionId = "wisp.wisp";
+
+/** Activates the extension under test and returns the read-only API its activate() returns. */
+export async function activateWisp(): Promise<WispApi> {
+  const extension = vscode.extensions.getExtension<WispApi>(wispExtensionId);
+  if (extension === undefined) throw new Error(`extension ${wispExtensionId} is not installed`);
+  return extension.activate();
+}
+
+/** Puts the `wisp.*` settings and the stored key back to their defaults between tests. */
+export async function resetWisp(): Promise<void> {
+  const config = vscode.workspace.getConfiguration("wisp");
+  for (const key of ["baseUrl", "completion.model", "chat.model", "image.model"]) {
+    await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+  }
+  await vscode.commands.executeCommand("wisp.clearApiKey");
+}
+
+export async function setBaseUrl(baseUrl: string): Promise<void> {
+  await vscode.workspace.getConfiguration("wisp").update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
+}
