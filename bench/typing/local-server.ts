@@ -1,0 +1,86 @@
+// Starts the real local server (bin/wisp-server.js) in its own process on the large generated
+// model, with a fresh key, for the typing replay.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { KeyStore } from "../../src/server/auth/key-store";
+import { TINY_LLAMA_SIZES } from "../../src/server/models/tiny-llama";
+import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
+import { freePort } from "../../test/harness/free-port";
+
+export interface EngineMetrics {
+  requests: number;
+  aborted: number;
+  promptTokensEvaluated: number;
+  promptTokensCached: number;
+  completionTokens: number;
+}
+
+export interface LocalServer {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly model: string;
+  metrics(): Promise<EngineMetrics>;
+  stop(): Promise<void>;
+}
+
+export const BENCH_MODEL = TINY_LLAMA_SIZES.large.name;
+const MODEL_FILE = path.resolve(".cache/models", `${BENCH_MODEL}.gguf`);
+
+export async function startLocalServer(): Promise<LocalServer> {
+  if (!existsSync(MODEL_FILE)) {
+    console.log(`generating ${MODEL_FILE} (once)...`);
+    await mkdir(path.dirname(MODEL_FILE), { recursive: true });
+    await writeTinyLlamaGguf(MODEL_FILE, "large");
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), "wisp-typing-"));
+  const modelsDir = path.join(dir, "models");
+  const dataDir = path.join(dir, "data");
+  await mkdir(modelsDir);
+  await symlink(MODEL_FILE, path.join(modelsDir, `${BENCH_MODEL}.gguf`));
+  const { secret } = await new KeyStore(dataDir).create("typing-bench");
+  const port = await freePort();
+  const args = ["bin/wisp-server.js", "--port", String(port), "--models-dir", modelsDir, "--data-dir", dataDir];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const root = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.pid !== undefined) {
+      process.kill(-child.pid, "SIGTERM");
+      await new Promise((done) => setTimeout(done, 500));
+      if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(root, () => child.exitCode !== null);
+  } catch (error) {
+    await stop();
+    throw new Error(`the local server did not start: ${(error as Error).message}\n${output}`);
+  }
+  return {
+    baseUrl: `${root}/v1`,
+    apiKey: secret,
+    model: BENCH_MODEL,
+    metrics: async () => (await (await fetch(`${root}/metrics`)).json()) as EngineMetrics,
+    stop,
+  };
+}
+
+async function waitForHealth(root: string, exited: () => boolean): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (exited()) throw new Error("it exited");
+    try {
+      if ((await fetch(`${root}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error("no answer on /health within 60 s");
+}

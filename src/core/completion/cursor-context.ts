@@ -1,0 +1,94 @@
+import type { CompletionInput } from "./types";
+
+/** The cursor's surroundings, as post-processing and the line rules need them. */
+export interface CursorContext {
+  /** Text before the cursor on its line. */
+  readonly linePrefix: string;
+  /** Text after the cursor on its line. */
+  readonly lineSuffix: string;
+  /** The non-empty lines after the cursor line (a few), trimmed. */
+  readonly nextLines: readonly string[];
+  /**
+   * Multi-line suggestions only where a block is expected: on an empty line, or at the end of a
+   * line that opens one. Elsewhere at the end of a line the user is mid-statement: one line, which
+   * the server can stop at its first newline.
+   */
+  readonly multiline: boolean;
+  /** Indentation width (columns) of the cursor line. */
+  readonly lineIndent: number;
+  /** The cursor line ends by opening a block: what follows is indented deeper. */
+  readonly opensBlock: boolean;
+  /** On a fresh line or just after a statement or block: where users tend to pause. */
+  readonly atBoundary: boolean;
+  readonly insertSpaces: boolean;
+  readonly tabSize: number;
+}
+
+/** A line ending like this expects a block (or a literal's items) to follow. */
+const opensBlock = /(?:[{([:]|=>|\b(?:then|do|else))\s*$/;
+
+export function cursorContext(input: CompletionInput, lookahead = 4): CursorContext {
+  const linePrefix = input.prefix.slice(input.prefix.lastIndexOf("\n") + 1);
+  const nl = input.suffix.indexOf("\n");
+  const lineSuffix = nl === -1 ? input.suffix : input.suffix.slice(0, nl);
+  const nextLines: string[] = [];
+  if (nl !== -1) {
+    for (const line of input.suffix.slice(nl + 1, nl + 1 + 4000).split("\n")) {
+      if (line.trim() !== "") nextLines.push(line.trim());
+      if (nextLines.length === lookahead) break;
+    }
+  }
+  const { tabSize, insertSpaces } = input.indent;
+  const atLineEnd = lineSuffix.trim() === "";
+  const opens = atLineEnd && opensBlock.test(linePrefix);
+  return {
+    linePrefix,
+    lineSuffix,
+    nextLines,
+    multiline: opens || (atLineEnd && linePrefix.trim() === ""),
+    lineIndent: indentWidth(linePrefix, tabSize),
+    opensBlock: opens,
+    atBoundary: linePrefix.trim() === "" || /[;{}]\s*$/.test(linePrefix),
+    insertSpaces,
+    tabSize,
+  };
+}
+
+/** Columns of leading whitespace (tabs count to the next tab stop). */
+export function indentWidth(line: string, tabSize: number): number {
+  let width = 0;
+  for (const ch of line) {
+    if (ch === " ") width++;
+    else if (ch === "\t") width += tabSize - (width % tabSize);
+    else break;
+  }
+  return width;
+}
+
+/** Leading whitespace rewritten in the document's style (spaces or tabs), same width. */
+export function normalizeIndent(line: string, ctx: Pick<CursorContext, "insertSpaces" | "tabSize">): string {
+  const lead = line.length - line.trimStart().length;
+  if (lead === 0) return line;
+  const width = indentWidth(line.slice(0, lead), ctx.tabSize);
+  const indent = ctx.insertSpaces
+    ? " ".repeat(width)
+    : "\t".repeat(Math.floor(width / ctx.tabSize)) + " ".repeat(width % ctx.tabSize);
+  return indent + line.slice(lead);
+}
+
+const closerLine = /^(?:[)\]}][)\]};,]*|end|fi|done|esac)$/;
+
+/** A line that only closes brackets or blocks. */
+export function isCloserLine(trimmed: string): boolean {
+  return closerLine.test(trimmed);
+}
+
+/** Opened minus closed brackets (strings are not parsed: a heuristic, good enough to end a block). */
+export function bracketBalance(text: string): number {
+  let balance = 0;
+  for (const ch of text) {
+    if (ch === "(" || ch === "[" || ch === "{") balance++;
+    else if (ch === ")" || ch === "]" || ch === "}") balance--;
+  }
+  return balance;
+}

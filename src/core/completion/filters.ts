@@ -1,0 +1,98 @@
+/**
+ * Streaming filters over the model's text deltas. Each returns as soon as it has what it needs;
+ * returning ends the consumer's for-await, which calls return() on the source, so the request is
+ * stopped upstream instead of generating text nobody will see.
+ */
+
+/** Ends the stream at the first stop string; holds back text that may be the start of one. */
+export async function* stopAtStrings(source: AsyncIterable<string>, stops: readonly string[]): AsyncGenerator<string> {
+  const wanted = stops.filter((s) => s !== "");
+  if (wanted.length === 0) return yield* source;
+  const holdBack = Math.max(...wanted.map((s) => s.length)) - 1;
+  let pending = "";
+  for await (const chunk of source) {
+    pending += chunk;
+    const at = firstIndexOfAny(pending, wanted);
+    if (at !== -1) {
+      if (at > 0) yield pending.slice(0, at);
+      return;
+    }
+    const safe = safeLength(pending, wanted, holdBack);
+    if (safe > 0) {
+      yield pending.slice(0, safe);
+      pending = pending.slice(safe);
+    }
+  }
+  if (pending !== "") yield pending;
+}
+
+/** Passes the stream through, reporting the text so far (before line buffering) as it arrives. */
+export async function* observe(source: AsyncIterable<string>, onText: (textSoFar: string) => void): AsyncGenerator<string> {
+  let text = "";
+  for await (const chunk of source) {
+    onText((text += chunk));
+    yield chunk;
+  }
+}
+
+/** Single-line mode: the text up to the first newline, then stop. */
+export async function* firstLineOnly(source: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const chunk of source) {
+    const nl = chunk.indexOf("\n");
+    if (nl !== -1) {
+      if (nl > 0) yield chunk.slice(0, nl);
+      return;
+    }
+    yield chunk;
+  }
+}
+
+/** What to do with one complete line of a multi-line completion. */
+export type LineVerdict = "keep" | "drop-and-stop" | "keep-and-stop";
+
+/** Decides line by line; lines are passed without their newline, with the text kept so far. */
+export type LineJudge = (line: string, index: number, kept: string) => LineVerdict;
+
+/** Multi-line mode: buffers whole lines and stops where `judge` says. */
+export async function* stopAtLines(source: AsyncIterable<string>, judge: LineJudge): AsyncGenerator<string> {
+  let pending = "";
+  let kept = "";
+  let index = 0;
+  const emit = function* (line: string): Generator<string, boolean> {
+    const verdict = judge(line, index, kept);
+    if (verdict === "drop-and-stop") return false;
+    const text = (index === 0 ? "" : "\n") + line;
+    kept += text;
+    index++;
+    yield text;
+    return verdict === "keep";
+  };
+  for await (const chunk of source) {
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf("\n")) !== -1) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (!(yield* emit(line))) return;
+    }
+  }
+  if (pending !== "") yield* emit(pending);
+}
+
+function firstIndexOfAny(text: string, needles: readonly string[]): number {
+  let best = -1;
+  for (const n of needles) {
+    const at = text.indexOf(n);
+    if (at !== -1 && (best === -1 || at < best)) best = at;
+  }
+  return best;
+}
+
+/** How much of `pending` cannot be the start of a stop string. */
+function safeLength(pending: string, stops: readonly string[], holdBack: number): number {
+  for (let start = Math.max(0, pending.length - holdBack); start < pending.length; start++) {
+    const rest = pending.slice(start);
+    if (stops.some((s) => s.startsWith(rest))) return start;
+  }
+  return pending.length;
+}

@@ -1,0 +1,160 @@
+import { cancelledError } from "../base/cancellation";
+import type { Clock } from "./clock";
+import { anchorOf, extendsAnchor, type PrefixAnchor } from "./prefix-anchor";
+
+/** The context a request was made for. */
+export interface InflightKey {
+  readonly scope: string;
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+export interface JoinedRequest {
+  /** Characters the user typed since the request was made; its text must start with them. */
+  readonly typed: string;
+  /** The request's whole (filtered) text. */
+  readonly result: Promise<string>;
+}
+
+/** Produces a request's text; `onText` reports what has streamed so far. */
+export type InflightRun = (signal: AbortSignal, onText: (textSoFar: string) => void) => Promise<string>;
+
+interface Running {
+  readonly scope: string;
+  readonly suffix: string;
+  readonly anchor: PrefixAnchor;
+  readonly controller: AbortController;
+  result: Promise<string>;
+  text: string;
+  finished: boolean;
+  consumers: number;
+  grace: AbortController | undefined;
+}
+
+export interface InflightOptions {
+  /** How long a request nobody waits for may keep running, for a next keystroke to pick it up. */
+  readonly graceMs: () => number;
+  /** The most characters typed into a prediction for which it is still joined. */
+  readonly maxTyped: number;
+}
+
+/**
+ * The running request, shared: a keystroke that types into its prediction joins it instead of
+ * cancelling it and starting another. It is aborted as soon as a keystroke shows its text can no
+ * longer be used, or when nobody has waited for it for a grace period.
+ */
+export class InflightRequests {
+  private current: Running | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: InflightOptions,
+  ) {}
+
+  /** Joins the running request when `key` extends its context by text its prediction agrees with. */
+  join(key: InflightKey, signal: AbortSignal): JoinedRequest | undefined {
+    const running = this.current;
+    if (!running || running.finished || !this.sameContext(running, key)) return undefined;
+    const typed = this.typedInto(running, key.prefix);
+    if (typed === undefined) return undefined;
+    this.attach(running, signal);
+    return { typed, result: running.result };
+  }
+
+  /** Aborts the running request unless `key` could still use it. */
+  abortUnusable(key: InflightKey): void {
+    const running = this.current;
+    if (!running || running.finished) return;
+    if (this.sameContext(running, key) && this.typedInto(running, key.prefix) !== undefined) return;
+    this.stop(running);
+  }
+
+  /** Starts a request for `key` (replacing any running one) and waits for it on `signal`. */
+  start(key: InflightKey, run: InflightRun, signal: AbortSignal): Promise<string> {
+    if (this.current) this.stop(this.current);
+    const controller = new AbortController();
+    const running: Running = {
+      scope: key.scope,
+      suffix: key.suffix,
+      anchor: anchorOf(key.prefix, 400),
+      controller,
+      text: "",
+      finished: false,
+      consumers: 0,
+      grace: undefined,
+      result: Promise.resolve(""),
+    };
+    const result = run(controller.signal, (text) => (running.text = text)).finally(() => {
+      running.finished = true;
+      running.grace?.abort();
+      controller.abort(); // whatever happened, stop generating upstream
+      if (this.current === running) this.current = undefined;
+    });
+    result.catch(() => undefined); // consumers that left must not leave an unhandled rejection
+    running.result = result;
+    this.current = running;
+    this.attach(running, signal);
+    return waitOn(result, signal);
+  }
+
+  dispose(): void {
+    if (this.current) this.stop(this.current);
+  }
+
+  private sameContext(running: Running, key: InflightKey): boolean {
+    return running.scope === key.scope && running.suffix === key.suffix;
+  }
+
+  /**
+   * What the user typed since `running` started, if its text so far already shows it. A request
+   * that has not streamed that far yet is not waited for: its guess may still diverge, and then
+   * the user would wait for two requests instead of one.
+   */
+  private typedInto(running: Running, prefix: string): string | undefined {
+    for (let k = 0; k <= Math.min(this.options.maxTyped, running.text.length); k++) {
+      if (!extendsAnchor(running.anchor, prefix, k)) continue;
+      const typed = prefix.slice(prefix.length - k);
+      if (running.text.startsWith(typed)) return typed;
+    }
+    return undefined;
+  }
+
+  private attach(running: Running, signal: AbortSignal): void {
+    running.consumers++;
+    running.grace?.abort();
+    running.grace = undefined;
+    const leave = () => {
+      running.consumers--;
+      if (running.consumers === 0 && !running.finished) this.startGrace(running);
+    };
+    if (signal.aborted) leave();
+    else signal.addEventListener("abort", leave, { once: true });
+  }
+
+  private startGrace(running: Running): void {
+    const grace = new AbortController();
+    running.grace = grace;
+    this.clock.sleep(this.options.graceMs(), grace.signal).then(
+      () => {
+        if (running.consumers === 0) this.stop(running);
+      },
+      () => undefined, // someone joined, or the request ended
+    );
+  }
+
+  private stop(running: Running): void {
+    running.grace?.abort();
+    running.controller.abort();
+    if (this.current === running) this.current = undefined;
+  }
+}
+
+/** `promise`, or an AbortError as soon as `signal` aborts (the work itself goes on). */
+export function waitOn<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(cancelledError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelledError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

@@ -1,0 +1,123 @@
+import { isCancelledError } from "../base/cancellation";
+import { systemClock, type Clock } from "./clock";
+import { CompletionCache, type CacheHit } from "./completion-cache";
+import { defaultBudget, type ContextBudget } from "./context";
+import type { ContextRing } from "./context-ring";
+import { AdaptiveDebounce } from "./debounce";
+import { ErrorBackoff } from "./error-backoff";
+import { firstLineOnly, observe, stopAtLines, stopAtStrings } from "./filters";
+import { InflightRequests, waitOn } from "./inflight";
+import { multilineJudge } from "./line-rules";
+import { postprocess } from "./postprocess";
+import { planRequest, type RequestPlan } from "./request-plan";
+import type { CompletionInput, CompletionOutcome, CompletionSettings, CompletionSource, CompletionStream } from "./types";
+
+export interface PipelineDeps {
+  readonly stream: CompletionStream;
+  readonly settings: () => CompletionSettings;
+  readonly clock?: Clock;
+  readonly ring?: ContextRing;
+  readonly budget?: ContextBudget;
+  /** Called when a request is actually sent; the returned function when it ends (a spinner). */
+  readonly onRequest?: () => () => void;
+}
+
+type Result = { [K in CompletionOutcome["kind"]]: Omit<Extract<CompletionOutcome, { kind: K }>, "latencyMs"> }[CompletionOutcome["kind"]];
+
+/**
+ * Ghost text for a cursor position: cache and type-through first, then a running request the user
+ * is typing into, then (after an adaptive debounce) a new streamed request, filtered while it
+ * streams and post-processed. Every way out is a typed outcome with its latency.
+ */
+export class CompletionPipeline {
+  private readonly clock: Clock;
+  private readonly budget: ContextBudget;
+  private readonly cache = new CompletionCache();
+  private readonly debounce: AdaptiveDebounce;
+  private readonly inflight: InflightRequests;
+  private readonly backoff: ErrorBackoff;
+
+  constructor(private readonly deps: PipelineDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.budget = deps.budget ?? defaultBudget;
+    this.debounce = new AdaptiveDebounce(this.clock);
+    this.backoff = new ErrorBackoff(this.clock);
+    this.inflight = new InflightRequests(this.clock, {
+      graceMs: () => Math.max(300, 2 * deps.settings().debounceMs),
+      maxTyped: 64,
+    });
+  }
+
+  async complete(input: CompletionInput, signal: AbortSignal): Promise<CompletionOutcome> {
+    const started = this.clock.now();
+    const result = await this.run(input, signal).catch((error: unknown) => failure(error, signal));
+    return { ...result, latencyMs: this.clock.now() - started } as CompletionOutcome;
+  }
+
+  dispose(): void {
+    this.inflight.dispose();
+  }
+
+  private async run(input: CompletionInput, signal: AbortSignal): Promise<Result> {
+    if (!input.manual) this.debounce.keystroke();
+    const settings = this.deps.settings();
+    const plan = planRequest(input, settings, this.deps.ring?.chunksFor(input.uri, this.budget.extraChars) ?? [], this.budget);
+
+    const hit = this.cache.get(plan);
+    if (hit && !(input.manual && hit.text === "")) return fromCache(hit, plan);
+
+    const joined = this.inflight.join(plan, signal);
+    if (joined) {
+      const text = await waitOn(joined.result, signal);
+      if (text.startsWith(joined.typed)) return this.present(text.slice(joined.typed.length), plan, "reused");
+    }
+    this.inflight.abortUnusable(plan);
+
+    if (!input.manual) {
+      const paused = this.backoff.current();
+      if (paused) return { kind: "backoff", ...paused };
+      if (!(await this.debounce.wait(settings.debounceMs, plan.cursor.atBoundary, signal))) return { kind: "debounced" };
+    }
+    const text = await this.backoff.track(this.inflight.start(plan, (s, onText) => this.fetch(plan, s, onText), signal));
+    return this.present(text, plan, "network");
+  }
+
+  /** Streams the request through the filters; the finished result is cached even if nobody waits. */
+  private async fetch(plan: RequestPlan, signal: AbortSignal, onText: (text: string) => void): Promise<string> {
+    const ended = this.deps.onRequest?.();
+    try {
+      // The in-flight registry sees text as it streams, before lines are buffered.
+      let stream = observe(stopAtStrings(this.deps.stream(plan.request, signal), plan.template.stop), onText);
+      stream = plan.cursor.multiline ? stopAtLines(stream, multilineJudge(plan.cursor, plan.maxLines)) : firstLineOnly(stream);
+      let text = "";
+      for await (const delta of stream) text += delta;
+      this.cache.set(plan, postprocess(text, plan.cursor, plan));
+      return text;
+    } finally {
+      ended?.();
+    }
+  }
+
+  private present(raw: string, plan: RequestPlan, source: CompletionSource): Result {
+    const text = postprocess(raw, plan.cursor, plan);
+    this.cache.set(plan, text);
+    if (text !== "") return { kind: "shown", text, source, multiline: text.includes("\n") };
+    return { kind: "empty", reason: raw.trim() === "" ? "model-empty" : "filtered" };
+  }
+}
+
+function fromCache(hit: CacheHit, plan: RequestPlan): Result {
+  if (hit.text === "") return { kind: "empty", reason: "cached-empty" };
+  const source = hit.typed > 0 ? "type-through" : "cache";
+  return { kind: "shown", text: hit.text, source, multiline: plan.cursor.multiline && hit.text.includes("\n") };
+}
+
+function failure(error: unknown, signal: AbortSignal): Result {
+  const kind = (error as { kind?: unknown })?.kind;
+  if (signal.aborted || isCancelledError(error) || kind === "cancelled") return { kind: "cancelled" };
+  return {
+    kind: "error",
+    errorKind: typeof kind === "string" ? kind : "unknown",
+    message: error instanceof Error ? error.message : String(error),
+  };
+}

@@ -1,0 +1,67 @@
+/** One request to a text-completion endpoint, as the pipeline needs it. */
+export interface CompletionStreamRequest {
+  readonly model: string;
+  readonly prompt: string;
+  /** Only in `server` template mode: the server applies the model's own FIM tokens. */
+  readonly suffix?: string;
+  readonly maxTokens: number;
+  readonly temperature: number;
+  readonly stop: readonly string[];
+}
+
+/**
+ * The network seam: text deltas of a streamed `/v1/completions` call. It must stop generating
+ * when `signal` aborts or when the consumer stops iterating. Errors may carry a string `kind`.
+ */
+export type CompletionStream = (req: CompletionStreamRequest, signal: AbortSignal) => AsyncIterable<string>;
+
+/** Where the cursor is, in editor-neutral terms. */
+export interface CompletionInput {
+  readonly uri: string;
+  /** Workspace-relative path (used by repo-level templates). */
+  readonly path: string;
+  /** Workspace (repository) name, for templates with a repo header. */
+  readonly workspace?: string;
+  readonly languageId: string;
+  /** Text before the cursor; may be only the tail of the document (see prefixOffset). */
+  readonly prefix: string;
+  /** Document offset at which `prefix` starts, so windows stay stable across keystrokes. */
+  readonly prefixOffset: number;
+  /** Text after the cursor (may be truncated by the caller). */
+  readonly suffix: string;
+  readonly indent: { readonly insertSpaces: boolean; readonly tabSize: number };
+  /** Explicitly invoked (command or keybinding): no debounce, no cached empty result. */
+  readonly manual: boolean;
+}
+
+export interface CompletionSettings {
+  readonly model: string;
+  /** `auto`, `server`, or a template family id. */
+  readonly template: string;
+  readonly maxTokens: number;
+  readonly debounceMs: number;
+  readonly temperature?: number;
+  readonly maxLines?: number;
+}
+
+export type CompletionSource = "network" | "reused" | "cache" | "type-through";
+
+export type EmptyReason = "model-empty" | "filtered" | "cached-empty";
+
+interface Timed {
+  readonly latencyMs: number;
+}
+
+/** Every way the pipeline can end. */
+export type CompletionOutcome = Timed &
+  (
+    | { readonly kind: "shown"; readonly text: string; readonly source: CompletionSource; readonly multiline: boolean }
+    | { readonly kind: "debounced" }
+    | { readonly kind: "cancelled" }
+    | { readonly kind: "empty"; readonly reason: EmptyReason }
+    | { readonly kind: "error"; readonly errorKind: string; readonly message: string }
+    /** Automatic requests are paused after an error (see ErrorBackoff). */
+    | { readonly kind: "backoff"; readonly errorKind: string; readonly retryInMs: number }
+  );
+
+export type OutcomeKind = CompletionOutcome["kind"];

@@ -1,0 +1,93 @@
+// API keys: only SHA-256 hashes are stored (keys are random 256-bit secrets, so a fast hash is
+// enough), in an owner-only file replaced atomically, and compared in constant time.
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+export interface StoredKey {
+  id: string;
+  name: string;
+  /** The first characters of the secret, to recognise a key in listings. */
+  prefix: string;
+  hash: string;
+  created: number;
+  revoked?: number;
+}
+
+export type KeyInfo = Omit<StoredKey, "hash">;
+
+const hashOf = (secret: string) => createHash("sha256").update(secret, "utf8").digest();
+
+export class KeyStore {
+  readonly file: string;
+
+  constructor(dataDir: string) {
+    this.file = path.join(dataDir, "keys.json");
+  }
+
+  /** The file as last read, reused while unchanged (every request checks a key). */
+  private cached?: { version: string; keys: StoredKey[] };
+
+  private async read(): Promise<StoredKey[]> {
+    if (!existsSync(this.file)) return [];
+    // Every write (here or by `keys revoke` in another process) renames a new file into place:
+    // a new inode or mtime means re-read.
+    const info = await stat(this.file);
+    const version = `${info.ino}:${info.mtimeMs}`;
+    if (this.cached?.version !== version) {
+      this.cached = { version, keys: (JSON.parse(await readFile(this.file, "utf8")) as { keys: StoredKey[] }).keys };
+    }
+    return this.cached.keys.map((k) => ({ ...k }));
+  }
+
+  private async write(keys: StoredKey[]): Promise<void> {
+    const dir = path.dirname(this.file);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const temp = `${this.file}.${process.pid}.${randomUUID()}.tmp`;
+    await writeFile(temp, JSON.stringify({ keys }, null, 2), { mode: 0o600 });
+    await chmod(temp, 0o600); // writeFile's mode only applies when the file is new
+    await rename(temp, this.file);
+  }
+
+  /** Creates a key; the returned secret is shown once and never stored. */
+  async create(name: string): Promise<{ key: KeyInfo; secret: string }> {
+    const secret = `wisp-${randomBytes(32).toString("base64url")}`;
+    const stored: StoredKey = {
+      id: `key_${randomBytes(6).toString("hex")}`,
+      name,
+      prefix: secret.slice(0, 9),
+      hash: hashOf(secret).toString("hex"),
+      created: Math.floor(Date.now() / 1000),
+    };
+    await this.write([...(await this.read()), stored]);
+    const { hash: _hash, ...key } = stored;
+    return { key, secret };
+  }
+
+  async list(): Promise<KeyInfo[]> {
+    return (await this.read()).map(({ hash: _hash, ...info }) => info);
+  }
+
+  /** Marks a key revoked; false when no such key. */
+  async revoke(id: string): Promise<boolean> {
+    const keys = await this.read();
+    const key = keys.find((k) => k.id === id);
+    if (!key) return false;
+    key.revoked ??= Math.floor(Date.now() / 1000);
+    await this.write(keys);
+    return true;
+  }
+
+  /** The active key matching `secret`, comparing every stored hash in constant time. */
+  async verify(secret: string): Promise<KeyInfo | undefined> {
+    const candidate = hashOf(secret);
+    let match: StoredKey | undefined;
+    for (const key of await this.read()) {
+      if (timingSafeEqual(candidate, Buffer.from(key.hash, "hex")) && !key.revoked) match = key;
+    }
+    if (!match) return undefined;
+    const { hash: _hash, ...info } = match;
+    return info;
+  }
+}

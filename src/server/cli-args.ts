@@ -1,0 +1,77 @@
+// Parses wisp-server's command line (node:util parseArgs, no dependency).
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_CONFIG } from "./app";
+import type { ServerConfig } from "./deps";
+
+export const USAGE = `usage:
+  wisp-server [--host 127.0.0.1] [--port 8765] [--models-dir DIR] [--data-dir DIR]
+              [--threads N] [--parallel N] [--ctx-size N]
+              [--max-queue N] [--no-prefix-reuse]
+  wisp-server keys create --name NAME [--data-dir DIR]
+  wisp-server keys list [--data-dir DIR]
+  wisp-server keys revoke ID [--data-dir DIR]`;
+
+export type Command =
+  | { kind: "serve"; config: ServerConfig }
+  | { kind: "keys-create"; dataDir: string; name: string }
+  | { kind: "keys-list"; dataDir: string }
+  | { kind: "keys-revoke"; dataDir: string; id: string }
+  | { kind: "help" };
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got '${value}'`);
+  return n;
+}
+
+export function parseCommand(argv: string[]): Command {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      "models-dir": { type: "string" },
+      "data-dir": { type: "string" },
+      threads: { type: "string" },
+      parallel: { type: "string" },
+      "ctx-size": { type: "string" },
+      "max-queue": { type: "string" },
+      name: { type: "string" },
+      "no-prefix-reuse": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const home = path.join(os.homedir(), ".wisp");
+  const dataDir = path.resolve(values["data-dir"] ?? home);
+  if (values.help) return { kind: "help" };
+  if (positionals[0] === "keys") {
+    const [, action, id] = positionals;
+    if (action === "create") {
+      if (!values.name) throw new Error("keys create needs --name NAME");
+      return { kind: "keys-create", dataDir, name: values.name };
+    }
+    if (action === "list") return { kind: "keys-list", dataDir };
+    if (action === "revoke" && id) return { kind: "keys-revoke", dataDir, id };
+    throw new Error(`unknown keys command: ${positionals.slice(1).join(" ")}`);
+  }
+  if (positionals.length > 0) throw new Error(`unknown command: ${positionals.join(" ")}`);
+  return {
+    kind: "serve",
+    config: {
+      ...DEFAULT_CONFIG,
+      host: values.host ?? DEFAULT_CONFIG.host,
+      port: values.port === "0" ? 0 : positiveInt("port", values.port, DEFAULT_CONFIG.port),
+      modelsDir: path.resolve(values["models-dir"] ?? path.join(home, "models")),
+      dataDir,
+      threads: positiveInt("threads", values.threads, DEFAULT_CONFIG.threads),
+      parallel: positiveInt("parallel", values.parallel, DEFAULT_CONFIG.parallel),
+      contextSize: positiveInt("ctx-size", values["ctx-size"], DEFAULT_CONFIG.contextSize),
+      maxQueue: values["max-queue"] === "0" ? 0 : positiveInt("max-queue", values["max-queue"], DEFAULT_CONFIG.maxQueue),
+      prefixReuse: !values["no-prefix-reuse"],
+    },
+  };
+}

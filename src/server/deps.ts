@@ -1,0 +1,34 @@
+// What every route plugin receives: the shared parts of one server instance.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { KeyStore } from "./auth/key-store";
+import type { TextEngine } from "./engines/text/text-engine";
+import type { ModelRegistry } from "./models/registry";
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  modelsDir: string;
+  dataDir: string;
+  threads: number;
+  parallel: number;
+  contextSize: number;
+  /** Requests that may wait for a free sequence before the server answers 429. */
+  maxQueue: number;
+  /** Reuse evaluated prompt prefixes across requests (--no-prefix-reuse turns it off, to compare). */
+  prefixReuse: boolean;
+  /** Largest accepted request body, bytes. */
+  bodyLimit: number;
+}
+
+export interface ServerDeps {
+  config: ServerConfig;
+  registry: ModelRegistry;
+  keys: KeyStore;
+  /** onRequest hook rejecting requests without a valid API key. */
+  authenticate: (request: FastifyRequest) => Promise<void>;
+  textEngine: TextEngine;
+  log: (message: string) => void;
+}
+
+/** A route group: registers its routes on `app` (already behind auth for /v1 routes). */
+export type RoutePlugin = (app: FastifyInstance, deps: ServerDeps) => void | Promise<void>;

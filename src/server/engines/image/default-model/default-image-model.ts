@@ -1,0 +1,104 @@
+import { existsSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { END_TOKEN, START_TOKEN } from "../clip-text";
+import { CLIP_CONTEXT_LENGTH } from "../clip-tokenizer";
+import { GaussianRandom } from "../gaussian-random";
+import type { OnnxGraph } from "../onnx/onnx-graph";
+import { trainClipVocabulary } from "./clip-vocab-trainer";
+import { buildTextEncoderGraph } from "./text-encoder-graph";
+import { TOKENIZER_CORPUS } from "./tokenizer-corpus";
+import { buildUnetGraph, type UnetShape } from "./unet-graph";
+import { buildVaeDecoderGraph } from "./vae-decoder-graph";
+
+export const DEFAULT_IMAGE_MODEL_ID = "wisp-tiny-diffusion";
+
+export interface DiffusionModelOptions {
+  /** Seed of the random weights: the same options always give the same bytes. */
+  seed?: number;
+  timestepType?: UnetShape["timestepType"];
+  /** Write the UNet's weights to unet/model.onnx_data, as large exports do. */
+  externalData?: boolean;
+  scheduler?: "EulerDiscreteScheduler" | "EulerAncestralDiscreteScheduler";
+  /** Fix the UNet's batch dimension to 1, as some exports do. */
+  unetBatchOfOne?: boolean;
+}
+
+const HIDDEN_SIZE = 32;
+const LATENT_CHANNELS = 4;
+
+/**
+ * Writes a tiny random-weight Stable-Diffusion-style model as a diffusers ONNX folder. It is
+ * written beside the target and renamed into place, so a half-written model is never seen.
+ */
+export async function writeDiffusionModel(dir: string, options: DiffusionModelOptions = {}): Promise<void> {
+  const random = new GaussianRandom(options.seed ?? 1234);
+  const { vocab, merges } = trainClipVocabulary(TOKENIZER_CORPUS, 400);
+  const staging = `${dir}.partial-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+
+  const files: [string, string | Uint8Array][] = [
+    ["model_index.json", json({ _class_name: "OnnxStableDiffusionPipeline", _diffusers_version: "0.30.0", generator: "wisp" })],
+    ["tokenizer/vocab.json", json(vocab)],
+    ["tokenizer/merges.txt", ["#version: 0.2", ...merges, ""].join("\n")],
+    ["tokenizer/tokenizer_config.json", json({ model_max_length: CLIP_CONTEXT_LENGTH, bos_token: START_TOKEN, eos_token: END_TOKEN, pad_token: END_TOKEN })],
+    ["scheduler/scheduler_config.json", json(schedulerConfig(options.scheduler ?? "EulerDiscreteScheduler"))],
+    ["vae_decoder/config.json", json({ latent_channels: LATENT_CHANNELS, scaling_factor: 0.18215 })],
+  ];
+  const textEncoder = buildTextEncoderGraph({ vocabSize: Object.keys(vocab).length, contextLength: CLIP_CONTEXT_LENGTH, hiddenSize: HIDDEN_SIZE }, random);
+  const unet = buildUnetGraph(
+    { latentChannels: LATENT_CHANNELS, channels: 32, contextLength: CLIP_CONTEXT_LENGTH, hiddenSize: HIDDEN_SIZE, timestepType: options.timestepType ?? "float32", batch: options.unetBatchOfOne ? 1 : "batch" },
+    random,
+  );
+  const vae = buildVaeDecoderGraph({ latentChannels: LATENT_CHANNELS, channels: [16, 12, 8, 8] }, random);
+  files.push(...modelFiles("text_encoder", textEncoder, false), ...modelFiles("unet", unet, options.externalData ?? false), ...modelFiles("vae_decoder", vae, false));
+
+  for (const [path, contents] of files) {
+    await mkdir(dirname(join(staging, path)), { recursive: true });
+    await writeFile(join(staging, path), contents);
+  }
+  await rm(dir, { recursive: true, force: true });
+  try {
+    await rename(staging, dir);
+  } catch (error) {
+    // Another process (a second server on the same models dir) finished first: keep its copy.
+    await rm(staging, { recursive: true, force: true });
+    if (!existsSync(join(dir, "model_index.json"))) throw error;
+  }
+}
+
+/** Generates the default image model into modelsDir unless it is already there. */
+export async function ensureDefaultImageModel(modelsDir: string, log?: (message: string) => void): Promise<string> {
+  const dir = join(modelsDir, DEFAULT_IMAGE_MODEL_ID);
+  if (!existsSync(join(dir, "model_index.json"))) {
+    await mkdir(modelsDir, { recursive: true });
+    await writeDiffusionModel(dir, { externalData: true });
+    log?.(`generated the default image model in ${dir}`);
+  }
+  return dir;
+}
+
+function modelFiles(folder: string, graph: OnnxGraph, externalData: boolean): [string, Uint8Array][] {
+  const location = "model.onnx_data";
+  const serialized = graph.serialize(externalData ? { externalData: { location } } : {});
+  const files: [string, Uint8Array][] = [[`${folder}/model.onnx`, serialized.model]];
+  if (serialized.externalData) files.push([`${folder}/${location}`, serialized.externalData]);
+  return files;
+}
+
+function schedulerConfig(className: string): Record<string, unknown> {
+  return {
+    _class_name: className,
+    num_train_timesteps: 1000,
+    beta_start: 0.00085,
+    beta_end: 0.012,
+    beta_schedule: "scaled_linear",
+    prediction_type: "epsilon",
+    timestep_spacing: "linspace",
+    steps_offset: 1,
+  };
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

@@ -1,0 +1,21 @@
+import sharp from "sharp";
+import type { RgbImage } from "./diffusion-pipeline";
+import type { ImageExtension } from "./image-limits";
+
+/** The OpenAI `output_format` name of an extension. */
+export function outputFormat(extension: ImageExtension): "png" | "jpeg" | "webp" {
+  return extension === "jpg" ? "jpeg" : extension;
+}
+
+/** Encodes raw RGB pixels with sharp (libvips works off the event loop). */
+export async function encodeImage(image: RgbImage, extension: ImageExtension): Promise<Buffer> {
+  const raw = sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 3 } });
+  switch (outputFormat(extension)) {
+    case "png":
+      return raw.png().toBuffer();
+    case "jpeg":
+      return raw.jpeg({ quality: 90 }).toBuffer();
+    case "webp":
+      return raw.webp({ quality: 90 }).toBuffer();
+  }
+}

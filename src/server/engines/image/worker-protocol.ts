@@ -1,0 +1,20 @@
+import type { GenerationParams, RgbImage } from "./diffusion-pipeline";
+
+/** What the image worker is started with. */
+export interface ImageWorkerData {
+  modelDir: string;
+  threads: number;
+}
+
+export interface GenerateMessage {
+  type: "generate";
+  id: number;
+  params: GenerationParams;
+  /** Int32 flag the main thread sets to 1 to cancel; read between steps (the worker is busy). */
+  cancel: SharedArrayBuffer;
+}
+
+export type WorkerReply =
+  | { type: "progress"; id: number; done: number; total: number }
+  | { type: "done"; id: number; images: RgbImage[] }
+  | { type: "failed"; id: number; message: string; cancelled: boolean };

@@ -1,0 +1,50 @@
+// Maps OpenAI sampling fields onto node-llama-cpp's per-evaluation options.
+import {
+  LlamaGrammarEvaluationState,
+  TokenBias,
+  type LlamaModel,
+  type SequenceEvaluateOptions,
+  type Token,
+} from "node-llama-cpp";
+import type { SamplingSettings } from "./types";
+
+function tokenBiasFor(model: LlamaModel, logitBias: ReadonlyMap<Token, number>): TokenBias {
+  const bias = new TokenBias(model.tokenizer);
+  for (const [token, value] of logitBias) {
+    if (model.isEogToken(token)) {
+      // TokenBias.set() silently skips end-of-generation tokens, but OpenAI clients bias EOS to
+      // force or forbid stopping: write the entry the native sampler reads directly.
+      (bias as unknown as { _biases: Map<Token, number> })._biases.set(token, value);
+    } else {
+      bias.set(token, { logit: value });
+    }
+  }
+  return bias;
+}
+
+/** Options for one choice; `generated` is that choice's output so far (what penalties punish). */
+export function evaluateOptions(
+  model: LlamaModel,
+  sampling: SamplingSettings,
+  choiceIndex: number,
+  generated: readonly Token[],
+): SequenceEvaluateOptions {
+  const penalize = sampling.presencePenalty !== 0 || sampling.frequencyPenalty !== 0;
+  return {
+    temperature: sampling.temperature,
+    topP: sampling.topP,
+    topK: sampling.topK,
+    // Distinct seeds per choice, or n > 1 with a seed would return n identical choices.
+    seed: sampling.seed === undefined ? undefined : sampling.seed + choiceIndex,
+    tokenBias: sampling.logitBias.size > 0 ? tokenBiasFor(model, sampling.logitBias) : undefined,
+    repeatPenalty: penalize
+      ? {
+          punishTokens: () => generated as Token[],
+          penalty: 1,
+          presencePenalty: sampling.presencePenalty,
+          frequencyPenalty: sampling.frequencyPenalty,
+        }
+      : undefined,
+    grammarEvaluationState: sampling.grammar ? new LlamaGrammarEvaluationState({ model, grammar: sampling.grammar }) : undefined,
+  };
+}

@@ -1,0 +1,70 @@
+// Hands out a context's sequences to requests, FIFO, and keeps each sequence's evaluated tokens
+// between requests so that a prompt sharing a prefix with an earlier one only evaluates the rest.
+import type { LlamaContext, LlamaContextSequence, Token } from "node-llama-cpp";
+import { EngineBusyError } from "./engine-input-error";
+
+interface Waiter {
+  count: number;
+  prompt: readonly Token[];
+  resolve: (sequences: LlamaContextSequence[]) => void;
+  reject: (error: unknown) => void;
+}
+
+export class SequencePool {
+  private readonly free: LlamaContextSequence[] = [];
+  private readonly queue: Waiter[] = [];
+
+  constructor(
+    readonly context: LlamaContext,
+    private readonly maxQueue: number,
+  ) {
+    for (let i = 0; i < context.totalSequences; i++) this.free.push(context.getSequence());
+  }
+
+  get size(): number {
+    return this.context.totalSequences;
+  }
+  get busy(): number {
+    return this.size - this.free.length;
+  }
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** Resolves with `count` sequences, those sharing the longest prefix with `prompt` first. */
+  acquire(count: number, prompt: readonly Token[], signal: AbortSignal): Promise<LlamaContextSequence[]> {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { count, prompt, resolve, reject };
+      signal.throwIfAborted();
+      const mustWait = this.queue.length > 0 || this.free.length < count;
+      if (mustWait && this.queue.length >= this.maxQueue) {
+        throw new EngineBusyError(`all ${this.size} sequences are busy and ${this.queue.length} requests are waiting: retry later`);
+      }
+      signal.addEventListener("abort", () => this.cancel(waiter, signal.reason), { once: true });
+      this.queue.push(waiter);
+      this.dispatch();
+    });
+  }
+
+  release(sequences: readonly LlamaContextSequence[]): void {
+    this.free.push(...sequences);
+    this.dispatch();
+  }
+
+  private cancel(waiter: Waiter, reason: unknown): void {
+    const at = this.queue.indexOf(waiter);
+    if (at === -1) return;
+    this.queue.splice(at, 1);
+    waiter.reject(reason);
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0 && this.queue[0]!.count <= this.free.length) {
+      const waiter = this.queue.shift()!;
+      const shared = (s: LlamaContextSequence) => s.compareContextTokens(waiter.prompt as Token[]).firstDifferentIndex;
+      this.free.sort((a, b) => shared(b) - shared(a));
+      waiter.resolve(this.free.splice(0, waiter.count));
+    }
+  }
+}

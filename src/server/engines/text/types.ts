@@ -1,0 +1,60 @@
+import type { LlamaGrammar, Token } from "node-llama-cpp";
+
+export type FinishReason = "stop" | "length";
+
+export interface SamplingSettings {
+  temperature: number;
+  topP?: number;
+  topK?: number;
+  seed?: number;
+  presencePenalty: number;
+  frequencyPenalty: number;
+  /** OpenAI logit_bias: token id -> bias added to the logit. */
+  logitBias: ReadonlyMap<Token, number>;
+  grammar?: LlamaGrammar;
+}
+
+export interface GenerationRequest {
+  prompt: readonly Token[];
+  /** The request field the prompt came from, named in errors about it. */
+  promptParam: "prompt" | "messages";
+  n: number;
+  maxTokens: number;
+  stop: readonly string[];
+  sampling: SamplingSettings;
+  /** undefined: no logprobs; otherwise how many alternatives per token (0 = only the chosen one). */
+  topLogprobs?: number;
+  signal: AbortSignal;
+  /** Called once the prompt is evaluated, before the first token. */
+  onPromptReady?: (stats: PromptStats) => void;
+  /** Called with text that is final (stop strings already removed) as it is generated. */
+  onText?: (choice: number, text: string, logprobs: TokenLogprob[]) => void;
+}
+
+export interface TokenLogprob {
+  token: string;
+  bytes: number[];
+  logprob: number;
+  top: { token: string; bytes: number[]; logprob: number }[];
+}
+
+export interface ChoiceResult {
+  text: string;
+  tokens: number;
+  finishReason: FinishReason;
+  logprobs?: TokenLogprob[];
+}
+
+export interface PromptStats {
+  /** Prompt tokens that had to be evaluated. */
+  evaluated: number;
+  /** Prompt tokens reused from a sequence's earlier state. */
+  cached: number;
+}
+
+export interface GenerationResult {
+  choices: ChoiceResult[];
+  promptTokens: number;
+  completionTokens: number;
+  prompt: PromptStats;
+}

@@ -1,0 +1,79 @@
+// One error shape for every failure: {"error": {"message", "type", "param", "code"}}.
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { EngineBusyError, EngineInputError } from "./engines/text/engine-input-error";
+
+export type ApiErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "not_found_error"
+  | "rate_limit_error"
+  | "server_error";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: ApiErrorType = "invalid_request_error",
+    readonly param: string | null = null,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export function errorBody(e: ApiError) {
+  return { error: { message: e.message, type: e.type, param: e.param, code: e.code } };
+}
+
+type ValidationIssue = NonNullable<FastifyError["validation"]>[number];
+
+/** The top-level request field a fastify validation error is about. */
+function validationParam(first: ValidationIssue): string | null {
+  const pathParts = first.instancePath.split("/").filter(Boolean);
+  const missing = (first.params as { missingProperty?: string }).missingProperty;
+  if (missing && pathParts.length === 0) return missing;
+  return pathParts[0] ?? null;
+}
+
+const describe = (issue: ValidationIssue): string => {
+  const allowed = (issue.params as { allowedValues?: unknown[] }).allowedValues;
+  return allowed ? `must be one of: ${allowed.join(", ")}` : (issue.message ?? "is invalid");
+};
+
+/** "messages[0].role must be one of: system, user" rather than ajv's bare wording. */
+function validationMessage(issues: ValidationIssue[]): string {
+  const first = issues[0]!;
+  const where = first.instancePath.replace(/^\//, "").replace(/\/(\d+)/g, "[$1]").replace(/\//g, ".") || "body";
+  // Alternatives (string or list, or null) fail once per branch: list the real ones, not "null".
+  const branches = issues.filter(
+    (i) => i.instancePath === first.instancePath && i.keyword !== "anyOf" && !(i.keyword === "type" && (i.params as { type?: string }).type === "null"),
+  );
+  return `${where} ${[...new Set((branches.length > 0 ? branches : [first]).map(describe))].join(" or ")}`;
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof EngineInputError) return new ApiError(400, error.message, "invalid_request_error", error.param);
+  if (error instanceof EngineBusyError) return new ApiError(429, error.message, "rate_limit_error", null, "server_busy");
+  const fe = error as FastifyError;
+  if (fe.validation?.length) {
+    return new ApiError(400, validationMessage(fe.validation), "invalid_request_error", validationParam(fe.validation[0]!), "invalid_value");
+  }
+  if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") return new ApiError(413, "request body is too large", "invalid_request_error", null, "body_too_large");
+  if (fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return new ApiError(415, "send JSON (Content-Type: application/json)", "invalid_request_error");
+  if (fe.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || fe.statusCode === 400) {
+    return new ApiError(400, `invalid JSON body: ${fe.message}`, "invalid_request_error", null, "invalid_json");
+  }
+  return new ApiError(500, "internal server error", "server_error");
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.status).send(errorBody(error));
+}
+
+/** Fastify error handler: logs server faults (never the body), answers in the OpenAI shape. */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const apiError = toApiError(error);
+  if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+  return sendError(reply, apiError);
+}

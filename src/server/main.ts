@@ -1,0 +1,61 @@
+// wisp-server: serves the API (default) or manages API keys.
+import { buildApp } from "./app";
+import { KeyStore } from "./auth/key-store";
+import { parseCommand, USAGE, type Command } from "./cli-args";
+import type { ServerConfig } from "./deps";
+
+const print = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+async function serve(config: ServerConfig): Promise<void> {
+  const { app, deps } = await buildApp({ ...config, log: print });
+  if ((await deps.keys.list()).every((k) => k.revoked)) {
+    // Without any key nothing could call the server: make one, shown this once only.
+    const { key, secret } = await deps.keys.create("default");
+    print(`created API key ${key.id} (${key.name}): ${secret}`);
+    print("it is not shown again; manage keys with: wisp-server keys create|list|revoke");
+  }
+  const address = await app.listen({ host: config.host, port: config.port });
+  for (const m of deps.registry.list()) print(`model ${m.id} (${m.kind}) from ${m.path}`);
+  print(`threads ${config.threads}, parallel ${config.parallel}, context ${config.contextSize} tokens, queue ${config.maxQueue}`);
+  print(`keys in ${deps.keys.file}`);
+  if (!["127.0.0.1", "::1", "localhost"].includes(config.host)) {
+    print(`warning: --host ${config.host} accepts connections from other machines; every request still needs an API key`);
+  }
+  print(`wisp-server listening on ${address}/v1`);
+  const stop = () => void app.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+async function run(command: Command): Promise<void> {
+  switch (command.kind) {
+    case "help":
+      return print(USAGE);
+    case "serve":
+      return serve(command.config);
+    case "keys-create": {
+      const { key, secret } = await new KeyStore(command.dataDir).create(command.name);
+      print(`created ${key.id} (${key.name})`);
+      return print(secret);
+    }
+    case "keys-list": {
+      for (const k of await new KeyStore(command.dataDir).list()) {
+        print(`${k.id}\t${k.name}\t${k.prefix}…\tcreated ${new Date(k.created * 1000).toISOString()}${k.revoked ? "\trevoked" : ""}`);
+      }
+      return;
+    }
+    case "keys-revoke": {
+      if (!(await new KeyStore(command.dataDir).revoke(command.id))) throw new Error(`no key ${command.id}`);
+      return print(`revoked ${command.id}`);
+    }
+  }
+}
+
+try {
+  await run(parseCommand(process.argv.slice(2)));
+} catch (error) {
+  process.stderr.write(`wisp-server: ${(error as Error).message}\n${USAGE}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,121 @@
+// POST /v1/images/generations: text-to-image on the ONNX diffusion models of the registry.
+import { randomInt, randomUUID } from "node:crypto";
+import type { FastifyReply } from "fastify";
+import type { RoutePlugin, ServerDeps } from "../deps";
+import { encodeImage, outputFormat } from "../engines/image/encode-image";
+import { GenerationCancelledError, ImageQueueFullError } from "../engines/image/image-errors";
+import { ImageEngine } from "../engines/image/image-engine";
+import { IMAGE_EXTENSIONS, IMAGE_LIMITS as L, type ImageExtension } from "../engines/image/image-limits";
+import { ApiError } from "../errors";
+import type { ModelEntry } from "../models/registry";
+
+interface ImageBody {
+  model?: string;
+  prompt: string;
+  negative_prompt?: string | null;
+  width?: number;
+  height?: number;
+  size?: string;
+  num_inference_steps?: number;
+  guidance_scale?: number;
+  seed?: number;
+  n?: number;
+  response_format?: "b64_json";
+  response_extension?: ImageExtension;
+}
+
+const dimension = { type: "integer", minimum: L.minSize, maximum: L.maxSize, multipleOf: L.sizeMultiple } as const;
+
+const bodySchema = {
+  type: "object",
+  required: ["prompt"],
+  properties: {
+    model: { type: "string" },
+    prompt: { type: "string", maxLength: L.maxPromptChars },
+    negative_prompt: { anyOf: [{ type: "string", maxLength: L.maxPromptChars }, { type: "null" }] },
+    width: dimension,
+    height: dimension,
+    // OpenAI's way to ask for a size; width/height take precedence.
+    size: { type: "string", pattern: "^[0-9]+x[0-9]+$" },
+    num_inference_steps: { type: "integer", minimum: L.minSteps, maximum: L.maxSteps },
+    guidance_scale: { type: "number", minimum: 0, maximum: L.maxGuidanceScale },
+    seed: { type: "integer", minimum: -1, maximum: L.maxSeed },
+    n: { type: "integer", minimum: 1, maximum: L.maxImages },
+    // Only inline images: this server does not host files to link to.
+    response_format: { type: "string", enum: ["b64_json"] },
+    response_extension: { type: "string", enum: IMAGE_EXTENSIONS },
+  },
+} as const;
+
+function resolveImageModel(deps: ServerDeps, id: string | undefined): ModelEntry {
+  if (id === undefined) {
+    const first = deps.registry.list("image")[0];
+    if (!first) throw new ApiError(404, "no image model is installed: see GET /v1/models", "not_found_error", "model", "model_not_found");
+    return first;
+  }
+  const entry = deps.registry.get(id);
+  if (!entry) throw new ApiError(404, `model '${id}' not found: see GET /v1/models`, "not_found_error", "model", "model_not_found");
+  if (entry.kind !== "image") throw new ApiError(400, `model '${id}' is a text model: use /v1/chat/completions or /v1/completions`, "invalid_request_error", "model", "wrong_model_kind");
+  return entry;
+}
+
+/** width/height, else `size`, else the default; `size` goes through the same limits. */
+function imageSize(body: ImageBody): { width: number; height: number } {
+  const [sizeWidth, sizeHeight] = body.size ? body.size.split("x").map(Number) : [];
+  const width = body.width ?? sizeWidth ?? L.defaultSize;
+  const height = body.height ?? sizeHeight ?? L.defaultSize;
+  for (const [name, value] of [["width", width], ["height", height]] as const) {
+    const param = body[name] === undefined && body.size ? "size" : name;
+    if (value < L.minSize || value > L.maxSize || value % L.sizeMultiple !== 0) {
+      throw new ApiError(400, `${name} must be a multiple of ${L.sizeMultiple} from ${L.minSize} to ${L.maxSize}, got ${value}`, "invalid_request_error", param);
+    }
+  }
+  return { width, height };
+}
+
+/** Aborts when the client goes away before the answer is sent. */
+function disconnectSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableEnded) controller.abort();
+  });
+  return controller.signal;
+}
+
+export const registerImageRoutes: RoutePlugin = (app, deps) => {
+  const engine = new ImageEngine({ threads: deps.config.threads, maxQueue: deps.config.maxQueue });
+  app.addHook("onClose", () => engine.dispose());
+
+  app.post<{ Body: ImageBody }>("/v1/images/generations", { schema: { body: bodySchema } }, async (request, reply) => {
+    const body = request.body;
+    if (body.prompt.trim() === "") throw new ApiError(400, "prompt must not be empty", "invalid_request_error", "prompt");
+    const entry = resolveImageModel(deps, body.model);
+    const { width, height } = imageSize(body);
+    const seed = body.seed === undefined || body.seed === -1 ? randomInt(0, L.maxSeed) : body.seed;
+    const extension = body.response_extension ?? "png";
+    const params = {
+      prompt: body.prompt,
+      negativePrompt: body.negative_prompt ?? "",
+      width,
+      height,
+      steps: body.num_inference_steps ?? L.defaultSteps,
+      seed,
+      guidanceScale: body.guidance_scale ?? L.defaultGuidanceScale,
+      count: body.n ?? 1,
+    };
+
+    let images;
+    try {
+      images = await engine.generate(entry.id, entry.path, params, { signal: disconnectSignal(reply) });
+    } catch (error) {
+      if (error instanceof ImageQueueFullError) throw new ApiError(429, error.message, "rate_limit_error", null, "server_busy");
+      if (error instanceof GenerationCancelledError) throw new ApiError(499, "the client closed the request", "invalid_request_error", null, "cancelled");
+      throw error;
+    }
+    const data = await Promise.all(
+      images.map(async (image) => ({ b64_json: (await encodeImage(image, extension)).toString("base64"), seed: image.seed })),
+    );
+    reply.header("x-wisp-seed", String(seed));
+    return { id: `img-${randomUUID()}`, created: Math.floor(Date.now() / 1000), output_format: outputFormat(extension), data };
+  });
+};

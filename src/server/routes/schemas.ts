@@ -1,0 +1,74 @@
+// JSON schema fragments shared by the text routes (fastify validates bodies with them).
+const nullable = (schema: object) => ({ anyOf: [schema, { type: "null" }] });
+
+export const samplingProperties = {
+  model: { type: "string", minLength: 1 },
+  max_tokens: nullable({ type: "integer", minimum: 1 }),
+  temperature: nullable({ type: "number", minimum: 0, maximum: 2 }),
+  top_p: nullable({ type: "number", minimum: 0, maximum: 1 }),
+  top_k: nullable({ type: "integer", minimum: -1 }),
+  n: nullable({ type: "integer", minimum: 1, maximum: 16 }),
+  stream: nullable({ type: "boolean" }),
+  stream_options: nullable({
+    type: "object",
+    properties: { include_usage: { type: "boolean" } },
+  }),
+  stop: nullable({
+    anyOf: [
+      { type: "string", minLength: 1 },
+      { type: "array", maxItems: 16, items: { type: "string", minLength: 1 } },
+    ],
+  }),
+  presence_penalty: nullable({ type: "number", minimum: -2, maximum: 2 }),
+  frequency_penalty: nullable({ type: "number", minimum: -2, maximum: 2 }),
+  logit_bias: nullable({
+    type: "object",
+    propertyNames: { pattern: "^[0-9]+$" },
+    additionalProperties: { type: "number", minimum: -100, maximum: 100 },
+  }),
+  seed: nullable({ type: "integer" }),
+  user: nullable({ type: "string" }),
+  guided_json: nullable({ anyOf: [{ type: "object" }, { type: "string" }] }),
+  response_format: nullable({
+    type: "object",
+    required: ["type"],
+    properties: {
+      type: { enum: ["text", "json_object", "json_schema"] },
+      json_schema: { type: "object", properties: { schema: { type: "object" } } },
+    },
+  }),
+} as const;
+
+export interface SamplingBody {
+  model: string;
+  max_tokens?: number | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  top_k?: number | null;
+  n?: number | null;
+  stream?: boolean | null;
+  stream_options?: { include_usage?: boolean } | null;
+  stop?: string | string[] | null;
+  presence_penalty?: number | null;
+  frequency_penalty?: number | null;
+  logit_bias?: Record<string, number> | null;
+  seed?: number | null;
+  user?: string | null;
+  guided_json?: object | string | null;
+  response_format?: { type: "text" | "json_object" | "json_schema"; json_schema?: { schema?: object } } | null;
+}
+
+export const errorResponseSchema = {
+  type: "object",
+  properties: {
+    error: {
+      type: "object",
+      properties: {
+        message: { type: "string" },
+        type: { type: "string" },
+        param: { type: ["string", "null"] },
+        code: { type: ["string", "null"] },
+      },
+    },
+  },
+} as const;

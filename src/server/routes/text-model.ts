@@ -1,0 +1,69 @@
+// Shared steps of the text routes: model lookup and OpenAI fields -> engine settings.
+import type { LlamaModel, Token } from "node-llama-cpp";
+import type { ServerDeps } from "../deps";
+import type { SamplingSettings } from "../engines/text/types";
+import { ApiError } from "../errors";
+import type { ModelEntry } from "../models/registry";
+import type { SamplingBody } from "./schemas";
+
+export async function resolveTextModel(deps: ServerDeps, id: string): Promise<{ entry: ModelEntry; model: LlamaModel }> {
+  // Models dropped into the directory while the server runs are found on first use.
+  const entry = deps.registry.get(id) ?? (await deps.registry.scan(), deps.registry.get(id));
+  if (!entry) throw new ApiError(404, `model '${id}' not found: see GET /v1/models`, "not_found_error", "model", "model_not_found");
+  if (entry.kind !== "text") throw new ApiError(400, `model '${id}' is an image model: use /v1/images/generations`, "invalid_request_error", "model", "wrong_model_kind");
+  return { entry, model: await deps.textEngine.model(entry.id, entry.path) };
+}
+
+function logitBias(model: LlamaModel, bias: Record<string, number> | null | undefined): Map<Token, number> {
+  const map = new Map<Token, number>();
+  const vocabulary = model.fileInfo.metadata.tokenizer.ggml.tokens.length;
+  for (const [key, value] of Object.entries(bias ?? {})) {
+    const token = Number(key);
+    if (token >= vocabulary) throw new ApiError(400, `logit_bias: token id ${key} is outside the vocabulary (0..${vocabulary - 1})`, "invalid_request_error", "logit_bias");
+    map.set(token as Token, value);
+  }
+  return map;
+}
+
+function parseSchema(schema: object | string, param: string): object {
+  if (typeof schema !== "string") return schema;
+  try {
+    const parsed: unknown = JSON.parse(schema);
+    if (parsed && typeof parsed === "object") return parsed;
+  } catch {
+    // reported below
+  }
+  throw new ApiError(400, `${param} must be a JSON schema object`, "invalid_request_error", param);
+}
+
+async function grammarFor(deps: ServerDeps, entry: ModelEntry, body: SamplingBody) {
+  if (body.guided_json != null) return deps.textEngine.jsonGrammar(entry.id, entry.path, parseSchema(body.guided_json, "guided_json"));
+  const format = body.response_format;
+  if (format?.type === "json_object") return deps.textEngine.jsonGrammar(entry.id, entry.path);
+  if (format?.type === "json_schema") {
+    const schema = format.json_schema?.schema;
+    if (!schema) throw new ApiError(400, "response_format.json_schema.schema is required", "invalid_request_error", "response_format");
+    return deps.textEngine.jsonGrammar(entry.id, entry.path, schema);
+  }
+  return undefined;
+}
+
+export async function samplingSettings(deps: ServerDeps, entry: ModelEntry, model: LlamaModel, body: SamplingBody): Promise<SamplingSettings> {
+  return {
+    temperature: body.temperature ?? 1,
+    // OpenAI's defaults (no nucleus, no top-k), not node-llama-cpp's (0.95, 40); top_k -1 and 0
+    // both mean "off", as in vLLM and llama.cpp.
+    topP: body.top_p ?? 1,
+    topK: body.top_k != null && body.top_k > 0 ? body.top_k : 0,
+    seed: body.seed ?? undefined,
+    presencePenalty: body.presence_penalty ?? 0,
+    frequencyPenalty: body.frequency_penalty ?? 0,
+    logitBias: logitBias(model, body.logit_bias),
+    grammar: await grammarFor(deps, entry, body),
+  };
+}
+
+export function stopList(stop: string | string[] | null | undefined): string[] {
+  if (stop == null) return [];
+  return typeof stop === "string" ? [stop] : stop;
+}

@@ -1,0 +1,129 @@
+// Runs a generation for a text route and answers with one JSON body or an SSE stream. A client
+// that goes away aborts the generation, which frees its sequences at once.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { randomUUID } from "node:crypto";
+import type { ServerDeps } from "../deps";
+import type { ChoiceResult, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenLogprob } from "../engines/text/types";
+import { errorBody, toApiError } from "../errors";
+import type { ModelEntry } from "../models/registry";
+
+export interface ResponseBase {
+  id: string;
+  created: number;
+  model: string;
+  system_fingerprint: string;
+}
+
+/** How a route shapes its bodies (chat and completions differ only here). */
+export interface TextResponseFormat {
+  idPrefix: string;
+  /** Stream chunk for one choice; `text` undefined on the opening chunk. */
+  chunk(base: ResponseBase, index: number, text: string | undefined, logprobs: TokenLogprob[] | undefined, finish: FinishReason | null): object;
+  usageChunk(base: ResponseBase, usage: Usage): object;
+  complete(base: ResponseBase, choices: ChoiceResult[], usage: Usage): object;
+  /** Whether the stream opens with a chunk per choice (chat's role chunk, echoed prompts). */
+  opensStream: boolean;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPromptReady">;
+
+const usageOf = (r: GenerationResult): Usage => ({
+  prompt_tokens: r.promptTokens,
+  completion_tokens: r.completionTokens,
+  total_tokens: r.promptTokens + r.completionTokens,
+});
+
+function promptHeaders(stats: PromptStats): Record<string, string> {
+  return { "x-wisp-prompt-tokens-evaluated": String(stats.evaluated), "x-wisp-prompt-tokens-cached": String(stats.cached) };
+}
+
+/** An AbortSignal that fires when the client closes the connection before the answer ends. */
+function disconnectSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on("close", () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error("client disconnected"));
+  });
+  return controller.signal;
+}
+
+/** Ends a response nobody is listening to any more, without fastify trying to send a body. */
+function abandon(reply: FastifyReply): void {
+  if (!reply.sent) reply.hijack();
+  reply.raw.end();
+}
+
+export async function answerText(
+  deps: ServerDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: ModelEntry,
+  job: JobRequest,
+  stream: { enabled: boolean; includeUsage: boolean },
+  format: TextResponseFormat,
+): Promise<void> {
+  const base: ResponseBase = {
+    id: `${format.idPrefix}-${randomUUID()}`,
+    created: Math.floor(Date.now() / 1000),
+    model: entry.id,
+    system_fingerprint: "wisp",
+  };
+  const signal = disconnectSignal(reply);
+  try {
+    const answer: Answer = { deps, reply, entry, job, signal, base, includeUsage: stream.includeUsage, format };
+    await (stream.enabled ? streamText : completeText)(answer);
+  } catch (error) {
+    if (signal.aborted) return abandon(reply);
+    if (!reply.raw.headersSent) throw error;
+    // Mid-stream failures can only be reported in the stream itself.
+    request.log.error({ err: error }, "stream failed");
+    reply.raw.end(`data: ${JSON.stringify(errorBody(toApiError(error)))}\n\n`);
+  }
+}
+
+/** One request being answered. */
+interface Answer {
+  deps: ServerDeps;
+  reply: FastifyReply;
+  entry: ModelEntry;
+  job: JobRequest;
+  signal: AbortSignal;
+  base: ResponseBase;
+  includeUsage: boolean;
+  format: TextResponseFormat;
+}
+
+async function completeText({ deps, reply, entry, job, signal, base, format }: Answer): Promise<void> {
+  const result = await deps.textEngine.generate(entry.id, entry.path, { ...job, signal });
+  if (signal.aborted) return abandon(reply);
+  reply.headers(promptHeaders(result.prompt));
+  await reply.send(format.complete(base, result.choices, usageOf(result)));
+}
+
+async function streamText({ deps, reply, entry, job, signal, base, includeUsage, format }: Answer): Promise<void> {
+  const raw = reply.raw;
+  const send = (data: object | string) => {
+    if (!raw.destroyed) raw.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+  };
+  const result = await deps.textEngine.generate(entry.id, entry.path, {
+    ...job,
+    signal,
+    onPromptReady: (stats) => {
+      // Headers go out only once the prompt is accepted, so prompt errors still get a JSON 400.
+      reply.hijack();
+      raw.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", ...promptHeaders(stats) });
+      if (format.opensStream) for (let i = 0; i < job.n; i++) send(format.chunk(base, i, undefined, undefined, null));
+    },
+    onText: (index, text, logprobs) => send(format.chunk(base, index, text, job.topLogprobs === undefined ? undefined : logprobs, null)),
+  });
+  if (signal.aborted) return abandon(reply);
+  result.choices.forEach((c, i) => send(format.chunk(base, i, "", undefined, c.finishReason)));
+  if (includeUsage) send(format.usageChunk(base, usageOf(result)));
+  send("[DONE]");
+  raw.end();
+}

@@ -1,0 +1,81 @@
+// Validates values against named schemas of OpenAI's OpenAPI description (shared/spec), so that
+// server responses are checked against the real contract rather than a hand-written copy.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const openApiSpecPath = path.resolve(repoRoot, "../shared/spec/openai-openapi.json");
+
+const SPEC_ID = "openai-openapi";
+
+// ajv-formats ships as CommonJS; under ESM interop the function may sit on `.default`.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+/**
+ * OpenAPI 3.0's `nullable: true` is not JSON Schema: rewrite it as "or null". Deprecated fields
+ * get the same treatment because OpenAI-compatible servers (vLLM, llama.cpp) send them as null
+ * (e.g. `function_call: null`), which clients read as absent.
+ */
+function allowNulls(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(allowNulls);
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = allowNulls(value);
+  if (out.nullable === true || (out.deprecated === true && "type" in out)) {
+    const { nullable: _n, description, ...rest } = out;
+    return { description, anyOf: [rest, { type: "null" }] };
+  }
+  return out;
+}
+
+export interface OpenApiValidator {
+  /** Throws an Error listing every violation when `value` does not match `schemaName`. */
+  assertValid(schemaName: string, value: unknown): void;
+  /** The violations as readable lines; empty when valid. */
+  errors(schemaName: string, value: unknown): string[];
+}
+
+/** Builds a validator over the spec (OpenAPI 3.1 = JSON Schema 2020-12, hence Ajv2020). */
+export function createOpenApiValidator(specPath = openApiSpecPath): OpenApiValidator {
+  const spec = JSON.parse(readFileSync(specPath, "utf8")) as { openapi: string };
+  if (!spec.openapi.startsWith("3.1")) {
+    throw new Error(`expected an OpenAPI 3.1 spec, got ${spec.openapi}`);
+  }
+  // strict: false tolerates OpenAPI-only keywords (discriminator, x-oaiMeta, example, deprecated).
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  // OpenAI's own format names; timestamps are integers, nothing more to check.
+  ajv.addFormat("unixtime", true);
+  ajv.addSchema({ ...(allowNulls(spec) as object), $id: SPEC_ID });
+  const cache = new Map<string, ValidateFunction>();
+
+  const validatorFor = (name: string): ValidateFunction => {
+    let fn = cache.get(name);
+    if (!fn) {
+      fn = ajv.getSchema(`${SPEC_ID}#/components/schemas/${name}`);
+      if (!fn) throw new Error(`no schema named ${name} in ${specPath}`);
+      cache.set(name, fn);
+    }
+    return fn;
+  };
+
+  const errors = (schemaName: string, value: unknown): string[] => {
+    const fn = validatorFor(schemaName);
+    if (fn(value)) return [];
+    return (fn.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`);
+  };
+
+  return {
+    errors,
+    assertValid(schemaName, value) {
+      const found = errors(schemaName, value);
+      if (found.length > 0) {
+        throw new Error(`${schemaName} violations:\n  ${found.join("\n  ")}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
+import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+
+const NO_FIM_MODEL = "wisp-tiny-nofim";
+const IMAGE_MODEL = "tiny-sd";
+
+/** A models dir with, besides the default, a GGUF without FIM tokens and an ONNX pipeline folder. */
+async function prepareModels(modelsDir: string): Promise<void> {
+  await writeTinyLlamaGguf(path.join(modelsDir, `${NO_FIM_MODEL}.gguf`), "tiny", { fim: false });
+  await writeTinyLlamaGguf(path.join(modelsDir, `${TEXT_MODEL}.gguf`), "tiny");
+  // The registry only looks at the layout; the image routes are tested with real files elsewhere.
+  for (const part of ["text_encoder", "unet", "vae_decoder"]) {
+    await mkdir(path.join(modelsDir, IMAGE_MODEL, part), { recursive: true });
+    await writeFile(path.join(modelsDir, IMAGE_MODEL, part, "model.onnx"), "");
+  }
+}
+
+const chat = (extra: Record<string, unknown>) => ({ model: TEXT_MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2, ...extra });
+const completion = (extra: Record<string, unknown>) => ({ model: TEXT_MODEL, prompt: "hi", max_tokens: 2, ...extra });
+const CHAT = "/v1/chat/completions";
+const COMPLETIONS = "/v1/completions";
+const longText = "function fibonacci(n) { return n < 2 ? n : fibonacci(n - 1) + fibonacci(n - 2); }\n".repeat(200);
+
+interface Case {
+  name: string;
+  path: string;
+  /** A JSON value to send, or a raw string body. */
+  body: unknown;
+  raw?: boolean;
+  contentType?: string;
+  status: number;
+  type: string;
+  param: string | null;
+  message?: RegExp;
+}
+
+const cases: Case[] = [
+  { name: "invalid JSON", path: CHAT, body: '{"model": "wisp-tiny",', raw: true, status: 400, type: "invalid_request_error", param: null },
+  { name: "body is a JSON array", path: CHAT, body: [1, 2], status: 400, type: "invalid_request_error", param: null },
+  { name: "unsupported content type", path: CHAT, body: "<x/>", raw: true, contentType: "application/xml", status: 415, type: "invalid_request_error", param: null },
+  { name: "missing model", path: CHAT, body: { messages: [{ role: "user", content: "hi" }] }, status: 400, type: "invalid_request_error", param: "model" },
+  { name: "model is a number", path: CHAT, body: chat({ model: 3 }), status: 400, type: "invalid_request_error", param: "model" },
+  { name: "unknown model (chat)", path: CHAT, body: chat({ model: "nope" }), status: 404, type: "not_found_error", param: "model" },
+  { name: "unknown model (completions)", path: COMPLETIONS, body: completion({ model: "nope" }), status: 404, type: "not_found_error", param: "model" },
+  { name: "image model on chat", path: CHAT, body: chat({ model: IMAGE_MODEL }), status: 400, type: "invalid_request_error", param: "model" },
+  { name: "image model on completions", path: COMPLETIONS, body: completion({ model: IMAGE_MODEL }), status: 400, type: "invalid_request_error", param: "model" },
+  { name: "missing messages", path: CHAT, body: { model: TEXT_MODEL }, status: 400, type: "invalid_request_error", param: "messages" },
+  { name: "empty messages", path: CHAT, body: chat({ messages: [] }), status: 400, type: "invalid_request_error", param: "messages" },
+  { name: "messages not a list", path: CHAT, body: chat({ messages: "hi" }), status: 400, type: "invalid_request_error", param: "messages" },
+  { name: "unknown role", path: CHAT, body: chat({ messages: [{ role: "wizard", content: "hi" }] }), status: 400, type: "invalid_request_error", param: "messages" },
+  { name: "message without content", path: CHAT, body: chat({ messages: [{ role: "user" }] }), status: 400, type: "invalid_request_error", param: "messages" },
+  { name: "negative max_tokens", path: CHAT, body: chat({ max_tokens: -5 }), status: 400, type: "invalid_request_error", param: "max_tokens" },
+  { name: "zero max_tokens", path: COMPLETIONS, body: completion({ max_tokens: 0 }), status: 400, type: "invalid_request_error", param: "max_tokens" },
+  { name: "max_tokens as a string", path: COMPLETIONS, body: completion({ max_tokens: "10" }), status: 400, type: "invalid_request_error", param: "max_tokens" },
+  { name: "temperature above 2", path: CHAT, body: chat({ temperature: 2.5 }), status: 400, type: "invalid_request_error", param: "temperature" },
+  { name: "negative temperature", path: COMPLETIONS, body: completion({ temperature: -1 }), status: 400, type: "invalid_request_error", param: "temperature" },
+  { name: "top_p above 1", path: CHAT, body: chat({ top_p: 1.5 }), status: 400, type: "invalid_request_error", param: "top_p" },
+  { name: "top_k not a number", path: COMPLETIONS, body: completion({ top_k: "a" }), status: 400, type: "invalid_request_error", param: "top_k" },
+  { name: "n = 0", path: CHAT, body: chat({ n: 0 }), status: 400, type: "invalid_request_error", param: "n" },
+  { name: "huge n", path: CHAT, body: chat({ n: 1000 }), status: 400, type: "invalid_request_error", param: "n" },
+  { name: "n above --parallel", path: COMPLETIONS, body: completion({ n: 3 }), status: 400, type: "invalid_request_error", param: "n", message: /parallel/ },
+  { name: "top_logprobs above 20", path: CHAT, body: chat({ logprobs: true, top_logprobs: 21 }), status: 400, type: "invalid_request_error", param: "top_logprobs" },
+  { name: "top_logprobs without logprobs", path: CHAT, body: chat({ top_logprobs: 2 }), status: 400, type: "invalid_request_error", param: "top_logprobs" },
+  { name: "completions logprobs above 20", path: COMPLETIONS, body: completion({ logprobs: 50 }), status: 400, type: "invalid_request_error", param: "logprobs" },
+  { name: "stop is a number", path: CHAT, body: chat({ stop: 5 }), status: 400, type: "invalid_request_error", param: "stop" },
+  { name: "stop list holds a number", path: COMPLETIONS, body: completion({ stop: ["a", 5] }), status: 400, type: "invalid_request_error", param: "stop" },
+  { name: "presence_penalty above 2", path: CHAT, body: chat({ presence_penalty: 3 }), status: 400, type: "invalid_request_error", param: "presence_penalty" },
+  { name: "frequency_penalty below -2", path: COMPLETIONS, body: completion({ frequency_penalty: -3 }), status: 400, type: "invalid_request_error", param: "frequency_penalty" },
+  { name: "logit_bias key not a token id", path: CHAT, body: chat({ logit_bias: { hello: 5 } }), status: 400, type: "invalid_request_error", param: "logit_bias" },
+  { name: "logit_bias value above 100", path: CHAT, body: chat({ logit_bias: { "5": 200 } }), status: 400, type: "invalid_request_error", param: "logit_bias" },
+  { name: "logit_bias token outside the vocabulary", path: COMPLETIONS, body: completion({ logit_bias: { "99999999": 1 } }), status: 400, type: "invalid_request_error", param: "logit_bias" },
+  { name: "stream not a boolean", path: CHAT, body: chat({ stream: "yes" }), status: 400, type: "invalid_request_error", param: "stream" },
+  { name: "seed not an integer", path: COMPLETIONS, body: completion({ seed: 1.5 }), status: 400, type: "invalid_request_error", param: "seed" },
+  { name: "missing prompt", path: COMPLETIONS, body: { model: TEXT_MODEL }, status: 400, type: "invalid_request_error", param: "prompt" },
+  { name: "several prompts (batch)", path: COMPLETIONS, body: completion({ prompt: ["a", "b"] }), status: 400, type: "invalid_request_error", param: "prompt" },
+  { name: "empty prompt", path: COMPLETIONS, body: completion({ prompt: "" }), status: 400, type: "invalid_request_error", param: "prompt" },
+  { name: "prompt token id outside the vocabulary", path: COMPLETIONS, body: completion({ prompt: [1, 99999999] }), status: 400, type: "invalid_request_error", param: "prompt" },
+  { name: "prompt longer than the context", path: COMPLETIONS, body: completion({ prompt: longText }), status: 400, type: "invalid_request_error", param: "prompt", message: /context size/ },
+  { name: "chat longer than the context", path: CHAT, body: chat({ messages: [{ role: "user", content: longText }] }), status: 400, type: "invalid_request_error", param: "messages", message: /context size/ },
+  { name: "suffix on a model without FIM tokens", path: COMPLETIONS, body: completion({ model: NO_FIM_MODEL, suffix: "}" }), status: 400, type: "invalid_request_error", param: "suffix", message: /fill-in-the-middle/ },
+  { name: "guided_json string that is not JSON", path: CHAT, body: chat({ guided_json: "{nope" }), status: 400, type: "invalid_request_error", param: "guided_json" },
+  { name: "response_format of an unknown type", path: CHAT, body: chat({ response_format: { type: "xml" } }), status: 400, type: "invalid_request_error", param: "response_format" },
+  { name: "json_schema response_format without a schema", path: CHAT, body: chat({ response_format: { type: "json_schema", json_schema: { name: "x" } } }), status: 400, type: "invalid_request_error", param: "response_format" },
+  { name: "body over the size limit", path: COMPLETIONS, body: completion({ prompt: "x".repeat(5 * 1024 * 1024) }), status: 413, type: "invalid_request_error", param: null },
+  { name: "unknown route", path: "/v1/engines", body: {}, status: 404, type: "not_found_error", param: null },
+];
+
+describe("bad input gets an OpenAI-shaped error naming the offending param", function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ prepare: prepareModels });
+  });
+  after(() => server.close());
+
+  it(`has a table of at least 30 cases (${cases.length})`, () => assert.ok(cases.length >= 30));
+
+  for (const c of cases) {
+    it(`${c.name} -> ${c.status} ${c.param ?? ""}`, async () => {
+      const response = await server.fetch(c.path, {
+        method: "POST",
+        body: c.raw ? (c.body as string) : JSON.stringify(c.body),
+        headers: c.contentType ? { "content-type": c.contentType } : {},
+      });
+      const body = (await response.json()) as { error: { message: string; type: string; param: string | null; code: string | null } };
+      assert.equal(response.status, c.status, JSON.stringify(body));
+      assert.deepEqual(Object.keys(body.error).sort(), ["code", "message", "param", "type"]);
+      assert.equal(body.error.type, c.type);
+      assert.equal(body.error.param, c.param, body.error.message);
+      assert.ok(body.error.message.length > 0);
+      if (c.message) assert.match(body.error.message, c.message);
+    });
+  }
+
+  it("ignores unknown fields without harm, and still serves after all of the above", async () => {
+    const response = await server.fetch(CHAT, { json: chat({ tools_choice_future: { x: 1 }, best_of: 3, user: "u1" }) });
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { choices: unknown[] };
+    assert.equal(body.choices.length, 1);
+  });
+});

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import OpenAI from "openai";
+import { TEXT_MODEL } from "./server-fixture";
+
+const run = promisify(execFile);
+// The source, not bin/wisp-server.js: that prefers dist/, which may be older than the source.
+const MAIN = ["--import", "tsx", path.resolve(import.meta.dirname, "../../src/server/main.ts")];
+
+/** Runs the real CLI against a data dir. */
+async function cli(dataDir: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [...MAIN, ...args, "--data-dir", dataDir]);
+  return stdout;
+}
+
+describe("the wisp-server command", function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), "wisp-cli-test-"));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("manages keys: create prints the secret once, list shows it without the secret, revoke", async () => {
+    const dataDir = path.join(dir, "keys-data");
+    const [first, secret] = (await cli(dataDir, "keys", "create", "--name", "laptop")).trim().split("\n");
+    const id = /created (key_\w+)/.exec(first!)![1]!;
+    assert.match(secret!, /^wisp-[\w-]{40,}$/);
+    const listed = await cli(dataDir, "keys", "list");
+    assert.match(listed, new RegExp(`${id}\\tlaptop`));
+    assert.ok(!listed.includes(secret!));
+    assert.match(await cli(dataDir, "keys", "revoke", id), /revoked/);
+    assert.match(await cli(dataDir, "keys", "list"), /revoked/);
+  });
+
+  it("serves on loopback, generating the default model and a first key, and says what and where", async () => {
+    const child = spawn(process.execPath, [...MAIN, "--port", "0", "--models-dir", path.join(dir, "models"), "--data-dir", path.join(dir, "data")], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      let output = "";
+      const origin = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (bytes: Buffer) => {
+          output += bytes.toString();
+          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+      });
+      assert.match(output, /generating the default/);
+      assert.match(output, new RegExp(`model ${TEXT_MODEL} \\(text\\)`));
+      const key = /created API key \S+ \(default\): (\S+)/.exec(output)![1]!;
+      const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey: key, maxRetries: 0 });
+      const completion = await client.completions.create({ model: TEXT_MODEL, prompt: "hello", max_tokens: 2 });
+      assert.equal(completion.model, TEXT_MODEL);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
+  });
+});

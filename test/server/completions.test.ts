@@ -1,0 +1,198 @@
+import assert from "node:assert/strict";
+import { createOpenApiValidator } from "../helpers/openapi";
+import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+
+const openapi = createOpenApiValidator();
+/**
+ * The spec shares one schema between completion bodies and stream chunks, but OpenAI's stream
+ * (and the openai SDK) carries finish_reason null until the last chunk: check that, then the rest.
+ */
+function assertValidCompletionChunk(chunk: { choices: { finish_reason: string | null }[] }): void {
+  const last = chunk.choices.map((c) => c.finish_reason);
+  last.forEach((reason) => assert.ok(reason === null || reason === "stop" || reason === "length"));
+  openapi.assertValid("CreateCompletionResponse", { ...chunk, choices: chunk.choices.map((c) => ({ ...c, finish_reason: c.finish_reason ?? "stop" })) });
+}
+
+const PROMPT = "function fibonacci(n: number): number {\n";
+
+describe("POST /v1/completions", function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  const complete = (body: Record<string, unknown>) =>
+    server.client.completions.create({ model: TEXT_MODEL, prompt: PROMPT, temperature: 0, ...body, stream: false } as never);
+
+  it("answers a completion that validates against CreateCompletionResponse, with exact usage", async () => {
+    const response = await complete({ max_tokens: 12 });
+    openapi.assertValid("CreateCompletionResponse", response);
+    assert.equal(response.object, "text_completion");
+    assert.equal(response.model, TEXT_MODEL);
+    assert.equal(response.choices.length, 1);
+    assert.equal(response.choices[0]!.finish_reason, "length");
+    assert.ok(response.choices[0]!.text.length > 0);
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    assert.deepEqual(response.usage, {
+      prompt_tokens: model.tokenize(PROMPT).length,
+      completion_tokens: 12,
+      total_tokens: model.tokenize(PROMPT).length + 12,
+    });
+  });
+
+  it("streams SSE chunks that add up to the non-streamed text, then [DONE], with usage when asked", async () => {
+    const whole = await complete({ max_tokens: 20 });
+    const response = await server.fetch("/v1/completions", {
+      json: { model: TEXT_MODEL, prompt: PROMPT, temperature: 0, max_tokens: 20, stream: true, stream_options: { include_usage: true } },
+    });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /text\/event-stream/);
+    const events = await readSse(response);
+    assert.equal(events.at(-1), "[DONE]");
+    const chunks = events.slice(0, -1) as { choices: { text: string; finish_reason: string | null }[]; usage?: unknown }[];
+    chunks.forEach(assertValidCompletionChunk);
+    const usageChunk = chunks.at(-1)!;
+    assert.deepEqual(usageChunk.choices, []);
+    assert.deepEqual(usageChunk.usage, whole.usage);
+    assert.equal(chunks.map((c) => c.choices[0]?.text ?? "").join(""), whole.choices[0]!.text);
+    assert.equal(chunks.at(-2)!.choices[0]!.finish_reason, "length");
+  });
+
+  it("streams through the openai SDK, without a usage chunk unless asked", async () => {
+    const stream = await server.client.completions.create({ model: TEXT_MODEL, prompt: PROMPT, max_tokens: 8, temperature: 0, stream: true });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    assert.ok(chunks.length >= 2);
+    assert.ok(chunks.every((c) => c.usage == null));
+    assert.equal(chunks.at(-1)!.choices[0]!.finish_reason, "length");
+  });
+
+  it("gives the same output for the same seed, and different seeds give different outputs", async () => {
+    const a = await complete({ max_tokens: 16, temperature: 1, seed: 7 });
+    const b = await complete({ max_tokens: 16, temperature: 1, seed: 7 });
+    const c = await complete({ max_tokens: 16, temperature: 1, seed: 8 });
+    assert.equal(a.choices[0]!.text, b.choices[0]!.text);
+    assert.notEqual(a.choices[0]!.text, c.choices[0]!.text);
+  });
+
+  it("top_k 1 and a tiny top_p both reduce sampling to the greedy choice", async () => {
+    const greedy = (await complete({ max_tokens: 16 })).choices[0]!.text;
+    assert.equal((await complete({ max_tokens: 16, temperature: 1.5, top_k: 1, seed: 3 })).choices[0]!.text, greedy);
+    assert.equal((await complete({ max_tokens: 16, temperature: 1.5, top_p: 0.000001, seed: 3 })).choices[0]!.text, greedy);
+    assert.notEqual((await complete({ max_tokens: 16, temperature: 1.5, seed: 3 })).choices[0]!.text, greedy);
+  });
+
+  it("stops before a stop string (string or list) and does not return it", async () => {
+    const text = (await complete({ max_tokens: 30 })).choices[0]!.text;
+    const stop = text.slice(10, 13);
+    const cut = text.indexOf(stop);
+    const single = await complete({ max_tokens: 30, stop });
+    assert.equal(single.choices[0]!.text, text.slice(0, cut));
+    assert.equal(single.choices[0]!.finish_reason, "stop");
+    const listed = await complete({ max_tokens: 30, stop: ["\u0000never", stop] });
+    assert.equal(listed.choices[0]!.text, text.slice(0, cut));
+    const streamed = await readSse(await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: PROMPT, temperature: 0, max_tokens: 30, stop, stream: true } }));
+    const chunks = streamed.slice(0, -1) as { choices: { text: string; finish_reason: string | null }[] }[];
+    assert.equal(chunks.map((c) => c.choices[0]!.text).join(""), text.slice(0, cut));
+    assert.equal(chunks.at(-1)!.choices[0]!.finish_reason, "stop");
+  });
+
+  it("returns n choices generated in parallel sequences, each with its own index", async () => {
+    const response = await complete({ max_tokens: 10, n: 2, temperature: 1, seed: 11 });
+    openapi.assertValid("CreateCompletionResponse", response);
+    assert.deepEqual(response.choices.map((c) => c.index), [0, 1]);
+    assert.notEqual(response.choices[0]!.text, response.choices[1]!.text);
+    assert.equal(response.usage!.completion_tokens, 20);
+  });
+
+  it("applies logit_bias by token id, including forcing end of text", async () => {
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    const [token] = model.tokenize(" return");
+    const forced = await complete({ max_tokens: 5, logit_bias: { [String(token)]: 100 } });
+    assert.equal(forced.choices[0]!.text, " return".repeat(5));
+    const ended = await complete({ max_tokens: 5, logit_bias: { [String(model.tokens.eos)]: 100 } });
+    assert.equal(ended.choices[0]!.text, "");
+    assert.equal(ended.choices[0]!.finish_reason, "stop");
+    assert.equal(ended.usage!.completion_tokens, 0);
+  });
+
+  it("frequency and presence penalties change what is generated", async () => {
+    const plain = (await complete({ max_tokens: 40 })).choices[0]!.text;
+    assert.notEqual((await complete({ max_tokens: 40, frequency_penalty: 2 })).choices[0]!.text, plain);
+    assert.notEqual((await complete({ max_tokens: 40, presence_penalty: 2 })).choices[0]!.text, plain);
+  });
+
+  it("returns logprobs in OpenAI's completion shape only when asked", async () => {
+    const plain = await complete({ max_tokens: 6 });
+    assert.equal(plain.choices[0]!.logprobs, null);
+    const response = await complete({ max_tokens: 6, logprobs: 3 });
+    openapi.assertValid("CreateCompletionResponse", response);
+    const lp = response.choices[0]!.logprobs!;
+    assert.equal(lp.tokens!.length, 6);
+    assert.equal(lp.tokens!.join(""), response.choices[0]!.text);
+    assert.equal(response.choices[0]!.text, plain.choices[0]!.text);
+    lp.top_logprobs!.forEach((top, i) => {
+      const entries = Object.entries(top);
+      // Keyed by token text, so tokens that read alike (partial UTF-8) share one entry.
+      assert.ok(entries.length >= 1 && entries.length <= 3);
+      // At temperature 0 the chosen token is the most likely one.
+      assert.equal(Math.max(...entries.map(([, v]) => v)), lp.token_logprobs![i]);
+      assert.ok(entries.every(([, v]) => v <= 0));
+    });
+    assert.deepEqual(lp.text_offset, lp.tokens!.map((_, i) => lp.tokens!.slice(0, i).join("").length));
+  });
+
+  it("echoes the prompt, and accepts the prompt as token ids", async () => {
+    const plain = await complete({ max_tokens: 6 });
+    const echoed = await complete({ max_tokens: 6, echo: true });
+    assert.equal(echoed.choices[0]!.text, PROMPT + plain.choices[0]!.text);
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    const byIds = await complete({ max_tokens: 6, prompt: [...model.tokenize(PROMPT)] });
+    assert.equal(byIds.choices[0]!.text, plain.choices[0]!.text);
+  });
+
+  it("streams an echoed prompt first, then the completion", async () => {
+    const plain = await complete({ max_tokens: 6 });
+    const events = await readSse(await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: PROMPT, temperature: 0, max_tokens: 6, echo: true, stream: true } }));
+    const texts = (events.slice(0, -1) as { choices: { text: string }[] }[]).map((c) => c.choices[0]!.text);
+    assert.equal(texts[0], PROMPT);
+    assert.equal(texts.join(""), PROMPT + plain.choices[0]!.text);
+  });
+
+  it("fills in the middle through the model's FIM tokens when given a suffix", async () => {
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    const suffix = "\n  return n;\n}\n";
+    const response = await complete({ max_tokens: 8, suffix });
+    openapi.assertValid("CreateCompletionResponse", response);
+    const { prefix, suffix: suf, middle } = model.tokens.infill;
+    // prompt = <|fim_prefix|> prefix <|fim_suffix|> suffix <|fim_middle|>
+    assert.equal(response.usage!.prompt_tokens, model.tokenize(PROMPT).length + model.tokenize(suffix).length + 3);
+    assert.ok(prefix !== null && suf !== null && middle !== null);
+    const plain = await complete({ max_tokens: 8 });
+    assert.notEqual(response.choices[0]!.text, plain.choices[0]!.text);
+    // A client that writes the FIM template itself gets the same prompt and answer.
+    const spelled = await complete({ max_tokens: 8, prompt: `<|fim_prefix|>${PROMPT}<|fim_suffix|>${suffix}<|fim_middle|>` });
+    assert.equal(spelled.choices[0]!.text, response.choices[0]!.text);
+    assert.equal(spelled.usage!.prompt_tokens, response.usage!.prompt_tokens);
+  });
+
+  it("reuses the evaluated prefix: extending the previous prompt evaluates only the new tokens", async () => {
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    const long = PROMPT.repeat(30);
+    const first = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: long, max_tokens: 4, temperature: 0 } });
+    assert.equal(first.status, 200);
+    const before = (await (await server.fetch("/metrics")).json()) as { promptTokensCached: number };
+    const extended = `${long}  if (n < 2)`;
+    const second = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: extended, max_tokens: 4, temperature: 0 } });
+    assert.equal(second.status, 200);
+    const total = model.tokenize(extended).length;
+    const evaluated = Number(second.headers.get("x-wisp-prompt-tokens-evaluated"));
+    const cached = Number(second.headers.get("x-wisp-prompt-tokens-cached"));
+    assert.equal(evaluated + cached, total);
+    assert.ok(total > 250 && evaluated <= 8, `evaluated ${evaluated} of ${total}`);
+    const after = (await (await server.fetch("/metrics")).json()) as { promptTokensCached: number };
+    assert.equal(after.promptTokensCached - before.promptTokensCached, cached);
+  });
+});

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { Token } from "node-llama-cpp";
+import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+
+interface Metrics {
+  aborted: number;
+  completionTokens: number;
+  sequences: { total: number; busy: number; waiting: number };
+}
+
+/** logit_bias that forbids every end-of-generation token, so a generation runs to max_tokens. */
+async function neverEnd(server: TestServer): Promise<Record<string, number>> {
+  const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+  const ids = model.fileInfo.metadata.tokenizer.ggml.tokens.map((_, id) => id).filter((id) => model.isEogToken(id as Token));
+  return Object.fromEntries(ids.map((id) => [String(id), -100]));
+}
+
+/** Starts a long streaming chat request with node:http, resolving once the first chunk arrives. */
+async function openStream(server: TestServer, maxTokens: number): Promise<http.ClientRequest> {
+  const logitBias = await neverEnd(server);
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${server.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+    });
+    request.on("response", (response) => response.once("data", () => resolve(request)));
+    request.on("error", (error) => (request.destroyed ? undefined : reject(error)));
+    request.end(JSON.stringify({ model: TEXT_MODEL, messages: [{ role: "user", content: "Tell me everything." }], max_tokens: maxTokens, logit_bias: logitBias, stream: true }));
+  });
+}
+
+describe("parallel sequences, queueing and client disconnects", function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ parallel: 1, contextSize: 8192, maxQueue: 2 });
+  });
+  after(() => server.close());
+
+  const metrics = async () => (await (await server.fetch("/metrics")).json()) as Metrics;
+  const untilIdle = async () => {
+    // Polls state, not time: resolves as soon as the engine reports the sequence free.
+    for (;;) {
+      const m = await metrics();
+      if (m.sequences.busy === 0) return m;
+      await new Promise((r) => setImmediate(r));
+    }
+  };
+
+  it("queues requests beyond --parallel and serves each as if it were alone", async () => {
+    const ask = (i: number) => server.client.completions.create({ model: TEXT_MODEL, prompt: `request ${i}`, max_tokens: 20, temperature: 0 });
+    const concurrent = await Promise.all([0, 1, 2].map(ask));
+    const oneByOne = [];
+    for (const i of [0, 1, 2]) oneByOne.push(await ask(i));
+    assert.deepEqual(
+      concurrent.map((r) => [r.choices[0]!.text, r.usage]),
+      oneByOne.map((r) => [r.choices[0]!.text, r.usage]),
+    );
+    assert.deepEqual((await metrics()).sequences, { total: 1, busy: 0, waiting: 0 });
+  });
+
+  it("answers 429 when the wait queue is full, and serves the queued request once a sequence frees", async () => {
+    const holder = await openStream(server, 8000);
+    const queued = [1, 2].map((i) => server.client.completions.create({ model: TEXT_MODEL, prompt: `queued ${i}`, max_tokens: 3 }));
+    while ((await metrics()).sequences.waiting < 2) await new Promise((r) => setImmediate(r));
+    const rejected = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: "one too many", max_tokens: 3 } });
+    assert.equal(rejected.status, 429);
+    const body = (await rejected.json()) as { error: { type: string } };
+    assert.equal(body.error.type, "rate_limit_error");
+    holder.destroy();
+    for (const response of await Promise.all(queued)) {
+      assert.ok(response.usage!.completion_tokens <= 3);
+      assert.ok(["stop", "length"].includes(response.choices[0]!.finish_reason));
+    }
+  });
+
+  it("drops a queued request whose client went away before its turn", async () => {
+    const holder = await openStream(server, 8000);
+    const queued = http.request(`${server.baseURL}/completions`, { method: "POST", headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" } });
+    queued.on("error", () => undefined); // destroyed on purpose below
+    queued.end(JSON.stringify({ model: TEXT_MODEL, prompt: "waiting", max_tokens: 3 }));
+    while ((await metrics()).sequences.waiting < 1) await new Promise((r) => setImmediate(r));
+    queued.destroy();
+    let state = await metrics();
+    while (state.sequences.waiting > 0) state = await new Promise((r) => setImmediate(r)).then(metrics);
+    // Left the queue while the long stream still holds the only sequence: dropped, not served.
+    assert.equal(state.sequences.busy, 1);
+    holder.destroy();
+    await untilIdle();
+  });
+
+  it("stops generating when the client disconnects mid-stream and frees the sequence", async () => {
+    const before = await metrics();
+    const maxTokens = 8000;
+    const request = await openStream(server, maxTokens);
+    const during = await metrics();
+    assert.equal(during.sequences.busy, 1);
+    request.destroy();
+    const after = await untilIdle();
+    assert.equal(after.aborted, before.aborted + 1);
+    const generated = after.completionTokens - before.completionTokens;
+    assert.ok(generated < maxTokens, `generated ${generated} of ${maxTokens}`);
+    // The single sequence is free again: the next request is served, not queued behind it.
+    const next = await server.client.completions.create({ model: TEXT_MODEL, prompt: "next", max_tokens: 3 });
+    assert.ok(["stop", "length"].includes(next.choices[0]!.finish_reason));
+    const last = await metrics();
+    assert.equal(last.completionTokens - after.completionTokens, next.usage!.completion_tokens);
+    assert.equal(last.sequences.busy, 0);
+  });
+});

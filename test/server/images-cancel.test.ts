@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
+import OpenAI from "openai";
+import { describeImage, generate, imageBytes } from "./images-helpers";
+import { startServer, type TestServer } from "./server-fixture";
+
+/** Never resolves before the request fails; the abort is what ends it. */
+const expectAbort = (promise: Promise<unknown>) => promise.then(() => assert.fail("expected the request to be aborted"), (e: unknown) => e);
+
+describe("image generation queue and client disconnects", function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  before(async () => {
+    // One generation may wait behind the running one: the 429s below show who is queued.
+    server = await startServer({ maxQueue: 1 });
+  });
+  after(() => server.close());
+
+  it("drops a waiting generation and stops a running one when their clients disconnect", async () => {
+    const long = new AbortController();
+    const running = expectAbort(generate(server.client, { width: 1024, height: 1024, num_inference_steps: 100, n: 4 }, { signal: long.signal }));
+    await sleep(1000); // sequencing only: let the long one start first
+    const short = new AbortController();
+    const waiting = expectAbort(generate(server.client, {}, { signal: short.signal }));
+    await sleep(500);
+
+    const full = await generate(server.client).catch((e: unknown) => e);
+    assert.ok(full instanceof OpenAI.RateLimitError, `expected 429 with one running and one waiting, got ${String(full)}`);
+
+    short.abort();
+    await waiting;
+    await sleep(300);
+    // The disconnected one left the queue, so this one gets its place (it would be refused otherwise)...
+    const next = generate(server.client, { seed: 5 });
+    await sleep(300);
+    // ...and starts once the running generation stops for its own disconnected client.
+    long.abort();
+    await running;
+    const { body } = await next;
+    assert.deepEqual(await describeImage(imageBytes(body)), { format: "png", width: 64, height: 64 });
+  });
+});

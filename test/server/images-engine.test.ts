@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { type DiffusionModelOptions, writeDiffusionModel } from "../../src/server/engines/image/default-model/default-image-model";
+import type { GenerationParams } from "../../src/server/engines/image/diffusion-pipeline";
+import { GenerationCancelledError } from "../../src/server/engines/image/image-errors";
+import { ImageEngine } from "../../src/server/engines/image/image-engine";
+
+const params: GenerationParams = { prompt: "a small boat", negativePrompt: "", width: 64, height: 96, steps: 4, seed: 3, guidanceScale: 7.5, count: 1 };
+
+// The engine in its worker thread on model variants that real exports come in.
+describe("image engine on generated model variants", function () {
+  this.timeout(60_000);
+  let dir: string;
+  let engine: ImageEngine;
+  const variants: Record<string, DiffusionModelOptions> = {
+    "float32-timestep": { timestepType: "float32" },
+    "float16-timestep-external-weights": { timestepType: "float16", externalData: true },
+    "int64-timestep-ancestral": { timestepType: "int64", scheduler: "EulerAncestralDiscreteScheduler" },
+    "unet-batch-of-one": { unetBatchOfOne: true },
+  };
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), "wisp-image-engine-"));
+    for (const [name, options] of Object.entries(variants)) await writeDiffusionModel(path.join(dir, name), options);
+    engine = new ImageEngine({ threads: 1, maxQueue: 4 });
+  });
+  after(async () => {
+    await engine.dispose();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const run = (name: string, overrides: Partial<GenerationParams> = {}, options = {}) =>
+    engine.generate(name, path.join(dir, name), { ...params, ...overrides }, options);
+
+  it("writes the UNet weights as an external data file when asked", async () => {
+    assert.deepEqual((await readdir(path.join(dir, "float16-timestep-external-weights", "unet"))).sort(), ["model.onnx", "model.onnx_data"]);
+    assert.deepEqual(await readdir(path.join(dir, "float32-timestep", "unet")), ["model.onnx"]);
+  });
+
+  for (const name of Object.keys(variants)) {
+    it(`generates reproducible ${name} images of the asked size`, async () => {
+      const [first] = await run(name);
+      const [again] = await run(name);
+      assert.equal(first!.pixels.length, 64 * 96 * 3);
+      assert.deepEqual(first!.pixels, again!.pixels);
+      const [other] = await run(name, { seed: 4 });
+      assert.notDeepEqual(other!.pixels, first!.pixels);
+    });
+  }
+
+  it("runs guidance row by row on a UNet exported with batch size 1, to the same image", async () => {
+    const [batched] = await run("float32-timestep");
+    const [rowByRow] = await run("unet-batch-of-one");
+    const largest = Math.max(...batched!.pixels.map((v, i) => Math.abs(v - rowByRow!.pixels[i]!)));
+    assert.ok(largest <= 1, `pixels differ by up to ${largest}`);
+  });
+
+  it("generates the same model bytes every time", async () => {
+    const again = path.join(dir, "float32-again");
+    await writeDiffusionModel(again, variants["float32-timestep"]);
+    for (const file of ["unet/model.onnx", "text_encoder/model.onnx", "vae_decoder/model.onnx", "tokenizer/vocab.json", "tokenizer/merges.txt"]) {
+      assert.ok((await readFile(path.join(again, file))).equals(await readFile(path.join(dir, "float32-timestep", file))), file);
+    }
+  });
+
+  it("same weights, different scheduler: ancestral sampling gives another image", async () => {
+    const ancestralDir = path.join(dir, "float32-ancestral");
+    await writeDiffusionModel(ancestralDir, { scheduler: "EulerAncestralDiscreteScheduler" });
+    const [euler] = await run("float32-timestep");
+    const [ancestral] = await engine.generate("float32-ancestral", ancestralDir, params);
+    assert.notDeepEqual(ancestral!.pixels, euler!.pixels);
+  });
+
+  it("stops a running generation between steps when its signal aborts", async () => {
+    const controller = new AbortController();
+    const progress: number[] = [];
+    const result = run("float32-timestep", { steps: 100, width: 512, height: 512 }, {
+      signal: controller.signal,
+      onProgress: (done: number) => {
+        progress.push(done);
+        if (done === 3) controller.abort();
+      },
+    });
+    await assert.rejects(result, GenerationCancelledError);
+    assert.ok(progress.length >= 3 && progress.at(-1)! < 100, `progress: ${progress.join(",")}`);
+    const [after] = await run("float32-timestep");
+    assert.equal(after!.pixels.length, 64 * 96 * 3, "the worker still serves the next generation");
+  });
+});

@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import OpenAI from "openai";
+import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
+import { createOpenApiValidator } from "../helpers/openapi";
+import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+
+const openapi = createOpenApiValidator();
+
+describe("GET /v1/models and API keys", function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  it("lists the generated default model in the ListModelsResponse shape", async () => {
+    const list = await server.client.models.list();
+    const body = await (await server.fetch("/v1/models")).json();
+    openapi.assertValid("ListModelsResponse", body);
+    assert.ok(list.data.some((m) => m.id === TEXT_MODEL && m.object === "model"));
+    assert.deepEqual(list.data.map((m) => m.id), (body as { data: { id: string }[] }).data.map((m) => m.id));
+  });
+
+  it("finds models added while running: GGUF files (text) and ONNX pipeline folders (image)", async () => {
+    const own = await startServer();
+    after(() => own.close());
+    const modelsDir = own.deps.config.modelsDir;
+    await writeTinyLlamaGguf(path.join(modelsDir, "added.gguf"), "tiny");
+    for (const part of ["text_encoder", "unet", "vae_decoder"]) {
+      await mkdir(path.join(modelsDir, "pictures", part), { recursive: true });
+      await writeFile(path.join(modelsDir, "pictures", part, "model.onnx"), "");
+    }
+    const body = (await (await own.fetch("/v1/models")).json()) as { data: { id: string; kind: string }[] };
+    openapi.assertValid("ListModelsResponse", body);
+    const kinds = new Map(body.data.map((m) => [m.id, m.kind]));
+    assert.equal(kinds.get("added"), "text");
+    assert.equal(kinds.get("pictures"), "image");
+    assert.equal(kinds.get(TEXT_MODEL), "text");
+    const completion = await own.client.completions.create({ model: "added", prompt: "hi", max_tokens: 2 });
+    assert.equal(completion.model, "added");
+  });
+
+  it("rejects missing, malformed and unknown keys with 401 and the OpenAI error body", async () => {
+    for (const authorization of [undefined, "Basic abc", "Bearer", "Bearer wisp-not-a-real-key"]) {
+      const response = await fetch(`${server.baseURL}/models`, { headers: authorization ? { authorization } : {} });
+      assert.equal(response.status, 401, String(authorization));
+      const body = (await response.json()) as { error: { type: string; param: null; message: string } };
+      assert.equal(body.error.type, "authentication_error");
+      assert.equal(body.error.param, null);
+    }
+    const wrong = new OpenAI({ baseURL: server.baseURL, apiKey: "wisp-wrong", maxRetries: 0 });
+    await assert.rejects(wrong.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "hi" }] }), OpenAI.AuthenticationError);
+  });
+
+  it("stores keys hashed in an owner-only file, and a revoked key stops working at once", async () => {
+    const { key, secret } = await server.deps.keys.create("second");
+    const client = new OpenAI({ baseURL: server.baseURL, apiKey: secret, maxRetries: 0 });
+    assert.ok((await client.models.list()).data.some((m) => m.id === TEXT_MODEL));
+    const info = await stat(server.deps.keys.file);
+    assert.equal(info.mode & 0o777, 0o600);
+    assert.ok(!(await readFile(server.deps.keys.file, "utf8")).includes(secret));
+    assert.ok(await server.deps.keys.revoke(key.id));
+    await assert.rejects(client.models.list(), OpenAI.AuthenticationError);
+  });
+
+  it("answers health and metrics without a key, exposing no secrets", async () => {
+    const metrics = (await (await fetch(`${server.origin}/metrics`)).json()) as Record<string, unknown>;
+    assert.equal(typeof metrics.promptTokensEvaluated, "number");
+    assert.ok(!JSON.stringify(metrics).includes(server.key));
+    assert.equal((await fetch(`${server.origin}/health`)).status, 200);
+  });
+});

@@ -1,0 +1,67 @@
+// Starts a real wisp-server app on an ephemeral loopback port, with temporary models/data dirs
+// holding the generated default model, and an API key; `close()` removes everything.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import OpenAI from "openai";
+import { buildApp, type BuildAppOptions } from "../../src/server/app";
+import type { ServerDeps } from "../../src/server/deps";
+
+export const TEXT_MODEL = "wisp-tiny";
+
+export interface TestServer {
+  app: FastifyInstance;
+  deps: ServerDeps;
+  baseURL: string;
+  origin: string;
+  key: string;
+  client: OpenAI;
+  dir: string;
+  /** fetch against the server with the API key (unless headers say otherwise). */
+  fetch(pathName: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: Partial<BuildAppOptions> & { prepare?: (modelsDir: string) => Promise<void> } = {}): Promise<TestServer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "wisp-server-test-"));
+  const modelsDir = path.join(dir, "models");
+  const { prepare, ...rest } = options;
+  await prepare?.(modelsDir);
+  const { app, deps } = await buildApp({ modelsDir, dataDir: path.join(dir, "data"), parallel: 2, contextSize: 2048, ...rest });
+  const { secret } = await deps.keys.create("test");
+  const origin = await app.listen({ host: "127.0.0.1", port: 0 });
+  const baseURL = `${origin}/v1`;
+  return {
+    app,
+    deps,
+    baseURL,
+    origin,
+    key: secret,
+    dir,
+    client: new OpenAI({ baseURL, apiKey: secret, maxRetries: 0 }),
+    fetch(pathName, init = {}) {
+      const { json, headers, ...restInit } = init;
+      return fetch(`${origin}${pathName}`, {
+        method: json === undefined ? "GET" : "POST",
+        body: json === undefined ? undefined : JSON.stringify(json),
+        ...restInit,
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...(headers as Record<string, string>) },
+      });
+    },
+    async close() {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads an SSE body into its `data:` payloads (parsed JSON, or the raw string for [DONE]). */
+export async function readSse(response: Response): Promise<unknown[]> {
+  const text = await response.text();
+  return text
+    .split("\n\n")
+    .filter((block) => block.startsWith("data: "))
+    .map((block) => block.slice("data: ".length))
+    .map((data) => (data === "[DONE]" ? data : JSON.parse(data)));
+}

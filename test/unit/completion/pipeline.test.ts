@@ -1,0 +1,272 @@
+import assert from "node:assert/strict";
+import { ContextRing } from "../../../src/core/completion/context-ring";
+import { CompletionPipeline } from "../../../src/core/completion/pipeline";
+import type { CompletionInput, CompletionOutcome, CompletionSettings } from "../../../src/core/completion/types";
+import { FakeClock, settle } from "./fake-clock";
+import { FakeServer, type FakeReply } from "./fake-server";
+import { inputAt } from "./input-at";
+
+const settings: CompletionSettings = { model: "qwen2.5-coder-1.5b", template: "auto", maxTokens: 64, debounceMs: 100 };
+
+/** A pipeline on a fake clock and a fake server, driven the way VS Code drives a provider. */
+function harness(reply: (prompt: string) => FakeReply, overrides: Partial<CompletionSettings> = {}, ring?: ContextRing) {
+  const clock = new FakeClock();
+  const server = new FakeServer((req) => reply(req.prompt), clock);
+  const pipeline = new CompletionPipeline({ stream: server.stream, settings: () => ({ ...settings, ...overrides }), clock, ...(ring ? { ring } : {}) });
+  let current: AbortController | undefined;
+  /** A provider call: like VS Code, it cancels the previous call's token first. */
+  const call = (input: CompletionInput): Promise<CompletionOutcome> => {
+    current?.abort();
+    current = new AbortController();
+    return pipeline.complete(input, current.signal);
+  };
+  return { clock, server, pipeline, call, cancel: () => current?.abort() };
+}
+
+const line = (text: string) => inputAt(`function main() {\n  const x = ${text}█\n}\n`);
+
+describe("completion pipeline", () => {
+  describe("debounce", () => {
+    it("typing 20 characters fast sends one request, after the pause", async () => {
+      const h = harness(() => ({ chunks: ["42;"] }));
+      const typed = "computeTheAnswerNow(";
+      const outcomes: Array<Promise<CompletionOutcome>> = [];
+      for (let i = 1; i <= typed.length; i++) {
+        outcomes.push(h.call(line(typed.slice(0, i))));
+        await h.clock.advance(40);
+      }
+      await h.clock.advance(1000);
+      const results = await Promise.all(outcomes);
+      assert.equal(h.server.requests.length, 1);
+      assert.deepEqual(results.slice(0, -1).map((r) => r.kind), Array(typed.length - 1).fill("debounced"));
+      assert.equal(results.at(-1)?.kind, "shown");
+    });
+
+    it("adapts to a slow typist instead of sending a request per key", async () => {
+      const h = harness(() => ({ chunks: ["zzz"] }));
+      const typed = "abcdefghij";
+      const outcomes: Array<Promise<CompletionOutcome>> = [];
+      for (let i = 1; i <= typed.length; i++) {
+        outcomes.push(h.call(line(typed.slice(0, i))));
+        await h.clock.advance(160); // slower than the 100 ms debounce
+      }
+      await h.clock.advance(1000);
+      await Promise.all(outcomes);
+      assert.ok(h.server.requests.length <= 2, `${h.server.requests.length} requests for ${typed.length} keys`);
+    });
+
+    it("where a pause is likely (a new line), the wait is not stretched for a slow typist", async () => {
+      const h = harness(() => ({ chunks: ["zzz"] }));
+      for (const typed of ["a", "ab", "abc", "abcd"]) {
+        void h.call(line(typed));
+        await h.clock.advance(160);
+      }
+      const requests = h.server.requests.length;
+      const atLineStart = h.call(inputAt("function main() {\n  const x = abcd;\n  █\n}\n"));
+      await h.clock.advance(100); // the configured debounce, not 1.3 x 160 ms
+      assert.equal(h.server.requests.length, requests + 1);
+      await h.clock.advance(100);
+      assert.equal((await atLineStart).kind, "shown");
+    });
+
+    it("a cancelled wait leaves no timer behind", async () => {
+      const h = harness(() => ({ chunks: ["1"] }));
+      const pending = h.call(line("a"));
+      await h.clock.advance(10);
+      h.cancel();
+      assert.equal((await pending).kind, "debounced");
+      assert.equal(h.clock.pendingTimers, 0);
+      assert.equal(h.server.requests.length, 0);
+    });
+
+    it("an explicit trigger does not wait", async () => {
+      const h = harness(() => ({ chunks: ["1;"] }));
+      const outcome = await h.call({ ...line("a + "), manual: true });
+      assert.equal(outcome.kind, "shown");
+      assert.equal(h.clock.now(), 0);
+    });
+  });
+
+  describe("cache and type-through", () => {
+    it("typing what the suggestion shows serves the rest with no request", async () => {
+      const h = harness(() => ({ chunks: ["compute(1, 2);"] }));
+      const first = h.call(line(""));
+      await h.clock.advance(200);
+      assert.deepEqual(pick(await first), { kind: "shown", text: "compute(1, 2);", source: "network" });
+      for (const [typed, rest] of [["c", "ompute(1, 2);"], ["com", "pute(1, 2);"], ["compute(1,", " 2);"]]) {
+        assert.deepEqual(pick(await h.call(line(typed as string))), { kind: "shown", text: rest, source: "type-through" });
+      }
+      assert.equal(h.server.requests.length, 1);
+    });
+
+    it("going back to an earlier position is a cache hit", async () => {
+      const h = harness((prompt) => ({ chunks: [prompt.includes("x = a<") ? "bc;" : "abc;"] }));
+      const first = h.call(line(""));
+      await h.clock.advance(200);
+      await first;
+      const diverged = h.call(line("x"));
+      await h.clock.advance(1000);
+      assert.equal((await diverged).kind, "shown");
+      assert.deepEqual(pick(await h.call(line(""))), { kind: "shown", text: "abc;", source: "cache" });
+      assert.equal(h.server.requests.length, 2);
+    });
+
+    it("remembers empty results for automatic triggers, not for explicit ones", async () => {
+      const h = harness(() => ({ chunks: ["   "] }));
+      const first = h.call(line("q"));
+      await h.clock.advance(200);
+      assert.equal((await first).kind, "empty");
+      const again = await h.call(line("q"));
+      assert.deepEqual(again.kind === "empty" && again.reason, "cached-empty");
+      assert.equal(h.server.requests.length, 1);
+      await h.call({ ...line("q"), manual: true });
+      assert.equal(h.server.requests.length, 2);
+    });
+  });
+
+  describe("in-flight requests", () => {
+    const slow = (): FakeReply => ({ chunks: ["comp", "ute(", "1);"], chunkDelayMs: 100 });
+
+    it("typing into a running request's prediction reuses it", async () => {
+      const h = harness(slow);
+      void h.call(line(""));
+      await h.clock.advance(250); // request started at 100, "comp" arrived at 200
+      const second = h.call(line("co"));
+      await h.clock.advance(1000);
+      assert.deepEqual(pick(await second), { kind: "shown", text: "mpute(1);", source: "reused" });
+      assert.equal(h.server.requests.length, 1);
+      assert.equal(h.server.stoppedEarly, 0);
+    });
+
+    it("a request that has not shown its guess yet is not waited for", async () => {
+      const h = harness(slow);
+      void h.call(line(""));
+      await h.clock.advance(150); // sent at 100, nothing streamed yet
+      const second = h.call(line("c"));
+      await settle();
+      assert.equal(h.server.stoppedEarly, 1);
+      await h.clock.advance(1000);
+      assert.equal((await second).kind, "shown");
+      assert.equal(h.server.requests.length, 2);
+    });
+
+    it("a keystroke that contradicts the prediction aborts the request at once", async () => {
+      const h = harness(slow);
+      void h.call(line(""));
+      await h.clock.advance(250);
+      void h.call(line("x"));
+      await settle();
+      assert.equal(h.server.stoppedEarly, 1);
+    });
+
+    it("a request nobody waits for is stopped after a grace period", async () => {
+      const h = harness(() => ({ chunks: Array(50).fill("a"), chunkDelayMs: 100 }));
+      void h.call(line(""));
+      await h.clock.advance(150);
+      h.cancel(); // e.g. Escape: no next call comes
+      await h.clock.advance(250);
+      assert.equal(h.server.stoppedEarly, 0, "kept for a keystroke that may still use it");
+      await h.clock.advance(1000);
+      assert.equal(h.server.stoppedEarly, 1);
+    });
+
+    it("a request that finishes after its caller left still fills the cache", async () => {
+      const h = harness(slow);
+      void h.call(line(""));
+      await h.clock.advance(150);
+      h.cancel();
+      await h.clock.advance(300);
+      assert.equal(h.server.completed, 1);
+      assert.deepEqual(pick(await h.call(line("comp"))), { kind: "shown", text: "ute(1);", source: "type-through" });
+    });
+  });
+
+  describe("streaming", () => {
+    it("mid-line, reading stops at the first newline and the server is asked to stop there", async () => {
+      const h = harness(() => ({ chunks: ["a, ", "b\n", "c", "d", "e"] }));
+      const outcome = await h.call({ ...inputAt("foo(█)"), manual: true });
+      assert.deepEqual(pick(outcome), { kind: "shown", text: "a, b", source: "network" });
+      assert.ok(h.server.requests[0]?.stop.includes("\n"));
+      assert.equal(h.server.chunksSent, 2);
+      assert.equal(h.server.stoppedEarly, 1);
+    });
+
+    it("a stop token stops reading upstream", async () => {
+      const h = harness(() => ({ chunks: ["x", "<|endoftext|>", "y", "z"] }));
+      const outcome = await h.call({ ...line(""), manual: true });
+      assert.deepEqual(pick(outcome), { kind: "shown", text: "x", source: "network" });
+      assert.equal(h.server.chunksSent, 2);
+      assert.equal(h.server.stoppedEarly, 1);
+    });
+
+    it("a multi-line suggestion stops at its line limit", async () => {
+      const h = harness(() => ({ chunks: Array.from({ length: 20 }, (_, i) => `step${i}();\n`) }), { maxLines: 3 });
+      const outcome = await h.call({ ...inputAt("█"), manual: true });
+      assert.deepEqual(pick(outcome), { kind: "shown", text: "step0();\nstep1();\nstep2();", source: "network" });
+      assert.ok(h.server.chunksSent <= 5);
+      assert.equal(h.server.stoppedEarly, 1);
+    });
+
+    it("sends extra context from the ring before the prefix", async () => {
+      const ring = new ContextRing();
+      ring.add({ uri: "file:///lib.ts", path: "lib.ts", startLine: 0, endLine: 1, text: "export const answer = 42;" });
+      const h = harness(() => ({ chunks: ["answer;"] }), {}, ring);
+      await h.call({ ...line(""), manual: true });
+      assert.match(h.server.requests[0]?.prompt ?? "", /^<\|repo_name\|>workspace\n<\|file_sep\|>lib\.ts\nexport const answer = 42;\n<\|file_sep\|>src\/a\.ts\n<\|fim_prefix\|>function main/);
+    });
+  });
+
+  describe("outcomes", () => {
+    it("a typed server error keeps its kind", async () => {
+      const error = Object.assign(new Error("Cannot reach the server"), { kind: "unreachable" });
+      const h = harness(() => ({ chunks: [], error }));
+      const outcome = await h.call({ ...line(""), manual: true });
+      assert.deepEqual(outcome.kind === "error" && [outcome.errorKind, outcome.message], ["unreachable", "Cannot reach the server"]);
+    });
+
+    it("after a failed request, automatic triggers pause instead of failing on every key", async () => {
+      const error = Object.assign(new Error("Cannot reach the server"), { kind: "unreachable" });
+      const h = harness(() => ({ chunks: [], error }));
+      const first = h.call(line("a"));
+      await h.clock.advance(200);
+      assert.equal((await first).kind, "error");
+      const paused = await h.call(line("ab"));
+      assert.deepEqual(paused.kind === "backoff" && paused.errorKind, "unreachable");
+      assert.equal(h.server.requests.length, 1);
+      await h.call({ ...line("ab"), manual: true }); // an explicit trigger still asks
+      assert.equal(h.server.requests.length, 2);
+      await h.clock.advance(5000); // the pause doubled to 4 s after the second failure
+      const retried = h.call(line("abc"));
+      await h.clock.advance(1000);
+      assert.equal((await retried).kind, "error");
+      assert.equal(h.server.requests.length, 3);
+    });
+
+    it("without a model setting, nothing is sent and the outcome says why", async () => {
+      const h = harness(() => ({ chunks: ["x"] }), { model: " " });
+      const outcome = await h.call({ ...line(""), manual: true });
+      assert.equal(outcome.kind === "error" && outcome.errorKind, "no-model");
+      assert.equal(h.server.requests.length, 0);
+    });
+
+    it("an unknown template setting is reported, not thrown", async () => {
+      const h = harness(() => ({ chunks: ["x"] }), { template: "nope" });
+      const outcome = await h.call({ ...line(""), manual: true });
+      assert.equal(outcome.kind === "error" && outcome.errorKind, "unknown-template");
+    });
+
+    it("cancelling while the answer streams ends as cancelled", async () => {
+      const h = harness(() => ({ chunks: ["a", "b", "c"], chunkDelayMs: 100 }));
+      const pending = h.call(line(""));
+      await h.clock.advance(250);
+      h.cancel();
+      const outcome = await pending;
+      assert.equal(outcome.kind, "cancelled");
+      assert.equal(outcome.latencyMs, 250);
+    });
+  });
+});
+
+function pick(outcome: CompletionOutcome) {
+  return outcome.kind === "shown" ? { kind: outcome.kind, text: outcome.text, source: outcome.source } : { kind: outcome.kind };
+}
