@@ -52,10 +52,14 @@ export class AdaptiveDebounce {
     return Math.min(Math.max(baseMs, this.options.factor * this.typicalGap), this.options.maxFactor * baseMs);
   }
 
-  /** Resolves true after the wait, false when `signal` aborts first. */
+  /**
+   * Resolves true once the wait has passed since the last keystroke (time already spent, e.g. on
+   * a joined request that turned out wrong, counts), false when `signal` aborts first.
+   */
   async wait(baseMs: number, atBoundary: boolean, signal: AbortSignal): Promise<boolean> {
+    const elapsed = this.lastKeyAt === undefined ? 0 : this.clock.now() - this.lastKeyAt;
     try {
-      await this.clock.sleep(this.delayFor(baseMs, atBoundary), signal);
+      await this.clock.sleep(Math.max(0, this.delayFor(baseMs, atBoundary) - elapsed), signal);
       return !signal.aborted;
     } catch (error) {
       if (signal.aborted) return false;

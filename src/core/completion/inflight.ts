@@ -12,8 +12,11 @@ export interface InflightKey {
 export interface JoinedRequest {
   /** Characters the user typed since the request was made; its text must start with them. */
   readonly typed: string;
-  /** The request's whole (filtered) text. */
-  readonly result: Promise<string>;
+  /**
+   * The request's whole (filtered) text; undefined as soon as the stream contradicts `typed`,
+   * so that the caller can ask again at once instead of waiting for a useless answer.
+   */
+  readonly text: Promise<string | undefined>;
 }
 
 /** Produces a request's text; `onText` reports what has streamed so far. */
@@ -26,6 +29,8 @@ interface Running {
   readonly controller: AbortController;
   result: Promise<string>;
   text: string;
+  /** Called on every streamed update (joined callers watching for a contradiction). */
+  readonly watchers: Set<() => void>;
   finished: boolean;
   consumers: number;
   grace: AbortController | undefined;
@@ -39,9 +44,10 @@ export interface InflightOptions {
 }
 
 /**
- * The running request, shared: a keystroke that types into its prediction joins it instead of
- * cancelling it and starting another. It is aborted as soon as a keystroke shows its text can no
- * longer be used, or when nobody has waited for it for a grace period.
+ * The running request, shared: a keystroke that types into its prediction (or into a prediction
+ * not streamed that far yet) joins it instead of cancelling it and starting another. It is
+ * aborted as soon as it shows it can no longer be used, or when nobody has waited for it for a
+ * grace period.
  */
 export class InflightRequests {
   private current: Running | undefined;
@@ -58,7 +64,21 @@ export class InflightRequests {
     const typed = this.typedInto(running, key.prefix);
     if (typed === undefined) return undefined;
     this.attach(running, signal);
-    return { typed, result: running.result };
+    const text = new Promise<string | undefined>((resolve, reject) => {
+      const settle = (value: string | undefined) => {
+        running.watchers.delete(check);
+        resolve(value);
+      };
+      const check = () => {
+        if (!agrees(running.text, typed)) settle(undefined);
+      };
+      running.watchers.add(check);
+      running.result.then((final) => settle(final.startsWith(typed) ? final : undefined), (error: unknown) => {
+        running.watchers.delete(check);
+        reject(error);
+      });
+    });
+    return { typed, text };
   }
 
   /** Aborts the running request unless `key` could still use it. */
@@ -79,12 +99,17 @@ export class InflightRequests {
       anchor: anchorOf(key.prefix, 400),
       controller,
       text: "",
+      watchers: new Set(),
       finished: false,
       consumers: 0,
       grace: undefined,
       result: Promise.resolve(""),
     };
-    const result = run(controller.signal, (text) => (running.text = text)).finally(() => {
+    const onText = (text: string) => {
+      running.text = text;
+      for (const watch of [...running.watchers]) watch();
+    };
+    const result = run(controller.signal, onText).finally(() => {
       running.finished = true;
       running.grace?.abort();
       controller.abort(); // whatever happened, stop generating upstream
@@ -105,16 +130,12 @@ export class InflightRequests {
     return running.scope === key.scope && running.suffix === key.suffix;
   }
 
-  /**
-   * What the user typed since `running` started, if its text so far already shows it. A request
-   * that has not streamed that far yet is not waited for: its guess may still diverge, and then
-   * the user would wait for two requests instead of one.
-   */
+  /** What the user typed since `running` started, if its text so far does not contradict it. */
   private typedInto(running: Running, prefix: string): string | undefined {
-    for (let k = 0; k <= Math.min(this.options.maxTyped, running.text.length); k++) {
+    for (let k = 0; k <= this.options.maxTyped; k++) {
       if (!extendsAnchor(running.anchor, prefix, k)) continue;
       const typed = prefix.slice(prefix.length - k);
-      if (running.text.startsWith(typed)) return typed;
+      if (agrees(running.text, typed)) return typed;
     }
     return undefined;
   }
@@ -147,6 +168,11 @@ export class InflightRequests {
     running.controller.abort();
     if (this.current === running) this.current = undefined;
   }
+}
+
+/** The streamed text and the typed text could still be the same suggestion. */
+function agrees(streamed: string, typed: string): boolean {
+  return streamed.startsWith(typed) || typed.startsWith(streamed);
 }
 
 /** `promise`, or an AbortError as soon as `signal` aborts (the work itself goes on). */

@@ -68,8 +68,8 @@ export class CompletionPipeline {
 
     const joined = this.inflight.join(plan, signal);
     if (joined) {
-      const text = await waitOn(joined.result, signal);
-      if (text.startsWith(joined.typed)) return this.present(text.slice(joined.typed.length), plan, "reused");
+      const text = await waitOn(joined.text, signal);
+      if (text !== undefined) return this.present(text.slice(joined.typed.length), plan, "reused");
     }
     this.inflight.abortUnusable(plan);
 

@@ -138,16 +138,29 @@ describe("completion pipeline", () => {
       assert.equal(h.server.stoppedEarly, 0);
     });
 
-    it("a request that has not shown its guess yet is not waited for", async () => {
+    it("typing before the request has streamed anything joins it on trust", async () => {
       const h = harness(slow);
       void h.call(line(""));
       await h.clock.advance(150); // sent at 100, nothing streamed yet
-      const second = h.call(line("c"));
+      const second = h.call(line("co"));
+      await h.clock.advance(1000);
+      assert.deepEqual(pick(await second), { kind: "shown", text: "mpute(1);", source: "reused" });
+      assert.equal(h.server.requests.length, 1);
+    });
+
+    it("a trusted guess that turns out wrong is dropped as soon as the stream shows it", async () => {
+      const h = harness(slow);
+      void h.call(line(""));
+      await h.clock.advance(150);
+      const second = h.call(line("x"));
       await settle();
+      assert.equal(h.server.stoppedEarly, 0, "joined, not cancelled");
+      await h.clock.advance(50); // "comp" arrives at 200: it contradicts "x"
       assert.equal(h.server.stoppedEarly, 1);
+      await h.clock.advance(150); // the wait (1.3 x the 150 ms gap) counts from the keystroke at 150
+      assert.equal(h.server.requests.length, 2);
       await h.clock.advance(1000);
       assert.equal((await second).kind, "shown");
-      assert.equal(h.server.requests.length, 2);
     });
 
     it("a keystroke that contradicts the prediction aborts the request at once", async () => {
