@@ -9,6 +9,11 @@ trap 'rm -rf "$logs"' EXIT
 passed=0
 failed=0
 
+# Sum of mocha's "N passing" (or failing) lines in a log; 0 when there are none.
+count() {
+  awk -v word="$1" '$2 == word && $1 ~ /^[0-9]+$/ {s += $1} END {print s + 0}' "$2"
+}
+
 # Runs one step, echoing its output, and adds the mocha counts it prints to the totals.
 step() {
   local name=$1; shift
@@ -16,8 +21,8 @@ step() {
   local start=$SECONDS status=0
   "$@" 2>&1 | tee "$logs/$name.log" || status=$?
   local p f
-  p=$(grep -Eo '^ *[0-9]+ passing' "$logs/$name.log" | awk '{s+=$1} END {print s+0}')
-  f=$(grep -Eo '^ *[0-9]+ failing' "$logs/$name.log" | awk '{s+=$1} END {print s+0}')
+  p=$(count passing "$logs/$name.log")
+  f=$(count failing "$logs/$name.log")
   passed=$((passed + p)); failed=$((failed + f))
   echo "=== $name: exit $status, $p passing, $f failing, $((SECONDS - start)) s"
   if [ "$status" -ne 0 ]; then
