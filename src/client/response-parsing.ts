@@ -31,6 +31,7 @@ export function parseModelList(body: unknown): ModelInfo[] {
       object: "model",
       created: typeof model.created === "number" ? model.created : 0,
       owned_by: typeof model.owned_by === "string" ? model.owned_by : "",
+      ...(typeof model.kind === "string" ? { kind: model.kind } : {}),
     };
   });
 }

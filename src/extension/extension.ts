@@ -1,5 +1,10 @@
 import * as vscode from "vscode";
+import { defaultModelFor } from "../core/api/models";
+import type { CompletionOutcome } from "../core/completion/types";
+import { WispError, type WispErrorKind } from "../client/wisp-error";
 import { ApiKeyStore } from "./api-key";
+import { clientCompletionStream } from "./completion/client-stream";
+import { registerCompletions } from "./completion/register-completions";
 import { ClientFactory } from "./client-factory";
 import { registerCommands } from "./commands";
 import { ConnectionMonitor } from "./connection-monitor";
@@ -14,7 +19,11 @@ export interface WispApi {
   statusBar(): StatusView;
   logLines(): readonly string[];
   apiKeySource(): Promise<KeySource>;
+  /** The latest completion outcomes, newest last (bounded). */
+  completionOutcomes(): readonly CompletionOutcome[];
 }
+
+const keptOutcomes = 100;
 
 export async function activate(context: vscode.ExtensionContext): Promise<WispApi> {
   const log = new Logger();
@@ -46,6 +55,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
+  const outcomes: CompletionOutcome[] = [];
+  context.subscriptions.push(
+    registerCompletions({
+      stream: clientCompletionStream(() => clients.create()),
+      settings: () => ({
+        ...settings.value.completion,
+        model: settings.value.completion.model || defaultModelFor("completion", connection.knownModels) || "",
+      }),
+      log,
+      onOutcome: (outcome) => {
+        outcomes.push(outcome);
+        if (outcomes.length > keptOutcomes) outcomes.shift();
+        reportOutcome(outcome, statusBar, connection);
+      },
+      onRequest: () => statusBar.beginRequest(),
+    }),
+  );
+
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
   await refreshKey();
   if (settings.value.localServer.autoStart) void autoStartLocalServer(connection, localServer, log);
@@ -54,11 +81,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     statusBar: () => statusBar.current,
     logLines: () => log.lines(),
     apiKeySource: async () => (await keys.resolve()).source,
+    completionOutcomes: () => outcomes,
   };
 }
 
 export function deactivate(): void {
   // Everything is disposed through context.subscriptions.
+}
+
+const connectionErrors = new Set<string>(["no-key", "bad-key", "forbidden", "unreachable", "timeout"]);
+
+/** Shown suggestions give the latency, errors the status; debounces and cancels are routine. */
+function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connection: ConnectionMonitor): void {
+  if (outcome.kind === "shown" && (outcome.source === "network" || outcome.source === "reused")) statusBar.reportSuccess(outcome.latencyMs);
+  if (outcome.kind !== "error") return;
+  if (connectionErrors.has(outcome.errorKind)) {
+    connection.report(new WispError(outcome.errorKind as WispErrorKind, outcome.message));
+  } else {
+    statusBar.reportError(outcome.message);
+  }
 }
 
 /** Starts the local server when asked to and nothing answers at the base URL yet. */

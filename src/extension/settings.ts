@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
+import type { ModelRole } from "../core/api/models";
 
-export type ModelRole = "completion" | "chat" | "image";
+export type { ModelRole };
 
 export interface WispSettings {
   readonly baseUrl: string;

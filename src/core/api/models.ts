@@ -4,10 +4,23 @@ export interface ModelInfo {
   object: "model";
   created: number;
   owned_by: string;
+  /** Wisp's local server says which models are for text and which for images; others do not. */
+  kind?: string;
 }
 
 /** `GET /v1/models` response. */
 export interface ModelList {
   object: "list";
   data: ModelInfo[];
+}
+
+export type ModelRole = "completion" | "chat" | "image";
+
+/**
+ * The model a role uses when its setting is empty: the first listed model of the right kind.
+ * Servers that do not say a model's kind serve text first, so every model counts as text there.
+ */
+export function defaultModelFor(role: ModelRole, models: readonly ModelInfo[]): string | undefined {
+  const wanted = role === "image" ? "image" : "text";
+  return models.find((m) => (m.kind ?? "text") === wanted)?.id;
 }

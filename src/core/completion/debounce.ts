@@ -1,25 +1,30 @@
 import type { Clock } from "./clock";
 
 export interface DebounceOptions {
-  /** Gaps longer than this are pauses, not typing, and do not count towards the typing speed. */
+  /** Gaps longer than this are pauses, not typing, and do not count towards the typing rhythm. */
   readonly pauseMs: number;
-  /** How much longer than a typical gap between keystrokes to wait. */
-  readonly factor: number;
+  /** How many recent gaps describe the rhythm. */
+  readonly window: number;
+  /** The share of recent gaps that the wait should outlast... */
+  readonly percentile: number;
+  /** ...with this margin. */
+  readonly margin: number;
   /** The wait never exceeds this multiple of the configured debounce. */
   readonly maxFactor: number;
 }
 
-const defaults: DebounceOptions = { pauseMs: 1000, factor: 1.3, maxFactor: 2 };
+const defaults: DebounceOptions = { pauseMs: 1000, window: 32, percentile: 0.9, margin: 1.25, maxFactor: 2 };
+const minSamples = 8;
 
 /**
  * Waits before a request, on the caller's cancellation signal (no timer of its own survives a
- * cancelled call). The wait adapts to typing speed: a user who types a key every 180 ms with a
- * 120 ms debounce would otherwise send a request on every key; the wait grows to 1.3x their
- * usual gap (at most twice the debounce), so requests go out in real pauses.
+ * cancelled call). The wait adapts to the user's typing rhythm: it outlasts 90% of their recent
+ * gaps between keys (bounded), so requests go out in real pauses rather than in the ordinary
+ * hesitations of typing, which are heavy-tailed and would each cost an aborted request.
  */
 export class AdaptiveDebounce {
   private lastKeyAt: number | undefined;
-  private typicalGap: number | undefined;
+  private readonly gaps: number[] = [];
   private readonly options: DebounceOptions;
 
   constructor(
@@ -32,24 +37,23 @@ export class AdaptiveDebounce {
   /** Records a keystroke (an automatic trigger) at the current time. */
   keystroke(): void {
     const now = this.clock.now();
-    if (this.lastKeyAt !== undefined) {
-      const gap = now - this.lastKeyAt;
-      if (gap < this.options.pauseMs) {
-        // Exponential average: follows a change of pace within a few keys.
-        this.typicalGap = this.typicalGap === undefined ? gap : 0.7 * this.typicalGap + 0.3 * gap;
-      }
+    if (this.lastKeyAt !== undefined && now - this.lastKeyAt < this.options.pauseMs) {
+      this.gaps.push(now - this.lastKeyAt);
+      if (this.gaps.length > this.options.window) this.gaps.shift();
     }
     this.lastKeyAt = now;
   }
 
   /**
-   * The wait for a configured debounce of `baseMs`, given the typing speed seen so far. Where a
+   * The wait for a configured debounce of `baseMs`, given the typing rhythm seen so far. Where a
    * pause is likely (`atBoundary`: a new line, the end of a statement) it is never stretched,
    * so ghost text comes as early as configured where users stop to read it.
    */
   delayFor(baseMs: number, atBoundary = false): number {
-    if (this.typicalGap === undefined || atBoundary) return baseMs;
-    return Math.min(Math.max(baseMs, this.options.factor * this.typicalGap), this.options.maxFactor * baseMs);
+    if (atBoundary || this.gaps.length < minSamples) return baseMs;
+    const sorted = [...this.gaps].sort((a, b) => a - b);
+    const typicalLongGap = sorted[Math.floor(this.options.percentile * (sorted.length - 1))] as number;
+    return Math.min(Math.max(baseMs, this.options.margin * typicalLongGap), this.options.maxFactor * baseMs);
   }
 
   /**

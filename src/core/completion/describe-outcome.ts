@@ -5,7 +5,7 @@ export function describeOutcome(outcome: CompletionOutcome): string {
   const detail = (() => {
     switch (outcome.kind) {
       case "shown":
-        return `shown from ${outcome.source} (${outcome.text.length} chars${outcome.multiline ? ", multi-line" : ""})`;
+        return `shown from ${outcome.source} (${outcome.text.length} chars${outcome.multiline ? ", multi-line" : ""}${outcome.partial ? ", first line" : ""})`;
       case "empty":
         return `empty (${outcome.reason})`;
       case "error":

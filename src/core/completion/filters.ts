@@ -58,10 +58,11 @@ export async function* stopAtLines(source: AsyncIterable<string>, judge: LineJud
   let pending = "";
   let kept = "";
   let index = 0;
-  const emit = function* (line: string): Generator<string, boolean> {
+  // A kept line goes out with its newline, so that consumers see at once that it is complete.
+  const emit = function* (line: string, terminated: boolean): Generator<string, boolean> {
     const verdict = judge(line, index, kept);
     if (verdict === "drop-and-stop") return false;
-    const text = (index === 0 ? "" : "\n") + line;
+    const text = terminated ? `${line}\n` : line;
     kept += text;
     index++;
     yield text;
@@ -73,10 +74,10 @@ export async function* stopAtLines(source: AsyncIterable<string>, judge: LineJud
     while ((nl = pending.indexOf("\n")) !== -1) {
       const line = pending.slice(0, nl);
       pending = pending.slice(nl + 1);
-      if (!(yield* emit(line))) return;
+      if (!(yield* emit(line, true))) return;
     }
   }
-  if (pending !== "") yield* emit(pending);
+  if (pending !== "") yield* emit(pending, false);
 }
 
 function firstIndexOfAny(text: string, needles: readonly string[]): number {

@@ -20,7 +20,15 @@ export interface PipelineDeps {
   readonly budget?: ContextBudget;
   /** Called when a request is actually sent; the returned function when it ends (a spinner). */
   readonly onRequest?: () => () => void;
+  /**
+   * A multi-line suggestion shown early as its first line has finished: the whole of it is now
+   * cached, so asking again at the same position shows it all.
+   */
+  readonly onMoreText?: () => void;
 }
+
+/** How long after its first line a multi-line suggestion may wait for the rest before showing. */
+const earlyAfterMs = 50;
 
 type Result = { [K in CompletionOutcome["kind"]]: Omit<Extract<CompletionOutcome, { kind: K }>, "latencyMs"> }[CompletionOutcome["kind"]];
 
@@ -78,19 +86,47 @@ export class CompletionPipeline {
       if (paused) return { kind: "backoff", ...paused };
       if (!(await this.debounce.wait(settings.debounceMs, plan.cursor.atBoundary, signal))) return { kind: "debounced" };
     }
-    const text = await this.backoff.track(this.inflight.start(plan, (s, onText) => this.fetch(plan, s, onText), signal));
-    return this.present(text, plan, "network");
+    return this.request(plan, signal);
+  }
+
+  /**
+   * A new request. A multi-line suggestion is shown as soon as its first line is complete (the
+   * time to first line is what the user waits for); the rest lands in the cache.
+   */
+  private async request(plan: RequestPlan, signal: AbortSignal): Promise<Result> {
+    const settled = new AbortController();
+    let firstLine: (text: string) => void = () => undefined;
+    // Not when the rest follows at once: showing a line, then the block, would only flicker.
+    const early = new Promise<string>((resolve) => {
+      firstLine = (text) => {
+        firstLine = () => undefined;
+        this.clock.sleep(earlyAfterMs, settled.signal).then(() => resolve(text), () => undefined);
+      };
+    });
+    const full = this.backoff.track(this.inflight.start(plan, (s, onText) => this.fetch(plan, s, onText, (t) => firstLine(t)), signal));
+    full.then(() => settled.abort(), () => settled.abort()); // also: a later failure is nobody's
+    const first = await Promise.race([full.then((text) => ({ text, partial: false })), early.then((text) => ({ text, partial: true }))]);
+    if (first.partial) {
+      void full.then((text) => text.trimEnd() !== first.text.trimEnd() && this.deps.onMoreText?.(), () => undefined);
+      const result = this.present(first.text, plan, "network");
+      return result.kind === "shown" ? { ...result, partial: true } : result;
+    }
+    return this.present(first.text, plan, "network");
   }
 
   /** Streams the request through the filters; the finished result is cached even if nobody waits. */
-  private async fetch(plan: RequestPlan, signal: AbortSignal, onText: (text: string) => void): Promise<string> {
+  private async fetch(plan: RequestPlan, signal: AbortSignal, onText: (text: string) => void, onFirstLine: (text: string) => void): Promise<string> {
     const ended = this.deps.onRequest?.();
     try {
       // The in-flight registry sees text as it streams, before lines are buffered.
       let stream = observe(stopAtStrings(this.deps.stream(plan.request, signal), plan.template.stop), onText);
       stream = plan.cursor.multiline ? stopAtLines(stream, multilineJudge(plan.cursor, plan.maxLines)) : firstLineOnly(stream);
       let text = "";
-      for await (const delta of stream) text += delta;
+      for await (const delta of stream) {
+        text += delta;
+        const lineEnd = plan.cursor.multiline ? firstLineEnd(text) : -1;
+        if (lineEnd !== -1) onFirstLine(text.slice(0, lineEnd));
+      }
       this.cache.set(plan, postprocess(text, plan.cursor, plan));
       return text;
     } finally {
@@ -104,6 +140,12 @@ export class CompletionPipeline {
     if (text !== "") return { kind: "shown", text, source, multiline: text.includes("\n") };
     return { kind: "empty", reason: raw.trim() === "" ? "model-empty" : "filtered" };
   }
+}
+
+/** Where the first line with code ends, once a newline follows it (-1 before that). */
+function firstLineEnd(text: string): number {
+  const match = /\S[^\n]*\n/.exec(text);
+  return match ? match.index + match[0].length - 1 : -1;
 }
 
 function fromCache(hit: CacheHit, plan: RequestPlan): Result {

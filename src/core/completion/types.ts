@@ -55,7 +55,14 @@ interface Timed {
 /** Every way the pipeline can end. */
 export type CompletionOutcome = Timed &
   (
-    | { readonly kind: "shown"; readonly text: string; readonly source: CompletionSource; readonly multiline: boolean }
+    | {
+        readonly kind: "shown";
+        readonly text: string;
+        readonly source: CompletionSource;
+        readonly multiline: boolean;
+        /** The first line of a multi-line suggestion still streaming; the rest comes later. */
+        readonly partial?: boolean;
+      }
     | { readonly kind: "debounced" }
     | { readonly kind: "cancelled" }
     | { readonly kind: "empty"; readonly reason: EmptyReason }

@@ -14,11 +14,23 @@ export interface ProviderSettings {
  * ghost text out, the cancellation token wired to an AbortSignal.
  */
 export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvider {
+  /** Where the first line of a still-streaming multi-line suggestion was shown. */
+  private partialAt: { readonly document: vscode.TextDocument; readonly version: number; readonly position: vscode.Position } | undefined;
+
   constructor(
-    private readonly pipeline: CompletionPipeline,
+    private readonly complete: CompletionPipeline["complete"],
     private readonly settings: () => ProviderSettings,
     private readonly report: (outcome: CompletionOutcome, document: vscode.TextDocument) => void,
   ) {}
+
+  /** The rest of a partly shown suggestion is ready: ask again (a cache hit) if nothing moved. */
+  showRest(): void {
+    const at = this.partialAt;
+    this.partialAt = undefined;
+    const editor = vscode.window.activeTextEditor;
+    if (!at || editor?.document !== at.document || at.document.version !== at.version || !editor.selection.active.isEqual(at.position)) return;
+    void vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
+  }
 
   async provideInlineCompletionItems(
     document: vscode.TextDocument,
@@ -34,8 +46,10 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
     const linked = new LinkedAbortController(token);
     try {
       const input = toInput(document, start, position, selected?.text ?? "", context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke);
-      const outcome = await this.pipeline.complete(input, linked.signal);
+      const outcome = await this.complete(input, linked.signal);
       this.report(outcome, document);
+      const partial = outcome.kind === "shown" && outcome.partial === true;
+      this.partialAt = partial ? { document, version: document.version, position } : undefined;
       if (outcome.kind !== "shown" || token.isCancellationRequested) return undefined;
       const text = document.eol === vscode.EndOfLine.CRLF ? outcome.text.replace(/\n/g, "\r\n") : outcome.text;
       return [new vscode.InlineCompletionItem((selected?.text ?? "") + text, new vscode.Range(start, position))];

@@ -4,17 +4,11 @@ import { ContextRing } from "../../core/completion/context-ring";
 import { describeOutcome } from "../../core/completion/describe-outcome";
 import { CompletionPipeline } from "../../core/completion/pipeline";
 import type { CompletionOutcome, CompletionStream } from "../../core/completion/types";
+import type { WispSettings } from "../settings";
 import { feedContextRing } from "./context-feeder";
 import { InlineCompletionAdapter } from "./inline-provider";
 
-export interface CompletionUserSettings {
-  readonly enabled: boolean;
-  readonly model: string;
-  readonly debounceMs: number;
-  readonly maxTokens: number;
-  readonly template: string;
-  readonly disabledLanguages: readonly string[];
-}
+export type CompletionUserSettings = WispSettings["completion"];
 
 export interface CompletionDeps {
   readonly stream: CompletionStream;
@@ -30,20 +24,21 @@ export interface CompletionDeps {
 /** Registers ghost-text completion for every file; dispose to remove it and stop its requests. */
 export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
   const ring = new ContextRing();
-  const pipeline = new CompletionPipeline({
-    stream: deps.stream,
-    settings: deps.settings,
-    ring,
-    ...(deps.clock ? { clock: deps.clock } : {}),
-    ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
-  });
   const report = (outcome: CompletionOutcome, document: vscode.TextDocument) => {
     const line = `completion ${describeOutcome(outcome)} (${document.languageId})`;
     if (outcome.kind === "error") deps.log.error(line);
     else deps.log.debug(line);
     deps.onOutcome(outcome);
   };
-  const provider = new InlineCompletionAdapter(pipeline, deps.settings, report);
+  const provider = new InlineCompletionAdapter((input, signal) => pipeline.complete(input, signal), deps.settings, report);
+  const pipeline = new CompletionPipeline({
+    stream: deps.stream,
+    settings: deps.settings,
+    ring,
+    onMoreText: () => provider.showRest(),
+    ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
+  });
   return vscode.Disposable.from(
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
     feedContextRing(ring),

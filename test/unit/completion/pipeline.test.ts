@@ -42,27 +42,31 @@ describe("completion pipeline", () => {
       assert.equal(results.at(-1)?.kind, "shown");
     });
 
-    it("adapts to a slow typist instead of sending a request per key", async () => {
+    it("learns a slow typist's rhythm instead of sending a request per key", async () => {
       const h = harness(() => ({ chunks: ["zzz"] }));
-      const typed = "abcdefghij";
+      const typed = "abcdefghijklmnopqrstuvwxyz";
       const outcomes: Array<Promise<CompletionOutcome>> = [];
+      let learned = 0;
       for (let i = 1; i <= typed.length; i++) {
         outcomes.push(h.call(line(typed.slice(0, i))));
         await h.clock.advance(160); // slower than the 100 ms debounce
+        if (i === 10) learned = h.server.requests.length;
       }
       await h.clock.advance(1000);
       await Promise.all(outcomes);
-      assert.ok(h.server.requests.length <= 2, `${h.server.requests.length} requests for ${typed.length} keys`);
+      assert.equal(learned, 8, "a request per key until 8 gaps show the rhythm");
+      assert.equal(h.server.requests.length - learned, 1, "then only in the final pause");
     });
 
     it("where a pause is likely (a new line), the wait is not stretched for a slow typist", async () => {
       const h = harness(() => ({ chunks: ["zzz"] }));
-      for (const typed of ["a", "ab", "abc", "abcd"]) {
-        void h.call(line(typed));
+      const typed = "abcdefghijkl";
+      for (let i = 1; i <= typed.length; i++) {
+        void h.call(line(typed.slice(0, i)));
         await h.clock.advance(160);
       }
       const requests = h.server.requests.length;
-      const atLineStart = h.call(inputAt("function main() {\n  const x = abcd;\n  █\n}\n"));
+      const atLineStart = h.call(inputAt(`function main() {\n  const x = ${typed};\n  █\n}\n`));
       await h.clock.advance(100); // the configured debounce, not 1.3 x 160 ms
       assert.equal(h.server.requests.length, requests + 1);
       await h.clock.advance(100);
@@ -218,6 +222,24 @@ describe("completion pipeline", () => {
       assert.deepEqual(pick(outcome), { kind: "shown", text: "step0();\nstep1();\nstep2();", source: "network" });
       assert.ok(h.server.chunksSent <= 5);
       assert.equal(h.server.stoppedEarly, 1);
+    });
+
+    it("a slow multi-line suggestion shows its first line, then the whole block", async () => {
+      const clock = new FakeClock();
+      const server = new FakeServer(() => ({ chunks: ["a();\n", "  b();\n", "  c();"], chunkDelayMs: 100 }), clock);
+      let more = 0;
+      const pipeline = new CompletionPipeline({ stream: server.stream, settings: () => settings, clock, onMoreText: () => more++ });
+      const input = inputAt("function main() {\n  █\n}\n");
+      const first = pipeline.complete(input, new AbortController().signal);
+      await clock.advance(260); // sent at 100, the first line at 200, shown 50 ms later
+      const outcome = await first;
+      assert.deepEqual(outcome.kind === "shown" && [outcome.text, outcome.partial], ["a();", true]);
+      assert.equal(more, 0);
+      await clock.advance(200);
+      assert.equal(more, 1, "told that the whole block is ready");
+      const again = await pipeline.complete({ ...input, manual: true }, new AbortController().signal);
+      assert.deepEqual(pick(again), { kind: "shown", text: "a();\n  b();\n  c();", source: "cache" });
+      assert.equal(server.requests.length, 1);
     });
 
     it("sends extra context from the ring before the prefix", async () => {
