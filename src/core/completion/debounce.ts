@@ -1,4 +1,4 @@
-import type { Clock } from "./clock";
+import type { Clock } from "../base/clock";
 
 export interface DebounceOptions {
   /** Gaps longer than this are pauses, not typing, and do not count towards the typing rhythm. */

@@ -1,5 +1,5 @@
 import { isCancelledError } from "../base/cancellation";
-import type { Clock } from "./clock";
+import type { Clock } from "../base/clock";
 
 export interface BackoffState {
   readonly errorKind: string;

@@ -1,5 +1,5 @@
 import { cancelledError } from "../base/cancellation";
-import type { Clock } from "./clock";
+import type { Clock } from "../base/clock";
 import { anchorOf, extendsAnchor, type PrefixAnchor } from "./prefix-anchor";
 
 /** The context a request was made for. */

@@ -1,5 +1,5 @@
 import { isCancelledError } from "../base/cancellation";
-import { systemClock, type Clock } from "./clock";
+import { systemClock, type Clock } from "../base/clock";
 import { CompletionCache, type CacheHit } from "./completion-cache";
 import { defaultBudget, type ContextBudget } from "./context";
 import type { ContextRing } from "./context-ring";

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { Clock } from "../../core/completion/clock";
+import type { Clock } from "../../core/base/clock";
 import { ContextRing } from "../../core/completion/context-ring";
 import { describeOutcome } from "../../core/completion/describe-outcome";
 import { CompletionPipeline } from "../../core/completion/pipeline";

@@ -1,5 +1,5 @@
 import { cancelledError } from "../../../src/core/base/cancellation";
-import type { Clock } from "../../../src/core/completion/clock";
+import type { Clock } from "../../../src/core/base/clock";
 
 interface Timer {
   readonly at: number;

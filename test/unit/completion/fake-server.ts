@@ -1,5 +1,5 @@
 import { cancelledError } from "../../../src/core/base/cancellation";
-import type { Clock } from "../../../src/core/completion/clock";
+import type { Clock } from "../../../src/core/base/clock";
 import type { CompletionStream, CompletionStreamRequest } from "../../../src/core/completion/types";
 
 export interface FakeReply {

@@ -1,4 +1,4 @@
-import { delay } from "../base/delay";
+import { delay } from "./delay";
 
 /**
  * Time as the completion pipeline sees it. A seam so that debounce, reuse and cache behaviour
