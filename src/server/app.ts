@@ -32,13 +32,15 @@ export interface BuildAppOptions extends Partial<ServerConfig> {
   log?: (message: string) => void;
   /** fastify's logger (request logs); off by default. Bodies and auth headers are never logged. */
   logger?: boolean;
+  /** One `log` line per finished request: method, path, status, time (never bodies or headers). */
+  accessLog?: boolean;
 }
 
 /** Route groups behind API-key auth. */
 const apiRoutes: RoutePlugin[] = [registerModelRoutes, registerCompletionRoutes, registerChatCompletionRoutes, registerImageRoutes];
 
 export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; deps: ServerDeps }> {
-  const { log = () => undefined, logger = false, ...overrides } = options;
+  const { log = () => undefined, logger = false, accessLog = false, ...overrides } = options;
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...overrides };
   await ensureDefaultModels(config.modelsDir, log);
   const registry = new ModelRegistry(config.modelsDir);
@@ -50,12 +52,22 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimit,
+    // Stopping the server ends open streams at once (their generations stop as on a disconnect).
+    forceCloseConnections: true,
     // Strict types: "10" is not a number here, and wrong types get a 400 naming the field.
     ajv: { customOptions: { coerceTypes: false, allErrors: false, removeAdditional: false } },
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "not_found_error", null, "unknown_route")));
   app.addHook("onClose", () => textEngine.dispose());
+  if (accessLog) {
+    app.addHook("onResponse", async (request, reply) => {
+      const evaluated = reply.getHeader("x-wisp-prompt-tokens-evaluated");
+      const cached = reply.getHeader("x-wisp-prompt-tokens-cached");
+      const prompt = evaluated === undefined ? "" : ` prompt ${String(evaluated)} evaluated, ${String(cached ?? 0)} cached`;
+      log(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(0)} ms${prompt}`);
+    });
+  }
 
   await app.register(async (api) => {
     api.addHook("onRequest", deps.authenticate);

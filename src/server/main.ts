@@ -9,7 +9,7 @@ const print = (line: string): void => {
 };
 
 async function serve(config: ServerConfig): Promise<void> {
-  const { app, deps } = await buildApp({ ...config, log: print });
+  const { app, deps } = await buildApp({ ...config, log: print, accessLog: true });
   if ((await deps.keys.list()).every((k) => k.revoked)) {
     // Without any key nothing could call the server: make one, shown this once only.
     const { key, secret } = await deps.keys.create("default");

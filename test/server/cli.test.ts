@@ -58,6 +58,11 @@ describe("the wisp-server command", function () {
       const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey: key, maxRetries: 0 });
       const completion = await client.completions.create({ model: TEXT_MODEL, prompt: "hello", max_tokens: 2 });
       assert.equal(completion.model, TEXT_MODEL);
+      // The console shows each request with its status and prompt reuse, never the key.
+      const logged = /POST \/v1\/completions 200/;
+      for (let i = 0; i < 50 && !logged.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.match(output, /POST \/v1\/completions 200 \d+ ms prompt \d+ evaluated, \d+ cached/);
+      assert.ok(!output.slice(output.indexOf("POST")).includes(key), "the key was printed with a request");
     } finally {
       child.kill("SIGTERM");
       await exited;
