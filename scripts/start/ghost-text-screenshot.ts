@@ -4,7 +4,8 @@ import { WorkbenchPage } from "../../test/harness/workbench-page";
 
 /**
  * In the open workbench: waits for Wisp to be ready, opens `file`, types `typed` at its end and
- * saves a screenshot once ghost text shows (or after `timeoutMs` without it). Returns the ghost text.
+ * saves a screenshot once ghost text shows (or after `timeoutMs` without it), then reverts the file.
+ * Returns the ghost text.
  */
 export async function screenshotGhostText(options: {
   page: Page;
@@ -22,6 +23,17 @@ export async function screenshotGhostText(options: {
   await ui.typeAtEnd(options.typed);
   const text = await ui.waitForGhostText(timeoutMs).catch(() => undefined);
   await options.page.screenshot({ path: options.screenshot });
+  // The sample file is the user's to try things on: leave it as it was (else the next start
+  // would type after this one's typing, had anything saved it).
+  await options.page.keyboard.press("Escape");
+  const reverted = async () => {
+    await ui.runCommand("File: Revert File");
+    // The palette only starts the command: wait for it to land before the browser goes.
+    await options.page.locator(".tabs-container .tab.dirty").waitFor({ state: "detached", timeout: 10_000 });
+  };
+  await reverted().catch((error: Error) => {
+    throw new Error(`screenshot saved, but ${options.file} was not reverted: ${error.message}`);
+  });
   return text;
 }
 

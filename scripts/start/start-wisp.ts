@@ -112,7 +112,10 @@ async function start(running: Running): Promise<void> {
     vsixes: [vsix],
     folder: workspace,
     port: values["editor-port"] === undefined ? undefined : Number(values["editor-port"]),
-    settings: { "wisp.baseUrl": server.baseUrl },
+    // The sample workspace lies inside this repository: no "open the parent repository?" prompt.
+    // Saving as desktop VS Code does (the web default saves as you type, so the screenshot's
+    // typing would end up in the sample file).
+    settings: { "wisp.baseUrl": server.baseUrl, "git.openRepositoryInParentFolders": "never", "files.autoSave": "off" },
     env: { WISP_API_KEY: apiKey },
     browser: screenshot,
     tempPrefix: "start-",

@@ -95,6 +95,8 @@ const connectionErrors = new Set<string>(["no-key", "bad-key", "forbidden", "unr
 function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connection: ConnectionMonitor): void {
   if (outcome.kind === "shown" && (outcome.source === "network" || outcome.source === "reused")) statusBar.reportSuccess(outcome.latencyMs);
   if (outcome.kind !== "error") return;
+  // Without a working connection no model list is known: the connection state says why.
+  if (outcome.errorKind === "no-model" && connection.current.kind !== "ready") return;
   if (connectionErrors.has(outcome.errorKind)) {
     connection.report(new WispError(outcome.errorKind as WispErrorKind, outcome.message));
   } else {

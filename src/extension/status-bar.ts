@@ -20,7 +20,14 @@ export class StatusBar implements vscode.Disposable {
     this.item = vscode.window.createStatusBarItem("wisp.status", vscode.StatusBarAlignment.Right, 100);
     this.item.name = "Wisp";
     this.item.command = "wisp.statusMenu";
-    this.subscriptions = [settings.onDidChange(() => this.render()), connection.onDidChange(() => this.render())];
+    this.subscriptions = [
+      settings.onDidChange(() => this.render()),
+      // A new connection state (key set, server back) makes an earlier request error stale.
+      connection.onDidChange(() => {
+        this.lastError = undefined;
+        this.render();
+      }),
+    ];
     this.view = this.render();
     this.item.show();
   }

@@ -61,7 +61,12 @@ export class WorkbenchPage {
   /** Waits for inline-completion ghost text in the editor and returns it as the user reads it. */
   async waitForGhostText(timeoutMs = 30_000): Promise<string> {
     await this.page.locator(ghostText).first().waitFor({ timeout: timeoutMs });
-    return this.page.locator(ghostText).evaluateAll(joinGhostLines);
+    return (await this.page.locator(ghostText).evaluateAll(joinGhostLines)).replace(/\u00a0/g, " ");
+  }
+
+  /** Waits until no ghost text is drawn (dismissed or accepted). */
+  async waitForNoGhostText(timeoutMs = 10_000): Promise<void> {
+    await this.page.locator(ghostText).first().waitFor({ state: "detached", timeout: timeoutMs });
   }
 
   /** Messages of the notification toasts currently shown. */

@@ -1,0 +1,124 @@
+import * as assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { directCompletion } from "../harness/direct-completion";
+import { startLocalTextServer, type LocalTextServer } from "../harness/local-text-server";
+import { TempDirs } from "../harness/temp-dirs";
+import { ensureToolchain, repoRoot } from "../harness/toolchain";
+import { ensureVsix } from "../harness/vsix";
+import { waitFor } from "../harness/wait-for";
+import { WorkbenchPage } from "../harness/workbench-page";
+import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
+import { screenshotOnFailure } from "./support/screenshot-on-failure";
+
+const statusId = "wisp.wisp.wisp.status";
+// Plain text: the pipeline writes no extra context into its prompt, so the test can make the same request.
+const fileText = "export function add(a: number, b: number): number {\n  return a + b;\n}\n";
+const maxTokens = 64; // wisp.completion.maxTokens's default
+
+describe("Ghost text in the real VS Code UI against the local server (code-server + Chromium)", () => {
+  const temp = new TempDirs();
+  let server: LocalTextServer;
+  let session: WorkbenchSession | undefined;
+  let ui: WorkbenchPage;
+  let typed = "";
+  let ghost = "";
+
+  before(async () => {
+    const toolchain = ensureToolchain();
+    const vsix = ensureVsix();
+    server = await startLocalTextServer(repoRoot);
+    const folder = temp.make("e2e-ghost");
+    writeFileSync(join(folder, "notes.txt"), fileText);
+    session = await startWorkbench({
+      toolchain,
+      vsixes: [vsix],
+      folder,
+      // Typing through "(" must not add its auto-closed ")": the test types the suggestion itself.
+      settings: { "wisp.baseUrl": server.baseUrl, "editor.autoClosingBrackets": "never", "editor.autoClosingQuotes": "never" },
+      env: { WISP_API_KEY: server.key },
+      tempPrefix: "e2e-ghost-",
+    });
+    ui = new WorkbenchPage(session.page!);
+    await ui.waitReady();
+  });
+  after(async () => {
+    await session?.stop();
+    await server?.stop();
+    temp.removeAll();
+  });
+  screenshotOnFailure(() => session?.page);
+
+  const status = (wanted: RegExp) => waitFor("the Wisp status bar text", () => ui.statusText(statusId).catch(() => ""), (t) => wanted.test(t), 30_000);
+  /** The last line as the editor shows it, once no ghost text is drawn into it. */
+  const lastLine = async () => (await ui.editorText()).split("\n").at(-1) ?? "";
+
+  it("is ready with the key from WISP_API_KEY", async () => {
+    assert.equal(await status(/^Wisp( \d+ms)?$/), "Wisp");
+  });
+
+  it("shows the server's answer to the typed text as ghost text, and its latency in the status bar", async () => {
+    await ui.openFile("notes.txt");
+    typed = "const x = ";
+    await ui.typeAtEnd(typed);
+    ghost = await ui.waitForGhostText();
+    const direct = await directCompletion(server, { uri: "file:///notes.txt", path: "notes.txt", before: fileText + typed, after: "" }, maxTokens);
+    assert.equal(ghost, asRendered(direct.ghost));
+    await status(/^Wisp \d+ms$/);
+  });
+
+  it("typing what the ghost text shows sends no request and shows the rest", async () => {
+    const before = await server.metrics();
+    const next = ghost.slice(0, 1);
+    await ui.page.keyboard.type(next);
+    const rest = await waitFor("the rest of the ghost text", () => ui.waitForGhostText(5_000).catch(() => ""), (t) => t === ghost.slice(1), 10_000);
+    typed += next;
+    ghost = rest;
+    assert.equal((await server.metrics()).requests, before.requests);
+  });
+
+  it("Tab inserts the ghost text", async () => {
+    await ui.page.keyboard.press("Tab");
+    await ui.waitForNoGhostText();
+    assert.equal(await lastLine(), `${typed}${ghost}`.trimEnd());
+  });
+
+  it("typing 20 characters fast sends at most 2 requests", async () => {
+    await ui.page.keyboard.press("Enter");
+    const before = await server.metrics();
+    await ui.page.keyboard.type("const twentyChars = ");
+    await ui.waitForGhostText().catch(() => ""); // the answer after the pause, if it is not blank
+    const after = await waitFor("the server idle", () => server.metrics(), (m) => m.sequences.busy === 0 && m.sequences.waiting === 0);
+    const requests = after.requests - before.requests;
+    assert.ok(requests >= 1 && requests <= 2, `${requests} requests for 20 keystrokes`);
+    await ui.page.keyboard.press("Escape");
+  });
+
+  it("Escape dismisses the ghost text and leaves the line as it was", async () => {
+    await ui.page.keyboard.press("Enter");
+    await ui.page.keyboard.type("let y = ");
+    await ui.waitForGhostText();
+    await ui.page.keyboard.press("Escape");
+    await ui.waitForNoGhostText();
+    assert.equal(await lastLine(), "let y =");
+  });
+
+  it("Ctrl+Right accepts the next word only", async () => {
+    await ui.page.keyboard.press("Enter");
+    await ui.page.keyboard.type("let z = ");
+    const shown = await ui.waitForGhostText();
+    await ui.page.keyboard.press("Control+ArrowRight");
+    await ui.page.keyboard.press("Escape");
+    await ui.waitForNoGhostText();
+    const inserted = (await lastLine()).slice("let z = ".length);
+    assert.ok(inserted.length > 0, "something was inserted");
+    assert.ok(shown.startsWith(inserted), `"${inserted}" starts "${shown}"`);
+    assert.match(shown.trim(), /\S\s+\S/, "the suggestion has more than one word");
+    assert.ok(inserted.length < shown.trimEnd().length, "only the first word");
+  });
+});
+
+/** The tiny model answers with arbitrary bytes: the editor draws control characters as their pictures (U+2400...). */
+function asRendered(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f]/g, (c) => String.fromCharCode(0x2400 + c.charCodeAt(0)));
+}

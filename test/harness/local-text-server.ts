@@ -1,0 +1,78 @@
+import { spawnSync } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { join } from "node:path";
+import { createApiKey, startLocalServer, type LocalServer } from "../../scripts/start/local-server";
+import { freePort } from "./free-port";
+import { TempDirs } from "./temp-dirs";
+
+/** The text engine's counters as GET /metrics shows them. */
+export interface TextMetrics {
+  requests: number;
+  aborted: number;
+  promptTokensEvaluated: number;
+  promptTokensCached: number;
+  completionTokens: number;
+  sequences: { total: number; busy: number; waiting: number };
+}
+
+export interface LocalTextServer {
+  /** OpenAI-style base URL, ending in /v1. */
+  baseUrl: string;
+  key: string;
+  /** The id of the one text model it serves. */
+  model: string;
+  metrics(): Promise<TextMetrics>;
+  /** A plain (non-streamed) POST /v1/completions with the key; returns the parsed body. */
+  complete(body: Record<string, unknown>): Promise<{ choices: { text: string; finish_reason: string }[]; usage: { completion_tokens: number } }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real wisp-server (bin/wisp-server.js, its own process group) on a freshly generated tiny
+ * model, with a key made by `wisp-server keys create`: what the completion tests talk to.
+ * `root` is the repository (the extension host cannot derive it from import.meta).
+ */
+export async function startLocalTextServer(root: string): Promise<LocalTextServer> {
+  const temp = new TempDirs();
+  let server: LocalServer | undefined;
+  const log = createWriteStream(join(temp.make("text-server-log"), "server.log"));
+  const stop = async () => {
+    await server?.process.stop();
+    await new Promise<void>((done) => log.end(done));
+    temp.removeAll();
+  };
+  try {
+    const modelsDir = temp.make("text-server-models");
+    const dataDir = temp.make("text-server-data");
+    generateTinyModel(root, join(modelsDir, "wisp-tiny.gguf"));
+    const key = createApiKey(root, dataDir, "completion-tests");
+    server = await startLocalServer({ root, port: await freePort(), modelsDir, dataDir, log });
+    const { baseUrl } = server;
+    const origin = baseUrl.replace(/\/v1$/, "");
+    return {
+      baseUrl,
+      key,
+      model: "wisp-tiny",
+      metrics: async () => (await (await fetch(`${origin}/metrics`)).json()) as TextMetrics,
+      complete: async (body) => {
+        const response = await fetch(`${baseUrl}/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        if (!response.ok) throw new Error(`POST /v1/completions: ${response.status} ${await response.text()}`);
+        return response.json();
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The same generated model `npm start` and the server tests use (deterministic, half a second). */
+function generateTinyModel(root: string, out: string): void {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-models.ts", "--out", out], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  if (result.status !== 0) throw new Error(`scripts/gen-models.ts failed:\n${result.stdout}${result.stderr}`);
+}

@@ -1,0 +1,149 @@
+import * as assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { CompletionOutcome } from "../../src/core/completion/types";
+import type { WispApi } from "../../src/extension/extension";
+import { directCompletion, type PlainTextCursor } from "../harness/direct-completion";
+import { startLocalTextServer, type LocalTextServer } from "../harness/local-text-server";
+import { waitFor } from "../harness/wait-for";
+import { activateWisp, resetWisp, setBaseUrl, wispExtensionId } from "./support/wisp-extension";
+
+type Shown = Extract<CompletionOutcome, { kind: "shown" }>;
+
+const sampleText = "export function add(a: number, b: number): number {\n  return a + b;\n}\n";
+/** wisp.completion.maxTokens by default (package.json). */
+const defaultMaxTokens = 64;
+
+describe("Ghost-text completion against the local server (real VS Code)", function () {
+  this.timeout(90_000);
+  let api: WispApi;
+  let server: LocalTextServer;
+  let file: string;
+
+  before(async () => {
+    api = await activateWisp();
+    const root = vscode.extensions.getExtension(wispExtensionId)!.extensionPath;
+    server = await startLocalTextServer(root);
+    await setBaseUrl(server.baseUrl);
+    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+    await waitFor("status ready", () => api.statusBar(), (view) => view.state === "ready", 30_000);
+  });
+  beforeEach(async () => {
+    await configure({ debounceMs: undefined, maxTokens: undefined });
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    if (file) rmSync(file, { force: true });
+  });
+  after(async () => {
+    await configure({ debounceMs: undefined, maxTokens: undefined });
+    await resetWisp();
+    await server?.stop();
+  });
+
+  /** Opens a new workspace file with `text` and puts the cursor at its end. */
+  async function openAtEnd(name: string, text: string): Promise<vscode.TextEditor> {
+    file = join(process.env.WISP_TEST_WORKSPACE!, name);
+    writeFileSync(file, text);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    const end = editor.document.positionAt(text.length);
+    editor.selection = new vscode.Selection(end, end);
+    return editor;
+  }
+
+  /** Types like a user does (the `type` command is what a keystroke runs). */
+  async function type(text: string): Promise<void> {
+    for (const ch of text) await vscode.commands.executeCommand("type", { text: ch });
+  }
+
+  /** The first shown outcome after the first `since` outcomes. */
+  function nextShown(since: number, timeoutMs = 30_000): Promise<Shown> {
+    const find = () => api.completionOutcomes().slice(since).find((o): o is Shown => o.kind === "shown");
+    return waitFor("ghost text", find, (o) => o !== undefined, timeoutMs) as Promise<Shown>;
+  }
+
+  /** Metrics once nothing is generating (and the pipeline's last outcome is in). */
+  const settled = () => waitFor("the server idle", () => server.metrics(), (m) => m.sequences.busy === 0 && m.sequences.waiting === 0);
+
+  it("shows the server's post-processed text as ghost text, Tab inserts it, and the status bar shows the latency", async () => {
+    const editor = await openAtEnd("ghost-accept.txt", sampleText);
+    const before = await server.metrics();
+    const since = api.completionOutcomes().length;
+    await type("const x = ");
+    const shown = await nextShown(since);
+    assert.equal(shown.source, "network");
+    assert.ok((await server.metrics()).requests > before.requests, "the server received the request");
+    // The same request made directly, post-processed the same way: what the server returned.
+    assert.equal(shown.text, (await directCompletion(server, cursorOf(editor), defaultMaxTokens)).ghost);
+    assert.ok(shown.text.trim() !== "", "non-blank ghost text");
+    const line = editor.document.lineAt(editor.selection.active.line).text;
+    await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");
+    await waitFor("the suggestion inserted", () => editor.document.lineAt(editor.selection.active.line).text, (t) => t === line + shown.text);
+    const view = await waitFor("status ready with a latency", () => api.statusBar(), (v) => v.state === "ready" && /\d+ms/.test(v.text));
+    assert.match(view.tooltip, /Last completion: \d+ ms/);
+  });
+
+  it("typing through the suggestion shows the rest with no new request", async () => {
+    await openAtEnd("ghost-through.ts", sampleText);
+    let since = api.completionOutcomes().length;
+    await type("const x = ");
+    const shown = await nextShown(since);
+    await settled();
+    const before = await server.metrics();
+    const typed = [...shown.text].slice(0, 2).join("");
+    since = api.completionOutcomes().length;
+    await type(typed);
+    // One outcome per keystroke: the last one shows what is left after both characters.
+    const expected = shown.text.slice(typed.length);
+    const outcomes = await waitFor("the rest as ghost text", () => api.completionOutcomes().slice(since), (list) => list.some((o) => o.kind === "shown" && o.text === expected), 10_000);
+    assert.deepEqual(outcomes.map((o) => (o.kind === "shown" ? o.source : o.kind)), outcomes.map(() => "type-through"));
+    assert.equal((await server.metrics()).requests, before.requests, "no request reached the server");
+  });
+
+  it("typing 20 characters fast sends at most 2 requests", async () => {
+    await openAtEnd("ghost-fast.ts", sampleText);
+    const before = await settled();
+    const since = api.completionOutcomes().length;
+    await type("const twentyChars = ");
+    await nextShown(since).catch(() => undefined); // the last keystroke's answer (ghost text or not)
+    const after = await settled();
+    const requests = after.requests - before.requests;
+    assert.ok(requests >= 1 && requests <= 2, `${requests} requests for 20 keystrokes`);
+  });
+
+  it("a request the pipeline stops early stops generating on the server", async () => {
+    // Unstopped, the tiny model answers this with 50 lines; the pipeline needs at most 8 of them
+    // and then aborts the stream, which must end the generation there and then.
+    const text = "const o = {\n  ";
+    const maxTokens = 1024;
+    await configure({ debounceMs: undefined, maxTokens });
+    const editor = await openAtEnd("ghost-stop.txt", text);
+    const full = await directCompletion(server, cursorOf(editor), maxTokens);
+    assert.ok(full.raw.split("\n").length > 20, "the unstopped answer is long");
+    const before = await settled();
+    const since = api.completionOutcomes().length;
+    await vscode.commands.executeCommand("wisp.triggerCompletion");
+    const shown = await nextShown(since);
+    const after = await settled();
+    assert.ok(shown.text.split("\n").length <= 8, "at most 8 lines shown");
+    assert.equal(after.requests - before.requests, 1);
+    assert.equal(after.aborted - before.aborted, 1, "the server saw the request aborted");
+    const tokens = after.completionTokens - before.completionTokens;
+    assert.ok(tokens < full.completionTokens / 2, `${tokens} tokens generated, of ${full.completionTokens} unstopped`);
+  });
+});
+
+/** The plain-text cursor of `editor`, for a direct request. */
+function cursorOf(editor: vscode.TextEditor): PlainTextCursor {
+  const document = editor.document;
+  const offset = document.offsetAt(editor.selection.active);
+  assert.equal(document.languageId, "plaintext");
+  const text = document.getText();
+  return { uri: document.uri.toString(), path: vscode.workspace.asRelativePath(document.uri), before: text.slice(0, offset), after: text.slice(offset) };
+}
+
+async function configure(values: { debounceMs: number | undefined; maxTokens: number | undefined }): Promise<void> {
+  const config = vscode.workspace.getConfiguration("wisp.completion");
+  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
+}
