@@ -63,7 +63,7 @@ describe("Ghost text in the real VS Code UI against the local server (code-serve
     await ui.typeAtEnd(typed);
     ghost = await ui.waitForGhostText();
     const direct = await directCompletion(server, { uri: "file:///notes.txt", path: "notes.txt", before: fileText + typed, after: "" }, maxTokens);
-    assert.equal(ghost, asRendered(direct.ghost));
+    assert.equal(ghost, direct.ghost);
     await status(/^Wisp \d+ms$/);
   });
 
@@ -94,31 +94,37 @@ describe("Ghost text in the real VS Code UI against the local server (code-serve
     await ui.page.keyboard.press("Escape");
   });
 
+  /**
+   * The tiny model's answers are random text, cut at its first undecodable byte: on a new line,
+   * types the first of `starts` whose ghost text `wanted` accepts, and returns both.
+   */
+  async function newLineWithGhost(starts: string[], wanted: (ghost: string) => boolean): Promise<{ start: string; ghost: string }> {
+    for (const start of starts) {
+      await ui.page.keyboard.press("Enter");
+      await ui.page.keyboard.type(start);
+      const ghost = await ui.waitForGhostText(8_000).catch(() => "");
+      if (wanted(ghost)) return { start, ghost };
+      await ui.page.keyboard.press("Escape");
+    }
+    throw new Error(`none of ${JSON.stringify(starts)} got a fitting suggestion`);
+  }
+
   it("Escape dismisses the ghost text and leaves the line as it was", async () => {
-    await ui.page.keyboard.press("Enter");
-    await ui.page.keyboard.type("let y = ");
-    await ui.waitForGhostText();
+    const { start } = await newLineWithGhost(["let y = ", "system: ", "content: ", "answer: "], (ghost) => ghost.trim() !== "");
     await ui.page.keyboard.press("Escape");
     await ui.waitForNoGhostText();
-    assert.equal(await lastLine(), "let y =");
+    assert.equal(await lastLine(), start.trimEnd());
   });
 
   it("Ctrl+Right accepts the next word only", async () => {
-    await ui.page.keyboard.press("Enter");
-    await ui.page.keyboard.type("let z = ");
-    const shown = await ui.waitForGhostText();
+    const multiWord = (ghost: string) => /\S\s+\S/.test(ghost.trim());
+    const { start, ghost: shown } = await newLineWithGhost(["system: ", "content = ", "count ", "answer: ", "message: ", "word: "], multiWord);
     await ui.page.keyboard.press("Control+ArrowRight");
     await ui.page.keyboard.press("Escape");
     await ui.waitForNoGhostText();
-    const inserted = (await lastLine()).slice("let z = ".length);
+    const inserted = (await lastLine()).slice(start.length);
     assert.ok(inserted.length > 0, "something was inserted");
     assert.ok(shown.startsWith(inserted), `"${inserted}" starts "${shown}"`);
-    assert.match(shown.trim(), /\S\s+\S/, "the suggestion has more than one word");
     assert.ok(inserted.length < shown.trimEnd().length, "only the first word");
   });
 });
-
-/** The tiny model answers with arbitrary bytes: the editor draws control characters as their pictures (U+2400...). */
-function asRendered(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f]/g, (c) => String.fromCharCode(0x2400 + c.charCodeAt(0)));
-}

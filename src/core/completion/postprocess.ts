@@ -4,6 +4,9 @@ export interface PostprocessOptions {
   readonly maxLines: number;
 }
 
+/** Undecodable bytes (U+FFFD) and control characters other than tab and newlines: never code. */
+const garbage = /[\uFFFD\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 /** Characters that may be typed over from the text after the cursor without losing anything. */
 const closers = /^[)\]}>'"`;,]+$/;
 
@@ -13,7 +16,8 @@ const closers = /^[)\]}>'"`;,]+$/;
  * and "" when nothing useful is left.
  */
 export function postprocess(raw: string, ctx: CursorContext, options: PostprocessOptions): string {
-  let lines = raw.replace(/\r\n?/g, "\n").split("\n");
+  const clean = garbage.exec(raw);
+  let lines = (clean ? raw.slice(0, clean.index) : raw).replace(/\r\n?/g, "\n").split("\n");
   if (!ctx.multiline) lines = lines.slice(0, 1);
   // Mid-line a trailing space may separate the suggestion from the text after it: keep it there.
   const keepTrailing = !ctx.multiline;
