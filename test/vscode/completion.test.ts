@@ -112,14 +112,25 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
   });
 
   it("typing 20 characters fast sends at most 2 requests", async () => {
+    const debounceMs = 200;
+    await configure({ debounceMs, maxTokens: undefined });
     await openAtEnd("ghost-fast.ts", sampleText);
     const before = await settled();
     const since = api.completionOutcomes().length;
-    await type("const twentyChars = ");
+    // Keystrokes as fast as the editor takes them; on a loaded machine one may still come later
+    // than the debounce, and such a pause may rightly send a request: count those pauses.
+    let pauses = 0;
+    let last = performance.now();
+    for (const ch of "const twentyChars = ") {
+      await type(ch);
+      const now = performance.now();
+      if (now - last >= debounceMs) pauses++;
+      last = now;
+    }
     await nextShown(since).catch(() => undefined); // the last keystroke's answer (ghost text or not)
     const after = await settled();
     const requests = after.requests - before.requests;
-    assert.ok(requests >= 1 && requests <= 2, `${requests} requests for 20 keystrokes`);
+    assert.ok(requests >= 1 && requests <= 2 + pauses, `${requests} requests for 20 keystrokes with ${pauses} pauses`);
   });
 
   it("a request the pipeline stops early stops generating on the server", async () => {
