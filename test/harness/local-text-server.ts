@@ -2,18 +2,12 @@ import { spawnSync } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { createApiKey, startLocalServer, type LocalServer } from "../../scripts/start/local-server";
+import type { TextEngineMetrics } from "../../src/server/engines/text/text-engine";
 import { freePort } from "./free-port";
 import { TempDirs } from "./temp-dirs";
 
 /** The text engine's counters as GET /metrics shows them. */
-export interface TextMetrics {
-  requests: number;
-  aborted: number;
-  promptTokensEvaluated: number;
-  promptTokensCached: number;
-  completionTokens: number;
-  sequences: { total: number; busy: number; waiting: number };
-}
+export type TextMetrics = TextEngineMetrics;
 
 export interface LocalTextServer {
   /** OpenAI-style base URL, ending in /v1. */
