@@ -30,6 +30,24 @@ describe("Euler schedulers", () => {
     assert.throws(() => parseSchedulerConfig({ ...sd, prediction_type: "sample" }), /prediction_type/);
   });
 
+  for (const prediction_type of ["epsilon", "v_prediction"]) {
+    it(`applies guidance while stepping exactly as guiding first, then stepping (${prediction_type})`, () => {
+      const config = parseSchedulerConfig({ ...sd, prediction_type });
+      const uncond = Float32Array.from([0.1, -0.4, 0.9, 0.3]);
+      const cond = Float32Array.from([0.5, 0.2, -0.7, 0.3]);
+      const pair = Float32Array.from([...uncond, ...cond]);
+      const scale = 7.5;
+      const guided = Float32Array.from(uncond, (u, i) => u + scale * (cond[i]! - u));
+      const start = new GaussianRandom(3).normals(4, 10);
+      const fused = Float32Array.from(start);
+      const twoPass = Float32Array.from(start);
+      new EulerScheduler(config, 10).step(pair, 2, fused, new GaussianRandom(1), scale);
+      new EulerScheduler(config, 10).step(guided, 2, twoPass, new GaussianRandom(1));
+      assert.deepEqual(fused, twoPass);
+      assert.notDeepEqual(fused, start, "the step moved the sample");
+    });
+  }
+
   for (const className of ["EulerDiscreteScheduler", "EulerAncestralDiscreteScheduler"]) {
     it(`${className} lands on the clean sample when the model predicts the noise exactly`, () => {
       const clean = Float32Array.from([0.5, -0.25, 1, 0]);

@@ -12,6 +12,8 @@ export class ClipTokenizer {
   private readonly byteTable = bytesToUnicode();
   private readonly ranks: Map<string, number>;
   private readonly cache = new Map<string, number[]>();
+  /** Whole prompts: the same ones come back across requests (new seeds, retries, the negative prompt). */
+  private readonly encoded = new Map<string, Int32Array>();
   private readonly startId: number;
   private readonly endId: number;
   private readonly padId: number;
@@ -47,11 +49,15 @@ export class ClipTokenizer {
 
   /** start + tokens (truncated) + end, padded to the context length: the text encoder's input. */
   encode(text: string): Int32Array {
+    const cached = this.encoded.get(text);
+    if (cached) return cached.slice();
     const ids = new Int32Array(this.contextLength).fill(this.padId);
     const tokens = this.tokenize(text).slice(0, this.contextLength - 2);
     ids[0] = this.startId;
     ids.set(tokens, 1);
     ids[tokens.length + 1] = this.endId;
+    if (this.encoded.size >= 256) this.encoded.clear(); // bounded: prompts are arbitrary
+    this.encoded.set(text, ids.slice());
     return ids;
   }
 

@@ -52,6 +52,9 @@ interface Model {
  * prompt is the unconditional input), VAE decoder.
  */
 export class DiffusionPipeline {
+  /** Sigma tables by step count: they depend only on the config, so each is computed once. */
+  private readonly schedulers = new Map<number, EulerScheduler>();
+
   private constructor(
     private readonly tokenizer: ClipTokenizer,
     private readonly textEncoder: Model,
@@ -123,7 +126,7 @@ export class DiffusionPipeline {
     hooks: GenerationHooks,
     imageIndex: number,
   ): Promise<Float32Array> {
-    const scheduler = new EulerScheduler(this.scheduler, params.steps);
+    const scheduler = this.schedulerFor(params.steps);
     const random = new GaussianRandom(seed);
     const latentDims = [this.latentChannels, params.height / 8, params.width / 8];
     const size = latentDims.reduce((a, b) => a * b);
@@ -148,17 +151,14 @@ export class DiffusionPipeline {
       const scale = scheduler.inputScale(step);
       const timestep = scheduler.timesteps[step];
       const output = await this.runGroups(this.unet, groups, hooks, (rows) => {
-        const sample = inputs.get(rows)!;
-        for (let i = 0; i < size; i++) sample[i] = latent[i] * scale;
-        for (let r = 1; r < rows.length; r++) sample.copyWithin(r * size, 0, size);
+        const sample = scaledCopies(latent, scale, inputs.get(rows)!);
         return {
           sample: this.unet.feeds.tensor("sample", sample, [rows.length, ...latentDims]),
           timestep: this.unet.feeds.tensor("timestep", rows.map(() => timestep), [rows.length]),
           encoder_hidden_states: contexts.get(rows)!,
         };
       });
-      if (batch === 2) guideInPlace(output.data, size, params.guidanceScale);
-      scheduler.step(output.data.subarray(0, size), step, latent, random);
+      scheduler.step(output.data, step, latent, random, batch === 2 ? params.guidanceScale : undefined);
       hooks.onStep?.(imageIndex * params.steps + step + 1, params.count * params.steps);
     }
     if (hooks.isCancelled?.()) throw new GenerationCancelledError();
@@ -166,16 +166,22 @@ export class DiffusionPipeline {
   }
 
   private async decode(latent: Float32Array, width: number, height: number, hooks: GenerationHooks) {
+    // In place: the latent is not used after decoding.
     const inverse = 1 / this.vaeScalingFactor;
-    const scaled = new Float32Array(latent.length);
-    for (let i = 0; i < latent.length; i++) scaled[i] = latent[i] * inverse;
-    const feeds = { latent_sample: this.vaeDecoder.feeds.tensor("latent_sample", scaled, [1, this.latentChannels, height / 8, width / 8]) };
+    for (let i = 0; i < latent.length; i++) latent[i] *= inverse;
+    const feeds = { latent_sample: this.vaeDecoder.feeds.tensor("latent_sample", latent, [1, this.latentChannels, height / 8, width / 8]) };
     const { data } = await this.run(this.vaeDecoder, feeds, hooks);
     const started = performance.now();
     const pixels = await this.postprocess.toRgb(new ort.Tensor("float32", data, [1, 3, height, width]));
     // Reported apart from the model runs: it is the pipeline's own work, done natively.
     hooks.onSessionRun?.(POSTPROCESS, performance.now() - started);
     return { width, height, pixels };
+  }
+
+  private schedulerFor(steps: number): EulerScheduler {
+    let scheduler = this.schedulers.get(steps);
+    if (!scheduler) this.schedulers.set(steps, (scheduler = new EulerScheduler(this.scheduler, steps)));
+    return scheduler;
   }
 
   /** Runs each group of rows in one call and returns the first output, concatenated. */
@@ -206,9 +212,16 @@ function rowGroups(model: Model, input: string, batch: number): number[][] {
   return TensorFeeds.fixedDim(model.session, input, 0) === 1 ? rows.map((r) => [r]) : [rows];
 }
 
-/** Classifier-free guidance over a [uncond, cond] batch, into the first half: uncond + scale * (cond - uncond). */
-function guideInPlace(output: Float32Array, size: number, scale: number): void {
-  for (let i = 0; i < size; i++) output[i] += scale * (output[size + i] - output[i]);
+/** Fills `out` with copies of `latent * scale`, one after another, in one pass. */
+function scaledCopies(latent: Float32Array, scale: number, out: Float32Array): Float32Array {
+  const size = latent.length;
+  if (out.length === 2 * size) {
+    for (let i = 0; i < size; i++) out[i] = out[size + i] = latent[i] * scale;
+  } else {
+    for (let i = 0; i < size; i++) out[i] = latent[i] * scale;
+    for (let offset = size; offset < out.length; offset += size) out.copyWithin(offset, 0, size);
+  }
+  return out;
 }
 
 function concat(parts: ArrayLike<number>[]): Float32Array {

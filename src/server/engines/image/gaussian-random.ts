@@ -4,7 +4,8 @@
  */
 export class GaussianRandom {
   private readonly s = new Uint32Array(4);
-  private spare: number | undefined;
+  private readonly pair = new Float64Array(2);
+  private hasSpare = false;
 
   constructor(seed: number) {
     let x = seed >>> 0;
@@ -32,22 +33,28 @@ export class GaussianRandom {
   }
 
   normal(): number {
-    if (this.spare !== undefined) {
-      const value = this.spare;
-      this.spare = undefined;
-      return value;
+    if (this.hasSpare) {
+      this.hasSpare = false;
+      return this.pair[1];
     }
-    const u = 1 - this.uniform();
-    const v = this.uniform();
-    const r = Math.sqrt(-2 * Math.log(u));
-    this.spare = r * Math.sin(2 * Math.PI * v);
-    return r * Math.cos(2 * Math.PI * v);
+    this.nextPair();
+    this.hasSpare = true;
+    return this.pair[0];
   }
 
   normals(count: number, scale = 1): Float32Array {
     const out = new Float32Array(count);
     for (let i = 0; i < count; i++) out[i] = this.normal() * scale;
     return out;
+  }
+
+  /** Box-Muller: two independent standard normals into `pair` (a typed array: no number boxing per draw). */
+  private nextPair(): void {
+    const u = 1 - this.uniform();
+    const v = this.uniform();
+    const r = Math.sqrt(-2 * Math.log(u));
+    this.pair[0] = r * Math.cos(2 * Math.PI * v);
+    this.pair[1] = r * Math.sin(2 * Math.PI * v);
   }
 }
 
