@@ -164,7 +164,7 @@ const ttftIn: number[] = [];
 const ttftHttp: number[] = [];
 await overHttp(fresh.origin, fresh.key, promptOf(16), 4); // loads the model
 // Interleaved runs, medians: the machine is shared, so both sides see the same background load.
-for (let i = 0; i < 5; i++) {
+for (let i = 0; i < 9; i++) {
   genIn.push(await inProcess(sequence, promptOf(16, i), 256));
   genHttp.push(await overHttp(fresh.origin, fresh.key, promptOf(16, i), 256));
   promptIn.push(1000 / ((await inProcess(sequence, promptOf(1000, i), 1)).ttft / 1000));
