@@ -93,6 +93,7 @@ const connectionErrors = new Set<string>(["no-key", "bad-key", "forbidden", "unr
 
 /** Shown suggestions give the latency, errors the status; debounces and cancels are routine. */
 function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connection: ConnectionMonitor): void {
+  statusBar.countOutcome(outcome.kind === "shown" ? `shown (${outcome.source})` : outcome.kind);
   if (outcome.kind === "shown" && (outcome.source === "network" || outcome.source === "reused")) statusBar.reportSuccess(outcome.latencyMs);
   if (outcome.kind !== "error") return;
   // Without a working connection no model list is known: the connection state says why.

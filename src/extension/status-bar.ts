@@ -14,6 +14,7 @@ export class StatusBar implements vscode.Disposable {
   private busyCount = 0;
   private lastLatencyMs: number | undefined;
   private lastError: string | undefined;
+  private readonly outcomes: Record<string, number> = {};
   private view: StatusView;
 
   constructor(private readonly settings: Settings, private readonly connection: ConnectionMonitor) {
@@ -59,6 +60,12 @@ export class StatusBar implements vscode.Disposable {
     this.render();
   }
 
+  /** Counts how a completion ended (shown in the tooltip). */
+  countOutcome(kind: string): void {
+    this.outcomes[kind] = (this.outcomes[kind] ?? 0) + 1;
+    this.render();
+  }
+
   /** Shown once in the status bar (not as a notification) until a request succeeds again. */
   reportError(message: string): void {
     this.lastError = message;
@@ -80,6 +87,7 @@ export class StatusBar implements vscode.Disposable {
       busy: this.busyCount > 0,
       lastLatencyMs: this.lastLatencyMs,
       lastError: this.lastError,
+      outcomes: this.outcomes,
     });
     this.item.text = this.view.text;
     this.item.tooltip = this.view.tooltip;

@@ -19,6 +19,8 @@ export interface StatusInput {
   readonly lastLatencyMs?: number;
   /** The last request error, shown until a request succeeds again. */
   readonly lastError?: string;
+  /** How completion requests ended this session, by outcome (shown, cache, debounced, ...). */
+  readonly outcomes?: Readonly<Record<string, number>>;
 }
 
 export type StatusState = "checking" | "ready" | "busy" | "off" | "no-key" | "bad-key" | "unreachable" | "error";
@@ -40,6 +42,8 @@ export function describeStatus(input: StatusInput): StatusView {
   const lines = [`Wisp: ${detail}`, `Server: ${input.baseUrl}`, keySourceText[input.keySource]];
   lines.push(`Completions: ${input.completionsEnabled ? "on" : "off"}`);
   if (input.lastLatencyMs !== undefined) lines.push(`Last completion: ${Math.round(input.lastLatencyMs)} ms`);
+  const outcomes = Object.entries(input.outcomes ?? {}).filter(([, n]) => n > 0);
+  if (outcomes.length > 0) lines.push(`This session: ${outcomes.map(([kind, n]) => `${n} ${kind}`).join(", ")}`);
   lines.push("Click for Wisp commands");
   return { state, text, tooltip: lines.join("\n") };
 }

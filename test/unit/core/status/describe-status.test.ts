@@ -35,6 +35,12 @@ describe("describeStatus", () => {
     assert.match(describeStatus(ready).tooltip, /127\.0\.0\.1:8765/);
   });
 
+  it("counts how completions ended this session, leaving out kinds that did not happen", () => {
+    const view = describeStatus({ ...ready, outcomes: { "shown (network)": 3, debounced: 12, error: 0 } });
+    assert.match(view.tooltip, /This session: 3 shown \(network\), 12 debounced$/m);
+    assert.doesNotMatch(describeStatus(ready).tooltip, /This session/);
+  });
+
   it("puts the connection problem before a stale request error", () => {
     const view = describeStatus({ ...ready, connection: { kind: "unreachable", message: "down" }, lastError: "old" });
     assert.equal(view.state, "unreachable");
