@@ -6,6 +6,7 @@ import type { ServerDeps } from "../deps";
 import type { ChoiceResult, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenLogprob } from "../engines/text/types";
 import { errorBody, toApiError } from "../errors";
 import type { ModelEntry } from "../models/registry";
+import { SseWriter } from "./sse-writer";
 
 export interface ResponseBase {
   id: string;
@@ -107,9 +108,8 @@ async function completeText({ deps, reply, entry, job, signal, base, format }: A
 
 async function streamText({ deps, reply, entry, job, signal, base, includeUsage, format }: Answer): Promise<void> {
   const raw = reply.raw;
-  const send = (data: object | string) => {
-    if (!raw.destroyed) raw.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
-  };
+  const sse = new SseWriter(raw);
+  const send = (data: object | string) => sse.send(data);
   const result = await deps.textEngine.generate(entry.id, entry.path, {
     ...job,
     signal,
@@ -121,9 +121,11 @@ async function streamText({ deps, reply, entry, job, signal, base, includeUsage,
     },
     onText: (index, text, logprobs) => send(format.chunk(base, index, text, job.topLogprobs === undefined ? undefined : logprobs, null)),
   });
-  if (signal.aborted) return abandon(reply);
+  if (signal.aborted) {
+    sse.dispose();
+    return abandon(reply);
+  }
   result.choices.forEach((c, i) => send(format.chunk(base, i, "", undefined, c.finishReason)));
   if (includeUsage) send(format.usageChunk(base, usageOf(result)));
-  send("[DONE]");
-  raw.end();
+  sse.end();
 }
