@@ -31,14 +31,11 @@ export class SseWriter {
     this.raw.end();
   }
 
-  /** Drops what is batched (the client is gone). */
-  dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.pending = "";
-  }
-
-  private flush(): void {
+  /**
+   * Writes what is batched now and stops the timer, so nothing is written later: before an error
+   * event ends the stream, or when the client has gone (then nothing is written at all).
+   */
+  flush(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.pending;

@@ -2,6 +2,7 @@
 // that goes away aborts the generation, which frees its sequences at once.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { randomUUID } from "node:crypto";
+import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
 import type { ChoiceResult, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenLogprob } from "../engines/text/types";
 import { errorBody, toApiError } from "../errors";
@@ -83,7 +84,7 @@ export async function answerText(
     if (!reply.raw.headersSent) throw error;
     // Mid-stream failures can only be reported in the stream itself.
     request.log.error({ err: error }, "stream failed");
-    reply.raw.end(`data: ${JSON.stringify(errorBody(toApiError(error)))}\n\n`);
+    reply.raw.end(encodeSseEvent(JSON.stringify(errorBody(toApiError(error)))));
   }
 }
 
@@ -110,7 +111,7 @@ async function streamText({ deps, reply, entry, job, signal, base, includeUsage,
   const raw = reply.raw;
   const sse = new SseWriter(raw);
   const send = (data: object | string) => sse.send(data);
-  const result = await deps.textEngine.generate(entry.id, entry.path, {
+  const generation = deps.textEngine.generate(entry.id, entry.path, {
     ...job,
     signal,
     onPromptReady: (stats) => {
@@ -121,8 +122,13 @@ async function streamText({ deps, reply, entry, job, signal, base, includeUsage,
     },
     onText: (index, text, logprobs) => send(format.chunk(base, index, text, job.topLogprobs === undefined ? undefined : logprobs, null)),
   });
+  // Text batched before a failure goes out ahead of the error event (answerText writes it).
+  const result = await generation.catch((error: unknown) => {
+    sse.flush();
+    throw error;
+  });
   if (signal.aborted) {
-    sse.dispose();
+    sse.flush();
     return abandon(reply);
   }
   result.choices.forEach((c, i) => send(format.chunk(base, i, "", undefined, c.finishReason)));
