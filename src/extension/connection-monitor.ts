@@ -46,13 +46,16 @@ export class ConnectionMonitor implements vscode.Disposable {
     return next;
   }
 
-  /** A request elsewhere failed: reflect it without waiting for the next check. */
-  report(error: unknown): void {
-    const next = stateForError(error);
-    if (next.kind === "unreachable" || next.kind === "bad-key" || next.kind === "no-key") {
-      this.set(next);
-      if (next.kind === "unreachable") this.retryTimer ??= setTimeout(() => void this.check(), retryWhileDownMs);
-    }
+  /**
+   * A request elsewhere failed with this error kind: when it is a connection problem (no key,
+   * key rejected, unreachable), show it without waiting for the next check and return true.
+   */
+  report(kind: string, message: string): boolean {
+    const next = stateForFailure(kind, message);
+    if (next.kind !== "unreachable" && next.kind !== "bad-key" && next.kind !== "no-key") return false;
+    this.set(next);
+    if (next.kind === "unreachable") this.retryTimer ??= setTimeout(() => void this.check(), retryWhileDownMs);
+    return true;
   }
 
   dispose(): void {
@@ -74,14 +77,18 @@ export class ConnectionMonitor implements vscode.Disposable {
   }
 }
 
-export function stateForError(error: unknown): ConnectionState {
+function stateForError(error: unknown): ConnectionState {
   if (!(error instanceof WispError)) return { kind: "error", message: String(error) };
-  switch (error.kind) {
+  return stateForFailure(error.kind, error.message);
+}
+
+function stateForFailure(kind: string, message: string): ConnectionState {
+  switch (kind) {
     case "no-key": return { kind: "no-key" };
     case "bad-key":
-    case "forbidden": return { kind: "bad-key", message: error.message };
+    case "forbidden": return { kind: "bad-key", message };
     case "unreachable":
-    case "timeout": return { kind: "unreachable", message: error.message };
-    default: return { kind: "error", message: error.message };
+    case "timeout": return { kind: "unreachable", message };
+    default: return { kind: "error", message };
   }
 }

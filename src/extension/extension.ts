@@ -1,7 +1,6 @@
 import * as vscode from "vscode";
 import { defaultModelFor } from "../core/api/models";
 import type { CompletionOutcome } from "../core/completion/types";
-import { WispError, type WispErrorKind } from "../client/wisp-error";
 import { ApiKeyStore } from "./api-key";
 import { clientCompletionStream } from "./completion/client-stream";
 import { registerCompletions } from "./completion/register-completions";
@@ -89,8 +88,6 @@ export function deactivate(): void {
   // Everything is disposed through context.subscriptions.
 }
 
-const connectionErrors = new Set<string>(["no-key", "bad-key", "forbidden", "unreachable", "timeout"]);
-
 /** Shown suggestions give the latency, errors the status; debounces and cancels are routine. */
 function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connection: ConnectionMonitor): void {
   statusBar.countOutcome(outcome.kind === "shown" ? `shown (${outcome.source})` : outcome.kind);
@@ -98,11 +95,7 @@ function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connect
   if (outcome.kind !== "error") return;
   // Without a working connection no model list is known: the connection state says why.
   if (outcome.errorKind === "no-model" && connection.current.kind !== "ready") return;
-  if (connectionErrors.has(outcome.errorKind)) {
-    connection.report(new WispError(outcome.errorKind as WispErrorKind, outcome.message));
-  } else {
-    statusBar.reportError(outcome.message);
-  }
+  if (!connection.report(outcome.errorKind, outcome.message)) statusBar.reportError(outcome.message);
 }
 
 /** Starts the local server when asked to and nothing answers at the base URL yet. */
