@@ -17,7 +17,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function pipelineOverhead(modelDir: string, params: GenerationParams) {
   const pipeline = await DiffusionPipeline.load(modelDir);
-  await pipeline.generate(params); // warm-up: first runs allocate and JIT
+  // Warm-up: the first generations allocate and compile; a server's steady state is what counts.
+  for (let i = 0; i < 5; i++) await pipeline.generate(params);
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
     let models = 0;

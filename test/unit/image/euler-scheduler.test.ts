@@ -37,11 +37,12 @@ describe("Euler schedulers", () => {
       const cond = Float32Array.from([0.5, 0.2, -0.7, 0.3]);
       const pair = Float32Array.from([...uncond, ...cond]);
       const scale = 7.5;
-      const guided = Float32Array.from(uncond, (u, i) => u + scale * (cond[i]! - u));
+      const f = Math.fround; // the scheduler's arithmetic is float32
+      const guided = Float32Array.from(uncond, (u, i) => f(u + f(scale * f(cond[i]! - u))));
       const start = new GaussianRandom(3).normals(4, 10);
       const fused = Float32Array.from(start);
       const twoPass = Float32Array.from(start);
-      new EulerScheduler(config, 10).step(pair, 2, fused, new GaussianRandom(1), scale);
+      new EulerScheduler(config, 10).step(pair, 2, fused, new GaussianRandom(1), { guidanceScale: scale });
       new EulerScheduler(config, 10).step(guided, 2, twoPass, new GaussianRandom(1));
       assert.deepEqual(fused, twoPass);
       assert.notDeepEqual(fused, start, "the step moved the sample");

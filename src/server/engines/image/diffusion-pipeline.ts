@@ -5,6 +5,7 @@ import { ClipTokenizer } from "./clip-tokenizer";
 import { GaussianRandom } from "./gaussian-random";
 import { GenerationCancelledError } from "./image-errors";
 import { EulerScheduler } from "./scheduler/euler-scheduler";
+import { GuidedStepKernel } from "./scheduler/guided-step-kernel";
 import { type SchedulerConfig, parseSchedulerConfig } from "./scheduler/scheduler-config";
 import { RgbPostprocess } from "./rgb-postprocess";
 import { TensorFeeds, toFloat32 } from "./tensor-feeds";
@@ -40,6 +41,13 @@ export interface GenerationHooks {
   onSessionRun?(model: string, milliseconds: number): void;
 }
 
+type Feeds = Record<string, ort.Tensor>;
+
+interface Output {
+  data: Float32Array;
+  dims: number[];
+}
+
 interface Model {
   session: ort.InferenceSession;
   feeds: TensorFeeds;
@@ -54,6 +62,9 @@ interface Model {
 export class DiffusionPipeline {
   /** Sigma tables by step count: they depend only on the config, so each is computed once. */
   private readonly schedulers = new Map<number, EulerScheduler>();
+  private readonly timesteps = new Map<string, ort.Tensor[]>();
+  private readonly kernelModule = GuidedStepKernel.compile();
+  private readonly idleKernels: GuidedStepKernel[] = [];
 
   private constructor(
     private readonly tokenizer: ClipTokenizer,
@@ -88,7 +99,7 @@ export class DiffusionPipeline {
       await load("vae_decoder"),
       parseSchedulerConfig(await readJson(join(dir, "scheduler", "scheduler_config.json"), {})),
       typeof vaeConfig.scaling_factor === "number" ? vaeConfig.scaling_factor : 0.18215,
-      await RgbPostprocess.create(sessionOptions),
+      new RgbPostprocess(RgbPostprocess.compile()),
     );
   }
 
@@ -96,33 +107,39 @@ export class DiffusionPipeline {
     const guided = params.guidanceScale > 1;
     const prompts = guided ? [params.negativePrompt, params.prompt] : [params.prompt];
     const context = await this.encodeText(prompts, hooks);
-    const images: RgbImage[] = [];
-    for (let i = 0; i < params.count; i++) {
-      const seed = (params.seed + i) >>> 0;
-      const latent = await this.denoise(params, seed, context, hooks, i);
-      images.push({ ...(await this.decode(latent, params.width, params.height, hooks)), seed });
+    // A kernel's memory holds one generation's latent at a time: concurrent calls take their own.
+    const kernel = this.idleKernels.pop() ?? new GuidedStepKernel(this.kernelModule);
+    try {
+      const images: RgbImage[] = [];
+      for (let i = 0; i < params.count; i++) {
+        const seed = (params.seed + i) >>> 0;
+        const latent = await this.denoise(params, seed, context, kernel, hooks, i);
+        images.push({ ...(await this.decode(latent, params.width, params.height, hooks)), seed });
+      }
+      return images;
+    } finally {
+      this.idleKernels.push(kernel);
     }
-    return images;
   }
 
   async release(): Promise<void> {
     await Promise.all([this.textEncoder, this.unet, this.vaeDecoder].map((m) => m.session.release()));
-    await this.postprocess.release();
   }
 
   /** Text embeddings [prompts.length, 77, D], concatenated. */
-  private async encodeText(prompts: string[], hooks: GenerationHooks): Promise<{ data: Float32Array; dims: number[] }> {
+  private async encodeText(prompts: string[], hooks: GenerationHooks): Promise<Output> {
     const ids = prompts.map((p) => this.tokenizer.encode(p));
     const groups = rowGroups(this.textEncoder, "input_ids", prompts.length);
     return this.runGroups(this.textEncoder, groups, hooks, (rows) => ({
-      input_ids: this.textEncoder.feeds.tensor("input_ids", concat(rows.map((r) => ids[r])), [rows.length, ids[0].length]),
+      input_ids: this.textEncoder.feeds.tensor("input_ids", concat(rows.map((r) => ids[r]), Int32Array), [rows.length, ids[0].length]),
     }));
   }
 
   private async denoise(
     params: GenerationParams,
     seed: number,
-    context: { data: Float32Array; dims: number[] },
+    context: Output,
+    kernel: GuidedStepKernel,
     hooks: GenerationHooks,
     imageIndex: number,
   ): Promise<Float32Array> {
@@ -130,50 +147,44 @@ export class DiffusionPipeline {
     const random = new GaussianRandom(seed);
     const latentDims = [this.latentChannels, params.height / 8, params.width / 8];
     const size = latentDims.reduce((a, b) => a * b);
-    const latent = random.normals(size, scheduler.initNoiseSigma);
     const batch = context.dims[0];
-    const groups = rowGroups(this.unet, "sample", batch);
-    // The text side is the same at every step: build its tensors once.
+    // The latent, one input buffer for all rows (reused at every step: onnxruntime is done with
+    // it after run) and the VAE's input, in the kernel's memory. Each step writes the next
+    // step's input as it updates the latent; the last one writes the latent over the VAE's
+    // scaling factor instead.
+    const [latent, input, decoderInput] = kernel.allocate([size, batch * size, size], batch === 2 ? 2 * size : 0);
+    random.fill(latent, scheduler.initNoiseSigma);
+    scaledCopies(latent, scheduler.inputScale(0), input);
+    // Per call (all rows, or one per row), everything but the sample is the same at every step.
     const rowSize = context.data.length / batch;
-    const contexts = new Map(
-      groups.map((rows) => [
-        rows,
-        this.unet.feeds.tensor("encoder_hidden_states", context.data.subarray(rows[0] * rowSize, (rows.at(-1)! + 1) * rowSize), [
-          rows.length,
-          ...context.dims.slice(1),
-        ]),
-      ]),
-    );
-    // One input buffer per group, reused at every step (onnxruntime is done with it after run).
-    const inputs = new Map(groups.map((rows) => [rows, new Float32Array(rows.length * size)]));
+    const calls = rowGroups(this.unet, "sample", batch).map((rows) => ({
+      sample: this.unet.feeds.live("sample", rowsOf(input, size, rows), [rows.length, ...latentDims]),
+      context: this.unet.feeds.tensor("encoder_hidden_states", rowsOf(context.data, rowSize, rows), [rows.length, ...context.dims.slice(1)]),
+      timesteps: this.timestepTensors(params.steps, rows.length),
+    }));
     for (let step = 0; step < params.steps; step++) {
       if (hooks.isCancelled?.()) throw new GenerationCancelledError();
-      const scale = scheduler.inputScale(step);
-      const timestep = scheduler.timesteps[step];
-      const output = await this.runGroups(this.unet, groups, hooks, (rows) => {
-        const sample = scaledCopies(latent, scale, inputs.get(rows)!);
-        return {
-          sample: this.unet.feeds.tensor("sample", sample, [rows.length, ...latentDims]),
-          timestep: this.unet.feeds.tensor("timestep", rows.map(() => timestep), [rows.length]),
-          encoder_hidden_states: contexts.get(rows)!,
-        };
-      });
-      scheduler.step(output.data, step, latent, random, batch === 2 ? params.guidanceScale : undefined);
+      const output = await this.runGroups(this.unet, calls, hooks, (call) => ({
+        sample: call.sample(),
+        timestep: call.timesteps[step],
+        encoder_hidden_states: call.context,
+      }));
+      const last = step === params.steps - 1;
+      const next = last ? { buffer: decoderInput, scale: 1 / this.vaeScalingFactor } : { buffer: input, scale: scheduler.inputScale(step + 1) };
+      scheduler.step(output.data, step, latent, random, { guidanceScale: batch === 2 ? params.guidanceScale : undefined, next, kernel });
       hooks.onStep?.(imageIndex * params.steps + step + 1, params.count * params.steps);
     }
     if (hooks.isCancelled?.()) throw new GenerationCancelledError();
-    return latent;
+    return decoderInput;
   }
 
+  /** Decodes a latent already divided by the VAE's scaling factor (the last step does that). */
   private async decode(latent: Float32Array, width: number, height: number, hooks: GenerationHooks) {
-    // In place: the latent is not used after decoding.
-    const inverse = 1 / this.vaeScalingFactor;
-    for (let i = 0; i < latent.length; i++) latent[i] *= inverse;
     const feeds = { latent_sample: this.vaeDecoder.feeds.tensor("latent_sample", latent, [1, this.latentChannels, height / 8, width / 8]) };
     const { data } = await this.run(this.vaeDecoder, feeds, hooks);
     const started = performance.now();
-    const pixels = await this.postprocess.toRgb(new ort.Tensor("float32", data, [1, 3, height, width]));
-    // Reported apart from the model runs: it is the pipeline's own work, done natively.
+    const pixels = this.postprocess.toRgb(data, width * height);
+    // Reported apart from the model runs: it is the pipeline's own work.
     hooks.onSessionRun?.(POSTPROCESS, performance.now() - started);
     return { width, height, pixels };
   }
@@ -184,20 +195,29 @@ export class DiffusionPipeline {
     return scheduler;
   }
 
-  /** Runs each group of rows in one call and returns the first output, concatenated. */
-  private async runGroups(
-    model: Model,
-    groups: number[][],
-    hooks: GenerationHooks,
-    feedsFor: (rows: number[]) => Record<string, ort.Tensor>,
-  ): Promise<{ data: Float32Array; dims: number[] }> {
-    if (groups.length === 1) return this.run(model, feedsFor(groups[0]), hooks);
-    const parts = [];
-    for (const rows of groups) parts.push(await this.run(model, feedsFor(rows), hooks));
-    return { data: concat(parts.map((p) => p.data)), dims: [parts.length, ...parts[0].dims.slice(1)] };
+  /** The UNet's timestep input at each step, for a batch of `rows`; like the sigmas, built once. */
+  private timestepTensors(steps: number, rows: number): ort.Tensor[] {
+    const key = `${steps}x${rows}`;
+    let tensors = this.timesteps.get(key);
+    if (!tensors) {
+      tensors = this.schedulerFor(steps).timesteps.map((t) => this.unet.feeds.tensor("timestep", new Array<number>(rows).fill(t), [rows]));
+      this.timesteps.set(key, tensors);
+    }
+    return tensors;
   }
 
-  private async run(model: Model, feeds: Record<string, ort.Tensor>, hooks: GenerationHooks) {
+  /** Runs each group of rows in one call and returns the first output, concatenated. */
+  private runGroups<Group>(model: Model, groups: Group[], hooks: GenerationHooks, feedsFor: (group: Group) => Feeds): Promise<Output> {
+    return groups.length === 1 ? this.run(model, feedsFor(groups[0]), hooks) : this.runEach(model, groups, hooks, feedsFor);
+  }
+
+  private async runEach<Group>(model: Model, groups: Group[], hooks: GenerationHooks, feedsFor: (group: Group) => Feeds): Promise<Output> {
+    const parts = [];
+    for (const group of groups) parts.push(await this.run(model, feedsFor(group), hooks));
+    return { data: concat(parts.map((p) => p.data), Float32Array), dims: [parts.length, ...parts[0].dims.slice(1)] };
+  }
+
+  private async run(model: Model, feeds: Feeds, hooks: GenerationHooks): Promise<Output> {
     const started = performance.now();
     const results = await model.session.run(feeds);
     hooks.onSessionRun?.(model.name, performance.now() - started);
@@ -212,20 +232,26 @@ function rowGroups(model: Model, input: string, batch: number): number[][] {
   return TensorFeeds.fixedDim(model.session, input, 0) === 1 ? rows.map((r) => [r]) : [rows];
 }
 
-/** Fills `out` with copies of `latent * scale`, one after another, in one pass. */
+/** Consecutive rows of a batch, as a view. */
+function rowsOf(data: Float32Array, rowSize: number, rows: number[]): Float32Array {
+  return data.subarray(rows[0] * rowSize, (rows.at(-1)! + 1) * rowSize);
+}
+
+/** Fills `out` with copies of `latent * scale` (a float32 product), one after another, in one pass. */
 function scaledCopies(latent: Float32Array, scale: number, out: Float32Array): Float32Array {
   const size = latent.length;
+  const factor = Math.fround(scale);
   if (out.length === 2 * size) {
-    for (let i = 0; i < size; i++) out[i] = out[size + i] = latent[i] * scale;
+    for (let i = 0; i < size; i++) out[i] = out[size + i] = latent[i] * factor;
   } else {
-    for (let i = 0; i < size; i++) out[i] = latent[i] * scale;
+    for (let i = 0; i < size; i++) out[i] = latent[i] * factor;
     for (let offset = size; offset < out.length; offset += size) out.copyWithin(offset, 0, size);
   }
   return out;
 }
 
-function concat(parts: ArrayLike<number>[]): Float32Array {
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+function concat<T extends Float32Array | Int32Array>(parts: T[], type: new (length: number) => T): T {
+  const out = new type(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const part of parts) {
     out.set(part, offset);

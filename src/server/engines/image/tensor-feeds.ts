@@ -18,6 +18,16 @@ export class TensorFeeds {
     return typeof dim === "number" && dim > 0 ? dim : undefined;
   }
 
+  /**
+   * A tensor that follows `buffer`'s contents each time it is asked for: one tensor over the
+   * buffer when the model takes float32 (onnxruntime reads it at run time), else a new conversion.
+   */
+  live(name: string, buffer: Float32Array, dims: readonly number[]): () => ort.Tensor {
+    if (this.types.get(name) !== "float32") return () => this.tensor(name, buffer, dims);
+    const tensor = this.tensor(name, buffer, dims);
+    return () => tensor;
+  }
+
   tensor(name: string, values: ArrayLike<number>, dims: readonly number[]): ort.Tensor {
     const type = this.types.get(name);
     switch (type) {
@@ -28,7 +38,7 @@ export class TensorFeeds {
       case "float64":
         return new ort.Tensor("float64", Float64Array.from(values), dims);
       case "int32":
-        return new ort.Tensor("int32", Int32Array.from(values, Math.round), dims);
+        return new ort.Tensor("int32", values instanceof Int32Array ? values : Int32Array.from(values, Math.round), dims);
       case "int64":
         return new ort.Tensor("int64", BigInt64Array.from(Array.from(values, (v) => BigInt(Math.round(v)))), dims);
       default:

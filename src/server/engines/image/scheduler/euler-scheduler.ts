@@ -1,4 +1,5 @@
 import type { GaussianRandom } from "../gaussian-random";
+import { type GuidedStepKernel, guidedPairStepJs } from "./guided-step-kernel";
 import { type SchedulerConfig, sigmaSchedule } from "./scheduler-config";
 
 /**
@@ -28,11 +29,15 @@ export class EulerScheduler {
   }
 
   /**
-   * Advances the latent `sample` in place by one step, given the model's output for it. With a
-   * `guidanceScale`, `modelOutput` is an [uncond, cond] pair, combined as it is read (uncond +
-   * scale * (cond - uncond), rounded to float32 like a stored value): one pass instead of two.
+   * Advances the latent `sample` in place by one step, given the model's output for it, in
+   * float32 arithmetic as the model's own framework would do it. With a `guidanceScale`,
+   * `modelOutput` is an [uncond, cond] pair, combined as it is read (uncond + scale * (cond -
+   * uncond)). With `next`, the new sample times `next.scale` is also written into `next.buffer`
+   * as many times as it holds the sample (the next model input): one pass per step, not three.
+   * A `kernel` takes the usual case (guided, no fresh noise, two copies next) when it holds the arrays.
    */
-  step(modelOutput: Float32Array, step: number, sample: Float32Array, random: GaussianRandom, guidanceScale?: number): void {
+  step(modelOutput: Float32Array, step: number, sample: Float32Array, random: GaussianRandom, options: StepOptions = {}): void {
+    const { guidanceScale, next, kernel } = options;
     const sigma = this.sigmas[step];
     const sigmaNext = this.sigmas[step + 1];
     let sigmaUp = 0;
@@ -43,20 +48,55 @@ export class EulerScheduler {
     }
     const dt = target - sigma;
     // x + (x - denoised) / sigma * dt, with denoised written out per prediction type.
-    const n = sample.length;
-    if (this.config.predictionType === "epsilon") {
-      for (let i = 0; i < n; i++) sample[i] += prediction(modelOutput, i, n, guidanceScale) * dt;
-    } else {
+    let fromOutput = dt;
+    let fromSample = 0;
+    if (this.config.predictionType === "v_prediction") {
       const vScale = 1 / (sigma ** 2 + 1);
-      const fromOutput = Math.sqrt(vScale) * dt;
-      const fromSample = ((1 - vScale) / sigma) * dt;
-      for (let i = 0; i < n; i++) sample[i] += prediction(modelOutput, i, n, guidanceScale) * fromOutput + sample[i] * fromSample;
+      fromOutput = Math.sqrt(vScale) * dt;
+      fromSample = ((1 - vScale) / sigma) * dt;
     }
-    if (sigmaUp > 0) for (let i = 0; i < n; i++) sample[i] += random.normal() * sigmaUp;
+    if (guidanceScale !== undefined && sigmaUp === 0 && next && next.buffer.length === 2 * sample.length) {
+      const coefficients = { guidance: guidanceScale, fromOutput, fromSample, scale: next.scale };
+      if (!kernel?.guidedPairStep(modelOutput, sample, next.buffer, coefficients)) guidedPairStepJs(modelOutput, sample, next.buffer, coefficients);
+      return;
+    }
+    anyStep({ output: modelOutput, sample, fromOutput, fromSample, guidance: guidanceScale, next }, sigmaUp > 0 ? () => random.normal() * sigmaUp : undefined);
   }
 }
 
-/** Element i of the model's output: as is, or guided from an [uncond, cond] pair of length 2n. */
-function prediction(output: Float32Array, i: number, n: number, guidanceScale: number | undefined): number {
-  return guidanceScale === undefined ? output[i] : Math.fround(output[i] + guidanceScale * (output[n + i] - output[i]));
+export interface StepOptions {
+  guidanceScale?: number;
+  next?: ScaledTarget;
+  kernel?: GuidedStepKernel;
+}
+
+/** Where a step also writes its result for the next model: copies of sample * scale, back to back. */
+export interface ScaledTarget {
+  buffer: Float32Array;
+  scale: number;
+}
+
+interface Update {
+  output: Float32Array;
+  sample: Float32Array;
+  fromOutput: number;
+  fromSample: number;
+  guidance: number | undefined;
+  next: ScaledTarget | undefined;
+}
+
+/** Every other case, float32 operation for operation like guidedPairStepJs. */
+function anyStep({ output, sample, fromOutput, fromSample, guidance, next }: Update, noise: (() => number) | undefined): void {
+  const f = Math.fround;
+  const n = sample.length;
+  const copies = next ? next.buffer.length / n : 0;
+  const [g, fo, fs, scale] = [f(guidance ?? 0), f(fromOutput), f(fromSample), f(next?.scale ?? 0)];
+  for (let i = 0; i < n; i++) {
+    const x = sample[i];
+    const predicted = guidance === undefined ? output[i] : f(output[i] + f(g * f(output[n + i] - output[i])));
+    let value = f(x + f(f(predicted * fo) + f(x * fs)));
+    if (noise) value = f(value + f(noise()));
+    sample[i] = value;
+    for (let c = 0; c < copies; c++) next!.buffer[c * n + i] = f(value * scale);
+  }
 }
