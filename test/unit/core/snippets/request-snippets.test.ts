@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { pythonLiteral, requestSnippet, shellQuote, type SnippetRequest } from "../../../../src/core/snippets/request-snippets";
+
+const root = join(import.meta.dirname, "..", "..", "..", "..");
+const target = { baseUrl: "http://127.0.0.1:8765/v1/" };
+
+const chat: SnippetRequest = {
+  endpoint: "chat.completions",
+  body: {
+    model: "wisp-tiny",
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "What's `a' + \"b\"? $HOME\n\\n" },
+    ],
+    temperature: 0.2,
+    max_tokens: 64,
+    top_k: 40,
+    stream: true,
+    stream_options: { include_usage: true },
+  },
+};
+const image: SnippetRequest = {
+  endpoint: "images.generations",
+  body: { model: "wisp-tiny-diffusion", prompt: "a red fox", width: 64, height: 64, seed: 7, num_inference_steps: 2, response_format: "b64_json", response_extension: "png" },
+};
+const completion: SnippetRequest = { endpoint: "completions", body: { model: "wisp-tiny", prompt: "def add(a, b):", max_tokens: 8, stop: ["\n"], echo: false } };
+
+/** Type-checks TypeScript sources against the project's own `openai` package. */
+function typeErrors(source: string): string[] {
+  const dir = mkdtempSync(join(root, ".snippet-"));
+  try {
+    const file = join(dir, "snippet.mts");
+    writeFileSync(file, source);
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: ["node"],
+      skipLibCheck: true,
+    });
+    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("request snippets (View as Code)", function () {
+  this.timeout(60_000);
+
+  it("curl: the exact body, the key from the environment, -N for streams", () => {
+    const curl = requestSnippet("curl", chat, target);
+    assert.match(curl, /^curl -N 'http:\/\/127\.0\.0\.1:8765\/v1\/chat\/completions' \\/);
+    assert.match(curl, /-H "Authorization: Bearer \$WISP_API_KEY"/);
+    // The shell hands curl the body byte for byte: quotes, dollars and backslashes included.
+    const printBody = `curl() { while [ $# -gt 0 ]; do [ "$1" = -d ] && printf '%s' "$2"; shift; done; }\n`;
+    const body = execFileSync("bash", ["-c", printBody + curl], { encoding: "utf8", env: { ...process.env, WISP_API_KEY: "k" } });
+    assert.deepEqual(JSON.parse(body), chat.body);
+    assert.doesNotMatch(requestSnippet("curl", completion, target), /-N/);
+  });
+
+  it("shellQuote survives single quotes", () => {
+    assert.equal(execFileSync("bash", ["-c", `printf '%s' ${shellQuote("it's a 'test' $X")}`], { encoding: "utf8" }), "it's a 'test' $X");
+  });
+
+  it("TypeScript: type-checks against the openai SDK, with extras allowed and the key read from the environment", () => {
+    for (const request of [chat, image, completion, { ...chat, body: { ...chat.body, stream: false, top_k: undefined } }]) {
+      const source = requestSnippet("typescript", request, { ...target, apiKeyEnv: "MY_KEY" });
+      assert.match(source, /apiKey: process\.env\.MY_KEY/);
+      assert.deepEqual(typeErrors(source), [], source);
+    }
+    assert.match(requestSnippet("typescript", chat, target), /top_k: not in OpenAI's API/);
+  });
+
+  it("TypeScript: a snippet with a real type error is caught (the check can fail)", () => {
+    const broken = requestSnippet("typescript", completion, target).replace('"prompt"', '"prompt_text"');
+    assert.notDeepEqual(typeErrors(broken), []);
+  });
+
+  it("Python: valid syntax, SDK-known fields as arguments, the rest in extra_body", () => {
+    const py = requestSnippet("python", chat, target);
+    assert.match(py, /api_key=os\.environ\["WISP_API_KEY"\]/);
+    assert.match(py, /extra_body=\{\n\s+"top_k": 40,/);
+    assert.match(py, /stream=True,/);
+    for (const request of [chat, image, completion]) {
+      execFileSync("python3", ["-c", "import ast, sys; ast.parse(sys.stdin.read())"], { input: requestSnippet("python", request, target) });
+    }
+  });
+
+  it("pythonLiteral evaluates to the same value as the JSON", () => {
+    const value = { a: [1, 2.5, null, true, false], b: "x\"y'\n\u00e9", c: {}, d: [] };
+    const printed = execFileSync("python3", ["-c", `import json; print(json.dumps(${pythonLiteral(value)}))`], { encoding: "utf8" });
+    assert.deepEqual(JSON.parse(printed), value);
+  });
+
+  it("rejects an environment variable name that could inject code", () => {
+    assert.throws(() => requestSnippet("curl", chat, { ...target, apiKeyEnv: "X; rm -rf /" }));
+  });
+});
