@@ -34,8 +34,10 @@ export async function startLocalServer(options: {
   log: WriteStream;
   onStartupLine?: (line: string) => void;
   timeoutMs?: number;
+  /** More wisp-server options. */
+  extraArgs?: readonly string[];
 }): Promise<LocalServer> {
-  const args = [serverBin(options.root), "--host", "127.0.0.1", "--port", String(options.port), "--models-dir", options.modelsDir, "--data-dir", options.dataDir];
+  const args = [serverBin(options.root), "--host", "127.0.0.1", "--port", String(options.port), "--models-dir", options.modelsDir, "--data-dir", options.dataDir, ...(options.extraArgs ?? [])];
   const server = spawnGroup(process.execPath, args, { cwd: options.root, stdio: ["ignore", "pipe", "pipe"] });
   let pending = "";
   let recent = "";

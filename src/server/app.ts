@@ -23,6 +23,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   maxQueue: 64,
   prefixReuse: true,
   bodyLimit: 4 * 1024 * 1024,
+  requestTimeoutMs: 30_000,
 };
 
 export interface BuildAppOptions extends Partial<ServerConfig> {
@@ -52,6 +53,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimit,
+    requestTimeout: config.requestTimeoutMs,
+    // Headers get no longer than the whole request; expiry is checked every second, not every 30 s.
+    http: { headersTimeout: Math.min(config.requestTimeoutMs, 10_000), connectionsCheckingInterval: 1_000 },
     // Stopping the server ends open streams at once (their generations stop as on a disconnect).
     forceCloseConnections: true,
     // Strict types: "10" is not a number here, and wrong types get a 400 naming the field.
@@ -65,7 +69,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       const evaluated = reply.getHeader("x-wisp-prompt-tokens-evaluated");
       const cached = reply.getHeader("x-wisp-prompt-tokens-cached");
       const prompt = evaluated === undefined ? "" : ` prompt ${String(evaluated)} evaluated, ${String(cached ?? 0)} cached`;
-      log(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(0)} ms${prompt}`);
+      // The path only: a query string can carry anything, keys included.
+      log(`${request.method} ${request.url.split("?")[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(0)} ms${prompt}`);
     });
   }
 

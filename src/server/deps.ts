@@ -18,6 +18,11 @@ export interface ServerConfig {
   prefixReuse: boolean;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
+  /**
+   * Longest time to receive a whole request (headers and body), ms: a client that sends too
+   * slowly is cut off instead of holding a connection. Responses (streams) are not limited.
+   */
+  requestTimeoutMs: number;
 }
 
 export interface ServerDeps {
