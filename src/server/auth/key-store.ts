@@ -1,9 +1,10 @@
 // API keys: only SHA-256 hashes are stored (keys are random 256-bit secrets, so a fast hash is
 // enough), in an owner-only file replaced atomically, and compared in constant time.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { writeFileAtomic } from "../atomic-file";
 
 export interface StoredKey {
   id: string;
@@ -42,12 +43,7 @@ export class KeyStore {
   }
 
   private async write(keys: StoredKey[]): Promise<void> {
-    const dir = path.dirname(this.file);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.file}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile(temp, JSON.stringify({ keys }, null, 2), { mode: 0o600 });
-    await chmod(temp, 0o600); // writeFile's mode only applies when the file is new
-    await rename(temp, this.file);
+    await writeFileAtomic(this.file, JSON.stringify({ keys }, null, 2));
   }
 
   /** Creates a key; the returned secret is shown once and never stored. */
