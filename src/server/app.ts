@@ -94,7 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 
   await app.register(async (api) => {
     api.addHook("onRequest", deps.authenticate);
-    api.addHook("onRequest", usage.hook);
+    api.addHook("onResponse", usage.hook);
     for (const register of apiRoutes) await register(api, deps);
   });
   await registerMetricsRoutes(app, deps);

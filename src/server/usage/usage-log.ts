@@ -33,6 +33,8 @@ export class UsageLog {
   private segment = 0;
   private segmentSize = 0;
   private handle: FileHandle | undefined;
+  /** The segment `handle` appends to. */
+  private handleSegment = 0;
   /** Writes run one after another, in the order the requests were recorded. */
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
@@ -61,8 +63,14 @@ export class UsageLog {
     this.rollup.add(event);
     const line = `${JSON.stringify(event)}\n`;
     this.segmentSize += Buffer.byteLength(line);
+    // The segment is fixed now: by the time the write runs, a rotation may have begun the next.
+    const segment = this.segment;
     this.enqueue(async () => {
-      this.handle ??= await open(path.join(this.dir, segmentName(this.segment)), "a", 0o600);
+      if (this.handle === undefined || this.handleSegment !== segment) {
+        await this.handle?.close();
+        this.handle = await open(path.join(this.dir, segmentName(segment)), "a", 0o600);
+        this.handleSegment = segment;
+      }
       await this.handle.write(line);
     });
     if (this.segmentSize >= this.segmentBytes) this.rotate();
@@ -148,8 +156,10 @@ export class UsageLog {
     this.segment = done + 1;
     this.segmentSize = 0;
     this.enqueue(async () => {
-      await this.handle?.close();
-      this.handle = undefined;
+      if (this.handleSegment === done) {
+        await this.handle?.close();
+        this.handle = undefined;
+      }
       await this.compact(rollup, [done]);
     });
   }

@@ -1,6 +1,8 @@
 // Counts what each API key spends: generations report their tokens and images as they finish
 // (streams too, or when the client went away mid-stream); every other authenticated /v1 request
-// (listing models, a rejected body) is counted when its response closes.
+// (listing models, a rejected body) is counted once its response is sent. (Not on the socket's
+// close: a client that leaves mid-stream closes it before its generation has stopped and said
+// how many tokens it made.)
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { KeyInfo } from "../auth/key-store";
 import type { UsageLog } from "./usage-log";
@@ -39,12 +41,10 @@ export class UsageRecorder {
     });
   }
 
-  /** onRequest hook for the /v1 scope, after authentication. */
+  /** onResponse hook for the /v1 scope. */
   readonly hook = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    reply.raw.once("close", () => {
-      if (request.wispKey === null || request.wispUsageReported) return;
-      request.wispUsageReported = true;
-      this.usage.record({ t: this.now(), key: request.wispKey.id, model: null, status: reply.raw.statusCode, prompt_tokens: 0, completion_tokens: 0, images: 0 });
-    });
+    if (request.wispKey === null || request.wispUsageReported) return;
+    request.wispUsageReported = true;
+    this.usage.record({ t: this.now(), key: request.wispKey.id, model: null, status: reply.statusCode, prompt_tokens: 0, completion_tokens: 0, images: 0 });
   };
 }
