@@ -178,7 +178,7 @@ describe("the web console's server side", function () {
     const stream = await sdkB.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Stream me" }], max_tokens: 7, stream: true, stream_options: { include_usage: true } });
     let streamed: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) if (chunk.usage) streamed = chunk.usage;
-    const image = await sdkA.images.generate({ model: "wisp-tiny-diffusion", prompt: "a dot", n: 2, width: 64, height: 64, num_inference_steps: 1 } as OpenAI.ImageGenerateParams);
+    const image = (await sdkA.images.generate({ model: "wisp-tiny-diffusion", prompt: "a dot", n: 2, width: 64, height: 64, num_inference_steps: 1 } as OpenAI.ImageGenerateParamsNonStreaming)) as OpenAI.ImagesResponse;
     await sdkA.models.list();
     await assert.rejects(sdkA.chat.completions.create({ model: "no-such-model", messages: [{ role: "user", content: "x" }] }));
 
