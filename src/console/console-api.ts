@@ -48,13 +48,16 @@ async function failure(response: Response): Promise<ConsoleError> {
 }
 
 export class ConsoleApi {
-  /** The API root the playground calls and its code shows. */
-  readonly baseUrl = `${location.origin}/v1`;
+  /**
+   * The API root the playground calls and its code shows: beside the page, which may sit behind
+   * a path prefix (an editor's port forwarding), so every address here is relative to it.
+   */
+  readonly baseUrl = new URL("v1", location.href).href;
 
   private constructor(private readonly session: SessionInfo) {}
 
   static async connect(): Promise<ConsoleApi> {
-    const response = await fetch("/console/api/session", { credentials: "same-origin" });
+    const response = await fetch("console/api/session", { credentials: "same-origin" });
     if (!response.ok) throw await failure(response);
     return new ConsoleApi((await response.json()) as SessionInfo);
   }
@@ -69,30 +72,30 @@ export class ConsoleApi {
     const response = await fetch(path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
     if (response.status === 401) {
       // The session ended (restart, logout elsewhere, idle): back to the login page.
-      location.assign("/login");
+      location.assign("login");
     }
     if (!response.ok) throw await failure(response);
     return (response.status === 204 ? undefined : await response.json()) as T;
   }
 
   async keys(): Promise<ConsoleKey[]> {
-    return (await this.call<{ keys: ConsoleKey[] }>("GET", "/console/api/keys")).keys;
+    return (await this.call<{ keys: ConsoleKey[] }>("GET", "console/api/keys")).keys;
   }
 
   createKey(name: string): Promise<{ key: ConsoleKey; secret: string }> {
-    return this.call("POST", "/console/api/keys", { name });
+    return this.call("POST", "console/api/keys", { name });
   }
 
   async revokeKey(id: string): Promise<ConsoleKey> {
-    return (await this.call<{ key: ConsoleKey }>("POST", `/console/api/keys/${encodeURIComponent(id)}/revoke`)).key;
+    return (await this.call<{ key: ConsoleKey }>("POST", `console/api/keys/${encodeURIComponent(id)}/revoke`)).key;
   }
 
   usage(): Promise<UsageReport> {
-    return this.call("GET", "/console/api/usage");
+    return this.call("GET", "console/api/usage");
   }
 
   logout(): Promise<void> {
-    return this.call("POST", "/console/api/logout");
+    return this.call("POST", "console/api/logout");
   }
 
   async models(): Promise<ModelInfo[]> {

@@ -30,7 +30,7 @@ async function start(): Promise<void> {
     nav.append(link);
   }
   const logout = h("button", { class: "secondary", text: "Log out", attrs: { type: "button" } });
-  logout.addEventListener("click", () => void api.logout().finally(() => location.assign("/login")));
+  logout.addEventListener("click", () => void api.logout().finally(() => location.assign("login")));
   const main = h("main");
   document.body.replaceChildren(h("header", {}, h("h1", { text: "Wisp console" }), nav, logout), main);
 
@@ -60,5 +60,5 @@ async function start(): Promise<void> {
 }
 
 start().catch((error: Error) => {
-  document.body.replaceChildren(h("main", {}, h("p", { class: "errors", attrs: { role: "alert" }, text: `The console could not start: ${error.message}` }), h("a", { text: "Log in", attrs: { href: "/login" } })));
+  document.body.replaceChildren(h("main", {}, h("p", { class: "errors", attrs: { role: "alert" }, text: `The console could not start: ${error.message}` }), h("a", { text: "Log in", attrs: { href: "login" } })));
 });

@@ -104,6 +104,7 @@ describe("console admin token and sessions", () => {
     assert.equal(readCookie(request({ cookie: "xwisp_console_8765=abc" }), "wisp_console_8765"), undefined);
     assert.ok(matchesSecret("s3cret", "s3cret") && !matchesSecret("s3cre", "s3cret") && !matchesSecret(undefined, "s3cret"));
     assert.equal(redactUrl("/login?token=wisp-admin-abc&x=1"), "/login?token=[redacted]&x=1");
-    assert.equal(redactUrl("/login?code=abc"), "/login?code=[redacted]");
+    assert.equal(redactUrl("/login/abc-def_1"), "/login/[redacted]");
+    assert.equal(redactUrl("/console/api/keys"), "/console/api/keys");
   });
 });

@@ -37,10 +37,11 @@ describe("the web console's server side", function () {
     const anonymous = new ConsoleClient(server.origin);
     const root = await anonymous.request("GET", "/");
     assert.equal(root.status, 303);
-    assert.equal(root.headers.get("location"), "/login");
+    // Relative addresses throughout: the console also works behind a path prefix.
+    assert.equal(root.headers.get("location"), "login");
     const login = await anonymous.request("GET", "/login");
     assert.equal(login.status, 200);
-    assert.match(await login.text(), /<form[^>]+action="\/login"/);
+    assert.match(await login.text(), /<form[^>]+action="login"/);
     for (const [method, path] of [["GET", "/console/console.js"], ["GET", "/console/api/session"], ["GET", "/console/api/keys"], ["GET", "/console/api/usage"], ["POST", "/console/api/keys"], ["POST", "/console/api/logout"]] as const) {
       const response = await anonymous.request(method, path, { json: method === "POST" ? { name: "x" } : undefined });
       assert.equal(response.status, 401, `${method} ${path}`);
@@ -70,7 +71,7 @@ describe("the web console's server side", function () {
     const client = new ConsoleClient(server.origin);
     const response = await client.login(`token=${server.adminToken}`);
     assert.equal(response.status, 303);
-    assert.equal(response.headers.get("location"), "/");
+    assert.equal(response.headers.get("location"), "./");
     const cookie = response.headers.get("set-cookie")!;
     assert.match(cookie, /^wisp_console_\d+=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
     assert.ok(!cookie.includes(server.adminToken));
@@ -79,7 +80,7 @@ describe("the web console's server side", function () {
     assert.equal(page.headers.get("content-security-policy"), CONSOLE_CSP);
     assert.equal(page.headers.get("x-frame-options"), "DENY");
     const html = await page.text();
-    assert.match(html, /<script src="\/console\/console\.js" defer><\/script>/);
+    assert.match(html, /<script src="console\/console\.js" defer><\/script>/);
     assert.doesNotMatch(html, /<script>(?!<\/script>)|<script[^>]*>[^<]+<\/script>|\son\w+=|style=/, "no inline script, handler or style");
     assert.equal((await client.request("GET", "/console/console.js")).status, 200);
     // The form logs in too.
@@ -158,13 +159,15 @@ describe("the web console's server side", function () {
     assert.equal(wrong.status, 401, "an API key is no admin token");
     const link = await fetch(`${server.origin}/console/api/login-link`, { method: "POST", headers: { authorization: `Bearer ${server.adminToken}` } });
     const { path } = (await link.json()) as { path: string };
-    assert.match(path, /^\/login\?code=[\w-]{43}$/);
+    assert.match(path, /^\/login\/[\w-]{43}$/);
     const client = new ConsoleClient(server.origin);
-    const first = await client.login(path.slice("/login?".length));
+    const first = await client.open(path);
     assert.equal(first.status, 303);
+    assert.equal(first.headers.get("location"), "../");
     assert.equal((await client.request("GET", "/console/api/keys")).status, 200);
-    const again = await new ConsoleClient(server.origin).login(path.slice("/login?".length));
+    const again = await new ConsoleClient(server.origin).open(path);
     assert.equal(again.status, 401, "a code works once");
+    assert.equal((await new ConsoleClient(server.origin).open("/login/made-up-code")).status, 401);
   });
 
   it("counts requests and tokens per key and model as it serves, streams and images included", async () => {
@@ -264,11 +267,11 @@ describe("the web console's server side", function () {
       await client.login("token=wrong-guess");
       const link = await fetch(`${own.origin}/console/api/login-link`, { method: "POST", headers: { authorization: `Bearer ${own.adminToken}` } });
       const { path } = (await link.json()) as { path: string };
-      await client.login(path.slice("/login?".length));
+      await client.open(path);
       const log = lines.join("\n");
       assert.match(log, /GET \/login\?token=\[redacted\] 303/);
-      assert.match(log, /GET \/login\?code=\[redacted\] 303/);
-      assert.ok(!log.includes(own.adminToken) && !log.includes("wrong-guess") && !log.includes(path.split("=")[1]!), log);
+      assert.match(log, /GET \/login\/\[redacted\] 303/);
+      assert.ok(!log.includes(own.adminToken) && !log.includes("wrong-guess") && !log.includes(path.split("/").at(-1)!), log);
     } finally {
       await own.close();
     }

@@ -1,4 +1,4 @@
-// The web console at /: login (admin token, or a one-time code from /console/api/login-link),
+// The web console at /: login (admin token, or a one-time link from /console/api/login-link),
 // the page and its bundle, and its JSON API. Everything but the login form, its stylesheet and
 // the login-link endpoint needs a session; every state-changing request must also come from the
 // console's own page (Origin) and carry the session's CSRF token.
@@ -18,14 +18,18 @@ function sendAsset(ctx: ConsoleContext, reply: FastifyReply, name: string): Fast
   return reply.type(asset.type).send(asset.body);
 }
 
-function startSession(ctx: ConsoleContext, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/**
+ * Starts a session and goes to the console. `root` is the relative way back to the console's
+ * root: every address the console gives is relative, so it works behind a path prefix too.
+ */
+function startSession(ctx: ConsoleContext, request: FastifyRequest, reply: FastifyReply, root: string): FastifyReply {
   const { cookie } = ctx.sessions.create();
   reply.header("set-cookie", sessionCookie(cookieName(request), cookie, request.protocol === "https"));
   // 303: the address with the token or code is replaced, so it stays out of the history.
-  return reply.redirect("/", 303);
+  return reply.redirect(root, 303);
 }
 
-const loginFailed = (reply: FastifyReply, message: string) => reply.code(401).type("text/html; charset=utf-8").send(loginPage(message));
+const loginFailed = (reply: FastifyReply, message: string, root = "") => reply.code(401).type("text/html; charset=utf-8").send(loginPage(message, root));
 
 /** Requests under the session guard: no session, no entry; no CSRF token, no change. */
 function sessionGuard(ctx: ConsoleContext) {
@@ -33,7 +37,7 @@ function sessionGuard(ctx: ConsoleContext) {
     const session = ctx.sessions.get(readCookie(request, cookieName(request)));
     if (!session) {
       // Returning the reply ends the request here (fastify's rule for async hooks).
-      if (request.method === "GET" && request.url === "/") return reply.redirect("/login", 303);
+      if (request.method === "GET" && request.url === "/") return reply.redirect("login", 303);
       throw new ApiError(401, "log in to the console first (wisp-server prints a login link)", "authentication_error", null, "no_console_session");
     }
     if (request.method !== "GET" && request.method !== "HEAD") {
@@ -58,17 +62,19 @@ export async function registerConsole(app: FastifyInstance, ctx: ConsoleContext)
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
 
-    scope.get<{ Querystring: { token?: string; code?: string } }>("/login", async (request, reply) => {
-      const { token, code } = request.query;
-      if (token !== undefined) return ctx.admin.verify(token) ? startSession(ctx, request, reply) : loginFailed(reply, "That admin token is not right.");
-      if (code !== undefined) {
-        return ctx.sessions.redeemLoginCode(code) ? startSession(ctx, request, reply) : loginFailed(reply, "That login link has expired or was used already: log in with the admin token.");
-      }
+    scope.get<{ Querystring: { token?: string } }>("/login", async (request, reply) => {
+      const { token } = request.query;
+      if (token !== undefined) return ctx.admin.verify(token) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
       return reply.type("text/html; charset=utf-8").send(loginPage());
+    });
+    // The code sits in the path, not the query: editors that open links re-encode queries ("=").
+    scope.get<{ Params: { code: string } }>("/login/:code", async (request, reply) => {
+      if (ctx.sessions.redeemLoginCode(request.params.code)) return startSession(ctx, request, reply, "../");
+      return loginFailed(reply, "That login link has expired or was used already: log in with the admin token.", "../");
     });
     scope.post<{ Body: { token?: string } | undefined }>("/login", async (request, reply) => {
       if (!fromSameOrigin(request)) throw new ApiError(403, "cross-site request refused", "invalid_request_error", null, "cross_site_request");
-      return ctx.admin.verify(request.body?.token) ? startSession(ctx, request, reply) : loginFailed(reply, "That admin token is not right.");
+      return ctx.admin.verify(request.body?.token) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
     });
     scope.get("/console/console.css", async (_request, reply) => sendAsset(ctx, reply, "console.css"));
     // Browsers ask for it on every page; there is none.
@@ -80,7 +86,7 @@ export async function registerConsole(app: FastifyInstance, ctx: ConsoleContext)
       if (!ctx.admin.verify(bearerToken(request.headers.authorization))) {
         throw new ApiError(401, "send the admin token as Authorization: Bearer <token>", "authentication_error", null, "invalid_admin_token");
       }
-      return { path: `/login?code=${ctx.sessions.issueLoginCode()}` };
+      return { path: `/login/${ctx.sessions.issueLoginCode()}` };
     });
 
     await scope.register(async (guarded) => {

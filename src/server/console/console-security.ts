@@ -71,5 +71,5 @@ export function matchesSecret(candidate: unknown, expected: string): boolean {
 
 /** A URL for the access log: login tokens and codes never reach a log. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|code)=)[^&#]*/gi, "$1[redacted]");
+  return url.replace(/([?&]token=)[^&#]*/gi, "$1[redacted]").replace(/^\/login\/[^?#]+/, "/login/[redacted]");
 }

@@ -79,7 +79,7 @@ export class SessionStore implements KeyVerifier {
     return { ...PLAYGROUND_KEY, prefix: session.playgroundKey.slice(0, 9), created: Math.floor(session.created / 1000) };
   }
 
-  /** A one-time code that logs in through /login?code=, for launchers that hold the admin token. */
+  /** A one-time code that logs in through /login/<code>, for launchers that hold the admin token. */
   issueLoginCode(): string {
     const now = this.now();
     for (const [hash, expires] of this.loginCodes) if (expires <= now) this.loginCodes.delete(hash);

@@ -8,8 +8,13 @@ export class ConsoleClient {
   constructor(readonly origin: string) {}
 
   /** GET /login?token=...: the response, with the session cookie kept when one is set. */
-  async login(query: string): Promise<Response> {
-    const response = await fetch(`${this.origin}/login?${query}`, { redirect: "manual" });
+  login(query: string): Promise<Response> {
+    return this.open(`/login?${query}`);
+  }
+
+  /** Follows a login link (as a browser would open it), keeping the session cookie it sets. */
+  async open(path: string): Promise<Response> {
+    const response = await fetch(`${this.origin}${path}`, { redirect: "manual" });
     this.keepCookie(response);
     return response;
   }
