@@ -216,6 +216,23 @@ describe("the web console in Chromium, against a running wisp-server", function 
     await run("python3", ["-m", "py_compile", join(snippetDir, "snippet.py")]);
   });
 
+  it("asks for JSON that follows a JSON schema, and gets it", async () => {
+    await page.click("button:text-is('Clear')");
+    await page.selectOption("select[name=response_format]", "json_schema");
+    const schema = { type: "object", properties: { answer: { type: "string", maxLength: 20 } }, required: ["answer"] };
+    await page.fill("textarea[name=json_schema]", JSON.stringify(schema));
+    await page.fill("input[name=max_tokens]", "200");
+    await page.fill("textarea[name=message]", "Answer in JSON.");
+    await page.click("button:text-is('Send')");
+    await page.locator(".conversation .status", { hasText: "total" }).waitFor({ timeout: 60_000 });
+    const reply = JSON.parse(await page.locator(".message.assistant .content").last().innerText()) as { answer: unknown };
+    assert.equal(typeof reply.answer, "string");
+    assert.ok((reply.answer as string).length <= 20);
+    await page.locator(".conversation .code-view button[data-language=curl]").click();
+    const code = await page.locator(".conversation .code-view pre.code").innerText();
+    assert.match(code, /"response_format": \{\n\s+"type": "json_schema"/);
+  });
+
   it("generates an image in the image tab, and its curl code gives the same image", async () => {
     await page.goto(`${origin}/#image`);
     await page.locator("select[name=image_model] option").first().waitFor({ state: "attached" });
