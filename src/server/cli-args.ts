@@ -47,7 +47,9 @@ export function parseCommand(argv: string[]): Command {
     },
   });
   const home = path.join(os.homedir(), ".wisp");
-  const dataDir = path.resolve(values["data-dir"] ?? home);
+  // WISP_DATA_DIR: the same default for the server and the extension (which reads the console's
+  // admin token there).
+  const dataDir = path.resolve(values["data-dir"] ?? (process.env.WISP_DATA_DIR || home));
   if (values.help) return { kind: "help" };
   if (positionals[0] === "keys") {
     const [, action, id] = positionals;

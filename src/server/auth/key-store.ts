@@ -3,8 +3,9 @@
 // read-modify-write under a lock, so two at once (here or in another process) both land.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, open, readFile, rename, stat } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { writeFileAtomic } from "../atomic-file";
 import { withFileLock } from "./file-lock";
 
 export interface StoredKey {
@@ -62,18 +63,9 @@ export class KeyStore {
     return done;
   }
 
-  /** Only the lock holder writes, so one temp name serves; a crash mid-write leaves keys.json whole. */
+  /** A crash mid-write leaves keys.json whole (the old or the new content). */
   private async write(keys: StoredKey[]): Promise<void> {
-    const temp = `${this.file}.tmp`;
-    const handle = await open(temp, "w", 0o600);
-    try {
-      await handle.writeFile(JSON.stringify({ keys }, null, 2));
-      await handle.sync(); // on disk before it replaces the old file, not only in the page cache
-    } finally {
-      await handle.close();
-    }
-    await chmod(temp, 0o600); // open's mode only applies when the file is new
-    await rename(temp, this.file);
+    await writeFileAtomic(this.file, JSON.stringify({ keys }, null, 2));
   }
 
   /** Creates a key; the returned secret is shown once and never stored. */

@@ -11,6 +11,16 @@ describe("redact", () => {
   it("removes the known secrets wherever they appear", () => {
     assert.equal(redact("401 for key hunter2hunter2!", ["hunter2hunter2"]), "401 for key [redacted]!");
   });
+  it("removes wisp-server's keys, admin tokens and login links", () => {
+    const key = `wisp-${"A".repeat(43)}`;
+    const admin = `wisp-admin-${"b_-".repeat(15)}`;
+    assert.equal(redact(`server: created API key key_9c9936d46320 (default): ${key}`), "server: created API key [redacted] (default): [redacted]");
+    assert.equal(redact(`server: console: http://127.0.0.1:8765/login?token=${admin}`), "server: console: http://127.0.0.1:8765/login?token=[redacted]");
+    assert.equal(redact(`opening http://127.0.0.1:8765/login/${"c".repeat(43)}`), "opening http://127.0.0.1:8765/login/[redacted]");
+    assert.equal(redact(`token ${admin} read`), "token [redacted] read");
+    // Model and command names are no secrets.
+    assert.equal(redact("model wisp-tiny-diffusion (image) from /m/wisp-tiny-diffusion; wisp-server listening"), "model wisp-tiny-diffusion (image) from /m/wisp-tiny-diffusion; wisp-server listening");
+  });
   it("leaves ordinary text alone", () => {
     const line = "GET http://127.0.0.1:8765/v1/models -> 200 in 12 ms (key source: env)";
     assert.equal(redact(line, ["", "x"]), line);
