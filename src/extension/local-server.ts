@@ -149,7 +149,11 @@ export class LocalServer implements vscode.Disposable {
 
   /** Something already listens on the port: a Wisp server is used as it is, anything else is an error. */
   private async alreadyThere(host: string, port: number, origin: string): Promise<StartResult> {
-    if (!(await answersHealth(origin))) throw new Error(portBusy(host, port));
+    if (!(await answersHealth(origin))) {
+      const message = portBusy(host, port);
+      this.setState({ kind: "failed", message });
+      throw new Error(message);
+    }
     this.log.info(`a Wisp server already answers at ${origin}: using it`);
     if (this.stateValue.kind !== "stopped") this.setState({ kind: "stopped" });
     return "already-running";

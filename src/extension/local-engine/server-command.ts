@@ -12,10 +12,19 @@ export interface ServerCommand {
 
 /**
  * Loaded first into the bundled server: when its stdin pipe closes (the extension host exited,
- * even by a crash or a kill, without stopping it), it stops as on Ctrl+C, and exits anyway 5 s later.
+ * even by a crash or a kill, without stopping it), it stops as on Ctrl+C, and exits anyway 5 s
+ * later. Node passes this option on to the server's own child processes and worker threads
+ * (node-llama-cpp forks a binary test; images run in workers): the variable, removed at once,
+ * and the main-thread check keep it to the server itself.
  */
-const exitWithEditor =
-  "process.stdin.on('end',()=>{process.kill(process.pid,'SIGTERM');setTimeout(()=>process.exit(0),5000).unref()}).resume()";
+const exitWithEditorVariable = "WISP_EXIT_WITH_EDITOR";
+const exitWithEditor = [
+  'import { isMainThread } from "node:worker_threads";',
+  `if (isMainThread && process.env.${exitWithEditorVariable} === "1") {`,
+  `  delete process.env.${exitWithEditorVariable};`,
+  '  process.stdin.on("end", () => { process.kill(process.pid, "SIGTERM"); setTimeout(() => process.exit(0), 5000).unref(); }).resume();',
+  "}",
+].join("\n");
 
 /** The bundled server (`dist/server/main.js` beside the extension) unless `custom` names a command. */
 export function serverCommand(extensionPath: string, custom: string): ServerCommand {
@@ -26,6 +35,7 @@ export function serverCommand(extensionPath: string, custom: string): ServerComm
   // Desktop VS Code's runtime is Electron: this makes it run scripts as plain Node does.
   if (process.versions.electron !== undefined) env.ELECTRON_RUN_AS_NODE = "1";
   const script = join(extensionPath, "dist", "server", "main.js");
+  env[exitWithEditorVariable] = "1";
   const hook = ["--import", `data:text/javascript,${encodeURIComponent(exitWithEditor)}`];
   return { command: process.execPath, argv: (args, serving) => [...(serving ? hook : []), script, ...args], env, label: "the bundled server" };
 }
