@@ -39,6 +39,7 @@ rmSync(out, { force: true });
 vsce(["package", "--no-dependencies", "--allow-missing-repository", "--target", target, "--out", out], stage, "ignore");
 
 printContents(contents.map(({ to }) => to), stage);
+console.log("  (vsce's warning about many JavaScript files counts the server's dependencies: they run in the server's own process, not in the extension host)");
 console.log(`packaged ${out} for ${target}: ${mib(statSync(out).size)} (${contents.length} files)`);
 
 /** One line per part: the extension, the server bundle, each native engine, the other JS, models. */

@@ -60,7 +60,8 @@ export async function serverRuntimeFiles(rootDir, serverDir, target) {
   const files = new Set();
   const packages = new Set();
   for (const input of Object.keys(metafile.inputs)) {
-    if (!input.startsWith("node_modules/")) continue;
+    // Native binaries named in code for every platform (one require per platform) come from `nativeFolders` only.
+    if (!input.startsWith("node_modules/") || input.endsWith(".node")) continue;
     const file = input.split("/").join(sep);
     files.add(file);
     const pkg = packageRoot(input);
