@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { delay } from "../core/base/delay";
@@ -178,7 +179,7 @@ export class LocalServer implements vscode.Disposable {
     const dataDir = join(this.paths.storagePath, "server");
     await mkdir(dataDir, { recursive: true });
     const chosen = this.settings.value.localServer.modelsDir;
-    if (chosen) return { dataDir, modelsDir: chosen };
+    if (chosen) return { dataDir, modelsDir: chosen.replace(/^~(?=$|[\\/])/, homedir()) };
     const modelsDir = join(this.paths.storagePath, "models");
     report("preparing the models");
     const copied = await provisionShippedModels(join(this.paths.extensionPath, "models"), modelsDir);
