@@ -31,6 +31,13 @@ export type StartResult = "started" | "already-running";
 /** Where a start comes from: the command shows a cancellable notification, the others only the status bar. */
 type StartKind = "command" | "auto";
 
+/** A start that was cancelled, or overtaken by a stop: nothing went wrong. */
+export class StartCancelled extends Error {
+  constructor() {
+    super("starting the local server was cancelled.");
+  }
+}
+
 /**
  * Runs the local server for `wisp.baseUrl`: the bundled one on the editor's own Node runtime (or
  * `wisp.localServer.command`), in its own process group, its output in the Wisp log. Before the
@@ -42,7 +49,8 @@ export class LocalServer implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private stateValue: LocalServerState = { kind: "stopped" };
   private process: ServerProcess | undefined;
-  private starting: Promise<StartResult> | undefined;
+  /** The start under way; a stop aborts it. */
+  private launching: { generation: number; abort: AbortController; promise: Promise<StartResult> } | undefined;
   private readonly restarts = new RestartPolicy();
   private restartCount = 0;
   private lastExit: string | undefined;
@@ -75,11 +83,11 @@ export class LocalServer implements vscode.Disposable {
   }
 
   /** Starting, running or between restarts. */
-  get active(): boolean { return this.starting !== undefined || this.process !== undefined || this.stateValue.kind === "restarting"; }
+  get active(): boolean { return this.launching !== undefined || this.process !== undefined || this.stateValue.kind === "restarting"; }
 
   /** Starts the server on the address of `wisp.baseUrl`; a second call while it starts joins the first. */
   start(kind: StartKind = "command"): Promise<StartResult> {
-    if (this.starting) return this.starting;
+    if (this.launching?.generation === this.generation) return this.launching.promise;
     if (kind === "command") {
       this.stoppedByUser = false;
       this.restarts.reset();
@@ -88,14 +96,29 @@ export class LocalServer implements vscode.Disposable {
     }
     if (this.process?.alive) return Promise.resolve("already-running");
     const generation = this.generation;
-    const run = kind === "command" ? withNotification((signal, report) => this.launch(generation, signal, report)) : this.launch(generation);
-    this.starting = run.finally(() => (this.starting = undefined));
-    return this.starting;
+    const abort = new AbortController();
+    // A start that a stop overtook is still winding down: after it.
+    const previous = this.launching?.promise.catch(() => undefined);
+    const launch = async (signal: AbortSignal, report?: (message: string) => void) => {
+      await previous;
+      return this.launch(generation, signal, report);
+    };
+    const run = kind === "command" ? withNotification((signal, report) => launch(AbortSignal.any([signal, abort.signal]), report)) : launch(abort.signal);
+    const entry = {
+      generation,
+      abort,
+      promise: run.finally(() => {
+        if (this.launching === entry) this.launching = undefined;
+      }),
+    };
+    this.launching = entry;
+    return entry.promise;
   }
 
   /** Stops the server this window runs (and any restart on its way). */
   async stop(byUser = true): Promise<void> {
     this.generation++;
+    this.launching?.abort.abort();
     if (byUser) this.stoppedByUser = true;
     const running = this.process;
     this.process = undefined;
@@ -111,7 +134,8 @@ export class LocalServer implements vscode.Disposable {
     this.changed.dispose();
   }
 
-  private async launch(generation: number, signal?: AbortSignal, report: (message: string) => void = () => {}): Promise<StartResult> {
+  private async launch(generation: number, signal: AbortSignal, report: (message: string) => void = () => {}): Promise<StartResult> {
+    if (signal.aborted) throw new StartCancelled();
     const { host, port } = localAddress(this.settings.value.baseUrl);
     const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     if (await portInUse(host, port)) return this.alreadyThere(host, port, origin);
@@ -121,6 +145,7 @@ export class LocalServer implements vscode.Disposable {
       const command = serverCommand(this.paths.extensionPath, this.customCommand());
       const dirs = await this.prepareFolders(report);
       await this.ensureKey(command, dirs.dataDir, report);
+      if (signal.aborted) throw new StartCancelled();
       const args = ["--host", host, "--port", String(port), "--models-dir", dirs.modelsDir, "--data-dir", dirs.dataDir];
       this.log.info(`starting ${command.label}: ${[command.command, ...command.argv(args, false)].join(" ")}`);
       const server = ServerProcess.start(command, args, (line) => {
@@ -128,13 +153,11 @@ export class LocalServer implements vscode.Disposable {
         report(line.slice(0, 120));
       });
       if (!(await this.waitReady(server, command, origin, signal))) return this.alreadyThere(host, port, origin);
-      if (generation !== this.generation) {
-        await server.stop();
-        throw new Error("the local server was stopped while it started.");
-      }
       this.process = server;
       this.address = { host, port };
       await this.checkKey(command, dirs.dataDir);
+      // A stop meanwhile has already ended it.
+      if (signal.aborted) throw new StartCancelled();
       this.setState({ kind: "running", port, pid: server.pid ?? 0, restarts: this.restartCount, ...(this.lastExit ? { lastExit: this.lastExit } : {}) });
       this.log.info(`local server running at ${origin}/v1 (pid ${server.pid})`);
       void server.exited.then((exit) => this.onExit(server, generation, port, describeExit(exit.code, exit.signal)));
@@ -142,7 +165,7 @@ export class LocalServer implements vscode.Disposable {
     } catch (error) {
       // Between restarts the restart loop says what happens next.
       if (this.stateValue.kind === "starting") {
-        this.setState(signal?.aborted ? { kind: "stopped" } : { kind: "failed", message: (error as Error).message });
+        this.setState(error instanceof StartCancelled ? { kind: "stopped" } : { kind: "failed", message: (error as Error).message });
       }
       throw error;
     }
@@ -161,14 +184,14 @@ export class LocalServer implements vscode.Disposable {
   }
 
   /** True once this server answers; false when another one took the port meanwhile. */
-  private async waitReady(server: ServerProcess, command: ServerCommand, origin: string, signal?: AbortSignal): Promise<boolean> {
+  private async waitReady(server: ServerProcess, command: ServerCommand, origin: string, signal: AbortSignal): Promise<boolean> {
     try {
       await server.waitHealthy(origin, healthTimeoutMs, signal);
       return true;
     } catch (error) {
       await server.stop();
       if (server.spawnFailure?.code === "ENOENT") throw new Error(notFound(command));
-      if (signal?.aborted) throw new Error("starting the local server was cancelled.");
+      if (signal.aborted) throw new StartCancelled();
       if (error instanceof ExitedEarly && /EADDRINUSE/.test(error.output)) return false;
       throw error;
     }

@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import type { LocalServerState } from "../../src/core/local-server/local-server-state";
 import type { WispApi } from "../../src/extension/extension";
 import { freePort } from "../harness/free-port";
+import { startLocalTextServer } from "../harness/local-text-server";
 import { findSecrets, serverKeyPattern } from "../harness/secret-scan";
 import { waitFor } from "../harness/wait-for";
 import { activateWisp, resetWisp, setBaseUrl, wispExtensionId } from "./support/wisp-extension";
@@ -129,6 +130,32 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
     } finally {
       await new Promise((done) => other.close(done));
       await setBaseUrl(baseUrl);
+    }
+  });
+
+  it("a Wisp server already answering at the base URL (another window's) is used, not started again", async () => {
+    const other = await startLocalTextServer(vscode.extensions.getExtension(wispExtensionId)!.extensionPath);
+    try {
+      await setBaseUrl(other.baseUrl);
+      assert.equal(await vscode.commands.executeCommand("wisp.startLocalServer"), "already-running");
+      assert.equal(api.localServer().kind, "stopped");
+      assert.ok(api.logLines().some((line) => line.includes(`a Wisp server already answers at ${other.baseUrl.replace(/\/v1$/, "")}`)));
+    } finally {
+      await setBaseUrl(baseUrl);
+      await other.stop();
+    }
+  });
+
+  it("a custom command that does not exist is named in the error", async () => {
+    await vscode.commands.executeCommand("wisp.stopLocalServer");
+    await vscode.workspace.getConfiguration("wisp").update("localServer.command", "/nonexistent/wisp-server", vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand("wisp.startLocalServer");
+      const state = api.localServer();
+      assert.equal(state.kind, "failed");
+      assert.match(state.kind === "failed" ? state.message : "", /"\/nonexistent\/wisp-server" was not found/);
+    } finally {
+      await vscode.workspace.getConfiguration("wisp").update("localServer.command", undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

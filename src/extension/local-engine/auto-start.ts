@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { localAddress } from "../../core/net/local-address";
 import type { ConnectionMonitor } from "../connection-monitor";
-import type { LocalServer } from "../local-server";
+import { StartCancelled, type LocalServer } from "../local-server";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 import { portInUse } from "./port-probe";
@@ -39,6 +39,7 @@ export function registerAutoStart({ settings, connection, localServer, log }: Au
     try {
       await localServer.start("auto");
     } catch (error) {
+      if (error instanceof StartCancelled) return;
       const message = (error as Error).message;
       log.error(`local server auto-start: ${message}`);
       void vscode.window.showErrorMessage(`Wisp: could not start the local server: ${message}`, "Show Logs").then((choice) => {
