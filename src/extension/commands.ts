@@ -67,11 +67,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     register("wisp.statusMenu", () => showStatusMenu(settings.value, statusBar.current.tooltip.split("\n")[0] ?? "Wisp")),
     register("wisp.checkConnection", () => connection.check()),
     register("wisp.startLocalServer", async () => {
-      await localServer.start();
-      void vscode.window.showInformationMessage(`Wisp: local server running at ${settings.value.baseUrl}`);
+      const result = await localServer.start();
+      const url = settings.value.baseUrl;
+      void vscode.window.showInformationMessage(result === "started" ? `Wisp: local server running at ${url}` : `Wisp: a Wisp server already answers at ${url}; using it.`);
       await connection.check();
+      return result;
     }),
     register("wisp.stopLocalServer", async () => {
+      if (!localServer.active) void vscode.window.showInformationMessage("Wisp: this window runs no local server.");
       await localServer.stop();
       await connection.check();
     }),

@@ -75,6 +75,6 @@ function readSettings(): WispSettings {
       steps: c.get<number>("image.steps", 4),
       negativePrompt: c.get<string>("image.negativePrompt", ""),
     },
-    localServer: { autoStart: c.get<boolean>("localServer.autoStart", false), modelsDir: str("localServer.modelsDir", "") },
+    localServer: { autoStart: c.get<boolean>("localServer.autoStart", true), modelsDir: str("localServer.modelsDir", "") },
   };
 }

@@ -8,6 +8,14 @@ describe("redact", () => {
   it("removes key-shaped tokens", () => {
     assert.equal(redact("using sk-proj_ABCDEFGHIJKL and wsk_0123456789abcdef"), "using [redacted] and [redacted]");
   });
+  it("removes the local server's keys, but not model names", () => {
+    const line = "created API key key_d0727fab14e4 (default): wisp-6gP6lfANbOp6lnTmBqWoeSbOGSWZP1gKpYe_1bXFKG8";
+    assert.equal(redact(line), "created API key [redacted] (default): [redacted]");
+    assert.equal(redact("model wisp-tiny-diffusion (image) from /m/wisp-tiny-diffusion"), "model wisp-tiny-diffusion (image) from /m/wisp-tiny-diffusion");
+  });
+  it("removes login tokens from URLs", () => {
+    assert.equal(redact("console: http://127.0.0.1:8765/login?token=abc123XYZ&x=1"), "console: http://127.0.0.1:8765/login?token=[redacted]&x=1");
+  });
   it("removes the known secrets wherever they appear", () => {
     assert.equal(redact("401 for key hunter2hunter2!", ["hunter2hunter2"]), "401 for key [redacted]!");
   });
