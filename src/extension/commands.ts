@@ -8,7 +8,7 @@ import { selectModel } from "./model-picker";
 import type { Settings } from "./settings";
 import type { StatusBar } from "./status-bar";
 import { showStatusMenu } from "./status-menu";
-import { openWebConsole } from "./web-console";
+import { localServerDataDir, openWebConsole } from "./web-console";
 
 export interface CommandDeps {
   readonly settings: Settings;
@@ -78,7 +78,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
       await localServer.stop();
       await connection.check();
     }),
-    register("wisp.openWebConsole", () => openWebConsole(settings, log)),
+    register("wisp.openWebConsole", () => openWebConsole(settings, log, [localServer.dataDir, localServerDataDir()])),
   );
 }
 

@@ -69,6 +69,9 @@ export class LocalServer implements vscode.Disposable {
 
   get state(): LocalServerState { return this.stateValue; }
 
+  /** The bundled server's data folder (keys, usage, the web console's admin token). */
+  get dataDir(): string { return join(this.paths.storagePath, "server"); }
+
   /** Whether Wisp: Stop Local Server was the last word (auto-start then leaves it stopped). */
   get stoppedOnPurpose(): boolean { return this.stoppedByUser; }
 
@@ -199,7 +202,7 @@ export class LocalServer implements vscode.Disposable {
 
   /** The server's data folder (its keys) and models folder, with the shipped models in place. */
   private async prepareFolders(report: (message: string) => void): Promise<{ dataDir: string; modelsDir: string }> {
-    const dataDir = join(this.paths.storagePath, "server");
+    const dataDir = this.dataDir;
     await mkdir(dataDir, { recursive: true });
     const chosen = this.settings.value.localServer.modelsDir;
     if (chosen) return { dataDir, modelsDir: chosen.replace(/^~(?=$|[\\/])/, homedir()) };

@@ -30,13 +30,38 @@ export interface OpenedConsole {
  * folder on this machine) is traded for a one-time login link, so the token itself never goes
  * into the browser, a setting or a log; without it, the console's login page opens.
  */
-export async function openWebConsole(settings: Settings, log: Logger): Promise<OpenedConsole> {
+export async function openWebConsole(settings: Settings, log: Logger, dataDirs: readonly string[] = [localServerDataDir()]): Promise<OpenedConsole> {
   const origin = webConsoleOrigin(settings.value.baseUrl);
-  const tokenFile = join(localServerDataDir(), "admin-token");
-  const token = await readAdminToken(tokenFile);
-  let response: Response;
+  // The bundled server keeps its data in the extension's storage, a standalone one in ~/.wisp:
+  // the first token the server at the base URL accepts opens it.
+  const tokenFiles = dataDirs.map((dir) => join(dir, "admin-token"));
+  let path = "/login";
+  let tokenFound = false;
+  for (const tokenFile of [...tokenFiles, undefined]) {
+    const token = tokenFile === undefined ? undefined : await readAdminToken(tokenFile);
+    if (tokenFile !== undefined && token === undefined) continue;
+    tokenFound ||= token !== undefined;
+    const response = await loginLink(origin, token);
+    if (response.ok) {
+      path = ((await response.json()) as { path: string }).path;
+      break;
+    }
+    if (response.status !== 401) throw new Error(`the server at ${origin} has no web console (HTTP ${response.status}).`);
+  }
+  if (!(await vscode.env.openExternal(vscode.Uri.parse(`${origin}${path}`)))) throw new Error("the browser did not open the web console.");
+  const loggedIn = path !== "/login";
+  log.info(`opened the web console at ${origin}${loggedIn ? "" : " (login page)"}`);
+  if (!loggedIn) {
+    const where = tokenFiles.join(" or ");
+    const why = tokenFound ? `no admin token in ${where} is this server's` : `there is no admin token in ${where}`;
+    void vscode.window.showInformationMessage(`Wisp: ${why}; log in with the token in the login link wisp-server printed when it started.`);
+  }
+  return { origin, loggedIn };
+}
+
+async function loginLink(origin: string, token: string | undefined): Promise<Response> {
   try {
-    response = await fetch(`${origin}/console/api/login-link`, {
+    return await fetch(`${origin}/console/api/login-link`, {
       method: "POST",
       headers: token ? { authorization: `Bearer ${token}` } : {},
       signal: AbortSignal.timeout(10_000),
@@ -44,18 +69,4 @@ export async function openWebConsole(settings: Settings, log: Logger): Promise<O
   } catch {
     throw new Error(`the local server at ${origin} does not answer: start it with Wisp: Start Local Server.`);
   }
-  let path = "/login";
-  if (response.ok) {
-    path = ((await response.json()) as { path: string }).path;
-  } else if (response.status !== 401) {
-    throw new Error(`the server at ${origin} has no web console (HTTP ${response.status}).`);
-  }
-  if (!(await vscode.env.openExternal(vscode.Uri.parse(`${origin}${path}`)))) throw new Error("the browser did not open the web console.");
-  const loggedIn = path !== "/login";
-  log.info(`opened the web console at ${origin}${loggedIn ? "" : " (login page)"}`);
-  if (!loggedIn) {
-    const why = token ? `the admin token in ${tokenFile} is not this server's` : `there is no admin token in ${tokenFile}`;
-    void vscode.window.showInformationMessage(`Wisp: ${why}; log in with the token in the login link wisp-server printed when it started.`);
-  }
-  return { origin, loggedIn };
 }

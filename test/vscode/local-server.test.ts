@@ -100,6 +100,16 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
     await status("ready");
   });
 
+  it("Wisp: Open Web Console opens the bundled server's console logged in, with the admin token from the extension's storage", async () => {
+    await running();
+    const opened = (await vscode.commands.executeCommand("wisp.openWebConsole")) as { origin: string; loggedIn: boolean } | undefined;
+    assert.ok(opened, `the console opened: ${api.logLines().slice(-3).join(" | ")}`);
+    assert.equal(opened.origin, baseUrl.replace(/\/v1$/, ""));
+    assert.equal(opened.loggedIn, true);
+    const token = readFileSync(join(process.env.WISP_TEST_USER_DATA_DIR!, "User/globalStorage/wisp.wisp/server/admin-token"), "utf8").trim();
+    assert.deepEqual(api.logLines().filter((line) => line.includes(token)), [], "the admin token is not logged");
+  });
+
   it("a server killed from outside is restarted, and the status bar says so", async () => {
     const before = await running();
     process.kill(before.pid, "SIGKILL");
