@@ -4,6 +4,7 @@ import { parseBaseUrl, type BaseUrl } from "./base-url";
 import { toWispError, type ErrorContext } from "./error-mapping";
 import { RequestScope } from "./request-scope";
 import {
+  isSeed,
   parseChatChunk,
   parseCompletionChunk,
   parseImages,
@@ -76,11 +77,14 @@ export class WispClient {
   /** `POST /images/generations` asking for `b64_json`; returns the decoded image files. */
   generateImage(req: ImageRequest, signal?: AbortSignal): Promise<GeneratedImages> {
     return this.request(signal, req.model, this.imageTimeoutMs, async (sdk, scope) => {
-      const body = await sdk.post<unknown>("/images/generations", {
-        ...this.options(scope, this.imageTimeoutMs, this.maxRetries),
-        body: { ...req, response_format: "b64_json" },
-      });
-      return parseImages(body, decodeBase64);
+      const { data, response } = await sdk
+        .post<unknown>("/images/generations", {
+          ...this.options(scope, this.imageTimeoutMs, this.maxRetries),
+          body: { ...req, response_format: "b64_json" },
+        })
+        .withResponse();
+      const header = Number(response.headers.get("x-wisp-seed") ?? Number.NaN);
+      return parseImages(data, decodeBase64, isSeed(header) ? header : undefined);
     });
   }
 
