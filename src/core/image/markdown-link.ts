@@ -6,8 +6,13 @@ const maxAlt = 100;
  * system paths or URI paths); the link is relative when both share a root.
  */
 export function markdownImageLink(prompt: string, documentPath: string, imagePath: string): string {
+  return markdownImage(prompt, encodeLinkPath(relativePath(parentOf(documentPath), imagePath)));
+}
+
+/** `![prompt](destination)` with the prompt as alt text; `destination` must already be URL-encoded. */
+export function markdownImage(prompt: string, destination: string): string {
   const alt = prompt.replace(/\s+/g, " ").trim().slice(0, maxAlt).replace(/[[\]\\]/g, "\\$&");
-  return `![${alt}](${encodeLinkPath(relativePath(parentOf(documentPath), imagePath))})`;
+  return `![${alt}](${destination})`;
 }
 
 /** `a/b/c.md` -> `a/b`. */

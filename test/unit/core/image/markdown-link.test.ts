@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { markdownImageLink, relativePath } from "../../../../src/core/image/markdown-link";
+import { markdownImage, markdownImageLink, relativePath } from "../../../../src/core/image/markdown-link";
 
 describe("markdown image links", () => {
   it("links relative to the document's folder", () => {
@@ -24,5 +24,9 @@ describe("markdown image links", () => {
     assert.equal(relativePath("/a/b", "/a/c/d.png"), "../c/d.png");
     assert.equal(relativePath("/", "/x.png"), "x.png");
     assert.equal(relativePath("/c:/work", "/d:/pics/x.png"), "/d:/pics/x.png");
+  });
+
+  it("links to a full URI as given when the image is elsewhere", () => {
+    assert.equal(markdownImage("a [cat]", "vscode-remote://ssh/home/x.png"), "![a \\[cat\\]](vscode-remote://ssh/home/x.png)");
   });
 });
