@@ -6,9 +6,9 @@ import * as vscode from "vscode";
 import type { WispApi } from "../../src/extension/extension";
 import type { ImageCommandResult } from "../../src/extension/image/image-commands";
 import { freePort } from "../harness/free-port";
-import { startLocalTextServer, type LocalTextServer } from "../harness/local-text-server";
+import type { LocalTextServer } from "../harness/local-text-server";
 import { waitFor } from "../harness/wait-for";
-import { activateWisp, resetWisp, setBaseUrl, wispExtensionId } from "./support/wisp-extension";
+import { activateWisp, connectToLocalServer, resetWisp, setBaseUrl } from "./support/wisp-extension";
 
 type Saved = Extract<ImageCommandResult, { kind: "saved" }>;
 type Failed = Extract<ImageCommandResult, { kind: "failed" }>;
@@ -24,10 +24,7 @@ describe("Wisp: Generate Image against the local server (real VS Code)", functio
 
   before(async () => {
     api = await activateWisp();
-    const root = vscode.extensions.getExtension(wispExtensionId)!.extensionPath;
-    server = await startLocalTextServer(root);
-    await setBaseUrl(server.baseUrl);
-    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+    server = await connectToLocalServer();
   });
   beforeEach(async () => {
     // Small and quick unless a test says otherwise.

@@ -91,7 +91,8 @@ async function generateVariations(deps: ImageCommandDeps, attempt: Attempt, pane
       if (target === undefined) throw new Error("Not saved: no file was chosen.");
       const variation = variations[index]!;
       const file = await saveImage(target, variation.bytes, prompt, image.format, now);
-      await present(deps, ask, file, variation.seed);
+      // Beside the preview, which keeps the focus: more variations can be saved from it.
+      await present(deps, ask, file, variation.seed, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
       return vscode.workspace.asRelativePath(file);
     },
   });
@@ -104,9 +105,10 @@ async function generateVariations(deps: ImageCommandDeps, attempt: Attempt, pane
  * Opens the image in VS Code's image preview (beside a Markdown editor, which keeps the focus)
  * and says where it is and the seed that makes it again, offering to insert a Markdown link.
  */
-async function present(deps: ImageCommandDeps, ask: ImageAsk, file: vscode.Uri, seed: number | undefined): Promise<void> {
+async function present(deps: ImageCommandDeps, ask: ImageAsk, file: vscode.Uri, seed: number | undefined, show: vscode.TextDocumentShowOptions = {}): Promise<void> {
   const markdown = ask.markdownEditor;
-  await vscode.commands.executeCommand("vscode.open", file, markdown ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : {});
+  const beside = { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true };
+  await vscode.commands.executeCommand("vscode.open", file, markdown ? beside : show);
   const where = vscode.workspace.asRelativePath(file);
   const seedText = seed === undefined ? "the server did not report the seed" : `seed ${seed}`;
   deps.log.info(`image: saved ${file.fsPath} (${seedText})`);
