@@ -164,4 +164,24 @@ describe("Image generation in the real VS Code UI against the local server (code
     await ui.pickQuickItem(imageModel);
     await waitFor("wisp.image.model in settings.json", () => readFileSync(settingsFile, "utf8"), (t) => t.includes(`"wisp.image.model": "${imageModel}"`));
   });
+
+  it("without a folder open, asks where to save before generating", async () => {
+    const elsewhere = temp.make("e2e-image-elsewhere");
+    // code-server's empty window (it would reopen the last folder otherwise).
+    await ui.page.goto(new URL("/?ew=true", session!.server.url).toString());
+    await ui.waitReady();
+    await waitFor("the empty window with Wisp", () => ui.statusText("wisp.wisp.wisp.status").catch(() => ""), (t) => /^Wisp( \d+ms)?$/.test(t), 60_000);
+    await startWithPrompt("Wisp: Generate Image", "a moonlit garden");
+    await ui.page.keyboard.press("Enter");
+    // VS Code's own save dialog, offering a name made from the prompt in the home folder.
+    const input = ui.quickInputBox();
+    await waitFor("the save dialog", () => input.inputValue(), (value) => /\/a-moonlit-garden-\d{8}-\d{6}\.png$/.test(value));
+    const file = join(elsewhere, "garden.png");
+    await input.fill(file);
+    await ui.page.locator(".quick-input-widget .monaco-button", { hasText: "OK" }).click();
+    await toast(`Wisp: saved ${file} (96×64, seed `).waitFor({ timeout: 60_000 });
+    const meta = await sharp(readFileSync(file)).metadata();
+    assert.deepEqual({ format: meta.format, width: meta.width, height: meta.height }, { format: "png", width: 96, height: 64 });
+    assert.deepEqual(readdirSync(elsewhere), ["garden.png"], "no temporary file left beside it");
+  });
 });
