@@ -13,6 +13,9 @@ export interface ChatDelta {
 
 export interface GeneratedImages {
   images: Uint8Array[];
+  /** The seed each image was made with, where the server says (undefined where it does not). */
+  seeds: (number | undefined)[];
+  /** The first image's seed, where known. */
   seed?: number;
 }
 
@@ -53,19 +56,34 @@ export function parseChatChunk(chunk: unknown): ChatDelta | undefined {
   return withFinish({ content }, content, choice);
 }
 
-export function parseImages(body: unknown, decodeBase64: (b64: string) => Uint8Array): GeneratedImages {
+/**
+ * The images of an `images/generations` answer and their seeds: each entry's own `seed`, else the
+ * response's `seed` (or Wisp's `x-wisp-seed` header, `headerSeed`) plus the image's index, the
+ * convention of servers that make image i with seed + i.
+ */
+export function parseImages(body: unknown, decodeBase64: (b64: string) => Uint8Array, headerSeed?: number): GeneratedImages {
   const record = asRecord(body, "the image response is not a JSON object");
   if (!Array.isArray(record.data) || record.data.length === 0) {
     throw new MalformedResponseError('the image response has no "data" images');
   }
-  const images = record.data.map((item) => {
-    const b64 = asRecord(item, "an image entry is not an object").b64_json;
+  const baseSeed = isSeed(record.seed) ? record.seed : headerSeed;
+  const seeds: (number | undefined)[] = [];
+  const images = record.data.map((item, index) => {
+    const entry = asRecord(item, "an image entry is not an object");
+    const b64 = entry.b64_json;
     if (typeof b64 !== "string" || !isBase64(b64)) {
       throw new MalformedResponseError('an image has no valid "b64_json" (Wisp asks for response_format b64_json)');
     }
+    seeds.push(isSeed(entry.seed) ? entry.seed : baseSeed === undefined ? undefined : baseSeed + index);
     return decodeBase64(b64);
   });
-  return typeof record.seed === "number" ? { images, seed: record.seed } : { images };
+  const first = seeds[0];
+  return first === undefined ? { images, seeds } : { images, seeds, seed: first };
+}
+
+/** A seed as servers report it: a whole number, not negative (-1 means "random" in requests only). */
+export function isSeed(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 
 function firstChoice(chunk: unknown): Json | undefined {

@@ -6,6 +6,7 @@ import { clientCompletionStream } from "./completion/client-stream";
 import { registerCompletions } from "./completion/register-completions";
 import { ClientFactory } from "./client-factory";
 import { registerCommands } from "./commands";
+import { registerImageCommands } from "./image/image-commands";
 import { ConnectionMonitor } from "./connection-monitor";
 import { registerAutoStart } from "./local-engine/auto-start";
 import { LocalServer } from "./local-server";
@@ -63,6 +64,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
       void connection.check();
     }),
   );
+
+  context.subscriptions.push(registerImageCommands({ settings, clients, log, state: context.globalState, extensionUri: context.extensionUri }));
 
   const outcomes: CompletionOutcome[] = [];
   context.subscriptions.push(

@@ -76,9 +76,41 @@ describe("WispClient models and images", () => {
     assert.deepEqual(result.images.map((i) => Array.from(i)), [Array.from(png), Array.from(jpg)]);
     assert.ok(result.images.every((i) => i instanceof Uint8Array));
     assert.equal(result.seed, 1234);
+    assert.deepEqual(result.seeds, [1234, 1235], "image i is made with seed + i");
     assert.equal(api.last.path, "/v1/images/generations");
     assert.equal(api.last.headers.authorization, `Bearer ${key}`);
     assert.deepEqual(JSON.parse(api.last.body), { ...request, response_format: "b64_json" });
+  });
+
+  it("reads each image's own seed, else Wisp's x-wisp-seed header plus the index, else none", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 200, { created: 1, data: [{ b64_json: b64(png), seed: 77 }, { b64_json: b64(jpg), seed: 12 }] }, { "x-wisp-seed": "5" }),
+    );
+    assert.deepEqual((await client.generateImage({ model: "tiny-sd", prompt: "x", n: 2 })).seeds, [77, 12]);
+
+    api.handle((_req, res) => sendJson(res, 200, { created: 1, data: [{ b64_json: b64(png) }, { b64_json: b64(jpg) }] }, { "x-wisp-seed": "40" }));
+    const fromHeader = await client.generateImage({ model: "tiny-sd", prompt: "x", n: 2 });
+    assert.deepEqual(fromHeader.seeds, [40, 41]);
+    assert.equal(fromHeader.seed, 40);
+
+    api.handle((_req, res) => sendJson(res, 200, { created: 1, data: [{ b64_json: b64(png), seed: -1 }] }, { "x-wisp-seed": "not a seed" }));
+    const unknown = await client.generateImage({ model: "tiny-sd", prompt: "x" });
+    assert.deepEqual(unknown.seeds, [undefined]);
+    assert.equal(unknown.seed, undefined);
+  });
+
+  it("keeps the field and code a refused image request names", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 400, { error: { message: "model 'coder' is a text model", type: "invalid_request_error", param: "model", code: "wrong_model_kind" } }),
+    );
+    await assert.rejects(client.generateImage({ model: "coder", prompt: "x" }), (e: unknown) => {
+      assert.ok(e instanceof WispError);
+      assert.equal(e.kind, "bad-request");
+      assert.equal(e.param, "model");
+      assert.equal(e.code, "wrong_model_kind");
+      assert.match(e.message, /is a text model/);
+      return true;
+    });
   });
 
   it("reports an image answer with URLs instead of b64_json as malformed", async () => {

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { WispApi } from "../../../src/extension/extension";
+import { startLocalTextServer, type LocalTextServer } from "../../harness/local-text-server";
 
 export const wispExtensionId = "wisp.wisp";
 
@@ -21,4 +22,16 @@ export async function resetWisp(): Promise<void> {
 
 export async function setBaseUrl(baseUrl: string): Promise<void> {
   await vscode.workspace.getConfiguration("wisp").update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
+}
+
+/**
+ * Starts the real local server (wisp-server on the generated tiny text and image models) and
+ * points Wisp at it with its key stored; stop it with `server.stop()`.
+ */
+export async function connectToLocalServer(): Promise<LocalTextServer> {
+  const root = vscode.extensions.getExtension(wispExtensionId)!.extensionPath;
+  const server = await startLocalTextServer(root);
+  await setBaseUrl(server.baseUrl);
+  await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+  return server;
 }
