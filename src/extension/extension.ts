@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { defaultModelFor } from "../core/api/models";
 import type { CompletionOutcome } from "../core/completion/types";
 import { ApiKeyStore } from "./api-key";
+import { registerChat, type ChatProbe } from "./chat/register-chat";
 import { clientCompletionStream } from "./completion/client-stream";
 import { registerCompletions } from "./completion/register-completions";
 import { ClientFactory } from "./client-factory";
@@ -20,6 +21,8 @@ export interface WispApi {
   apiKeySource(): Promise<KeySource>;
   /** The latest completion outcomes, newest last (bounded). */
   completionOutcomes(): readonly CompletionOutcome[];
+  /** The chat panel's state. */
+  chat: ChatProbe;
 }
 
 const keptOutcomes = 100;
@@ -72,6 +75,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
+  const chat = registerChat({ context, settings, keys, clients, log });
+  context.subscriptions.push(chat.disposable);
+
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
   await refreshKey();
   if (settings.value.localServer.autoStart) void autoStartLocalServer(connection, localServer, log);
@@ -81,6 +87,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     logLines: () => log.lines(),
     apiKeySource: async () => (await keys.resolve()).source,
     completionOutcomes: () => outcomes,
+    chat: chat.probe,
   };
 }
 

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { applyDelta, maxViewText, parseViewMessage } from "../../../../src/core/chat/protocol";
+
+describe("chat protocol", () => {
+  it("accepts each message the webview sends, keeping only its own fields", () => {
+    assert.deepEqual(parseViewMessage({ type: "ready" }), { type: "ready" });
+    assert.deepEqual(parseViewMessage({ type: "send", text: "hi", extra: "dropped" }), { type: "send", text: "hi" });
+    assert.deepEqual(parseViewMessage({ type: "codeAction", action: "insert", code: "x()", language: "ts" }), { type: "codeAction", action: "insert", code: "x()", language: "ts" });
+    assert.deepEqual(parseViewMessage({ type: "switchChat", id: "0b6c-4e2f" }), { type: "switchChat", id: "0b6c-4e2f" });
+    assert.deepEqual(parseViewMessage({ type: "errorAction", action: "setApiKey" }), { type: "errorAction", action: "setApiKey" });
+    assert.deepEqual(parseViewMessage({ type: "viewAsCode", draft: "" }), { type: "viewAsCode", draft: "" });
+  });
+
+  it("rejects unknown types, missing or mistyped fields, and oversized text", () => {
+    const bad: unknown[] = [
+      null,
+      "ready",
+      [],
+      {},
+      { type: "eval", code: "1" },
+      { type: "toString" },
+      { type: "__proto__" },
+      { type: "send" },
+      { type: "send", text: 42 },
+      { type: "send", text: "x".repeat(maxViewText + 1) },
+      { type: "codeAction", action: "exec", code: "rm -rf /", language: "sh" },
+      { type: "codeAction", action: "insert", code: "x" },
+      { type: "switchChat", id: "../../etc" },
+      { type: "switchChat", id: "" },
+      { type: "selectModel", model: "" },
+      { type: "errorAction", action: "runCommand" },
+    ];
+    for (const message of bad) assert.equal(parseViewMessage(message), undefined, JSON.stringify(message));
+  });
+
+  it("applies streamed deltas in order, ignores ones already applied, and reports gaps", () => {
+    assert.deepEqual(applyDelta("Hel", 3, "lo"), { text: "Hello", gap: false });
+    assert.deepEqual(applyDelta("Hello", 3, "lo"), { text: "Hello", gap: false }, "a delta the state already had");
+    assert.deepEqual(applyDelta("Hell", 3, "lo!"), { text: "Hello!", gap: false }, "partly known");
+    assert.deepEqual(applyDelta("He", 3, "lo"), { text: "He", gap: true });
+  });
+});
