@@ -5,6 +5,7 @@
  */
 import type { Chat, ChatError, ChatSummary } from "./conversation";
 import type { CodeSnippet } from "./chat-request";
+import type { ChatViewState } from "./view-memory";
 
 export interface ChatSetupView {
   readonly temperature: number;
@@ -33,6 +34,8 @@ export interface ViewState {
   readonly setup: ChatSetupView;
   /** The base URL is on this machine: errors offer Start Local Server. */
   readonly serverIsLocal: boolean;
+  /** Where the user was in this chat, and their unsent text. */
+  readonly view: ChatViewState;
   readonly notice?: Notice;
 }
 
@@ -62,7 +65,8 @@ export type ViewMessage =
   | { readonly type: "refreshModels" }
   | { readonly type: "viewAsCode"; readonly draft: string }
   | { readonly type: "copyText"; readonly text: string }
-  | { readonly type: "errorAction"; readonly action: ErrorAction };
+  | { readonly type: "errorAction"; readonly action: ErrorAction }
+  | { readonly type: "viewState"; readonly chatId: string; readonly scrollTop: number; readonly draft: string };
 
 /** Longest text accepted from the webview (a message, a code block): 1 MiB of characters. */
 export const maxViewText = 1 << 20;
@@ -94,6 +98,7 @@ const shapes: Record<ViewMessage["type"], Fields> = {
   viewAsCode: { draft: text },
   copyText: { text },
   errorAction: { action: (v) => errorActions.includes(v as string) },
+  viewState: { chatId: id, scrollTop: (v) => typeof v === "number" && Number.isFinite(v) && v >= 0, draft: text },
 };
 
 /** The message if it is one the webview may send, with exactly its fields; otherwise undefined. */

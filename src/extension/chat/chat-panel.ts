@@ -4,6 +4,8 @@ import { chatSnippets, planChatRequest, type ChatRequestBody, type ChatSetup } f
 import { chosenChatModel } from "../../core/chat/chat-models";
 import { ChatSession } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
+import { DeltaQueue } from "../../core/chat/delta-queue";
+import type { ChatViewMemory } from "../../core/chat/view-memory";
 import { lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../../core/chat/conversation";
 import type { HostMessage, Notice, ViewMessage, ViewState } from "../../core/chat/protocol";
 import type { ClientFactory } from "../client-factory";
@@ -17,12 +19,16 @@ const assumedContextTokens = 4096;
 
 export interface ChatPanelDeps {
   readonly store: ChatStore;
+  readonly views: ChatViewMemory;
   readonly settings: Settings;
   readonly clients: ClientFactory;
   readonly codeActions: CodeActions;
   readonly log: Logger;
-  /** Posts to the webview when it is up (dropped otherwise: `ready` brings it up to date). */
-  readonly post: (message: HostMessage) => void;
+  /**
+   * Posts to the webview when it is up (dropped otherwise: `ready` brings it up to date);
+   * resolves once delivered.
+   */
+  readonly post: (message: HostMessage) => PromiseLike<unknown>;
   readonly newId: () => string;
 }
 
@@ -36,9 +42,11 @@ export class ChatPanel implements vscode.Disposable {
   private notice: Notice | undefined;
   private noticeId = 0;
   private focusOnReady = false;
+  private readonly deltas: DeltaQueue;
 
   constructor(private readonly deps: ChatPanelDeps) {
     this.models = new ChatModelList(deps.clients, deps.log);
+    this.deltas = new DeltaQueue((delta) => deps.post({ type: "delta", ...delta }));
     this.session = new ChatSession({
       store: deps.store,
       stream: (body, signal) => this.stream(body, signal),
@@ -48,7 +56,7 @@ export class ChatPanel implements vscode.Disposable {
       events: {
         changed: (chatId) => this.postStateIfActive(chatId),
         delta: (chatId, turnId, offset, text) => {
-          if (chatId === deps.store.active().id) deps.post({ type: "delta", chatId, turnId, offset, text });
+          if (chatId === deps.store.active().id) this.deltas.push({ chatId, turnId, offset, text });
         },
         ended: (chatId, turn) => this.ended(chatId, turn),
         notice: (text) => this.showNotice(text),
@@ -73,6 +81,7 @@ export class ChatPanel implements vscode.Disposable {
       ...(this.models.error ? { modelsError: this.models.error } : {}),
       setup: { temperature: settings.value.chat.temperature, maxTokens: settings.value.chat.maxTokens, contextTokens, contextSource },
       serverIsLocal: this.serverIsLocal(),
+      view: this.deps.views.get(chat.id),
       ...(this.notice ? { notice: this.notice } : {}),
     };
   }
@@ -80,7 +89,7 @@ export class ChatPanel implements vscode.Disposable {
   /** The view (re)started: send it everything; list the models if not known yet. */
   ready(): void {
     this.postState();
-    if (this.focusOnReady) this.deps.post({ type: "focusPrompt" });
+    if (this.focusOnReady) void this.deps.post({ type: "focusPrompt" });
     this.focusOnReady = false;
     if (!this.models.loaded) void this.models.refresh().then(() => this.postState());
   }
@@ -88,7 +97,7 @@ export class ChatPanel implements vscode.Disposable {
   /** Focus the prompt box now, or as soon as the view is up. */
   focusPrompt(): void {
     this.focusOnReady = true;
-    this.deps.post({ type: "focusPrompt" });
+    void this.deps.post({ type: "focusPrompt" });
   }
 
   showNotice(text: string): void {
@@ -97,7 +106,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   postState(): void {
-    this.deps.post({ type: "state", state: this.state() });
+    void this.deps.post({ type: "state", state: this.state() });
   }
 
   async message(message: ViewMessage): Promise<void> {
@@ -144,6 +153,9 @@ export class ChatPanel implements vscode.Disposable {
         return this.showNotice("Copied.");
       case "errorAction":
         return this.errorAction(message.action);
+      case "viewState":
+        if (store.get(message.chatId)) await this.deps.views.set(message.chatId, { scrollTop: message.scrollTop, draft: message.draft });
+        return;
     }
   }
 
@@ -161,7 +173,7 @@ export class ChatPanel implements vscode.Disposable {
     try {
       setup = await this.setup();
     } catch (error) {
-      this.deps.post({ type: "snippets", snippets: [], note: `No request to show: ${(error as Error).message}` });
+      void this.deps.post({ type: "snippets", snippets: [], note: `No request to show: ${(error as Error).message}` });
       return;
     }
     const asking = draft.trim() !== "" || chat.pending.length > 0;
@@ -173,7 +185,7 @@ export class ChatPanel implements vscode.Disposable {
     const planned = planChatRequest(setup, turns);
     const what = asking ? "sending the message being typed" : lastQuestion(chat) ? "answering the last question again" : "an example first message";
     const note = `The request Wisp makes for this chat, ${what}. The key is read from the WISP_API_KEY environment variable.`;
-    this.deps.post({ type: "snippets", snippets: chatSnippets(planned.body, this.deps.settings.value.baseUrl), note });
+    void this.deps.post({ type: "snippets", snippets: chatSnippets(planned.body, this.deps.settings.value.baseUrl), note });
   }
 
   dispose(): void {
@@ -237,6 +249,7 @@ export class ChatPanel implements vscode.Disposable {
     if (answer !== "Delete") return;
     this.session.stop(id);
     this.deps.store.remove(id);
+    void this.deps.views.forget(id);
     this.postState();
   }
 

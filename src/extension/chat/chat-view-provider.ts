@@ -44,10 +44,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     );
   }
 
-  /** Posts to the page when it is up; otherwise the next `ready` brings it up to date. */
-  post(message: HostMessage): void {
-    if (!this.isReady) return;
-    void this.view!.webview.postMessage(message);
+  /** Posts to the page when it is up (otherwise the next `ready` brings it up to date); resolves once delivered. */
+  post(message: HostMessage): PromiseLike<boolean> {
+    if (!this.isReady) return Promise.resolve(false);
+    return this.view!.webview.postMessage(message);
   }
 
   /** Shows the view (opening its container) and, optionally, focuses it. */

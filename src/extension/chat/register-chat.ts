@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import * as vscode from "vscode";
 import { ChatStore } from "../../core/chat/chat-store";
+import { ChatViewMemory } from "../../core/chat/view-memory";
 import { quickActions, type QuickAction } from "../../core/chat/prompt";
 import type { ViewState } from "../../core/chat/protocol";
 import type { ApiKeyStore } from "../api-key";
@@ -48,7 +49,8 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
   const codeActions = new CodeActions();
   // The provider posts for the panel and the panel answers the provider: built in this order.
   let provider: ChatViewProvider | undefined;
-  const panel = new ChatPanel({ store, settings, clients, codeActions, log, newId, post: (message) => provider?.post(message) });
+  const views = new ChatViewMemory(context.workspaceState);
+  const panel = new ChatPanel({ store, views, settings, clients, codeActions, log, newId, post: (message) => provider?.post(message) ?? Promise.resolve(false) });
   provider = new ChatViewProvider(context.extensionUri, { ready: () => panel.ready(), message: (m) => void handle(panel.message(m)) }, log);
 
   /** View actions run detached from the view: their failures become a notice and a log line. */

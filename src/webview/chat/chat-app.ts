@@ -9,6 +9,8 @@ import { SnippetPanel } from "./snippet-panel";
 import type { Host } from "./vscode-api";
 
 const noticeMs = 8000;
+/** Pause after scrolling or typing before the position and draft are saved. */
+const saveViewMs = 200;
 
 /** The chat page: toolbar, model-list problems, conversation, View as Code, notices, prompt box. */
 export class ChatApp {
@@ -20,13 +22,13 @@ export class ChatApp {
   private readonly composer: Composer;
   private state: ViewState | undefined;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
-  private scrollSave: ReturnType<typeof setTimeout> | undefined;
+  private viewSave: { timer: ReturnType<typeof setTimeout>; chatId: string } | undefined;
 
   constructor(private readonly host: Host, root: HTMLElement) {
     const post = host.post.bind(host);
     this.header = new Header(post, () => post({ type: "viewAsCode", draft: this.composer.draft }));
     this.conversation = new ConversationView(
-      (chatId, top) => this.saveScroll(chatId, top),
+      () => this.saveView(),
       () => post({ type: "ready" }),
     );
     this.snippets = new SnippetPanel((text) => post({ type: "copyText", text }));
@@ -34,10 +36,7 @@ export class ChatApp {
       send: (text) => post({ type: "send", text }),
       stop: () => post({ type: "stop" }),
       removeAttachment: (id) => post({ type: "removeAttachment", id }),
-      draftChanged: (text) => {
-        const chatId = this.state?.chat.id;
-        if (chatId) this.host.update({ drafts: { ...this.host.page.drafts, [chatId]: text } });
-      },
+      draftChanged: () => this.saveView(),
     });
     root.append(this.header.element, this.banner, this.snippets.element, this.conversation.element, this.notice, this.composer.element);
     root.addEventListener("click", (event) => this.click(event));
@@ -61,12 +60,12 @@ export class ChatApp {
 
   private show(state: ViewState): void {
     const switched = state.chat.id !== this.state?.chat.id;
-    if (switched && this.state) this.host.update({ drafts: { ...this.host.page.drafts, [this.state.chat.id]: this.composer.draft } });
+    if (switched) this.flushViewSave();
     this.state = state;
     this.header.show(state);
     this.showBanner(state);
-    this.conversation.show(state.chat, { streaming: state.streaming, serverIsLocal: state.serverIsLocal }, this.host.page.scroll[state.chat.id]);
-    if (switched) this.composer.setDraft(this.host.page.drafts[state.chat.id] ?? "");
+    this.conversation.show(state.chat, { streaming: state.streaming, serverIsLocal: state.serverIsLocal }, switched ? state.view.scrollTop : undefined);
+    if (switched) this.composer.setDraft(state.view.draft);
     this.composer.show(state.chat.pending, state.streaming);
     if (state.notice && state.notice.id > this.host.page.noticeSeen) this.showNotice(state.notice.id, state.notice.text);
   }
@@ -106,8 +105,22 @@ export class ChatApp {
     if (target.closest(".notice .dismiss")) this.notice.hidden = true;
   }
 
-  private saveScroll(chatId: string, top: number): void {
-    clearTimeout(this.scrollSave);
-    this.scrollSave = setTimeout(() => this.host.update({ scroll: { ...this.host.page.scroll, [chatId]: Math.round(top) } }), 150);
+  /** Saves the shown chat's scroll position and draft with the extension, after a short pause. */
+  private saveView(): void {
+    const chatId = this.conversation.chatId;
+    if (chatId === undefined) return;
+    if (this.viewSave?.chatId !== chatId) this.flushViewSave();
+    else clearTimeout(this.viewSave.timer);
+    this.viewSave = { chatId, timer: setTimeout(() => this.flushViewSave(), saveViewMs) };
+  }
+
+  private flushViewSave(): void {
+    const pending = this.viewSave;
+    if (pending === undefined) return;
+    clearTimeout(pending.timer);
+    this.viewSave = undefined;
+    // Only the chat still shown has its scroll position and draft on the page.
+    if (pending.chatId !== this.conversation.chatId) return;
+    this.host.post({ type: "viewState", chatId: pending.chatId, scrollTop: Math.round(this.conversation.scrollTop), draft: this.composer.draft });
   }
 }

@@ -25,16 +25,20 @@ export class ConversationView {
   private frame = 0;
   private follow = true;
 
-  constructor(private readonly onScroll: (chatId: string, top: number) => void, private readonly onGap: () => void) {
+  constructor(private readonly onScroll: () => void, private readonly onGap: () => void) {
     this.element.append(this.empty, this.list);
     this.element.addEventListener("scroll", () => {
       this.follow = this.atBottom();
-      if (this.chat) this.onScroll(this.chat.id, this.element.scrollTop);
+      this.onScroll();
     }, { passive: true });
   }
 
   get chatId(): string | undefined {
     return this.chat?.id;
+  }
+
+  get scrollTop(): number {
+    return this.element.scrollTop;
   }
 
   /** Shows a chat (a full state); `scrollTop` restores where the user was in it. */

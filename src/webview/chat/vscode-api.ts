@@ -8,12 +8,11 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-/** What the page keeps across hiding and reloads (VS Code stores it with the view). */
+/**
+ * What the page keeps while hidden (VS Code's webview state). Scroll positions and drafts are
+ * kept by the extension instead, with the chats, so they also survive a reload.
+ */
 export interface PageState {
-  /** Scroll offset per chat id. */
-  readonly scroll: Readonly<Record<string, number>>;
-  /** Unsent text per chat id. */
-  readonly drafts: Readonly<Record<string, string>>;
   /** The newest notice already shown. */
   readonly noticeSeen: number;
 }
@@ -25,7 +24,7 @@ export class Host {
 
   constructor() {
     const saved = this.api.getState() as Partial<PageState> | undefined;
-    this.state = { scroll: { ...saved?.scroll }, drafts: { ...saved?.drafts }, noticeSeen: saved?.noticeSeen ?? 0 };
+    this.state = { noticeSeen: saved?.noticeSeen ?? 0 };
   }
 
   post(message: ViewMessage): void {

@@ -9,6 +9,7 @@ describe("chat protocol", () => {
     assert.deepEqual(parseViewMessage({ type: "switchChat", id: "0b6c-4e2f" }), { type: "switchChat", id: "0b6c-4e2f" });
     assert.deepEqual(parseViewMessage({ type: "errorAction", action: "setApiKey" }), { type: "errorAction", action: "setApiKey" });
     assert.deepEqual(parseViewMessage({ type: "viewAsCode", draft: "" }), { type: "viewAsCode", draft: "" });
+    assert.deepEqual(parseViewMessage({ type: "viewState", chatId: "c1", scrollTop: 120, draft: "half a qu" }), { type: "viewState", chatId: "c1", scrollTop: 120, draft: "half a qu" });
   });
 
   it("rejects unknown types, missing or mistyped fields, and oversized text", () => {
@@ -29,6 +30,8 @@ describe("chat protocol", () => {
       { type: "switchChat", id: "" },
       { type: "selectModel", model: "" },
       { type: "errorAction", action: "runCommand" },
+      { type: "viewState", chatId: "c1", scrollTop: -1, draft: "" },
+      { type: "viewState", chatId: "c1", scrollTop: Number.NaN, draft: "" },
     ];
     for (const message of bad) assert.equal(parseViewMessage(message), undefined, JSON.stringify(message));
   });
