@@ -75,12 +75,21 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     const chip = frame.locator(".composer .chip");
     await chip.waitFor();
     assert.equal((await chip.locator("span").innerText()).trim(), "math.ts, lines 1-3");
+    // The model picker offers the server's chat models, not its image models.
+    const listed = (await (await fetch(`${server.baseUrl}/models`, { headers: { authorization: `Bearer ${server.key}` } })).json()) as { data: { id: string; kind: string }[] };
+    const images = listed.data.filter((m) => m.kind === "image").map((m) => m.id);
+    assert.ok(images.length > 0, "the local server lists an image model too");
+    const textModels = listed.data.filter((m) => m.kind === "text").map((m) => m.id);
+    const offered = await waitFor("the model list", () => frame.locator('select[aria-label="Model"] option').allInnerTexts(), (o) => !o.some((t) => t.includes("…")));
+    assert.deepEqual(offered, textModels);
+    assert.equal(await frame.locator('select[aria-label="Model"]').inputValue(), server.model);
     await recordGrowth(frame);
     const before = await server.metrics();
     // The command put the focus in the prompt box: the user just types.
     await ui.page.keyboard.type("What does this do?");
     await ui.page.keyboard.press("Enter");
     await frame.locator(".turn.user .chip", { hasText: "math.ts, lines 1-3" }).waitFor();
+    assert.equal(await frame.locator(".turn.user .user-text").last().innerText(), "What does this do?");
     const footer = lastAnswer(frame).locator(".status");
     await waitFor("the answer's token usage", () => footer.innerText().catch(() => ""), (t) => usageLine.test(t), 60_000);
     const after = await idle();
@@ -127,6 +136,25 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     // The Wisp view was open: the workbench restores it, and it draws the stored chat.
     const after = await waitFor("the chat restored", () => chat.turns().catch(() => []), (t) => t.length === before.length, 60_000);
     assert.deepEqual(after, before);
+  });
+
+  it("a reload in the middle of an answer keeps the text so far and says it was interrupted", async () => {
+    let interrupted: string | undefined;
+    for (let attempt = 0; attempt < 3 && interrupted === undefined; attempt++) {
+      const frame = await chat.open();
+      await idle();
+      await frame.locator(".composer textarea").fill(`Once more (${attempt}).`);
+      await frame.locator(".composer textarea").press("Enter");
+      await waitFor("text streaming in", () => lastAnswer(frame).locator(".markdown").textContent().then((t) => (t ?? "").length), (n) => n > 0, 60_000);
+      if (!(await frame.locator(".composer button.stop").isVisible())) continue;
+      await ui.page.reload();
+      await ui.waitReady();
+      const restored = await chat.frame(60_000);
+      const status = await waitFor("the restored answer", () => lastAnswer(restored).locator(".status").innerText().catch(() => ""), (t) => t !== "", 60_000);
+      if (status.startsWith("Interrupted")) interrupted = (await lastAnswer(restored).locator(".markdown").textContent()) ?? "";
+    }
+    assert.ok(interrupted !== undefined, "an answer was still streaming at the reload");
+    assert.ok(interrupted.length > 0, "the text that had arrived is kept");
   });
 
   it("View as Code shows the request; the curl snippet, run as shown with the key in the environment, succeeds", async () => {

@@ -8,6 +8,7 @@ import { droppedNotice, planChatRequest, type ChatRequestBody, type ChatSetup } 
 import type { ChatStore } from "./chat-store";
 import {
   lastQuestion,
+  recoverInterrupted,
   withTurn,
   withUserTurn,
   withoutLastAnswer,
@@ -102,10 +103,17 @@ export class ChatSession {
     this.running.get(chatId)?.abort();
   }
 
-  /** Ends every answer because the extension is shutting down: they are recorded as interrupted. */
+  /**
+   * Ends every answer because the extension is shutting down. They are recorded as interrupted,
+   * with their text so far, right away: the process may end before the aborted streams unwind.
+   */
   shutdown(): void {
     this.shuttingDown = true;
-    for (const controller of this.running.values()) controller.abort();
+    for (const [chatId, controller] of this.running) {
+      const chat = this.deps.store.get(chatId);
+      if (chat) this.deps.store.put(recoverInterrupted(chat));
+      controller.abort();
+    }
   }
 
   private async answer(chat: Chat): Promise<void> {

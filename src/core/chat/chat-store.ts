@@ -1,5 +1,6 @@
 /**
- * The chats of one workspace, kept in a key-value storage (VS Code's workspaceState): an index
+ * The chats of one workspace, kept in a key-value storage (files in the workspace storage folder,
+ * or workspaceState in a window without a folder): an index
  * (order, titles, the active chat) and one entry per chat. While an answer streams, writes are
  * batched; finished answers are written at once.
  */

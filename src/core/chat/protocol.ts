@@ -27,6 +27,8 @@ export interface ViewState {
   readonly streaming: boolean;
   /** Chat models the server lists (image models left out). */
   readonly models: readonly string[];
+  /** False while the first listing is on its way. */
+  readonly modelsListed: boolean;
   /** The model the next message goes to ("" while none is known). */
   readonly model: string;
   /** Why the model list could not be read. */

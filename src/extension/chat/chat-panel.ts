@@ -77,6 +77,7 @@ export class ChatPanel implements vscode.Disposable {
       chat,
       streaming: this.session.isStreaming(chat.id),
       models: setting && !listed.includes(setting) ? [setting, ...listed] : listed,
+      modelsListed: this.models.loaded,
       model,
       ...(this.models.error ? { modelsError: this.models.error } : {}),
       setup: { temperature: settings.value.chat.temperature, maxTokens: settings.value.chat.maxTokens, contextTokens, contextSource },

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import { ChatStore } from "../../core/chat/chat-store";
 import { ChatViewMemory } from "../../core/chat/view-memory";
@@ -12,6 +13,7 @@ import type { Settings } from "../settings";
 import { ChatPanel } from "./chat-panel";
 import { ChatViewProvider, chatViewId } from "./chat-view-provider";
 import { CodeActions } from "./code-actions";
+import { FileChatStorage } from "./file-chat-storage";
 import { attachmentFromEditor } from "./editor-attachment";
 
 export interface ChatDeps {
@@ -27,7 +29,7 @@ export interface ChatProbe {
   state(): ViewState;
   /** The webview is up and has asked for its state. */
   viewReady(): boolean;
-  /** Resolves when every chat change is in workspaceState. */
+  /** Resolves when every chat change is stored. */
   flush(): Promise<void>;
 }
 
@@ -41,7 +43,11 @@ const quickActionCommands: Record<QuickAction, string> = {
 export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; probe: ChatProbe } {
   const { context, settings, keys, clients, log } = deps;
   const newId = () => randomUUID();
-  const store = new ChatStore(context.workspaceState, {
+  // Files in the workspace's storage folder; a window without a folder has none: its state then.
+  const folder = context.storageUri?.scheme === "file" ? join(context.storageUri.fsPath, "chats") : undefined;
+  const storage = folder ? FileChatStorage.open(folder, log) : context.workspaceState;
+  log.info(`chat: chats kept in ${folder ?? "the workspace state"}`);
+  const store = new ChatStore(storage, {
     newId,
     now: () => Date.now(),
     onError: (error) => log.error(`chat: saving chats failed: ${(error as Error).message}`),
@@ -49,7 +55,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
   const codeActions = new CodeActions();
   // The provider posts for the panel and the panel answers the provider: built in this order.
   let provider: ChatViewProvider | undefined;
-  const views = new ChatViewMemory(context.workspaceState);
+  const views = new ChatViewMemory(storage);
   const panel = new ChatPanel({ store, views, settings, clients, codeActions, log, newId, post: (message) => provider?.post(message) ?? Promise.resolve(false) });
   provider = new ChatViewProvider(context.extensionUri, { ready: () => panel.ready(), message: (m) => void handle(panel.message(m)) }, log);
 

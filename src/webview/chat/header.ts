@@ -11,10 +11,10 @@ export class Header {
 
   constructor(post: (message: ViewMessage) => void, viewAsCode: () => void) {
     const row = (...children: Node[]) => el("div", { className: "row" }, ...children);
-    const newChat = button("New Chat", {}, "New");
-    const rename = button("Rename Chat", {}, "Rename");
-    const remove = button("Delete Chat", {}, "Delete");
-    const refresh = button("Refresh the model list", {}, "↻");
+    const newChat = button("New Chat", { className: "icon" }, "+");
+    const rename = button("Rename Chat", { className: "icon" }, "✎");
+    const remove = button("Delete Chat", { className: "icon" }, "✕");
+    const refresh = button("Refresh the model list", { className: "icon" }, "↻");
     const code = button("View as Code", {}, "View as Code");
     this.element.append(row(this.chats, newChat, rename, remove), row(this.models, refresh, code), this.modelInfo);
     this.chats.addEventListener("change", () => post({ type: "switchChat", id: this.chats.value }));
@@ -31,7 +31,8 @@ export class Header {
     this.chats.replaceChildren(...state.chats.map((c) => el("option", { value: c.id, selected: c.id === state.chat.id }, c.title)));
     this.chats.value = state.chat.id;
     const models = state.models.length > 0 ? state.models : state.model ? [state.model] : [];
-    this.models.replaceChildren(...(models.length > 0 ? models.map((m) => el("option", { value: m }, m)) : [el("option", { value: "" }, "no models listed")]));
+    const none = state.modelsListed ? "no models listed" : "listing models…";
+    this.models.replaceChildren(...(models.length > 0 ? models.map((m) => el("option", { value: m }, m)) : [el("option", { value: "" }, none)]));
     this.models.value = state.model;
     this.models.disabled = models.length === 0;
     const { temperature, maxTokens, contextTokens, contextSource } = state.setup;
