@@ -143,7 +143,8 @@ export class ChatSession {
         if (delta.content === "") continue;
         const offset = turn.text.length;
         turn = { ...turn, text: turn.text + delta.content };
-        save("soon");
+        // The first text is stored at once: an answer cut off early still keeps what was shown.
+        save(offset === 0 ? "now" : "soon");
         events.delta(chat.id, turn.id, offset, delta.content);
       }
       if (usage) this.learn(setup.model, planned.body, usage);

@@ -19,7 +19,8 @@ export interface ChatViewHandler {
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private ready = false;
-  private readonly subscriptions: vscode.Disposable[] = [];
+  /** Listeners of the current view (a view moved to another container is resolved again). */
+  private subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly handler: ChatViewHandler, private readonly log: Logger) {}
 
@@ -28,6 +29,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.dispose();
     this.view = view;
     this.ready = false;
     view.webview.options = webviewOptions(this.extensionUri);
@@ -58,6 +60,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
+    this.subscriptions = [];
   }
 
   private receive(raw: unknown): void {
