@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "playwright-core";
-import { startScriptedChatServer, tokenPieces, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { longAnswer, startScriptedChatServer, tokenPieces, type ScriptedChatServer } from "../harness/scripted-chat-server";
 import { TempDirs } from "../harness/temp-dirs";
 import { ensureToolchain } from "../harness/toolchain";
 import { ensureVsix } from "../harness/vsix";
@@ -10,7 +10,7 @@ import { waitFor } from "../harness/wait-for";
 import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { ChatView } from "./support/chat-view";
-import { longAnswer, measureStreaming, summarize } from "./support/render-timing";
+import { measureStreaming, summarize } from "./support/render-timing";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
 
 /** Markup a model could produce to attack the page; each payload would mark the body if it ran. */

@@ -85,6 +85,20 @@ export function tokenPieces(text: string): string[] {
   return text.match(/\s*[^\s]{1,4}|\s+/g) ?? [];
 }
 
+/** A markdown answer of about `tokens` tokens: prose, lists and code blocks in several languages. */
+export function longAnswer(tokens: number): string {
+  const blocks = [
+    (i: number) => `## Step ${i}\n\nThis step explains how the parser keeps **state** between calls, why \`reset()\` matters, and what to check when input ends early.\n`,
+    (i: number) => "```ts\n" + `export function step${i}(input: string[]): Map<string, number> {\n  const counts = new Map<string, number>();\n  for (const word of input) counts.set(word, (counts.get(word) ?? 0) + ${i});\n  return counts;\n}\n` + "```\n",
+    (i: number) => `- item ${i}: validate the input\n- item ${i + 1}: handle empty lines\n- item ${i + 2}: report errors with line numbers\n`,
+    (i: number) => "```python\n" + `def step_${i}(values):\n    total = 0\n    for v in values:\n        total += v * ${i}\n    return total\n` + "```\n",
+  ];
+  const parts: string[] = [];
+  for (let i = 0; tokenPieces(parts.join("\n")).length < tokens - 10; i++) parts.push(blocks[i % blocks.length]!(i));
+  parts.push("The end of a long answer.");
+  return parts.join("\n");
+}
+
 async function streamAnswer(response: ServerResponse, model: string, answer: ScriptedAnswer, onAbort: () => void): Promise<void> {
   const pieces = tokenPieces(answer.text ?? "");
   const base = { id: "chatcmpl-scripted", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model };

@@ -1,5 +1,4 @@
 import type { Frame } from "playwright-core";
-import { tokenPieces } from "../../harness/scripted-chat-server";
 
 export interface StreamTiming {
   /** Streamed-text messages the page received. */
@@ -11,20 +10,6 @@ export interface StreamTiming {
   readonly frames: number;
   /** Milliseconds the page spent drawing in each animation frame (its requestAnimationFrame callbacks). */
   readonly drawMs: number[];
-}
-
-/** A markdown answer of about `tokens` tokens: prose, lists and code blocks in several languages. */
-export function longAnswer(tokens: number): string {
-  const blocks = [
-    (i: number) => `## Step ${i}\n\nThis step explains how the parser keeps **state** between calls, why \`reset()\` matters, and what to check when input ends early.\n`,
-    (i: number) => "```ts\n" + `export function step${i}(input: string[]): Map<string, number> {\n  const counts = new Map<string, number>();\n  for (const word of input) counts.set(word, (counts.get(word) ?? 0) + ${i});\n  return counts;\n}\n` + "```\n",
-    (i: number) => `- item ${i}: validate the input\n- item ${i + 1}: handle empty lines\n- item ${i + 2}: report errors with line numbers\n`,
-    (i: number) => "```python\n" + `def step_${i}(values):\n    total = 0\n    for v in values:\n        total += v * ${i}\n    return total\n` + "```\n",
-  ];
-  const parts: string[] = [];
-  for (let i = 0; tokenPieces(parts.join("\n")).length < tokens - 10; i++) parts.push(blocks[i % blocks.length]!(i));
-  parts.push("The end of a long answer.");
-  return parts.join("\n");
 }
 
 /**
