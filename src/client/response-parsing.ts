@@ -1,4 +1,4 @@
-import type { ModelInfo } from "../core/api/types";
+import type { ModelInfo, Usage } from "../core/api/types";
 import { MalformedResponseError } from "./error-mapping";
 
 export interface CompletionDelta {
@@ -9,6 +9,8 @@ export interface CompletionDelta {
 export interface ChatDelta {
   content: string;
   finishReason?: string;
+  /** Token counts, from the last chunk when the request asked for stream_options.include_usage. */
+  usage?: Usage;
 }
 
 export interface GeneratedImages {
@@ -29,12 +31,14 @@ export function parseModelList(body: unknown): ModelInfo[] {
     if (typeof model.id !== "string" || model.id === "") {
       throw new MalformedResponseError('a model entry has no "id"');
     }
+    const contextLength = contextLengthOf(model);
     return {
       id: model.id,
       object: "model",
       created: typeof model.created === "number" ? model.created : 0,
       owned_by: typeof model.owned_by === "string" ? model.owned_by : "",
       ...(typeof model.kind === "string" ? { kind: model.kind } : {}),
+      ...(contextLength === undefined ? {} : { context_length: contextLength }),
     };
   });
 }
@@ -49,11 +53,35 @@ export function parseCompletionChunk(chunk: unknown): CompletionDelta | undefine
 
 /** The first choice of a `chat.completion.chunk` (or of a whole `chat.completion`, from servers that ignore `stream`). */
 export function parseChatChunk(chunk: unknown): ChatDelta | undefined {
+  const usage = usageOf(asRecord(chunk, "a stream event is not a JSON object").usage);
   const choice = firstChoice(chunk);
-  if (choice === undefined) return undefined;
-  const holder = choice.delta ?? choice.message;
-  const content = holder === undefined ? "" : optionalString(asRecord(holder, "a choice has a bad delta").content, '"content"');
-  return withFinish({ content }, content, choice);
+  let delta: ChatDelta | undefined;
+  if (choice !== undefined) {
+    const holder = choice.delta ?? choice.message;
+    const content = holder === undefined ? "" : optionalString(asRecord(holder, "a choice has a bad delta").content, '"content"');
+    delta = withFinish({ content }, content, choice);
+  }
+  return usage === undefined ? delta : { ...(delta ?? { content: "" }), usage };
+}
+
+/** Token counts when they are all there (vLLM sends `usage: null` in every chunk but the last). */
+function usageOf(value: unknown): Usage | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { prompt_tokens, completion_tokens, total_tokens } = value as Record<string, unknown>;
+  if (typeof prompt_tokens !== "number" || typeof completion_tokens !== "number") return undefined;
+  return { prompt_tokens, completion_tokens, total_tokens: typeof total_tokens === "number" ? total_tokens : prompt_tokens + completion_tokens };
+}
+
+/**
+ * The model's context window where the server lists it: `context_length` (Wisp's local server and
+ * several hosted APIs), `max_model_len` (vLLM), `meta.n_ctx_train` (llama.cpp's server).
+ */
+function contextLengthOf(model: Json): number | undefined {
+  const meta = typeof model.meta === "object" && model.meta !== null ? (model.meta as Json) : {};
+  for (const value of [model.context_length, model.max_model_len, meta.n_ctx_train]) {
+    if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
+  }
+  return undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ConnectionMonitor } from "./connection-monitor";
 import type { LocalServer } from "./local-server";
 import type { Logger } from "./logger";
 import { selectModel } from "./model-picker";
+import { registerWispCommand } from "./run-command";
 import type { Settings } from "./settings";
 import type { StatusBar } from "./status-bar";
 import { showStatusMenu } from "./status-menu";
@@ -23,17 +24,7 @@ export interface CommandDeps {
 /** Registers the Wisp commands; each failure becomes one readable error message. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable {
   const { settings, keys, clients, connection, statusBar, log, localServer } = deps;
-  const register = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await run(...args);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        log.error(`${id}: ${message}`);
-        void vscode.window.showErrorMessage(`Wisp: ${message}`);
-        return undefined;
-      }
-    });
+  const register = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown) => registerWispCommand(id, run, log);
 
   return vscode.Disposable.from(
     register("wisp.setApiKey", async (arg) => {

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { defaultModelFor } from "../core/api/models";
 import type { CompletionOutcome } from "../core/completion/types";
 import { ApiKeyStore } from "./api-key";
+import { registerChat, type ChatProbe } from "./chat/register-chat";
 import { clientCompletionStream } from "./completion/client-stream";
 import { registerCompletions } from "./completion/register-completions";
 import { ClientFactory } from "./client-factory";
@@ -25,6 +26,8 @@ export interface WispApi {
   completionOutcomes(): readonly CompletionOutcome[];
   /** What the local server this window runs is doing (its pid while it runs). */
   localServer(): LocalServerState;
+  /** The chat panel's state. */
+  chat: ChatProbe;
 }
 
 const keptOutcomes = 100;
@@ -85,6 +88,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
+  const chat = registerChat({ context, settings, keys, clients, log });
+  context.subscriptions.push(chat.disposable);
+
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
   await refreshKey();
   context.subscriptions.push(registerAutoStart({ settings, connection, localServer, log }));
@@ -95,6 +101,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     apiKeySource: async () => (await keys.resolve()).source,
     completionOutcomes: () => outcomes,
     localServer: () => localServer.state,
+    chat: chat.probe,
   };
 }
 

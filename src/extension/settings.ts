@@ -14,7 +14,14 @@ export interface WispSettings {
     readonly template: string;
     readonly disabledLanguages: readonly string[];
   };
-  readonly chat: { readonly model: string; readonly systemPrompt: string };
+  readonly chat: {
+    readonly model: string;
+    readonly systemPrompt: string;
+    readonly temperature: number;
+    readonly maxTokens: number;
+    /** 0: as the server reports it. */
+    readonly contextTokens: number;
+  };
   readonly image: ImageSettings;
   readonly localServer: { readonly autoStart: boolean; readonly modelsDir: string };
 }
@@ -86,7 +93,13 @@ function readSettings(): WispSettings {
       template: str("completion.template", "auto") || "auto",
       disabledLanguages: c.get<string[]>("completion.disabledLanguages", []),
     },
-    chat: { model: str("chat.model", ""), systemPrompt: c.get<string>("chat.systemPrompt", "") },
+    chat: {
+      model: str("chat.model", ""),
+      systemPrompt: c.get<string>("chat.systemPrompt", ""),
+      temperature: c.get<number>("chat.temperature", 0.2),
+      maxTokens: c.get<number>("chat.maxTokens", 1024),
+      contextTokens: c.get<number>("chat.contextTokens", 0),
+    },
     image: {
       model: str("image.model", ""),
       width: c.get<number>("image.width", 512),

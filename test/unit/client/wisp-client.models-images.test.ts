@@ -45,6 +45,23 @@ describe("WispClient models and images", () => {
     assert.deepEqual(await client.listModels(), [{ id: "llama3", object: "model", created: 0, owned_by: "" }]);
   });
 
+  it("reads each model's context window the way servers report it (Wisp and hosted, vLLM, llama.cpp)", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 200, {
+        object: "list",
+        data: [
+          { id: "wisp", kind: "text", context_length: 4096 },
+          { id: "vllm", max_model_len: 32768 },
+          { id: "llama.cpp", meta: { n_ctx_train: 8192, n_vocab: 151936 } },
+          { id: "silent" },
+          { id: "odd", context_length: "big" },
+        ],
+      }),
+    );
+    const lengths = (await client.listModels()).map((m) => [m.id, m.context_length]);
+    assert.deepEqual(lengths, [["wisp", 4096], ["vllm", 32768], ["llama.cpp", 8192], ["silent", undefined], ["odd", undefined]]);
+  });
+
   for (const [name, body] of [
     ["a list without data", { object: "list" }],
     ["a model without id", { object: "list", data: [{ object: "model" }] }],
