@@ -1,7 +1,8 @@
 // An exclusive lock between processes (the server and `wisp-server keys ...` may change the same
 // file): a lock file created with O_EXCL holding the owner's pid. A lock left by a process that
 // died (SIGKILL, power loss) is taken over once its owner is gone or it is too old.
-import { open, readFile, rm, stat } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { link, readFile, rm, stat, writeFile } from "node:fs/promises";
 
 export interface LockOptions {
   /** Longest wait for another holder, ms. */
@@ -13,21 +14,27 @@ export interface LockOptions {
 export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const { waitMs = 10_000, staleMs = 30_000 } = options;
   const deadline = Date.now() + waitMs;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-    try {
-      const handle = await open(lockFile, "wx", 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      if (await isStale(lockFile, staleMs)) {
-        await rm(lockFile, { force: true });
-        continue;
+  // The lock appears with its owner's pid already in it (a hard link of a finished file), so a
+  // process killed at any point leaves either no lock or one that names it.
+  const claim = `${lockFile}.${process.pid}.${randomUUID()}`;
+  await writeFile(claim, String(process.pid), { mode: 0o600 });
+  try {
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        await link(claim, lockFile);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        if (await isStale(lockFile, staleMs)) {
+          await rm(lockFile, { force: true });
+          continue;
+        }
+        if (Date.now() > deadline) throw new Error(`${lockFile} is held by another process`);
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
-      if (Date.now() > deadline) throw new Error(`${lockFile} is held by another process`);
-      await new Promise((resolve) => setTimeout(resolve, pause));
     }
+  } finally {
+    await rm(claim, { force: true });
   }
   try {
     return await work();
@@ -41,8 +48,7 @@ async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
     const [owner, info] = await Promise.all([readFile(lockFile, "utf8"), stat(lockFile)]);
     if (Date.now() - info.mtimeMs > staleMs) return true;
     const pid = Number(owner);
-    // Written but not yet filled in: its owner is alive and about to write the pid.
-    if (!Number.isInteger(pid) || pid <= 0) return false;
+    if (!Number.isInteger(pid) || pid <= 0) return true; // not a lock this code wrote
     process.kill(pid, 0);
     return false;
   } catch (error) {
