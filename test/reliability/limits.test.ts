@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
-import { errorShapeProblem, startReliabilityServer, type ReliabilityServer } from "./reliability-server";
+import { errorShapeProblem, startReliabilityServer, whileProbing, type ReliabilityServer } from "./reliability-server";
 import { record, scaled } from "./report";
 
 /** The server runs with --request-timeout 2 here: slow clients are cut off after 2 s. */
@@ -74,30 +74,17 @@ describe("oversized bodies and slow clients (real server process)", function () 
   });
 
   it("cuts off clients that send headers or a body too slowly, while serving others meanwhile", async () => {
-    const healthy: number[] = [];
-    let healthyFailures = 0;
-    let stop = false;
-    const probe = (async () => {
-      while (!stop) {
-        const started = Date.now();
-        const response = await server.fetch("/v1/models").catch(() => undefined);
-        if (response?.status === 200) healthy.push(Date.now() - started);
-        else healthyFailures++;
-        await response?.text();
-        await new Promise((done) => setTimeout(done, 100));
-      }
-    })();
     const slowHeaders = "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n";
     const trickle = `Authorization: Bearer ${server.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n${"x".repeat(100)}`;
     const slowBodyHead = `POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
-    const cuts = await Promise.all([
+    const { result: cuts, healthy: probe } = await whileProbing(server, 100, () => Promise.all([
       slowClient(server, slowHeaders, trickle, 300),
       slowClient(server, slowHeaders, trickle, 300),
       slowClient(server, slowBodyHead, "{".padEnd(100, " "), 300),
       slowClient(server, slowBodyHead, "{".padEnd(100, " "), 300),
-    ]);
-    stop = true;
-    await probe;
+    ]));
+    const healthy = probe.latenciesMs;
+    const healthyFailures = probe.failures;
     const worst = Math.max(...healthy);
     // Expiry is checked every second: cut within the timeout plus that interval and some slack.
     const late = cuts.filter((c) => c.closedAfterMs > (requestTimeoutS + 3) * 1000);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
-import { startReliabilityServer, TEXT_MODEL, untilIdle, type ReliabilityServer } from "./reliability-server";
+import { startReliabilityServer, TEXT_MODEL, untilIdle, whileProbing, type ReliabilityServer } from "./reliability-server";
 import { record, scaled } from "./report";
 
 const clients = 16;
@@ -82,22 +82,9 @@ describe("load: 16 concurrent streaming clients (real server process)", function
     await untilIdle(server);
     const before = await server.metrics();
 
-    let stop = false;
-    const healthyMs: number[] = [];
-    let healthyFailures = 0;
-    const healthy = (async () => {
-      while (!stop) {
-        const started = Date.now();
-        const response = await server.fetch("/v1/models").catch(() => undefined);
-        if (response?.status === 200) healthyMs.push(Date.now() - started);
-        else healthyFailures++;
-        await response?.text();
-        await new Promise((done) => setTimeout(done, 200));
-      }
-    })();
-    const tally = await runLoad(server, durationMs);
-    stop = true;
-    await healthy;
+    const { result: tally, healthy } = await whileProbing(server, 200, () => runLoad(server, durationMs));
+    const healthyMs = healthy.latenciesMs;
+    const healthyFailures = healthy.failures;
 
     const settleMs = await untilIdle(server);
     const after = await server.metrics();

@@ -89,3 +89,30 @@ export function errorShapeProblem(body: unknown): string | undefined {
   if (!(error.code === null || typeof error.code === "string")) return "error.code is not a string or null";
   return undefined;
 }
+
+/** What a healthy client saw while `work` ran: GET /v1/models every `everyMs`. */
+export interface HealthyClient {
+  readonly latenciesMs: number[];
+  readonly failures: number;
+}
+
+export async function whileProbing<T>(server: ReliabilityServer, everyMs: number, work: () => Promise<T>): Promise<{ result: T; healthy: HealthyClient }> {
+  const healthy = { latenciesMs: [] as number[], failures: 0 };
+  let stop = false;
+  const probe = (async () => {
+    while (!stop) {
+      const started = Date.now();
+      const response = await server.fetch("/v1/models").catch(() => undefined);
+      if (response?.status === 200) healthy.latenciesMs.push(Date.now() - started);
+      else healthy.failures++;
+      await response?.text();
+      await new Promise((done) => setTimeout(done, everyMs));
+    }
+  })();
+  try {
+    return { result: await work(), healthy };
+  } finally {
+    stop = true;
+    await probe;
+  }
+}
