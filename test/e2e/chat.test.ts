@@ -51,6 +51,15 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
 
   const idle = () => waitFor("the server idle", () => server.metrics(), (m) => m.sequences.busy === 0 && m.sequences.waiting === 0);
   const lastAnswer = (frame: Frame) => frame.locator(".turn.assistant").last();
+  /** Sends a prompt; returns the answer it starts (not the one before it, which already has text). */
+  const send = async (frame: Frame, text: string) => {
+    const count = await frame.locator(".turn.assistant").count();
+    await frame.locator(".composer textarea").fill(text);
+    await frame.locator(".composer textarea").press("Enter");
+    const answer = frame.locator(".turn.assistant").nth(count);
+    await waitFor("text streaming in", () => answer.locator(".markdown").textContent().then((t) => (t ?? "").length).catch(() => 0), (n) => n > 0, 60_000);
+    return answer;
+  };
 
   /** Records the length of the newest answer's text at every change the page makes to it. */
   async function recordGrowth(frame: Frame): Promise<void> {
@@ -112,10 +121,8 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     for (let attempt = 0; attempt < 5 && stopped === undefined; attempt++) {
       await idle();
       const before = await server.metrics();
-      await frame.locator(".composer textarea").fill(`Tell me more about it (${attempt}).`);
-      await frame.locator(".composer textarea").press("Enter");
+      await send(frame, `Tell me more about it (${attempt}).`);
       const stop = frame.locator(".composer button.stop");
-      await waitFor("text streaming in", () => lastAnswer(frame).locator(".markdown").textContent().then((t) => (t ?? "").length), (n) => n > 0, 60_000);
       if (!(await stop.isVisible())) continue;
       await stop.click().catch(() => undefined);
       const status = await waitFor("the answer to end", () => lastAnswer(frame).locator(".status").innerText().catch(() => ""), (t) => t !== "" && !t.startsWith("Waiting"), 30_000);
@@ -143,9 +150,7 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     for (let attempt = 0; attempt < 3 && interrupted === undefined; attempt++) {
       const frame = await chat.open();
       await idle();
-      await frame.locator(".composer textarea").fill(`Once more (${attempt}).`);
-      await frame.locator(".composer textarea").press("Enter");
-      await waitFor("text streaming in", () => lastAnswer(frame).locator(".markdown").textContent().then((t) => (t ?? "").length), (n) => n > 0, 60_000);
+      await send(frame, `Once more (${attempt}).`);
       if (!(await frame.locator(".composer button.stop").isVisible())) continue;
       await ui.page.reload();
       await ui.waitReady();

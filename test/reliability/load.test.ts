@@ -75,8 +75,9 @@ describe("load: 16 concurrent streaming clients (real server process)", function
       }
       return { median: [...samples].sort((a, b) => a - b)[1]!, samples };
     };
-    // Warm-up: models loaded, every sequence used, the JIT settled.
-    await runLoad(server, 3000);
+    // Warm-up: models loaded, every sequence used, the JIT settled, the heap at its working size
+    // (chat requests alone settle about 10 MiB above completions alone).
+    await runLoad(server, scaled(6000, 20_000));
     const rssBeforeLevel = await rssLevel(1500);
     const rssBefore = rssBeforeLevel.median;
     await untilIdle(server);
