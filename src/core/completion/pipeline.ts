@@ -135,9 +135,9 @@ export class CompletionPipeline {
   }
 
   private present(raw: string, plan: RequestPlan, source: CompletionSource): Result {
-    const text = postprocess(raw, plan.cursor, plan);
-    this.cache.set(plan, text);
-    if (text !== "") return { kind: "shown", text, source, multiline: text.includes("\n") };
+    const suggestion = postprocess(raw, plan.cursor, plan);
+    this.cache.set(plan, suggestion);
+    if (suggestion.text !== "") return { kind: "shown", ...suggestion, source, multiline: suggestion.text.includes("\n") };
     return { kind: "empty", reason: raw.trim() === "" ? "model-empty" : "filtered" };
   }
 }
@@ -151,7 +151,7 @@ function firstLineEnd(text: string): number {
 function fromCache(hit: CacheHit, plan: RequestPlan): Result {
   if (hit.text === "") return { kind: "empty", reason: "cached-empty" };
   const source = hit.typed > 0 ? "type-through" : "cache";
-  return { kind: "shown", text: hit.text, source, multiline: plan.cursor.multiline && hit.text.includes("\n") };
+  return { kind: "shown", text: hit.text, replace: hit.replace, source, multiline: plan.cursor.multiline && hit.text.includes("\n") };
 }
 
 function failure(error: unknown, signal: AbortSignal): Result {

@@ -57,7 +57,10 @@ export type CompletionOutcome = Timed &
   (
     | {
         readonly kind: "shown";
+        /** Inserted at the cursor... */
         readonly text: string;
+        /** ...replacing this many characters after it on its line (closers the editor auto-inserted). */
+        readonly replace: number;
         readonly source: CompletionSource;
         readonly multiline: boolean;
         /** The first line of a multi-line suggestion still streaming; the rest comes later. */

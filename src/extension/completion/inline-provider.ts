@@ -52,7 +52,9 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
       this.partialAt = partial ? { document, version: document.version, position } : undefined;
       if (outcome.kind !== "shown" || token.isCancellationRequested) return undefined;
       const text = document.eol === vscode.EndOfLine.CRLF ? outcome.text.replace(/\n/g, "\r\n") : outcome.text;
-      return [new vscode.InlineCompletionItem((selected?.text ?? "") + text, new vscode.Range(start, position))];
+      // Over the closers the editor auto-inserted after the cursor, so that accepting replaces them.
+      const end = position.translate(0, Math.min(outcome.replace, document.lineAt(position.line).text.length - position.character));
+      return [new vscode.InlineCompletionItem((selected?.text ?? "") + text, new vscode.Range(start, end))];
     } finally {
       linked.dispose();
     }
