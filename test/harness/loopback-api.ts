@@ -21,6 +21,8 @@ export class LoopbackApi {
   readonly requests: SeenRequest[] = [];
   private readonly sockets = new Set<Socket>();
   private handler: Handler = (_req, res) => sendJson(res, 500, { error: { message: "no handler" } });
+  /** Kept once listening, so the URL stays known after close (a closed port for tests of refusal). */
+  private listeningPort = 0;
 
   private constructor(private readonly server: Server) {
     server.on("connection", (socket) => {
@@ -33,11 +35,12 @@ export class LoopbackApi {
   static async start(): Promise<LoopbackApi> {
     const api = new LoopbackApi(createServer());
     await new Promise<void>((resolve) => api.server.listen(0, "127.0.0.1", resolve));
+    api.listeningPort = (api.server.address() as AddressInfo).port;
     return api;
   }
 
   get port(): number {
-    return (this.server.address() as AddressInfo).port;
+    return this.listeningPort;
   }
 
   get baseUrl(): string {
