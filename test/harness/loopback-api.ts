@@ -7,6 +7,8 @@ export interface SeenRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** Date.now() when its body had arrived. */
+  at: number;
   /** Resolves when the client's connection for this request closes. */
   closed: Promise<void>;
 }
@@ -71,6 +73,7 @@ export class LoopbackApi {
       path: req.url ?? "",
       headers: req.headers,
       body: Buffer.concat(chunks).toString("utf8"),
+      at: Date.now(),
       closed,
     };
     this.requests.push(seen);

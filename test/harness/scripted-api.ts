@@ -12,6 +12,15 @@ export interface CompletionBody {
   [field: string]: unknown;
 }
 
+/** One POST /v1/completions received. */
+export interface ScriptedCompletion {
+  readonly body: CompletionBody;
+  /** Date.now() when it arrived. */
+  readonly at: number;
+  /** max_tokens 0: evaluates the prompt, generates nothing. */
+  readonly warmUp: boolean;
+}
+
 /** What the script answers: the whole text, or its streamed pieces with a pause before each. */
 export type ScriptedAnswer = string | { chunks: readonly string[]; delayMs?: number };
 
@@ -33,8 +42,8 @@ export interface ScriptedApiOptions {
  * the other side of HTTP is real.
  */
 export class ScriptedApi {
-  /** POST /v1/completions bodies, in order (warm-ups included). */
-  readonly completions: CompletionBody[] = [];
+  /** POST /v1/completions received, in order (warm-ups included). */
+  readonly completions: ScriptedCompletion[] = [];
   private script: CompletionScript;
 
   private constructor(
@@ -63,9 +72,13 @@ export class ScriptedApi {
     return this.api.requests;
   }
 
-  /** Completions that asked for text (warm-ups with max_tokens 0 left out). */
-  get textRequests(): CompletionBody[] {
-    return this.completions.filter((c) => c.max_tokens !== 0);
+  /** Completions that asked for text (warm-ups left out). */
+  get textRequests(): ScriptedCompletion[] {
+    return this.completions.filter((c) => !c.warmUp);
+  }
+
+  get warmUps(): ScriptedCompletion[] {
+    return this.completions.filter((c) => c.warmUp);
   }
 
   /** Replaces the completions script. */
@@ -87,7 +100,7 @@ export class ScriptedApi {
     }
     if (req.method === "POST" && req.path === "/v1/completions") {
       const body = JSON.parse(req.body) as CompletionBody;
-      this.completions.push(body);
+      this.completions.push({ body, at: req.at, warmUp: body.max_tokens === 0 });
       const scripted = body.max_tokens === 0 ? "" : this.script(body);
       const answer = typeof scripted === "string" ? { chunks: [scripted] } : scripted;
       if (body.stream !== true) {

@@ -34,14 +34,17 @@ export class AdaptiveDebounce {
     this.options = { ...defaults, ...options };
   }
 
-  /** Records a keystroke (an automatic trigger) at the current time. */
-  keystroke(): void {
-    const now = this.clock.now();
-    if (this.lastKeyAt !== undefined && now - this.lastKeyAt < this.options.pauseMs) {
-      this.gaps.push(now - this.lastKeyAt);
+  /**
+   * Records a keystroke (an automatic trigger), at `at` when the editor says when the text changed
+   * (it asks the provider later, after its own debounce: that time counts towards the wait), else now.
+   */
+  keystroke(at = this.clock.now()): void {
+    if (at === this.lastKeyAt) return; // asked again about the same edit
+    if (this.lastKeyAt !== undefined && at - this.lastKeyAt < this.options.pauseMs && at > this.lastKeyAt) {
+      this.gaps.push(at - this.lastKeyAt);
       if (this.gaps.length > this.options.window) this.gaps.shift();
     }
-    this.lastKeyAt = now;
+    this.lastKeyAt = at;
   }
 
   /**

@@ -67,7 +67,7 @@ export class CompletionPipeline {
   }
 
   private async run(input: CompletionInput, signal: AbortSignal): Promise<Result> {
-    if (!input.manual) this.debounce.keystroke();
+    if (!input.manual) this.debounce.keystroke(input.editedAt !== undefined ? Math.min(input.editedAt, this.clock.now()) : undefined);
     const settings = this.deps.settings();
     const plan = planRequest(input, settings, this.deps.ring?.chunksFor(input.uri, this.budget.extraChars) ?? [], this.budget);
 

@@ -21,6 +21,8 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
     private readonly complete: CompletionPipeline["complete"],
     private readonly settings: () => ProviderSettings,
     private readonly report: (outcome: CompletionOutcome, document: vscode.TextDocument) => void,
+    /** When `document` last changed, on the pipeline's clock (undefined: not seen). */
+    private readonly editedAt: (document: vscode.TextDocument) => number | undefined = () => undefined,
   ) {}
 
   /** The rest of a partly shown suggestion is ready: ask again (a cache hit) if nothing moved. */
@@ -45,7 +47,9 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
     const start = selected?.range.start ?? position;
     const linked = new LinkedAbortController(token);
     try {
-      const input = toInput(document, start, position, selected?.text ?? "", context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke);
+      const manual = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
+      const editedAt = this.editedAt(document);
+      const input = { ...toInput(document, start, position, selected?.text ?? "", manual), ...(editedAt !== undefined ? { editedAt } : {}) };
       const outcome = await this.complete(input, linked.signal);
       this.report(outcome, document);
       const partial = outcome.kind === "shown" && outcome.partial === true;

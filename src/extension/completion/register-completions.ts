@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { Clock } from "../../core/base/clock";
+import { systemClock, type Clock } from "../../core/base/clock";
 import { ContextRing } from "../../core/completion/context-ring";
 import { describeOutcome } from "../../core/completion/describe-outcome";
 import { CompletionPipeline } from "../../core/completion/pipeline";
@@ -30,7 +30,14 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
     else deps.log.debug(line);
     deps.onOutcome(outcome);
   };
-  const provider = new InlineCompletionAdapter((input, signal) => pipeline.complete(input, signal), deps.settings, report);
+  // The editor asks the provider after its own debounce; the pipeline's wait counts from the edit.
+  const clock = deps.clock ?? systemClock;
+  const edits = new WeakMap<vscode.TextDocument, { version: number; at: number }>();
+  const editedAt = (document: vscode.TextDocument) => {
+    const edit = edits.get(document);
+    return edit?.version === document.version ? edit.at : undefined;
+  };
+  const provider = new InlineCompletionAdapter((input, signal) => pipeline.complete(input, signal), deps.settings, report, editedAt);
   const pipeline = new CompletionPipeline({
     stream: deps.stream,
     settings: deps.settings,
@@ -42,6 +49,9 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
     feedContextRing(ring),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0) edits.set(e.document, { version: e.document.version, at: clock.now() });
+    }),
     { dispose: () => pipeline.dispose() },
   );
 }
