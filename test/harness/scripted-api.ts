@@ -45,6 +45,7 @@ export class ScriptedApi {
   /** POST /v1/completions received, in order (warm-ups included). */
   readonly completions: ScriptedCompletion[] = [];
   private script: CompletionScript;
+  private warmUpFailure: number | undefined;
 
   private constructor(
     private readonly api: LoopbackApi,
@@ -86,6 +87,11 @@ export class ScriptedApi {
     this.script = script;
   }
 
+  /** Answers warm-ups (max_tokens 0) with this HTTP status and an OpenAI-style error from now on (undefined: succeed). */
+  failWarmUpsWith(status: number | undefined): void {
+    this.warmUpFailure = status;
+  }
+
   close(): Promise<void> {
     return this.api.close();
   }
@@ -101,6 +107,9 @@ export class ScriptedApi {
     if (req.method === "POST" && req.path === "/v1/completions") {
       const body = JSON.parse(req.body) as CompletionBody;
       this.completions.push({ body, at: req.at, warmUp: body.max_tokens === 0 });
+      if (body.max_tokens === 0 && this.warmUpFailure !== undefined) {
+        return sendJson(res, this.warmUpFailure, errorBody("The server had an error while processing your request.", "server_error"));
+      }
       const scripted = body.max_tokens === 0 ? "" : this.script(body);
       const answer = typeof scripted === "string" ? { chunks: [scripted] } : scripted;
       if (body.stream !== true) {

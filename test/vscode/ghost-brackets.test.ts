@@ -6,7 +6,7 @@ import type { CompletionOutcome } from "../../src/core/completion/types";
 import type { WispApi } from "../../src/extension/extension";
 import { ScriptedApi, type CompletionBody } from "../harness/scripted-api";
 import { waitFor } from "../harness/wait-for";
-import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+import { activateWisp, connectWisp, resetWisp } from "./support/wisp-extension";
 
 type Shown = Extract<CompletionOutcome, { kind: "shown" }>;
 
@@ -26,10 +26,8 @@ describe("Ghost text around auto-closed brackets (real VS Code, scripted server)
   before(async () => {
     api = await activateWisp();
     server = await ScriptedApi.start({ key, models: ["wisp-scripted"] });
-    await setBaseUrl(server.baseUrl);
-    await vscode.commands.executeCommand("wisp.setApiKey", key);
     await vscode.workspace.getConfiguration("wisp.completion").update("debounceMs", debounceMs, vscode.ConfigurationTarget.Global);
-    await waitFor("status ready", () => api.statusBar(), (view) => view.state === "ready", 30_000);
+    await connectWisp(api, server.baseUrl, key);
   });
   afterEach(async () => {
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");

@@ -65,7 +65,8 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
   }
 }
 
-function toInput(document: vscode.TextDocument, start: vscode.Position, end: vscode.Position, inserted: string, manual: boolean): CompletionInput {
+/** The pipeline's view of a cursor: text before `start` (plus what the suggest widget would insert) and after `end`. */
+export function toInput(document: vscode.TextDocument, start: vscode.Position, end: vscode.Position, inserted: string, manual: boolean): CompletionInput {
   const prefixOffset = prefixStartOffset(document.offsetAt(start));
   const endOffset = document.offsetAt(end);
   const eol = /\r\n/g;

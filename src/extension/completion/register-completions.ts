@@ -5,8 +5,9 @@ import { describeOutcome } from "../../core/completion/describe-outcome";
 import { CompletionPipeline } from "../../core/completion/pipeline";
 import type { CompletionOutcome, CompletionStream } from "../../core/completion/types";
 import type { WispSettings } from "../settings";
-import { feedContextRing } from "./context-feeder";
-import { InlineCompletionAdapter } from "./inline-provider";
+import { codeSchemes, feedContextRing } from "./context-feeder";
+import { InlineCompletionAdapter, toInput } from "./inline-provider";
+import { warmOnNavigation } from "./warm-up-triggers";
 
 export type CompletionUserSettings = WispSettings["completion"];
 
@@ -46,8 +47,13 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
   });
+  const warmable = (document: vscode.TextDocument) => {
+    const settings = deps.settings();
+    return settings.enabled && !settings.disabledLanguages.includes(document.languageId) && codeSchemes.has(document.uri.scheme);
+  };
   return vscode.Disposable.from(
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
+    warmOnNavigation((document, position) => pipeline.warm(toInput(document, position, position, "", false)), warmable),
     feedContextRing(ring),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length > 0) edits.set(e.document, { version: e.document.version, at: clock.now() });
