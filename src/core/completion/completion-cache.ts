@@ -1,7 +1,7 @@
 import { LruCache } from "../base/lru";
 import { isSubsequence, noSuggestion, tidy, type Suggestion } from "./placement";
 import { anchorOf, extendsAnchor, type PrefixAnchor } from "./prefix-anchor";
-import { insertedClosers, suffixHeadOf, type SuffixHead } from "./suffix-head";
+import { closerChange, suffixHeadOf, type CloserChange, type SuffixHead } from "./suffix-head";
 
 /** What a completion depends on: scope (file, model, template), text before and after the cursor. */
 export interface CacheContext {
@@ -58,9 +58,9 @@ export class CompletionCache {
     const recentFirst = [...this.entries].reverse();
     for (const [key, entry] of recentFirst) {
       if (entry.scope !== ctx.scope) continue;
-      const inserted = insertedClosers(entry.suffixHead, ctx.suffix);
-      if (inserted === -1) continue;
-      const hit = typedInto(entry, ctx, inserted);
+      const change = closerChange(entry.suffixHead, ctx.suffix, entry.suggestion.replace);
+      if (!change) continue;
+      const hit = typedInto(entry, ctx, change);
       if (hit) {
         this.entries.get(key); // mark used
         return hit;
@@ -71,10 +71,11 @@ export class CompletionCache {
 }
 
 /**
- * The rest of `entry`'s suggestion once the user has typed its start (and the editor inserted
- * `inserted` closers after the cursor), when that rest still shows and is not blank.
+ * The rest of `entry`'s suggestion once the user has typed its start (while the editor inserted
+ * closers after the cursor, or the user typed over ones the suggestion replaces), when that rest
+ * still shows and is not blank.
  */
-function typedInto(entry: Entry, ctx: CacheContext, inserted: number): CacheHit | undefined {
+function typedInto(entry: Entry, ctx: CacheContext, change: CloserChange): CacheHit | undefined {
   const { text, replace } = entry.suggestion;
   const prefix = ctx.prefix;
   const last = prefix.charCodeAt(prefix.length - 1);
@@ -83,10 +84,12 @@ function typedInto(entry: Entry, ctx: CacheContext, inserted: number): CacheHit 
     if (!extendsAnchor(entry, prefix, k) || !prefix.endsWith(text.slice(0, k))) continue;
     const rest = text.slice(k);
     const lineSuffix = ctx.suffix.slice(0, (ctx.suffix + "\n").indexOf("\n"));
-    const replaced = lineSuffix.slice(0, inserted + replace);
-    // The editor must be able to draw the rest around what it replaces.
-    if (!isSubsequence(replaced, rest)) return undefined;
-    const hit = tidy({ text: rest, replace: inserted + replace }, lineSuffix);
+    // The rest replaces the closers the editor inserted meanwhile and those the suggestion replaced
+    // (less the ones typed over), as far as it writes them itself: the editor draws the rest around
+    // what it replaces, and keeps the others (`[` typed into "[x" leaves "[x]").
+    let replaced = change.inserted + replace - change.typedOver;
+    while (replaced > 0 && !isSubsequence(lineSuffix.slice(0, replaced), rest)) replaced--;
+    const hit = tidy({ text: rest, replace: replaced }, lineSuffix);
     return hit === noSuggestion ? undefined : { ...hit, typed: k };
   }
   return undefined;

@@ -1,6 +1,7 @@
 import { cancelledError } from "../base/cancellation";
 import type { Clock } from "../base/clock";
-import { insertedClosers, suffixHeadOf, type SuffixHead } from "./suffix-head";
+import { leadingClosers } from "./brackets";
+import { closerChange, suffixHeadOf, type SuffixHead } from "./suffix-head";
 import { anchorOf, extendsAnchor, type PrefixAnchor } from "./prefix-anchor";
 
 /** The context a request was made for. */
@@ -127,9 +128,9 @@ export class InflightRequests {
     if (this.current) this.stop(this.current);
   }
 
-  /** The same file and text after the cursor, give or take closers the editor has auto-inserted since. */
+  /** The same file and text after the cursor, give or take closers the editor auto-inserted or the user typed over since. */
   private sameContext(running: Running, key: InflightKey): boolean {
-    return running.scope === key.scope && insertedClosers(running.suffix, key.suffix) !== -1;
+    return running.scope === key.scope && closerChange(running.suffix, key.suffix, leadingClosers(running.suffix.head).length) !== undefined;
   }
 
   /** What the user typed since `running` started, if its text so far does not contradict it. */

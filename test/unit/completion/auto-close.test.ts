@@ -76,6 +76,31 @@ describe("completion with the editor's auto-closing", () => {
     assert.equal(s.server.requests.length, 1);
   });
 
+  it("typing over an auto-inserted closer that the suggestion replaces keeps the rest shown", async () => {
+    const s = session("function f(total: number, factor: number) {\n  return scale█\n}\n", () => ({ chunks: ["total, factor);"] }));
+    s.editor.type("(");
+    const first = s.ask();
+    await s.clock.advance(200);
+    assert.deepEqual(shown(await first), { text: "total, factor);", replace: 1, source: "network" });
+    let last: CompletionOutcome | undefined;
+    for (const ch of "total, factor") last = await s.key(ch);
+    assert.deepEqual(shown(last!), { text: ");", replace: 1, source: "type-through" });
+    last = await s.key(")");
+    assert.equal(s.editor.suffix, "\n}\n", "the `)` was typed over");
+    assert.deepEqual(shown(last), { text: ";", replace: 0, source: "type-through" });
+    assert.equal(s.server.requests.length, 1);
+  });
+
+  it("an opener typed from a suggestion that never closes it: the rest shows before the editor's closer", async () => {
+    const s = session("const list = █\n", () => ({ chunks: ["[first, second"] }));
+    const first = s.ask();
+    await s.clock.advance(200);
+    await first;
+    const last = await s.key("[");
+    assert.deepEqual(shown(last), { text: "first, second", replace: 0, source: "type-through" });
+    assert.equal(s.server.requests.length, 1);
+  });
+
   it("a running request is joined when typing its prediction makes the editor insert a closer", async () => {
     const s = session("const tax = █\n", () => ({ chunks: ["Math.round(", "x * 0.2);"], chunkDelayMs: 100 }));
     void s.ask();
