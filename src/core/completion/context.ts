@@ -1,3 +1,4 @@
+import { leadingClosers } from "./brackets";
 import type { ContextChunk } from "./context-ring";
 import { lineCommentFor } from "./line-comments";
 import { fillTemplate, type FimTemplate } from "./templates";
@@ -12,10 +13,16 @@ export interface ContextBudget {
    * that consecutive requests share their whole prompt up to the previous cursor.
    */
   readonly prefixStep: number;
+  /**
+   * Leave out the closers the editor auto-inserted right after the cursor (`scale(|)`): the
+   * suggestion replaces them anyway, and a suffix that does not change when the editor inserts or
+   * types over one keeps a suffix-first prompt reusable.
+   */
+  readonly dropAutoClosed: boolean;
 }
 
 // The suffix is re-evaluated on every request (it follows the changing prefix), so it is kept short.
-export const defaultBudget: ContextBudget = { prefixChars: 6000, suffixChars: 800, extraChars: 2000, prefixStep: 1024 };
+export const defaultBudget: ContextBudget = { prefixChars: 6000, suffixChars: 800, extraChars: 2000, prefixStep: 1024, dropAutoClosed: true };
 
 export interface Prompt {
   readonly prompt: string;
@@ -42,6 +49,7 @@ export function prefixWindow(prefix: string, prefixOffset: number, budget: Conte
 
 /** The first whole lines of `suffix` that fit the budget (a single long line is cut). */
 export function suffixWindow(suffix: string, budget: ContextBudget): string {
+  if (budget.dropAutoClosed) suffix = suffix.slice(leadingClosers(suffix).length);
   if (suffix.length <= budget.suffixChars) return suffix;
   const cut = suffix.lastIndexOf("\n", budget.suffixChars);
   return suffix.slice(0, cut > 0 ? cut : budget.suffixChars);

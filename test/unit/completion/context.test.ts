@@ -4,7 +4,7 @@ import { ContextRing, type ContextChunk, type LineSource } from "../../../src/co
 import { selectTemplate } from "../../../src/core/completion/templates";
 import { inputAt } from "./input-at";
 
-const budget: ContextBudget = { prefixChars: 2000, suffixChars: 300, extraChars: 400, prefixStep: 512 };
+const budget: ContextBudget = { prefixChars: 2000, suffixChars: 300, extraChars: 400, prefixStep: 512, dropAutoClosed: true };
 const source = Array.from({ length: 400 }, (_, i) => `const value${i} = compute(${i}, "item ${i}");`).join("\n") + "\n";
 
 function lines(text: string): LineSource {
@@ -49,6 +49,13 @@ describe("completion context", () => {
     const suffix = suffixWindow(source, budget);
     assert.ok(suffix.length <= budget.suffixChars);
     assert.ok(source.startsWith(suffix + "\n"));
+  });
+
+  it("leaves out the closers the editor auto-inserted after the cursor, so that inserting or typing over one changes no prompt", () => {
+    const prompts = ["return scale(█\n}\n", "return scale(█)\n}\n", 'log(f("█")\n}\n'].map((doc) => buildPrompt(selectTemplate("server", ""), inputAt(doc), [], budget));
+    assert.deepEqual(prompts.map((p) => p.suffix), ["\n}\n", "\n}\n", "\n}\n"]);
+    assert.equal(suffixWindow(").then(done);\n", budget), ".then(done);\n", "only the run right after the cursor");
+    assert.equal(suffixWindow(")\n}\n", { ...budget, dropAutoClosed: false }), ")\n}\n");
   });
 
   it("lays extra chunks out with the family's file separators", () => {
