@@ -5,7 +5,7 @@ import { createOpenApiValidator } from "../helpers/openapi";
 import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 const openapi = createOpenApiValidator();
-const SPM_MODEL = "wisp-tiny-spm";
+const PSM_MODEL = "wisp-tiny-psm";
 const PREFIX = "function fibonacci(n: number): number {\n  ";
 const SUFFIX = "\n  return fibonacci(n - 1) + fibonacci(n - 2);\n}\n";
 
@@ -16,7 +16,7 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     server = await startServer({
       prepare: async (modelsDir) => {
         await writeTinyLlamaGguf(path.join(modelsDir, `${TEXT_MODEL}.gguf`), "tiny");
-        await writeTinyLlamaGguf(path.join(modelsDir, `${SPM_MODEL}.gguf`), "tiny", { fimSuffixFirst: true });
+        await writeTinyLlamaGguf(path.join(modelsDir, `${PSM_MODEL}.gguf`), "tiny", { fimSuffixFirst: false });
       },
     });
   });
@@ -30,12 +30,14 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
   const spelledPsm = `<|fim_prefix|>${PREFIX}<|fim_suffix|>${SUFFIX}<|fim_middle|>`;
   const spelledSpm = `<|fim_suffix|>${SUFFIX}<|fim_prefix|>${PREFIX}<|fim_middle|>`;
 
-  it("a model declaring wisp.fim.suffix_first gets the suffix-first prompt; others prefix-suffix-middle", async () => {
-    const spm = await complete({ model: SPM_MODEL, prompt: PREFIX, suffix: SUFFIX, max_tokens: 12 });
-    assert.equal(spm.body.choices[0]!.text, (await complete({ model: SPM_MODEL, prompt: spelledSpm, max_tokens: 12 })).body.choices[0]!.text);
-    assert.notEqual(spm.body.choices[0]!.text, (await complete({ model: SPM_MODEL, prompt: spelledPsm, max_tokens: 12 })).body.choices[0]!.text);
-    const psm = await complete({ model: TEXT_MODEL, prompt: PREFIX, suffix: SUFFIX, max_tokens: 12 });
-    assert.equal(psm.body.choices[0]!.text, (await complete({ model: TEXT_MODEL, prompt: spelledPsm, max_tokens: 12 })).body.choices[0]!.text);
+  it("a model declaring wisp.fim.suffix_first (the generated ones do) gets the suffix-first prompt; others prefix-suffix-middle", async () => {
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    assert.deepEqual((model.fileInfo.metadata as { wisp?: unknown }).wisp, { fim: { suffix_first: true } });
+    const spm = await complete({ model: TEXT_MODEL, prompt: PREFIX, suffix: SUFFIX, max_tokens: 12 });
+    assert.equal(spm.body.choices[0]!.text, (await complete({ model: TEXT_MODEL, prompt: spelledSpm, max_tokens: 12 })).body.choices[0]!.text);
+    assert.notEqual(spm.body.choices[0]!.text, (await complete({ model: TEXT_MODEL, prompt: spelledPsm, max_tokens: 12 })).body.choices[0]!.text);
+    const psm = await complete({ model: PSM_MODEL, prompt: PREFIX, suffix: SUFFIX, max_tokens: 12 });
+    assert.equal(psm.body.choices[0]!.text, (await complete({ model: PSM_MODEL, prompt: spelledPsm, max_tokens: 12 })).body.choices[0]!.text);
     assert.equal(spm.body.usage.prompt_tokens, psm.body.usage.prompt_tokens, "the same tokens, in another order");
   });
 
@@ -49,10 +51,10 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
     const typedTokens = model.tokenize(typed, false).length;
     const suffixTokens = model.tokenize(SUFFIX, false).length;
-    const spm = await evaluated(SPM_MODEL);
+    const spm = await evaluated(TEXT_MODEL);
     // The last token of the old prefix may merge with what follows, and is evaluated again anyway.
     assert.ok(spm <= typedTokens + 3, `suffix first: ${spm} evaluated for ${typedTokens} typed tokens`);
-    assert.ok((await evaluated(TEXT_MODEL)) >= spm + suffixTokens, "prefix-suffix-middle evaluates the suffix again");
+    assert.ok((await evaluated(PSM_MODEL)) >= spm + suffixTokens, "prefix-suffix-middle evaluates the suffix again");
   });
 
   it("max_tokens 0 evaluates the prompt and generates nothing; a request extending it then evaluates only the new tokens", async () => {

@@ -140,9 +140,10 @@ export interface TinyLlamaOptions {
   /** false: no FIM tokens at all (a model that cannot fill in the middle). Default true. */
   fim?: boolean;
   /**
-   * Declares (GGUF key `wisp.fim.suffix_first`) that the model was trained on the suffix-first
-   * layout `<|fim_suffix|>{suffix}<|fim_prefix|>{prefix}<|fim_middle|>` too, which the server
-   * then uses.
+   * Declares (GGUF key `wisp.fim.suffix_first`) that the model fills in the middle from the
+   * suffix-first layout `<|fim_suffix|>{suffix}<|fim_prefix|>{prefix}<|fim_middle|>`, which the
+   * server then uses. Default true: the project's models are trained on it (typing at the cursor
+   * then only extends the prompt); false gives a prefix-suffix-middle model.
    */
   fimSuffixFirst?: boolean;
 }
@@ -157,6 +158,6 @@ export function buildTinyLlamaGguf(size: TinyLlamaSize, options: TinyLlamaOption
   const tokens = [...bpe.tokens, ...specials];
   const tokenTypes = tokens.map((_, i) => (i < bpe.tokens.length ? TOKEN_TYPE_NORMAL : TOKEN_TYPE_CONTROL));
   const metadata = buildMetadata(spec, tokens, tokenTypes, bpe.merges);
-  if (options.fimSuffixFirst && options.fim !== false) metadata.set(FIM_SUFFIX_FIRST_KEY, { type: "bool", value: true });
+  if (options.fimSuffixFirst !== false && options.fim !== false) metadata.set(FIM_SUFFIX_FIRST_KEY, { type: "bool", value: true });
   return encodeGguf(metadata, buildTensors(spec, tokens.length));
 }
