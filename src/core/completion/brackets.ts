@@ -67,7 +67,8 @@ export interface ScanEvents {
 const openers: Readonly<Record<string, Frame>> = { "(": "(", "[": "[", "{": "{" };
 const closers: Readonly<Record<string, Frame>> = { ")": "(", "]": "[", "}": "{" };
 const isWord = (ch: string) => /[\p{L}\p{N}_$]/u.test(ch);
-const isQuote = (frame: Frame | undefined) => frame !== undefined && !(frame in openers) && frame !== "${";
+/** A string's frame (a quote), as opposed to a bracket's. */
+export const isQuoteFrame = (frame: Frame | undefined): boolean => frame !== undefined && !(frame in openers) && frame !== "${";
 
 export interface ScanResult extends BracketState {
   /** The fewest frames open at any point of the scan: frames[0..low) were open throughout. */
@@ -101,7 +102,7 @@ export function scanBrackets(text: string, syntax: Syntax, state: BracketState =
       prev = ch;
       continue;
     }
-    if (isQuote(top)) {
+    if (isQuoteFrame(top)) {
       const quote = top as Frame;
       if (ch === "\\") {
         prev = text[i + 1] ?? "";

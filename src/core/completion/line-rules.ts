@@ -1,4 +1,4 @@
-import { scanBrackets, type BracketState, type Frame } from "./brackets";
+import { isQuoteFrame, scanBrackets, type BracketState, type Frame } from "./brackets";
 import { indentWidth, isCloserLine, type CursorContext } from "./cursor-context";
 import type { LineJudge } from "./filters";
 
@@ -46,7 +46,9 @@ export function multilineJudge(ctx: CursorContext, maxLines: number): LineJudge 
       outer = Math.min(outer, after.low);
       return verdict;
     };
-    if (index === 0 || trimmed === "" || indent >= minIndent) return commit("keep");
+    // A line inside a string the suggestion opened (a template literal's text) has no indentation to judge.
+    const inString = isQuoteFrame(state.frames[state.frames.length - 1]);
+    if (index === 0 || trimmed === "" || indent >= minIndent || inString) return commit("keep");
     // The line leaves the cursor's block.
     if (firstClosed !== -1) {
       if (firstClosed < ctx.closedOnLine) return commit("keep-and-stop"); // replaces the auto-inserted closer
