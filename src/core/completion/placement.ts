@@ -1,4 +1,4 @@
-import { leadingClosers, scanBrackets } from "./brackets";
+import { closerOf, leadingClosers, scanBrackets } from "./brackets";
 import type { CursorContext } from "./cursor-context";
 
 /**
@@ -32,7 +32,7 @@ export function placeOnLine(text: string, ctx: Pick<CursorContext, "linePrefix" 
   let mismatch = -1;
   scanBrackets(text, ctx.syntax, ctx.brackets, {
     onCloseOuter: (frame, end) => {
-      if (mismatch === -1) closes.push({ closer: text.slice(end - frameCloserLength(frame), end), end });
+      if (mismatch === -1) closes.push({ closer: closerOf(frame), end });
     },
     onMismatch: (index) => {
       if (mismatch === -1) mismatch = index;
@@ -43,15 +43,15 @@ export function placeOnLine(text: string, ctx: Pick<CursorContext, "linePrefix" 
   const run = leadingClosers(lineSuffix);
   let replace = 0;
   let at = 0;
-  while (replace < closes.length && run.startsWith((closes[replace] as { closer: string }).closer, at)) {
-    at += (closes[replace] as { closer: string }).closer.length;
+  while (replace < closes.length && run.startsWith(closes[replace]!.closer, at)) {
+    at += closes[replace]!.closer.length;
     replace++;
   }
   let chars = at;
   if (replace > 0) {
     // `foo(|);` with `a, b);`: what the suggestion writes after its last replaced closer may
     // repeat the rest of the line too.
-    const tail = text.slice((closes[replace - 1] as { end: number }).end);
+    const tail = text.slice(closes[replace - 1]!.end);
     if (tail !== "" && !tail.includes("\n") && lineSuffix.startsWith(tail, chars)) chars += tail.length;
   }
   // `{|}` and a body that does not close the block: the closer goes on a line of its own.
@@ -60,10 +60,6 @@ export function placeOnLine(text: string, ctx: Pick<CursorContext, "linePrefix" 
     if (lastLine.trim() !== "") text += `\n${/^[ \t]*/.exec(ctx.linePrefix)?.[0] ?? ""}`;
   }
   return tidy({ text, replace: chars }, lineSuffix);
-}
-
-function frameCloserLength(frame: string): number {
-  return frame === "${" ? 1 : frame.length === 3 ? 3 : 1;
 }
 
 /**
