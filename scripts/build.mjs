@@ -1,7 +1,9 @@
-// Builds the three bundles: the extension (node, CommonJS, `vscode` external), the webview
-// (browser) and the local server (node ESM, native engines external and shipped beside it).
+// Builds the bundles: the extension (node, CommonJS, `vscode` external), the webview (browser),
+// the local server (node ESM, native engines external and shipped beside it) and the server's
+// web console (browser script and static files in dist/server/console, so they travel with the
+// server bundle and nothing is built at run time).
 import { build } from "esbuild";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 
 const watch = process.argv.includes("--watch");
@@ -54,6 +56,12 @@ if (Object.keys(serverEntries).length > 0) {
     // CommonJS dependencies bundled into ESM still call require().
     banner: { js: "import { createRequire as __wispCreateRequire } from 'node:module'; const require = __wispCreateRequire(import.meta.url);" },
   });
+}
+
+if (existsSync("src/console/main.ts")) {
+  jobs.push({ ...common, entryPoints: { console: "src/console/main.ts" }, outdir: "dist/server/console", platform: "browser", format: "iife", target: "es2022" });
+  mkdirSync("dist/server/console", { recursive: true });
+  for (const name of ["index.html", "console.css"]) cpSync(join("media/console", name), join("dist/server/console", name));
 }
 
 if (watch) {

@@ -35,6 +35,8 @@ step typecheck npm run --silent typecheck
 step build npm run --silent build
 step unit npm run --silent test:unit
 step server npm run --silent test:server
+# The short form of `npm run test:reliability` (fuzz, load, disconnects, limits, key store, secrets).
+step reliability npx mocha --timeout 900000 --require test/reliability/report.ts "test/reliability/**/*.test.ts"
 step package npm run --silent package
 step setup bash scripts/setup-vscode.sh
 step vscode npm run --silent test:vscode

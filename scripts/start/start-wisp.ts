@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { redact } from "../../src/core/log/redact";
+import { provisionShippedModels } from "../../src/extension/local-engine/shipped-models";
 import { killMarkedProcesses } from "../../test/harness/marked-processes";
 import { TempDirs } from "../../test/harness/temp-dirs";
 import { ensureToolchain, hasChromium, repoRoot } from "../../test/harness/toolchain";
@@ -10,10 +12,12 @@ import { ensureVsix } from "../../test/harness/vsix";
 import { startWorkbench, type WorkbenchSession } from "../../test/harness/workbench-session";
 import { screenshotGhostText } from "./ghost-text-screenshot";
 import { createApiKey, startLocalServer, type LocalServer } from "./local-server";
+import { RedactingLog } from "./redacting-log";
 
 const usage = `usage: npm start -- [--port 8765] [--editor-port N] [--models-dir DIR] [--no-screenshot]
-  Builds Wisp, starts the local server on the generated default model and a real VS Code
-  (code-server) with the packaged extension on a sample workspace. Ctrl+C stops everything.`;
+  Builds Wisp, starts the local server on the generated default models (and the repository's
+  models/ when present) and a real VS Code (code-server) with the packaged extension on a sample
+  workspace; prints the editor's and the web console's URLs. Ctrl+C stops everything.`;
 
 const say = (line: string): void => void process.stdout.write(`[wisp start] ${line}\n`);
 
@@ -77,6 +81,8 @@ async function start(running: Running): Promise<void> {
   run("npm", ["run", "--silent", "build"]);
   say("setting up code-server (cached after the first run)");
   const toolchain = ensureToolchain();
+  // The models the .vsix ships (a trained one, when the repository has it), as the extension provisions them.
+  for (const name of await provisionShippedModels(join(repoRoot, "models"), modelsDir)) say(`copied models/${name} into ${modelsDir}`);
   if (!existsSync(modelsDir) || !readdirSync(modelsDir).some((name) => name.endsWith(".gguf"))) {
     say(`generating the default model into ${modelsDir}`);
     run(process.execPath, ["--import", "tsx", "scripts/gen-models.ts", "--out", join(modelsDir, "wisp-tiny.gguf")]);
@@ -88,8 +94,9 @@ async function start(running: Running): Promise<void> {
   running.add(() => temp.removeAll());
   const dataDir = temp.make("start-data");
   const apiKey = createApiKey(repoRoot, dataDir, "npm-start");
-  const serverLog = openLog(logsDir, "server.log");
-  running.add(() => new Promise<void>((done) => serverLog.end(done)));
+  // The server prints the web console's login token: the log file gets it redacted.
+  const serverLog = new RedactingLog(openLog(logsDir, "server.log"), [apiKey]);
+  running.add(() => serverLog.end());
   say(`starting wisp-server (log: ${join(logsDir, "server.log")})`);
   const server: LocalServer = await startLocalServer({
     root: repoRoot,
@@ -97,7 +104,7 @@ async function start(running: Running): Promise<void> {
     modelsDir,
     dataDir,
     log: serverLog,
-    onStartupLine: (line) => say(`  server: ${line}`),
+    onStartupLine: (line) => say(`  server: ${redact(line, [apiKey])}`),
   });
   running.add(() => server.process.stop());
   say(`wisp-server listening on ${server.baseUrl}`);
@@ -123,7 +130,9 @@ async function start(running: Running): Promise<void> {
   });
   running.add(() => session.stop());
   say(`VS Code (code-server) with Wisp on ${workspace}`);
-  process.stdout.write(`\n  Open ${session.url}\n\n`);
+  const consoleUrl = server.consoleUrl();
+  process.stdout.write(`\n  Open ${session.url}\n`);
+  process.stdout.write(consoleUrl === undefined ? "  Web console: not in this build of wisp-server\n\n" : `  Web console: ${consoleUrl}\n\n`);
 
   if (session.page !== undefined) {
     const file = join(stateDir, "ghost-text.png");

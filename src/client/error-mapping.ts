@@ -6,7 +6,7 @@ import {
 } from "openai";
 import { readErrorDetail } from "../core/api/error-body";
 import { parseRetryAfter } from "../core/api/retry-after";
-import { WispError, type WispErrorKind } from "./wisp-error";
+import { WispError, type WispErrorKind, type WispErrorOptions } from "./wisp-error";
 
 /** What the mapper needs to write a message a user can act on. */
 export interface ErrorContext {
@@ -70,7 +70,11 @@ function fromStatus(status: number, error: APIError, ctx: ErrorContext): WispErr
   const text = serverText(error, ctx);
   const retryAfterMs = retryAfter(error.headers);
   // A 503 "loading" may say when to come back, too.
-  const options = retryAfterMs === undefined ? { status } : { status, retryAfterMs };
+  const options: WispErrorOptions = { status };
+  if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
+  // Which field the server refused lets a command say what to change (the model, the size).
+  if (typeof error.param === "string" && error.param !== "") options.param = error.param;
+  if (typeof error.code === "string" && error.code !== "") options.code = error.code;
   const make = (kind: WispErrorKind, message: string) => new WispError(kind, message, options);
   // A 404 about the model names it; other 404s (e.g. "Invalid URL") mean the base URL is wrong.
   const model = ctx.model;

@@ -1,4 +1,4 @@
-import type { ModelInfo } from "../core/api/types";
+import type { ModelInfo, Usage } from "../core/api/types";
 import { MalformedResponseError } from "./error-mapping";
 
 export interface CompletionDelta {
@@ -9,10 +9,15 @@ export interface CompletionDelta {
 export interface ChatDelta {
   content: string;
   finishReason?: string;
+  /** Token counts, from the last chunk when the request asked for stream_options.include_usage. */
+  usage?: Usage;
 }
 
 export interface GeneratedImages {
   images: Uint8Array[];
+  /** The seed each image was made with, where the server says (undefined where it does not). */
+  seeds: (number | undefined)[];
+  /** The first image's seed, where known. */
   seed?: number;
 }
 
@@ -26,12 +31,14 @@ export function parseModelList(body: unknown): ModelInfo[] {
     if (typeof model.id !== "string" || model.id === "") {
       throw new MalformedResponseError('a model entry has no "id"');
     }
+    const contextLength = contextLengthOf(model);
     return {
       id: model.id,
       object: "model",
       created: typeof model.created === "number" ? model.created : 0,
       owned_by: typeof model.owned_by === "string" ? model.owned_by : "",
       ...(typeof model.kind === "string" ? { kind: model.kind } : {}),
+      ...(contextLength === undefined ? {} : { context_length: contextLength }),
     };
   });
 }
@@ -46,26 +53,65 @@ export function parseCompletionChunk(chunk: unknown): CompletionDelta | undefine
 
 /** The first choice of a `chat.completion.chunk` (or of a whole `chat.completion`, from servers that ignore `stream`). */
 export function parseChatChunk(chunk: unknown): ChatDelta | undefined {
+  const usage = usageOf(asRecord(chunk, "a stream event is not a JSON object").usage);
   const choice = firstChoice(chunk);
-  if (choice === undefined) return undefined;
-  const holder = choice.delta ?? choice.message;
-  const content = holder === undefined ? "" : optionalString(asRecord(holder, "a choice has a bad delta").content, '"content"');
-  return withFinish({ content }, content, choice);
+  let delta: ChatDelta | undefined;
+  if (choice !== undefined) {
+    const holder = choice.delta ?? choice.message;
+    const content = holder === undefined ? "" : optionalString(asRecord(holder, "a choice has a bad delta").content, '"content"');
+    delta = withFinish({ content }, content, choice);
+  }
+  return usage === undefined ? delta : { ...(delta ?? { content: "" }), usage };
 }
 
-export function parseImages(body: unknown, decodeBase64: (b64: string) => Uint8Array): GeneratedImages {
+/** Token counts when they are all there (vLLM sends `usage: null` in every chunk but the last). */
+function usageOf(value: unknown): Usage | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { prompt_tokens, completion_tokens, total_tokens } = value as Record<string, unknown>;
+  if (typeof prompt_tokens !== "number" || typeof completion_tokens !== "number") return undefined;
+  return { prompt_tokens, completion_tokens, total_tokens: typeof total_tokens === "number" ? total_tokens : prompt_tokens + completion_tokens };
+}
+
+/**
+ * The model's context window where the server lists it: `context_length` (Wisp's local server and
+ * several hosted APIs), `max_model_len` (vLLM), `meta.n_ctx_train` (llama.cpp's server).
+ */
+function contextLengthOf(model: Json): number | undefined {
+  const meta = typeof model.meta === "object" && model.meta !== null ? (model.meta as Json) : {};
+  for (const value of [model.context_length, model.max_model_len, meta.n_ctx_train]) {
+    if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The images of an `images/generations` answer and their seeds: each entry's own `seed`, else the
+ * response's `seed` (or Wisp's `x-wisp-seed` header, `headerSeed`) plus the image's index, the
+ * convention of servers that make image i with seed + i.
+ */
+export function parseImages(body: unknown, decodeBase64: (b64: string) => Uint8Array, headerSeed?: number): GeneratedImages {
   const record = asRecord(body, "the image response is not a JSON object");
   if (!Array.isArray(record.data) || record.data.length === 0) {
     throw new MalformedResponseError('the image response has no "data" images');
   }
-  const images = record.data.map((item) => {
-    const b64 = asRecord(item, "an image entry is not an object").b64_json;
+  const baseSeed = isSeed(record.seed) ? record.seed : headerSeed;
+  const seeds: (number | undefined)[] = [];
+  const images = record.data.map((item, index) => {
+    const entry = asRecord(item, "an image entry is not an object");
+    const b64 = entry.b64_json;
     if (typeof b64 !== "string" || !isBase64(b64)) {
       throw new MalformedResponseError('an image has no valid "b64_json" (Wisp asks for response_format b64_json)');
     }
+    seeds.push(isSeed(entry.seed) ? entry.seed : baseSeed === undefined ? undefined : baseSeed + index);
     return decodeBase64(b64);
   });
-  return typeof record.seed === "number" ? { images, seed: record.seed } : { images };
+  const first = seeds[0];
+  return first === undefined ? { images, seeds } : { images, seeds, seed: first };
+}
+
+/** A seed as servers report it: a whole number, not negative (-1 means "random" in requests only). */
+export function isSeed(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 
 function firstChoice(chunk: unknown): Json | undefined {

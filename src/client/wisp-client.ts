@@ -4,6 +4,7 @@ import { parseBaseUrl, type BaseUrl } from "./base-url";
 import { toWispError, type ErrorContext } from "./error-mapping";
 import { RequestScope } from "./request-scope";
 import {
+  isSeed,
   parseChatChunk,
   parseCompletionChunk,
   parseImages,
@@ -76,11 +77,14 @@ export class WispClient {
   /** `POST /images/generations` asking for `b64_json`; returns the decoded image files. */
   generateImage(req: ImageRequest, signal?: AbortSignal): Promise<GeneratedImages> {
     return this.request(signal, req.model, this.imageTimeoutMs, async (sdk, scope) => {
-      const body = await sdk.post<unknown>("/images/generations", {
-        ...this.options(scope, this.imageTimeoutMs, this.maxRetries),
-        body: { ...req, response_format: "b64_json" },
-      });
-      return parseImages(body, decodeBase64);
+      const { data, response } = await sdk
+        .post<unknown>("/images/generations", {
+          ...this.options(scope, this.imageTimeoutMs, this.maxRetries),
+          body: { ...req, response_format: "b64_json" },
+        })
+        .withResponse();
+      const header = Number(response.headers.get("x-wisp-seed") ?? Number.NaN);
+      return parseImages(data, decodeBase64, isSeed(header) ? header : undefined);
     });
   }
 
@@ -129,19 +133,32 @@ export class WispClient {
     }
   }
 
-  /** Checks what can be checked before any request: the URL, the key, a signal already aborted. */
-  private sdk(signal: AbortSignal | undefined): OpenAI {
+  /**
+   * Fails with the WispError a request would fail with before reaching the network (a bad base
+   * URL, no key, a key that cannot be sent), so that a command can say so before asking for input.
+   */
+  checkReady(): void {
+    this.ready();
+  }
+
+  private ready(): { url: string; apiKey: string } {
     if ("problem" in this.endpoint) throw new WispError("unreachable", this.endpoint.problem);
-    if (signal?.aborted) throw new WispError("cancelled", "The request was cancelled.");
     if (this.apiKey === undefined) {
       throw new WispError("no-key", 'No API key is set. Run "Wisp: Set API Key" or set the WISP_API_KEY environment variable.');
     }
     if (!/^[\x21-\x7e]+$/.test(this.apiKey)) {
       throw new WispError("bad-key", 'The API key contains spaces or characters that cannot be sent. Set it again with "Wisp: Set API Key".');
     }
+    return { url: this.endpoint.url, apiKey: this.apiKey };
+  }
+
+  /** Checks what can be checked before any request: the URL, the key, a signal already aborted. */
+  private sdk(signal: AbortSignal | undefined): OpenAI {
+    if (signal?.aborted && !("problem" in this.endpoint)) throw new WispError("cancelled", "The request was cancelled.");
+    const { url, apiKey } = this.ready();
     return new OpenAI({
-      apiKey: this.apiKey,
-      baseURL: this.endpoint.url,
+      apiKey,
+      baseURL: url,
       // Explicit nulls keep OPENAI_* variables of the editor's environment out of Wisp's requests.
       organization: null,
       project: null,

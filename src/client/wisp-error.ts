@@ -14,6 +14,10 @@ export type WispErrorKind =
 export interface WispErrorOptions {
   status?: number;
   retryAfterMs?: number;
+  /** The request field the server's error names (OpenAI's `error.param`), e.g. `model` or `width`. */
+  param?: string;
+  /** The server's error code (OpenAI's `error.code`), e.g. `model_not_found`. */
+  code?: string;
 }
 
 /**
@@ -25,12 +29,16 @@ export class WispError extends Error {
   readonly kind: WispErrorKind;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  readonly param?: string;
+  readonly code?: string;
 
   constructor(kind: WispErrorKind, message: string, options: WispErrorOptions = {}) {
     super(message);
     this.kind = kind;
     if (options.status !== undefined) this.status = options.status;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options.param !== undefined) this.param = options.param;
+    if (options.code !== undefined) this.code = options.code;
   }
 }
 

@@ -9,8 +9,8 @@ import type { Settings } from "./settings";
 export class ClientFactory {
   constructor(private readonly settings: Settings, private readonly keys: ApiKeyStore) {}
 
-  async create(options: { timeoutMs?: number } = {}): Promise<WispClient> {
+  async create(options: { timeoutMs?: number; imageTimeoutMs?: number } = {}): Promise<WispClient> {
     const { key } = await this.keys.resolve();
-    return new WispClient({ baseUrl: this.settings.value.baseUrl, apiKey: key, timeoutMs: options.timeoutMs });
+    return new WispClient({ baseUrl: this.settings.value.baseUrl, apiKey: key, timeoutMs: options.timeoutMs, imageTimeoutMs: options.imageTimeoutMs });
   }
 }

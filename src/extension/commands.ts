@@ -5,9 +5,11 @@ import type { ConnectionMonitor } from "./connection-monitor";
 import type { LocalServer } from "./local-server";
 import type { Logger } from "./logger";
 import { selectModel } from "./model-picker";
+import { registerWispCommand } from "./run-command";
 import type { Settings } from "./settings";
 import type { StatusBar } from "./status-bar";
 import { showStatusMenu } from "./status-menu";
+import { localServerDataDir, openWebConsole } from "./web-console";
 
 export interface CommandDeps {
   readonly settings: Settings;
@@ -22,17 +24,7 @@ export interface CommandDeps {
 /** Registers the Wisp commands; each failure becomes one readable error message. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable {
   const { settings, keys, clients, connection, statusBar, log, localServer } = deps;
-  const register = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await run(...args);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        log.error(`${id}: ${message}`);
-        void vscode.window.showErrorMessage(`Wisp: ${message}`);
-        return undefined;
-      }
-    });
+  const register = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown) => registerWispCommand(id, run, log);
 
   return vscode.Disposable.from(
     register("wisp.setApiKey", async (arg) => {
@@ -66,14 +58,18 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     register("wisp.statusMenu", () => showStatusMenu(settings.value, statusBar.current.tooltip.split("\n")[0] ?? "Wisp")),
     register("wisp.checkConnection", () => connection.check()),
     register("wisp.startLocalServer", async () => {
-      await localServer.start();
-      void vscode.window.showInformationMessage(`Wisp: local server running at ${settings.value.baseUrl}`);
+      const result = await localServer.start();
+      const url = settings.value.baseUrl;
+      void vscode.window.showInformationMessage(result === "started" ? `Wisp: local server running at ${url}` : `Wisp: a Wisp server already answers at ${url}; using it.`);
       await connection.check();
+      return result;
     }),
     register("wisp.stopLocalServer", async () => {
+      if (!localServer.active) void vscode.window.showInformationMessage("Wisp: this window runs no local server.");
       await localServer.stop();
       await connection.check();
     }),
+    register("wisp.openWebConsole", () => openWebConsole(settings, log, [localServer.dataDir, localServerDataDir()])),
   );
 }
 

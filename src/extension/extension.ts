@@ -2,15 +2,19 @@ import * as vscode from "vscode";
 import { defaultModelFor } from "../core/api/models";
 import type { CompletionOutcome } from "../core/completion/types";
 import { ApiKeyStore } from "./api-key";
+import { registerChat, type ChatProbe } from "./chat/register-chat";
 import { clientCompletionStream } from "./completion/client-stream";
 import { registerCompletions } from "./completion/register-completions";
 import { ClientFactory } from "./client-factory";
 import { registerCommands } from "./commands";
+import { registerImageCommands } from "./image/image-commands";
 import { ConnectionMonitor } from "./connection-monitor";
+import { registerAutoStart } from "./local-engine/auto-start";
 import { LocalServer } from "./local-server";
 import { Logger } from "./logger";
 import { Settings } from "./settings";
 import { StatusBar } from "./status-bar";
+import type { LocalServerState } from "../core/local-server/local-server-state";
 import type { KeySource, StatusView } from "../core/status/describe-status";
 
 /** What activate() returns: read-only views that the extension's own tests use. */
@@ -20,6 +24,10 @@ export interface WispApi {
   apiKeySource(): Promise<KeySource>;
   /** The latest completion outcomes, newest last (bounded). */
   completionOutcomes(): readonly CompletionOutcome[];
+  /** What the local server this window runs is doing (its pid while it runs). */
+  localServer(): LocalServerState;
+  /** The chat panel's state. */
+  chat: ChatProbe;
 }
 
 const keptOutcomes = 100;
@@ -31,8 +39,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   const clients = new ClientFactory(settings, keys);
   const connection = new ConnectionMonitor(clients, log);
   const statusBar = new StatusBar(settings, connection);
-  const localServer = new LocalServer(settings, keys, log);
+  const localServer = new LocalServer({ extensionPath: context.extensionPath, storagePath: context.globalStorageUri.fsPath }, settings, keys, log);
   context.subscriptions.push(log, settings, keys, connection, statusBar, localServer);
+  context.subscriptions.push(
+    localServer.onDidChange((state) => {
+      statusBar.setLocalServer(state);
+      if (state.kind === "running") void connection.check();
+    }),
+  );
 
   const refreshKey = async () => {
     const { key, source } = await keys.resolve();
@@ -54,6 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
+  context.subscriptions.push(registerImageCommands({ settings, clients, log, state: context.globalState, extensionUri: context.extensionUri }));
+
   const outcomes: CompletionOutcome[] = [];
   context.subscriptions.push(
     registerCompletions({
@@ -72,15 +88,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
+  const chat = registerChat({ context, settings, keys, clients, log });
+  context.subscriptions.push(chat.disposable);
+
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
   await refreshKey();
-  if (settings.value.localServer.autoStart) void autoStartLocalServer(connection, localServer, log);
+  context.subscriptions.push(registerAutoStart({ settings, connection, localServer, log }));
 
   return {
     statusBar: () => statusBar.current,
     logLines: () => log.lines(),
     apiKeySource: async () => (await keys.resolve()).source,
     completionOutcomes: () => outcomes,
+    localServer: () => localServer.state,
+    chat: chat.probe,
   };
 }
 
@@ -96,17 +117,4 @@ function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connect
   // Without a working connection no model list is known: the connection state says why.
   if (outcome.errorKind === "no-model" && connection.current.kind !== "ready") return;
   if (!connection.report(outcome.errorKind, outcome.message)) statusBar.reportError(outcome.message);
-}
-
-/** Starts the local server when asked to and nothing answers at the base URL yet. */
-async function autoStartLocalServer(connection: ConnectionMonitor, localServer: LocalServer, log: Logger): Promise<void> {
-  const state = await connection.check();
-  if (state.kind !== "unreachable") return;
-  try {
-    await localServer.start();
-    await connection.check();
-  } catch (error) {
-    log.error(`local server auto-start: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Wisp: ${(error as Error).message}`);
-  }
 }

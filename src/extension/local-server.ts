@@ -1,146 +1,299 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import * as vscode from "vscode";
+import { delay } from "../core/base/delay";
+import { describeExit, type LocalServerState } from "../core/local-server/local-server-state";
+import { RestartPolicy } from "../core/local-server/restart-policy";
 import { localAddress } from "../core/net/local-address";
 import type { ApiKeyStore } from "./api-key";
+import { portInUse } from "./local-engine/port-probe";
+import { serverCommand, type ServerCommand } from "./local-engine/server-command";
+import { createServerKey, keyAccepted, notFound } from "./local-engine/server-keys";
+import { ExitedEarly, ServerProcess, answersHealth } from "./local-engine/server-process";
+import { provisionShippedModels } from "./local-engine/shipped-models";
 import type { Logger } from "./logger";
 import type { Settings } from "./settings";
 
-const startTimeoutMs = 180_000;
-const stopGraceMs = 3_000;
+/** First start generates the default models: minutes on a slow machine. */
+const healthTimeoutMs = 300_000;
+
+export interface LocalServerPaths {
+  /** The extension's folder: the bundled server (dist/server) and shipped models (models/). */
+  readonly extensionPath: string;
+  /** The extension's global storage: the server's keys (server/) and models (models/). */
+  readonly storagePath: string;
+}
+
+/** What a start did: started one, or found a Wisp server already answering there. */
+export type StartResult = "started" | "already-running";
+
+/** Where a start comes from: the command shows a cancellable notification, the others only the status bar. */
+type StartKind = "command" | "auto";
+
+/** A start that was cancelled, or overtaken by a stop: nothing went wrong. */
+export class StartCancelled extends Error {
+  constructor() {
+    super("starting the local server was cancelled.");
+  }
+}
 
 /**
- * Starts and stops `wisp-server` (the `wisp.localServer.command` executable) as a child process
- * in its own process group, its console going to the Wisp log. When no API key is set yet, it
- * creates one with `wisp-server keys create` and keeps it in the secret store.
+ * Runs the local server for `wisp.baseUrl`: the bundled one on the editor's own Node runtime (or
+ * `wisp.localServer.command`), in its own process group, its output in the Wisp log. Before the
+ * first start it creates an API key with the server's own CLI and keeps it in SecretStorage only.
+ * A server that exits on its own is restarted a bounded number of times; disposing stops it.
  */
 export class LocalServer implements vscode.Disposable {
-  private child: ChildProcess | undefined;
+  private readonly changed = new vscode.EventEmitter<LocalServerState>();
+  readonly onDidChange = this.changed.event;
+  private stateValue: LocalServerState = { kind: "stopped" };
+  private process: ServerProcess | undefined;
+  /** The start under way; a stop aborts it. */
+  private launching: { generation: number; abort: AbortController; promise: Promise<StartResult> } | undefined;
+  private readonly restarts = new RestartPolicy();
+  private restartCount = 0;
+  private lastExit: string | undefined;
+  /** Bumped by every stop: work begun before it gives up. */
+  private generation = 0;
+  private stoppedByUser = false;
+  /** Where the running server listens. */
+  private address: { host: string; port: number } | undefined;
 
-  constructor(private readonly settings: Settings, private readonly keys: ApiKeyStore, private readonly log: Logger) {}
+  constructor(
+    private readonly paths: LocalServerPaths,
+    private readonly settings: Settings,
+    private readonly keys: ApiKeyStore,
+    private readonly log: Logger,
+  ) {}
 
-  get running(): boolean { return this.child !== undefined; }
+  get state(): LocalServerState { return this.stateValue; }
 
-  async start(): Promise<void> {
-    if (this.child) throw new Error("the local server is already running (Wisp: Stop Local Server first).");
-    const { host, port } = localAddress(this.settings.value.baseUrl);
-    const args = ["--host", host, "--port", String(port)];
-    if (this.settings.value.localServer.modelsDir) args.push("--models-dir", this.settings.value.localServer.modelsDir);
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: "Wisp: starting the local server", cancellable: true },
-      async (progress, token) => {
-        await this.ensureKey(progress);
-        await this.launch(args, progress, token);
-      },
-    );
+  /** The bundled server's data folder (keys, usage, the web console's admin token). */
+  get dataDir(): string { return join(this.paths.storagePath, "server"); }
+
+  /** Whether Wisp: Stop Local Server was the last word (auto-start then leaves it stopped). */
+  get stoppedOnPurpose(): boolean { return this.stoppedByUser; }
+
+  /** Whether the server this window runs listens where `baseUrl` points. */
+  serves(baseUrl: string): boolean {
+    try {
+      const { host, port } = localAddress(baseUrl);
+      return this.address !== undefined && this.address.host === host && this.address.port === port;
+    } catch {
+      return false;
+    }
   }
 
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    this.child = undefined;
-    await stopGroup(child);
+  /** Starting, running or between restarts. */
+  get active(): boolean { return this.launching !== undefined || this.process !== undefined || this.stateValue.kind === "restarting"; }
+
+  /** Starts the server on the address of `wisp.baseUrl`; a second call while it starts joins the first. */
+  start(kind: StartKind = "command"): Promise<StartResult> {
+    if (this.launching?.generation === this.generation) return this.launching.promise;
+    if (kind === "command") {
+      this.stoppedByUser = false;
+      this.restarts.reset();
+      this.restartCount = 0;
+      this.lastExit = undefined;
+    }
+    if (this.process?.alive) return Promise.resolve("already-running");
+    const generation = this.generation;
+    const abort = new AbortController();
+    // A start that a stop overtook is still winding down: after it.
+    const previous = this.launching?.promise.catch(() => undefined);
+    const launch = async (signal: AbortSignal, report?: (message: string) => void) => {
+      await previous;
+      return this.launch(generation, signal, report);
+    };
+    const run = kind === "command" ? withNotification((signal, report) => launch(AbortSignal.any([signal, abort.signal]), report)) : launch(abort.signal);
+    const entry = {
+      generation,
+      abort,
+      promise: run.finally(() => {
+        if (this.launching === entry) this.launching = undefined;
+      }),
+    };
+    this.launching = entry;
+    return entry.promise;
+  }
+
+  /** Stops the server this window runs (and any restart on its way). */
+  async stop(byUser = true): Promise<void> {
+    this.generation++;
+    this.launching?.abort.abort();
+    if (byUser) this.stoppedByUser = true;
+    const running = this.process;
+    this.process = undefined;
+    this.setState({ kind: "stopped" });
+    if (running === undefined) return;
+    await running.stop();
     this.log.info("local server stopped");
   }
 
-  dispose(): void { void this.stop(); }
-
-  private async ensureKey(progress: vscode.Progress<{ message?: string }>): Promise<void> {
-    if ((await this.keys.resolve()).key !== undefined) return;
-    progress.report({ message: "creating an API key" });
-    const output = await runToEnd(this.command(), ["keys", "create", "--name", "vscode"]);
-    const secret = output.trim().split("\n").pop()?.trim();
-    if (!secret) throw new Error("wisp-server keys create printed no key.");
-    await this.keys.store(secret);
-    this.log.info("created a local server API key and stored it in the secret store");
+  dispose(): void {
+    // Sends SIGTERM at once; the extension host may not wait for the rest.
+    void this.stop(false);
+    this.changed.dispose();
   }
 
-  private launch(args: string[], progress: vscode.Progress<{ message?: string }>, token: vscode.CancellationToken): Promise<void> {
-    const command = this.command();
-    this.log.info(`starting ${command} ${args.join(" ")}`);
-    const child = spawn(command, args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: process.env });
-    this.child = child;
-    return new Promise<void>((resolve, reject) => {
-      const fail = (error: Error) => {
-        cleanup();
-        if (this.child === child) this.child = undefined;
-        void stopGroup(child);
-        reject(error);
-      };
-      const timer = setTimeout(() => fail(new Error(`the local server did not start within ${startTimeoutMs / 1000} s (see Wisp: Show Logs).`)), startTimeoutMs);
-      const cancel = token.onCancellationRequested(() => fail(new Error("starting the local server was cancelled.")));
-      const cleanup = () => {
-        clearTimeout(timer);
-        cancel.dispose();
-      };
-      forEachLine(child, (line) => {
-        this.log.info(`server: ${line}`);
-        progress.report({ message: line.slice(0, 120) });
-        if (/listening on /.test(line)) {
-          cleanup();
-          resolve();
-        }
-      });
-      child.once("error", (error: NodeJS.ErrnoException) =>
-        fail(new Error(error.code === "ENOENT" ? notFound(command) : `could not start ${command}: ${error.message}`)),
-      );
-      child.once("exit", (code, signal) => {
-        if (this.child === child) this.child = undefined;
-        this.log.info(`local server exited (${signal ?? `code ${code}`})`);
-        fail(new Error(`the local server exited (${signal ?? `code ${code}`}); see Wisp: Show Logs.`));
-      });
-    });
-  }
-
-  private command(): string {
-    return vscode.workspace.getConfiguration("wisp").get<string>("localServer.command", "wisp-server").trim() || "wisp-server";
-  }
-}
-
-function notFound(command: string): string {
-  return `"${command}" was not found. Install the Wisp server (from a Wisp checkout: npm ci && npm link) or set wisp.localServer.command to its path.`;
-}
-
-function forEachLine(child: ChildProcess, onLine: (line: string) => void): void {
-  for (const stream of [child.stdout, child.stderr]) {
-    let pending = "";
-    stream?.setEncoding("utf8");
-    stream?.on("data", (chunk: string) => {
-      const lines = (pending + chunk).split(/\r?\n/);
-      pending = lines.pop() ?? "";
-      for (const line of lines) if (line.trim() !== "") onLine(line);
-    });
-  }
-}
-
-function runToEnd(command: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.once("error", (error: NodeJS.ErrnoException) => reject(new Error(error.code === "ENOENT" ? notFound(command) : error.message)));
-    child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(" ")} failed: ${err.trim() || `code ${code}`}`))));
-  });
-}
-
-/** SIGTERM to the whole group, SIGKILL after a grace period. */
-function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
-  const pid = child.pid;
-  const signal = (sig: NodeJS.Signals) => {
+  private async launch(generation: number, signal: AbortSignal, report: (message: string) => void = () => {}): Promise<StartResult> {
+    if (signal.aborted) throw new StartCancelled();
+    const { host, port } = localAddress(this.settings.value.baseUrl);
+    const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    if (await portInUse(host, port)) return this.alreadyThere(host, port, origin);
+    // A restart keeps saying so until the server answers.
+    if (this.stateValue.kind !== "restarting") this.setState({ kind: "starting", port });
     try {
-      process.kill(-pid, sig);
-    } catch {
-      // Already gone.
+      const command = serverCommand(this.paths.extensionPath, this.customCommand());
+      const dirs = await this.prepareFolders(report);
+      await this.ensureKey(command, dirs.dataDir, report);
+      if (signal.aborted) throw new StartCancelled();
+      const args = ["--host", host, "--port", String(port), "--models-dir", dirs.modelsDir, "--data-dir", dirs.dataDir];
+      this.log.info(`starting ${command.label}: ${[command.command, ...command.argv(args, false)].join(" ")}`);
+      const server = ServerProcess.start(command, args, (line) => {
+        this.log.info(`server: ${line}`);
+        report(line.slice(0, 120));
+      });
+      if (!(await this.waitReady(server, command, origin, signal))) return this.alreadyThere(host, port, origin);
+      this.process = server;
+      this.address = { host, port };
+      await this.checkKey(command, dirs.dataDir);
+      // A stop meanwhile has already ended it.
+      if (signal.aborted) throw new StartCancelled();
+      this.setState({ kind: "running", port, pid: server.pid ?? 0, restarts: this.restartCount, ...(this.lastExit ? { lastExit: this.lastExit } : {}) });
+      this.log.info(`local server running at ${origin}/v1 (pid ${server.pid})`);
+      void server.exited.then((exit) => this.onExit(server, generation, port, describeExit(exit.code, exit.signal)));
+      return "started";
+    } catch (error) {
+      // Between restarts the restart loop says what happens next.
+      if (this.stateValue.kind === "starting") {
+        this.setState(error instanceof StartCancelled ? { kind: "stopped" } : { kind: "failed", message: (error as Error).message });
+      }
+      throw error;
     }
-  };
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => signal("SIGKILL"), stopGraceMs);
-    child.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
+  }
+
+  /** Something already listens on the port: a Wisp server is used as it is, anything else is an error. */
+  private async alreadyThere(host: string, port: number, origin: string): Promise<StartResult> {
+    if (!(await answersHealth(origin))) {
+      const message = portBusy(host, port);
+      this.setState({ kind: "failed", message });
+      throw new Error(message);
+    }
+    this.log.info(`a Wisp server already answers at ${origin}: using it`);
+    if (this.stateValue.kind !== "stopped") this.setState({ kind: "stopped" });
+    return "already-running";
+  }
+
+  /** True once this server answers; false when another one took the port meanwhile. */
+  private async waitReady(server: ServerProcess, command: ServerCommand, origin: string, signal: AbortSignal): Promise<boolean> {
+    try {
+      await server.waitHealthy(origin, healthTimeoutMs, signal);
+      return true;
+    } catch (error) {
+      await server.stop();
+      if (server.spawnFailure?.code === "ENOENT") throw new Error(notFound(command));
+      if (signal.aborted) throw new StartCancelled();
+      if (error instanceof ExitedEarly && /EADDRINUSE/.test(error.output)) return false;
+      throw error;
+    }
+  }
+
+  /** The server's data folder (its keys) and models folder, with the shipped models in place. */
+  private async prepareFolders(report: (message: string) => void): Promise<{ dataDir: string; modelsDir: string }> {
+    const dataDir = this.dataDir;
+    await mkdir(dataDir, { recursive: true });
+    const chosen = this.settings.value.localServer.modelsDir;
+    if (chosen) return { dataDir, modelsDir: chosen.replace(/^~(?=$|[\\/])/, homedir()) };
+    const modelsDir = join(this.paths.storagePath, "models");
+    report("preparing the models");
+    const copied = await provisionShippedModels(join(this.paths.extensionPath, "models"), modelsDir);
+    for (const name of copied) this.log.info(`copied the shipped model ${name} into ${modelsDir}`);
+    return { dataDir, modelsDir };
+  }
+
+  /** Before the first start: a key of its own, straight into SecretStorage (then the server never makes a default one). */
+  private async ensureKey(command: ServerCommand, dataDir: string, report: (message: string) => void): Promise<void> {
+    if ((await this.keys.resolve()).key !== undefined) return;
+    report("creating an API key");
+    await this.storeNewKey(command, dataDir);
+    this.log.info("created an API key for the local server and stored it in the secret store");
+  }
+
+  /** A key set earlier for another server is of no use with this one: replace it with one it accepts. */
+  private async checkKey(command: ServerCommand, dataDir: string): Promise<void> {
+    const { key } = await this.keys.resolve();
+    if (key === undefined || (await keyAccepted(this.settings.value.baseUrl, key))) return;
+    await this.storeNewKey(command, dataDir);
+    this.log.warn("the local server did not accept the API key in use: created one it accepts and stored it in the secret store");
+  }
+
+  private async storeNewKey(command: ServerCommand, dataDir: string): Promise<void> {
+    const secret = await createServerKey(command, dataDir);
+    this.log.setSecrets([secret]);
+    await this.keys.store(secret);
+  }
+
+  /** A server that exits unless stopped is started again, a bounded number of times. */
+  private async onExit(server: ServerProcess, generation: number, port: number, how: string): Promise<void> {
+    if (this.process !== server || generation !== this.generation) return;
+    this.process = undefined;
+    this.log.warn(`local server ${how}`);
+    for (let lastExit = how; ; ) {
+      const next = this.restarts.onExit(Date.now());
+      if (next === undefined) {
+        this.fail(`it ${lastExit}, after ${this.restarts.max} restarts within a few minutes. See Wisp: Show Logs, then Wisp: Start Local Server.`);
+        return;
+      }
+      this.setState({ kind: "restarting", port, attempt: next.attempt, max: this.restarts.max, lastExit });
+      this.log.info(`restarting the local server in ${next.delayMs} ms (attempt ${next.attempt} of ${this.restarts.max})`);
+      await delay(next.delayMs);
+      if (generation !== this.generation) return;
+      this.lastExit = lastExit;
+      this.restartCount++;
+      try {
+        await this.start("auto");
+        return;
+      } catch (error) {
+        lastExit = `could not start again: ${(error as Error).message}`;
+        this.log.error(`local server ${lastExit}`);
+      }
+    }
+  }
+
+  private fail(message: string): void {
+    this.setState({ kind: "failed", message });
+    this.log.error(`local server: ${message}`);
+    void vscode.window.showErrorMessage(`Wisp: the local server stopped: ${message}`, "Show Logs").then((choice) => {
+      if (choice === "Show Logs") this.log.show();
     });
-    signal("SIGTERM");
-  });
+  }
+
+  private setState(state: LocalServerState): void {
+    this.stateValue = state;
+    this.changed.fire(state);
+  }
+
+  private customCommand(): string {
+    return vscode.workspace.getConfiguration("wisp").get<string>("localServer.command", "").trim();
+  }
+}
+
+function portBusy(host: string, port: number): string {
+  return `port ${port} on ${host} is in use by another program that is not a Wisp server. Stop it, or set wisp.baseUrl to a free port (e.g. http://127.0.0.1:${port + 1}/v1).`;
+}
+
+/** Runs `work` under a cancellable progress notification. */
+function withNotification<T>(work: (signal: AbortSignal, report: (message: string) => void) => Promise<T>): Promise<T> {
+  return Promise.resolve(
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "Wisp: starting the local server", cancellable: true },
+      (progress, token) => {
+        const abort = new AbortController();
+        const cancel = token.onCancellationRequested(() => abort.abort());
+        return work(abort.signal, (message) => progress.report({ message })).finally(() => cancel.dispose());
+      },
+    ),
+  );
 }

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { ImageExtension } from "../core/api/images";
 import type { ModelRole } from "../core/api/models";
 
 export type { ModelRole };
@@ -13,10 +14,35 @@ export interface WispSettings {
     readonly template: string;
     readonly disabledLanguages: readonly string[];
   };
-  readonly chat: { readonly model: string; readonly systemPrompt: string };
-  readonly image: { readonly model: string; readonly width: number; readonly height: number; readonly steps: number; readonly negativePrompt: string };
+  readonly chat: {
+    readonly model: string;
+    readonly systemPrompt: string;
+    readonly temperature: number;
+    readonly maxTokens: number;
+    /** 0: as the server reports it. */
+    readonly contextTokens: number;
+  };
+  readonly image: ImageSettings;
   readonly localServer: { readonly autoStart: boolean; readonly modelsDir: string };
 }
+
+export interface ImageSettings {
+  readonly model: string;
+  readonly width: number;
+  readonly height: number;
+  readonly steps: number;
+  readonly negativePrompt: string;
+  readonly format: ImageExtension;
+  /** Where images are saved: relative to the workspace folder, or absolute. */
+  readonly folder: string;
+  readonly sizePresets: readonly string[];
+  /** -1: a random seed each time. */
+  readonly seed: number;
+  readonly variations: number;
+  readonly timeoutSeconds: number;
+}
+
+const imageFormats: readonly ImageExtension[] = ["png", "jpg", "webp"];
 
 export const defaultBaseUrl = "http://127.0.0.1:8765/v1";
 
@@ -67,14 +93,26 @@ function readSettings(): WispSettings {
       template: str("completion.template", "auto") || "auto",
       disabledLanguages: c.get<string[]>("completion.disabledLanguages", []),
     },
-    chat: { model: str("chat.model", ""), systemPrompt: c.get<string>("chat.systemPrompt", "") },
+    chat: {
+      model: str("chat.model", ""),
+      systemPrompt: c.get<string>("chat.systemPrompt", ""),
+      temperature: c.get<number>("chat.temperature", 0.2),
+      maxTokens: c.get<number>("chat.maxTokens", 1024),
+      contextTokens: c.get<number>("chat.contextTokens", 0),
+    },
     image: {
       model: str("image.model", ""),
       width: c.get<number>("image.width", 512),
       height: c.get<number>("image.height", 512),
       steps: c.get<number>("image.steps", 4),
       negativePrompt: c.get<string>("image.negativePrompt", ""),
+      format: imageFormats.find((f) => f === c.get<string>("image.format")) ?? "png",
+      folder: str("image.folder", "images"),
+      sizePresets: c.get<string[]>("image.sizePresets", []).filter((p) => typeof p === "string"),
+      seed: c.get<number>("image.seed", -1),
+      variations: c.get<number>("image.variations", 4),
+      timeoutSeconds: c.get<number>("image.timeoutSeconds", 600),
     },
-    localServer: { autoStart: c.get<boolean>("localServer.autoStart", false), modelsDir: str("localServer.modelsDir", "") },
+    localServer: { autoStart: c.get<boolean>("localServer.autoStart", true), modelsDir: str("localServer.modelsDir", "") },
   };
 }

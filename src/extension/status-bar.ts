@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { LocalServerState } from "../core/local-server/local-server-state";
 import { describeStatus, type KeySource, type StatusView } from "../core/status/describe-status";
 import type { ConnectionMonitor } from "./connection-monitor";
 import type { Settings } from "./settings";
@@ -15,6 +16,7 @@ export class StatusBar implements vscode.Disposable {
   private lastLatencyMs: number | undefined;
   private lastError: string | undefined;
   private readonly outcomes: Record<string, number> = {};
+  private localServer: LocalServerState = { kind: "stopped" };
   private view: StatusView;
 
   constructor(private readonly settings: Settings, private readonly connection: ConnectionMonitor) {
@@ -38,6 +40,11 @@ export class StatusBar implements vscode.Disposable {
 
   setKeySource(source: KeySource): void {
     this.keySource = source;
+    this.render();
+  }
+
+  setLocalServer(state: LocalServerState): void {
+    this.localServer = state;
     this.render();
   }
 
@@ -88,6 +95,7 @@ export class StatusBar implements vscode.Disposable {
       lastLatencyMs: this.lastLatencyMs,
       lastError: this.lastError,
       outcomes: this.outcomes,
+      localServer: this.localServer,
     });
     this.item.text = this.view.text;
     this.item.tooltip = this.view.tooltip;

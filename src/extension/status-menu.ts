@@ -13,6 +13,7 @@ export async function showStatusMenu(settings: WispSettings, headline: string): 
     },
     { label: "$(server-process) Start Local Server", command: "wisp.startLocalServer" },
     { label: "$(debug-stop) Stop Local Server", command: "wisp.stopLocalServer" },
+    { label: "$(globe) Open Web Console", command: "wisp.openWebConsole" },
     { label: "$(refresh) Check Connection", command: "wisp.checkConnection" },
     { label: "$(output) Show Logs", command: "wisp.showLogs" },
     { label: "$(gear) Open Settings", command: "workbench.action.openSettings" },

@@ -12,6 +12,13 @@ import { registerCompletionRoutes } from "./routes/completions";
 import { registerImageRoutes } from "./routes/images";
 import { registerMetricsRoutes } from "./routes/metrics";
 import { registerModelRoutes } from "./routes/models";
+import { AdminToken } from "./console/admin-token";
+import { loadConsoleAssets, type ConsoleAsset } from "./console/console-assets";
+import { registerConsole } from "./console/console-routes";
+import { redactUrl } from "./console/console-security";
+import { SessionStore } from "./console/sessions";
+import { UsageLog } from "./usage/usage-log";
+import { UsageRecorder } from "./usage/usage-recorder";
 
 export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   host: "127.0.0.1",
@@ -23,6 +30,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   maxQueue: 64,
   prefixReuse: true,
   bodyLimit: 4 * 1024 * 1024,
+  requestTimeoutMs: 30_000,
 };
 
 export interface BuildAppOptions extends Partial<ServerConfig> {
@@ -34,24 +42,40 @@ export interface BuildAppOptions extends Partial<ServerConfig> {
   logger?: boolean;
   /** One `log` line per finished request: method, path, status, time (never bodies or headers). */
   accessLog?: boolean;
+  /** The web console's files (default: the built ones in dist/server/console). */
+  consoleAssets?: Map<string, ConsoleAsset>;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  deps: ServerDeps;
+  /** The console's admin token, for the login URL main prints (never logged otherwise). */
+  adminToken: string;
 }
 
 /** Route groups behind API-key auth. */
 const apiRoutes: RoutePlugin[] = [registerModelRoutes, registerCompletionRoutes, registerChatCompletionRoutes, registerImageRoutes];
 
-export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; deps: ServerDeps }> {
-  const { log = () => undefined, logger = false, accessLog = false, ...overrides } = options;
+export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
+  const { log = () => undefined, logger = false, accessLog = false, consoleAssets, ...overrides } = options;
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...overrides };
   await ensureDefaultModels(config.modelsDir, log);
   const registry = new ModelRegistry(config.modelsDir);
   await registry.scan();
   const keys = new KeyStore(config.dataDir);
   const textEngine = new TextEngine(config);
-  const deps: ServerDeps = { config, registry, keys, authenticate: authenticator(keys), textEngine, log };
+  const usageLog = await UsageLog.open(config.dataDir, { log });
+  const sessions = new SessionStore();
+  const { admin, token: adminToken } = await AdminToken.loadOrCreate(config.dataDir, log);
+  const usage = new UsageRecorder(usageLog);
+  const deps: ServerDeps = { config, registry, keys, authenticate: authenticator(keys, sessions), textEngine, usage, log };
 
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimit,
+    requestTimeout: config.requestTimeoutMs,
+    // Headers get no longer than the whole request; expiry is checked every second, not every 30 s.
+    http: { headersTimeout: Math.min(config.requestTimeoutMs, 10_000), connectionsCheckingInterval: 1_000 },
     // Stopping the server ends open streams at once (their generations stop as on a disconnect).
     forceCloseConnections: true,
     // Strict types: "10" is not a number here, and wrong types get a 400 naming the field.
@@ -60,19 +84,24 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "not_found_error", null, "unknown_route")));
   app.addHook("onClose", () => textEngine.dispose());
+  app.addHook("onClose", () => usageLog.close());
+  app.decorateRequest("wispKey", null);
+  app.decorateRequest("wispUsageReported", false);
   if (accessLog) {
     app.addHook("onResponse", async (request, reply) => {
       const evaluated = reply.getHeader("x-wisp-prompt-tokens-evaluated");
       const cached = reply.getHeader("x-wisp-prompt-tokens-cached");
       const prompt = evaluated === undefined ? "" : ` prompt ${String(evaluated)} evaluated, ${String(cached ?? 0)} cached`;
-      log(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(0)} ms${prompt}`);
+      log(`${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(0)} ms${prompt}`);
     });
   }
 
   await app.register(async (api) => {
     api.addHook("onRequest", deps.authenticate);
+    api.addHook("onResponse", usage.hook);
     for (const register of apiRoutes) await register(api, deps);
   });
   await registerMetricsRoutes(app, deps);
-  return { app, deps };
+  await registerConsole(app, { deps, admin, sessions, usage: usageLog, assets: consoleAssets ?? loadConsoleAssets() });
+  return { app, deps, adminToken };
 }

@@ -8,7 +8,7 @@ import type { ServerConfig } from "./deps";
 export const USAGE = `usage:
   wisp-server [--host 127.0.0.1] [--port 8765] [--models-dir DIR] [--data-dir DIR]
               [--threads N] [--parallel N] [--ctx-size N]
-              [--max-queue N] [--no-prefix-reuse]
+              [--max-queue N] [--request-timeout SECONDS] [--no-prefix-reuse]
   wisp-server keys create --name NAME [--data-dir DIR]
   wisp-server keys list [--data-dir DIR]
   wisp-server keys revoke ID [--data-dir DIR]`;
@@ -40,13 +40,16 @@ export function parseCommand(argv: string[]): Command {
       parallel: { type: "string" },
       "ctx-size": { type: "string" },
       "max-queue": { type: "string" },
+      "request-timeout": { type: "string" },
       name: { type: "string" },
       "no-prefix-reuse": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
   const home = path.join(os.homedir(), ".wisp");
-  const dataDir = path.resolve(values["data-dir"] ?? home);
+  // WISP_DATA_DIR: the same default for the server and the extension (which reads the console's
+  // admin token there).
+  const dataDir = path.resolve(values["data-dir"] ?? (process.env.WISP_DATA_DIR || home));
   if (values.help) return { kind: "help" };
   if (positionals[0] === "keys") {
     const [, action, id] = positionals;
@@ -72,6 +75,7 @@ export function parseCommand(argv: string[]): Command {
       contextSize: positiveInt("ctx-size", values["ctx-size"], DEFAULT_CONFIG.contextSize),
       maxQueue: values["max-queue"] === "0" ? 0 : positiveInt("max-queue", values["max-queue"], DEFAULT_CONFIG.maxQueue),
       prefixReuse: !values["no-prefix-reuse"],
+      requestTimeoutMs: 1000 * positiveInt("request-timeout", values["request-timeout"], DEFAULT_CONFIG.requestTimeoutMs / 1000),
     },
   };
 }

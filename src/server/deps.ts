@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { KeyStore } from "./auth/key-store";
 import type { TextEngine } from "./engines/text/text-engine";
 import type { ModelRegistry } from "./models/registry";
+import type { UsageRecorder } from "./usage/usage-recorder";
 
 export interface ServerConfig {
   host: string;
@@ -18,6 +19,11 @@ export interface ServerConfig {
   prefixReuse: boolean;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
+  /**
+   * Longest time to receive a whole request (headers and body), ms: a client that sends too
+   * slowly is cut off instead of holding a connection. Responses (streams) are not limited.
+   */
+  requestTimeoutMs: number;
 }
 
 export interface ServerDeps {
@@ -27,6 +33,8 @@ export interface ServerDeps {
   /** onRequest hook rejecting requests without a valid API key. */
   authenticate: (request: FastifyRequest) => Promise<void>;
   textEngine: TextEngine;
+  /** Counts tokens and images per API key and model as requests are served. */
+  usage: UsageRecorder;
   log: (message: string) => void;
 }
 

@@ -1,5 +1,6 @@
 // One error shape for every failure: {"error": {"message", "type", "param", "code"}}.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { drainBody } from "./drain-body";
 import { EngineBusyError, EngineInputError } from "./engines/text/engine-input-error";
 
 export type ApiErrorType =
@@ -71,9 +72,21 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).send(errorBody(error));
 }
 
-/** Fastify error handler: logs server faults (never the body), answers in the OpenAI shape. */
-export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/** Bodies larger than this (or slower than the request timeout) are cut off rather than read to the end. */
+const drainBytesPerLimit = 16;
+const minDrainBytes = 64 * 1024 * 1024;
+
+/**
+ * Fastify error handler: logs server faults (never the body), answers in the OpenAI shape. A body
+ * refused as too large is first read to its end (within bounds), so that the client, still
+ * sending, gets to read the 413.
+ */
+export async function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const apiError = toApiError(error);
   if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+  if (apiError.status === 413) {
+    const maxBytes = Math.max(minDrainBytes, drainBytesPerLimit * (request.server.initialConfig.bodyLimit ?? 0));
+    await drainBody(request.raw, { maxBytes, maxMs: request.server.server.requestTimeout || 30_000 });
+  }
   return sendError(reply, apiError);
 }

@@ -1,4 +1,5 @@
 // wisp-server: serves the API (default) or manages API keys.
+import path from "node:path";
 import { buildApp } from "./app";
 import { KeyStore } from "./auth/key-store";
 import { parseCommand, USAGE, type Command } from "./cli-args";
@@ -9,7 +10,7 @@ const print = (line: string): void => {
 };
 
 async function serve(config: ServerConfig): Promise<void> {
-  const { app, deps } = await buildApp({ ...config, log: print, accessLog: true });
+  const { app, deps, adminToken } = await buildApp({ ...config, log: print, accessLog: true });
   if ((await deps.keys.list()).every((k) => k.revoked)) {
     // Without any key nothing could call the server: make one, shown this once only.
     const { key, secret } = await deps.keys.create("default");
@@ -19,14 +20,21 @@ async function serve(config: ServerConfig): Promise<void> {
   const address = await app.listen({ host: config.host, port: config.port });
   for (const m of deps.registry.list()) print(`model ${m.id} (${m.kind}) from ${m.path}`);
   print(`threads ${config.threads}, parallel ${config.parallel}, context ${config.contextSize} tokens, queue ${config.maxQueue}`);
-  print(`keys in ${deps.keys.file}`);
+  print(`keys in ${deps.keys.file}; usage records in ${path.join(config.dataDir, "usage")}; console admin token in ${path.join(config.dataDir, "admin-token")}`);
   if (!["127.0.0.1", "::1", "localhost"].includes(config.host)) {
     print(`warning: --host ${config.host} accepts connections from other machines; every request still needs an API key`);
   }
+  // The one place the admin token is printed: the link that logs into the web console.
+  print(`console: ${browsableOrigin(address)}/login?token=${adminToken}`);
   print(`wisp-server listening on ${address}/v1`);
   const stop = () => void app.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+/** A wildcard listen address is no place to browse to: the loopback address of its family is. */
+function browsableOrigin(address: string): string {
+  return address.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");
 }
 
 async function run(command: Command): Promise<void> {

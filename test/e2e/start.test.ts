@@ -1,6 +1,7 @@
 import * as assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { freePort } from "../harness/free-port";
 import { markedProcesses } from "../harness/marked-processes";
 import { spawnGroup, type GroupProcess } from "../harness/process-group";
@@ -40,6 +41,16 @@ describe("npm start", () => {
     assert.match(await page.text(), /vscode|workbench/i);
     const models = await fetch(`http://127.0.0.1:${port}/v1/models`);
     assert.equal(models.status, 401, "the local server answers, and wants the key");
+    // The web console's login URL, when this build of the server has one.
+    const consoleLine = /Web console: (.+)/.exec(output)?.[1];
+    assert.ok(consoleLine, `npm start printed no web console line:\n${output}`);
+    if (consoleLine !== "not in this build of wisp-server") {
+      const login = new URL(consoleLine);
+      assert.equal(login.origin, `http://127.0.0.1:${port}`);
+      assert.ok((await fetch(login, { redirect: "manual" })).status < 400, "the console's login URL answers");
+      const token = login.searchParams.get("token");
+      assert.ok(token && !readFileSync(join(repoRoot, ".wisp/logs/server.log"), "utf8").includes(token), "the token is not in the server log");
+    }
     await waitFor("running", () => output, (text) => text.includes("press Ctrl+C"), 60_000);
     assert.ok(markedProcesses(marker, runId).length >= 3, "start, the server and code-server run");
 

@@ -23,7 +23,8 @@ export async function buildVscodeTests(): Promise<string> {
     platform: "node",
     format: "cjs",
     target: "node20",
-    external: ["vscode"],
+    // sharp loads its native binary from node_modules: the image tests decode what was saved with it.
+    external: ["vscode", "sharp"],
     sourcemap: "inline",
     logLevel: "warning",
     // Bundled mocha mentions its parallel-mode worker files, which the extension host never uses.

@@ -26,7 +26,8 @@ export interface LocalTextServer {
  * model, with a key made by `wisp-server keys create`: what the completion tests talk to.
  * `root` is the repository (the extension host cannot derive it from import.meta).
  */
-export async function startLocalTextServer(root: string): Promise<LocalTextServer> {
+export async function startLocalTextServer(root: string, options: { size?: "tiny" | "large" } = {}): Promise<LocalTextServer> {
+  const model = options.size === "large" ? "wisp-large" : "wisp-tiny";
   const temp = new TempDirs();
   let server: LocalServer | undefined;
   const log = createWriteStream(join(temp.make("text-server-log"), "server.log"));
@@ -38,7 +39,7 @@ export async function startLocalTextServer(root: string): Promise<LocalTextServe
   try {
     const modelsDir = temp.make("text-server-models");
     const dataDir = temp.make("text-server-data");
-    generateTinyModel(root, join(modelsDir, "wisp-tiny.gguf"));
+    generateTinyModel(root, join(modelsDir, `${model}.gguf`), options.size ?? "tiny");
     const key = createApiKey(root, dataDir, "completion-tests");
     server = await startLocalServer({ root, port: await freePort(), modelsDir, dataDir, log });
     const { baseUrl } = server;
@@ -46,7 +47,7 @@ export async function startLocalTextServer(root: string): Promise<LocalTextServe
     return {
       baseUrl,
       key,
-      model: "wisp-tiny",
+      model,
       metrics: async () => (await (await fetch(`${origin}/metrics`)).json()) as TextMetrics,
       complete: async (body) => {
         const response = await fetch(`${baseUrl}/completions`, {
@@ -66,7 +67,7 @@ export async function startLocalTextServer(root: string): Promise<LocalTextServe
 }
 
 /** The same generated model `npm start` and the server tests use (deterministic, half a second). */
-function generateTinyModel(root: string, out: string): void {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-models.ts", "--out", out], { cwd: root, encoding: "utf8", timeout: 60_000 });
+function generateTinyModel(root: string, out: string, size: "tiny" | "large"): void {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-models.ts", "--size", size, "--out", out], { cwd: root, encoding: "utf8", timeout: 120_000 });
   if (result.status !== 0) throw new Error(`scripts/gen-models.ts failed:\n${result.stdout}${result.stderr}`);
 }

@@ -1,6 +1,6 @@
 import { runTests } from "@vscode/test-electron";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildVscodeTests } from "./build-vscode-tests";
 import { TempDirs } from "./temp-dirs";
@@ -21,6 +21,9 @@ async function main(): Promise<number> {
     const workspace = temp.make("workspace");
     writeFileSync(join(workspace, "hello.ts"), "export function hello(name: string): string {\n  return `hi ${name}`;\n}\n");
     const userDataDir = temp.make("user-data");
+    // The suites bring their own servers; test/vscode/local-server.test.ts turns auto-start on itself.
+    mkdirSync(join(userDataDir, "User"), { recursive: true });
+    writeFileSync(join(userDataDir, "User", "settings.json"), `${JSON.stringify({ "wisp.localServer.autoStart": false }, null, 2)}\n`);
     await runTests({
       vscodeExecutablePath: join(repoRoot, "test/harness/code-cli.mjs"),
       extensionDevelopmentPath: extensionPath,

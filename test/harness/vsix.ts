@@ -1,15 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { vsixFileName } from "../../scripts/package/vsix-name.mjs";
 import { repoRoot } from "./toolchain";
 
 /** Folders and files whose change makes a packaged .vsix stale. */
-const sources = ["src", "package.json", "media", "README.md"];
+const sources = ["src", "package.json", "media", "README.md", "models", ".vscodeignore", "scripts/package.mjs", "scripts/package"];
 
-/** The packaged extension (wisp-<version>.vsix), packaged again with `npm run package` when stale or missing. */
+/** The packaged extension for this platform, packaged again with `npm run package` when stale or missing. */
 export function ensureVsix(root = repoRoot): string {
-  const { name, version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string };
-  const vsix = join(root, `${name}-${version}.vsix`);
+  const vsix = join(root, vsixFileName(root));
   if (existsSync(vsix) && newestMtime(sources.map((s) => join(root, s))) <= statSync(vsix).mtimeMs) return vsix;
   const result = spawnSync("npm", ["run", "--silent", "package"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
   if (result.status !== 0 || !existsSync(vsix)) throw new Error(`npm run package did not produce ${vsix}`);

@@ -22,10 +22,25 @@ export class WorkbenchPage {
     return normalize(await this.statusItem(id).innerText({ timeout: 5_000 }));
   }
 
-  /** F1, type the command's title, run it. */
+  /** F1, type the command's title, run it (the row with exactly that title, not a longer one that starts the same). */
   async runCommand(title: string): Promise<void> {
     await this.openPalette(`>${title}`);
-    await this.acceptQuickItem(title);
+    await this.page.locator(quickRow, { hasText: title }).first().waitFor();
+    await this.focusQuickRow(title);
+    await this.page.keyboard.press("Enter");
+  }
+
+  /** Moves the open quick pick's focus with the arrow keys to the row labelled exactly `label`. */
+  async focusQuickRow(label: string, timeoutMs = 10_000): Promise<void> {
+    const focused = this.page.locator(`${quickRow}.focused`);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      // A row's accessible name is its label, then ", " and its description or keybinding.
+      const name = (await focused.getAttribute("aria-label", { timeout: 1_000 }).catch(() => null)) ?? "";
+      if (name === label || name.startsWith(`${label}, `)) return;
+      if (Date.now() > deadline) throw new Error(`no quick pick row "${label}" (focused: "${name}")`);
+      await this.page.keyboard.press("ArrowDown");
+    }
   }
 
   /** F1 with the `>` removed is Quick Open: type the file name, open it. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -63,6 +63,19 @@ describe("the wisp-server command", function () {
       for (let i = 0; i < 50 && !logged.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 100));
       assert.match(output, /POST \/v1\/completions 200 \d+ ms prompt \d+ evaluated, \d+ cached/);
       assert.ok(!output.slice(output.indexOf("POST")).includes(key), "the key was printed with a request");
+      // The console's login link, printed before the listening line (launchers read up to it).
+      const consoleLine = /^console: (http:\/\/127\.0\.0\.1:\d+\/login\?token=(\S+))$/m.exec(output);
+      assert.ok(consoleLine && output.indexOf(consoleLine[0]) < output.indexOf("listening on"), output);
+      const token = consoleLine[2]!;
+      assert.equal((await readFile(path.join(dir, "data", "admin-token"), "utf8")).trim(), token);
+      assert.equal((await stat(path.join(dir, "data", "admin-token"))).mode & 0o777, 0o600);
+      const login = await fetch(consoleLine[1]!, { redirect: "manual" });
+      assert.equal(login.status, 303);
+      assert.match(login.headers.get("set-cookie") ?? "", /HttpOnly; SameSite=Strict/);
+      const loggedLogin = /GET \/login\S* 303/;
+      for (let i = 0; i < 50 && !loggedLogin.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.match(output, /GET \/login 303/);
+      assert.equal(output.split(token).length - 1, 1, "the token is printed once, in the login link only");
     } finally {
       child.kill("SIGTERM");
       await exited;

@@ -24,6 +24,22 @@ describe("GET /v1/models and API keys", function () {
     assert.deepEqual(list.data.map((m) => m.id), (body as { data: { id: string }[] }).data.map((m) => m.id));
   });
 
+  it("says each text model's context window: its trained length capped by --ctx-size", async () => {
+    const body = (await (await server.fetch("/v1/models")).json()) as { data: { id: string; kind: string; context_length?: number }[] };
+    const text = body.data.find((m) => m.id === TEXT_MODEL);
+    // The fixture serves with --ctx-size 2048; the tiny model was trained for 8192.
+    assert.equal(text?.context_length, 2048);
+    assert.ok(body.data.filter((m) => m.kind === "image").every((m) => m.context_length === undefined));
+    const wide = await startServer({ contextSize: 16384 });
+    after(() => wide.close());
+    const wideBody = (await (await wide.fetch("/v1/models")).json()) as { data: { id: string; context_length?: number }[] };
+    assert.equal(wideBody.data.find((m) => m.id === TEXT_MODEL)?.context_length, 8192);
+    // What it says is what the engine enforces: a prompt of that many tokens is refused.
+    const refused = await server.fetch("/v1/chat/completions", { json: { model: TEXT_MODEL, messages: [{ role: "user", content: "word ".repeat(2100) }], max_tokens: 1 } });
+    assert.equal(refused.status, 400);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /context size of 2048 tokens/);
+  });
+
   it("finds models added while running: GGUF files (text) and ONNX pipeline folders (image)", async () => {
     const own = await startServer();
     after(() => own.close());

@@ -16,6 +16,8 @@ export interface TestServer {
   baseURL: string;
   origin: string;
   key: string;
+  /** The web console's admin token. */
+  adminToken: string;
   client: OpenAI;
   dir: string;
   /** fetch against the server with the API key (unless headers say otherwise). */
@@ -28,7 +30,7 @@ export async function startServer(options: Partial<BuildAppOptions> & { prepare?
   const modelsDir = path.join(dir, "models");
   const { prepare, ...rest } = options;
   await prepare?.(modelsDir);
-  const { app, deps } = await buildApp({ modelsDir, dataDir: path.join(dir, "data"), parallel: 2, contextSize: 2048, ...rest });
+  const { app, deps, adminToken } = await buildApp({ modelsDir, dataDir: path.join(dir, "data"), parallel: 2, contextSize: 2048, ...rest });
   const { secret } = await deps.keys.create("test");
   const origin = await app.listen({ host: "127.0.0.1", port: 0 });
   const baseURL = `${origin}/v1`;
@@ -38,6 +40,7 @@ export async function startServer(options: Partial<BuildAppOptions> & { prepare?
     baseURL,
     origin,
     key: secret,
+    adminToken,
     dir,
     client: new OpenAI({ baseURL, apiKey: secret, maxRetries: 0 }),
     fetch(pathName, init = {}) {

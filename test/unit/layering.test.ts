@@ -64,6 +64,18 @@ describe("layering", () => {
     assert.deepEqual(offenders, []);
   });
 
+  it("keeps the console page (src/console, browser code) to core and the DOM", () => {
+    const offenders = files
+      .filter((f) => f.path.startsWith("src/console/"))
+      .flatMap((f) =>
+        f.imports
+          .filter((i) => i === "vscode" || i.startsWith("node:") || nodeBuiltins.has(i) || (i.startsWith(".") && /(^|\/)(client|extension|server|webview)(\/|$)/.test(i)))
+          .map((i) => `${f.path} imports ${i}`),
+      );
+    assert.ok(files.some((f) => f.path.startsWith("src/console/")), "no files under src/console");
+    assert.deepEqual(offenders, []);
+  });
+
   it("recognises every import form it checks", () => {
     const code = `import a from "vscode";\nimport type { B } from 'node:fs';\nexport { c } from "./c";\nconst d = await import("node:path");\nconst e = require("os");\nimport "./side-effect";`;
     assert.deepEqual(importsOf(code).sort(), ["./c", "./side-effect", "node:fs", "node:path", "os", "vscode"].sort());

@@ -10,6 +10,8 @@ export interface ImageRequest {
   num_inference_steps?: number;
   /** -1 asks the server for a random seed. */
   seed?: number;
+  /** Wisp always asks for inline images. */
+  response_format?: "b64_json";
   response_extension?: ImageExtension;
   n?: number;
 }

@@ -6,6 +6,8 @@ export interface ModelInfo {
   owned_by: string;
   /** Wisp's local server says which models are for text and which for images; others do not. */
   kind?: string;
+  /** The model's context window in tokens, where the server says it (see the client's parsing). */
+  context_length?: number;
 }
 
 /** `GET /v1/models` response. */

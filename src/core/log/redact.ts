@@ -1,14 +1,19 @@
 const bearer = /(Bearer\s+)[^\s"',;]+/gi;
 const keyLike = /\b(sk|wsk|key)[-_][A-Za-z0-9_-]{8,}\b/g;
+/** wisp-server's API keys, console admin tokens and playground keys (43 base64url characters). */
+const wispSecret = /\bwisp-(?:admin-|playground-)?[A-Za-z0-9_-]{32,}/g;
+/** Login links and tokens in URLs: `?token=...` (and access_token, key), and `/login/<one-time code>`. */
+const loginSecret = /([?&](?:token|access_token|key)=|\/login\/)[^\s&#"']+/gi;
 
 /**
  * Removes anything that looks like a credential from a log line: Authorization values, common
- * API-key shapes, and the exact secrets currently known to the extension.
+ * API-key shapes, the local server's keys and login links, and the exact secrets currently known
+ * to the extension.
  */
 export function redact(line: string, secrets: readonly string[] = []): string {
   let out = line;
   for (const secret of secrets) {
     if (secret.length >= 4) out = out.split(secret).join("[redacted]");
   }
-  return out.replace(bearer, "$1[redacted]").replace(keyLike, "[redacted]");
+  return out.replace(bearer, "$1[redacted]").replace(loginSecret, "$1[redacted]").replace(wispSecret, "[redacted]").replace(keyLike, "[redacted]");
 }

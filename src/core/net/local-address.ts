@@ -11,6 +11,17 @@ export function localAddress(baseUrl: string): { host: string; port: number } {
   if (!loopbackHosts.has(url.hostname)) {
     throw new Error(`wisp.baseUrl points at ${url.host}, not this machine: the local server only serves 127.0.0.1.`);
   }
-  const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  if (url.protocol !== "http:") throw new Error(`wisp.baseUrl is ${url.protocol}//: the local server speaks plain http on this machine.`);
+  const port = url.port === "" ? 80 : Number(url.port);
   return { host: url.hostname.replace(/^\[|\]$/g, ""), port };
+}
+
+/** Whether the local server could serve `baseUrl` (http on a loopback address). */
+export function isLocalBaseUrl(baseUrl: string): boolean {
+  try {
+    localAddress(baseUrl);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,3 +1,5 @@
+import { describeLocalServer, type LocalServerState } from "../local-server/local-server-state";
+
 /** What the status bar knows; the text and tooltip are derived from it, never stored. */
 export type ConnectionState =
   | { kind: "checking" }
@@ -21,9 +23,11 @@ export interface StatusInput {
   readonly lastError?: string;
   /** How completion requests ended this session, by outcome (shown, cache, debounced, ...). */
   readonly outcomes?: Readonly<Record<string, number>>;
+  /** The local server this window runs, if any. */
+  readonly localServer?: LocalServerState;
 }
 
-export type StatusState = "checking" | "ready" | "busy" | "off" | "no-key" | "bad-key" | "unreachable" | "error";
+export type StatusState = "checking" | "starting" | "ready" | "busy" | "off" | "no-key" | "bad-key" | "unreachable" | "error";
 
 export interface StatusView {
   readonly state: StatusState;
@@ -40,6 +44,8 @@ const keySourceText: Record<KeySource, string> = {
 export function describeStatus(input: StatusInput): StatusView {
   const { state, text, detail } = headline(input);
   const lines = [`Wisp: ${detail}`, `Server: ${input.baseUrl}`, keySourceText[input.keySource]];
+  const local = input.localServer === undefined ? undefined : describeLocalServer(input.localServer);
+  if (local !== undefined) lines.push(local);
   lines.push(`Completions: ${input.completionsEnabled ? "on" : "off"}`);
   if (input.lastLatencyMs !== undefined) lines.push(`Last completion: ${Math.round(input.lastLatencyMs)} ms`);
   const outcomes = Object.entries(input.outcomes ?? {}).filter(([, n]) => n > 0);
@@ -50,6 +56,13 @@ export function describeStatus(input: StatusInput): StatusView {
 
 function headline(input: StatusInput): { state: StatusState; text: string; detail: string } {
   const c = input.connection;
+  // While it starts, what the local server is doing says more than the last connection check.
+  const local = input.localServer;
+  if (local?.kind === "starting") return { state: "starting", text: "$(sync~spin) Wisp: starting server", detail: "starting the local server…" };
+  if (local?.kind === "restarting") {
+    return { state: "starting", text: "$(sync~spin) Wisp: restarting server", detail: `the local server ${local.lastExit}; restarting (${local.attempt} of ${local.max})` };
+  }
+  if (local?.kind === "failed" && c.kind !== "ready") return { state: "error", text: "$(error) Wisp: server stopped", detail: local.message };
   switch (c.kind) {
     case "no-key":
       return { state: "no-key", text: "$(key) Wisp: no API key", detail: "no API key set" };

@@ -1,9 +1,12 @@
 // API keys: only SHA-256 hashes are stored (keys are random 256-bit secrets, so a fast hash is
-// enough), in an owner-only file replaced atomically, and compared in constant time.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+// enough), in an owner-only file replaced atomically, and compared in constant time. Changes are
+// read-modify-write under a lock, so two at once (here or in another process) both land.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { writeFileAtomic } from "../atomic-file";
+import { withFileLock } from "./file-lock";
 
 export interface StoredKey {
   id: string;
@@ -41,13 +44,28 @@ export class KeyStore {
     return this.cached.keys.map((k) => ({ ...k }));
   }
 
+  /** Changes queued in this process; the file lock orders them with other processes. */
+  private changes: Promise<unknown> = Promise.resolve();
+
+  /** Runs `change` on the current keys alone, and stores what it leaves. */
+  private update<T>(change: (keys: StoredKey[]) => T): Promise<T> {
+    const run = async () => {
+      await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      return withFileLock(`${this.file}.lock`, async () => {
+        const keys = await this.read();
+        const result = change(keys);
+        await this.write(keys);
+        return result;
+      });
+    };
+    const done = this.changes.then(run, run);
+    this.changes = done.catch(() => undefined);
+    return done;
+  }
+
+  /** A crash mid-write leaves keys.json whole (the old or the new content). */
   private async write(keys: StoredKey[]): Promise<void> {
-    const dir = path.dirname(this.file);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.file}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile(temp, JSON.stringify({ keys }, null, 2), { mode: 0o600 });
-    await chmod(temp, 0o600); // writeFile's mode only applies when the file is new
-    await rename(temp, this.file);
+    await writeFileAtomic(this.file, JSON.stringify({ keys }, null, 2));
   }
 
   /** Creates a key; the returned secret is shown once and never stored. */
@@ -60,7 +78,7 @@ export class KeyStore {
       hash: hashOf(secret).toString("hex"),
       created: Math.floor(Date.now() / 1000),
     };
-    await this.write([...(await this.read()), stored]);
+    await this.update((keys) => keys.push(stored));
     const { hash: _hash, ...key } = stored;
     return { key, secret };
   }
@@ -71,12 +89,11 @@ export class KeyStore {
 
   /** Marks a key revoked; false when no such key. */
   async revoke(id: string): Promise<boolean> {
-    const keys = await this.read();
-    const key = keys.find((k) => k.id === id);
-    if (!key) return false;
-    key.revoked ??= Math.floor(Date.now() / 1000);
-    await this.write(keys);
-    return true;
+    return this.update((keys) => {
+      const key = keys.find((k) => k.id === id);
+      if (key) key.revoked ??= Math.floor(Date.now() / 1000);
+      return key !== undefined;
+    });
   }
 
   /** The active key matching `secret`, comparing every stored hash in constant time. */

@@ -1,5 +1,6 @@
-// GET /v1/models: every model the registry found (text and image).
+// GET /v1/models: every model the registry found (text and image), text models with their context window.
 import type { RoutePlugin } from "../deps";
+import { GgufContextLengths } from "../models/gguf-context";
 
 const responseSchema = {
   200: {
@@ -10,7 +11,7 @@ const responseSchema = {
         type: "array",
         items: {
           type: "object",
-          properties: { id: { type: "string" }, object: { type: "string" }, created: { type: "integer" }, owned_by: { type: "string" }, kind: { type: "string" } },
+          properties: { id: { type: "string" }, object: { type: "string" }, created: { type: "integer" }, owned_by: { type: "string" }, kind: { type: "string" }, context_length: { type: "integer" } },
         },
       },
     },
@@ -18,8 +19,19 @@ const responseSchema = {
 } as const;
 
 export const registerModelRoutes: RoutePlugin = (app, deps) => {
+  // Text models say their context window, so clients can fit a conversation into it.
+  const contextLengths = new GgufContextLengths(deps.config.contextSize);
   app.get("/v1/models", { schema: { response: responseSchema } }, async () => ({
     object: "list",
-    data: (await deps.registry.scan()).map((m) => ({ id: m.id, object: "model", created: m.created, owned_by: "wisp", kind: m.kind })),
+    data: await Promise.all(
+      (await deps.registry.scan()).map(async (m) => ({
+        id: m.id,
+        object: "model",
+        created: m.created,
+        owned_by: "wisp",
+        kind: m.kind,
+        ...(m.kind === "text" ? { context_length: await contextLengths.served(m.path) } : {}),
+      })),
+    ),
   }));
 };

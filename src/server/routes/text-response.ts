@@ -77,7 +77,7 @@ export async function answerText(
   };
   const signal = disconnectSignal(reply);
   try {
-    const answer: Answer = { deps, reply, entry, job, signal, base, includeUsage: stream.includeUsage, format };
+    const answer: Answer = { deps, request, reply, entry, job, signal, base, includeUsage: stream.includeUsage, format };
     await (stream.enabled ? streamText : completeText)(answer);
   } catch (error) {
     if (signal.aborted) return abandon(reply);
@@ -91,6 +91,7 @@ export async function answerText(
 /** One request being answered. */
 interface Answer {
   deps: ServerDeps;
+  request: FastifyRequest;
   reply: FastifyReply;
   entry: ModelEntry;
   job: JobRequest;
@@ -100,14 +101,22 @@ interface Answer {
   format: TextResponseFormat;
 }
 
-async function completeText({ deps, reply, entry, job, signal, base, format }: Answer): Promise<void> {
+/** Counts the tokens against the request's key (also when the client left before the end). */
+function reportUsage({ deps, request, entry }: Answer, result: GenerationResult): void {
+  deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens });
+}
+
+async function completeText(answer: Answer): Promise<void> {
+  const { deps, reply, entry, job, signal, base, format } = answer;
   const result = await deps.textEngine.generate(entry.id, entry.path, { ...job, signal });
+  reportUsage(answer, result);
   if (signal.aborted) return abandon(reply);
   reply.headers(promptHeaders(result.prompt));
   await reply.send(format.complete(base, result.choices, usageOf(result)));
 }
 
-async function streamText({ deps, reply, entry, job, signal, base, includeUsage, format }: Answer): Promise<void> {
+async function streamText(answer: Answer): Promise<void> {
+  const { deps, reply, entry, job, signal, base, includeUsage, format } = answer;
   const raw = reply.raw;
   const sse = new SseWriter(raw);
   const send = (data: object | string) => sse.send(data);
@@ -127,6 +136,7 @@ async function streamText({ deps, reply, entry, job, signal, base, includeUsage,
     sse.flush();
     throw error;
   });
+  reportUsage(answer, result);
   if (signal.aborted) {
     sse.flush();
     return abandon(reply);

@@ -45,6 +45,23 @@ describe("WispClient models and images", () => {
     assert.deepEqual(await client.listModels(), [{ id: "llama3", object: "model", created: 0, owned_by: "" }]);
   });
 
+  it("reads each model's context window the way servers report it (Wisp and hosted, vLLM, llama.cpp)", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 200, {
+        object: "list",
+        data: [
+          { id: "wisp", kind: "text", context_length: 4096 },
+          { id: "vllm", max_model_len: 32768 },
+          { id: "llama.cpp", meta: { n_ctx_train: 8192, n_vocab: 151936 } },
+          { id: "silent" },
+          { id: "odd", context_length: "big" },
+        ],
+      }),
+    );
+    const lengths = (await client.listModels()).map((m) => [m.id, m.context_length]);
+    assert.deepEqual(lengths, [["wisp", 4096], ["vllm", 32768], ["llama.cpp", 8192], ["silent", undefined], ["odd", undefined]]);
+  });
+
   for (const [name, body] of [
     ["a list without data", { object: "list" }],
     ["a model without id", { object: "list", data: [{ object: "model" }] }],
@@ -76,9 +93,41 @@ describe("WispClient models and images", () => {
     assert.deepEqual(result.images.map((i) => Array.from(i)), [Array.from(png), Array.from(jpg)]);
     assert.ok(result.images.every((i) => i instanceof Uint8Array));
     assert.equal(result.seed, 1234);
+    assert.deepEqual(result.seeds, [1234, 1235], "image i is made with seed + i");
     assert.equal(api.last.path, "/v1/images/generations");
     assert.equal(api.last.headers.authorization, `Bearer ${key}`);
     assert.deepEqual(JSON.parse(api.last.body), { ...request, response_format: "b64_json" });
+  });
+
+  it("reads each image's own seed, else Wisp's x-wisp-seed header plus the index, else none", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 200, { created: 1, data: [{ b64_json: b64(png), seed: 77 }, { b64_json: b64(jpg), seed: 12 }] }, { "x-wisp-seed": "5" }),
+    );
+    assert.deepEqual((await client.generateImage({ model: "tiny-sd", prompt: "x", n: 2 })).seeds, [77, 12]);
+
+    api.handle((_req, res) => sendJson(res, 200, { created: 1, data: [{ b64_json: b64(png) }, { b64_json: b64(jpg) }] }, { "x-wisp-seed": "40" }));
+    const fromHeader = await client.generateImage({ model: "tiny-sd", prompt: "x", n: 2 });
+    assert.deepEqual(fromHeader.seeds, [40, 41]);
+    assert.equal(fromHeader.seed, 40);
+
+    api.handle((_req, res) => sendJson(res, 200, { created: 1, data: [{ b64_json: b64(png), seed: -1 }] }, { "x-wisp-seed": "not a seed" }));
+    const unknown = await client.generateImage({ model: "tiny-sd", prompt: "x" });
+    assert.deepEqual(unknown.seeds, [undefined]);
+    assert.equal(unknown.seed, undefined);
+  });
+
+  it("keeps the field and code a refused image request names", async () => {
+    api.handle((_req, res) =>
+      sendJson(res, 400, { error: { message: "model 'coder' is a text model", type: "invalid_request_error", param: "model", code: "wrong_model_kind" } }),
+    );
+    await assert.rejects(client.generateImage({ model: "coder", prompt: "x" }), (e: unknown) => {
+      assert.ok(e instanceof WispError);
+      assert.equal(e.kind, "bad-request");
+      assert.equal(e.param, "model");
+      assert.equal(e.code, "wrong_model_kind");
+      assert.match(e.message, /is a text model/);
+      return true;
+    });
   });
 
   it("reports an image answer with URLs instead of b64_json as malformed", async () => {

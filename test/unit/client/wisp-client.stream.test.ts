@@ -53,7 +53,7 @@ describe("WispClient streams", () => {
     });
   });
 
-  it("streams chat content, skipping the role-only first chunk and the usage-only last chunk", async () => {
+  it("streams chat content, skipping the role-only first chunk, with the usage of the last chunk", async () => {
     api.handle(async (_req, res) => {
       startSse(res);
       const usageOnly = { ...chatChunk(undefined), choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } };
@@ -68,7 +68,12 @@ describe("WispClient streams", () => {
     ];
     const deltas = await collect(client.streamChat({ model: "tiny", messages, max_tokens: 16 }));
 
-    assert.deepEqual(deltas, [{ content: "Ça " }, { content: "va ✓" }, { content: "", finishReason: "stop" }]);
+    assert.deepEqual(deltas, [
+      { content: "Ça " },
+      { content: "va ✓" },
+      { content: "", finishReason: "stop" },
+      { content: "", usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } },
+    ]);
     assert.equal(api.last.path, "/v1/chat/completions");
     assert.deepEqual(JSON.parse(api.last.body), { model: "tiny", messages, max_tokens: 16, stream: true });
   });

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { WispApi } from "../../../src/extension/extension";
+import { startLocalTextServer, type LocalTextServer } from "../../harness/local-text-server";
 import { waitFor } from "../../harness/wait-for";
 
 export const wispExtensionId = "wisp.wisp";
@@ -29,4 +30,16 @@ export async function connectWisp(api: WispApi, baseUrl: string, key: string): P
   await setBaseUrl(baseUrl);
   await vscode.commands.executeCommand("wisp.setApiKey", key);
   await waitFor("status ready", () => api.statusBar(), (view) => view.state === "ready", 30_000);
+}
+
+/**
+ * Starts the real local server (wisp-server on the generated tiny text and image models) and
+ * points Wisp at it with its key stored; stop it with `server.stop()`.
+ */
+export async function connectToLocalServer(): Promise<LocalTextServer> {
+  const root = vscode.extensions.getExtension(wispExtensionId)!.extensionPath;
+  const server = await startLocalTextServer(root);
+  await setBaseUrl(server.baseUrl);
+  await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+  return server;
 }

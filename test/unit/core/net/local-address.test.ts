@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { localAddress } from "../../../../src/core/net/local-address";
+import { isLocalBaseUrl, localAddress } from "../../../../src/core/net/local-address";
 
 describe("localAddress", () => {
   it("reads host and port from a loopback base URL", () => {
@@ -15,5 +15,15 @@ describe("localAddress", () => {
   });
   it("refuses what is not a URL", () => {
     assert.throws(() => localAddress("127.0.0.1:8765"), /not a URL/);
+  });
+  it("refuses https, which the local server does not speak", () => {
+    assert.throws(() => localAddress("https://localhost:8765/v1"), /plain http/);
+  });
+  it("tells which base URLs the local server can serve", () => {
+    assert.equal(isLocalBaseUrl("http://127.0.0.1:8765/v1"), true);
+    assert.equal(isLocalBaseUrl("http://localhost:11434/v1"), true);
+    assert.equal(isLocalBaseUrl("https://api.example.com/v1"), false);
+    assert.equal(isLocalBaseUrl("https://127.0.0.1:8765/v1"), false);
+    assert.equal(isLocalBaseUrl("not a url"), false);
   });
 });

@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import ts from "typescript";
+import { typeErrors } from "../../../helpers/type-errors";
 import { pythonLiteral, requestSnippet, shellQuote, type SnippetRequest } from "../../../../src/core/snippets/request-snippets";
 
-const root = join(import.meta.dirname, "..", "..", "..", "..");
 const target = { baseUrl: "http://127.0.0.1:8765/v1/" };
 
 const chat: SnippetRequest = {
@@ -28,27 +25,6 @@ const image: SnippetRequest = {
   body: { model: "wisp-tiny-diffusion", prompt: "a red fox", width: 64, height: 64, seed: 7, num_inference_steps: 2, response_format: "b64_json", response_extension: "png" },
 };
 const completion: SnippetRequest = { endpoint: "completions", body: { model: "wisp-tiny", prompt: "def add(a, b):", max_tokens: 8, stop: ["\n"], echo: false } };
-
-/** Type-checks TypeScript sources against the project's own `openai` package. */
-function typeErrors(source: string): string[] {
-  const dir = mkdtempSync(join(root, ".snippet-"));
-  try {
-    const file = join(dir, "snippet.mts");
-    writeFileSync(file, source);
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: ["node"],
-      skipLibCheck: true,
-    });
-    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe("request snippets (View as Code)", function () {
   this.timeout(60_000);

@@ -1,0 +1,130 @@
+/**
+ * The messages between the extension and the chat webview. The webview starts with `ready`; the
+ * extension answers with a full `state` and then sends `delta`s as an answer streams. Everything
+ * the webview sends is checked with parseViewMessage before use. No message carries the API key.
+ */
+import type { Chat, ChatError, ChatSummary } from "./conversation";
+import type { CodeSnippet } from "./chat-request";
+import type { ChatViewState } from "./view-memory";
+
+export interface ChatSetupView {
+  readonly temperature: number;
+  readonly maxTokens: number;
+  readonly contextTokens: number;
+  readonly contextSource: "server" | "setting" | "default";
+}
+
+export interface Notice {
+  /** Increases with every notice, so the view shows a repeated one again. */
+  readonly id: number;
+  readonly text: string;
+}
+
+export interface ViewState {
+  readonly chats: readonly ChatSummary[];
+  readonly chat: Chat;
+  /** An answer of this chat is streaming. */
+  readonly streaming: boolean;
+  /** Chat models the server lists (image models left out). */
+  readonly models: readonly string[];
+  /** False while the first listing is on its way. */
+  readonly modelsListed: boolean;
+  /** The model the next message goes to ("" while none is known). */
+  readonly model: string;
+  /** Why the model list could not be read. */
+  readonly modelsError?: ChatError;
+  readonly setup: ChatSetupView;
+  /** The base URL is on this machine: errors offer Start Local Server. */
+  readonly serverIsLocal: boolean;
+  /** Where the user was in this chat, and their unsent text. */
+  readonly view: ChatViewState;
+  readonly notice?: Notice;
+}
+
+export type HostMessage =
+  | { readonly type: "state"; readonly state: ViewState }
+  /** `text` continues the answer at `offset` (its length so far). */
+  | { readonly type: "delta"; readonly chatId: string; readonly turnId: string; readonly offset: number; readonly text: string }
+  | { readonly type: "snippets"; readonly snippets: readonly CodeSnippet[]; readonly note: string }
+  | { readonly type: "focusPrompt" };
+
+export type CodeAction = "copy" | "insert" | "replace" | "newFile";
+export type ErrorAction = "setApiKey" | "selectModel" | "retry" | "startLocalServer" | "openSettings" | "showLogs";
+
+export type ViewMessage =
+  | { readonly type: "ready" }
+  | { readonly type: "send"; readonly text: string }
+  | { readonly type: "stop" }
+  | { readonly type: "regenerate" }
+  | { readonly type: "copyAnswer"; readonly turnId: string }
+  | { readonly type: "codeAction"; readonly action: CodeAction; readonly code: string; readonly language: string }
+  | { readonly type: "removeAttachment"; readonly id: string }
+  | { readonly type: "newChat" }
+  | { readonly type: "switchChat"; readonly id: string }
+  | { readonly type: "renameChat"; readonly id: string }
+  | { readonly type: "deleteChat"; readonly id: string }
+  | { readonly type: "selectModel"; readonly model: string }
+  | { readonly type: "refreshModels" }
+  | { readonly type: "viewAsCode"; readonly draft: string }
+  | { readonly type: "copyText"; readonly text: string }
+  | { readonly type: "errorAction"; readonly action: ErrorAction }
+  | { readonly type: "viewState"; readonly chatId: string; readonly scrollTop: number; readonly draft: string };
+
+/** Longest text accepted from the webview (a message, a code block): 1 MiB of characters. */
+export const maxViewText = 1 << 20;
+
+const codeActions: readonly string[] = ["copy", "insert", "replace", "newFile"] satisfies CodeAction[];
+const errorActions: readonly string[] = ["setApiKey", "selectModel", "retry", "startLocalServer", "openSettings", "showLogs"] satisfies ErrorAction[];
+
+type Fields = Record<string, (value: unknown) => boolean>;
+
+const text = (v: unknown) => typeof v === "string" && v.length <= maxViewText;
+const id = (v: unknown) => typeof v === "string" && /^[\w-]{1,64}$/.test(v);
+const name = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 256;
+const language = (v: unknown) => typeof v === "string" && v.length <= 64;
+
+const shapes: Record<ViewMessage["type"], Fields> = {
+  ready: {},
+  send: { text },
+  stop: {},
+  regenerate: {},
+  copyAnswer: { turnId: id },
+  codeAction: { action: (v) => codeActions.includes(v as string), code: text, language },
+  removeAttachment: { id },
+  newChat: {},
+  switchChat: { id },
+  renameChat: { id },
+  deleteChat: { id },
+  selectModel: { model: name },
+  refreshModels: {},
+  viewAsCode: { draft: text },
+  copyText: { text },
+  errorAction: { action: (v) => errorActions.includes(v as string) },
+  viewState: { chatId: id, scrollTop: (v) => typeof v === "number" && Number.isFinite(v) && v >= 0, draft: text },
+};
+
+/** The message if it is one the webview may send, with exactly its fields; otherwise undefined. */
+export function parseViewMessage(value: unknown): ViewMessage | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const type = record.type;
+  if (typeof type !== "string" || !Object.hasOwn(shapes, type)) return undefined;
+  const fields = shapes[type as ViewMessage["type"]];
+  const message: Record<string, unknown> = { type };
+  for (const [key, valid] of Object.entries(fields)) {
+    if (!valid(record[key])) return undefined;
+    message[key] = record[key];
+  }
+  return message as ViewMessage;
+}
+
+/**
+ * Applies a streamed delta to the text the view has. A delta it already has (sent again after a
+ * fresh state) changes nothing; a gap means deltas were missed and the view needs a new state.
+ */
+export function applyDelta(current: string, offset: number, delta: string): { text: string; gap: boolean } {
+  if (offset > current.length) return { text: current, gap: true };
+  const end = offset + delta.length;
+  if (end <= current.length) return { text: current, gap: false };
+  return { text: current + delta.slice(current.length - offset), gap: false };
+}

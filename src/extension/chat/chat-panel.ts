@@ -1,0 +1,293 @@
+import * as vscode from "vscode";
+import { localAddress } from "../../core/net/local-address";
+import { chatSnippets, planChatRequest, type ChatRequestBody, type ChatSetup } from "../../core/chat/chat-request";
+import { chosenChatModel } from "../../core/chat/chat-models";
+import { ChatSession } from "../../core/chat/chat-session";
+import type { ChatStore } from "../../core/chat/chat-store";
+import { DeltaQueue } from "../../core/chat/delta-queue";
+import type { ChatViewMemory } from "../../core/chat/view-memory";
+import { lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../../core/chat/conversation";
+import type { HostMessage, Notice, ViewMessage, ViewState } from "../../core/chat/protocol";
+import type { ClientFactory } from "../client-factory";
+import type { Logger } from "../logger";
+import type { Settings } from "../settings";
+import { ChatModelList } from "./chat-models";
+import type { CodeActions } from "./code-actions";
+
+/** When neither the server nor wisp.chat.contextTokens says the context window. */
+const assumedContextTokens = 4096;
+
+export interface ChatPanelDeps {
+  readonly store: ChatStore;
+  readonly views: ChatViewMemory;
+  readonly settings: Settings;
+  readonly clients: ClientFactory;
+  readonly codeActions: CodeActions;
+  readonly log: Logger;
+  /**
+   * Posts to the webview when it is up (dropped otherwise: `ready` brings it up to date);
+   * resolves once delivered.
+   */
+  readonly post: (message: HostMessage) => PromiseLike<unknown>;
+  readonly newId: () => string;
+}
+
+/**
+ * The chat panel's logic on the extension side: keeps the session, the store and the view in
+ * step, and carries out what the user does in the view.
+ */
+export class ChatPanel implements vscode.Disposable {
+  readonly session: ChatSession;
+  readonly models: ChatModelList;
+  private notice: Notice | undefined;
+  private noticeId = 0;
+  private focusOnReady = false;
+  private readonly deltas: DeltaQueue;
+
+  constructor(private readonly deps: ChatPanelDeps) {
+    this.models = new ChatModelList(deps.clients, deps.log);
+    this.deltas = new DeltaQueue((delta) => deps.post({ type: "delta", ...delta }));
+    this.session = new ChatSession({
+      store: deps.store,
+      stream: (body, signal) => this.stream(body, signal),
+      setup: () => this.setup(),
+      newId: deps.newId,
+      now: () => Date.now(),
+      events: {
+        changed: (chatId) => this.postStateIfActive(chatId),
+        delta: (chatId, turnId, offset, text) => {
+          if (chatId === deps.store.active().id) this.deltas.push({ chatId, turnId, offset, text });
+        },
+        ended: (chatId, turn) => this.ended(chatId, turn),
+        notice: (text) => this.showNotice(text),
+      },
+    });
+  }
+
+  /** The full state the view draws. */
+  state(): ViewState {
+    const { store, settings } = this.deps;
+    const chat = store.active();
+    const setting = settings.value.chat.model;
+    const listed = this.models.chat.map((m) => m.id);
+    const model = chosenChatModel(setting, this.models.all);
+    const { contextTokens, contextSource } = this.contextFor(model);
+    return {
+      chats: store.list(),
+      chat,
+      streaming: this.session.isStreaming(chat.id),
+      models: setting && !listed.includes(setting) ? [setting, ...listed] : listed,
+      modelsListed: this.models.loaded,
+      model,
+      ...(this.models.error ? { modelsError: this.models.error } : {}),
+      setup: { temperature: settings.value.chat.temperature, maxTokens: settings.value.chat.maxTokens, contextTokens, contextSource },
+      serverIsLocal: this.serverIsLocal(),
+      view: this.deps.views.get(chat.id),
+      ...(this.notice ? { notice: this.notice } : {}),
+    };
+  }
+
+  /** The view (re)started: send it everything; list the models if not known yet. */
+  ready(): void {
+    this.postState();
+    if (this.focusOnReady) void this.deps.post({ type: "focusPrompt" });
+    this.focusOnReady = false;
+    if (!this.models.loaded) void this.models.refresh().then(() => this.postState());
+  }
+
+  /** Focus the prompt box now, or as soon as the view is up. */
+  focusPrompt(): void {
+    this.focusOnReady = true;
+    void this.deps.post({ type: "focusPrompt" });
+  }
+
+  showNotice(text: string): void {
+    this.notice = { id: ++this.noticeId, text };
+    this.postState();
+  }
+
+  postState(): void {
+    void this.deps.post({ type: "state", state: this.state() });
+  }
+
+  async message(message: ViewMessage): Promise<void> {
+    const { store, codeActions } = this.deps;
+    switch (message.type) {
+      case "ready":
+        return this.ready();
+      case "send":
+        await this.session.send(message.text);
+        return;
+      case "stop":
+        return this.session.stop(store.active().id);
+      case "regenerate":
+        await this.session.regenerate();
+        return;
+      case "copyAnswer": {
+        const turn = store.active().turns.find((t) => t.id === message.turnId);
+        if (turn) await vscode.env.clipboard.writeText(turn.text);
+        return;
+      }
+      case "codeAction":
+        return this.showNotice(await codeActions.run(message.action, message.code, message.language));
+      case "removeAttachment":
+        return this.session.detach(message.id);
+      case "newChat":
+        return this.newChat();
+      case "switchChat":
+        if (store.activate(message.id)) this.postState();
+        return;
+      case "renameChat":
+        return this.rename(message.id);
+      case "deleteChat":
+        return this.delete(message.id);
+      case "selectModel":
+        await this.deps.settings.setModel("chat", message.model);
+        return this.postState();
+      case "refreshModels":
+        await this.models.refresh();
+        return this.postState();
+      case "viewAsCode":
+        return this.viewAsCode(message.draft);
+      case "copyText":
+        await vscode.env.clipboard.writeText(message.text);
+        return this.showNotice("Copied.");
+      case "errorAction":
+        return this.errorAction(message.action);
+      case "viewState":
+        if (store.get(message.chatId)) await this.deps.views.set(message.chatId, { scrollTop: message.scrollTop, draft: message.draft });
+        return;
+    }
+  }
+
+  newChat(): void {
+    const active = this.deps.store.active();
+    // An empty chat is reused rather than piled up.
+    if (active.turns.length > 0 || active.pending.length > 0) this.deps.store.create();
+    this.postState();
+  }
+
+  /** The exact request for this chat (plus the draft, if any) as curl, TypeScript and Python. */
+  async viewAsCode(draft: string): Promise<void> {
+    const chat = this.deps.store.active();
+    let setup: ChatSetup;
+    try {
+      setup = await this.setup();
+    } catch (error) {
+      void this.deps.post({ type: "snippets", snippets: [], note: `No request to show: ${(error as Error).message}` });
+      return;
+    }
+    const asking = draft.trim() !== "" || chat.pending.length > 0;
+    const turns = asking
+      ? withUserTurn(chat, { id: "draft", role: "user", text: draft, attachments: chat.pending, createdAt: Date.now() }).turns
+      : lastQuestion(chat)
+        ? chat.turns.slice(0, chat.turns.lastIndexOf(lastQuestion(chat)!) + 1)
+        : withUserTurn(chat, { id: "draft", role: "user", text: "Hello!", attachments: [], createdAt: Date.now() }).turns;
+    const planned = planChatRequest(setup, turns);
+    const what = asking ? "sending the message being typed" : lastQuestion(chat) ? "answering the last question again" : "an example first message";
+    const note = `The request Wisp makes for this chat, ${what}. The key is read from the WISP_API_KEY environment variable.`;
+    void this.deps.post({ type: "snippets", snippets: chatSnippets(planned.body, this.deps.settings.value.baseUrl), note });
+  }
+
+  dispose(): void {
+    this.session.shutdown();
+    void this.deps.store.flush();
+  }
+
+  /** Model, prompt and limits for a request, from the settings and the server's model list. */
+  private async setup(): Promise<ChatSetup> {
+    const chat = this.deps.settings.value.chat;
+    if (!this.models.loaded || (chat.model === "" && this.models.chat.length === 0)) await this.models.refresh();
+    const model = chosenChatModel(chat.model, this.models.all);
+    if (model === "") {
+      const failure = this.models.error;
+      if (failure) throw Object.assign(new Error(failure.message), { kind: failure.kind });
+      throw Object.assign(new Error(`The server at ${this.deps.settings.value.baseUrl} lists no chat model. Pick one with Select Model, or set wisp.chat.model.`), { kind: "no-model" });
+    }
+    return { model, systemPrompt: chat.systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, ...this.contextFor(model) };
+  }
+
+  private contextFor(model: string): Pick<ChatSetup, "contextTokens" | "contextSource"> {
+    const setting = this.deps.settings.value.chat.contextTokens;
+    if (setting > 0) return { contextTokens: setting, contextSource: "setting" };
+    const reported = this.models.all.find((m) => m.id === model)?.context_length;
+    return reported ? { contextTokens: reported, contextSource: "server" } : { contextTokens: assumedContextTokens, contextSource: "default" };
+  }
+
+  private async *stream(body: ChatRequestBody, signal: AbortSignal) {
+    const started = Date.now();
+    this.deps.log.info(`chat: ${body.model}, ${body.messages.length} messages, max_tokens ${body.max_tokens}`);
+    const client = await this.deps.clients.create();
+    yield* client.streamChat(body, signal);
+    this.deps.log.info(`chat: answered in ${Date.now() - started} ms`);
+  }
+
+  private ended(chatId: string, turn: AssistantTurn): void {
+    const how = turn.status === "error" ? `failed (${turn.error?.kind}: ${turn.error?.message})` : turn.status;
+    const tokens = turn.usage ? `, ${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} answer tokens` : "";
+    this.deps.log.info(`chat: answer ${how}${tokens}`);
+    this.postStateIfActive(chatId);
+  }
+
+  private postStateIfActive(chatId: string): void {
+    if (chatId === this.deps.store.active().id) this.postState();
+  }
+
+  private async rename(id: string): Promise<void> {
+    const chat = this.deps.store.get(id);
+    if (chat === undefined) return;
+    const title = await vscode.window.showInputBox({ title: "Rename Chat", value: chat.title, validateInput: (v) => (v.trim() === "" ? "Enter a name." : undefined) });
+    if (title === undefined) return;
+    const current = this.deps.store.get(id);
+    if (current) this.deps.store.put({ ...current, title: title.trim(), titleSet: true });
+    this.postState();
+  }
+
+  private async delete(id: string): Promise<void> {
+    const chat: Chat | undefined = this.deps.store.get(id);
+    if (chat === undefined) return;
+    const answer = await vscode.window.showWarningMessage(`Delete the chat "${chat.title}"?`, { modal: true }, "Delete");
+    if (answer !== "Delete") return;
+    this.session.stop(id);
+    this.deps.store.remove(id);
+    void this.deps.views.forget(id);
+    this.postState();
+  }
+
+  private async errorAction(action: Extract<ViewMessage, { type: "errorAction" }>["action"]): Promise<void> {
+    switch (action) {
+      case "retry":
+        this.models.invalidate();
+        await this.session.regenerate();
+        return;
+      case "setApiKey":
+        await vscode.commands.executeCommand("wisp.setApiKey");
+        break;
+      case "selectModel":
+        await vscode.commands.executeCommand("wisp.selectModel", "chat");
+        break;
+      case "startLocalServer":
+        await vscode.commands.executeCommand("wisp.startLocalServer");
+        break;
+      case "openSettings":
+        await vscode.commands.executeCommand("workbench.action.openSettings", "wisp.");
+        return;
+      case "showLogs":
+        await vscode.commands.executeCommand("wisp.showLogs");
+        return;
+    }
+    this.models.invalidate();
+    await this.models.refresh();
+    this.postState();
+  }
+
+  /** Whether the base URL is on this machine (where starting the local server can help). */
+  private serverIsLocal(): boolean {
+    try {
+      localAddress(this.deps.settings.value.baseUrl);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { ChatStore } from "../../core/chat/chat-store";
+import { ChatViewMemory } from "../../core/chat/view-memory";
+import { quickActions, type QuickAction } from "../../core/chat/prompt";
+import type { ViewState } from "../../core/chat/protocol";
+import type { ApiKeyStore } from "../api-key";
+import type { ClientFactory } from "../client-factory";
+import type { Logger } from "../logger";
+import { registerWispCommand } from "../run-command";
+import type { Settings } from "../settings";
+import { ChatPanel } from "./chat-panel";
+import { ChatViewProvider, chatViewId } from "./chat-view-provider";
+import { CodeActions } from "./code-actions";
+import { FileChatStorage } from "./file-chat-storage";
+import { attachmentFromEditor } from "./editor-attachment";
+
+export interface ChatDeps {
+  readonly context: vscode.ExtensionContext;
+  readonly settings: Settings;
+  readonly keys: ApiKeyStore;
+  readonly clients: ClientFactory;
+  readonly log: Logger;
+}
+
+/** Read-only views of the chat for the extension's own tests. */
+export interface ChatProbe {
+  state(): ViewState;
+  /** The webview is up and has asked for its state. */
+  viewReady(): boolean;
+  /** Resolves when every chat change is stored. */
+  flush(): Promise<void>;
+}
+
+const quickActionCommands: Record<QuickAction, string> = {
+  explain: "wisp.chat.explain",
+  findProblems: "wisp.chat.findProblems",
+  writeTests: "wisp.chat.writeTests",
+};
+
+/** The chat side panel: its view, its commands, and the per-workspace store of chats. */
+export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; probe: ChatProbe } {
+  const { context, settings, keys, clients, log } = deps;
+  const newId = () => randomUUID();
+  // Files in the workspace's storage folder; a window without a folder has none: its state then.
+  const folder = context.storageUri?.scheme === "file" ? join(context.storageUri.fsPath, "chats") : undefined;
+  const storage = folder ? FileChatStorage.open(folder, log) : context.workspaceState;
+  log.info(`chat: chats kept in ${folder ?? "the workspace state"}`);
+  const store = new ChatStore(storage, {
+    newId,
+    now: () => Date.now(),
+    onError: (error) => log.error(`chat: saving chats failed: ${(error as Error).message}`),
+  });
+  const codeActions = new CodeActions();
+  // The provider posts for the panel and the panel answers the provider: built in this order.
+  let provider: ChatViewProvider | undefined;
+  const views = new ChatViewMemory(storage);
+  const panel = new ChatPanel({ store, views, settings, clients, codeActions, log, newId, post: (message) => provider?.post(message) ?? Promise.resolve(false) });
+  provider = new ChatViewProvider(context.extensionUri, { ready: () => panel.ready(), message: (m) => void handle(panel.message(m)) }, log);
+
+  /** View actions run detached from the view: their failures become a notice and a log line. */
+  async function handle(work: Promise<void>): Promise<void> {
+    try {
+      await work;
+    } catch (error) {
+      log.error(`chat: ${(error as Error).message}`);
+      panel.showNotice((error as Error).message);
+    }
+  }
+
+  /** Attaches the editor's selection (or visible lines) to the next message and shows the panel. */
+  async function attachFromEditor(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (editor === undefined) throw new Error("Open a file and select the code to ask about.");
+    const attachment = attachmentFromEditor(editor, newId);
+    if (attachment === undefined) throw new Error("There is no code to attach: select some, or open a file that is not empty.");
+    panel.session.attach(attachment);
+    if (attachment.source === "visible") {
+      panel.showNotice(`Nothing was selected: attached the visible part of ${attachment.path} (lines ${attachment.startLine}-${attachment.endLine}).`);
+    }
+    await provider!.reveal(true);
+    panel.focusPrompt();
+  }
+
+  const command = (id: string, run: (...args: unknown[]) => unknown) => registerWispCommand(id, run, log);
+  let lastConnection = `${settings.value.baseUrl}`;
+  const refreshModels = () => {
+    panel.models.invalidate();
+    void panel.models.refresh().then(() => panel.postState());
+  };
+
+  const disposable = vscode.Disposable.from(
+    codeActions,
+    panel,
+    provider,
+    vscode.window.registerWebviewViewProvider(chatViewId, provider),
+    command("wisp.askAboutSelection", async (question) => {
+      await attachFromEditor();
+      // A question passed along (e.g. by a keybinding's args) is sent at once.
+      if (typeof question === "string" && question.trim() !== "") await panel.session.send(question);
+    }),
+    ...Object.entries(quickActionCommands).map(([action, id]) =>
+      command(id, async () => {
+        await attachFromEditor();
+        await panel.session.send(quickActions[action as QuickAction].prompt);
+      }),
+    ),
+    command("wisp.newChat", async () => {
+      panel.newChat();
+      await provider!.reveal(true);
+      panel.focusPrompt();
+    }),
+    command("wisp.chat.viewAsCode", async () => {
+      await provider!.reveal(true);
+      await panel.viewAsCode("");
+    }),
+    keys.onDidChange(refreshModels),
+    settings.onDidChange((s) => {
+      if (s.baseUrl !== lastConnection) {
+        lastConnection = s.baseUrl;
+        refreshModels();
+      } else panel.postState();
+    }),
+  );
+  return {
+    disposable,
+    probe: { state: () => panel.state(), viewReady: () => provider!.isReady, flush: () => store.flush() },
+  };
+}

@@ -1,0 +1,135 @@
+import * as vscode from "vscode";
+import type { ImageExtension } from "../../core/api/images";
+import { buildImageRequest } from "../../core/image/image-request";
+import { formatSize, type ImageSize } from "../../core/image/image-size";
+import { markdownImage, markdownImageLink } from "../../core/image/markdown-link";
+import { reportFor, showImageError } from "./image-error-report";
+import { askForImage, generateWithProgress, type CancelledAt, type ImageAsk, type ImageFlowDeps } from "./image-flow";
+import { chooseSaveTarget, saveImage } from "./image-saver";
+import { showVariationsPanel } from "./variations-panel";
+
+export interface ImageCommandDeps extends ImageFlowDeps {
+  readonly extensionUri: vscode.Uri;
+}
+
+/** What an image command ended with; returned to scripted callers (and the extension's tests). */
+export type ImageCommandResult =
+  | { readonly kind: "saved"; readonly uri: string; readonly seed: number | undefined; readonly model: string; readonly size: ImageSize; readonly format: ImageExtension; readonly prompt: string }
+  | { readonly kind: "shown"; readonly seeds: readonly (number | undefined)[]; readonly model: string; readonly size: ImageSize; readonly prompt: string }
+  | { readonly kind: "cancelled"; readonly at: CancelledAt }
+  | { readonly kind: "failed"; readonly message: string; readonly actions: readonly string[] };
+
+const generateTitle = "Wisp: Generate Image";
+const variationsTitle = "Wisp: Generate Image Variations";
+
+/** Registers `Wisp: Generate Image` and `Wisp: Generate Image Variations`. */
+export function registerImageCommands(deps: ImageCommandDeps): vscode.Disposable {
+  const panels = new Set<vscode.WebviewPanel>();
+  const run = (id: string, body: (attempt: Attempt) => Promise<ImageCommandResult>) =>
+    vscode.commands.registerCommand(id, async (): Promise<ImageCommandResult> => {
+      const attempt: Attempt = {};
+      try {
+        return await body(attempt);
+      } catch (error) {
+        const image = deps.settings.value.image;
+        const report = reportFor(error, image, deps.settings.value.baseUrl, attempt.model, attempt.size);
+        showImageError(report, deps.log, () => void vscode.commands.executeCommand(id));
+        return { kind: "failed", message: report.message, actions: report.actions };
+      }
+    });
+  return vscode.Disposable.from(
+    run("wisp.generateImage", (attempt) => generateImage(deps, attempt)),
+    run("wisp.generateImageVariations", (attempt) => generateVariations(deps, attempt, panels)),
+    { dispose: () => panels.forEach((panel) => panel.dispose()) },
+  );
+}
+
+/** What a failure message can name: the model and size asked for so far. */
+interface Attempt {
+  model?: string;
+  size?: ImageSize;
+}
+
+async function generateImage(deps: ImageCommandDeps, attempt: Attempt): Promise<ImageCommandResult> {
+  const ask = await askForImage(deps, generateTitle);
+  if (typeof ask === "string") return { kind: "cancelled", at: ask };
+  Object.assign(attempt, { model: ask.model, size: ask.parameters.size });
+  const started = new Date();
+  const { prompt, image, parameters } = ask;
+  // Without a workspace the file is chosen first: the user is not kept waiting for a dialog.
+  const target = await chooseSaveTarget(image.folder, prompt, image.format, started);
+  if (target === undefined) return { kind: "cancelled", at: "location" };
+  const request = buildImageRequest({ ...parameters, model: ask.model, prompt, format: image.format, count: 1 });
+  const result = await generateWithProgress(ask.client, request, deps.log);
+  if (result === undefined) return { kind: "cancelled", at: "generation" };
+  const seed = result.seeds[0] ?? (parameters.seed >= 0 ? parameters.seed : undefined);
+  const file = await saveImage(target, result.images[0]!, prompt, image.format, started);
+  await present(deps, ask, file, seed);
+  return { kind: "saved", uri: file.toString(), seed, model: ask.model, size: parameters.size, format: image.format, prompt };
+}
+
+async function generateVariations(deps: ImageCommandDeps, attempt: Attempt, panels: Set<vscode.WebviewPanel>): Promise<ImageCommandResult> {
+  const ask = await askForImage(deps, variationsTitle);
+  if (typeof ask === "string") return { kind: "cancelled", at: ask };
+  Object.assign(attempt, { model: ask.model, size: ask.parameters.size });
+  const { prompt, image, parameters } = ask;
+  const count = Math.min(4, Math.max(2, Math.round(image.variations)));
+  // New seeds each time, unless the advanced step named one (then seed, seed + 1, …).
+  const seed = parameters.advanced ? parameters.seed : -1;
+  const request = buildImageRequest({ ...parameters, seed, model: ask.model, prompt, format: image.format, count });
+  const result = await generateWithProgress(ask.client, request, deps.log);
+  if (result === undefined) return { kind: "cancelled", at: "generation" };
+  const variations = result.images.map((bytes, index) => ({ bytes, seed: result.seeds[index] }));
+  const panel = showVariationsPanel(deps.extensionUri, {
+    prompt,
+    details: `${formatSize(parameters.size)}, ${parameters.steps} steps, ${ask.model}: pick one to save`,
+    format: image.format,
+    variations,
+    save: async (index) => {
+      const now = new Date();
+      const target = await chooseSaveTarget(image.folder, prompt, image.format, now);
+      if (target === undefined) throw new Error("Not saved: no file was chosen.");
+      const variation = variations[index]!;
+      const file = await saveImage(target, variation.bytes, prompt, image.format, now);
+      // Beside the preview, which keeps the focus: more variations can be saved from it.
+      await present(deps, ask, file, variation.seed, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+      return vscode.workspace.asRelativePath(file);
+    },
+  });
+  panels.add(panel);
+  panel.onDidDispose(() => panels.delete(panel));
+  return { kind: "shown", seeds: result.seeds, model: ask.model, size: parameters.size, prompt };
+}
+
+/**
+ * Opens the image in VS Code's image preview (beside a Markdown editor, which keeps the focus)
+ * and says where it is and the seed that makes it again, offering to insert a Markdown link.
+ */
+async function present(deps: ImageCommandDeps, ask: ImageAsk, file: vscode.Uri, seed: number | undefined, show: vscode.TextDocumentShowOptions = {}): Promise<void> {
+  const markdown = ask.markdownEditor;
+  const beside = { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true };
+  await vscode.commands.executeCommand("vscode.open", file, markdown ? beside : show);
+  const where = vscode.workspace.asRelativePath(file);
+  const seedText = seed === undefined ? "the server did not report the seed" : `seed ${seed}`;
+  deps.log.info(`image: saved ${file.fsPath} (${seedText})`);
+  const insert = "Insert Markdown Link";
+  const copy = "Copy Seed";
+  const buttons = [...(markdown ? [insert] : []), ...(seed === undefined ? [] : [copy])];
+  void vscode.window
+    .showInformationMessage(`Wisp: saved ${where} (${formatSize(ask.parameters.size)}, ${seedText}).`, ...buttons)
+    .then(async (choice) => {
+      if (choice === insert && markdown) await insertMarkdownLink(markdown.document.uri, file, ask.prompt);
+      if (choice === copy) await vscode.env.clipboard.writeText(String(seed));
+    });
+}
+
+/** Inserts `![prompt](relative path)` after the cursor's paragraph line in the Markdown file. */
+async function insertMarkdownLink(document: vscode.Uri, file: vscode.Uri, prompt: string): Promise<void> {
+  const editor = await vscode.window.showTextDocument(document);
+  const sameRoot = document.scheme === file.scheme && document.authority === file.authority;
+  const link = sameRoot ? markdownImageLink(prompt, document.path, file.path) : markdownImage(prompt, file.toString());
+  const line = editor.document.lineAt(editor.selection.end.line);
+  // On an empty line the link goes there; otherwise after the line, as its own paragraph.
+  const [position, text] = line.isEmptyOrWhitespace ? [line.range.start, link] : [line.range.end, `\n\n${link}`];
+  await editor.edit((edit) => edit.insert(position, text));
+}

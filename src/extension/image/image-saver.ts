@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { homedir } from "node:os";
+import { isAbsolute } from "node:path";
+import * as vscode from "vscode";
+import type { ImageExtension } from "../../core/api/images";
+import { imageFileName } from "../../core/image/image-file-name";
+
+/** Where an image goes: a folder to name it in, or a file the user chose. */
+export type SaveTarget = { readonly kind: "folder"; readonly folder: vscode.Uri } | { readonly kind: "file"; readonly file: vscode.Uri };
+
+const maxNameAttempts = 100;
+
+/**
+ * The folder from `wisp.image.folder` in the workspace folder of the active editor (else the
+ * first one); without a workspace, asks where to save. Undefined when the dialog is dismissed.
+ */
+export async function chooseSaveTarget(folderSetting: string, prompt: string, format: ImageExtension, now: Date): Promise<SaveTarget | undefined> {
+  if (folderSetting !== "" && isAbsolute(folderSetting)) return { kind: "folder", folder: vscode.Uri.file(folderSetting) };
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const workspace = (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
+  if (workspace !== undefined) {
+    const parts = folderSetting.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
+    return { kind: "folder", folder: vscode.Uri.joinPath(workspace.uri, ...parts) };
+  }
+  const file = await vscode.window.showSaveDialog({
+    title: "Wisp: save the generated image as",
+    defaultUri: vscode.Uri.joinPath(vscode.Uri.file(homedir()), imageFileName(prompt, now, format)),
+    filters: { Images: [format] },
+    saveLabel: "Generate and Save",
+  });
+  return file === undefined ? undefined : { kind: "file", file };
+}
+
+/**
+ * Writes the image under a name made from the prompt and `now` that is not taken yet (or to the
+ * chosen file). The bytes go to a temporary file first and are renamed into place, so a failure
+ * leaves no partial image behind.
+ */
+export async function saveImage(target: SaveTarget, bytes: Uint8Array, prompt: string, format: ImageExtension, now: Date): Promise<vscode.Uri> {
+  if (target.kind === "file") {
+    await writeAtomically(target.file, bytes, true);
+    return target.file;
+  }
+  await vscode.workspace.fs.createDirectory(target.folder);
+  for (let attempt = 1; attempt <= maxNameAttempts; attempt++) {
+    const file = vscode.Uri.joinPath(target.folder, imageFileName(prompt, now, format, attempt));
+    if (await exists(file)) continue;
+    try {
+      await writeAtomically(file, bytes, false);
+      return file;
+    } catch (error) {
+      // Taken between the check and the rename (another save in the same second): try the next name.
+      if (error instanceof vscode.FileSystemError && error.code === "FileExists") continue;
+      throw error;
+    }
+  }
+  throw new Error(`No free file name for the image in ${target.folder.fsPath}.`);
+}
+
+async function writeAtomically(file: vscode.Uri, bytes: Uint8Array, overwrite: boolean): Promise<void> {
+  const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+  const temp = vscode.Uri.joinPath(file, "..", `.${name}.${randomBytes(4).toString("hex")}.part`);
+  await vscode.workspace.fs.writeFile(temp, bytes);
+  try {
+    await vscode.workspace.fs.rename(temp, file, { overwrite });
+  } catch (error) {
+    await vscode.workspace.fs.delete(temp).then(undefined, () => undefined);
+    throw error;
+  }
+}
+
+async function exists(file: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

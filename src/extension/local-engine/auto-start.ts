@@ -1,0 +1,62 @@
+import * as vscode from "vscode";
+import { localAddress } from "../../core/net/local-address";
+import type { ConnectionMonitor } from "../connection-monitor";
+import { StartCancelled, type LocalServer } from "../local-server";
+import type { Logger } from "../logger";
+import type { Settings } from "../settings";
+import { portInUse } from "./port-probe";
+
+export interface AutoStartDeps {
+  readonly settings: Settings;
+  readonly connection: ConnectionMonitor;
+  readonly localServer: LocalServer;
+  readonly log: Logger;
+}
+
+/**
+ * `wisp.localServer.autoStart`: starts the local server when `wisp.baseUrl` is an http address on
+ * this machine and nothing listens there yet: now (VS Code starting), when a setting changes, and
+ * when the server goes away later (say, another window's). Not after Wisp: Stop Local Server or a
+ * failed start, until the user starts it again. A server this window runs for a base URL that
+ * changed since is stopped.
+ */
+export function registerAutoStart({ settings, connection, localServer, log }: AutoStartDeps): vscode.Disposable {
+  const evaluate = async (): Promise<void> => {
+    const { baseUrl, localServer: options } = settings.value;
+    if (localServer.state.kind === "running" && !localServer.serves(baseUrl)) {
+      log.info("stopping the local server: wisp.baseUrl no longer points at it");
+      await localServer.stop(false);
+    }
+    if (!options.autoStart || localServer.active || localServer.stoppedOnPurpose || localServer.state.kind === "failed") return;
+    let address: { host: string; port: number };
+    try {
+      address = localAddress(baseUrl);
+    } catch {
+      return; // Not this machine's to serve.
+    }
+    if (await portInUse(address.host, address.port)) return;
+    log.info(`nothing answers at ${baseUrl}: starting the local server (wisp.localServer.autoStart)`);
+    try {
+      await localServer.start("auto");
+    } catch (error) {
+      if (error instanceof StartCancelled) return;
+      const message = (error as Error).message;
+      log.error(`local server auto-start: ${message}`);
+      void vscode.window.showErrorMessage(`Wisp: could not start the local server: ${message}`, "Show Logs").then((choice) => {
+        if (choice === "Show Logs") log.show();
+      });
+    }
+  };
+  // One evaluation at a time, in order.
+  let queue = Promise.resolve();
+  const schedule = (): void => {
+    queue = queue.then(evaluate);
+  };
+  schedule();
+  return vscode.Disposable.from(
+    connection.onDidChange((state) => {
+      if (state.kind === "unreachable") schedule();
+    }),
+    settings.onDidChange(() => schedule()),
+  );
+}

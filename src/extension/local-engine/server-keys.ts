@@ -1,0 +1,40 @@
+import { spawn } from "node:child_process";
+import { WispClient } from "../../client/wisp-client";
+import { isWispError } from "../../client/wisp-error";
+import type { ServerCommand } from "./server-command";
+
+/**
+ * `wisp-server keys create --name NAME --data-dir DIR`: returns the new key's secret, the last
+ * line it prints. Its output is never logged: it holds the secret.
+ */
+export function createServerKey(command: ServerCommand, dataDir: string, name = "vscode"): Promise<string> {
+  const args = command.argv(["keys", "create", "--name", name, "--data-dir", dataDir], false);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command.command, args, { stdio: ["ignore", "pipe", "pipe"], env: command.env, windowsHide: true });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.once("error", (error: NodeJS.ErrnoException) => reject(new Error(error.code === "ENOENT" ? notFound(command) : error.message)));
+    child.once("exit", (code) => {
+      const secret = out.trim().split("\n").pop()?.trim();
+      if (code === 0 && secret) resolve(secret);
+      else reject(new Error(`${command.label} could not create an API key: ${err.trim() || `exit code ${code}`}`));
+    });
+  });
+}
+
+/** Whether the server at `baseUrl` accepts `key`: false only when it says so (401/403). */
+export async function keyAccepted(baseUrl: string, key: string): Promise<boolean> {
+  try {
+    await new WispClient({ baseUrl, apiKey: key, timeoutMs: 10_000 }).listModels();
+    return true;
+  } catch (error) {
+    // Anything else is the connection monitor's to report.
+    return !(isWispError(error, "bad-key") || isWispError(error, "forbidden"));
+  }
+}
+
+export function notFound(command: ServerCommand): string {
+  return `${command.label} was not found. Clear wisp.localServer.command to use the bundled server, or set it to the full path of wisp-server.`;
+}

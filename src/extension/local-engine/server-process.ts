@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { delay } from "../../core/base/delay";
+import type { ServerCommand } from "./server-command";
+
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+const recentKeep = 20;
+
+/**
+ * One wisp-server child process, leader of its own process group (so that stopping it also ends
+ * anything it started), its output passed on line by line. Its stdin stays an open pipe: the
+ * bundled server exits when it closes, that is when the extension host is gone.
+ */
+export class ServerProcess {
+  readonly exited: Promise<ProcessExit>;
+  private readonly recent: string[] = [];
+  private stopping: Promise<void> | undefined;
+  private failure: NodeJS.ErrnoException | undefined;
+
+  private constructor(private readonly child: ChildProcess, onLine: (line: string) => void) {
+    this.exited = new Promise((resolve) => {
+      child.once("exit", (code, signal) => resolve({ code, signal }));
+      // A spawn failure (no such executable) emits "error" and no "exit".
+      child.once("error", (error) => {
+        this.failure = error;
+        resolve({ code: null, signal: null });
+      });
+    });
+    forEachLine(child, (line) => {
+      this.recent.push(line);
+      if (this.recent.length > recentKeep) this.recent.shift();
+      onLine(line);
+    });
+  }
+
+  static start(command: ServerCommand, args: readonly string[], onLine: (line: string) => void): ServerProcess {
+    const child = spawn(command.command, command.argv(args, true), {
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: command.env,
+      windowsHide: true,
+    });
+    return new ServerProcess(child, onLine);
+  }
+
+  get pid(): number | undefined { return this.child.pid; }
+
+  get alive(): boolean { return this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined; }
+
+  /** The last lines it printed, for error messages. */
+  recentOutput(): string { return this.recent.join("\n"); }
+
+  /** Why it could not be started at all (ENOENT and the like), once `exited` resolved. */
+  get spawnFailure(): NodeJS.ErrnoException | undefined { return this.failure; }
+
+  /**
+   * Resolves once `GET {origin}/health` answers 200. Rejects when the process exits first, after
+   * `timeoutMs`, or when `signal` aborts.
+   */
+  async waitHealthy(origin: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    let exit: ProcessExit | undefined;
+    void this.exited.then((e) => (exit = e));
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (exit !== undefined) throw new ExitedEarly(exit, this.recentOutput());
+      if (await answersHealth(origin, signal)) {
+        // The port may belong to another server while this one is still loading: only ours counts.
+        if (exit === undefined && this.alive) return;
+      }
+      if (Date.now() > deadline) throw new Error(`the local server did not answer within ${Math.round(timeoutMs / 1000)} s (see Wisp: Show Logs).`);
+      await delay(250, signal);
+    }
+  }
+
+  /** SIGTERM to the group, SIGKILL after `graceMs`; resolves once it has exited. */
+  stop(graceMs = 3000): Promise<void> {
+    this.stopping ??= (async () => {
+      if (!this.alive) return;
+      signalGroup(this.child, "SIGTERM");
+      const killed = setTimeout(() => signalGroup(this.child, "SIGKILL"), graceMs);
+      await this.exited;
+      clearTimeout(killed);
+      // The leader is gone; anything it left in its group goes too.
+      signalGroup(this.child, "SIGKILL");
+    })();
+    return this.stopping;
+  }
+}
+
+/** The process exited before it answered: its code and last lines tell why. */
+export class ExitedEarly extends Error {
+  constructor(readonly exit: ProcessExit, readonly output: string) {
+    // wisp-server says what went wrong in a line of its own ("wisp-server: ..."), before its usage.
+    const lines = output.split("\n");
+    const reason = lines.find((line) => line.startsWith("wisp-server: ")) ?? lines.at(-1) ?? "";
+    super(`the local server exited before it answered (${exit.signal ?? `code ${exit.code}`})${reason ? `: ${reason}` : "."}`);
+  }
+}
+
+/** Whether a Wisp server answers `GET {origin}/health` (it needs no key). */
+export async function answersHealth(origin: string, signal?: AbortSignal): Promise<boolean> {
+  const timeout = AbortSignal.timeout(2000);
+  try {
+    const response = await fetch(`${origin}/health`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    if (!response.ok) return false;
+    const body = (await response.json()) as { status?: unknown };
+    return body.status === "ok";
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function forEachLine(child: ChildProcess, onLine: (line: string) => void): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    let pending = "";
+    stream?.setEncoding("utf8");
+    stream?.on("data", (chunk: string) => {
+      const lines = (pending + chunk).split(/\r?\n/);
+      pending = lines.pop() ?? "";
+      for (const line of lines) if (line.trim() !== "") onLine(line);
+    });
+  }
+}

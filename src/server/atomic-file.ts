@@ -1,0 +1,23 @@
+// Replaces a file so that readers (and a restart after a crash) see the old or the new content,
+// never a mix: write a temporary file beside it, flush it to disk, rename it into place.
+import { randomUUID } from "node:crypto";
+import { mkdir, open, rename, rm } from "node:fs/promises";
+import path from "node:path";
+
+/** Writes `data` to `file` atomically, owner-only (0600), creating its folder owner-only (0700). */
+export async function writeFileAtomic(file: string, data: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
+  const handle = await open(temp, "wx", 0o600);
+  try {
+    await handle.writeFile(data, "utf8");
+    await handle.chmod(0o600); // the umask may have narrowed or widened open()'s mode
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  await rename(temp, file);
+}

@@ -1,0 +1,59 @@
+// An exclusive lock between processes (the server and `wisp-server keys ...` may change the same
+// file): a lock file created with O_EXCL holding the owner's pid. A lock left by a process that
+// died (SIGKILL, power loss) is taken over once its owner is gone or it is too old.
+import { randomUUID } from "node:crypto";
+import { link, readFile, rm, stat, writeFile } from "node:fs/promises";
+
+export interface LockOptions {
+  /** Longest wait for another holder, ms. */
+  readonly waitMs?: number;
+  /** A lock older than this is stale whoever holds it (no write takes this long), ms. */
+  readonly staleMs?: number;
+}
+
+export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const { waitMs = 10_000, staleMs = 30_000 } = options;
+  const deadline = Date.now() + waitMs;
+  // The lock appears with its owner's pid already in it (a hard link of a finished file), so a
+  // process killed at any point leaves either no lock or one that names it.
+  const claim = `${lockFile}.${process.pid}.${randomUUID()}`;
+  await writeFile(claim, String(process.pid), { mode: 0o600 });
+  try {
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        await link(claim, lockFile);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        if (await isStale(lockFile, staleMs)) {
+          await rm(lockFile, { force: true });
+          continue;
+        }
+        if (Date.now() > deadline) throw new Error(`${lockFile} is held by another process`);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  } finally {
+    await rm(claim, { force: true });
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lockFile, { force: true });
+  }
+}
+
+async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
+  try {
+    const [owner, info] = await Promise.all([readFile(lockFile, "utf8"), stat(lockFile)]);
+    if (Date.now() - info.mtimeMs > staleMs) return true;
+    const pid = Number(owner);
+    if (!Number.isInteger(pid) || pid <= 0) return true; // not a lock this code wrote
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ENOENT: released meanwhile (try again); ESRCH: its owner is gone.
+    return code === "ESRCH" || code === "ENOENT";
+  }
+}

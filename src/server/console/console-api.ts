@@ -1,0 +1,60 @@
+// The console's JSON API (behind the session guard): the session's tokens, API keys, usage.
+import type { FastifyInstance } from "fastify";
+import { ApiError } from "../errors";
+import type { ConsoleContext } from "./console-context";
+import { PLAYGROUND_KEY } from "./sessions";
+
+const DAY_MS = 24 * 3_600_000;
+/** The Usage page shows up to 30 days: a little more is sent so local days are whole. */
+const usageWindowMs = 31 * DAY_MS;
+
+const createKeySchema = {
+  body: {
+    type: "object",
+    required: ["name"],
+    additionalProperties: false,
+    properties: { name: { type: "string", minLength: 1, maxLength: 64 } },
+  },
+} as const;
+
+export async function registerConsoleApi(app: FastifyInstance, ctx: ConsoleContext): Promise<void> {
+  const { keys } = ctx.deps;
+
+  app.get("/console/api/session", async (request) => {
+    const session = request.consoleSession!;
+    return { csrf_token: session.csrfToken, playground_key: session.playgroundKey, playground_key_id: PLAYGROUND_KEY.id };
+  });
+
+  app.get("/console/api/keys", async () => ({
+    keys: (await keys.list()).map((k) => ({ ...k, last_used: lastUsedSeconds(ctx, k.id) })).reverse(),
+  }));
+
+  app.post<{ Body: { name: string } }>("/console/api/keys", { schema: createKeySchema }, async (request, reply) => {
+    const name = request.body.name.trim();
+    // Names show in listings and terminals: no control characters.
+    if (name === "" || /\p{Cc}/u.test(name)) throw new ApiError(400, "name must be visible text (1-64 characters)", "invalid_request_error", "name");
+    const { key, secret } = await keys.create(name);
+    ctx.deps.log(`console: created API key ${key.id} (${key.name})`);
+    return reply.code(201).send({ key: { ...key, last_used: null }, secret });
+  });
+
+  app.post<{ Params: { id: string } }>("/console/api/keys/:id/revoke", async (request) => {
+    const { id } = request.params;
+    if (!(await keys.revoke(id))) throw new ApiError(404, `no API key ${id}`, "not_found_error", "id", "key_not_found");
+    ctx.deps.log(`console: revoked API key ${id}`);
+    const key = (await keys.list()).find((k) => k.id === id)!;
+    return { key: { ...key, last_used: lastUsedSeconds(ctx, id) } };
+  });
+
+  app.get("/console/api/usage", async () => {
+    const now = Date.now();
+    const names: Record<string, string> = { [PLAYGROUND_KEY.id]: PLAYGROUND_KEY.name };
+    for (const k of await keys.list()) names[k.id] = k.name;
+    return { now, buckets: ctx.usage.buckets(now - usageWindowMs), key_names: names };
+  });
+}
+
+function lastUsedSeconds(ctx: ConsoleContext, id: string): number | null {
+  const t = ctx.usage.lastUsed(id);
+  return t === undefined ? null : Math.floor(t / 1000);
+}

@@ -1,0 +1,78 @@
+// What guards the console: response headers (strict CSP, no framing, no caching, no referrer),
+// the session cookie, and the checks that turn away cross-site requests.
+import { timingSafeEqual, createHash } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+/** Only the console's own script, styles and API; images also as data: URIs (generated ones). */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+export const CSRF_HEADER = "x-wisp-csrf";
+
+export function setSecurityHeaders(reply: FastifyReply): void {
+  reply.header("content-security-policy", CONSOLE_CSP);
+  reply.header("x-content-type-options", "nosniff");
+  reply.header("x-frame-options", "DENY");
+  // The login URL carries the token: no address goes to another site. (Not "no-referrer":
+  // browsers then send "Origin: null" with form posts, and the origin check needs the origin.)
+  reply.header("referrer-policy", "same-origin");
+  reply.header("cross-origin-opener-policy", "same-origin");
+  reply.header("cross-origin-resource-policy", "same-origin");
+  reply.header("cache-control", "no-store");
+}
+
+/**
+ * Cookies are shared by every port of a host: the name carries the port, so two local servers
+ * (or a test server beside a real one) keep separate sessions.
+ */
+export const sessionCookieName = (port: number): string => `wisp_console_${port}`;
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), whole host. */
+export function sessionCookie(name: string, value: string, secure: boolean): string {
+  return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+}
+
+export const clearedCookie = (name: string): string => `${name}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
+
+/**
+ * A state-changing request must come from a page of this origin: browsers send Origin on every
+ * POST, and Sec-Fetch-Site when they know it. Requests with neither come from no browser page.
+ */
+export function fromSameOrigin(request: FastifyRequest): boolean {
+  const site = request.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin") return false;
+  const origin = request.headers.origin;
+  if (origin === undefined) return site === "same-origin";
+  return origin === `${request.protocol}://${request.headers.host ?? ""}`;
+}
+
+const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
+
+/** Constant-time comparison of a header value with the expected secret. */
+export function matchesSecret(candidate: unknown, expected: string): boolean {
+  return typeof candidate === "string" && timingSafeEqual(digest(candidate), digest(expected));
+}
+
+/**
+ * A URL for the access log: the path only (a query string can carry anything, API keys and login
+ * tokens included), with login codes replaced.
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/[?#].*$/s, "").replace(/^\/login\/.+/, "/login/[redacted]");
+}

@@ -1,0 +1,85 @@
+import type { CodeAttachment } from "../../core/chat/conversation";
+import { describeAttachment } from "../../core/chat/prompt";
+import { button, el } from "./dom";
+
+export interface ComposerEvents {
+  send(text: string): void;
+  stop(): void;
+  removeAttachment(id: string): void;
+  draftChanged(text: string): void;
+}
+
+/** The prompt box: attachment chips, the text area (Enter sends, Shift+Enter new line), Send / Stop. */
+export class Composer {
+  readonly element = el("form", { className: "composer", "aria-label": "Message" });
+  private readonly chips = el("ul", { className: "chips pending", "aria-label": "Code attached to the next message" });
+  private readonly input = el("textarea", { rows: 3, placeholder: "Ask Wisp… (Enter to send, Shift+Enter for a new line)", "aria-label": "Message to Wisp" });
+  private readonly sendButton = el("button", { type: "submit", className: "primary", title: "Send (Enter)" }, "Send");
+  private readonly stopButton = button("Stop", { className: "stop", title: "Stop the answer (Escape)" });
+  private streaming = false;
+  private hasAttachments = false;
+
+  constructor(private readonly events: ComposerEvents) {
+    this.element.append(this.chips, this.input, el("div", { className: "composer-actions" }, this.stopButton, this.sendButton));
+    this.element.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+    this.input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit();
+      } else if (event.key === "Escape" && this.streaming) {
+        event.preventDefault();
+        this.events.stop();
+      }
+    });
+    this.input.addEventListener("input", () => {
+      this.events.draftChanged(this.input.value);
+      this.refreshButtons();
+    });
+    this.stopButton.addEventListener("click", () => this.events.stop());
+    this.chips.addEventListener("click", (event) => {
+      const id = (event.target as Element).closest<HTMLElement>("[data-remove]")?.dataset.remove;
+      if (id) this.events.removeAttachment(id);
+    });
+  }
+
+  get draft(): string {
+    return this.input.value;
+  }
+
+  setDraft(text: string): void {
+    this.input.value = text;
+    this.refreshButtons();
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  show(pending: readonly CodeAttachment[], streaming: boolean): void {
+    this.streaming = streaming;
+    this.hasAttachments = pending.length > 0;
+    this.chips.replaceChildren(
+      ...pending.map((a) =>
+        el("li", { className: "chip", title: a.text.slice(0, 400) }, el("span", {}, describeAttachment(a)), button(`Remove ${a.path} lines ${a.startLine}-${a.endLine}`, { className: "remove", "data-remove": a.id }, "×")),
+      ),
+    );
+    this.chips.hidden = pending.length === 0;
+    this.refreshButtons();
+  }
+
+  private submit(): void {
+    if (this.streaming || (this.input.value.trim() === "" && !this.hasAttachments)) return;
+    this.events.send(this.input.value);
+    this.setDraft("");
+    this.events.draftChanged("");
+  }
+
+  private refreshButtons(): void {
+    this.stopButton.hidden = !this.streaming;
+    this.sendButton.hidden = this.streaming;
+    this.sendButton.disabled = this.input.value.trim() === "" && !this.hasAttachments;
+  }
+}

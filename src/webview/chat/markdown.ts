@@ -1,0 +1,67 @@
+/**
+ * Markdown to DOM for model output: markdown-it with raw HTML off, then DOMPurify with a short
+ * allow-list (no images, no styles, no event attributes, only http(s)/mailto links). The result
+ * is a fragment of inert nodes; code blocks are marked for their action bar.
+ */
+import DOMPurify from "dompurify";
+import MarkdownIt from "markdown-it";
+import { highlightCode } from "./highlight";
+
+const md = new MarkdownIt({
+  html: false,
+  linkify: true,
+  typographer: false,
+  highlight: (code, language) => highlightCode(code, language.trim().toLowerCase()) ?? "",
+});
+
+// Images would load remote content (the CSP blocks it anyway): show them as links instead.
+md.renderer.rules.image = (tokens, index, options, env, self) => {
+  const token = tokens[index]!;
+  const src = String(token.attrGet("src") ?? "");
+  const alt = self.renderInlineAsText(token.children ?? [], options, env) || src;
+  return `<a href="${md.utils.escapeHtml(src)}">${md.utils.escapeHtml(alt)}</a>`;
+};
+
+const allowedTags = ["a", "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "del", "s", "code", "pre", "blockquote", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "span"];
+const allowedUrl = /^(?:https?:|mailto:)/i;
+
+// The default instance, bound to this page's window; hooks and config stay local to this module.
+const purify = DOMPurify;
+purify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.tagName !== "A") return;
+  const href = node.getAttribute("href") ?? "";
+  if (!allowedUrl.test(href)) node.removeAttribute("href");
+  node.setAttribute("rel", "noopener noreferrer");
+});
+
+const purifyConfig = {
+  ALLOWED_TAGS: allowedTags,
+  ALLOWED_ATTR: ["href", "title", "class", "start", "rel"],
+  ALLOW_DATA_ATTR: false,
+  ALLOWED_URI_REGEXP: allowedUrl,
+  RETURN_DOM_FRAGMENT: true as const,
+};
+
+/** Sanitized DOM for a markdown text; code blocks carry class `code-block` on their `pre`. */
+export function renderMarkdown(text: string): DocumentFragment {
+  const fragment = purify.sanitize(md.render(text), purifyConfig);
+  for (const pre of fragment.querySelectorAll("pre")) pre.classList.add("code-block");
+  return fragment;
+}
+
+/** The fence language of a rendered code block ("" when it had none). */
+export function codeLanguage(code: Element): string {
+  const match = /(?:^|\s)language-([\w+#.-]+)/.exec(code.className);
+  return match?.[1] ?? "";
+}
+
+/** Highlighted code as sanitized nodes (only spans with classes survive); plain text when the language is unknown. */
+export function highlightedCode(code: string, language: string): DocumentFragment {
+  const html = highlightCode(code, language);
+  if (html === undefined) {
+    const fragment = document.createDocumentFragment();
+    fragment.append(code);
+    return fragment;
+  }
+  return purify.sanitize(html, { ALLOWED_TAGS: ["span"], ALLOWED_ATTR: ["class"], RETURN_DOM_FRAGMENT: true });
+}

@@ -1,0 +1,46 @@
+import { stablePrefixLength } from "../../core/chat/stable-markdown";
+import { decorateCodeBlocks } from "./code-blocks";
+import { el } from "./dom";
+import { renderMarkdown } from "./markdown";
+
+/**
+ * Markdown that grows while an answer streams. The part before the last safe cut is rendered
+ * once into its own segment; each update re-renders only what follows it, so the work per frame
+ * stays about the size of the block being written, not of the whole answer.
+ */
+export class StreamingMarkdown {
+  readonly element = el("div", { className: "markdown" });
+  private readonly tail = el("div", { className: "segment tail" });
+  private text = "";
+  private frozen = 0;
+
+  constructor() {
+    this.element.append(this.tail);
+  }
+
+  /** Shows `text`; `final` when no more will come (everything is then frozen). */
+  update(text: string, final: boolean): void {
+    if (!text.startsWith(this.text.slice(0, this.frozen))) this.reset();
+    this.text = text;
+    const stable = final ? text.length : stablePrefixLength(text);
+    if (stable > this.frozen) {
+      const segment = el("div", { className: "segment" });
+      segment.append(render(text.slice(this.frozen, stable)));
+      this.element.insertBefore(segment, this.tail);
+      this.frozen = stable;
+    }
+    this.tail.replaceChildren(render(text.slice(this.frozen)));
+    this.tail.classList.toggle("streaming", !final);
+  }
+
+  private reset(): void {
+    this.element.replaceChildren(this.tail);
+    this.frozen = 0;
+  }
+}
+
+function render(text: string): DocumentFragment {
+  const fragment = renderMarkdown(text);
+  decorateCodeBlocks(fragment);
+  return fragment;
+}

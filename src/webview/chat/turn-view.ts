@@ -1,0 +1,115 @@
+import { errorActions } from "../../core/chat/error-actions";
+import type { AssistantTurn, ChatTurn, UserTurn } from "../../core/chat/conversation";
+import { describeAttachment } from "../../core/chat/prompt";
+import { button, el } from "./dom";
+import { StreamingMarkdown } from "./streaming-markdown";
+
+export interface TurnContext {
+  /** The newest answer of the chat (it gets Regenerate). */
+  readonly latest: boolean;
+  readonly streaming: boolean;
+  readonly serverIsLocal: boolean;
+}
+
+/**
+ * One message of the conversation. An answer's markdown is kept across updates: streamed text
+ * re-renders only its growing end, and a change of status redraws only the header and footer.
+ */
+export class TurnView {
+  readonly element: HTMLElement;
+  private markdown: StreamingMarkdown | undefined;
+  private frame = "";
+
+  constructor(private turn: ChatTurn, context: TurnContext) {
+    this.element = el("article", { className: `turn ${turn.role}`, "data-turn-id": turn.id });
+    this.update(turn, context);
+  }
+
+  get id(): string {
+    return this.turn.id;
+  }
+
+  update(turn: ChatTurn, context: TurnContext): void {
+    const frame = frameKey(turn, context);
+    const textChanged = turn.text !== this.turn.text || this.markdown === undefined;
+    this.turn = turn;
+    if (turn.role === "user") {
+      if (frame !== this.frame) this.element.replaceChildren(...userParts(turn));
+      this.frame = frame;
+      return;
+    }
+    if (this.markdown === undefined) {
+      this.markdown = new StreamingMarkdown();
+      this.element.replaceChildren(this.markdown.element);
+    }
+    if (textChanged || frame !== this.frame) this.markdown.update(turn.text, turn.status !== "streaming");
+    if (frame === this.frame) return;
+    this.frame = frame;
+    const [header, dropped] = answerHeader(turn);
+    this.element.replaceChildren(...[header, dropped, this.markdown.element, ...answerFooter(turn, context)].filter((n): n is Node => n !== undefined));
+  }
+}
+
+function answerHeader(turn: AssistantTurn): [Node, Node | undefined] {
+  const header = el("header", { className: "turn-header" }, el("span", { className: "who" }, "Wisp"), turn.model ? el("span", { className: "model" }, turn.model) : undefined);
+  const n = turn.droppedMessages ?? 0;
+  const dropped = n > 0 ? el("p", { className: "dropped" }, `${n} earlier message${n === 1 ? " was" : "s were"} left out to fit the model's context.`) : undefined;
+  return [header, dropped];
+}
+
+function userParts(turn: UserTurn): Node[] {
+  const parts: Node[] = [el("header", { className: "turn-header" }, el("span", { className: "who" }, "You"))];
+  if (turn.text.trim() !== "") parts.push(el("div", { className: "user-text" }, turn.text));
+  if (turn.attachments.length > 0) {
+    parts.push(el("ul", { className: "chips", "aria-label": "Attached code" }, ...turn.attachments.map((a) => el("li", { className: "chip", title: a.text.slice(0, 400) }, describeAttachment(a)))));
+  }
+  return parts;
+}
+
+function answerFooter(turn: AssistantTurn, context: TurnContext): Node[] {
+  const parts: Node[] = [];
+  if (turn.status === "error" && turn.error) {
+    const actions = errorActions(turn.error.kind, { local: context.serverIsLocal });
+    parts.push(
+      el(
+        "div",
+        { className: "error", role: "alert" },
+        el("p", {}, turn.error.message),
+        el("div", { className: "actions" }, ...actions.map((a) => button(a.label, { "data-error-action": a.action }))),
+      ),
+    );
+  }
+  const status = statusText(turn);
+  const actions: Node[] = [];
+  if (turn.status !== "streaming" && turn.text !== "") actions.push(button("Copy answer", { "data-turn-action": "copy" }, "Copy"));
+  if (context.latest && !context.streaming && turn.status !== "error") actions.push(button("Regenerate", { "data-turn-action": "regenerate" }));
+  parts.push(el("footer", { className: "turn-footer" }, status ? el("span", { className: `status ${turn.status}` }, status) : undefined, ...actions));
+  return parts;
+}
+
+function statusText(turn: AssistantTurn): string {
+  switch (turn.status) {
+    case "streaming":
+      return turn.text === "" ? "Waiting for the answer…" : "";
+    case "stopped":
+      return withUsage("Stopped", turn);
+    case "interrupted":
+      return "Interrupted: the window closed or reloaded while this answer was arriving.";
+    case "error":
+      return "";
+    case "done":
+      return withUsage(turn.finishReason === "length" ? "Cut off at the max tokens limit" : "", turn);
+  }
+}
+
+function withUsage(prefix: string, turn: AssistantTurn): string {
+  const seconds = turn.finishedAt ? ((turn.finishedAt - turn.createdAt) / 1000).toFixed(1) : undefined;
+  const usage = turn.usage ? `${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} answer tokens` : "no token usage reported";
+  return [prefix, usage, seconds ? `${seconds} s` : ""].filter((p) => p !== "").join(" · ");
+}
+
+/** What a turn's frame (everything but an answer's text) depends on. */
+function frameKey(turn: ChatTurn, context: TurnContext): string {
+  if (turn.role === "user") return JSON.stringify([turn.text, turn.attachments.map((a) => a.id)]);
+  return JSON.stringify([turn.status, turn.model, turn.usage, turn.error, turn.droppedMessages, turn.finishedAt, turn.text === "", context]);
+}

@@ -1,0 +1,187 @@
+import * as assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Frame } from "playwright-core";
+import { startLocalTextServer, type LocalTextServer, type TextMetrics } from "../harness/local-text-server";
+import { TempDirs } from "../harness/temp-dirs";
+import { ensureToolchain, repoRoot } from "../harness/toolchain";
+import { ensureVsix } from "../harness/vsix";
+import { waitFor } from "../harness/wait-for";
+import { WorkbenchPage } from "../harness/workbench-page";
+import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
+import { ChatView } from "./support/chat-view";
+import { screenshotOnFailure } from "./support/screenshot-on-failure";
+
+const mathTs = "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function sub(a: number, b: number): number {\n  return a - b;\n}\n";
+const usageLine = /(\d+) prompt \+ (\d+) answer tokens/;
+
+describe("Chat panel against the local server (code-server + Chromium)", () => {
+  const temp = new TempDirs();
+  let server: LocalTextServer;
+  let session: WorkbenchSession | undefined;
+  let ui: WorkbenchPage;
+  let chat: ChatView;
+
+  before(async () => {
+    const toolchain = ensureToolchain();
+    const vsix = ensureVsix();
+    // The larger generated model answers at a pace a user (and this test) can watch and stop.
+    server = await startLocalTextServer(repoRoot, { size: "large" });
+    const folder = temp.make("e2e-chat");
+    writeFileSync(join(folder, "math.ts"), mathTs);
+    session = await startWorkbench({
+      toolchain,
+      vsixes: [vsix],
+      folder,
+      settings: { "wisp.baseUrl": server.baseUrl, "wisp.chat.maxTokens": 400 },
+      env: { WISP_API_KEY: server.key },
+      tempPrefix: "e2e-chat-",
+    });
+    ui = new WorkbenchPage(session.page!);
+    chat = new ChatView(ui);
+    await ui.waitReady();
+  });
+  after(async () => {
+    await session?.stop();
+    await server?.stop();
+    temp.removeAll();
+  });
+  screenshotOnFailure(() => session?.page);
+
+  const idle = () => waitFor("the server idle", () => server.metrics(), (m) => m.sequences.busy === 0 && m.sequences.waiting === 0);
+  const lastAnswer = (frame: Frame) => frame.locator(".turn.assistant").last();
+
+  /** Records the length of the newest answer's text at every change the page makes to it. */
+  async function recordGrowth(frame: Frame): Promise<void> {
+    await frame.evaluate(() => {
+      const seen: number[] = [];
+      (window as unknown as { answerLengths: number[] }).answerLengths = seen;
+      new MutationObserver(() => {
+        const answers = document.querySelectorAll(".turn.assistant .markdown");
+        const length = answers[answers.length - 1]?.textContent?.length ?? 0;
+        if (length !== seen[seen.length - 1]) seen.push(length);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+  }
+
+  it("Ask About Selection attaches the selected lines; the question gets an answer streamed from the local server, with its token usage", async () => {
+    await ui.openFile("math.ts");
+    await ui.page.locator(".editor-instance .monaco-editor .view-lines").first().click();
+    await ui.page.keyboard.press("Control+Home");
+    for (let i = 0; i < 3; i++) await ui.page.keyboard.press("Shift+ArrowDown");
+    await ui.runCommand("Wisp: Ask About Selection");
+    const frame = await chat.frame();
+    const chip = frame.locator(".composer .chip");
+    await chip.waitFor();
+    assert.equal((await chip.locator("span").innerText()).trim(), "math.ts, lines 1-3");
+    // The model picker offers the server's chat models, not its image models.
+    const listed = (await (await fetch(`${server.baseUrl}/models`, { headers: { authorization: `Bearer ${server.key}` } })).json()) as { data: { id: string; kind: string }[] };
+    const images = listed.data.filter((m) => m.kind === "image").map((m) => m.id);
+    assert.ok(images.length > 0, "the local server lists an image model too");
+    const textModels = listed.data.filter((m) => m.kind === "text").map((m) => m.id);
+    const offered = await waitFor("the model list", () => frame.locator('select[aria-label="Model"] option').allInnerTexts(), (o) => !o.some((t) => t.includes("…")));
+    assert.deepEqual(offered, textModels);
+    assert.equal(await frame.locator('select[aria-label="Model"]').inputValue(), server.model);
+    await recordGrowth(frame);
+    const before = await server.metrics();
+    // The command put the focus in the prompt box: the user just types.
+    await ui.page.keyboard.type("What does this do?");
+    await ui.page.keyboard.press("Enter");
+    await frame.locator(".turn.user .chip", { hasText: "math.ts, lines 1-3" }).waitFor();
+    assert.equal(await frame.locator(".turn.user .user-text").last().innerText(), "What does this do?");
+    const footer = lastAnswer(frame).locator(".status");
+    await waitFor("the answer's token usage", () => footer.innerText().catch(() => ""), (t) => usageLine.test(t), 60_000);
+    const after = await idle();
+    const [, prompt, answer] = usageLine.exec(await footer.innerText())!;
+    assert.equal(after.requests - before.requests, 1, "one request");
+    assert.equal(after.completionTokens - before.completionTokens, Number(answer), "the answer tokens the server generated");
+    const evaluated = after.promptTokensEvaluated + after.promptTokensCached - before.promptTokensEvaluated - before.promptTokensCached;
+    assert.equal(evaluated, Number(prompt), "the prompt tokens the server read");
+    const lengths = await frame.evaluate(() => (window as unknown as { answerLengths: number[] }).answerLengths);
+    const final = (await lastAnswer(frame).locator(".markdown").textContent())?.length ?? 0;
+    assert.ok(final > 0, "an answer was shown");
+    assert.ok(lengths.filter((n) => n > 0 && n < final).length >= 2, `the answer grew in steps while streaming: ${lengths.join(",")}`);
+    assert.equal(await frame.locator(".composer .chip").count(), 0, "the attachment went with the message");
+  });
+
+  it("Stop aborts the answer at once: the server counts the abort and the partial answer is kept", async () => {
+    const frame = await chat.frame();
+    let stopped: { before: TextMetrics; after: TextMetrics } | undefined;
+    // The random model sometimes ends an answer within a few tokens: ask again until one is long enough to stop.
+    for (let attempt = 0; attempt < 5 && stopped === undefined; attempt++) {
+      await idle();
+      const before = await server.metrics();
+      await frame.locator(".composer textarea").fill(`Tell me more about it (${attempt}).`);
+      await frame.locator(".composer textarea").press("Enter");
+      const stop = frame.locator(".composer button.stop");
+      await waitFor("text streaming in", () => lastAnswer(frame).locator(".markdown").textContent().then((t) => (t ?? "").length), (n) => n > 0, 60_000);
+      if (!(await stop.isVisible())) continue;
+      await stop.click().catch(() => undefined);
+      const status = await waitFor("the answer to end", () => lastAnswer(frame).locator(".status").innerText().catch(() => ""), (t) => t !== "" && !t.startsWith("Waiting"), 30_000);
+      if (!status.startsWith("Stopped")) continue;
+      stopped = { before, after: await idle() };
+    }
+    assert.ok(stopped, "an answer was still streaming when Stop was clicked");
+    assert.equal(stopped.after.aborted - stopped.before.aborted, 1, "the server stopped generating");
+    assert.equal(await frame.locator(".composer button.stop").isVisible(), false);
+    assert.ok(((await lastAnswer(frame).locator(".markdown").textContent()) ?? "").length > 0, "the text so far is kept");
+  });
+
+  it("a reload keeps the history and shows it as it was", async () => {
+    const before = await chat.turns();
+    assert.ok(before.length >= 4);
+    await ui.page.reload();
+    await ui.waitReady();
+    // The Wisp view was open: the workbench restores it, and it draws the stored chat.
+    const after = await waitFor("the chat restored", () => chat.turns().catch(() => []), (t) => t.length === before.length, 60_000);
+    assert.deepEqual(after, before);
+  });
+
+  it("a reload in the middle of an answer keeps the text so far and says it was interrupted", async () => {
+    let interrupted: string | undefined;
+    for (let attempt = 0; attempt < 3 && interrupted === undefined; attempt++) {
+      const frame = await chat.open();
+      await idle();
+      await frame.locator(".composer textarea").fill(`Once more (${attempt}).`);
+      await frame.locator(".composer textarea").press("Enter");
+      await waitFor("text streaming in", () => lastAnswer(frame).locator(".markdown").textContent().then((t) => (t ?? "").length), (n) => n > 0, 60_000);
+      if (!(await frame.locator(".composer button.stop").isVisible())) continue;
+      await ui.page.reload();
+      await ui.waitReady();
+      const restored = await chat.frame(60_000);
+      const status = await waitFor("the restored answer", () => lastAnswer(restored).locator(".status").innerText().catch(() => ""), (t) => t !== "", 60_000);
+      if (status.startsWith("Interrupted")) interrupted = (await lastAnswer(restored).locator(".markdown").textContent()) ?? "";
+    }
+    assert.ok(interrupted !== undefined, "an answer was still streaming at the reload");
+    assert.ok(interrupted.length > 0, "the text that had arrived is kept");
+  });
+
+  it("View as Code shows the request; the curl snippet, run as shown with the key in the environment, succeeds", async () => {
+    const frame = await chat.open();
+    await frame.locator("button", { hasText: "View as Code" }).click();
+    const dialog = frame.locator('section[aria-label="View as Code"]');
+    await dialog.waitFor();
+    assert.deepEqual(await dialog.locator('[role="tab"]').allInnerTexts(), ["curl", "TypeScript", "Python"]);
+    await dialog.locator('[role="tab"]', { hasText: "TypeScript" }).click();
+    assert.match(await dialog.locator("pre").innerText(), /apiKey: process\.env\.WISP_API_KEY/);
+    await dialog.locator('[role="tab"]', { hasText: "curl" }).click();
+    const curl = await dialog.locator("pre").innerText();
+    assert.ok(curl.startsWith(`curl -N '${server.baseUrl}/chat/completions'`), curl.slice(0, 200));
+    assert.ok(curl.includes("return a + b;"), "the selected code is in the request");
+    assert.ok(!curl.includes(server.key), "the snippet does not hold the key");
+    const before = await server.metrics();
+    const run = spawnSync("bash", ["-c", curl], { encoding: "utf8", env: { ...process.env, WISP_API_KEY: server.key }, timeout: 120_000 });
+    assert.equal(run.status, 0, run.stderr);
+    const events = run.stdout.split("\n").filter((line) => line.startsWith("data: "));
+    assert.equal(events.at(-1), "data: [DONE]");
+    assert.ok(events.some((line) => line.includes('"chat.completion.chunk"') && line.includes('"usage"')), "a streamed answer with usage");
+    assert.equal((await idle()).requests - before.requests, 1);
+  });
+
+  it("the API key never reaches the webview", async () => {
+    const frame = await chat.frame();
+    const html = await frame.evaluate(() => document.documentElement.outerHTML);
+    assert.ok(!html.includes(server.key));
+  });
+});

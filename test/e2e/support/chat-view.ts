@@ -1,0 +1,40 @@
+import type { Frame, Locator } from "playwright-core";
+import { waitFor } from "../../harness/wait-for";
+import type { WorkbenchPage } from "../../harness/workbench-page";
+
+/** The Wisp chat view inside the workbench: its webview is a frame nested in two iframes. */
+export class ChatView {
+  constructor(readonly ui: WorkbenchPage) {}
+
+  /** Opens the Wisp container from the activity bar, unless the chat is already shown. */
+  async open(): Promise<Frame> {
+    const shown = await this.findFrame();
+    if (shown) return shown;
+    await this.ui.page.locator('.activitybar .action-item a[aria-label^="Wisp"]').first().click();
+    return this.frame();
+  }
+
+  /** The chat page's frame, once it is loaded and has drawn its prompt box. */
+  async frame(timeoutMs = 30_000): Promise<Frame> {
+    const frame = await waitFor("the chat webview", () => this.findFrame(), (f) => f !== undefined, timeoutMs);
+    return frame!;
+  }
+
+  async locator(selector: string): Promise<Locator> {
+    return (await this.frame()).locator(selector);
+  }
+
+  /** Texts of the conversation's messages, in order (`You …` / `Wisp …`). */
+  async turns(): Promise<string[]> {
+    return (await this.frame()).locator(".turn").allInnerTexts();
+  }
+
+  private async findFrame(): Promise<Frame | undefined> {
+    for (const frame of this.ui.page.frames()) {
+      if (frame.isDetached()) continue;
+      const found = await frame.evaluate(() => document.querySelector("form.composer textarea") !== null).catch(() => false);
+      if (found) return frame;
+    }
+    return undefined;
+  }
+}

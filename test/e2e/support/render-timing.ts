@@ -1,0 +1,76 @@
+import type { Frame } from "playwright-core";
+
+export interface StreamTiming {
+  /** Streamed-text messages the page received. */
+  readonly deltas: number;
+  /** Per message: milliseconds from its arrival to the end of the frame that drew it. */
+  readonly toPaint: number[];
+  /** Long tasks (over 50 ms) the page ran while the answer streamed, in ms. */
+  readonly longTasks: number[];
+  readonly frames: number;
+  /** Milliseconds the page spent drawing in each animation frame (its requestAnimationFrame callbacks). */
+  readonly drawMs: number[];
+}
+
+/**
+ * Runs `stream` with observers in the page: arrival of each `delta` message (a capturing listener
+ * that runs before the page's own), the frame that draws it (a DOM change, then a task queued
+ * from it, which runs once that frame is painted), the time the page's frame callbacks take, and
+ * the long-task observer.
+ */
+export async function measureStreaming(frame: Frame, stream: () => Promise<void>): Promise<StreamTiming> {
+  await frame.evaluate(() => {
+    const probe = { deltas: 0, pending: [] as number[], toPaint: [] as number[], longTasks: [] as number[], frames: 0, drawMs: [] as number[] };
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) =>
+      raf((time) => {
+        const start = performance.now();
+        callback(time);
+        probe.drawMs.push(performance.now() - start);
+      });
+    (window as unknown as { probe: typeof probe }).probe = probe;
+    window.addEventListener("message", (event: MessageEvent<{ type?: string }>) => {
+      if (event.data?.type !== "delta") return;
+      probe.deltas++;
+      probe.pending.push(performance.now());
+    }, true);
+    const channel = new MessageChannel();
+    let armed = false;
+    channel.port1.onmessage = () => {
+      armed = false;
+      const now = performance.now();
+      probe.frames++;
+      for (const arrived of probe.pending.splice(0)) probe.toPaint.push(now - arrived);
+    };
+    new MutationObserver(() => {
+      if (armed || probe.pending.length === 0) return;
+      armed = true;
+      channel.port2.postMessage(0);
+    }).observe(document.querySelector(".turns")!, { subtree: true, childList: true, characterData: true });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+    }).observe({ type: "longtask" });
+  });
+  await stream();
+  return frame.evaluate(() => {
+    const { deltas, toPaint, longTasks, frames, drawMs } = (window as unknown as { probe: StreamTiming }).probe;
+    return { deltas, toPaint, longTasks, frames, drawMs };
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** One line of figures for the test output. */
+export function summarize(timing: StreamTiming, tokens: number): string {
+  const ms = (n: number) => n.toFixed(1);
+  const over = timing.toPaint.filter((t) => t > 1000 / 60).length;
+  return [
+    `${tokens} tokens in ${timing.deltas} messages, drawn in ${timing.frames} frames;`,
+    `arrival to paint p50 ${ms(percentile(timing.toPaint, 50))} ms, p95 ${ms(percentile(timing.toPaint, 95))} ms, max ${ms(Math.max(0, ...timing.toPaint))} ms (${over} over one 16.7 ms frame);`,
+    `drawing per frame p50 ${ms(percentile(timing.drawMs, 50))} ms, p95 ${ms(percentile(timing.drawMs, 95))} ms, max ${ms(Math.max(0, ...timing.drawMs))} ms;`,
+    `long tasks over 50 ms: ${timing.longTasks.length}${timing.longTasks.length ? ` (longest ${ms(Math.max(...timing.longTasks))} ms)` : ""}`,
+  ].join(" ");
+}

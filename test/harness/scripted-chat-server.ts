@@ -1,0 +1,137 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/** One scripted answer: exact text streamed in token-sized chunks, or an OpenAI-shaped error. */
+export interface ScriptedAnswer {
+  readonly text?: string;
+  /** Streaming pace (default: as fast as the socket takes it). */
+  readonly tokensPerSecond?: number;
+  readonly error?: { readonly status: number; readonly message: string; readonly code?: string; readonly type?: string };
+}
+
+export interface ScriptedChatServer {
+  /** OpenAI-style base URL, ending in /v1. */
+  readonly baseUrl: string;
+  readonly key: string;
+  /** Bodies of the chat requests received, in order. */
+  readonly chatRequests: Record<string, unknown>[];
+  /** Answers for the next chat requests, in order; afterwards each request gets `fallback`. */
+  queue(...answers: ScriptedAnswer[]): void;
+  /** Chat requests whose client went away before the answer ended. */
+  readonly aborted: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server that speaks the OpenAI chat API with answers the test scripts: the exact
+ * text, streamed as `chat.completion.chunk` events with usage, or an error. The extension and
+ * the webview under test are the real ones; only the model is replaced by a script.
+ */
+export async function startScriptedChatServer(options: { key: string; models?: { id: string; context_length?: number }[]; fallback?: ScriptedAnswer }): Promise<ScriptedChatServer> {
+  const answers: ScriptedAnswer[] = [];
+  const chatRequests: Record<string, unknown>[] = [];
+  const sockets = new Set<Socket>();
+  let aborted = 0;
+  const models = options.models ?? [{ id: "scripted-chat", context_length: 8192 }];
+  const server = createServer((request, response) => void handle(request, response));
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const send = (status: number, body: unknown): void => {
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    };
+    const body = await readBody(request);
+    if (request.headers.authorization !== `Bearer ${options.key}`) {
+      return send(401, { error: { message: "Incorrect API key provided.", type: "invalid_request_error", param: null, code: "invalid_api_key" } });
+    }
+    if (request.method === "GET" && request.url === "/v1/models") {
+      return send(200, { object: "list", data: models.map((m) => ({ object: "model", created: 1_700_000_000, owned_by: "scripted", ...m })) });
+    }
+    if (request.method !== "POST" || request.url !== "/v1/chat/completions") {
+      return send(404, { error: { message: `Unknown route ${request.method} ${request.url}`, type: "invalid_request_error", param: null, code: null } });
+    }
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    chatRequests.push(parsed);
+    const answer = answers.shift() ?? options.fallback ?? { text: "ok" };
+    if (answer.error) {
+      const { status, message, code = null, type = "invalid_request_error" } = answer.error;
+      return send(status, { error: { message, type, param: null, code } });
+    }
+    await streamAnswer(response, String(parsed.model), answer, () => aborted++);
+  }
+
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    key: options.key,
+    chatRequests,
+    queue: (...next) => answers.push(...next),
+    get aborted() {
+      return aborted;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
+
+/** Text split the way a tokenizer roughly would: words and runs of up to 4 characters. */
+export function tokenPieces(text: string): string[] {
+  return text.match(/\s*[^\s]{1,4}|\s+/g) ?? [];
+}
+
+/** A markdown answer of about `tokens` tokens: prose, lists and code blocks in several languages. */
+export function longAnswer(tokens: number): string {
+  const blocks = [
+    (i: number) => `## Step ${i}\n\nThis step explains how the parser keeps **state** between calls, why \`reset()\` matters, and what to check when input ends early.\n`,
+    (i: number) => "```ts\n" + `export function step${i}(input: string[]): Map<string, number> {\n  const counts = new Map<string, number>();\n  for (const word of input) counts.set(word, (counts.get(word) ?? 0) + ${i});\n  return counts;\n}\n` + "```\n",
+    (i: number) => `- item ${i}: validate the input\n- item ${i + 1}: handle empty lines\n- item ${i + 2}: report errors with line numbers\n`,
+    (i: number) => "```python\n" + `def step_${i}(values):\n    total = 0\n    for v in values:\n        total += v * ${i}\n    return total\n` + "```\n",
+  ];
+  const parts: string[] = [];
+  for (let i = 0; tokenPieces(parts.join("\n")).length < tokens - 10; i++) parts.push(blocks[i % blocks.length]!(i));
+  parts.push("The end of a long answer.");
+  return parts.join("\n");
+}
+
+async function streamAnswer(response: ServerResponse, model: string, answer: ScriptedAnswer, onAbort: () => void): Promise<void> {
+  const pieces = tokenPieces(answer.text ?? "");
+  const base = { id: "chatcmpl-scripted", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model };
+  const event = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => event({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  let closed = false;
+  response.on("close", () => {
+    if (!response.writableFinished) {
+      closed = true;
+      onAbort();
+    }
+  });
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  response.write(chunk({ role: "assistant", content: "" }, null));
+  const interval = answer.tokensPerSecond ? 1000 / answer.tokensPerSecond : 0;
+  const started = Date.now();
+  for (let i = 0; i < pieces.length && !closed; i++) {
+    response.write(chunk({ content: pieces[i] }, null));
+    const due = started + (i + 1) * interval;
+    if (interval > 0 && due > Date.now()) await new Promise((done) => setTimeout(done, due - Date.now()));
+  }
+  if (closed) return;
+  response.write(chunk({}, "stop"));
+  response.write(event({ ...base, choices: [], usage: { prompt_tokens: 42, completion_tokens: pieces.length, total_tokens: 42 + pieces.length } }));
+  response.end("data: [DONE]\n\n");
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => resolve(body));
+    request.on("error", reject);
+  });
+}

@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { applyDelta, maxViewText, parseViewMessage } from "../../../../src/core/chat/protocol";
+
+describe("chat protocol", () => {
+  it("accepts each message the webview sends, keeping only its own fields", () => {
+    assert.deepEqual(parseViewMessage({ type: "ready" }), { type: "ready" });
+    assert.deepEqual(parseViewMessage({ type: "send", text: "hi", extra: "dropped" }), { type: "send", text: "hi" });
+    assert.deepEqual(parseViewMessage({ type: "codeAction", action: "insert", code: "x()", language: "ts" }), { type: "codeAction", action: "insert", code: "x()", language: "ts" });
+    assert.deepEqual(parseViewMessage({ type: "switchChat", id: "0b6c-4e2f" }), { type: "switchChat", id: "0b6c-4e2f" });
+    assert.deepEqual(parseViewMessage({ type: "errorAction", action: "setApiKey" }), { type: "errorAction", action: "setApiKey" });
+    assert.deepEqual(parseViewMessage({ type: "viewAsCode", draft: "" }), { type: "viewAsCode", draft: "" });
+    assert.deepEqual(parseViewMessage({ type: "viewState", chatId: "c1", scrollTop: 120, draft: "half a qu" }), { type: "viewState", chatId: "c1", scrollTop: 120, draft: "half a qu" });
+  });
+
+  it("rejects unknown types, missing or mistyped fields, and oversized text", () => {
+    const bad: unknown[] = [
+      null,
+      "ready",
+      [],
+      {},
+      { type: "eval", code: "1" },
+      { type: "toString" },
+      { type: "__proto__" },
+      { type: "send" },
+      { type: "send", text: 42 },
+      { type: "send", text: "x".repeat(maxViewText + 1) },
+      { type: "codeAction", action: "exec", code: "rm -rf /", language: "sh" },
+      { type: "codeAction", action: "insert", code: "x" },
+      { type: "switchChat", id: "../../etc" },
+      { type: "switchChat", id: "" },
+      { type: "selectModel", model: "" },
+      { type: "errorAction", action: "runCommand" },
+      { type: "viewState", chatId: "c1", scrollTop: -1, draft: "" },
+      { type: "viewState", chatId: "c1", scrollTop: Number.NaN, draft: "" },
+    ];
+    for (const message of bad) assert.equal(parseViewMessage(message), undefined, JSON.stringify(message));
+  });
+
+  it("applies streamed deltas in order, ignores ones already applied, and reports gaps", () => {
+    assert.deepEqual(applyDelta("Hel", 3, "lo"), { text: "Hello", gap: false });
+    assert.deepEqual(applyDelta("Hello", 3, "lo"), { text: "Hello", gap: false }, "a delta the state already had");
+    assert.deepEqual(applyDelta("Hell", 3, "lo!"), { text: "Hello!", gap: false }, "partly known");
+    assert.deepEqual(applyDelta("He", 3, "lo"), { text: "He", gap: true });
+  });
+});

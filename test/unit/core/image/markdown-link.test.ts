@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { markdownImage, markdownImageLink, relativePath } from "../../../../src/core/image/markdown-link";
+
+describe("markdown image links", () => {
+  it("links relative to the document's folder", () => {
+    assert.equal(markdownImageLink("a cat", "/ws/docs/readme.md", "/ws/images/cat.png"), "![a cat](../images/cat.png)");
+    assert.equal(markdownImageLink("a cat", "/ws/README.md", "/ws/images/cat.png"), "![a cat](images/cat.png)");
+    assert.equal(markdownImageLink("a cat", "/ws/images/notes.md", "/ws/images/cat.png"), "![a cat](cat.png)");
+  });
+
+  it("encodes what would break the link and escapes brackets in the alt text", () => {
+    assert.equal(
+      markdownImageLink("a [red] cat\nat night", "/ws/my notes/a.md", "/ws/my images/cat (1).png"),
+      "![a \\[red\\] cat at night](../my%20images/cat%20%281%29.png)",
+    );
+  });
+
+  it("cuts a long prompt in the alt text", () => {
+    const link = markdownImageLink("x".repeat(300), "/a.md", "/b.png");
+    assert.equal(link, `![${"x".repeat(100)}](b.png)`);
+  });
+
+  it("computes relative paths, and keeps the full path across drive letters", () => {
+    assert.equal(relativePath("/a/b", "/a/c/d.png"), "../c/d.png");
+    assert.equal(relativePath("/", "/x.png"), "x.png");
+    assert.equal(relativePath("/c:/work", "/d:/pics/x.png"), "/d:/pics/x.png");
+  });
+
+  it("links to a full URI as given when the image is elsewhere", () => {
+    assert.equal(markdownImage("a [cat]", "vscode-remote://ssh/home/x.png"), "![a \\[cat\\]](vscode-remote://ssh/home/x.png)");
+  });
+});

@@ -1,0 +1,212 @@
+import * as assert from "node:assert/strict";
+import { existsSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { LocalServerState } from "../../src/core/local-server/local-server-state";
+import type { WispApi } from "../../src/extension/extension";
+import { freePort } from "../harness/free-port";
+import { startLocalTextServer } from "../harness/local-text-server";
+import { findSecrets, serverKeyPattern } from "../harness/secret-scan";
+import { waitFor } from "../harness/wait-for";
+import { activateWisp, resetWisp, setBaseUrl, wispExtensionId } from "./support/wisp-extension";
+
+type Running = Extract<LocalServerState, { kind: "running" }>;
+
+/** First start generates the default models into the extension's storage: slow on a busy machine. */
+const firstStartMs = 240_000;
+
+describe("The bundled local server, run by the extension (real VS Code)", function () {
+  this.timeout(firstStartMs + 60_000);
+  let api: WispApi;
+  let baseUrl: string;
+  let file: string | undefined;
+
+  const running = (timeoutMs = 60_000) =>
+    waitFor("the local server running", () => api.localServer(), (s) => s.kind === "running", timeoutMs) as Promise<Running>;
+  const status = (wanted: string, timeoutMs = 30_000) => waitFor(`status ${wanted}`, () => api.statusBar(), (v) => v.state === wanted, timeoutMs);
+
+  before(async () => {
+    api = await activateWisp();
+    await resetWisp();
+    // A free port of its own: the default one may be taken on a shared machine.
+    baseUrl = `http://127.0.0.1:${await freePort()}/v1`;
+    await setBaseUrl(baseUrl);
+    await setAutoStart(true);
+  });
+  afterEach(async () => {
+    if (file === undefined) return;
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    rmSync(file, { force: true });
+    file = undefined;
+  });
+  after(async () => {
+    // Off first: with the default base URL back, auto-start would start one there.
+    await setAutoStart(false);
+    await vscode.commands.executeCommand("wisp.stopLocalServer");
+    await resetWisp();
+  });
+
+  it("starts by itself where nothing answers, with a key of its own kept only in the secret store, and ghost text comes from it", async () => {
+    const server = await running(firstStartMs);
+    await status("ready");
+    assert.equal(await api.apiKeySource(), "secret", "the key came from the secret store");
+    const extensionPath = vscode.extensions.getExtension(wispExtensionId)!.extensionPath;
+    // The bundled server, on VS Code's own runtime.
+    assert.ok(commandLine(server.pid).includes(join(extensionPath, "dist/server/main.js")), commandLine(server.pid));
+    assert.equal(realpathSync(readlinkSync(`/proc/${server.pid}/exe`)), realpathSync(process.execPath));
+    assert.ok(api.logLines().some((line) => line.includes("created an API key for the local server")));
+    assert.ok(api.logLines().some((line) => /server: .*listening on/.test(line)), "the server's output is in the Wisp log");
+
+    const since = api.completionOutcomes().length;
+    const shown = await ghostTextFor(["const x = ", "\nlet y = ", "\nreturn "]);
+    assert.equal(shown.source, "network");
+    assert.ok(api.completionOutcomes().length > since);
+    assert.ok(api.logLines().some((line) => /server: POST \/v1\/completions 200/.test(line)), "the request reached the bundled server");
+
+    // The key lives in SecretStorage only: not in settings, logs, the extension's storage or the workspace.
+    const userDataDir = process.env.WISP_TEST_USER_DATA_DIR!;
+    const keysFile = join(userDataDir, "User/globalStorage/wisp.wisp/server/keys.json");
+    assert.ok(existsSync(keysFile), "the server's key store is in the extension's storage");
+    assert.match(readFileSync(keysFile, "utf8"), /"hash"/);
+    const roots = [userDataDir, process.env.WISP_TEST_WORKSPACE!];
+    assert.deepEqual(findSecrets(roots, { pattern: serverKeyPattern }), []);
+    // The scan does find a key of that shape where one is written.
+    const planted = join(process.env.WISP_TEST_WORKSPACE!, "planted.txt");
+    writeFileSync(planted, `key: wisp-${"x".repeat(43)}\n`);
+    try {
+      assert.deepEqual(findSecrets(roots, { pattern: serverKeyPattern }).map((f) => f.file), [planted]);
+    } finally {
+      rmSync(planted);
+    }
+    assert.deepEqual(api.logLines().filter((line) => serverKeyPattern.test(line)), []);
+  });
+
+  it("Wisp: Stop Local Server stops it for good, Wisp: Start Local Server starts it again", async () => {
+    const before = await running();
+    await vscode.commands.executeCommand("wisp.stopLocalServer");
+    assert.equal(api.localServer().kind, "stopped");
+    await waitFor("the process gone", () => alive(before.pid), (isAlive) => !isAlive);
+    await status("unreachable");
+    // The next connection checks find nothing there: auto-start leaves a server stopped on purpose alone.
+    await vscode.commands.executeCommand("wisp.checkConnection");
+    await new Promise((done) => setTimeout(done, 2000));
+    assert.equal(api.localServer().kind, "stopped");
+
+    assert.equal(await vscode.commands.executeCommand("wisp.startLocalServer"), "started");
+    const after = await running();
+    assert.notEqual(after.pid, before.pid);
+    await status("ready");
+  });
+
+  it("Wisp: Open Web Console opens the bundled server's console logged in, with the admin token from the extension's storage", async () => {
+    await running();
+    const opened = (await vscode.commands.executeCommand("wisp.openWebConsole")) as { origin: string; loggedIn: boolean } | undefined;
+    assert.ok(opened, `the console opened: ${api.logLines().slice(-3).join(" | ")}`);
+    assert.equal(opened.origin, baseUrl.replace(/\/v1$/, ""));
+    assert.equal(opened.loggedIn, true);
+    const token = readFileSync(join(process.env.WISP_TEST_USER_DATA_DIR!, "User/globalStorage/wisp.wisp/server/admin-token"), "utf8").trim();
+    assert.deepEqual(api.logLines().filter((line) => line.includes(token)), [], "the admin token is not logged");
+  });
+
+  it("a server killed from outside is restarted, and the status bar says so", async () => {
+    const before = await running();
+    process.kill(before.pid, "SIGKILL");
+    const restarting = await waitFor("the restart in the status bar", () => api.statusBar(), (v) => v.state === "starting", 10_000);
+    assert.match(restarting.text, /restarting server/);
+    assert.match(restarting.tooltip, /the local server was killed \(SIGKILL\); restarting \(1 of 3\)/);
+    const after = await running();
+    assert.notEqual(after.pid, before.pid);
+    assert.equal(after.restarts, 1);
+    const view = await status("ready");
+    assert.match(view.tooltip, /Local server: running on port \d+ \(pid \d+\); restarted once, last after it was killed \(SIGKILL\)/);
+    assert.ok(api.logLines().some((line) => line.includes("local server was killed (SIGKILL)")));
+  });
+
+  it("a port held by another program is reported as such", async () => {
+    const other = await listenNotWisp();
+    try {
+      const port = (other.address() as AddressInfo).port;
+      await setBaseUrl(`http://127.0.0.1:${port}/v1`);
+      await waitFor("the server for the old base URL stopped", () => api.localServer().kind, (kind) => kind === "stopped");
+      await vscode.commands.executeCommand("wisp.startLocalServer");
+      const state = api.localServer();
+      assert.equal(state.kind, "failed");
+      const view = await status("error");
+      assert.match(view.text, /server stopped/);
+      assert.match(view.tooltip, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use by another program that is not a Wisp server`));
+      assert.ok(api.logLines().some((line) => line.includes(`port ${port} on 127.0.0.1 is in use by another program`)));
+    } finally {
+      await new Promise((done) => other.close(done));
+      await setBaseUrl(baseUrl);
+    }
+  });
+
+  it("a Wisp server already answering at the base URL (another window's) is used, not started again", async () => {
+    const other = await startLocalTextServer(vscode.extensions.getExtension(wispExtensionId)!.extensionPath);
+    try {
+      await setBaseUrl(other.baseUrl);
+      assert.equal(await vscode.commands.executeCommand("wisp.startLocalServer"), "already-running");
+      assert.equal(api.localServer().kind, "stopped");
+      assert.ok(api.logLines().some((line) => line.includes(`a Wisp server already answers at ${other.baseUrl.replace(/\/v1$/, "")}`)));
+    } finally {
+      await setBaseUrl(baseUrl);
+      await other.stop();
+    }
+  });
+
+  it("a custom command that does not exist is named in the error", async () => {
+    await vscode.commands.executeCommand("wisp.stopLocalServer");
+    await vscode.workspace.getConfiguration("wisp").update("localServer.command", "/nonexistent/wisp-server", vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand("wisp.startLocalServer");
+      const state = api.localServer();
+      assert.equal(state.kind, "failed");
+      assert.match(state.kind === "failed" ? state.message : "", /"\/nonexistent\/wisp-server" was not found/);
+    } finally {
+      await vscode.workspace.getConfiguration("wisp").update("localServer.command", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  /** Types each start on a new line of a plain-text file until one gets ghost text (the tiny model's answers are random). */
+  async function ghostTextFor(starts: string[]): Promise<Extract<ReturnType<WispApi["completionOutcomes"]>[number], { kind: "shown" }>> {
+    file = join(process.env.WISP_TEST_WORKSPACE!, "local-server.txt");
+    writeFileSync(file, "export function add(a: number, b: number): number {\n  return a + b;\n}\n");
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    const end = editor.document.positionAt(editor.document.getText().length);
+    editor.selection = new vscode.Selection(end, end);
+    for (const start of starts) {
+      const since = api.completionOutcomes().length;
+      for (const ch of start) await vscode.commands.executeCommand("type", { text: ch });
+      const outcome = await waitFor("an answer", () => api.completionOutcomes().slice(since).find((o) => o.kind === "shown" || o.kind === "empty"), (o) => o !== undefined, 30_000).catch(() => undefined);
+      if (outcome?.kind === "shown") return outcome;
+    }
+    // What the extension saw, for a failure on a machine far away.
+    throw new Error(`no ghost text for any of ${JSON.stringify(starts)}; outcomes ${JSON.stringify(api.completionOutcomes())}; Wisp log:\n${api.logLines().slice(-40).join("\n")}`);
+  }
+});
+
+async function setAutoStart(on: boolean): Promise<void> {
+  await vscode.workspace.getConfiguration("wisp").update("localServer.autoStart", on, vscode.ConfigurationTarget.Global);
+}
+
+function commandLine(pid: number): string {
+  return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An HTTP server that is not Wisp's: every path is a 404. */
+async function listenNotWisp(): Promise<Server> {
+  const server = createServer((_, response) => response.writeHead(404).end("not here"));
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return server;
+}
