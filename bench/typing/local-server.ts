@@ -1,5 +1,5 @@
 // Starts the real local server (bin/wisp-server.js) in its own process on the large generated
-// model, with a fresh key, for the typing replay.
+// model (declaring one FIM layout or the other), with a fresh key, for the typing replay.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
@@ -23,23 +23,29 @@ export interface LocalServer {
   readonly apiKey: string;
   readonly model: string;
   metrics(): Promise<EngineMetrics>;
+  /** What the server printed so far (a line per request, with its prompt reuse). */
+  output(): string;
   stop(): Promise<void>;
 }
 
 export const BENCH_MODEL = TINY_LLAMA_SIZES.large.name;
-const MODEL_FILE = path.resolve(".cache/models", `${BENCH_MODEL}.gguf`);
 
-export async function startLocalServer(): Promise<LocalServer> {
-  if (!existsSync(MODEL_FILE)) {
-    console.log(`generating ${MODEL_FILE} (once)...`);
-    await mkdir(path.dirname(MODEL_FILE), { recursive: true });
-    await writeTinyLlamaGguf(MODEL_FILE, "large");
+/** The fill-in-the-middle layout the model declares: prefix-suffix-middle, or suffix first. */
+export type FimLayout = "psm" | "spm";
+
+/** The large generated model, declaring `layout`, served as BENCH_MODEL. */
+export async function startLocalServer(layout: FimLayout): Promise<LocalServer> {
+  const modelFile = path.resolve(".cache/models", `${BENCH_MODEL}-${layout}.gguf`);
+  if (!existsSync(modelFile)) {
+    console.log(`generating ${modelFile} (once)...`);
+    await mkdir(path.dirname(modelFile), { recursive: true });
+    await writeTinyLlamaGguf(modelFile, "large", { fimSuffixFirst: layout === "spm" });
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), "wisp-typing-"));
   const modelsDir = path.join(dir, "models");
   const dataDir = path.join(dir, "data");
   await mkdir(modelsDir);
-  await symlink(MODEL_FILE, path.join(modelsDir, `${BENCH_MODEL}.gguf`));
+  await symlink(modelFile, path.join(modelsDir, `${BENCH_MODEL}.gguf`));
   const { secret } = await new KeyStore(dataDir).create("typing-bench");
   const port = await freePort();
   const args = ["bin/wisp-server.js", "--port", String(port), "--models-dir", modelsDir, "--data-dir", dataDir];
@@ -67,6 +73,7 @@ export async function startLocalServer(): Promise<LocalServer> {
     apiKey: secret,
     model: BENCH_MODEL,
     metrics: async () => (await (await fetch(`${root}/metrics`)).json()) as EngineMetrics,
+    output: () => output,
     stop,
   };
 }

@@ -4,10 +4,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { maxSuffixChars, prefixStartOffset } from "../../src/core/completion/document-window";
 import type { CompletionInput, CompletionOutcome } from "../../src/core/completion/types";
+import { AutoClosingEditor } from "../../test/harness/auto-closing-editor";
 
-type Key = { delayMs: number } & ({ insert: string } | { backspace: number } | { typeThrough: number });
+export type Key = { delayMs: number } & ({ insert: string } | { backspace: number } | { typeThrough: number });
 
-interface Segment {
+export interface Segment {
   file: string;
   path: string;
   languageId: string;
@@ -23,6 +24,8 @@ export interface Session {
 
 export interface Completer {
   complete(input: CompletionInput, signal: AbortSignal): Promise<CompletionOutcome>;
+  /** A file was opened with the cursor at `input` (an editor warms the prompt there). */
+  opened?(input: CompletionInput): void;
 }
 
 export interface ReplayStats {
@@ -39,7 +42,7 @@ export interface ReplayStats {
 }
 
 /** A pause: the user stops at least this long after a key. */
-const pauseMs = 500;
+export const pauseMs = 500;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 export function loadSession(dir: string): { session: Session; texts: Map<string, string> } {
@@ -56,22 +59,10 @@ export async function replay(session: Session, texts: Map<string, string>, compl
 
   for (const segment of session.segments) {
     const original = texts.get(segment.file) as string;
-    let doc = original.slice(0, segment.offset) + original.slice(segment.offset + segment.removeLength);
-    let cursor = segment.offset;
+    // The editor's text as VS Code keeps it with its default settings: brackets and quotes auto-closed.
+    const editor = new AutoClosingEditor(original.slice(0, segment.offset) + original.slice(segment.offset + segment.removeLength), segment.offset, segment.languageId);
     let version = 0;
-    const input = (): CompletionInput => {
-      const prefixOffset = prefixStartOffset(cursor);
-      return {
-        uri: `file:///bench/${segment.path}`,
-        path: segment.path,
-        languageId: segment.languageId,
-        prefix: doc.slice(prefixOffset, cursor),
-        prefixOffset,
-        suffix: doc.slice(cursor, cursor + maxSuffixChars),
-        indent: { insertSpaces: true, tabSize: 4 },
-        manual: false,
-      };
-    };
+    const input = (): CompletionInput => segmentInput(segment, editor.text, editor.cursor);
     /** One keystroke's provider call; `onOutcome` sees how it ended. */
     const trigger = (onOutcome?: (o: CompletionOutcome) => void) => {
       stats.keystrokes++;
@@ -90,15 +81,15 @@ export async function replay(session: Session, texts: Map<string, string>, compl
       return request;
     };
     const type = (text: string) => {
-      doc = doc.slice(0, cursor) + text + doc.slice(cursor);
-      cursor += text.length;
+      if (text.startsWith("\n")) editor.enter(text); // Enter, with the indentation the editor gave the line
+      else for (const ch of text) editor.type(ch);
       version++;
     };
     const erase = (n: number) => {
-      doc = doc.slice(0, cursor - n) + doc.slice(cursor);
-      cursor -= n;
+      for (let i = 0; i < n; i++) editor.backspace();
       version++;
     };
+    completer.opened?.(input());
 
     for (const [i, key] of segment.keys.entries()) {
       await sleep(key.delayMs);
@@ -106,7 +97,8 @@ export async function replay(session: Session, texts: Map<string, string>, compl
         // The user waits for the suggestion (a few seconds at most), then types along with it.
         for (let waited = 0; shown?.version !== version && waited < 4000; waited += 20) await sleep(20);
         const ghost = shown?.version === version ? shown.text : "";
-        const along = ghost.slice(0, key.typeThrough);
+        // Along with it, not all of it: the last character leaves nothing to show.
+        const along = ghost.slice(0, Math.min(key.typeThrough, ghost.length - 1));
         for (const ch of along) {
           await sleep(120);
           type(ch);
@@ -144,4 +136,19 @@ export async function replay(session: Session, texts: Map<string, string>, compl
   controller?.abort();
   await Promise.all(pending);
   return stats;
+}
+
+/** The pipeline's input for a cursor at `cursor` in `doc`, as the editor adapter builds it. */
+export function segmentInput(segment: Pick<Segment, "path" | "languageId">, doc: string, cursor: number): CompletionInput {
+  const prefixOffset = prefixStartOffset(cursor);
+  return {
+    uri: `file:///bench/${segment.path}`,
+    path: segment.path,
+    languageId: segment.languageId,
+    prefix: doc.slice(prefixOffset, cursor),
+    prefixOffset,
+    suffix: doc.slice(cursor, cursor + maxSuffixChars),
+    indent: { insertSpaces: true, tabSize: 4 },
+    manual: false,
+  };
 }

@@ -16,8 +16,10 @@ export interface PlainTextCursor {
 export interface DirectCompletion {
   /** What the server answered, unfiltered. */
   raw: string;
-  /** The answer post-processed as the pipeline does it: the ghost text expected for it. */
+  /** The answer post-processed as the pipeline does it: the ghost text expected for it... */
   ghost: string;
+  /** ...and how many characters after the cursor it replaces. */
+  replace: number;
   completionTokens: number;
 }
 
@@ -48,5 +50,6 @@ export async function directCompletion(server: LocalTextServer, cursor: PlainTex
     ...(request.stop.length > 0 ? { stop: request.stop } : {}),
   });
   const raw = body.choices[0]?.text ?? "";
-  return { raw, ghost: postprocess(raw, plan.cursor, plan), completionTokens: body.usage.completion_tokens };
+  const { text, replace } = postprocess(raw, plan.cursor, plan);
+  return { raw, ghost: text, replace, completionTokens: body.usage.completion_tokens };
 }

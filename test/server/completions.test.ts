@@ -167,13 +167,13 @@ describe("POST /v1/completions", function () {
     const response = await complete({ max_tokens: 8, suffix });
     openapi.assertValid("CreateCompletionResponse", response);
     const { prefix, suffix: suf, middle } = model.tokens.infill;
-    // prompt = <|fim_prefix|> prefix <|fim_suffix|> suffix <|fim_middle|>
+    // prompt = <|fim_suffix|> suffix <|fim_prefix|> prefix <|fim_middle|> (the generated model declares suffix first)
     assert.equal(response.usage!.prompt_tokens, model.tokenize(PROMPT).length + model.tokenize(suffix).length + 3);
     assert.ok(prefix !== null && suf !== null && middle !== null);
     const plain = await complete({ max_tokens: 8 });
     assert.notEqual(response.choices[0]!.text, plain.choices[0]!.text);
     // A client that writes the FIM template itself gets the same prompt and answer.
-    const spelled = await complete({ max_tokens: 8, prompt: `<|fim_prefix|>${PROMPT}<|fim_suffix|>${suffix}<|fim_middle|>` });
+    const spelled = await complete({ max_tokens: 8, prompt: `<|fim_suffix|>${suffix}<|fim_prefix|>${PROMPT}<|fim_middle|>` });
     assert.equal(spelled.choices[0]!.text, response.choices[0]!.text);
     assert.equal(spelled.usage!.prompt_tokens, response.usage!.prompt_tokens);
   });

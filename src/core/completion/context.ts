@@ -1,3 +1,4 @@
+import { leadingClosers } from "./brackets";
 import type { ContextChunk } from "./context-ring";
 import { lineCommentFor } from "./line-comments";
 import { fillTemplate, type FimTemplate } from "./templates";
@@ -12,10 +13,18 @@ export interface ContextBudget {
    * that consecutive requests share their whole prompt up to the previous cursor.
    */
   readonly prefixStep: number;
+  /**
+   * Leave out the closers that follow the cursor: those on its line (`scale(|)`, auto-inserted:
+   * the suggestion replaces them) and, after them, lines holding only closers (the `}` that Enter
+   * between braces puts on a line of its own). The editor inserts and moves these as the user
+   * types; without them the suffix stays the same, which keeps a suffix-first prompt reusable.
+   * Where the suggestion ends still follows the whole text after the cursor.
+   */
+  readonly dropLeadingClosers: boolean;
 }
 
 // The suffix is re-evaluated on every request (it follows the changing prefix), so it is kept short.
-export const defaultBudget: ContextBudget = { prefixChars: 6000, suffixChars: 800, extraChars: 2000, prefixStep: 1024 };
+export const defaultBudget: ContextBudget = { prefixChars: 6000, suffixChars: 800, extraChars: 2000, prefixStep: 1024, dropLeadingClosers: true };
 
 export interface Prompt {
   readonly prompt: string;
@@ -42,9 +51,22 @@ export function prefixWindow(prefix: string, prefixOffset: number, budget: Conte
 
 /** The first whole lines of `suffix` that fit the budget (a single long line is cut). */
 export function suffixWindow(suffix: string, budget: ContextBudget): string {
+  if (budget.dropLeadingClosers) suffix = withoutLeadingClosers(suffix);
   if (suffix.length <= budget.suffixChars) return suffix;
   const cut = suffix.lastIndexOf("\n", budget.suffixChars);
   return suffix.slice(0, cut > 0 ? cut : budget.suffixChars);
+}
+
+const closerOnlyLine = /^[ \t]*[)\]}]+[;,]?[ \t]*(?:\n|$)/;
+
+/** `suffix` without its line's leading closers and, when nothing else is left on that line, the closer-only lines after it. */
+function withoutLeadingClosers(suffix: string): string {
+  const rest = suffix.slice(leadingClosers(suffix).length);
+  const nl = rest.indexOf("\n");
+  if (nl === -1 || rest.slice(0, nl).trim() !== "") return rest;
+  let after = rest.slice(nl + 1);
+  for (let line = closerOnlyLine.exec(after); line; line = closerOnlyLine.exec(after)) after = after.slice(line[0].length);
+  return `${rest.slice(0, nl)}\n${after}`;
 }
 
 /** Extra chunks laid out as the template allows: file separators, or line comments. */

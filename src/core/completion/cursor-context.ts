@@ -1,3 +1,5 @@
+import { closedAfter, stateAtEnd, syntaxFor, type BracketState, type Syntax } from "./brackets";
+import { maxSuffixChars } from "./document-window";
 import type { CompletionInput } from "./types";
 
 /** The cursor's surroundings, as post-processing and the line rules need them. */
@@ -6,18 +8,29 @@ export interface CursorContext {
   readonly linePrefix: string;
   /** Text after the cursor on its line. */
   readonly lineSuffix: string;
-  /** The non-empty lines after the cursor line (a few), trimmed. */
+  /** The non-empty lines after the cursor line (a few), as they are (indentation matters). */
   readonly nextLines: readonly string[];
   /**
    * Multi-line suggestions only where a block is expected: on an empty line, or at the end of a
-   * line that opens one. Elsewhere at the end of a line the user is mid-statement: one line, which
-   * the server can stop at its first newline.
+   * line that opens one (also before the closer the editor auto-inserted: `{|}`). Elsewhere at
+   * the end of a line the user is mid-statement: one line, which the server can stop at its
+   * first newline.
    */
   readonly multiline: boolean;
   /** Indentation width (columns) of the cursor line. */
   readonly lineIndent: number;
   /** The cursor line ends by opening a block: what follows is indented deeper. */
   readonly opensBlock: boolean;
+  readonly syntax: Syntax;
+  /** What is open at the cursor (brackets, strings). */
+  readonly brackets: BracketState;
+  /**
+   * How many of those frames (innermost first) the text after the cursor already closes: with the
+   * closers that start the rest of the line (which the editor auto-inserted, and a suggestion
+   * replaces), and anywhere after the cursor. All of them when the text after the cursor is cut.
+   */
+  readonly closedOnLine: number;
+  readonly closedInFile: number;
   /** On a fresh line or just after a statement or block: where users tend to pause. */
   readonly atBoundary: boolean;
   readonly insertSpaces: boolean;
@@ -27,20 +40,27 @@ export interface CursorContext {
 /** A line ending like this expects a block (or a literal's items) to follow. */
 const opensBlock = /(?:[{([:]|=>|\b(?:then|do|else))\s*$/;
 
-export function cursorContext(input: CompletionInput, lookahead = 4): CursorContext {
+export function cursorContext(input: CompletionInput, lookahead = 16): CursorContext {
   const linePrefix = input.prefix.slice(input.prefix.lastIndexOf("\n") + 1);
   const nl = input.suffix.indexOf("\n");
   const lineSuffix = nl === -1 ? input.suffix : input.suffix.slice(0, nl);
   const nextLines: string[] = [];
   if (nl !== -1) {
     for (const line of input.suffix.slice(nl + 1, nl + 1 + 4000).split("\n")) {
-      if (line.trim() !== "") nextLines.push(line.trim());
+      if (line.trim() !== "") nextLines.push(line.trimEnd());
       if (nextLines.length === lookahead) break;
     }
   }
   const { tabSize, insertSpaces } = input.indent;
   const atLineEnd = lineSuffix.trim() === "";
-  const opens = atLineEnd && opensBlock.test(linePrefix);
+  // `{|}`: the editor closed the block the user just opened.
+  const beforeAutoClosed = /^\}[)\]}]*[;,]?\s*$/.test(lineSuffix) && /\{\s*$/.test(linePrefix);
+  const opens = (atLineEnd || beforeAutoClosed) && opensBlock.test(linePrefix);
+  const syntax = syntaxFor(input.languageId);
+  const brackets = stateAtEnd(input.prefix, syntax, input.prefixOffset === 0);
+  const closed = closedAfter(brackets, input.suffix, syntax);
+  // A cut suffix may close the rest further on: assume it does, rather than suggest a duplicate.
+  const inFile = input.suffix.length >= maxSuffixChars ? brackets.frames.length : closed.inFile;
   return {
     linePrefix,
     lineSuffix,
@@ -48,6 +68,10 @@ export function cursorContext(input: CompletionInput, lookahead = 4): CursorCont
     multiline: opens || (atLineEnd && linePrefix.trim() === ""),
     lineIndent: indentWidth(linePrefix, tabSize),
     opensBlock: opens,
+    syntax,
+    brackets,
+    closedOnLine: closed.onLine,
+    closedInFile: inFile,
     atBoundary: linePrefix.trim() === "" || /[;{}]\s*$/.test(linePrefix),
     insertSpaces,
     tabSize,
@@ -81,14 +105,4 @@ const closerLine = /^(?:[)\]}][)\]};,]*|end|fi|done|esac)$/;
 /** A line that only closes brackets or blocks. */
 export function isCloserLine(trimmed: string): boolean {
   return closerLine.test(trimmed);
-}
-
-/** Opened minus closed brackets (strings are not parsed: a heuristic, good enough to end a block). */
-export function bracketBalance(text: string): number {
-  let balance = 0;
-  for (const ch of text) {
-    if (ch === "(" || ch === "[" || ch === "{") balance++;
-    else if (ch === ")" || ch === "]" || ch === "}") balance--;
-  }
-  return balance;
 }

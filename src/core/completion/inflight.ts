@@ -1,5 +1,7 @@
 import { cancelledError } from "../base/cancellation";
 import type { Clock } from "../base/clock";
+import { leadingClosers } from "./brackets";
+import { closerChange, suffixHeadOf, type SuffixHead } from "./suffix-head";
 import { anchorOf, extendsAnchor, type PrefixAnchor } from "./prefix-anchor";
 
 /** The context a request was made for. */
@@ -24,7 +26,7 @@ export type InflightRun = (signal: AbortSignal, onText: (textSoFar: string) => v
 
 interface Running {
   readonly scope: string;
-  readonly suffix: string;
+  readonly suffix: SuffixHead;
   readonly anchor: PrefixAnchor;
   readonly controller: AbortController;
   result: Promise<string>;
@@ -95,7 +97,7 @@ export class InflightRequests {
     const controller = new AbortController();
     const running: Running = {
       scope: key.scope,
-      suffix: key.suffix,
+      suffix: suffixHeadOf(key.suffix, 200),
       anchor: anchorOf(key.prefix, 400),
       controller,
       text: "",
@@ -126,8 +128,9 @@ export class InflightRequests {
     if (this.current) this.stop(this.current);
   }
 
+  /** The same file and text after the cursor, give or take closers the editor auto-inserted or the user typed over since. */
   private sameContext(running: Running, key: InflightKey): boolean {
-    return running.scope === key.scope && running.suffix === key.suffix;
+    return running.scope === key.scope && closerChange(running.suffix, key.suffix, leadingClosers(running.suffix.head).length) !== undefined;
   }
 
   /** What the user typed since `running` started, if its text so far does not contradict it. */

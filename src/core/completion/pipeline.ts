@@ -11,6 +11,7 @@ import { multilineJudge } from "./line-rules";
 import { postprocess } from "./postprocess";
 import { planRequest, type RequestPlan } from "./request-plan";
 import type { CompletionInput, CompletionOutcome, CompletionSettings, CompletionSource, CompletionStream } from "./types";
+import { PromptWarmUp } from "./warm-up";
 
 export interface PipelineDeps {
   readonly stream: CompletionStream;
@@ -44,12 +45,14 @@ export class CompletionPipeline {
   private readonly debounce: AdaptiveDebounce;
   private readonly inflight: InflightRequests;
   private readonly backoff: ErrorBackoff;
+  private readonly warmUp: PromptWarmUp;
 
   constructor(private readonly deps: PipelineDeps) {
     this.clock = deps.clock ?? systemClock;
     this.budget = deps.budget ?? defaultBudget;
     this.debounce = new AdaptiveDebounce(this.clock);
     this.backoff = new ErrorBackoff(this.clock);
+    this.warmUp = new PromptWarmUp(deps.stream);
     this.inflight = new InflightRequests(this.clock, {
       graceMs: () => Math.max(300, 2 * deps.settings().debounceMs),
       maxTyped: 64,
@@ -62,12 +65,28 @@ export class CompletionPipeline {
     return { ...result, latencyMs: this.clock.now() - started } as CompletionOutcome;
   }
 
+  /**
+   * Has the server evaluate the prompt of a completion at `input` without generating anything
+   * (a file opened or activated, the cursor moved far), so that the first suggestion there is as
+   * quick as later ones. Never shown, never an error; skipped while requests are paused after one.
+   */
+  warm(input: CompletionInput): void {
+    if (this.backoff.current()) return;
+    try {
+      const plan = planRequest(input, this.deps.settings(), this.deps.ring?.chunksFor(input.uri, this.budget.extraChars) ?? [], this.budget);
+      this.warmUp.start(plan.scope, plan.request);
+    } catch {
+      // No model or an unknown template: the next completion reports it.
+    }
+  }
+
   dispose(): void {
     this.inflight.dispose();
+    this.warmUp.dispose();
   }
 
   private async run(input: CompletionInput, signal: AbortSignal): Promise<Result> {
-    if (!input.manual) this.debounce.keystroke();
+    if (!input.manual) this.debounce.keystroke(input.editedAt !== undefined ? Math.min(input.editedAt, this.clock.now()) : undefined);
     const settings = this.deps.settings();
     const plan = planRequest(input, settings, this.deps.ring?.chunksFor(input.uri, this.budget.extraChars) ?? [], this.budget);
 
@@ -94,6 +113,7 @@ export class CompletionPipeline {
    * time to first line is what the user waits for); the rest lands in the cache.
    */
   private async request(plan: RequestPlan, signal: AbortSignal): Promise<Result> {
+    await waitOn(this.warmUp.settled(plan.scope), signal);
     const settled = new AbortController();
     let firstLine: (text: string) => void = () => undefined;
     // Not when the rest follows at once: showing a line, then the block, would only flicker.
@@ -135,9 +155,9 @@ export class CompletionPipeline {
   }
 
   private present(raw: string, plan: RequestPlan, source: CompletionSource): Result {
-    const text = postprocess(raw, plan.cursor, plan);
-    this.cache.set(plan, text);
-    if (text !== "") return { kind: "shown", text, source, multiline: text.includes("\n") };
+    const suggestion = postprocess(raw, plan.cursor, plan);
+    this.cache.set(plan, suggestion);
+    if (suggestion.text !== "") return { kind: "shown", ...suggestion, source, multiline: suggestion.text.includes("\n") };
     return { kind: "empty", reason: raw.trim() === "" ? "model-empty" : "filtered" };
   }
 }
@@ -151,7 +171,7 @@ function firstLineEnd(text: string): number {
 function fromCache(hit: CacheHit, plan: RequestPlan): Result {
   if (hit.text === "") return { kind: "empty", reason: "cached-empty" };
   const source = hit.typed > 0 ? "type-through" : "cache";
-  return { kind: "shown", text: hit.text, source, multiline: plan.cursor.multiline && hit.text.includes("\n") };
+  return { kind: "shown", text: hit.text, replace: hit.replace, source, multiline: plan.cursor.multiline && hit.text.includes("\n") };
 }
 
 function failure(error: unknown, signal: AbortSignal): Result {

@@ -32,6 +32,11 @@ export interface CompletionInput {
   readonly indent: { readonly insertSpaces: boolean; readonly tabSize: number };
   /** Explicitly invoked (command or keybinding): no debounce, no cached empty result. */
   readonly manual: boolean;
+  /**
+   * When the document last changed, on the pipeline's clock, if the editor knows: the debounce
+   * counts from the keystroke rather than from the (later) provider call.
+   */
+  readonly editedAt?: number;
 }
 
 export interface CompletionSettings {
@@ -57,7 +62,10 @@ export type CompletionOutcome = Timed &
   (
     | {
         readonly kind: "shown";
+        /** Inserted at the cursor... */
         readonly text: string;
+        /** ...replacing this many characters after it on its line (closers the editor auto-inserted). */
+        readonly replace: number;
         readonly source: CompletionSource;
         readonly multiline: boolean;
         /** The first line of a multi-line suggestion still streaming; the rest comes later. */

@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import type { ContextRing } from "../../core/completion/context-ring";
 
 /** Editors whose text is the user's code (not output channels, diffs of git objects, settings UIs). */
-const codeSchemes = new Set(["file", "untitled", "vscode-remote", "vscode-vfs"]);
+export const codeSchemes: ReadonlySet<string> = new Set(["file", "untitled", "vscode-remote", "vscode-vfs"]);
 
 /**
  * Feeds the ring with the code around where the user works: what they open or switch to, what

@@ -21,6 +21,8 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
     private readonly complete: CompletionPipeline["complete"],
     private readonly settings: () => ProviderSettings,
     private readonly report: (outcome: CompletionOutcome, document: vscode.TextDocument) => void,
+    /** When `document` last changed, on the pipeline's clock (undefined: not seen). */
+    private readonly editedAt: (document: vscode.TextDocument) => number | undefined = () => undefined,
   ) {}
 
   /** The rest of a partly shown suggestion is ready: ask again (a cache hit) if nothing moved. */
@@ -45,21 +47,26 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
     const start = selected?.range.start ?? position;
     const linked = new LinkedAbortController(token);
     try {
-      const input = toInput(document, start, position, selected?.text ?? "", context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke);
+      const manual = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
+      const editedAt = this.editedAt(document);
+      const input = { ...toInput(document, start, position, selected?.text ?? "", manual), ...(editedAt !== undefined ? { editedAt } : {}) };
       const outcome = await this.complete(input, linked.signal);
       this.report(outcome, document);
       const partial = outcome.kind === "shown" && outcome.partial === true;
       this.partialAt = partial ? { document, version: document.version, position } : undefined;
       if (outcome.kind !== "shown" || token.isCancellationRequested) return undefined;
       const text = document.eol === vscode.EndOfLine.CRLF ? outcome.text.replace(/\n/g, "\r\n") : outcome.text;
-      return [new vscode.InlineCompletionItem((selected?.text ?? "") + text, new vscode.Range(start, position))];
+      // Over the closers the editor auto-inserted after the cursor, so that accepting replaces them.
+      const end = position.translate(0, Math.min(outcome.replace, document.lineAt(position.line).text.length - position.character));
+      return [new vscode.InlineCompletionItem((selected?.text ?? "") + text, new vscode.Range(start, end))];
     } finally {
       linked.dispose();
     }
   }
 }
 
-function toInput(document: vscode.TextDocument, start: vscode.Position, end: vscode.Position, inserted: string, manual: boolean): CompletionInput {
+/** The pipeline's view of a cursor: text before `start` (plus what the suggest widget would insert) and after `end`. */
+export function toInput(document: vscode.TextDocument, start: vscode.Position, end: vscode.Position, inserted: string, manual: boolean): CompletionInput {
   const prefixOffset = prefixStartOffset(document.offsetAt(start));
   const endOffset = document.offsetAt(end);
   const eol = /\r\n/g;

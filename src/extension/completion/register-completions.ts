@@ -1,12 +1,13 @@
 import * as vscode from "vscode";
-import type { Clock } from "../../core/base/clock";
+import { systemClock, type Clock } from "../../core/base/clock";
 import { ContextRing } from "../../core/completion/context-ring";
 import { describeOutcome } from "../../core/completion/describe-outcome";
 import { CompletionPipeline } from "../../core/completion/pipeline";
 import type { CompletionOutcome, CompletionStream } from "../../core/completion/types";
 import type { WispSettings } from "../settings";
-import { feedContextRing } from "./context-feeder";
-import { InlineCompletionAdapter } from "./inline-provider";
+import { codeSchemes, feedContextRing } from "./context-feeder";
+import { InlineCompletionAdapter, toInput } from "./inline-provider";
+import { warmOnNavigation } from "./warm-up-triggers";
 
 export type CompletionUserSettings = WispSettings["completion"];
 
@@ -30,7 +31,14 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
     else deps.log.debug(line);
     deps.onOutcome(outcome);
   };
-  const provider = new InlineCompletionAdapter((input, signal) => pipeline.complete(input, signal), deps.settings, report);
+  // The editor asks the provider after its own debounce; the pipeline's wait counts from the edit.
+  const clock = deps.clock ?? systemClock;
+  const edits = new WeakMap<vscode.TextDocument, { version: number; at: number }>();
+  const editedAt = (document: vscode.TextDocument) => {
+    const edit = edits.get(document);
+    return edit?.version === document.version ? edit.at : undefined;
+  };
+  const provider = new InlineCompletionAdapter((input, signal) => pipeline.complete(input, signal), deps.settings, report, editedAt);
   const pipeline = new CompletionPipeline({
     stream: deps.stream,
     settings: deps.settings,
@@ -39,9 +47,17 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
   });
+  const warmable = (document: vscode.TextDocument) => {
+    const settings = deps.settings();
+    return settings.enabled && !settings.disabledLanguages.includes(document.languageId) && codeSchemes.has(document.uri.scheme);
+  };
   return vscode.Disposable.from(
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
+    warmOnNavigation((document, position) => pipeline.warm(toInput(document, position, position, "", false)), warmable),
     feedContextRing(ring),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0) edits.set(e.document, { version: e.document.version, at: clock.now() });
+    }),
     { dispose: () => pipeline.dispose() },
   );
 }

@@ -133,9 +133,19 @@ function buildMetadata(spec: TinyLlamaSpec, tokens: string[], tokenTypes: number
   return metadata;
 }
 
+/** GGUF metadata key: the model fills in the middle from a suffix-first prompt. */
+export const FIM_SUFFIX_FIRST_KEY = "wisp.fim.suffix_first";
+
 export interface TinyLlamaOptions {
   /** false: no FIM tokens at all (a model that cannot fill in the middle). Default true. */
   fim?: boolean;
+  /**
+   * Declares (GGUF key `wisp.fim.suffix_first`) that the model fills in the middle from the
+   * suffix-first layout `<|fim_suffix|>{suffix}<|fim_prefix|>{prefix}<|fim_middle|>`, which the
+   * server then uses. Default true: the project's models are trained on it (typing at the cursor
+   * then only extends the prompt); false gives a prefix-suffix-middle model.
+   */
+  fimSuffixFirst?: boolean;
 }
 
 const isFimToken = (t: string) => t.startsWith("<|fim_") || t === "<|repo_name|>" || t === "<|file_sep|>";
@@ -147,5 +157,7 @@ export function buildTinyLlamaGguf(size: TinyLlamaSize, options: TinyLlamaOption
   const specials = options.fim === false ? SPECIAL_TOKENS.filter((t) => !isFimToken(t)) : SPECIAL_TOKENS;
   const tokens = [...bpe.tokens, ...specials];
   const tokenTypes = tokens.map((_, i) => (i < bpe.tokens.length ? TOKEN_TYPE_NORMAL : TOKEN_TYPE_CONTROL));
-  return encodeGguf(buildMetadata(spec, tokens, tokenTypes, bpe.merges), buildTensors(spec, tokens.length));
+  const metadata = buildMetadata(spec, tokens, tokenTypes, bpe.merges);
+  if (options.fimSuffixFirst !== false && options.fim !== false) metadata.set(FIM_SUFFIX_FIRST_KEY, { type: "bool", value: true });
+  return encodeGguf(metadata, buildTensors(spec, tokens.length));
 }

@@ -20,6 +20,8 @@ const bodySchema = {
   required: ["model", "prompt"],
   properties: {
     ...samplingProperties,
+    // 0 evaluates the prompt and generates nothing (a warm-up), as OpenAI's completions API allows.
+    max_tokens: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
     // One prompt per request: a list of several prompts (batching) is not supported.
     prompt: {
       anyOf: [

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { WispClient } from "../../../src/client/wisp-client";
 import { WispError, type WispErrorKind } from "../../../src/client/wisp-error";
-import { LoopbackApi, collect, errorBody, refusedPort, sendJson } from "./loopback-api";
+import { LoopbackApi, collect, errorBody, refusedPort, sendJson } from "../../harness/loopback-api";
 
 const key = "sk-secret-abcdef123456";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { WispClient } from "../../../src/client/wisp-client";
 import { WispError } from "../../../src/client/wisp-error";
-import { LoopbackApi, sendJson } from "./loopback-api";
+import { LoopbackApi, sendJson } from "../../harness/loopback-api";
 
 const key = "sk-models-images-42";
 // The 8-byte PNG signature and a JPEG start: any bytes do, they must arrive unchanged.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { WispClient } from "../../../src/client/wisp-client";
-import { LoopbackApi, collect, completionChunk, errorBody, sendJson, sseText, startSse } from "./loopback-api";
+import { LoopbackApi, collect, completionChunk, errorBody, sendJson, sseText, startSse } from "../../harness/loopback-api";
 
 const key = "sk-never-print-me-7f3a";
 const consoleMethods = ["log", "info", "warn", "error", "debug"] as const;

@@ -10,7 +10,7 @@ import {
   sseText,
   startSse,
   writeByteByByte,
-} from "./loopback-api";
+} from "../../harness/loopback-api";
 
 const key = "sk-test-0123456789";
 

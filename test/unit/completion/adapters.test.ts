@@ -32,7 +32,7 @@ describe("completion adapters", () => {
   });
 
   it("describes outcomes for the log without the suggestion itself", () => {
-    const shown = describeOutcome({ kind: "shown", text: "secretValue()", source: "type-through", multiline: false, latencyMs: 3.4 });
+    const shown = describeOutcome({ kind: "shown", text: "secretValue()", replace: 0, source: "type-through", multiline: false, latencyMs: 3.4 });
     assert.equal(shown, "shown from type-through (13 chars) in 3 ms");
     assert.equal(describeOutcome({ kind: "error", errorKind: "unreachable", message: "Cannot connect", latencyMs: 120 }), "error unreachable: Cannot connect in 120 ms");
     assert.equal(describeOutcome({ kind: "debounced", latencyMs: 80 }), "debounced in 80 ms");

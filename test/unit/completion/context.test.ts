@@ -4,7 +4,7 @@ import { ContextRing, type ContextChunk, type LineSource } from "../../../src/co
 import { selectTemplate } from "../../../src/core/completion/templates";
 import { inputAt } from "./input-at";
 
-const budget: ContextBudget = { prefixChars: 2000, suffixChars: 300, extraChars: 400, prefixStep: 512 };
+const budget: ContextBudget = { prefixChars: 2000, suffixChars: 300, extraChars: 400, prefixStep: 512, dropLeadingClosers: true };
 const source = Array.from({ length: 400 }, (_, i) => `const value${i} = compute(${i}, "item ${i}");`).join("\n") + "\n";
 
 function lines(text: string): LineSource {
@@ -49,6 +49,16 @@ describe("completion context", () => {
     const suffix = suffixWindow(source, budget);
     assert.ok(suffix.length <= budget.suffixChars);
     assert.ok(source.startsWith(suffix + "\n"));
+  });
+
+  it("leaves out the closers after the cursor, so that the editor inserting, moving or typing over one changes no prompt", () => {
+    const rest = "\n\nexport const next = 1;\n";
+    const docs = [`return scale(█\n}${rest}`, `return scale(█)\n}${rest}`, `log(f("█")\n}${rest}`, `f() {█}\n}${rest}`, `f() {\n  █\n}\n}${rest}`];
+    const prompts = docs.map((doc) => buildPrompt(selectTemplate("server", ""), inputAt(doc), [], budget));
+    assert.deepEqual(prompts.map((p) => p.suffix), docs.map(() => rest));
+    assert.equal(suffixWindow(").then(done);\n}\n", budget), ".then(done);\n}\n", "only the closers right after the cursor");
+    assert.equal(suffixWindow("\n  });\n  x();\n}\n", budget), "\n  x();\n}\n");
+    assert.equal(suffixWindow(")\n}\n", { ...budget, dropLeadingClosers: false }), ")\n}\n");
   });
 
   it("lays extra chunks out with the family's file separators", () => {

@@ -73,6 +73,15 @@ describe("completion pipeline", () => {
       assert.equal((await atLineStart).kind, "shown");
     });
 
+    it("the wait counts from the edit, not from the editor's later provider call", async () => {
+      const h = harness(() => ({ chunks: ["1;"] }));
+      await h.clock.advance(50); // the editor's own debounce between the keystroke and the call
+      const pending = h.call({ ...line("a"), editedAt: 0 });
+      await h.clock.advance(50);
+      assert.equal(h.server.requests.length, 1, "sent 100 ms after the keystroke");
+      assert.equal((await pending).kind, "shown");
+    });
+
     it("a cancelled wait leaves no timer behind", async () => {
       const h = harness(() => ({ chunks: ["1"] }));
       const pending = h.call(line("a"));

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { WispApi } from "../../../src/extension/extension";
 import { startLocalTextServer, type LocalTextServer } from "../../harness/local-text-server";
+import { waitFor } from "../../harness/wait-for";
 
 export const wispExtensionId = "wisp.wisp";
 
@@ -22,6 +23,13 @@ export async function resetWisp(): Promise<void> {
 
 export async function setBaseUrl(baseUrl: string): Promise<void> {
   await vscode.workspace.getConfiguration("wisp").update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
+}
+
+/** Points Wisp at `baseUrl` with `key` and waits until the status bar says it is ready. */
+export async function connectWisp(api: WispApi, baseUrl: string, key: string): Promise<void> {
+  await setBaseUrl(baseUrl);
+  await vscode.commands.executeCommand("wisp.setApiKey", key);
+  await waitFor("status ready", () => api.statusBar(), (view) => view.state === "ready", 30_000);
 }
 
 /**

@@ -1,11 +1,11 @@
 // The text engine: one loaded model and context per model id, `parallel` sequences per context,
 // requests queued FIFO for sequences, prompt prefixes reused across requests.
-import { getLlama, type Llama, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { getLlama, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import { EngineInputError } from "./engine-input-error";
 import { renderChatPrompt, type ChatMessage } from "./chat-prompt";
 import { alignToPrompt, runChoice } from "./run-choice";
 import { SequencePool } from "./sequence-pool";
-import type { GenerationRequest, GenerationResult } from "./types";
+import type { ChoiceResult, GenerationRequest, GenerationResult } from "./types";
 
 export interface TextEngineOptions {
   threads: number;
@@ -78,13 +78,20 @@ export class TextEngine {
     return renderChatPrompt(model, messages);
   }
 
-  /** FIM prompt in the model's own tokens (prefix-suffix-middle order). */
+  /**
+   * FIM prompt in the model's own tokens: suffix first (`<suf> suffix <pre> prefix <mid>`) for a
+   * model that declares it was trained so (GGUF `wisp.fim.suffix_first`), where typing at the
+   * cursor only extends the prompt and the server re-evaluates just the new tokens; otherwise
+   * prefix-suffix-middle, the layout every FIM model knows.
+   */
   infillPrompt(model: LlamaModel, prefix: string, suffix: string): Token[] {
     const { prefix: pre, suffix: suf, middle: mid } = model.tokens.infill;
     if (pre === null || suf === null || mid === null) {
       throw new EngineInputError("this model has no fill-in-the-middle tokens: suffix is not supported", "suffix");
     }
-    return [pre, ...model.tokenize(prefix, false), suf, ...model.tokenize(suffix, false), mid];
+    const prefixTokens = model.tokenize(prefix, false);
+    const suffixTokens = model.tokenize(suffix, false);
+    return suffixFirst(model) ? [suf, ...suffixTokens, pre, ...prefixTokens, mid] : [pre, ...prefixTokens, suf, ...suffixTokens, mid];
   }
 
   jsonGrammar(id: string, path: string, schema?: object): Promise<LlamaGrammar> {
@@ -113,10 +120,14 @@ export class TextEngine {
       const maxTokens = Math.min(request.maxTokens, limit - request.prompt.length);
       const aligned = await Promise.all(sequences.map((s) => alignToPrompt(s, request.prompt, this.options.prefixReuse)));
       const prompt = aligned.reduce((a, s) => ({ evaluated: a.evaluated + s.evaluated, cached: a.cached + s.cached }), { evaluated: 0, cached: 0 });
-      request.onPromptReady?.(prompt);
-      const choices = await Promise.all(
-        sequences.map((s, i) => runChoice(model, s, { ...request, maxTokens }, i, aligned[i]!.rest)),
-      );
+      let choices: ChoiceResult[];
+      if (maxTokens === 0) {
+        choices = await Promise.all(sequences.map((s, i) => evaluateOnly(s, aligned[i]!.rest, request.signal)));
+        request.onPromptReady?.(prompt);
+      } else {
+        request.onPromptReady?.(prompt);
+        choices = await Promise.all(sequences.map((s, i) => runChoice(model, s, { ...request, maxTokens }, i, aligned[i]!.rest)));
+      }
       const completionTokens = choices.reduce((sum, c) => sum + c.tokens, 0);
       this.counters.promptTokensEvaluated += prompt.evaluated;
       this.counters.promptTokensCached += prompt.cached;
@@ -146,4 +157,23 @@ export class TextEngine {
     for (const e of entries) if (e.status === "fulfilled") await e.value.model.dispose();
     if (this.llama) await (await this.llama).dispose();
   }
+}
+
+function suffixFirst(model: LlamaModel): boolean {
+  const metadata = model.fileInfo.metadata as { wisp?: { fim?: { suffix_first?: unknown } } };
+  return metadata.wisp?.fim?.suffix_first === true;
+}
+
+/** Prompt slices evaluated between checks for an abort: a warm-up of a long prompt stops soon after its client leaves. */
+const warmUpSlice = 256;
+
+/**
+ * max_tokens 0: evaluates the prompt and generates nothing, so that later requests sharing the
+ * prompt's start reuse it (an editor warms the cache when a file is opened).
+ */
+async function evaluateOnly(sequence: LlamaContextSequence, rest: readonly Token[], signal: AbortSignal): Promise<ChoiceResult> {
+  for (let at = 0; at < rest.length && !signal.aborted; at += warmUpSlice) {
+    await sequence.evaluateWithoutGeneratingNewTokens(rest.slice(at, at + warmUpSlice));
+  }
+  return { text: "", tokens: 0, finishReason: "length" };
 }

@@ -7,6 +7,8 @@ export interface SeenRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** Date.now() when its body had arrived. */
+  at: number;
   /** Resolves when the client's connection for this request closes. */
   closed: Promise<void>;
 }
@@ -21,6 +23,8 @@ export class LoopbackApi {
   readonly requests: SeenRequest[] = [];
   private readonly sockets = new Set<Socket>();
   private handler: Handler = (_req, res) => sendJson(res, 500, { error: { message: "no handler" } });
+  /** Kept once listening, so the URL stays known after close (a closed port for tests of refusal). */
+  private listeningPort = 0;
 
   private constructor(private readonly server: Server) {
     server.on("connection", (socket) => {
@@ -33,11 +37,12 @@ export class LoopbackApi {
   static async start(): Promise<LoopbackApi> {
     const api = new LoopbackApi(createServer());
     await new Promise<void>((resolve) => api.server.listen(0, "127.0.0.1", resolve));
+    api.listeningPort = (api.server.address() as AddressInfo).port;
     return api;
   }
 
   get port(): number {
-    return (this.server.address() as AddressInfo).port;
+    return this.listeningPort;
   }
 
   get baseUrl(): string {
@@ -68,6 +73,7 @@ export class LoopbackApi {
       path: req.url ?? "",
       headers: req.headers,
       body: Buffer.concat(chunks).toString("utf8"),
+      at: Date.now(),
       closed,
     };
     this.requests.push(seen);

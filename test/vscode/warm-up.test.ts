@@ -1,0 +1,79 @@
+import * as assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { WispApi } from "../../src/extension/extension";
+import { ScriptedApi, type ScriptedCompletion } from "../harness/scripted-api";
+import { waitFor } from "../harness/wait-for";
+import { activateWisp, connectWisp, resetWisp } from "./support/wisp-extension";
+
+/** Opening a file or jumping far in it warms the server's prompt cache there (a scripted server records it). */
+describe("Prompt warm-up (real VS Code, scripted server)", function () {
+  this.timeout(60_000);
+  const key = "sk-wisp-warm-up";
+  let api: WispApi;
+  let server: ScriptedApi;
+  const files: string[] = [];
+
+  before(async () => {
+    api = await activateWisp();
+    server = await ScriptedApi.start({ key, models: ["wisp-scripted"], complete: () => " + 1;" });
+    await connectWisp(api, server.baseUrl, key);
+  });
+  afterEach(async () => {
+    server.failWarmUpsWith(undefined);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    for (const file of files.splice(0)) rmSync(file, { force: true });
+  });
+  after(async () => {
+    await resetWisp();
+    await server?.close();
+  });
+
+  /** Opens a new plain-text file (no context from other files in its prompt) with the cursor at `offset`. */
+  async function open(name: string, text: string, offset: number): Promise<vscode.TextEditor> {
+    const file = join(process.env.WISP_TEST_WORKSPACE!, name);
+    files.push(file);
+    writeFileSync(file, text);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    const at = editor.document.positionAt(offset);
+    editor.selection = new vscode.Selection(at, at);
+    return editor;
+  }
+
+  const nextWarmUp = (since: number) => waitFor("a warm-up request", () => server.warmUps[since], (w): w is ScriptedCompletion => w !== undefined, 10_000) as Promise<ScriptedCompletion>;
+
+  it("opening a file warms the prompt at the cursor, shows nothing, and the first completion there extends it", async () => {
+    const text = "total = price * quantity\nsubtotal = \nprint(total)\n";
+    const cursor = text.indexOf("\nprint");
+    const since = server.warmUps.length;
+    const outcomes = api.completionOutcomes().length;
+    const editor = await open("warm-open.txt", text, cursor);
+    const warm = await nextWarmUp(since);
+    assert.equal(warm.body.max_tokens, 0);
+    assert.equal(warm.body.prompt, text.slice(0, cursor));
+    assert.equal(warm.body.suffix, text.slice(cursor));
+    assert.equal(api.completionOutcomes().length, outcomes, "a warm-up is no completion outcome");
+
+    const requests = server.textRequests.length;
+    await vscode.commands.executeCommand("type", { text: "x" });
+    const request = await waitFor("the completion request", () => server.textRequests[requests], (r) => r !== undefined, 10_000);
+    assert.ok(request!.body.prompt.startsWith(warm.body.prompt), "the completion's prompt extends the warmed one");
+    assert.equal(editor.document.lineAt(1).text, "subtotal = x");
+  });
+
+  it("a jump far in the file warms there; a failing warm-up is no error", async () => {
+    server.failWarmUpsWith(500);
+    const text = Array.from({ length: 200 }, (_, i) => `line ${i} = value ${i}`).join("\n");
+    const editor = await open("warm-jump.txt", text, 0);
+    const since = server.warmUps.length;
+    await nextWarmUp(since);
+    const far = editor.document.lineAt(150).range.end;
+    editor.selection = new vscode.Selection(far, far);
+    const warm = await nextWarmUp(since + 1);
+    assert.equal(warm.body.prompt, text.slice(0, editor.document.offsetAt(far)));
+    await new Promise((done) => setTimeout(done, 300));
+    assert.equal(api.statusBar().state, "ready", "the status bar shows no error");
+    assert.ok(!api.completionOutcomes().some((o) => o.kind === "error"), "no error outcome");
+  });
+});
