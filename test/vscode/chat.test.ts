@@ -25,10 +25,13 @@ describe("Chat panel against the local server (real VS Code)", function () {
     await setBaseUrl(server.baseUrl);
     await vscode.commands.executeCommand("wisp.setApiKey", server.key);
     await chatSettings({ maxTokens: 200 });
+    // Ghost text off: its warm-ups on opening a file would reach the same server and count as requests.
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
     writeFileSync(file, sample);
   });
   after(async () => {
     await chatSettings({ maxTokens: undefined, contextTokens: undefined });
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     rmSync(file, { force: true });
     await resetWisp();

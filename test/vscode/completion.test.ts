@@ -91,7 +91,7 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     // enough characters to type into.
     let shown: Shown | undefined;
     let since = 0;
-    for (const start of ["let y = ", "\nconst total = ", "\nreturn ", "\nsum(", "\nvalue = "]) {
+    for (const start of ["let y = ", "\nconst total = ", "\nreturn ", "\nsum(", "\nvalue = ", "\nname: ", "\nprint(", "\nlet z = ", "\nif (", "\nx = "]) {
       since = api.completionOutcomes().length;
       await type(start);
       const answer = await waitFor("an answer", () => api.completionOutcomes().slice(since).find((o) => o.kind === "shown" || o.kind === "empty"), (o) => o !== undefined, 30_000);
