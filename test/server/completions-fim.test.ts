@@ -57,6 +57,21 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     assert.ok((await evaluated(PSM_MODEL)) >= spm + suffixTokens, "prefix-suffix-middle evaluates the suffix again");
   });
 
+  it("fits a prompt longer than the context (the prefix keeps its end, the suffix its start) and keeps it stable while typing", async () => {
+    // The fixture's context is 2048 tokens; this prefix alone is several times that.
+    const longPrefix = Array.from({ length: 600 }, (_, i) => `const value${i} = compute(${i}, "item ${i}");\n`).join("") + PREFIX;
+    const longSuffix = SUFFIX.repeat(200);
+    const first = await complete({ model: TEXT_MODEL, prompt: longPrefix, suffix: longSuffix, max_tokens: 16 });
+    assert.ok(first.body.usage.prompt_tokens <= 2048 - 16, `prompt of ${first.body.usage.prompt_tokens} tokens`);
+    assert.ok(first.body.usage.prompt_tokens > 1500, "most of the room is used");
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    const spelled = model.detokenize(model.tokenize(longPrefix, false).slice(-200), false);
+    assert.ok(longPrefix.endsWith(spelled.slice(1)), "the prefix's end is kept");
+    // Typing a few characters at the cursor re-evaluates only those, not the whole fitted prompt.
+    const next = await complete({ model: TEXT_MODEL, prompt: `${longPrefix}if (n`, suffix: longSuffix, max_tokens: 16 });
+    assert.ok(Number(next.headers.get("x-wisp-prompt-tokens-evaluated")) <= 6, `evaluated ${next.headers.get("x-wisp-prompt-tokens-evaluated")}`);
+  });
+
   it("max_tokens 0 evaluates the prompt and generates nothing; a request extending it then evaluates only the new tokens", async () => {
     const prompt = PREFIX.repeat(20);
     const warm = await complete({ model: TEXT_MODEL, prompt, max_tokens: 0 });

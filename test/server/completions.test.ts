@@ -107,6 +107,37 @@ describe("POST /v1/completions", function () {
     assert.equal(response.usage!.completion_tokens, 20);
   });
 
+  it("serves n above --parallel: the choices take turns on the request's sequences", async () => {
+    // The fixture runs --parallel 2; greedy choices from one prompt are identical, seeded ones differ.
+    const greedy = await complete({ max_tokens: 8, n: 5 });
+    openapi.assertValid("CreateCompletionResponse", greedy);
+    assert.deepEqual(greedy.choices.map((c) => c.index), [0, 1, 2, 3, 4]);
+    assert.equal(new Set(greedy.choices.map((c) => c.text)).size, 1);
+    assert.equal(greedy.choices[0]!.text, (await complete({ max_tokens: 8 })).choices[0]!.text);
+    assert.equal(greedy.usage!.completion_tokens, 40);
+    const sampled = await complete({ max_tokens: 8, n: 3, temperature: 1, seed: 5 });
+    // Choice i is sampled with seed + i, whichever round it ran in.
+    const alone = await complete({ max_tokens: 8, n: 1, temperature: 1, seed: 7 });
+    assert.equal(sampled.choices[2]!.text, alone.choices[0]!.text);
+  });
+
+  it("serves a list of prompts as OpenAI does: n choices per prompt, numbered prompt by prompt", async () => {
+    const other = "class Stack:\n    def push(self, item):\n";
+    const one = (await complete({ max_tokens: 6 })).choices[0]!.text;
+    const two = (await complete({ max_tokens: 6, prompt: other })).choices[0]!.text;
+    const both = await complete({ max_tokens: 6, prompt: [PROMPT, other], n: 2 });
+    openapi.assertValid("CreateCompletionResponse", both);
+    assert.deepEqual(both.choices.map((c) => [c.index, c.text]), [[0, one], [1, one], [2, two], [3, two]]);
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    assert.equal(both.usage!.prompt_tokens, model.tokenize(PROMPT).length + model.tokenize(other).length);
+    const ids = await complete({ max_tokens: 6, prompt: [[...model.tokenize(PROMPT)], [...model.tokenize(other)]], echo: true });
+    assert.deepEqual(ids.choices.map((c) => c.text), [PROMPT + one, other + two]);
+    const events = await readSse(await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: [PROMPT, other], temperature: 0, max_tokens: 6, stream: true } }));
+    const chunks = events.slice(0, -1) as { choices: { index: number; text: string }[] }[];
+    const text = (index: number) => chunks.flatMap((c) => c.choices.filter((x) => x.index === index).map((x) => x.text)).join("");
+    assert.deepEqual([text(0), text(1)], [one, two]);
+  });
+
   it("applies logit_bias by token id, including forcing end of text", async () => {
     const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
     const [token] = model.tokenize(" return");

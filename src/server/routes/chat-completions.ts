@@ -90,7 +90,7 @@ export const registerChatCompletionRoutes: RoutePlugin = (app, deps) => {
     const { entry, model } = await resolveTextModel(deps, body.model);
     const prompt = deps.textEngine.chatPrompt(model, toMessages(body));
     const job = {
-      prompt,
+      prompts: [prompt],
       promptParam: "messages" as const,
       n: body.n ?? 1,
       maxTokens: body.max_completion_tokens ?? body.max_tokens ?? Number.MAX_SAFE_INTEGER,

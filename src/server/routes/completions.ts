@@ -9,11 +9,14 @@ import { answerText, type TextResponseFormat } from "./text-response";
 import { resolveTextModel, samplingSettings, stopList } from "./text-model";
 
 interface CompletionBody extends SamplingBody {
-  prompt: string | [string] | number[];
+  prompt: string | string[] | number[] | number[][];
   suffix?: string | null;
   echo?: boolean | null;
   logprobs?: number | null;
 }
+
+/** Prompts in one request: each is generated in turn, so a long list is a long wait. */
+const MAX_PROMPTS = 16;
 
 const bodySchema = {
   type: "object",
@@ -22,12 +25,13 @@ const bodySchema = {
     ...samplingProperties,
     // 0 evaluates the prompt and generates nothing (a warm-up), as OpenAI's completions API allows.
     max_tokens: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
-    // One prompt per request: a list of several prompts (batching) is not supported.
+    // A text, token ids, or a list of either: each prompt of a list gets its own n choices.
     prompt: {
       anyOf: [
         { type: "string" },
-        { type: "array", minItems: 1, maxItems: 1, items: { type: "string" } },
+        { type: "array", minItems: 1, maxItems: MAX_PROMPTS, items: { type: "string" } },
         { type: "array", minItems: 1, items: { type: "integer", minimum: 0 } },
+        { type: "array", minItems: 1, maxItems: MAX_PROMPTS, items: { type: "array", minItems: 1, items: { type: "integer", minimum: 0 } } },
       ],
     },
     suffix: { anyOf: [{ type: "string" }, { type: "null" }] },
@@ -43,45 +47,61 @@ function checkTokenIds(model: LlamaModel, ids: number[]): Token[] {
   return ids as Token[];
 }
 
-function completionFormat(echoText: string): TextResponseFormat {
+/** `echoes[i]`: the prompt text choice i starts with ("" without echo). */
+function completionFormat(echoes: readonly string[]): TextResponseFormat {
+  const echo = (index: number) => echoes[index] ?? "";
   const choice = (c: ChoiceResult, index: number) => ({
     index,
-    text: echoText + c.text,
-    logprobs: c.logprobs ? completionLogprobs(c.logprobs, echoText.length) : null,
+    text: echo(index) + c.text,
+    logprobs: c.logprobs ? completionLogprobs(c.logprobs, echo(index).length) : null,
     finish_reason: c.finishReason,
   });
   return {
     idPrefix: "cmpl",
     // Streaming with echo: the prompt goes out as each choice's opening chunk.
-    opensStream: echoText !== "",
+    opensStream: echoes.some((e) => e !== ""),
     chunk: (base, index, text, logprobs, finish) => ({
       ...base,
       object: "text_completion",
-      choices: [{ index, text: text ?? echoText, logprobs: logprobs ? completionLogprobs(logprobs) : null, finish_reason: finish }],
+      choices: [{ index, text: text ?? echo(index), logprobs: logprobs ? completionLogprobs(logprobs) : null, finish_reason: finish }],
     }),
     usageChunk: (base, usage) => ({ ...base, object: "text_completion", choices: [], usage }),
     complete: (base, choices, usage) => ({ ...base, object: "text_completion", choices: choices.map(choice), usage }),
   };
 }
 
+/** The request's prompts: one text or token list, or a list of them. */
+function promptList(prompt: CompletionBody["prompt"]): (string | number[])[] {
+  if (typeof prompt === "string") return [prompt];
+  if (prompt.every((p) => typeof p === "number")) return [prompt as number[]];
+  return prompt as (string | number[])[];
+}
+
 export const registerCompletionRoutes: RoutePlugin = (app, deps) => {
   app.post<{ Body: CompletionBody }>("/v1/completions", { schema: { body: bodySchema } }, async (request, reply) => {
     const body = request.body;
     const { entry, model } = await resolveTextModel(deps, body.model);
-    const promptText = typeof body.prompt === "string" ? body.prompt : typeof body.prompt[0] === "string" ? body.prompt[0] : undefined;
-    const tokens = promptText === undefined ? checkTokenIds(model, body.prompt as number[]) : deps.textEngine.tokenizePrompt(model, promptText);
-    const prompt = body.suffix != null ? deps.textEngine.infillPrompt(model, promptText ?? model.detokenize(tokens), body.suffix) : tokens;
-    const echoText = body.echo ? (promptText ?? model.detokenize(tokens)) : "";
+    if (body.echo && body.logprobs != null) {
+      throw new ApiError(400, "echo with logprobs (log probabilities of the prompt's tokens) is not supported: drop one of them", "invalid_request_error", "logprobs");
+    }
+    const n = body.n ?? 1;
+    const maxTokens = body.max_tokens ?? 16;
+    const prompts = promptList(body.prompt).map((p) => {
+      const text = typeof p === "string" ? p : undefined;
+      const tokens = text === undefined ? checkTokenIds(model, p as number[]) : deps.textEngine.tokenizePrompt(model, text);
+      const prefix = text ?? model.detokenize(tokens);
+      return { tokens: body.suffix != null ? deps.textEngine.infillPrompt(model, prefix, body.suffix, maxTokens) : tokens, echo: body.echo ? prefix : "" };
+    });
     const job = {
-      prompt,
+      prompts: prompts.map((p) => p.tokens),
       promptParam: "prompt" as const,
-      n: body.n ?? 1,
-      maxTokens: body.max_tokens ?? 16,
+      n,
+      maxTokens,
       stop: stopList(body.stop),
       sampling: await samplingSettings(deps, entry, model, body),
       topLogprobs: body.logprobs ?? undefined,
     };
     const stream = { enabled: body.stream === true, includeUsage: body.stream_options?.include_usage === true };
-    await answerText(deps, request, reply, entry, job, stream, completionFormat(echoText));
+    await answerText(deps, request, reply, entry, job, stream, completionFormat(prompts.flatMap((p) => Array<string>(n).fill(p.echo))));
   });
 };

@@ -1,6 +1,7 @@
 // Runs a generation for a text route and answers with one JSON body or an SSE stream. A client
 // that goes away aborts the generation, which frees its sequences at once.
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Token } from "node-llama-cpp";
 import { randomUUID } from "node:crypto";
 import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
@@ -33,7 +34,8 @@ export interface Usage {
   total_tokens: number;
 }
 
-export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPromptReady">;
+/** What a route asks for: one prompt (chat) or several (completions), each with `n` choices. */
+export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPromptReady" | "prompt"> & { prompts: readonly (readonly Token[])[] };
 
 const usageOf = (r: GenerationResult): Usage => ({
   prompt_tokens: r.promptTokens,
@@ -108,7 +110,7 @@ function reportUsage({ deps, request, entry }: Answer, result: GenerationResult)
 
 async function completeText(answer: Answer): Promise<void> {
   const { deps, reply, entry, job, signal, base, format } = answer;
-  const result = await deps.textEngine.generate(entry.id, entry.path, { ...job, signal });
+  const result = await deps.textEngine.generateEach(entry.id, entry.path, { ...job, signal }, job.prompts);
   reportUsage(answer, result);
   if (signal.aborted) return abandon(reply);
   reply.headers(promptHeaders(result.prompt));
@@ -120,17 +122,17 @@ async function streamText(answer: Answer): Promise<void> {
   const raw = reply.raw;
   const sse = new SseWriter(raw);
   const send = (data: object | string) => sse.send(data);
-  const generation = deps.textEngine.generate(entry.id, entry.path, {
+  const generation = deps.textEngine.generateEach(entry.id, entry.path, {
     ...job,
     signal,
     onPromptReady: (stats) => {
       // Headers go out only once the prompt is accepted, so prompt errors still get a JSON 400.
       reply.hijack();
       raw.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", ...promptHeaders(stats) });
-      if (format.opensStream) for (let i = 0; i < job.n; i++) send(format.chunk(base, i, undefined, undefined, null));
+      if (format.opensStream) for (let i = 0; i < job.n * job.prompts.length; i++) send(format.chunk(base, i, undefined, undefined, null));
     },
     onText: (index, text, logprobs) => send(format.chunk(base, index, text, job.topLogprobs === undefined ? undefined : logprobs, null)),
-  });
+  }, job.prompts);
   // Text batched before a failure goes out ahead of the error event (answerText writes it).
   const result = await generation.catch((error: unknown) => {
     sse.flush();
