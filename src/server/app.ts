@@ -29,6 +29,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   contextSize: 4096,
   maxQueue: 64,
   prefixReuse: true,
+  inputLookup: 0,
   bodyLimit: 4 * 1024 * 1024,
   requestTimeoutMs: 30_000,
 };

@@ -9,6 +9,7 @@ export const USAGE = `usage:
   wisp-server [--host 127.0.0.1] [--port 8765] [--models-dir DIR] [--data-dir DIR]
               [--threads N] [--parallel N] [--ctx-size N]
               [--max-queue N] [--request-timeout SECONDS] [--no-prefix-reuse]
+              [--input-lookup N]
   wisp-server keys create --name NAME [--data-dir DIR]
   wisp-server keys list [--data-dir DIR]
   wisp-server keys revoke ID [--data-dir DIR]`;
@@ -43,6 +44,7 @@ export function parseCommand(argv: string[]): Command {
       "request-timeout": { type: "string" },
       name: { type: "string" },
       "no-prefix-reuse": { type: "boolean" },
+      "input-lookup": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -75,6 +77,7 @@ export function parseCommand(argv: string[]): Command {
       contextSize: positiveInt("ctx-size", values["ctx-size"], DEFAULT_CONFIG.contextSize),
       maxQueue: values["max-queue"] === "0" ? 0 : positiveInt("max-queue", values["max-queue"], DEFAULT_CONFIG.maxQueue),
       prefixReuse: !values["no-prefix-reuse"],
+      inputLookup: values["input-lookup"] === "0" ? 0 : positiveInt("input-lookup", values["input-lookup"], DEFAULT_CONFIG.inputLookup),
       requestTimeoutMs: 1000 * positiveInt("request-timeout", values["request-timeout"], DEFAULT_CONFIG.requestTimeoutMs / 1000),
     },
   };

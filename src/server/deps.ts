@@ -17,6 +17,12 @@ export interface ServerConfig {
   maxQueue: number;
   /** Reuse evaluated prompt prefixes across requests (--no-prefix-reuse turns it off, to compare). */
   prefixReuse: boolean;
+  /**
+   * Speculative decoding from the prompt itself (input lookup): up to this many tokens predicted
+   * per step from where the last generated tokens occur in the prompt, checked by the model in one
+   * batch. 0 turns it off. Lossless: the output is the same, only the speed changes.
+   */
+  inputLookup: number;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
   /**

@@ -23,6 +23,8 @@ export class SequencePool {
   private readonly free: LlamaContextSequence[] = [];
   private readonly busySequences = new Set<LlamaContextSequence>();
   private readonly queue: Waiter[] = [];
+  /** Every sequence of the context, free or not. */
+  readonly sequences: readonly LlamaContextSequence[];
 
   constructor(
     readonly context: LlamaContext,
@@ -31,6 +33,7 @@ export class SequencePool {
     private readonly holdMs = 250,
   ) {
     for (let i = 0; i < context.totalSequences; i++) this.free.push(context.getSequence());
+    this.sequences = [...this.free];
   }
 
   get size(): number {

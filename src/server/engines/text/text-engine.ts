@@ -1,11 +1,15 @@
 // The text engine: one loaded model and context per model id, `parallel` sequences per context,
 // requests queued FIFO for sequences, prompt prefixes reused across requests.
 import { getLlama, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { BatchDecoder } from "./batch-decoder";
+import { runDirectChoice } from "./direct-choice";
 import { EngineInputError } from "./engine-input-error";
+import { fitInfill } from "./fit-infill";
+import { directDecodingAvailable } from "./node-llama-cpp-internals";
 import { renderChatPrompt, type ChatMessage } from "./chat-prompt";
 import { alignToPrompt, runChoice } from "./run-choice";
 import { SequencePool } from "./sequence-pool";
-import type { ChoiceResult, GenerationRequest, GenerationResult } from "./types";
+import type { ChoiceResult, GenerationRequest, GenerationResult, PromptStats } from "./types";
 
 export interface TextEngineOptions {
   threads: number;
@@ -15,6 +19,8 @@ export interface TextEngineOptions {
   maxQueue: number;
   /** Reuse each sequence's evaluated prompt prefix (false only to measure what it saves). */
   prefixReuse: boolean;
+  /** Tokens predicted per step by input lookup (speculative decoding from the prompt); 0: off. */
+  inputLookup?: number;
 }
 
 export interface TextEngineMetrics {
@@ -23,12 +29,17 @@ export interface TextEngineMetrics {
   promptTokensEvaluated: number;
   promptTokensCached: number;
   completionTokens: number;
+  /** Tokens guessed by input lookup, and how many of them the model confirmed. */
+  lookupPredicted: number;
+  lookupAccepted: number;
   sequences: { total: number; busy: number; waiting: number };
 }
 
 interface LoadedModel {
   model: LlamaModel;
   pool: SequencePool;
+  /** Drives decoding directly (see batch-decoder.ts); undefined where node-llama-cpp lacks what it needs. */
+  decoder?: BatchDecoder;
 }
 
 export class TextEngine {
@@ -36,7 +47,7 @@ export class TextEngine {
   private readonly loaded = new Map<string, Promise<LoadedModel>>();
   /** Pools of the models loaded so far, for metrics. */
   private readonly pools = new Set<SequencePool>();
-  private readonly counters = { requests: 0, aborted: 0, promptTokensEvaluated: 0, promptTokensCached: 0, completionTokens: 0 };
+  private readonly counters = { requests: 0, aborted: 0, promptTokensEvaluated: 0, promptTokensCached: 0, completionTokens: 0, lookupPredicted: 0, lookupAccepted: 0 };
 
   constructor(readonly options: TextEngineOptions) {}
 
@@ -58,7 +69,8 @@ export class TextEngine {
         });
         const pool = new SequencePool(context, this.options.maxQueue);
         this.pools.add(pool);
-        return { model, pool };
+        const direct = pool.sequences.every((s) => directDecodingAvailable(model, context, s));
+        return { model, pool, decoder: direct ? new BatchDecoder(context, context.batchSize) : undefined };
       })();
       entry.catch(() => this.loaded.delete(id));
       this.loaded.set(id, entry);
@@ -82,16 +94,19 @@ export class TextEngine {
    * FIM prompt in the model's own tokens: suffix first (`<suf> suffix <pre> prefix <mid>`) for a
    * model that declares it was trained so (GGUF `wisp.fim.suffix_first`), where typing at the
    * cursor only extends the prompt and the server re-evaluates just the new tokens; otherwise
-   * prefix-suffix-middle, the layout every FIM model knows.
+   * prefix-suffix-middle, the layout every FIM model knows. Fitted to the context with room for
+   * `maxTokens` (see fitInfill): an editor cannot know how many tokens its text makes.
    */
-  infillPrompt(model: LlamaModel, prefix: string, suffix: string): Token[] {
+  infillPrompt(model: LlamaModel, prefix: string, suffix: string, maxTokens = 0): Token[] {
     const { prefix: pre, suffix: suf, middle: mid } = model.tokens.infill;
     if (pre === null || suf === null || mid === null) {
       throw new EngineInputError("this model has no fill-in-the-middle tokens: suffix is not supported", "suffix");
     }
-    const prefixTokens = model.tokenize(prefix, false);
-    const suffixTokens = model.tokenize(suffix, false);
-    return suffixFirst(model) ? [suf, ...suffixTokens, pre, ...prefixTokens, mid] : [pre, ...prefixTokens, suf, ...suffixTokens, mid];
+    const limit = Math.min(this.options.contextSize, model.trainContextSize);
+    const fitted = fitInfill(model.tokenize(prefix, false), model.tokenize(suffix, false), limit - 3 - Math.min(maxTokens, Math.floor(limit / 4)));
+    return suffixFirst(model)
+      ? [suf, ...fitted.suffix, pre, ...fitted.prefix, mid]
+      : [pre, ...fitted.prefix, suf, ...fitted.suffix, mid];
   }
 
   jsonGrammar(id: string, path: string, schema?: object): Promise<LlamaGrammar> {
@@ -107,28 +122,46 @@ export class TextEngine {
   }
 
   async generate(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
-    const { model, pool } = await this.load(id, path);
+    const { model, pool, decoder } = await this.load(id, path);
     const limit = pool.context.contextSize;
     if (request.prompt.length === 0) throw new EngineInputError("the prompt is empty", request.promptParam);
     if (request.prompt.length + Math.min(request.maxTokens, 1) > limit) {
       throw new EngineInputError(`the prompt is ${request.prompt.length} tokens, more than the context size of ${limit} tokens`, request.promptParam);
     }
-    if (request.n > pool.size) throw new EngineInputError(`n must be at most ${pool.size} (the server's --parallel)`, "n");
     this.counters.requests++;
-    const sequences = await pool.acquire(request.n, request.prompt, request.signal);
+    // n above --parallel: the choices take turns on the sequences this request holds; the prompt
+    // is evaluated once per sequence, later rounds reuse it.
+    const sequences = await pool.acquire(Math.min(request.n, pool.size), request.prompt, request.signal);
     try {
       const maxTokens = Math.min(request.maxTokens, limit - request.prompt.length);
-      const aligned = await Promise.all(sequences.map((s) => alignToPrompt(s, request.prompt, this.options.prefixReuse)));
-      const prompt = aligned.reduce((a, s) => ({ evaluated: a.evaluated + s.evaluated, cached: a.cached + s.cached }), { evaluated: 0, cached: 0 });
-      let choices: ChoiceResult[];
-      if (maxTokens === 0) {
-        choices = await Promise.all(sequences.map((s, i) => evaluateOnly(s, aligned[i]!.rest, request.signal)));
-        request.onPromptReady?.(prompt);
-      } else {
-        request.onPromptReady?.(prompt);
-        choices = await Promise.all(sequences.map((s, i) => runChoice(model, s, { ...request, maxTokens }, i, aligned[i]!.rest)));
+      const prompt: PromptStats = { evaluated: 0, cached: 0 };
+      const choices: ChoiceResult[] = [];
+      for (let first = 0; first < request.n && !request.signal.aborted; first += sequences.length) {
+        const round = sequences.slice(0, Math.min(sequences.length, request.n - first));
+        const aligned = await Promise.all(round.map((s) => alignToPrompt(s, request.prompt, this.options.prefixReuse)));
+        if (first === 0) {
+          prompt.evaluated = aligned.reduce((a, s) => a + s.evaluated, 0);
+          prompt.cached = aligned.reduce((a, s) => a + s.cached, 0);
+        }
+        if (maxTokens === 0) {
+          choices.push(...(await Promise.all(round.map((s, i) => evaluateOnly(s, aligned[i]!.rest, request.signal)))));
+          if (first === 0) request.onPromptReady?.(prompt);
+        } else {
+          if (first === 0) request.onPromptReady?.(prompt);
+          // Log probabilities and grammars take node-llama-cpp's own evaluation loop.
+          const direct = decoder !== undefined && request.topLogprobs === undefined && request.sampling.grammar === undefined;
+          const run = (s: LlamaContextSequence, i: number) =>
+            direct
+              ? runDirectChoice(model, s, decoder, { ...request, maxTokens }, first + i, aligned[i]!.rest, this.options.inputLookup ?? 0)
+              : runChoice(model, s, { ...request, maxTokens }, first + i, aligned[i]!.rest);
+          choices.push(...(await Promise.all(round.map(run))));
+        }
       }
       const completionTokens = choices.reduce((sum, c) => sum + c.tokens, 0);
+      for (const c of choices) {
+        this.counters.lookupPredicted += c.lookup?.predicted ?? 0;
+        this.counters.lookupAccepted += c.lookup?.accepted ?? 0;
+      }
       this.counters.promptTokensEvaluated += prompt.evaluated;
       this.counters.promptTokensCached += prompt.cached;
       this.counters.completionTokens += completionTokens;
@@ -137,6 +170,29 @@ export class TextEngine {
     } finally {
       pool.release(sequences);
     }
+  }
+
+  /**
+   * Several prompts in one request (OpenAI's completions batching): each gets `n` choices, numbered
+   * prompt by prompt (choice i of prompt p is choice p * n + i), generated one prompt after another.
+   */
+  async generateEach(id: string, path: string, request: Omit<GenerationRequest, "prompt">, prompts: readonly (readonly Token[])[]): Promise<GenerationResult> {
+    const total: GenerationResult = { choices: [], promptTokens: 0, completionTokens: 0, prompt: { evaluated: 0, cached: 0 } };
+    for (const [p, prompt] of prompts.entries()) {
+      if (request.signal.aborted) break;
+      const result = await this.generate(id, path, {
+        ...request,
+        prompt,
+        onPromptReady: p === 0 ? request.onPromptReady : undefined,
+        onText: request.onText && ((choice, text, logprobs) => request.onText!(p * request.n + choice, text, logprobs)),
+      });
+      total.choices.push(...result.choices);
+      total.promptTokens += result.promptTokens;
+      total.completionTokens += result.completionTokens;
+      total.prompt.evaluated += result.prompt.evaluated;
+      total.prompt.cached += result.prompt.cached;
+    }
+    return total;
   }
 
   metrics(): TextEngineMetrics {

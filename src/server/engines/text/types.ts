@@ -43,6 +43,8 @@ export interface ChoiceResult {
   tokens: number;
   finishReason: FinishReason;
   logprobs?: TokenLogprob[];
+  /** Input lookup: tokens guessed, and confirmed by the model. */
+  lookup?: { predicted: number; accepted: number };
 }
 
 export interface PromptStats {

@@ -1,0 +1,142 @@
+// Drives llama.cpp's decode and sampling for the engine's sequences directly, one native decode per
+// step for all the sequences that are generating, instead of through node-llama-cpp's general
+// evaluation loop: that loop's scheduling, locks and per-token sampler set-up cost about as much as
+// the decode itself on small models. It keeps node-llama-cpp's own bookkeeping of each sequence
+// (its tokens and next position) up to date, and takes the same context lock as node-llama-cpp's
+// dispatcher, so the rest of node-llama-cpp (prefix comparison, erasing, its own evaluations for
+// grammars and log probabilities) goes on working beside it.
+import { withLock } from "lifecycle-utils";
+import type { LlamaContext, LlamaContextSequence, LlamaModel, SequenceEvaluateOptions, Token } from "node-llama-cpp";
+import { nodeLlamaCppInternals, type NativeSampler } from "./node-llama-cpp-internals";
+
+/** One sequence's share of a decode: tokens appended at its end, and what to sample after them. */
+interface Step {
+  sequence: LlamaContextSequence;
+  tokens: readonly Token[];
+  /** Sample after each of the last `samples` tokens, in order, while `accept` agrees. */
+  samples: number;
+  sampler?: NativeSampler;
+  accept?: (index: number, token: Token) => boolean;
+  resolve: (sampled: Token[]) => void;
+  reject: (error: unknown) => void;
+}
+
+export class BatchDecoder {
+  private readonly queue: Step[] = [];
+  private dispatchScheduled = false;
+  private running = false;
+  /** Sequences inside a generation loop: once all of them have a step queued, it goes at once. */
+  private active = 0;
+
+  constructor(
+    private readonly context: LlamaContext,
+    /** Most tokens per native decode (the context's batch size). */
+    private readonly batchSize: number,
+  ) {}
+
+  /** Counts a generation loop as active until the returned function is called. */
+  enter(): () => void {
+    this.active++;
+    let left = false;
+    return () => {
+      if (!left) (left = true), this.active--;
+    };
+  }
+
+  /**
+   * Appends `tokens` to `sequence` (they are evaluated), then samples the token after each of the
+   * last `samples` of them in order, stopping after the first one `accept` refuses. Resolves with
+   * the sampled tokens.
+   */
+  decode(sequence: LlamaContextSequence, tokens: readonly Token[], sampling?: { sampler: NativeSampler; samples: number; accept?: (index: number, token: Token) => boolean }): Promise<Token[]> {
+    if (tokens.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ sequence, tokens, samples: sampling?.samples ?? 0, sampler: sampling?.sampler, accept: sampling?.accept, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** A sampler for one choice, configured from node-llama-cpp's evaluation options. */
+  sampler(model: LlamaModel, sequence: LlamaContextSequence, options: SequenceEvaluateOptions): { sampler: NativeSampler; update(): void; dispose(): void } {
+    const internals = nodeLlamaCppInternals(model, this.context);
+    const sampler = internals.newSampler();
+    const configure = () => sampler.applyConfig(internals.samplerConfig(sequence, options));
+    configure();
+    // Penalties depend on what was generated so far: only they need the config again per token.
+    return { sampler, update: options.repeatPenalty ? configure : () => {}, dispose: () => sampler.dispose() };
+  }
+
+  private schedule(): void {
+    if (this.running || this.dispatchScheduled) return;
+    if (this.queue.length >= Math.max(1, this.active)) {
+      void this.run();
+      return;
+    }
+    // Another generating sequence may still add its step this turn: decode both at once.
+    this.dispatchScheduled = true;
+    setImmediate(() => {
+      this.dispatchScheduled = false;
+      if (!this.running) void this.run();
+    });
+  }
+
+  private async run(): Promise<void> {
+    if (this.queue.length === 0) return;
+    this.running = true;
+    const steps = this.queue.splice(0, this.queue.length);
+    try {
+      await withLock([this.context, "context"], () => this.decodeSteps(steps));
+    } catch (error) {
+      for (const step of steps) step.reject(error);
+    } finally {
+      this.running = false;
+      if (this.queue.length > 0) this.schedule();
+    }
+  }
+
+  /** Decodes the steps' tokens in batches of at most batchSize, then samples where asked. */
+  private async decodeSteps(steps: Step[]): Promise<void> {
+    const ctx = nodeLlamaCppInternals(undefined, this.context).addonContext;
+    const left = steps.map((step) => ({ step, from: 0, logitIndexes: [] as number[] }));
+    while (left.some((l) => l.from < l.step.tokens.length)) {
+      let room = this.batchSize;
+      const parts: { entry: (typeof left)[number]; count: number }[] = [];
+      for (const entry of left) {
+        const count = Math.min(room, entry.step.tokens.length - entry.from);
+        if (count > 0) parts.push({ entry, count }), (room -= count);
+      }
+      ctx.initBatch(this.batchSize - room);
+      for (const { entry, count } of parts) {
+        const { step } = entry;
+        const sequence = nodeLlamaCppInternals(undefined, this.context).sequence(step.sequence);
+        const firstSampled = step.tokens.length - step.samples;
+        const logits: number[] = [];
+        for (let i = entry.from; i < entry.from + count; i++) if (i >= firstSampled) logits.push(i - entry.from);
+        const chunk = step.tokens.slice(entry.from, entry.from + count);
+        const indexes = ctx.addToBatch(sequence.id, sequence.nextTokenIndex, Uint32Array.from(chunk), Uint32Array.from(logits));
+        sequence.appended(chunk);
+        entry.logitIndexes.push(...indexes);
+        entry.from += count;
+      }
+      await ctx.decodeBatch();
+      // Logits live until the next decode: sample every finished step of this batch now.
+      await Promise.all(parts.filter(({ entry }) => entry.from === entry.step.tokens.length).map(({ entry }) => this.sample(entry.step, entry.logitIndexes)));
+    }
+  }
+
+  private async sample(step: Step, logitIndexes: number[]): Promise<void> {
+    try {
+      const ctx = nodeLlamaCppInternals(undefined, this.context).addonContext;
+      const sampled: Token[] = [];
+      for (let i = 0; i < logitIndexes.length && step.sampler; i++) {
+        const token = (await ctx.sampleToken(logitIndexes[i]!, step.sampler)) as Token | -1;
+        if (token === -1) throw new Error("the engine failed to sample a token");
+        sampled.push(token);
+        if (step.accept && !step.accept(i, token)) break;
+      }
+      step.resolve(sampled);
+    } catch (error) {
+      step.reject(error);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+// Generates one choice through the batch decoder: one native decode per step for all generating
+// sequences, and (with input lookup) several tokens guessed from the prompt checked per decode. The
+// same tokens come out as through node-llama-cpp's evaluation loop: guesses only skip decodes, each
+// token is still sampled after exactly the tokens before it.
+import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import type { BatchDecoder } from "./batch-decoder";
+import { IncrementalText } from "./incremental-text";
+import { lookupPrediction } from "./prompt-lookup";
+import { evaluateOptions } from "./sampling";
+import { scanForStop } from "./stop-detector";
+import type { ChoiceResult, FinishReason, GenerationRequest } from "./types";
+
+export async function runDirectChoice(
+  model: LlamaModel,
+  sequence: LlamaContextSequence,
+  decoder: BatchDecoder,
+  request: GenerationRequest,
+  choice: number,
+  rest: Token[],
+  inputLookup: number,
+): Promise<ChoiceResult> {
+  const generated: Token[] = [];
+  const options = evaluateOptions(model, request.sampling, choice, generated);
+  // Penalties change the sampler with every token: a guessed token could not be checked by the sampler it would really meet.
+  const lookup = options.repeatPenalty ? 0 : inputLookup;
+  const sampler = decoder.sampler(model, sequence, options);
+  const leave = decoder.enter();
+  const decoded = new IncrementalText(model);
+  const lookupStats = { predicted: 0, accepted: 0 };
+  let emitted = "";
+  const emit = (text: string) => {
+    if (!request.onText || text.length === emitted.length) return;
+    request.onText(choice, text.slice(emitted.length), []);
+    emitted = text;
+  };
+  let finishReason: FinishReason = "stop";
+  let stopped = false;
+  let input = rest;
+  try {
+    generation: while (request.maxTokens > 0 && !request.signal.aborted) {
+      const guess = lookup > 0 ? lookupPrediction([...sequence.contextTokens, ...input], Math.min(lookup, request.maxTokens - generated.length - 1)) : [];
+      const sampled = await decoder.decode(sequence, [...input, ...guess], {
+        sampler: sampler.sampler,
+        samples: guess.length + 1,
+        accept: (i, token) => i < guess.length && token === guess[i],
+      });
+      const accepted = sampled.length - 1;
+      if (accepted < guess.length) {
+        // The guesses after the first wrong one were evaluated for nothing: drop them from the sequence.
+        const end = sequence.nextTokenIndex;
+        await sequence.eraseContextTokenRanges([{ start: end - (guess.length - accepted), end }]);
+      }
+      lookupStats.predicted += guess.length;
+      lookupStats.accepted += accepted;
+      for (const token of sampled) {
+        if (request.signal.aborted || model.isEogToken(token)) break generation;
+        generated.push(token);
+        sampler.update();
+        const scan = scanForStop(decoded.push(token), request.stop);
+        stopped = scan.stopped;
+        if (stopped) break generation;
+        if (generated.length >= request.maxTokens) {
+          finishReason = "length";
+          break generation;
+        }
+        emit(scan.visible);
+      }
+      input = [sampled.at(-1)!];
+    }
+    if (request.maxTokens === 0) finishReason = "length";
+  } finally {
+    leave();
+    sampler.dispose();
+  }
+  const full = model.detokenize(generated);
+  // Nothing is held back any more: a partial stop-string match at the end is plain text.
+  const text = stopped ? scanForStop(full, request.stop).visible : full;
+  if (!request.signal.aborted) emit(text);
+  return { text, tokens: generated.length, finishReason, lookup: lookupStats };
+}
