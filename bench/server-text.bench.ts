@@ -12,6 +12,7 @@ import type { SamplingSettings } from "../src/server/engines/text/types";
 import { TRAINING_CORPUS } from "../src/server/models/corpus";
 import { TINY_LLAMA_SIZES } from "../src/server/models/tiny-llama";
 import { writeTinyLlamaGguf } from "../src/server/models/write-tiny-llama";
+import { timedCompletion } from "./engine/stream-timing";
 
 const MODEL_ID = TINY_LLAMA_SIZES.large.name;
 const MODEL_FILE = path.resolve(".cache/models", `${MODEL_ID}.gguf`);
@@ -66,38 +67,11 @@ async function inProcess(sequence: LlamaContextSequence, prompt: Token[], maxTok
   return { ttft: first - t0, genRate: n > 1 ? ((n - 1) * 1000) / (end - first) : 0, tokens: n };
 }
 
-/** Streams a completion over HTTP with node:http (a light client: the box has 2 cores to share). */
-function overHttp(origin: string, key: string, prompt: Token[], maxTokens: number): Promise<Run> {
-  const body = JSON.stringify({ model: MODEL_ID, prompt, max_tokens: maxTokens, temperature: 0, top_p: 1, logit_bias: logitBiasBody, stream: true, stream_options: { include_usage: true } });
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    let first = 0;
-    let last = 0;
-    let buffer = "";
-    let tokens = 0;
-    const request = http.request(`${origin}/v1/completions`, { method: "POST", agent, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } }, (response) => {
-      response.setEncoding("utf8");
-      response.on("data", (text: string) => {
-        buffer += text;
-        const events = buffer.split("\n\n");
-        buffer = events.pop()!;
-        for (const event of events) {
-          const data = event.slice("data: ".length);
-          if (data === "[DONE]") continue;
-          const chunk = JSON.parse(data) as { choices: { text: string }[]; usage?: { completion_tokens: number } };
-          if (chunk.usage) tokens = chunk.usage.completion_tokens;
-          if (chunk.choices[0]?.text) {
-            last = performance.now();
-            first ||= last;
-          }
-        }
-      });
-      response.on("end", () => resolve({ ttft: first - t0, genRate: tokens > 1 ? ((tokens - 1) * 1000) / (last - first) : 0, tokens }));
-      response.on("error", reject);
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
+/** Streams a completion over HTTP (a light client on a kept-alive connection: the box has 2 cores to share). */
+async function overHttp(origin: string, key: string, prompt: Token[], maxTokens: number): Promise<Run> {
+  const body = { model: MODEL_ID, prompt, max_tokens: maxTokens, temperature: 0, top_p: 1, logit_bias: logitBiasBody };
+  const { ttft, rate, tokens } = await timedCompletion(`${origin}/v1`, key, body, agent);
+  return { ttft, genRate: rate, tokens };
 }
 const agent = new http.Agent({ keepAlive: true });
 

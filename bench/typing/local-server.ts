@@ -1,6 +1,7 @@
-// Starts the real local server (bin/wisp-server.js) in its own process on the large generated
-// model (declaring one FIM layout or the other), with a fresh key, for the typing replay.
-import { spawn } from "node:child_process";
+// Starts the real local server (bin/wisp-server.js) in its own process, with a fresh key: on the
+// large generated model (declaring one FIM layout or the other) for the typing replay, or on any
+// GGUF file.
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import os from "node:os";
@@ -41,25 +42,26 @@ export async function startLocalServer(layout: FimLayout): Promise<LocalServer> 
     await mkdir(path.dirname(modelFile), { recursive: true });
     await writeTinyLlamaGguf(modelFile, "large", { fimSuffixFirst: layout === "spm" });
   }
-  const dir = await mkdtemp(path.join(os.tmpdir(), "wisp-typing-"));
+  return startWispServer(modelFile, BENCH_MODEL);
+}
+
+/** bin/wisp-server.js in its own process group, serving `modelFile` as `model`, with a fresh key. */
+export async function startWispServer(modelFile: string, model: string, extraArgs: readonly string[] = []): Promise<LocalServer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "wisp-bench-"));
   const modelsDir = path.join(dir, "models");
   const dataDir = path.join(dir, "data");
   await mkdir(modelsDir);
-  await symlink(modelFile, path.join(modelsDir, `${BENCH_MODEL}.gguf`));
-  const { secret } = await new KeyStore(dataDir).create("typing-bench");
+  await symlink(modelFile, path.join(modelsDir, `${model}.gguf`));
+  const { secret } = await new KeyStore(dataDir).create("bench");
   const port = await freePort();
-  const args = ["bin/wisp-server.js", "--port", String(port), "--models-dir", modelsDir, "--data-dir", dataDir];
+  const args = ["bin/wisp-server.js", "--port", String(port), "--models-dir", modelsDir, "--data-dir", dataDir, ...extraArgs];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const root = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode === null && child.pid !== undefined) {
-      process.kill(-child.pid, "SIGTERM");
-      await new Promise((done) => setTimeout(done, 500));
-      if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
-    }
+    await stopGroup(child);
     await rm(dir, { recursive: true, force: true });
   };
   try {
@@ -71,14 +73,23 @@ export async function startLocalServer(layout: FimLayout): Promise<LocalServer> 
   return {
     baseUrl: `${root}/v1`,
     apiKey: secret,
-    model: BENCH_MODEL,
+    model,
     metrics: async () => (await (await fetch(`${root}/metrics`)).json()) as EngineMetrics,
     output: () => output,
     stop,
   };
 }
 
-async function waitForHealth(root: string, exited: () => boolean): Promise<void> {
+/** SIGTERM to a detached child's process group, SIGKILL after half a second. */
+export async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.pid !== undefined) {
+    process.kill(-child.pid, "SIGTERM");
+    await new Promise((done) => setTimeout(done, 500));
+    if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+  }
+}
+
+export async function waitForHealth(root: string, exited: () => boolean): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (exited()) throw new Error("it exited");

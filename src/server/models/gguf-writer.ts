@@ -1,5 +1,6 @@
 // A minimal GGUF v3 writer: header, metadata key/values, tensor infos, aligned tensor data.
-// Only what the generated models need (scalars, strings, arrays of those; f32/f16 tensors).
+// Only what the generated and trained models need (scalars, strings, arrays of those; f32, f16
+// and q8_0 tensors).
 
 export const GGUF_ALIGNMENT = 32;
 
@@ -24,7 +25,13 @@ export type GgufValue =
 export enum TensorType {
   F32 = 0,
   F16 = 1,
+  /** Blocks of 32 int8 values with one f16 scale each (ggml's q8_0): rows must be multiples of 32. */
+  Q8_0 = 8,
 }
+
+/** Values per q8_0 block, and the block's bytes (an f16 scale, then 32 int8 values). */
+export const Q8_0_BLOCK = 32;
+const Q8_0_BLOCK_BYTES = 2 + Q8_0_BLOCK;
 
 export interface GgufTensor {
   name: string;
@@ -121,8 +128,28 @@ export function toHalf(value: number): number {
   return sign | (exp << 10) | (rounded >> 13);
 }
 
+/** ggml's reference q8_0 quantization: scale = max|x| / 127, values rounded half away from zero. */
+export function quantizeQ8_0(data: Float32Array): Uint8Array {
+  if (data.length % Q8_0_BLOCK !== 0) throw new Error(`q8_0 needs a multiple of ${Q8_0_BLOCK} values, got ${data.length}`);
+  const out = new Uint8Array((data.length / Q8_0_BLOCK) * Q8_0_BLOCK_BYTES);
+  const view = new DataView(out.buffer);
+  for (let b = 0, at = 0; b < data.length; b += Q8_0_BLOCK, at += Q8_0_BLOCK_BYTES) {
+    let amax = 0;
+    for (let i = 0; i < Q8_0_BLOCK; i++) amax = Math.max(amax, Math.abs(data[b + i]!));
+    const d = amax / 127;
+    const id = d === 0 ? 0 : 1 / d;
+    view.setUint16(at, toHalf(d), true);
+    for (let i = 0; i < Q8_0_BLOCK; i++) view.setInt8(at + 2 + i, Math.round(Math.abs(data[b + i]! * id)) * Math.sign(data[b + i]!));
+  }
+  return out;
+}
+
 function tensorBytes(t: GgufTensor): Uint8Array {
   if (t.type === TensorType.F32) return new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+  if (t.type === TensorType.Q8_0) {
+    if (t.dims[0]! % Q8_0_BLOCK !== 0) throw new Error(`${t.name}: q8_0 rows must be multiples of ${Q8_0_BLOCK}`);
+    return quantizeQ8_0(t.data);
+  }
   const half = new Uint16Array(t.data.length);
   for (let i = 0; i < t.data.length; i++) half[i] = toHalf(t.data[i]!);
   return new Uint8Array(half.buffer);

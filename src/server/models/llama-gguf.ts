@@ -1,0 +1,161 @@
+// The llama-architecture GGUF layout the project writes, for its generated (random-weight) models
+// and its trained one alike: the byte-level BPE vocabulary with ChatML and FIM special tokens, the
+// metadata llama.cpp reads, and the tensor names and shapes.
+import type { BpeVocabulary } from "./bpe-trainer";
+import { encodeGguf, TensorType, type GgufTensor, type GgufValue } from "./gguf-writer";
+
+export interface LlamaSpec {
+  name: string;
+  embedding: number;
+  layers: number;
+  heads: number;
+  kvHeads: number;
+  feedForward: number;
+  contextLength: number;
+  /** The type of the large matrices; norms stay f32. */
+  tensorType: TensorType;
+  ropeBase?: number;
+}
+
+export const SPECIAL_TOKENS = [
+  "<|endoftext|>",
+  "<|im_start|>",
+  "<|im_end|>",
+  "<|fim_prefix|>",
+  "<|fim_middle|>",
+  "<|fim_suffix|>",
+  "<|fim_pad|>",
+  "<|repo_name|>",
+  "<|file_sep|>",
+] as const;
+
+export const CHATML_TEMPLATE =
+  "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}" +
+  "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+
+/** GGUF metadata key: the model fills in the middle from a suffix-first prompt. */
+export const FIM_SUFFIX_FIRST_KEY = "wisp.fim.suffix_first";
+
+const TOKEN_TYPE_NORMAL = 1;
+const TOKEN_TYPE_CONTROL = 3;
+
+export interface LlamaVocabulary {
+  tokens: string[];
+  tokenTypes: number[];
+  merges: string[];
+}
+
+export interface LlamaVocabularyOptions {
+  /** false: no FIM tokens at all (a model that cannot fill in the middle). Default true. */
+  fim?: boolean;
+}
+
+const isFimToken = (t: string) => t.startsWith("<|fim_") || t === "<|repo_name|>" || t === "<|file_sep|>";
+
+/** The BPE tokens, then the special tokens (control type). */
+export function llamaVocabulary(bpe: BpeVocabulary, options: LlamaVocabularyOptions = {}): LlamaVocabulary {
+  const specials = options.fim === false ? SPECIAL_TOKENS.filter((t) => !isFimToken(t)) : SPECIAL_TOKENS;
+  const tokens = [...bpe.tokens, ...specials];
+  const tokenTypes = tokens.map((_, i) => (i < bpe.tokens.length ? TOKEN_TYPE_NORMAL : TOKEN_TYPE_CONTROL));
+  return { tokens, tokenTypes, merges: bpe.merges };
+}
+
+export interface LlamaMetadataOptions {
+  /**
+   * Declares (GGUF key `wisp.fim.suffix_first`) that the model fills in the middle from the
+   * suffix-first layout `<|fim_suffix|>{suffix}<|fim_prefix|>{prefix}<|fim_middle|>`, which the
+   * server then uses (typing at the cursor then only extends the prompt). Default true when the
+   * vocabulary has FIM tokens.
+   */
+  fimSuffixFirst?: boolean;
+  /** More keys, e.g. `general.description`. */
+  extra?: ReadonlyMap<string, GgufValue>;
+}
+
+const FILE_TYPE: Record<TensorType, number> = { [TensorType.F32]: 0, [TensorType.F16]: 1, [TensorType.Q8_0]: 7 };
+
+export function llamaMetadata(spec: LlamaSpec, vocabulary: LlamaVocabulary, options: LlamaMetadataOptions = {}): Map<string, GgufValue> {
+  const { tokens } = vocabulary;
+  const u32 = (value: number) => ({ type: "u32" as const, value });
+  const metadata = new Map<string, GgufValue>([
+    ["general.architecture", { type: "string", value: "llama" }],
+    ["general.name", { type: "string", value: spec.name }],
+    ["general.file_type", u32(FILE_TYPE[spec.tensorType])],
+    ["llama.context_length", u32(spec.contextLength)],
+    ["llama.embedding_length", u32(spec.embedding)],
+    ["llama.block_count", u32(spec.layers)],
+    ["llama.feed_forward_length", u32(spec.feedForward)],
+    ["llama.attention.head_count", u32(spec.heads)],
+    ["llama.attention.head_count_kv", u32(spec.kvHeads)],
+    ["llama.rope.dimension_count", u32(spec.embedding / spec.heads)],
+    ["llama.rope.freq_base", { type: "f32", value: spec.ropeBase ?? 10000 }],
+    ["llama.attention.layer_norm_rms_epsilon", { type: "f32", value: 1e-5 }],
+    ["llama.vocab_size", u32(tokens.length)],
+    ["tokenizer.ggml.model", { type: "string", value: "gpt2" }],
+    ["tokenizer.ggml.pre", { type: "string", value: "qwen2" }],
+    ["tokenizer.ggml.tokens", { type: "string[]", value: tokens }],
+    ["tokenizer.ggml.token_type", { type: "i32[]", value: vocabulary.tokenTypes }],
+    ["tokenizer.ggml.merges", { type: "string[]", value: vocabulary.merges }],
+  ]);
+  const ids: [string, (typeof SPECIAL_TOKENS)[number]][] = [
+    ["tokenizer.ggml.bos_token_id", "<|endoftext|>"],
+    ["tokenizer.ggml.eos_token_id", "<|endoftext|>"],
+    ["tokenizer.ggml.eot_token_id", "<|im_end|>"],
+    ["tokenizer.ggml.padding_token_id", "<|fim_pad|>"],
+    ["tokenizer.ggml.fim_pre_token_id", "<|fim_prefix|>"],
+    ["tokenizer.ggml.fim_suf_token_id", "<|fim_suffix|>"],
+    ["tokenizer.ggml.fim_mid_token_id", "<|fim_middle|>"],
+    ["tokenizer.ggml.fim_pad_token_id", "<|fim_pad|>"],
+    ["tokenizer.ggml.fim_rep_token_id", "<|repo_name|>"],
+    ["tokenizer.ggml.fim_sep_token_id", "<|file_sep|>"],
+  ];
+  for (const [key, token] of ids) {
+    const id = tokens.indexOf(token);
+    if (id >= 0) metadata.set(key, u32(id));
+  }
+  metadata.set("tokenizer.ggml.add_bos_token", { type: "bool", value: false });
+  metadata.set("tokenizer.chat_template", { type: "string", value: CHATML_TEMPLATE });
+  const fim = tokens.includes("<|fim_middle|>");
+  if (fim && options.fimSuffixFirst !== false) metadata.set(FIM_SUFFIX_FIRST_KEY, { type: "bool", value: true });
+  for (const [key, value] of options.extra ?? []) metadata.set(key, value);
+  return metadata;
+}
+
+/** Tensor names and ggml shapes (dims[0] = a row's length, i.e. the input features). */
+export function llamaTensorShapes(spec: LlamaSpec, vocabSize: number): { name: string; dims: number[]; norm: boolean }[] {
+  const { embedding: d, feedForward: ff } = spec;
+  const kvDim = (d / spec.heads) * spec.kvHeads;
+  const shapes = [{ name: "token_embd.weight", dims: [d, vocabSize], norm: false }];
+  for (let l = 0; l < spec.layers; l++) {
+    const p = `blk.${l}.`;
+    shapes.push(
+      { name: `${p}attn_norm.weight`, dims: [d], norm: true },
+      { name: `${p}attn_q.weight`, dims: [d, d], norm: false },
+      { name: `${p}attn_k.weight`, dims: [d, kvDim], norm: false },
+      { name: `${p}attn_v.weight`, dims: [d, kvDim], norm: false },
+      { name: `${p}attn_output.weight`, dims: [d, d], norm: false },
+      { name: `${p}ffn_norm.weight`, dims: [d], norm: true },
+      { name: `${p}ffn_gate.weight`, dims: [d, ff], norm: false },
+      { name: `${p}ffn_up.weight`, dims: [d, ff], norm: false },
+      { name: `${p}ffn_down.weight`, dims: [ff, d], norm: false },
+    );
+  }
+  shapes.push({ name: "output_norm.weight", dims: [d], norm: true }, { name: "output.weight", dims: [d, vocabSize], norm: false });
+  return shapes;
+}
+
+/** The whole file as chunks to write in order; `values(name)` gives each tensor's data. */
+export function encodeLlamaGguf(
+  spec: LlamaSpec,
+  vocabulary: LlamaVocabulary,
+  values: (name: string, dims: readonly number[], norm: boolean) => Float32Array,
+  options: LlamaMetadataOptions = {},
+): Uint8Array[] {
+  const tensors: GgufTensor[] = llamaTensorShapes(spec, vocabulary.tokens.length).map(({ name, dims, norm }) => ({
+    name,
+    dims,
+    type: norm ? TensorType.F32 : spec.tensorType,
+    data: values(name, dims, norm),
+  }));
+  return encodeGguf(llamaMetadata(spec, vocabulary, options), tensors);
+}
