@@ -1,0 +1,53 @@
+// npm run train-model, last step: the trained weights (train.py's weights.bin/json) and the
+// dataset's tokenizer become models/wisp-coder.gguf through the project's GGUF writer, with a model
+// card and the list of training files and their licences beside it.
+import { readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { BpeVocabulary } from "../../src/server/models/bpe-trainer";
+import { TensorType } from "../../src/server/models/gguf-writer";
+import { encodeLlamaGguf, llamaVocabulary, type LlamaSpec } from "../../src/server/models/llama-gguf";
+import { modelCard, trainingFileList, type CorpusEntry } from "./model-card";
+
+const { values } = parseArgs({
+  options: {
+    data: { type: "string", default: ".cache/train/data" },
+    weights: { type: "string", default: ".cache/train/run" },
+    out: { type: "string", default: "models/wisp-coder.gguf" },
+    name: { type: "string", default: "wisp-coder" },
+    log: { type: "string" },
+    type: { type: "string", default: "q8_0" },
+  },
+});
+const out = path.resolve(values.out!);
+const bpe = JSON.parse(await readFile(path.join(values.data!, "tokenizer.json"), "utf8")) as BpeVocabulary;
+const dataset = JSON.parse(await readFile(path.join(values.data!, "dataset.json"), "utf8"));
+const corpus = JSON.parse(await readFile(path.join(values.data!, "corpus.json"), "utf8")) as CorpusEntry[];
+const { spec: trained, tensors } = JSON.parse(await readFile(path.join(values.weights!, "weights.json"), "utf8")) as {
+  spec: Omit<LlamaSpec, "name" | "tensorType"> & { vocabSize: number };
+  tensors: { name: string; shape: number[]; offset: number }[];
+};
+const weights = await readFile(path.join(values.weights!, "weights.bin"));
+const vocabulary = llamaVocabulary(bpe);
+if (vocabulary.tokens.length !== trained.vocabSize) throw new Error(`vocabulary has ${vocabulary.tokens.length} tokens, the weights ${trained.vocabSize}`);
+
+const byName = new Map(tensors.map((t) => [t.name, t]));
+const types: Record<string, TensorType> = { q8_0: TensorType.Q8_0, f16: TensorType.F16, f32: TensorType.F32 };
+if (!(values.type! in types)) throw new Error(`--type must be one of ${Object.keys(types).join(", ")}`);
+const spec: LlamaSpec = { ...trained, name: values.name!, tensorType: types[values.type!]! };
+const chunks = encodeLlamaGguf(spec, vocabulary, (name, dims) => {
+  const t = byName.get(name);
+  if (!t) throw new Error(`no trained tensor ${name}`);
+  const size = dims.reduce((a, b) => a * b, 1);
+  if (t.shape.reduce((a, b) => a * b, 1) !== size) throw new Error(`${name}: trained shape ${t.shape} does not fit ${dims}`);
+  return new Float32Array(weights.buffer.slice(weights.byteOffset + t.offset, weights.byteOffset + t.offset + size * 4));
+}, { extra: new Map([["general.description", { type: "string", value: "Wisp's small code model, trained by the project on permissively licensed source text (see wisp-coder.md)." }]]) });
+const temp = `${out}.${process.pid}.tmp`;
+await writeFile(temp, Buffer.concat(chunks));
+await rename(temp, out);
+const log = values.log ? await readFile(values.log, "utf8").catch(() => "") : "";
+const base = out.replace(/\.gguf$/, "");
+await writeFile(`${base}.md`, modelCard({ name: values.name!, spec, dataset, corpus, log }));
+await writeFile(`${base}.files.txt`, trainingFileList(corpus));
+const size = (await readFile(out)).length;
+process.stdout.write(`wrote ${out} (${(size / 2 ** 20).toFixed(1)} MiB), ${path.basename(base)}.md and ${path.basename(base)}.files.txt\n`);

@@ -1,0 +1,73 @@
+// Fill-in-the-middle cuts of a source file, shaped like what the editor asks for: the cursor in the
+// middle of a line (the rest of the line to write), on a fresh line after the editor's indentation
+// (a few lines to write), or at the end of a finished line (nothing to write).
+export interface FimCut {
+  prefix: string;
+  middle: string;
+  suffix: string;
+}
+
+export type Pick = (n: number) => number;
+
+const PREFIX_CHARS = 4000;
+const SUFFIX_CHARS = 700;
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The suffix is cut at a line end, as the editor's suffix window does. */
+function suffixWindow(text: string, from: number): string {
+  const rest = text.slice(from, from + SUFFIX_CHARS);
+  if (from + SUFFIX_CHARS >= text.length) return rest;
+  const cut = rest.lastIndexOf("\n");
+  return cut > 0 ? rest.slice(0, cut) : rest;
+}
+
+function cutAt(text: string, start: number, end: number): FimCut {
+  return { prefix: text.slice(Math.max(0, start - PREFIX_CHARS), start), middle: text.slice(start, end), suffix: suffixWindow(text, end) };
+}
+
+/** One random cut of `text`, or undefined when the file has no line that fits the kind drawn. */
+export function fimCut(text: string, pick: Pick): FimCut | undefined {
+  const starts = lineStarts(text);
+  const lineEnd = (l: number) => (l + 1 < starts.length ? starts[l + 1]! - 1 : text.length);
+  const line = (l: number) => text.slice(starts[l]!, lineEnd(l));
+  const indent = (l: number) => line(l).search(/\S|$/);
+  const l = pick(starts.length);
+  const content = line(l);
+  if (content.trim().length < 2) return undefined;
+  const from = starts[l]! + indent(l);
+  const kind = pick(100);
+  if (kind < 60) {
+    // Mid-line: the rest of the line, or (one time in six) a piece of it with its end in the suffix.
+    const at = from + pick(lineEnd(l) - from);
+    if (pick(6) === 0) {
+      const stop = at + 1 + pick(lineEnd(l) - at);
+      return cutAt(text, at, stop);
+    }
+    return cutAt(text, at, lineEnd(l));
+  }
+  if (kind < 75) {
+    // The rest of the line and the next few.
+    const at = from + pick(lineEnd(l) - from);
+    const last = Math.min(starts.length - 1, l + 1 + pick(4));
+    return cutAt(text, at, lineEnd(last));
+  }
+  if (kind < 94) {
+    // A fresh line after its indentation: the next one to five lines.
+    const last = Math.min(starts.length - 1, l + pick(5));
+    return cutAt(text, from, lineEnd(last));
+  }
+  // At the end of a finished line: nothing belongs there.
+  return cutAt(text, lineEnd(l), lineEnd(l));
+}
+
+/** A window of whole lines starting at a random line, for plain next-token training. */
+export function lmWindow(text: string, pick: Pick, chars: number): string {
+  const starts = lineStarts(text);
+  const start = starts[pick(starts.length)]!;
+  return text.slice(start, start + chars);
+}

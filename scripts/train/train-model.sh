@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# npm run train-model [-- --tokens N --threads N --device cuda ...]: trains Wisp's default code
+# model and writes models/wisp-coder.gguf, its model card and its list of training files.
+#   1. setup: Debian's python3-torch and OpenBLAS (without OpenBLAS, torch's generic BLAS is
+#      about 14 times slower here), when missing and the machine allows it;
+#   2. the dataset (scripts/train/build-dataset.ts): corpus, tokenizer, examples;
+#   3. training (scripts/train/train.py), progress with tokens/s, loss and ETA;
+#   4. the GGUF (scripts/train/export-gguf.ts).
+# Reproducible: seeded, and the corpus is what `npm ci` and Debian's python3.11 put on the machine.
+# About 90 minutes on 2 CPU cores with the defaults. Extra arguments go to train.py (see its
+# --help for going bigger on a GPU). Work files live in .cache/train.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+WORK="${WISP_TRAIN_DIR:-$ROOT/.cache/train}"
+PYTHON="${WISP_PYTHON:-/usr/bin/python3}"
+log() { printf '[train-model] %s\n' "$*" >&2; }
+
+missing=()
+"$PYTHON" -c "import torch" 2>/dev/null || missing+=(python3-torch)
+dpkg -s libopenblas0-pthread >/dev/null 2>&1 || missing+=(libopenblas0-pthread)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    log "missing Debian packages (${missing[*]}) and cannot apt-get here; install them yourself"
+    exit 1
+  fi
+  log "apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+mkdir -p "$WORK/data" "$WORK/run"
+log "building the dataset in $WORK/data"
+npx tsx scripts/train/build-dataset.ts --out "$WORK/data" --tokens 5.5e6
+log "training (progress below; the log is $WORK/train.log)"
+"$PYTHON" -u scripts/train/train.py --data "$WORK/data" --out "$WORK/run" --tokens 4e6 "$@" 2>&1 | tee "$WORK/train.log"
+npx tsx scripts/train/export-gguf.ts --data "$WORK/data" --weights "$WORK/run" --out models/wisp-coder.gguf --log "$WORK/train.log"

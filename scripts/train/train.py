@@ -1,0 +1,238 @@
+"""Trains the project's small llama-architecture code model on the CPU (or a GPU when there is one).
+
+Reads the dataset that build-dataset.ts wrote (token ids and example boundaries), packs examples
+into rows that attend only within an example, and writes the weights in the tensor layout that
+export-gguf.ts turns into a GGUF file for llama.cpp. Seeded: the same dataset and arguments give
+the same model on the same machine. Progress (tokens/s, loss, ETA) goes to stdout.
+
+Going bigger on a GPU: --device cuda --embedding 512 --layers 12 --heads 8 --feed-forward 1408
+--batch-tokens 65536 --tokens 200M (and a dataset built with more examples).
+"""
+import argparse
+import json
+import math
+import os
+import struct
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", required=True, help="folder with dataset.json, tokens.bin, examples.bin")
+    p.add_argument("--out", required=True, help="folder for weights.bin, weights.json and checkpoints")
+    p.add_argument("--embedding", type=int, default=256)
+    p.add_argument("--layers", type=int, default=6)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--feed-forward", type=int, default=704)
+    p.add_argument("--context", type=int, default=1024, help="row length in tokens (the model's context)")
+    p.add_argument("--batch-tokens", type=int, default=4096, help="padded tokens per batch, about")
+    p.add_argument("--tokens", type=float, default=4e6, help="tokens trained on (that have a loss) in all")
+    p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--warmup", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1234)
+    p.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--rope-base", type=float, default=10000.0)
+    return p.parse_args()
+
+
+class RMSNorm(torch.nn.Module):
+    def __init__(self, dim, eps=1e-5):
+        super().__init__()
+        self.eps = eps
+        self.weight = torch.nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+def rope_table(head_dim, length, base):
+    # llama.cpp's "normal" rope (llama architecture) rotates adjacent pairs (2i, 2i+1): as complex
+    # numbers, one multiplication by e^(i * position * base^(-2i/head_dim)).
+    inv = base ** (-torch.arange(0, head_dim, 2, dtype=torch.float32) / head_dim)
+    angles = torch.arange(length, dtype=torch.float32)[:, None] * inv
+    return torch.polar(torch.ones_like(angles), angles)  # [T, head_dim/2]
+
+
+def apply_rope(x, table):
+    pairs = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))
+    return torch.view_as_real(pairs * table).flatten(-2)
+
+
+class Block(torch.nn.Module):
+    def __init__(self, d, heads, ff):
+        super().__init__()
+        self.heads = heads
+        self.attn_norm = RMSNorm(d)
+        self.q = torch.nn.Linear(d, d, bias=False)
+        self.k = torch.nn.Linear(d, d, bias=False)
+        self.v = torch.nn.Linear(d, d, bias=False)
+        self.o = torch.nn.Linear(d, d, bias=False)
+        self.ffn_norm = RMSNorm(d)
+        self.gate = torch.nn.Linear(d, ff, bias=False)
+        self.up = torch.nn.Linear(d, ff, bias=False)
+        self.down = torch.nn.Linear(ff, d, bias=False)
+
+    def forward(self, x, rope, mask):
+        b, t, d = x.shape
+        h = self.attn_norm(x)
+        shape = (b, t, self.heads, d // self.heads)
+        # Scaling q (not the T x T scores) by 1/sqrt(head_dim): the same result, less work.
+        q = apply_rope(self.q(h).view(shape).transpose(1, 2) * (d // self.heads) ** -0.5, rope)
+        k = apply_rope(self.k(h).view(shape).transpose(1, 2), rope)
+        v = self.v(h).view(shape).transpose(1, 2)
+        attended = ((q @ k.transpose(-1, -2) + mask).softmax(-1) @ v).transpose(1, 2).reshape(b, t, d)
+        x = x + self.o(attended)
+        h = self.ffn_norm(x)
+        return x + self.down(F.silu(self.gate(h)) * self.up(h))
+
+
+class Llama(torch.nn.Module):
+    def __init__(self, vocab, d, layers, heads, ff, rope_base):
+        super().__init__()
+        self.heads = heads
+        self.rope_base = rope_base
+        self.embed = torch.nn.Embedding(vocab, d)
+        self.blocks = torch.nn.ModuleList(Block(d, heads, ff) for _ in range(layers))
+        self.norm = RMSNorm(d)
+        self.output = torch.nn.Linear(d, vocab, bias=False)
+        for name, p in self.named_parameters():
+            if p.dim() == 2:
+                std = 0.02 / math.sqrt(2 * layers) if name.endswith(("o.weight", "down.weight")) else 0.02
+                torch.nn.init.normal_(p, std=std)
+
+    def forward(self, tokens):
+        x = self.embed(tokens)
+        t = tokens.shape[1]
+        rope = rope_table(x.shape[-1] // self.heads, t, self.rope_base).to(tokens.device)
+        # Examples are padded at their end: a causal mask keeps every real token off the padding.
+        mask = torch.full((t, t), float("-inf"), device=tokens.device).triu(1)
+        for block in self.blocks:
+            x = block(x, rope, mask)
+        return self.output(self.norm(x))
+
+
+class Batches:
+    """Examples in dataset order, a window at a time sorted by length and cut into batches of about
+    `batch_tokens` padded tokens: attention costs what the examples are long, not the context."""
+
+    def __init__(self, folder, context, batch_tokens, window=64):
+        meta = json.load(open(os.path.join(folder, "dataset.json")))
+        self.vocab = meta["vocabSize"]
+        self.pad = meta["padTokenId"]
+        raw = open(os.path.join(folder, "tokens.bin"), "rb").read()
+        self.tokens = torch.frombuffer(bytearray(raw), dtype=torch.int16).to(torch.int32) & 0xFFFF
+        ex = open(os.path.join(folder, "examples.bin"), "rb").read()
+        self.examples = torch.frombuffer(bytearray(ex), dtype=torch.int32).view(-1, 3).tolist()
+        self.context = context
+        self.batch_tokens = batch_tokens
+        self.window = window
+        self.next_example = 0
+        self.pending = []
+
+    def _refill(self):
+        take = [self.examples[(self.next_example + i) % len(self.examples)] for i in range(self.window)]
+        self.next_example += self.window
+        take.sort(key=lambda e: e[1])
+        batches, current = [], []
+        for example in take:
+            longest = min(self.context, max([example[1]] + [e[1] for e in current]))
+            if current and longest * (len(current) + 1) > self.batch_tokens:
+                batches.append(current)
+                current = []
+            current.append(example)
+        batches.append(current)
+        self.pending = batches[::-1]
+
+    def batch(self):
+        """(tokens, targets) of shape [B, T], the targets -100 where no loss is taken."""
+        if not self.pending:
+            self._refill()
+        examples = self.pending.pop()
+        t = min(self.context, max(e[1] for e in examples))
+        tokens = torch.full((len(examples), t), self.pad, dtype=torch.long)
+        targets = torch.full((len(examples), t), -100, dtype=torch.long)
+        for row, (offset, length, loss_from) in enumerate(examples):
+            length = min(length, t)
+            ids = self.tokens[offset: offset + length].long()
+            tokens[row, :length] = ids
+            targets[row, : length - 1] = ids[1:]
+            targets[row, : max(0, loss_from - 1)] = -100
+        return tokens, targets
+
+
+def export(model, out, args, vocab):
+    """weights.bin: float32 tensors back to back; weights.json: names (GGUF), torch shapes, offsets."""
+    names = {"embed.weight": "token_embd.weight", "norm.weight": "output_norm.weight", "output.weight": "output.weight"}
+    per_block = {"attn_norm.weight": "attn_norm.weight", "q.weight": "attn_q.weight", "k.weight": "attn_k.weight",
+                 "v.weight": "attn_v.weight", "o.weight": "attn_output.weight", "ffn_norm.weight": "ffn_norm.weight",
+                 "gate.weight": "ffn_gate.weight", "up.weight": "ffn_up.weight", "down.weight": "ffn_down.weight"}
+    entries, offset = [], 0
+    with open(os.path.join(out, "weights.bin.tmp"), "wb") as f:
+        for name, p in model.state_dict().items():
+            if name.startswith("blocks."):
+                _, layer, rest = name.split(".", 2)
+                gguf = f"blk.{layer}.{per_block[rest]}"
+            else:
+                gguf = names[name]
+            data = p.detach().float().cpu().contiguous().numpy().tobytes()
+            f.write(data)
+            entries.append({"name": gguf, "shape": list(p.shape), "offset": offset})
+            offset += len(data)
+    os.replace(os.path.join(out, "weights.bin.tmp"), os.path.join(out, "weights.bin"))
+    spec = {"embedding": args.embedding, "layers": args.layers, "heads": args.heads, "kvHeads": args.heads,
+            "feedForward": args.feed_forward, "contextLength": args.context, "ropeBase": args.rope_base, "vocabSize": vocab}
+    json.dump({"spec": spec, "tensors": entries}, open(os.path.join(out, "weights.json"), "w"), indent=1)
+
+
+def main():
+    args = parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    os.makedirs(args.out, exist_ok=True)
+    data = Batches(args.data, args.context, args.batch_tokens)
+    model = Llama(data.vocab, args.embedding, args.layers, args.heads, args.feed_forward, args.rope_base).to(args.device)
+    params = sum(p.numel() for p in model.parameters())
+    decay = [p for p in model.parameters() if p.dim() == 2]
+    no_decay = [p for p in model.parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": no_decay, "weight_decay": 0.0}],
+                            lr=args.lr, betas=(0.9, 0.95), eps=1e-8)
+    print(f"model: {params / 1e6:.2f}M parameters, vocabulary {data.vocab}, {args.layers} layers x {args.embedding}; "
+          f"{args.tokens:,.0f} tokens in batches of about {args.batch_tokens} on {args.device} with {args.threads} threads", flush=True)
+    start = time.time()
+    smoothed, seen, step, next_report, next_export = None, 0, 0, 0, args.tokens / 8
+    while seen < args.tokens:
+        done = seen / args.tokens
+        lr = args.lr * min(1.0, (step + 1) / args.warmup) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * done)))
+        for group in opt.param_groups:
+            group["lr"] = lr
+        tokens, targets = (x.to(args.device) for x in data.batch())
+        logits = model(tokens)
+        loss = F.cross_entropy(logits.view(-1, logits.shape[-1]), targets.view(-1), ignore_index=-100)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        seen += int((targets != -100).sum())
+        step += 1
+        smoothed = loss.item() if smoothed is None else 0.98 * smoothed + 0.02 * loss.item()
+        if seen >= next_report or seen >= args.tokens:
+            next_report += args.tokens / 200
+            elapsed = time.time() - start
+            rate = seen / elapsed
+            eta = max(0.0, args.tokens - seen) / rate
+            print(f"step {step}  tokens {seen:,}/{args.tokens:,.0f}  loss {smoothed:.3f}  lr {lr:.2e}  {rate:,.0f} tokens/s  "
+                  f"elapsed {elapsed / 60:.1f} min  ETA {eta / 60:.1f} min", flush=True)
+        if seen >= next_export:
+            next_export += args.tokens / 8
+            export(model, args.out, args, data.vocab)
+    export(model, args.out, args, data.vocab)
+    print(f"done: {step} steps, {seen:,} tokens in {(time.time() - start) / 60:.1f} min, final loss {smoothed:.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
