@@ -52,7 +52,9 @@ if (Object.keys(serverEntries).length > 0) {
     format: "esm",
     target: "node20",
     // Native engines load their own binaries relative to their package: keep them in node_modules.
-    external: ["node-llama-cpp", "@node-llama-cpp/*", "onnxruntime-node", "sharp", "@img/*"],
+    // lifecycle-utils too: the batch decoder takes node-llama-cpp's context lock, which is keyed in
+    // that module's own state, so both must load the one copy (a bundled copy locks nothing).
+    external: ["node-llama-cpp", "@node-llama-cpp/*", "onnxruntime-node", "sharp", "@img/*", "lifecycle-utils"],
     // CommonJS dependencies bundled into ESM still call require().
     banner: { js: "import { createRequire as __wispCreateRequire } from 'node:module'; const require = __wispCreateRequire(import.meta.url);" },
   });

@@ -30,9 +30,11 @@ function droppedStream(server: ReliabilityServer, i: number): Promise<Drop> {
       });
       response.on("end", () => resolve(drop)); // finished before being dropped: still fine
     });
+    // Long enough that the tiny model is still generating when the drop arrives (it makes a token
+    // in well under a millisecond): a stream that already ended cannot show the server stopping it.
     const body = i % 2
-      ? { model: TEXT_MODEL, messages: [{ role: "user", content: "Tell me a long story." }], max_tokens: 400, stream: true }
-      : { model: TEXT_MODEL, prompt: "Once upon a time", max_tokens: 400, stream: true };
+      ? { model: TEXT_MODEL, messages: [{ role: "user", content: "Tell me a long story." }], max_tokens: 2000, stream: true }
+      : { model: TEXT_MODEL, prompt: "Once upon a time", max_tokens: 2000, stream: true };
     request.end(JSON.stringify(body));
     if (drop === "before-response") setTimeout(end, i % 7);
   });

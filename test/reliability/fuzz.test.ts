@@ -76,6 +76,8 @@ describe("fuzzing every endpoint (real server process)", function () {
     }
     console.log(`      fuzz: ${tried} of ${count} cases in ${((Date.now() - started) / 1000).toFixed(0)} s (seed ${seed}${fullRun ? ", full" : ""})`);
     assert.ok(tried >= Math.min(count, 200), `only ${tried} cases ran within the time budget`);
-    assert.deepEqual(failures.slice(0, 20), [], `${failures.length} failing cases`);
+    // What the server said besides its access log (an engine's own messages) tells why it failed.
+    const said = server.output().split("\n").filter((line) => !/^[A-Z]+ \//.test(line));
+    assert.deepEqual(failures.slice(0, 20), [], `${failures.length} failing cases; the server said:\n${said.slice(-20).join("\n")}`);
   });
 });

@@ -67,11 +67,12 @@ export class BatchDecoder {
   }
 
   private schedule(): void {
-    if (this.running || this.dispatchScheduled) return;
+    if (this.running) return;
     if (this.queue.length >= Math.max(1, this.active)) {
       void this.run();
       return;
     }
+    if (this.dispatchScheduled) return;
     // Another generating sequence may still add its step this turn: decode both at once.
     this.dispatchScheduled = true;
     setImmediate(() => {

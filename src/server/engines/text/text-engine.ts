@@ -56,12 +56,25 @@ export class TextEngine {
     return (await this.load(id, path)).model;
   }
 
+  private binary(): Promise<Llama> {
+    // A build of llama.cpp for this machine (npm run build:engine) is preferred by node-llama-cpp
+    // over its prebuilt binaries when present; nothing is ever built or downloaded here.
+    this.llama ??= getLlama({ gpu: false, build: "never", logLevel: "error" as never });
+    return this.llama;
+  }
+
+  /** Which llama.cpp binary runs the models, for the server's start-up lines. */
+  async describeBinary(): Promise<string> {
+    const llama = await this.binary();
+    const kind = llama.buildType === "localBuild" ? "built for this machine (npm run build:engine)" : "node-llama-cpp's prebuilt CPU binaries";
+    return `llama.cpp ${llama.llamaCppRelease.release}, ${kind}`;
+  }
+
   private load(id: string, path: string): Promise<LoadedModel> {
     let entry = this.loaded.get(id);
     if (!entry) {
       entry = (async () => {
-        this.llama ??= getLlama({ gpu: false, build: "never", logLevel: "error" as never });
-        const model = await (await this.llama).loadModel({ modelPath: path });
+        const model = await (await this.binary()).loadModel({ modelPath: path });
         const context = await model.createContext({
           contextSize: Math.min(this.options.contextSize, model.trainContextSize),
           sequences: this.options.parallel,
@@ -111,7 +124,7 @@ export class TextEngine {
 
   jsonGrammar(id: string, path: string, schema?: object): Promise<LlamaGrammar> {
     return this.load(id, path).then(async () => {
-      const llama = await this.llama!;
+      const llama = await this.binary();
       if (!schema) return llama.getGrammarFor("json");
       try {
         return await llama.createGrammarForJsonSchema(schema as never);
