@@ -98,7 +98,10 @@ function* npmFiles(repoRoot: string): Generator<Omit<CorpusFile, "split" | "text
     const license = licenseOf(pkg);
     if (!permissiveLicense(license)) continue;
     const origin = `${pkg.name ?? path.basename(dir)}@${pkg.version ?? "?"}`;
-    const skip = (name: string) => name === "node_modules" || name.startsWith(".") || /\.min\.|\.d\.[mc]?ts$|\.map$/.test(name);
+    // Not what npm installed: node-llama-cpp's source clone and builds (npm run build:engine).
+    const generated = new Set([path.join(dir, "llama", "llama.cpp"), path.join(dir, "llama", "localBuilds")]);
+    const skip = (name: string, full: string) =>
+      name === "node_modules" || name.startsWith(".") || /\.min\.|\.d\.[mc]?ts$|\.map$/.test(name) || generated.has(full);
     const sources = [...walk(dir, skip)].filter((full) => EXTENSIONS[path.extname(full)] && !full.endsWith(".py"));
     // Packages that ship their TypeScript also ship it compiled (CommonJS and ESM): keep the source.
     const stem = (full: string) => path.basename(full).replace(/\.[^.]+$/, "");

@@ -1,7 +1,7 @@
 // npm run train-model, last step: the trained weights (train.py's weights.bin/json) and the
 // dataset's tokenizer become models/wisp-coder.gguf through the project's GGUF writer, with a model
 // card and the list of training files and their licences beside it.
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { BpeVocabulary } from "../../src/server/models/bpe-trainer";
@@ -42,6 +42,7 @@ const chunks = encodeLlamaGguf(spec, vocabulary, (name, dims) => {
   if (t.shape.reduce((a, b) => a * b, 1) !== size) throw new Error(`${name}: trained shape ${t.shape} does not fit ${dims}`);
   return new Float32Array(weights.buffer.slice(weights.byteOffset + t.offset, weights.byteOffset + t.offset + size * 4));
 }, { extra: new Map([["general.description", { type: "string", value: "Wisp's small code model, trained by the project on permissively licensed source text (see wisp-coder.md)." }]]) });
+await mkdir(path.dirname(out), { recursive: true });
 const temp = `${out}.${process.pid}.tmp`;
 await writeFile(temp, Buffer.concat(chunks));
 await rename(temp, out);
