@@ -14,7 +14,7 @@ import { firstLine, score, type Score } from "./fim-quality/metrics";
 import { NgramModel } from "./fim-quality/ngram";
 import { printTable } from "./typing/table";
 
-const TRAINED = path.resolve("models/wisp-coder.gguf");
+const TRAINED = path.resolve(process.env.FIM_BENCH_MODEL ?? "models/wisp-coder.gguf");
 const RANDOM = path.resolve(".cache/models/wisp-tiny.gguf");
 /** About the tokens the trained model learned from, for the n-gram model too. */
 const NGRAM_TOKENS = 4_000_000;

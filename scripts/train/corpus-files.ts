@@ -98,7 +98,7 @@ function* npmFiles(repoRoot: string): Generator<Omit<CorpusFile, "split" | "text
     const license = licenseOf(pkg);
     if (!permissiveLicense(license)) continue;
     const origin = `${pkg.name ?? path.basename(dir)}@${pkg.version ?? "?"}`;
-    // Not what npm installed: node-llama-cpp's source clone and builds (npm run build:engine).
+    // Not what npm installed: node-llama-cpp's source clone and builds of its own (its CLI makes them).
     const generated = new Set([path.join(dir, "llama", "llama.cpp"), path.join(dir, "llama", "localBuilds")]);
     const skip = (name: string, full: string) =>
       name === "node_modules" || name.startsWith(".") || /\.min\.|\.d\.[mc]?ts$|\.map$/.test(name) || generated.has(full);

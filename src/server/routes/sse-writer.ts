@@ -10,7 +10,7 @@ export class SseWriter {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastWrite = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly raw: ServerResponse, private readonly windowMs = 16) {}
+  constructor(private readonly raw: ServerResponse, private readonly windowMs = 4) {}
 
   send(data: object | string): void {
     if (this.raw.destroyed) return;

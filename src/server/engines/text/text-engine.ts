@@ -57,8 +57,8 @@ export class TextEngine {
   }
 
   private binary(): Promise<Llama> {
-    // A build of llama.cpp for this machine (npm run build:engine) is preferred by node-llama-cpp
-    // over its prebuilt binaries when present; nothing is ever built or downloaded here.
+    // node-llama-cpp prefers a build of its own for this machine over its prebuilt binaries when
+    // one was made (its `source download` command); nothing is ever built or downloaded here.
     this.llama ??= getLlama({ gpu: false, build: "never", logLevel: "error" as never });
     return this.llama;
   }
@@ -66,7 +66,7 @@ export class TextEngine {
   /** Which llama.cpp binary runs the models, for the server's start-up lines. */
   async describeBinary(): Promise<string> {
     const llama = await this.binary();
-    const kind = llama.buildType === "localBuild" ? "built for this machine (npm run build:engine)" : "node-llama-cpp's prebuilt CPU binaries";
+    const kind = llama.buildType === "localBuild" ? "node-llama-cpp's own build for this machine" : "node-llama-cpp's prebuilt CPU binaries";
     return `llama.cpp ${llama.llamaCppRelease.release}, ${kind}`;
   }
 
