@@ -80,14 +80,21 @@ printTable(
   results.map(([name, s, ms]) => [name, s.exactMatch * 100, `${(s.exactMatch / base.exactMatch).toFixed(2)}x`, s.editSimilarity * 100, `${(s.editSimilarity / base.editSimilarity).toFixed(2)}x`, ms / 1000]),
   [0, 1, 0, 1, 0, 1],
 );
-for (const language of ["typescript", "javascript", "python"]) {
-  const index = cases.flatMap((c, i) => (c.language === language ? [i] : []));
+const subsets: [string, (c: FimCase) => boolean][] = [
+  ["cursor at a boundary", (c) => c.cursor === "boundary"],
+  ["cursor anywhere", (c) => c.cursor === "anywhere"],
+  ["typescript", (c) => c.language === "typescript"],
+  ["javascript", (c) => c.language === "javascript"],
+  ["python", (c) => c.language === "python"],
+];
+for (const [name, keep] of subsets) {
+  const index = cases.flatMap((c, i) => (keep(c) ? [i] : []));
   const of = (s: string[]) => score(index.map((i) => ({ expected: cases[i]!.expected, suggested: s[i]! })));
   const [t, n] = [of(trained.suggestions), of(ngram.suggestions)];
-  console.log(`  ${language.padEnd(10)} ${String(index.length).padStart(4)} cases: trained ${(t.exactMatch * 100).toFixed(1)}% exact, ${(t.editSimilarity * 100).toFixed(1)}% similar; n-gram ${(n.exactMatch * 100).toFixed(1)}% exact, ${(n.editSimilarity * 100).toFixed(1)}% similar`);
+  console.log(`  ${name.padEnd(20)} ${String(index.length).padStart(4)} cases: trained ${(t.exactMatch * 100).toFixed(1)}% exact, ${(t.editSimilarity * 100).toFixed(1)}% similar; n-gram ${(n.exactMatch * 100).toFixed(1)}% exact, ${(n.editSimilarity * 100).toFixed(1)}% similar`);
 }
-console.log("\nexamples (every 60th case): the line's start | real rest | trained | n-gram");
-for (let i = 0; i < cases.length; i += 60) {
+console.log("\nexamples (every 80th case): the line's start | real rest | trained | n-gram");
+for (let i = 0; i < cases.length; i += 80) {
   const c = cases[i]!;
   const lineStart = c.prefix.slice(c.prefix.lastIndexOf("\n") + 1).trimStart();
   console.log(`  ${JSON.stringify(lineStart.slice(-40))} | ${JSON.stringify(c.expected)} | ${JSON.stringify(firstLine(trained.suggestions[i]!))} | ${JSON.stringify(firstLine(ngram.suggestions[i]!))}`);

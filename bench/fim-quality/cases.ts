@@ -1,11 +1,14 @@
-// Single-line fill-in-the-middle cases from held-out files (never trained on): the cursor
-// somewhere in a line's code, the rest of that line to write.
+// Single-line fill-in-the-middle cases from held-out files (never trained on): the cursor in a
+// line's code, the rest of that line to write. Each chosen line gives two cases: the cursor at a
+// word boundary (after a space or punctuation, where a typist pauses for ghost text) and anywhere
+// (inside a word too).
 import { collectCorpus } from "../../scripts/train/corpus-files";
 import { seededPick } from "../../scripts/train/seeded-pick";
 
 export interface FimCase {
   file: string;
   language: string;
+  cursor: "boundary" | "anywhere";
   prefix: string;
   suffix: string;
   /** The rest of the line, what a completion should write. */
@@ -13,6 +16,8 @@ export interface FimCase {
 }
 
 const PREFIX_CHARS = 3000;
+/** After these, the cursor is at a word boundary (as the training cuts define it). */
+const BOUNDARY = /[\s([{,=.:;<>!+\-*/&|?]/;
 const SUFFIX_CHARS = 800;
 
 /** About `perFile` cases from each held-out file, the same ones on every run. */
@@ -38,16 +43,24 @@ export function heldOutCases(repoRoot: string, perFile = 5): { cases: FimCase[];
       const line = lines[l]!;
       const indent = line.search(/\S/);
       // At least 3 characters of the line are left to write.
-      const cursor = indent + pick(Math.max(1, line.trimEnd().length - indent - 3));
-      const from = starts[l]! + cursor;
+      const last = Math.max(indent + 1, line.trimEnd().length - 3);
+      const boundaries: number[] = [];
+      for (let p = indent + 1; p < last; p++) if (BOUNDARY.test(line[p - 1]!)) boundaries.push(p);
+      const anywhere = indent + pick(last - indent);
+      const positions: [FimCase["cursor"], number][] = [["anywhere", anywhere]];
+      if (boundaries.length > 0) positions.push(["boundary", boundaries[pick(boundaries.length)]!]);
       const end = starts[l]! + line.length;
-      cases.push({
-        file: file.path,
-        language: file.language,
-        prefix: file.text.slice(Math.max(0, from - PREFIX_CHARS), from),
-        suffix: file.text.slice(end, end + SUFFIX_CHARS),
-        expected: line.slice(cursor).trimEnd(),
-      });
+      for (const [cursor, at] of positions) {
+        const from = starts[l]! + at;
+        cases.push({
+          file: file.path,
+          language: file.language,
+          cursor,
+          prefix: file.text.slice(Math.max(0, from - PREFIX_CHARS), from),
+          suffix: file.text.slice(end, end + SUFFIX_CHARS),
+          expected: line.slice(at).trimEnd(),
+        });
+      }
     }
   }
   return { cases, trainingFiles: corpus.filter((f) => f.split === "train") };
