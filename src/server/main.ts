@@ -21,7 +21,6 @@ async function serve(config: ServerConfig): Promise<void> {
   for (const m of deps.registry.list()) print(`model ${m.id} (${m.kind}) from ${m.path}`);
   const lookup = config.inputLookup > 0 ? `input lookup ${config.inputLookup} tokens` : "input lookup off";
   print(`threads ${config.threads}, parallel ${config.parallel}, context ${config.contextSize} tokens, queue ${config.maxQueue}, ${lookup}`);
-  print(`text engine: ${await deps.textEngine.describeBinary()}`);
   print(`keys in ${deps.keys.file}; usage records in ${path.join(config.dataDir, "usage")}; console admin token in ${path.join(config.dataDir, "admin-token")}`);
   if (!["127.0.0.1", "::1", "localhost"].includes(config.host)) {
     print(`warning: --host ${config.host} accepts connections from other machines; every request still needs an API key`);
@@ -29,6 +28,11 @@ async function serve(config: ServerConfig): Promise<void> {
   // The one place the admin token is printed: the link that logs into the web console.
   print(`console: ${browsableOrigin(address)}/login?token=${adminToken}`);
   print(`wisp-server listening on ${address}/v1`);
+  // After the line that says it is up: loading llama.cpp's binary takes seconds on a cold machine.
+  deps.textEngine.describeBinary().then(
+    (binary) => print(`text engine: ${binary}`),
+    (error: unknown) => print(`text engine: unavailable (${error instanceof Error ? error.message : String(error)})`),
+  );
   const stop = () => void app.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

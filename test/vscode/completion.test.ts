@@ -139,10 +139,12 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     const text = "const o = {\n  ";
     const maxTokens = 1024;
     await configure({ debounceMs: undefined, maxTokens });
+    const opened = (await server.metrics()).requests;
     const editor = await openAtEnd("ghost-stop.txt", text);
     const full = await directCompletion(server, cursorOf(editor), maxTokens);
     assert.ok(full.raw.split("\n").length > 20, "the unstopped answer is long");
-    const before = await settled();
+    // The prompt warm-up that opening the file sends (it generates nothing) must not count below.
+    const before = await waitFor("the warm-up served", () => server.metrics(), (m) => m.requests >= opened + 2 && m.sequences.busy === 0 && m.sequences.waiting === 0);
     const since = api.completionOutcomes().length;
     await vscode.commands.executeCommand("wisp.triggerCompletion");
     const shown = await nextShown(since);
@@ -151,7 +153,9 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     assert.equal(after.requests - before.requests, 1);
     assert.equal(after.aborted - before.aborted, 1, "the server saw the request aborted");
     const tokens = after.completionTokens - before.completionTokens;
-    assert.ok(tokens < full.completionTokens / 2, `${tokens} tokens generated, of ${full.completionTokens} unstopped`);
+    // The 9 lines read take about 35 tokens; the tokens generated while the abort travels (the
+    // extension host reading, the socket closing) add up to a few hundred on a busy machine.
+    assert.ok(tokens < (full.completionTokens * 3) / 4, `${tokens} tokens generated, of ${full.completionTokens} unstopped`);
   });
 });
 
