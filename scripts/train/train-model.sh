@@ -7,7 +7,7 @@
 #   3. training (scripts/train/train.py), progress with tokens/s, loss and ETA;
 #   4. the GGUF (scripts/train/export-gguf.ts).
 # Reproducible: seeded, and the corpus is what `npm ci` and Debian's python3.11 put on the machine.
-# About 90 minutes on 2 CPU cores with the defaults. Extra arguments go to train.py (see its
+# About 70 minutes on 2 CPU cores with the defaults (an hour of it training). Extra arguments go to train.py (see its
 # --help for going bigger on a GPU). Work files live in .cache/train.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
