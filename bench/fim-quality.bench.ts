@@ -17,7 +17,7 @@ import { printTable } from "./typing/table";
 const TRAINED = path.resolve(process.env.FIM_BENCH_MODEL ?? "models/wisp-coder.gguf");
 const RANDOM = path.resolve(".cache/models/wisp-tiny.gguf");
 /** About the tokens the trained model learned from, for the n-gram model too. */
-const NGRAM_TOKENS = 4_000_000;
+const NGRAM_TOKENS = 5_000_000;
 const MAX_TOKENS = 48;
 
 if (!existsSync(TRAINED)) {
