@@ -54,7 +54,7 @@ for (const [i, c] of cases.entries()) {
   }
 }
 const same = texts.every((t) => t.every((text, i) => text === texts[0]![i]));
-console.log(`\ninput lookup on ${cases.length} fill-in-the-middle requests (line starts in ${FILES_DIR}), wisp-coder, ${tokens} tokens each; same text with and without: ${same ? "yes" : "NO"}`);
+console.log(`\ninput lookup on ${cases.length} fill-in-the-middle requests (line starts in ${FILES_DIR}), wisp-coder, ${tokens} tokens generated per setting; same text with and without: ${same ? "yes" : "NO"}`);
 const base = percentile(rates[0]!, 0.5);
 printTable(
   ["guessed tokens per step", "median tok/s", "speed-up", "guesses confirmed"],

@@ -3,6 +3,7 @@
 // word boundary (after a space or punctuation, where a typist pauses for ghost text) and anywhere
 // (inside a word too).
 import { collectCorpus } from "../../scripts/train/corpus-files";
+import { wordBoundaries } from "../../scripts/train/fim-examples";
 import { seededPick } from "../../scripts/train/seeded-pick";
 
 export interface FimCase {
@@ -16,8 +17,6 @@ export interface FimCase {
 }
 
 const PREFIX_CHARS = 3000;
-/** After these, the cursor is at a word boundary (as the training cuts define it). */
-const BOUNDARY = /[\s([{,=.:;<>!+\-*/&|?]/;
 const SUFFIX_CHARS = 800;
 
 /** About `perFile` cases from each held-out file, the same ones on every run. */
@@ -44,8 +43,8 @@ export function heldOutCases(repoRoot: string, perFile = 5): { cases: FimCase[];
       const indent = line.search(/\S/);
       // At least 3 characters of the line are left to write.
       const last = Math.max(indent + 1, line.trimEnd().length - 3);
-      const boundaries: number[] = [];
-      for (let p = indent + 1; p < last; p++) if (BOUNDARY.test(line[p - 1]!)) boundaries.push(p);
+      // Word boundaries as the training cuts define them.
+      const boundaries = wordBoundaries(line, indent, last);
       const anywhere = indent + pick(last - indent);
       const positions: [FimCase["cursor"], number][] = [["anywhere", anywhere]];
       if (boundaries.length > 0) positions.push(["boundary", boundaries[pick(boundaries.length)]!]);

@@ -33,13 +33,19 @@ function cutAt(text: string, start: number, end: number): FimCut {
 /** Where ghost text is usually asked for: after a space or a punctuation mark, not inside a word. */
 const BOUNDARY = /[\s([{,=.:;<>!+\-*/&|?]/;
 
+/** The positions in (from, end) right after a boundary character: where a typist pauses. */
+export function wordBoundaries(text: string, from: number, end: number): number[] {
+  const boundaries: number[] = [];
+  for (let p = from + 1; p < end; p++) if (BOUNDARY.test(text[p - 1]!)) boundaries.push(p);
+  return boundaries;
+}
+
 /**
  * A cursor position in [from, end): four times in five at a word boundary when the line has one
  * (where a typist pauses), else anywhere (inside a word too).
  */
 export function cursorIn(text: string, from: number, end: number, pick: Pick): number {
-  const boundaries: number[] = [];
-  for (let p = from + 1; p < end; p++) if (BOUNDARY.test(text[p - 1]!)) boundaries.push(p);
+  const boundaries = wordBoundaries(text, from, end);
   if (boundaries.length > 0 && pick(5) < 4) return boundaries[pick(boundaries.length)]!;
   return from + pick(end - from);
 }

@@ -17,7 +17,7 @@ export function byteToUnicode(): string[] {
 
 // Qwen2's pre-tokenizer split (tokenizer.ggml.pre = qwen2), so training sees the same words
 // llama.cpp will see; JS has no inline (?i:) group, hence the spelled-out contractions.
-const PRETOKENIZE =
+export const PRETOKENIZE =
   /'s|'t|'re|'ve|'m|'ll|'d|'S|'T|'RE|'VE|'M|'LL|'D|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
 
 export interface BpeVocabulary {
