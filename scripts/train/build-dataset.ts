@@ -91,11 +91,13 @@ function fimExample(model: LlamaModel): number[] | undefined {
   if (!cut) return undefined;
   const middle = model.tokenize(cut.middle, false);
   if (middle.length > 128) return undefined;
-  const suffix = model.tokenize(cut.suffix, false).slice(0, 192);
-  const budget = context - suffix.length - middle.length - 4;
   // Some prompts as long as the context allows (the server fits long ones to it), most shorter:
-  // attention costs what an example is long, and short prompts teach the same completions.
-  const keep = pick(10) < 3 ? budget : Math.min(budget, 16 + pick(600));
+  // an example costs what it is long, and at a fixed training time short ones teach the
+  // completion (the middle) several times as often.
+  const full = pick(10) < 3;
+  const suffix = model.tokenize(cut.suffix, false).slice(0, full ? 192 : pick(129));
+  const budget = context - suffix.length - middle.length - 4;
+  const keep = full ? budget : Math.min(budget, 16 + pick(400));
   const prefix = model.tokenize(cut.prefix, false).slice(-keep);
   return [SUF!, ...suffix, PRE!, ...prefix, MID!, ...middle, EOS!];
 }
@@ -111,10 +113,10 @@ started = Date.now();
 let chatAt = pick(Math.max(1, chats.length));
 while (tokenIds.length < targetTokens) {
   const kind = pick(100);
-  if (kind < 60) {
+  if (kind < 70) {
     const ids = fimExample(model);
     if (ids) add(ids, 1, "fim");
-  } else if (kind < 85) {
+  } else if (kind < 88) {
     const ids = model.tokenize(lmWindow(pickFile().text, pick, 2400), false).slice(0, context);
     if (ids.length > 32) add(ids, 1, "code");
   } else if (chats.length > 0) {
@@ -130,7 +132,7 @@ await writeFile(path.join(out, "tokens.bin"), Buffer.from(Uint16Array.from(token
 await writeFile(path.join(out, "examples.bin"), Buffer.from(Int32Array.from(examples).buffer));
 await writeFile(
   path.join(out, "dataset.json"),
-  JSON.stringify({ vocabSize: vocabulary.tokens.length, padTokenId: PAD, context, seed: Number(values.seed), tokens: tokenIds.length, examples: counts }, null, 1),
+  JSON.stringify({ vocabSize: vocabulary.tokens.length, padTokenId: PAD, middleTokenId: MID, context, seed: Number(values.seed), tokens: tokenIds.length, examples: counts }, null, 1),
 );
 await model.dispose();
 await llama.dispose();

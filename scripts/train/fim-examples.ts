@@ -76,7 +76,7 @@ export function fimCut(text: string, pick: Pick): FimCut | undefined {
     const last = Math.min(starts.length - 1, l + 1 + pick(4));
     return cutAt(text, at, lineEnd(last));
   }
-  if (kind < 97) {
+  if (kind < 99) {
     // A fresh line after its indentation: the next one to five lines.
     const last = Math.min(starts.length - 1, l + pick(5));
     return cutAt(text, from, lineEnd(last));

@@ -30,7 +30,13 @@ export interface WispApi {
   chat: ChatProbe;
 }
 
-const keptOutcomes = 100;
+/** Small records; bounded for a long session, far above what the tests index by position. */
+const keptOutcomes = 10_000;
+/**
+ * Ghost text nobody waited for is worthless: a completion whose server sends nothing for this long
+ * (headers or the next chunk) fails and says so, instead of holding the pipeline for a minute.
+ */
+const completionTimeoutMs = 15_000;
 
 export async function activate(context: vscode.ExtensionContext): Promise<WispApi> {
   const log = new Logger();
@@ -73,7 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   const outcomes: CompletionOutcome[] = [];
   context.subscriptions.push(
     registerCompletions({
-      stream: clientCompletionStream(() => clients.create()),
+      stream: clientCompletionStream(() => clients.create({ timeoutMs: completionTimeoutMs })),
       settings: () => ({
         ...settings.value.completion,
         model: settings.value.completion.model || defaultModelFor("completion", connection.knownModels) || "",
@@ -112,7 +118,11 @@ export function deactivate(): void {
 /** Shown suggestions give the latency, errors the status; debounces and cancels are routine. */
 function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connection: ConnectionMonitor): void {
   statusBar.countOutcome(outcome.kind === "shown" ? `shown (${outcome.source})` : outcome.kind);
-  if (outcome.kind === "shown" && (outcome.source === "network" || outcome.source === "reused")) statusBar.reportSuccess(outcome.latencyMs);
+  if (outcome.kind === "shown" && (outcome.source === "network" || outcome.source === "reused")) {
+    statusBar.reportSuccess(outcome.latencyMs);
+    // The server answers again: say so now rather than at the next scheduled check.
+    if (connection.current.kind === "unreachable" || connection.current.kind === "error") void connection.check();
+  }
   if (outcome.kind !== "error") return;
   // Without a working connection no model list is known: the connection state says why.
   if (outcome.errorKind === "no-model" && connection.current.kind !== "ready") return;

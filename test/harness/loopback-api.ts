@@ -64,6 +64,17 @@ export class LoopbackApi {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /** Listens again on the same port after close(): the server coming back. */
+  async reopen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(this.listeningPort, "127.0.0.1", () => {
+        this.server.off("error", reject);
+        resolve();
+      });
+    });
+  }
+
   private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const closed = new Promise<void>((resolve) => res.on("close", resolve));
     const chunks: Buffer[] = [];

@@ -26,6 +26,12 @@ export type ScriptedAnswer = string | { chunks: readonly string[]; delayMs?: num
 
 export type CompletionScript = (body: CompletionBody) => ScriptedAnswer;
 
+/**
+ * How completions fail while a fault is set: an HTTP error (OpenAI's error body, and Retry-After
+ * when given), a stream of events that are not JSON, or a stream that stops sending mid-answer.
+ */
+export type ScriptedFault = { status: number; retryAfterSeconds?: number } | "malformed-stream" | "stall-mid-stream";
+
 export interface ScriptedApiOptions {
   /** The one accepted key; any other gets OpenAI's 401. */
   key: string;
@@ -46,6 +52,7 @@ export class ScriptedApi {
   readonly completions: ScriptedCompletion[] = [];
   private script: CompletionScript;
   private warmUpFailure: number | undefined;
+  private fault: ScriptedFault | undefined;
 
   private constructor(
     private readonly api: LoopbackApi,
@@ -92,6 +99,20 @@ export class ScriptedApi {
     this.warmUpFailure = status;
   }
 
+  /** Fails every completion (warm-ups too) this way from now on; undefined: answer again. */
+  failWith(fault: ScriptedFault | undefined): void {
+    this.fault = fault;
+  }
+
+  /** Stops listening (connections refused) until `comeBack()`. */
+  goDown(): Promise<void> {
+    return this.api.close();
+  }
+
+  comeBack(): Promise<void> {
+    return this.api.reopen();
+  }
+
   close(): Promise<void> {
     return this.api.close();
   }
@@ -107,6 +128,7 @@ export class ScriptedApi {
     if (req.method === "POST" && req.path === "/v1/completions") {
       const body = JSON.parse(req.body) as CompletionBody;
       this.completions.push({ body, at: req.at, warmUp: body.max_tokens === 0 });
+      if (this.fault !== undefined) return failCompletion(res, this.fault);
       if (body.max_tokens === 0 && this.warmUpFailure !== undefined) {
         return sendJson(res, this.warmUpFailure, errorBody("The server had an error while processing your request.", "server_error"));
       }
@@ -130,4 +152,19 @@ export class ScriptedApi {
     }
     sendJson(res, 404, errorBody(`Unknown route ${req.method} ${req.path}`, "invalid_request_error"));
   }
+}
+
+function failCompletion(res: ServerResponse, fault: ScriptedFault): void {
+  if (typeof fault === "object") {
+    const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) };
+    const body = fault.status === 429
+      ? errorBody("Rate limit reached for requests.", "requests", "rate_limit_exceeded")
+      : errorBody("The server had an error while processing your request.", "server_error");
+    return sendJson(res, fault.status, body, headers);
+  }
+  startSse(res);
+  res.write(sseText([completionChunk("const")], "\n", false));
+  // A stalled stream is left open: the client's idle timer has to end it (the socket closes when
+  // the client gives up or the server is closed).
+  if (fault === "malformed-stream") res.end("data: {\"choices\": [{\"text\": \n\ndata: <html>502 Bad Gateway</html>\n\n");
 }

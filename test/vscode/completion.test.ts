@@ -63,6 +63,18 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     return waitFor("ghost text", find, (o) => o !== undefined, timeoutMs) as Promise<Shown>;
   }
 
+  /** Resolves once no completion outcome has come for `ms`. */
+  async function outcomesQuiet(ms = 1_000): Promise<void> {
+    let count = -1;
+    let since = 0;
+    const quietFor = () => {
+      const now = api.completionOutcomes().length;
+      if (now !== count) [count, since] = [now, Date.now()];
+      return Date.now() - since;
+    };
+    await waitFor("no new completion outcome", quietFor, (t) => t >= ms, 15_000);
+  }
+
   /** Metrics once nothing is generating (and the pipeline's last outcome is in). */
   const settled = () => waitFor("the server idle", () => server.metrics(), (m) => m.sequences.busy === 0 && m.sequences.waiting === 0);
 
@@ -94,7 +106,12 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     for (const start of ["let y = ", "\nconst total = ", "\nreturn ", "\nsum(", "\nvalue = ", "\nname: ", "\nprint(", "\nlet z = ", "\nif (", "\nx = "]) {
       since = api.completionOutcomes().length;
       await type(start);
-      const answer = await waitFor("an answer", () => api.completionOutcomes().slice(since).find((o) => o.kind === "shown" || o.kind === "empty"), (o) => o !== undefined, 30_000);
+      await waitFor("an answer", () => api.completionOutcomes().slice(since).find((o) => o.kind === "shown" || o.kind === "empty"), (o) => o !== undefined, 30_000);
+      // A multi-line answer is first shown partial (its first line) and then whole: what is on
+      // screen is the last one shown once the server and the pipeline are done.
+      await settled();
+      await outcomesQuiet();
+      const answer = api.completionOutcomes().slice(since).findLast((o) => o.kind === "shown" || o.kind === "empty");
       shown = answer?.kind === "shown" ? answer : undefined;
       if (shown && [...shown.text].length >= 3) break;
     }
