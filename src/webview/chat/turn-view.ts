@@ -18,6 +18,8 @@ export interface TurnContext {
 export class TurnView {
   readonly element: HTMLElement;
   private markdown: StreamingMarkdown | undefined;
+  /** The header, notices and footer around an answer's markdown. */
+  private around: ChildNode[] = [];
   private frame = "";
 
   constructor(private turn: ChatTurn, context: TurnContext) {
@@ -45,12 +47,18 @@ export class TurnView {
     if (textChanged || frame !== this.frame) this.markdown.update(turn.text, turn.status !== "streaming");
     if (frame === this.frame) return;
     this.frame = frame;
-    const [header, dropped] = answerHeader(turn);
-    this.element.replaceChildren(...[header, dropped, this.markdown.element, ...answerFooter(turn, context)].filter((n): n is Node => n !== undefined));
+    // Only the parts around the markdown are replaced: detaching a long answer to re-append it
+    // would restyle and lay out all of it again (a long task when a 2,000-token answer ends).
+    for (const node of this.around) node.remove();
+    const above = answerHeader(turn).filter((n): n is HTMLElement => n !== undefined);
+    const below = answerFooter(turn, context);
+    this.markdown.element.before(...above);
+    this.markdown.element.after(...below);
+    this.around = [...above, ...below];
   }
 }
 
-function answerHeader(turn: AssistantTurn): [Node, Node | undefined] {
+function answerHeader(turn: AssistantTurn): [HTMLElement, HTMLElement | undefined] {
   const header = el("header", { className: "turn-header" }, el("span", { className: "who" }, "Wisp"), turn.model ? el("span", { className: "model" }, turn.model) : undefined);
   const n = turn.droppedMessages ?? 0;
   const dropped = n > 0 ? el("p", { className: "dropped" }, `${n} earlier message${n === 1 ? " was" : "s were"} left out to fit the model's context.`) : undefined;
@@ -66,8 +74,8 @@ function userParts(turn: UserTurn): Node[] {
   return parts;
 }
 
-function answerFooter(turn: AssistantTurn, context: TurnContext): Node[] {
-  const parts: Node[] = [];
+function answerFooter(turn: AssistantTurn, context: TurnContext): HTMLElement[] {
+  const parts: HTMLElement[] = [];
   if (turn.status === "error" && turn.error) {
     const actions = errorActions(turn.error.kind, { local: context.serverIsLocal });
     parts.push(

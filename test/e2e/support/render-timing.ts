@@ -7,6 +7,11 @@ export interface StreamTiming {
   readonly toPaint: number[];
   /** Long tasks (over 50 ms) the page ran while the answer streamed, in ms. */
   readonly longTasks: number[];
+  /**
+   * Whose each long task was, as the browser attributes it: `self` (the chat page's own code),
+   * or an ancestor (the workbench around the webview, which shares its thread).
+   */
+  readonly longTaskOwners: string[];
   readonly frames: number;
   /** Milliseconds the page spent drawing in each animation frame (its requestAnimationFrame callbacks). */
   readonly drawMs: number[];
@@ -20,7 +25,7 @@ export interface StreamTiming {
  */
 export async function measureStreaming(frame: Frame, stream: () => Promise<void>): Promise<StreamTiming> {
   await frame.evaluate(() => {
-    const probe = { deltas: 0, pending: [] as number[], toPaint: [] as number[], longTasks: [] as number[], frames: 0, drawMs: [] as number[] };
+    const probe = { deltas: 0, pending: [] as number[], toPaint: [] as number[], longTasks: [] as number[], longTaskOwners: [] as string[], frames: 0, drawMs: [] as number[] };
     const raf = window.requestAnimationFrame.bind(window);
     window.requestAnimationFrame = (callback) =>
       raf((time) => {
@@ -48,13 +53,16 @@ export async function measureStreaming(frame: Frame, stream: () => Promise<void>
       channel.port2.postMessage(0);
     }).observe(document.querySelector(".turns")!, { subtree: true, childList: true, characterData: true });
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+      for (const entry of list.getEntries()) {
+        probe.longTasks.push(entry.duration);
+        probe.longTaskOwners.push(entry.name);
+      }
     }).observe({ type: "longtask" });
   });
   await stream();
   return frame.evaluate(() => {
-    const { deltas, toPaint, longTasks, frames, drawMs } = (window as unknown as { probe: StreamTiming }).probe;
-    return { deltas, toPaint, longTasks, frames, drawMs };
+    const { deltas, toPaint, longTasks, longTaskOwners, frames, drawMs } = (window as unknown as { probe: StreamTiming }).probe;
+    return { deltas, toPaint, longTasks, longTaskOwners, frames, drawMs };
   });
 }
 
@@ -71,6 +79,13 @@ export function summarize(timing: StreamTiming, tokens: number): string {
     `${tokens} tokens in ${timing.deltas} messages, drawn in ${timing.frames} frames;`,
     `arrival to paint p50 ${ms(percentile(timing.toPaint, 50))} ms, p95 ${ms(percentile(timing.toPaint, 95))} ms, max ${ms(Math.max(0, ...timing.toPaint))} ms (${over} over one 16.7 ms frame);`,
     `drawing per frame p50 ${ms(percentile(timing.drawMs, 50))} ms, p95 ${ms(percentile(timing.drawMs, 95))} ms, max ${ms(Math.max(0, ...timing.drawMs))} ms;`,
-    `long tasks over 50 ms: ${timing.longTasks.length}${timing.longTasks.length ? ` (longest ${ms(Math.max(...timing.longTasks))} ms)` : ""}`,
+    `long tasks over 50 ms: ${timing.longTasks.length}${timing.longTasks.length ? ` (longest ${ms(Math.max(...timing.longTasks))} ms; ${owners(timing)})` : ""}`,
   ].join(" ");
+}
+
+/** "2 self, 1 cross-origin-ancestor": how many long tasks each owner ran. */
+function owners(timing: StreamTiming): string {
+  const counts = new Map<string, number>();
+  for (const owner of timing.longTaskOwners) counts.set(owner, (counts.get(owner) ?? 0) + 1);
+  return [...counts].map(([owner, n]) => `${n} ${owner}`).join(", ");
 }
