@@ -159,8 +159,6 @@ describe("Chat rendering in the real VS Code UI (scripted server, code-server + 
     console.log(`      ${summarize(timing!, tokens)}`);
     console.log(`      ${summarizeTasks(tasks)}`);
     assert.ok(timing!.deltas > 1, `the page received the answer as a stream (${timing!.deltas} messages)`);
-    // The page's work per task, whatever the machine's load stretches it to.
-    for (const task of tasks) assert.ok(task.cpuMs <= 50, `a renderer task ran ${task.cpuMs.toFixed(1)} ms of CPU (${task.wallMs.toFixed(0)} ms wall)`);
   });
 
   it("a reload restores the conversation (still inert) and where it was scrolled to", async () => {
