@@ -58,6 +58,11 @@ export class ConnectionMonitor implements vscode.Disposable {
     return true;
   }
 
+  /** A request elsewhere succeeded: a server thought down or failing answers again, so check now. */
+  reportSuccess(): void {
+    if (this.state.kind === "unreachable" || this.state.kind === "error") void this.check();
+  }
+
   dispose(): void {
     this.generation++;
     this.clearRetry();

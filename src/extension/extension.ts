@@ -120,8 +120,7 @@ function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connect
   statusBar.countOutcome(outcome.kind === "shown" ? `shown (${outcome.source})` : outcome.kind);
   if (outcome.kind === "shown" && (outcome.source === "network" || outcome.source === "reused")) {
     statusBar.reportSuccess(outcome.latencyMs);
-    // The server answers again: say so now rather than at the next scheduled check.
-    if (connection.current.kind === "unreachable" || connection.current.kind === "error") void connection.check();
+    connection.reportSuccess();
   }
   if (outcome.kind !== "error") return;
   // Without a working connection no model list is known: the connection state says why.

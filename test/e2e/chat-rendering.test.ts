@@ -10,7 +10,7 @@ import { waitFor } from "../harness/wait-for";
 import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { ChatView } from "./support/chat-view";
-import { measureStreaming, summarize, summarizeTasks, traceLongTasks, type StreamTiming } from "./support/render-timing";
+import { measureStreaming, summarize, summarizeTasks, traceLongTasks } from "./support/render-timing";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
 
 /** Markup a model could produce to attack the page; each payload would mark the body if it ran. */
@@ -145,20 +145,19 @@ describe("Chat rendering in the real VS Code UI (scripted server, code-server + 
     const text = longAnswer(2000);
     const tokens = tokenPieces(text).length;
     server.queue({ text, tokensPerSecond: 250 });
-    let timing: StreamTiming | undefined;
-    const tasks = await traceLongTasks(ui.page, async () => {
-      timing = await measureStreaming(frame, async () => {
+    const { result: timing, tasks } = await traceLongTasks(ui.page, () =>
+      measureStreaming(frame, async () => {
         await ask(frame, "Write a long answer");
         await answerEnded(frame);
-      });
-    });
+      }),
+    );
     const answer = frame.locator(".turn.assistant").last();
     assert.equal(await answer.locator(".code-frame").count(), (text.match(/^```\w+$/gm) ?? []).length, "every code block rendered");
     assert.ok((await answer.locator(".markdown").innerText()).includes("The end of a long answer."));
     assert.match(await answer.locator(".status").innerText(), new RegExp(`42 prompt \\+ ${tokens} answer tokens`));
-    console.log(`      ${summarize(timing!, tokens)}`);
+    console.log(`      ${summarize(timing, tokens)}`);
     console.log(`      ${summarizeTasks(tasks)}`);
-    assert.ok(timing!.deltas > 1, `the page received the answer as a stream (${timing!.deltas} messages)`);
+    assert.ok(timing.deltas > 1, `the page received the answer as a stream (${timing.deltas} messages)`);
   });
 
   it("a reload restores the conversation (still inert) and where it was scrolled to", async () => {

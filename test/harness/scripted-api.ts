@@ -129,9 +129,7 @@ export class ScriptedApi {
       const body = JSON.parse(req.body) as CompletionBody;
       this.completions.push({ body, at: req.at, warmUp: body.max_tokens === 0 });
       if (this.fault !== undefined) return failCompletion(res, this.fault);
-      if (body.max_tokens === 0 && this.warmUpFailure !== undefined) {
-        return sendJson(res, this.warmUpFailure, errorBody("The server had an error while processing your request.", "server_error"));
-      }
+      if (body.max_tokens === 0 && this.warmUpFailure !== undefined) return failCompletion(res, { status: this.warmUpFailure });
       const scripted = body.max_tokens === 0 ? "" : this.script(body);
       const answer = typeof scripted === "string" ? { chunks: [scripted] } : scripted;
       if (body.stream !== true) {
@@ -164,7 +162,6 @@ function failCompletion(res: ServerResponse, fault: ScriptedFault): void {
   }
   startSse(res);
   res.write(sseText([completionChunk("const")], "\n", false));
-  // A stalled stream is left open: the client's idle timer has to end it (the socket closes when
-  // the client gives up or the server is closed).
+  // "stall-mid-stream" leaves the stream open here: the client's idle timer has to end it.
   if (fault === "malformed-stream") res.end("data: {\"choices\": [{\"text\": \n\ndata: <html>502 Bad Gateway</html>\n\n");
 }

@@ -105,13 +105,14 @@ type TraceEvent = { ph?: string; name?: string; pid?: number; tid?: number; dur?
  * hold little work. Printed, not asserted (timings belong in benchmarks); the thread is shared
  * with the workbench, so these tasks are its as well as the chat page's.
  */
-export async function traceLongTasks(page: Page, work: () => Promise<void>): Promise<TaskCost[]> {
+export async function traceLongTasks<T>(page: Page, work: () => Promise<T>): Promise<{ result: T; tasks: TaskCost[] }> {
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on("Tracing.dataCollected", (data) => events.push(...(data.value as TraceEvent[])));
   await cdp.send("Tracing.start", { traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] }, transferMode: "ReportEvents" });
+  let result: T;
   try {
-    await work();
+    result = await work();
   } finally {
     const complete = new Promise<void>((done) => cdp.once("Tracing.tracingComplete", () => done()));
     await cdp.send("Tracing.end");
@@ -120,9 +121,10 @@ export async function traceLongTasks(page: Page, work: () => Promise<void>): Pro
   }
   const thread = (e: TraceEvent) => `${e.pid}:${e.tid}`;
   const mains = new Set(events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map(thread));
-  return events
+  const tasks = events
     .filter((e) => e.ph === "X" && e.name === "RunTask" && mains.has(thread(e)) && (e.dur ?? 0) > 50_000)
     .map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000 }));
+  return { result, tasks };
 }
 
 /** One line about traced long tasks. */
