@@ -92,13 +92,25 @@ describe("Ghost text in the real VS Code UI against the local server (code-serve
   });
 
   it("typing 20 characters fast sends at most 2 requests", async () => {
+    const idle = () => waitFor("the server idle", () => server.metrics(), (m) => m.sequences.busy === 0 && m.sequences.waiting === 0);
     await ui.page.keyboard.press("Enter");
-    const before = await server.metrics();
-    await ui.page.keyboard.type("const twentyChars = ");
+    // The new line asks for a suggestion of its own: let it come before counting.
+    await ui.waitForGhostText(5_000).catch(() => "");
+    const before = await idle();
+    // Keystrokes as fast as the browser takes them; on a loaded machine one may still come later
+    // than the debounce (wisp.completion.debounceMs, 120 ms by default), and such a pause may
+    // rightly send a request: count those pauses.
+    let pauses = 0;
+    let last = performance.now();
+    for (const ch of "const twentyChars = ") {
+      await ui.page.keyboard.type(ch);
+      const now = performance.now();
+      if (now - last >= 120) pauses++;
+      last = now;
+    }
     await ui.waitForGhostText().catch(() => ""); // the answer after the pause, if it is not blank
-    const after = await waitFor("the server idle", () => server.metrics(), (m) => m.sequences.busy === 0 && m.sequences.waiting === 0);
-    const requests = after.requests - before.requests;
-    assert.ok(requests >= 1 && requests <= 2, `${requests} requests for 20 keystrokes`);
+    const requests = (await idle()).requests - before.requests;
+    assert.ok(requests >= 1 && requests <= 2 + pauses, `${requests} requests for 20 keystrokes with ${pauses} pauses`);
     await ui.page.keyboard.press("Escape");
   });
 

@@ -50,7 +50,9 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
       const manual = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
       const editedAt = this.editedAt(document);
       const input = { ...toInput(document, start, position, selected?.text ?? "", manual), ...(editedAt !== undefined ? { editedAt } : {}) };
-      const outcome = await this.complete(input, linked.signal);
+      const answered = await this.complete(input, linked.signal);
+      // Cancelled while the answer came: the editor shows nothing, so nothing is reported shown.
+      const outcome: CompletionOutcome = answered.kind === "shown" && token.isCancellationRequested ? { kind: "cancelled", latencyMs: answered.latencyMs } : answered;
       this.report(outcome, document);
       const partial = outcome.kind === "shown" && outcome.partial === true;
       this.partialAt = partial ? { document, version: document.version, position } : undefined;
