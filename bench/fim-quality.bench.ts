@@ -16,8 +16,8 @@ import { printTable } from "./typing/table";
 
 const TRAINED = path.resolve(process.env.FIM_BENCH_MODEL ?? "models/wisp-coder.gguf");
 const RANDOM = path.resolve(".cache/models/wisp-tiny.gguf");
-/** About the tokens the trained model learned from, for the n-gram model too. */
-const NGRAM_TOKENS = 5_000_000;
+/** As many tokens as the trained model learned from (train.py's --tokens), for the n-gram model too. */
+const NGRAM_TOKENS = 12_000_000;
 const MAX_TOKENS = 48;
 
 if (!existsSync(TRAINED)) {
@@ -35,8 +35,9 @@ async function completeAll(id: string, file: string): Promise<{ suggestions: str
   const started = performance.now();
   const suggestions: string[] = [];
   for (const c of cases) {
-    const prompt = engine.infillPrompt(model, c.prefix, c.suffix, MAX_TOKENS);
-    const result = await engine.generate(id, file, { prompt, promptParam: "prompt", n: 1, maxTokens: MAX_TOKENS, stop: ["\n"], sampling: greedy, signal: new AbortController().signal });
+    // As the server's /v1/completions builds it for a request with a suffix (token healing included).
+    const { prompt, heal } = engine.healedInfill(model, c.prefix, c.suffix, MAX_TOKENS);
+    const result = await engine.generate(id, file, { prompt, heal, promptParam: "prompt", n: 1, maxTokens: MAX_TOKENS, stop: ["\n"], sampling: greedy, signal: new AbortController().signal });
     suggestions.push(result.choices[0]!.text);
   }
   return { suggestions, ms: performance.now() - started };

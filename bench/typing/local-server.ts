@@ -40,7 +40,7 @@ export async function startLocalServer(layout: FimLayout): Promise<LocalServer> 
   if (!existsSync(modelFile)) {
     console.log(`generating ${modelFile} (once)...`);
     await mkdir(path.dirname(modelFile), { recursive: true });
-    await writeTinyLlamaGguf(modelFile, "large", { fimSuffixFirst: layout === "spm" });
+    await writeTinyLlamaGguf(modelFile, "large", { fimLayout: layout === "spm" ? "suffix-first" : "prefix-suffix-middle" });
   }
   return startWispServer(modelFile, BENCH_MODEL);
 }

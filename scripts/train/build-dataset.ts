@@ -10,7 +10,7 @@ import { TensorType } from "../../src/server/models/gguf-writer";
 import { encodeLlamaGguf, llamaVocabulary } from "../../src/server/models/llama-gguf";
 import { chatExample, pythonFunctions, scriptFunctions, type ChatExample } from "./chat-pairs";
 import { collectCorpus, type CorpusFile } from "./corpus-files";
-import { fimCut, lmWindow } from "./fim-examples";
+import { fimCut, lmWindow, suffixMiddlePrefix } from "./fim-examples";
 import { seededPick } from "./seeded-pick";
 
 const { values } = parseArgs({
@@ -80,13 +80,14 @@ say(`chat: ${chats.length} documented functions`);
 const tokenIds: number[] = [];
 const examples: number[] = [];
 const counts = { fim: 0, code: 0, chat: 0 };
-const add = (ids: readonly number[], lossFrom: number, kind: keyof typeof counts) => {
-  examples.push(tokenIds.length, ids.length, lossFrom);
+/** Per example: where its tokens start, how many, the first with a loss, the first of its middle (weighted). */
+const add = (ids: readonly number[], lossFrom: number, kind: keyof typeof counts, middleFrom = ids.length) => {
+  examples.push(tokenIds.length, ids.length, lossFrom, middleFrom);
   for (const id of ids) tokenIds.push(id);
   counts[kind]++;
 };
 
-function fimExample(model: LlamaModel): number[] | undefined {
+function fimExample(model: LlamaModel): { ids: number[]; middleFrom: number } | undefined {
   const cut = fimCut(pickFile().text, pick);
   if (!cut) return undefined;
   const middle = model.tokenize(cut.middle, false);
@@ -99,7 +100,7 @@ function fimExample(model: LlamaModel): number[] | undefined {
   const budget = context - suffix.length - middle.length - 4;
   const keep = full ? budget : Math.min(budget, 16 + pick(400));
   const prefix = model.tokenize(cut.prefix, false).slice(-keep);
-  return [SUF!, ...suffix, PRE!, ...prefix, MID!, ...middle, EOS!];
+  return suffixMiddlePrefix({ prefix, suffix, middle }, { prefix: PRE!, suffix: SUF!, middle: MID!, end: EOS! });
 }
 
 function chatTokens(example: ChatExample): { ids: number[]; answerFrom: number } {
@@ -114,8 +115,8 @@ let chatAt = pick(Math.max(1, chats.length));
 while (tokenIds.length < targetTokens) {
   const kind = pick(100);
   if (kind < 70) {
-    const ids = fimExample(model);
-    if (ids) add(ids, 1, "fim");
+    const fim = fimExample(model);
+    if (fim) add(fim.ids, 1, "fim", fim.middleFrom);
   } else if (kind < 88) {
     const ids = model.tokenize(lmWindow(pickFile().text, pick, 2400), false).slice(0, context);
     if (ids.length > 32) add(ids, 1, "code");
@@ -132,7 +133,7 @@ await writeFile(path.join(out, "tokens.bin"), Buffer.from(Uint16Array.from(token
 await writeFile(path.join(out, "examples.bin"), Buffer.from(Int32Array.from(examples).buffer));
 await writeFile(
   path.join(out, "dataset.json"),
-  JSON.stringify({ vocabSize: vocabulary.tokens.length, padTokenId: PAD, middleTokenId: MID, context, seed: Number(values.seed), tokens: tokenIds.length, examples: counts }, null, 1),
+  JSON.stringify({ vocabSize: vocabulary.tokens.length, padTokenId: PAD, fimLayout: "suffix-middle-prefix", exampleFields: 4, context, seed: Number(values.seed), tokens: tokenIds.length, examples: counts }, null, 1),
 );
 await model.dispose();
 await llama.dispose();

@@ -41,7 +41,7 @@ const chunks = encodeLlamaGguf(spec, vocabulary, (name, dims) => {
   const size = dims.reduce((a, b) => a * b, 1);
   if (t.shape.reduce((a, b) => a * b, 1) !== size) throw new Error(`${name}: trained shape ${t.shape} does not fit ${dims}`);
   return new Float32Array(weights.buffer.slice(weights.byteOffset + t.offset, weights.byteOffset + t.offset + size * 4));
-}, { extra: new Map([["general.description", { type: "string", value: "Wisp's small code model, trained by the project on permissively licensed source text (see wisp-coder.md)." }]]) });
+}, { fimLayout: dataset.fimLayout ?? "suffix-first", extra: new Map([["general.description", { type: "string", value: "Wisp's small code model, trained by the project on permissively licensed source text (see wisp-coder.md)." }]]) });
 await mkdir(path.dirname(out), { recursive: true });
 const temp = `${out}.${process.pid}.tmp`;
 await writeFile(temp, Buffer.concat(chunks));

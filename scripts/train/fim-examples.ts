@@ -91,3 +91,23 @@ export function lmWindow(text: string, pick: Pick, chars: number): string {
   const start = starts[pick(starts.length)]!;
   return text.slice(start, start + chars);
 }
+
+/** The special token ids a fill-in-the-middle example is framed with. */
+export interface FimTokenIds {
+  prefix: number;
+  suffix: number;
+  middle: number;
+  end: number;
+}
+
+/**
+ * A cut's training tokens in the suffix-middle-prefix layout (FimLayout in llama-gguf.ts), the
+ * server's prompt for that cut followed by the middle and the end token: the middle continues the
+ * prefix, so the model fills in with what it learns from continuing code. Prefix and middle are
+ * tokenized apart, as the server tokenizes a prefix that ends at the cursor. `middleFrom`: the
+ * middle's first token.
+ */
+export function suffixMiddlePrefix(cut: { prefix: readonly number[]; suffix: readonly number[]; middle: readonly number[] }, ids: FimTokenIds): { ids: number[]; middleFrom: number } {
+  const prompt = [ids.prefix, ids.suffix, ...cut.suffix, ids.middle, ...cut.prefix];
+  return { ids: [...prompt, ...cut.middle, ids.end], middleFrom: prompt.length };
+}

@@ -13,7 +13,7 @@ export interface CorpusEntry {
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
-export function modelCard(input: { name: string; spec: LlamaSpec; dataset: { tokens: number; examples: Record<string, number>; seed: number; context: number }; corpus: CorpusEntry[]; log: string }): string {
+export function modelCard(input: { name: string; spec: LlamaSpec; dataset: { tokens: number; examples: Record<string, number>; seed: number; context: number; fimLayout?: string }; corpus: CorpusEntry[]; log: string }): string {
   const { name, spec, dataset, corpus } = input;
   const train = corpus.filter((f) => f.split === "train");
   const licences = new Map<string, { files: number; bytes: number; origins: Set<string> }>();
@@ -38,7 +38,7 @@ It is tiny: expect short, plausible completions of common code, not a large mode
 | context | ${spec.contextLength} tokens (the server fits longer fill-in-the-middle prompts to it) |
 | tokenizer | byte-level BPE trained by the project on the same corpus, ChatML and FIM special tokens |
 | weights | ${["f32", "f16", "", "", "", "", "", "", "q8_0"][spec.tensorType]} (norms f32) |
-| fill-in-the-middle | suffix first: \`<|fim_suffix|>…<|fim_prefix|>…<|fim_middle|>\` (GGUF \`wisp.fim.suffix_first\`) |
+| fill-in-the-middle | ${dataset.fimLayout === "suffix-middle-prefix" ? "suffix, middle, prefix: \`<|fim_prefix|><|fim_suffix|>…<|fim_middle|>…\`, the middle continuing the prefix (GGUF \`wisp.fim.layout\`)" : "suffix first: \`<|fim_suffix|>…<|fim_prefix|>…<|fim_middle|>\` (GGUF \`wisp.fim.suffix_first\`)"} |
 | training data | ${dataset.tokens.toLocaleString("en")} tokens: ${Object.entries(dataset.examples).map(([k, v]) => `${v} ${k}`).join(", ")} examples, seed ${dataset.seed} |
 | corpus | ${train.length} files for training (${mib(train.reduce((a, f) => a + f.bytes, 0))}), ${corpus.length - train.length} held out for the benchmark |
 

@@ -31,7 +31,7 @@ fi
 
 mkdir -p "$WORK/data" "$WORK/run"
 log "building the dataset in $WORK/data"
-npx tsx scripts/train/build-dataset.ts --out "$WORK/data" --tokens 10e6
+npx tsx scripts/train/build-dataset.ts --out "$WORK/data" --tokens 13e6
 log "training (progress below; the log is $WORK/train.log)"
 "$PYTHON" -u scripts/train/train.py --data "$WORK/data" --out "$WORK/run" "$@" 2>&1 | tee "$WORK/train.log"
 npx tsx scripts/train/export-gguf.ts --data "$WORK/data" --weights "$WORK/run" --out models/wisp-coder.gguf --log "$WORK/train.log"

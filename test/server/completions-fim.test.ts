@@ -6,6 +6,7 @@ import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixt
 
 const openapi = createOpenApiValidator();
 const PSM_MODEL = "wisp-tiny-psm";
+const SMP_MODEL = "wisp-tiny-smp";
 const PREFIX = "function fibonacci(n: number): number {\n  ";
 const SUFFIX = "\n  return fibonacci(n - 1) + fibonacci(n - 2);\n}\n";
 
@@ -16,7 +17,8 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     server = await startServer({
       prepare: async (modelsDir) => {
         await writeTinyLlamaGguf(path.join(modelsDir, `${TEXT_MODEL}.gguf`), "tiny");
-        await writeTinyLlamaGguf(path.join(modelsDir, `${PSM_MODEL}.gguf`), "tiny", { fimSuffixFirst: false });
+        await writeTinyLlamaGguf(path.join(modelsDir, `${PSM_MODEL}.gguf`), "tiny", { fimLayout: "prefix-suffix-middle" });
+        await writeTinyLlamaGguf(path.join(modelsDir, `${SMP_MODEL}.gguf`), "tiny", { fimLayout: "suffix-middle-prefix" });
       },
     });
   });
@@ -39,6 +41,45 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     const psm = await complete({ model: PSM_MODEL, prompt: PREFIX, suffix: SUFFIX, max_tokens: 12 });
     assert.equal(psm.body.choices[0]!.text, (await complete({ model: PSM_MODEL, prompt: spelledPsm, max_tokens: 12 })).body.choices[0]!.text);
     assert.equal(spm.body.usage.prompt_tokens, psm.body.usage.prompt_tokens, "the same tokens, in another order");
+  });
+
+  it("a model declaring wisp.fim.layout suffix-middle-prefix gets its middle continuing the prefix, and typing only extends the prompt", async () => {
+    const model = await server.deps.textEngine.model(SMP_MODEL, server.deps.registry.get(SMP_MODEL)!.path);
+    assert.deepEqual((model.fileInfo.metadata as { wisp?: unknown }).wisp, { fim: { layout: "suffix-middle-prefix" } });
+    const spelled = (prefix: string) => `<|fim_prefix|><|fim_suffix|>${SUFFIX}<|fim_middle|>${prefix}`;
+    // At a line's start: nothing to heal (see the token healing test), the prompt is the layout's.
+    const atLineStart = "function fibonacci(n: number): number {\n";
+    const smp = await complete({ model: SMP_MODEL, prompt: atLineStart, suffix: SUFFIX, max_tokens: 12 });
+    assert.equal(smp.body.choices[0]!.text, (await complete({ model: SMP_MODEL, prompt: spelled(atLineStart), max_tokens: 12 })).body.choices[0]!.text);
+    const psmSpelled = `<|fim_prefix|>${atLineStart}<|fim_suffix|>${SUFFIX}<|fim_middle|>`;
+    assert.notEqual(smp.body.choices[0]!.text, (await complete({ model: SMP_MODEL, prompt: psmSpelled, max_tokens: 12 })).body.choices[0]!.text);
+    const typed = "if (n < 2) return n;";
+    await complete({ model: SMP_MODEL, prompt: PREFIX, suffix: SUFFIX });
+    const next = await complete({ model: SMP_MODEL, prompt: PREFIX + typed, suffix: SUFFIX });
+    assert.ok(Number(next.headers.get("x-wisp-prompt-tokens-evaluated")) <= model.tokenize(typed, false).length + 3, "only what was typed is evaluated");
+  });
+
+  it("suffix-middle-prefix: the answer may finish the token the cursor is in (token healing); other layouts continue after it", async () => {
+    const model = await server.deps.textEngine.model(SMP_MODEL, server.deps.registry.get(SMP_MODEL)!.path);
+    const count = model.fileInfo.metadata.tokenizer.ggml.tokens.length;
+    const texts = Array.from({ length: count }, (_, t) => model.detokenize([t as never]));
+    // A prefix ending in a piece of a longer token, as a cursor in the middle of a word leaves it.
+    const found = ["  return Math.ma", "  const result = fib", "  if (n <= 1) ret", "  let val", "  con"].flatMap((line) => {
+      const prefix = `function fibonacci(n: number): number {\n${line}`;
+      const end = model.detokenize([model.tokenize(prefix, false).at(-1)!]);
+      const longer = texts.findIndex((t) => t.startsWith(end) && t.length > end.length && !t.includes("\n"));
+      return end.trim() !== "" && longer >= 0 ? [{ prefix, end, longer }] : [];
+    })[0];
+    assert.ok(found, "one of the prefixes ends in a piece of a longer token of the tiny vocabulary");
+    // The bias makes the longer token the model's choice wherever it may come.
+    const request = { prompt: found.prefix, suffix: SUFFIX, max_tokens: 3, logit_bias: { [found.longer]: 100 } };
+    const healed = (await complete({ model: SMP_MODEL, ...request })).body.choices[0]!.text;
+    assert.ok(healed.startsWith(texts[found.longer]!.slice(found.end.length)), `${JSON.stringify(found.prefix + healed)} finishes ${JSON.stringify(texts[found.longer])}`);
+    const stream = await server.fetch("/v1/completions", { json: { model: SMP_MODEL, temperature: 0, stream: true, ...request } });
+    const chunks = (await readSse(stream)).filter((e): e is { choices: { text: string }[] } => e !== "[DONE]");
+    assert.equal(chunks.map((c) => c.choices[0]?.text ?? "").join(""), healed, "streamed, the same text");
+    const after = (await complete({ model: PSM_MODEL, ...request })).body.choices[0]!.text;
+    assert.ok(after.startsWith(texts[found.longer]!), `${JSON.stringify(after)} comes after ${JSON.stringify(found.end)}`);
   });
 
   it("suffix first: typing at the cursor evaluates what was typed, not the suffix again", async () => {

@@ -35,6 +35,21 @@ export const CHATML_TEMPLATE =
 
 /** GGUF metadata key: the model fills in the middle from a suffix-first prompt. */
 export const FIM_SUFFIX_FIRST_KEY = "wisp.fim.suffix_first";
+/** GGUF metadata key: the model's fill-in-the-middle layout by name, for layouts beyond those two. */
+export const FIM_LAYOUT_KEY = "wisp.fim.layout";
+
+/**
+ * How a model reads a fill-in-the-middle prompt:
+ * - `prefix-suffix-middle`: `<|fim_prefix|>{prefix}<|fim_suffix|>{suffix}<|fim_middle|>`, the one
+ *   every FIM model knows;
+ * - `suffix-first`: `<|fim_suffix|>{suffix}<|fim_prefix|>{prefix}<|fim_middle|>` (GGUF
+ *   `wisp.fim.suffix_first`);
+ * - `suffix-middle-prefix`: `<|fim_prefix|><|fim_suffix|>{suffix}<|fim_middle|>{prefix}`, the middle
+ *   continuing the prefix with nothing between them (GGUF `wisp.fim.layout`), so a small model
+ *   fills in with the same skill it continues text with.
+ * In both suffix-first layouts typing at the cursor only extends the prompt.
+ */
+export type FimLayout = "prefix-suffix-middle" | "suffix-first" | "suffix-middle-prefix";
 
 const TOKEN_TYPE_NORMAL = 1;
 const TOKEN_TYPE_CONTROL = 3;
@@ -62,12 +77,10 @@ export function llamaVocabulary(bpe: BpeVocabulary, options: LlamaVocabularyOpti
 
 export interface LlamaMetadataOptions {
   /**
-   * Declares (GGUF key `wisp.fim.suffix_first`) that the model fills in the middle from the
-   * suffix-first layout `<|fim_suffix|>{suffix}<|fim_prefix|>{prefix}<|fim_middle|>`, which the
-   * server then uses (typing at the cursor then only extends the prompt). Default true when the
-   * vocabulary has FIM tokens.
+   * The fill-in-the-middle layout the model declares, which the server then uses (see FimLayout).
+   * Default `suffix-first` when the vocabulary has FIM tokens.
    */
-  fimSuffixFirst?: boolean;
+  fimLayout?: FimLayout;
   /** More keys, e.g. `general.description`. */
   extra?: ReadonlyMap<string, GgufValue>;
 }
@@ -116,7 +129,9 @@ export function llamaMetadata(spec: LlamaSpec, vocabulary: LlamaVocabulary, opti
   metadata.set("tokenizer.ggml.add_bos_token", { type: "bool", value: false });
   metadata.set("tokenizer.chat_template", { type: "string", value: CHATML_TEMPLATE });
   const fim = tokens.includes("<|fim_middle|>");
-  if (fim && options.fimSuffixFirst !== false) metadata.set(FIM_SUFFIX_FIRST_KEY, { type: "bool", value: true });
+  const layout = options.fimLayout ?? "suffix-first";
+  if (fim && layout === "suffix-first") metadata.set(FIM_SUFFIX_FIRST_KEY, { type: "bool", value: true });
+  if (fim && layout === "suffix-middle-prefix") metadata.set(FIM_LAYOUT_KEY, { type: "string", value: layout });
   for (const [key, value] of options.extra ?? []) metadata.set(key, value);
   return metadata;
 }

@@ -55,7 +55,7 @@ function randomWeights(name: string, dims: readonly number[], norm: boolean): Fl
   return randomValues(name, size, 1 / Math.sqrt(dims[0]!));
 }
 
-/** `fim: false` leaves out the FIM tokens; `fimSuffixFirst: false` makes a prefix-suffix-middle model. */
+/** `fim: false` leaves out the FIM tokens; `fimLayout` picks the FIM prompt layout it declares. */
 export type TinyLlamaOptions = LlamaVocabularyOptions & LlamaMetadataOptions;
 
 /** The GGUF file for `size`, as chunks to write in order. */

@@ -90,10 +90,12 @@ export const registerCompletionRoutes: RoutePlugin = (app, deps) => {
       const text = typeof p === "string" ? p : undefined;
       const tokens = text === undefined ? checkTokenIds(model, p as number[]) : deps.textEngine.tokenizePrompt(model, text);
       const prefix = text ?? model.detokenize(tokens);
-      return { tokens: body.suffix != null ? deps.textEngine.infillPrompt(model, prefix, body.suffix, maxTokens) : tokens, echo: body.echo ? prefix : "" };
+      const fim = body.suffix != null ? deps.textEngine.healedInfill(model, prefix, body.suffix, maxTokens) : undefined;
+      return { tokens: fim?.prompt ?? tokens, heal: fim?.heal, echo: body.echo ? prefix : "" };
     });
     const job = {
       prompts: prompts.map((p) => p.tokens),
+      heals: prompts.map((p) => p.heal),
       promptParam: "prompt" as const,
       n,
       maxTokens,

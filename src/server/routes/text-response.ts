@@ -5,7 +5,7 @@ import type { Token } from "node-llama-cpp";
 import { randomUUID } from "node:crypto";
 import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
-import type { ChoiceResult, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenLogprob } from "../engines/text/types";
+import type { ChoiceResult, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenHealing, TokenLogprob } from "../engines/text/types";
 import { errorBody, toApiError } from "../errors";
 import type { ModelEntry } from "../models/registry";
 import { SseWriter } from "./sse-writer";
@@ -35,7 +35,11 @@ export interface Usage {
 }
 
 /** What a route asks for: one prompt (chat) or several (completions), each with `n` choices. */
-export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPromptReady" | "prompt"> & { prompts: readonly (readonly Token[])[] };
+export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPromptReady" | "prompt" | "heal"> & {
+  prompts: readonly (readonly Token[])[];
+  /** Per prompt, its token healing if any. */
+  heals?: readonly (TokenHealing | undefined)[];
+};
 
 const usageOf = (r: GenerationResult): Usage => ({
   prompt_tokens: r.promptTokens,
@@ -110,7 +114,7 @@ function reportUsage({ deps, request, entry }: Answer, result: GenerationResult)
 
 async function completeText(answer: Answer): Promise<void> {
   const { deps, reply, entry, job, signal, base, format } = answer;
-  const result = await deps.textEngine.generateEach(entry.id, entry.path, { ...job, signal }, job.prompts);
+  const result = await deps.textEngine.generateEach(entry.id, entry.path, { ...job, signal }, job.prompts, job.heals);
   reportUsage(answer, result);
   if (signal.aborted) return abandon(reply);
   reply.headers(promptHeaders(result.prompt));
@@ -132,7 +136,7 @@ async function streamText(answer: Answer): Promise<void> {
       if (format.opensStream) for (let i = 0; i < job.n * job.prompts.length; i++) send(format.chunk(base, i, undefined, undefined, null));
     },
     onText: (index, text, logprobs) => send(format.chunk(base, index, text, job.topLogprobs === undefined ? undefined : logprobs, null)),
-  }, job.prompts);
+  }, job.prompts, job.heals);
   // Text batched before a failure goes out ahead of the error event (answerText writes it).
   const result = await generation.catch((error: unknown) => {
     sse.flush();

@@ -18,12 +18,18 @@ export async function runDirectChoice(
   choice: number,
   rest: Token[],
   inputLookup: number,
+  /** With request.heal: the logit bias of the first step, which only lets tokens starting with the healed text through. */
+  healingBias?: ReadonlyMap<Token, number>,
 ): Promise<ChoiceResult> {
   const generated: Token[] = [];
   const options = evaluateOptions(model, request.sampling, choice, generated);
   // Penalties change the sampler with every token: a guessed token could not be checked by the sampler it would really meet.
   const lookup = options.repeatPenalty ? 0 : inputLookup;
   const sampler = decoder.sampler(model, sequence, options);
+  const healed = request.heal && healingBias ? request.heal.text.length : 0;
+  let healing = healed > 0 ? decoder.sampler(model, sequence, evaluateOptions(model, { ...request.sampling, logitBias: healingBias! }, choice, generated)) : undefined;
+  // The healed text was the prompt's: what the first token repeats of it is not the answer's.
+  const answer = (text: string) => text.slice(healed);
   const leave = decoder.enter();
   const decoded = new IncrementalText(model);
   const lookupStats = { predicted: 0, accepted: 0 };
@@ -38,12 +44,14 @@ export async function runDirectChoice(
   let input = rest;
   try {
     generation: while (request.maxTokens > 0 && !request.signal.aborted) {
-      const guess = lookup > 0 ? lookupPrediction([...sequence.contextTokens, ...input], Math.min(lookup, request.maxTokens - generated.length - 1)) : [];
+      const guess = lookup > 0 && !healing ? lookupPrediction([...sequence.contextTokens, ...input], Math.min(lookup, request.maxTokens - generated.length - 1)) : [];
       const sampled = await decoder.decode(sequence, [...input, ...guess], {
-        sampler: sampler.sampler,
+        sampler: (healing ?? sampler).sampler,
         samples: guess.length + 1,
         accept: (i, token) => i < guess.length && token === guess[i],
       });
+      healing?.dispose();
+      healing = undefined;
       const accepted = sampled.length - 1;
       if (accepted < guess.length) {
         // The guesses after the first wrong one were evaluated for nothing: drop them from the sequence.
@@ -56,7 +64,7 @@ export async function runDirectChoice(
         if (request.signal.aborted || model.isEogToken(token)) break generation;
         generated.push(token);
         sampler.update();
-        const scan = scanForStop(decoded.push(token), request.stop);
+        const scan = scanForStop(answer(decoded.push(token)), request.stop);
         stopped = scan.stopped;
         if (stopped) break generation;
         if (generated.length >= request.maxTokens) {
@@ -71,8 +79,9 @@ export async function runDirectChoice(
   } finally {
     leave();
     sampler.dispose();
+    healing?.dispose();
   }
-  const full = model.detokenize(generated);
+  const full = answer(model.detokenize(generated));
   // Nothing is held back any more: a partial stop-string match at the end is plain text.
   const text = stopped ? scanForStop(full, request.stop).visible : full;
   if (!request.signal.aborted) emit(text);

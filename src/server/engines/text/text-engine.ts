@@ -9,7 +9,8 @@ import { directDecodingAvailable } from "./node-llama-cpp-internals";
 import { renderChatPrompt, type ChatMessage } from "./chat-prompt";
 import { alignToPrompt, runChoice } from "./run-choice";
 import { SequencePool } from "./sequence-pool";
-import type { ChoiceResult, GenerationRequest, GenerationResult, PromptStats } from "./types";
+import type { ChoiceResult, GenerationRequest, GenerationResult, PromptStats, TokenHealing } from "./types";
+import type { FimLayout } from "../../models/llama-gguf";
 
 export interface TextEngineOptions {
   threads: number;
@@ -47,6 +48,8 @@ export class TextEngine {
   private readonly loaded = new Map<string, Promise<LoadedModel>>();
   /** Pools of the models loaded so far, for metrics. */
   private readonly pools = new Set<SequencePool>();
+  /** Each token's text, per model that heals prompts (see healedInfill). */
+  private readonly tokenTexts = new WeakMap<LlamaModel, string[]>();
   private readonly counters = { requests: 0, aborted: 0, promptTokensEvaluated: 0, promptTokensCached: 0, completionTokens: 0, lookupPredicted: 0, lookupAccepted: 0 };
 
   constructor(readonly options: TextEngineOptions) {}
@@ -104,10 +107,9 @@ export class TextEngine {
   }
 
   /**
-   * FIM prompt in the model's own tokens: suffix first (`<suf> suffix <pre> prefix <mid>`) for a
-   * model that declares it was trained so (GGUF `wisp.fim.suffix_first`), where typing at the
-   * cursor only extends the prompt and the server re-evaluates just the new tokens; otherwise
-   * prefix-suffix-middle, the layout every FIM model knows. Fitted to the context with room for
+   * FIM prompt in the model's own tokens, in the layout the model declares it was trained on (see
+   * FimLayout): with the suffix first, typing at the cursor only extends the prompt and the server
+   * re-evaluates just the new tokens. Fitted to the context with room for
    * `maxTokens` (see fitInfill): an editor cannot know how many tokens its text makes.
    */
   infillPrompt(model: LlamaModel, prefix: string, suffix: string, maxTokens = 0): Token[] {
@@ -117,9 +119,14 @@ export class TextEngine {
     }
     const limit = Math.min(this.options.contextSize, model.trainContextSize);
     const fitted = fitInfill(model.tokenize(prefix, false), model.tokenize(suffix, false), limit - 3 - Math.min(maxTokens, Math.floor(limit / 4)));
-    return suffixFirst(model)
-      ? [suf, ...fitted.suffix, pre, ...fitted.prefix, mid]
-      : [pre, ...fitted.prefix, suf, ...fitted.suffix, mid];
+    switch (fimLayout(model)) {
+      case "suffix-middle-prefix":
+        return [pre, suf, ...fitted.suffix, mid, ...fitted.prefix];
+      case "suffix-first":
+        return [suf, ...fitted.suffix, pre, ...fitted.prefix, mid];
+      default:
+        return [pre, ...fitted.prefix, suf, ...fitted.suffix, mid];
+    }
   }
 
   jsonGrammar(id: string, path: string, schema?: object): Promise<LlamaGrammar> {
@@ -134,8 +141,43 @@ export class TextEngine {
     });
   }
 
+  /**
+   * The FIM prompt with token healing (see TokenHealing) where the model's middle continues its
+   * prefix (suffix-middle-prefix): the prefix's last token comes off the prompt, and the answer
+   * starts by choosing it again or a longer token that begins with it. Otherwise infillPrompt.
+   */
+  healedInfill(model: LlamaModel, prefix: string, suffix: string, maxTokens = 0): { prompt: Token[]; heal?: TokenHealing } {
+    const prompt = this.infillPrompt(model, prefix, suffix, maxTokens);
+    const last = prompt.at(-1)!;
+    if (fimLayout(model) !== "suffix-middle-prefix" || last === model.tokens.infill.middle) return { prompt };
+    const text = model.detokenize([last]);
+    // A line break ends what the prefix says; a piece of a character cannot be matched as text.
+    if (text === "" || text.includes("\n") || text.includes("\uFFFD")) return { prompt };
+    return { prompt: prompt.slice(0, -1), heal: { token: last, text } };
+  }
+
+  /** The request's logit bias, with every token whose text does not start with `text` ruled out. */
+  private healingBias(model: LlamaModel, logitBias: ReadonlyMap<Token, number>, text: string): Map<Token, number> {
+    let texts = this.tokenTexts.get(model);
+    if (!texts) {
+      const count = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
+      texts = Array.from({ length: count }, (_, t) => model.detokenize([t as Token]));
+      this.tokenTexts.set(model, texts);
+    }
+    const bias = new Map(logitBias);
+    texts.forEach((t, token) => {
+      if (!t.startsWith(text)) bias.set(token as Token, -Infinity);
+    });
+    return bias;
+  }
+
   async generate(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
     const { model, pool, decoder } = await this.load(id, path);
+    // Log probabilities and grammars take node-llama-cpp's own evaluation loop, which cannot heal:
+    // there, the healed token goes back on the prompt.
+    const direct = decoder !== undefined && request.topLogprobs === undefined && request.sampling.grammar === undefined;
+    if (request.heal && !direct) request = { ...request, prompt: [...request.prompt, request.heal.token], heal: undefined };
+    const healingBias = request.heal ? this.healingBias(model, request.sampling.logitBias, request.heal.text) : undefined;
     const limit = pool.context.contextSize;
     if (request.prompt.length === 0) throw new EngineInputError("the prompt is empty", request.promptParam);
     if (request.prompt.length + Math.min(request.maxTokens, 1) > limit) {
@@ -161,11 +203,9 @@ export class TextEngine {
           if (first === 0) request.onPromptReady?.(prompt);
         } else {
           if (first === 0) request.onPromptReady?.(prompt);
-          // Log probabilities and grammars take node-llama-cpp's own evaluation loop.
-          const direct = decoder !== undefined && request.topLogprobs === undefined && request.sampling.grammar === undefined;
           const run = (s: LlamaContextSequence, i: number) =>
             direct
-              ? runDirectChoice(model, s, decoder, { ...request, maxTokens }, first + i, aligned[i]!.rest, this.options.inputLookup ?? 0)
+              ? runDirectChoice(model, s, decoder, { ...request, maxTokens }, first + i, aligned[i]!.rest, this.options.inputLookup ?? 0, healingBias)
               : runChoice(model, s, { ...request, maxTokens }, first + i, aligned[i]!.rest);
           choices.push(...(await Promise.all(round.map(run))));
         }
@@ -189,13 +229,20 @@ export class TextEngine {
    * Several prompts in one request (OpenAI's completions batching): each gets `n` choices, numbered
    * prompt by prompt (choice i of prompt p is choice p * n + i), generated one prompt after another.
    */
-  async generateEach(id: string, path: string, request: Omit<GenerationRequest, "prompt">, prompts: readonly (readonly Token[])[]): Promise<GenerationResult> {
+  async generateEach(
+    id: string,
+    path: string,
+    request: Omit<GenerationRequest, "prompt" | "heal">,
+    prompts: readonly (readonly Token[])[],
+    heals: readonly (TokenHealing | undefined)[] = [],
+  ): Promise<GenerationResult> {
     const total: GenerationResult = { choices: [], promptTokens: 0, completionTokens: 0, prompt: { evaluated: 0, cached: 0 } };
     for (const [p, prompt] of prompts.entries()) {
       if (request.signal.aborted) break;
       const result = await this.generate(id, path, {
         ...request,
         prompt,
+        heal: heals[p],
         onPromptReady: p === 0 ? request.onPromptReady : undefined,
         onText: request.onText && ((choice, text, logprobs) => request.onText!(p * request.n + choice, text, logprobs)),
       });
@@ -228,9 +275,11 @@ export class TextEngine {
   }
 }
 
-function suffixFirst(model: LlamaModel): boolean {
-  const metadata = model.fileInfo.metadata as { wisp?: { fim?: { suffix_first?: unknown } } };
-  return metadata.wisp?.fim?.suffix_first === true;
+/** The FIM layout the model declares (see FimLayout); prefix-suffix-middle when it says nothing. */
+export function fimLayout(model: LlamaModel): FimLayout {
+  const fim = (model.fileInfo.metadata as { wisp?: { fim?: { layout?: unknown; suffix_first?: unknown } } }).wisp?.fim;
+  if (fim?.layout === "suffix-middle-prefix") return fim.layout;
+  return fim?.suffix_first === true ? "suffix-first" : "prefix-suffix-middle";
 }
 
 /** Prompt slices evaluated between checks for an abort: a warm-up of a long prompt stops soon after its client leaves. */

@@ -14,8 +14,22 @@ export interface SamplingSettings {
   grammar?: LlamaGrammar;
 }
 
+/**
+ * Token healing: the prompt's last token was taken off, and the answer must start with its text,
+ * which is not returned. A prompt cut at the cursor often ends in a piece of a token (` ` before
+ * `require`, `Defa` of `DefaultClient`) that the model rarely saw end a text; let it choose the
+ * whole token instead.
+ */
+export interface TokenHealing {
+  /** The token taken off the prompt's end. */
+  token: Token;
+  /** Its text: the first sampled token must start with it. */
+  text: string;
+}
+
 export interface GenerationRequest {
   prompt: readonly Token[];
+  heal?: TokenHealing;
   /** The request field the prompt came from, named in errors about it. */
   promptParam: "prompt" | "messages";
   n: number;
