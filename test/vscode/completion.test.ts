@@ -129,7 +129,10 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     // One outcome per keystroke: the last one shows what is left after both characters.
     const expected = shown.text.slice(typed.length);
     const outcomes = await waitFor("the rest as ghost text", () => api.completionOutcomes().slice(since), (list) => list.some((o) => o.kind === "shown" && o.text === expected), 10_000);
-    assert.deepEqual(outcomes.map((o) => (o.kind === "shown" ? o.source : o.kind)), outcomes.map(() => "type-through"));
+    // The first keystroke's answer may be cancelled by the second one (the editor asks again):
+    // every answer shown comes from the suggestion already there.
+    const kinds = outcomes.map((o) => (o.kind === "shown" ? o.source : o.kind));
+    assert.deepEqual(kinds.filter((k) => k !== "cancelled"), kinds.filter((k) => k !== "cancelled").map(() => "type-through"), kinds.join(", "));
     assert.equal((await server.metrics()).requests, before.requests, "no request reached the server");
   });
 
