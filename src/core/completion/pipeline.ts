@@ -104,6 +104,9 @@ export class CompletionPipeline {
       const paused = this.backoff.current();
       if (paused) return { kind: "backoff", ...paused };
       if (!(await this.debounce.wait(settings.debounceMs, plan.cursor.atBoundary, signal))) return { kind: "debounced" };
+      // A request that failed during the wait (an explicit trigger's) pauses this one too.
+      const pausedSince = this.backoff.current();
+      if (pausedSince) return { kind: "backoff", ...pausedSince };
     }
     return this.request(plan, signal);
   }

@@ -286,6 +286,20 @@ describe("completion pipeline", () => {
       assert.equal(h.server.requests.length, 3);
     });
 
+    it("a request that fails while an automatic trigger waits out its debounce pauses that one too", async () => {
+      const error = Object.assign(new Error("The server failed (500)"), { kind: "server" });
+      const h = harness(() => ({ chunks: [], error }));
+      // Separate tokens: the editor asks on a keystroke and on Alt+\ without one cancelling the other.
+      const waiting = h.pipeline.complete(line("a"), new AbortController().signal);
+      await h.clock.advance(50);
+      const explicit = await h.pipeline.complete({ ...line("a"), manual: true }, new AbortController().signal);
+      assert.equal(explicit.kind, "error");
+      await h.clock.advance(200);
+      const outcome = await waiting;
+      assert.deepEqual(outcome.kind === "backoff" && outcome.errorKind, "server");
+      assert.equal(h.server.requests.length, 1, "only the explicit request was sent");
+    });
+
     it("without a model setting, nothing is sent and the outcome says why", async () => {
       const h = harness(() => ({ chunks: ["x"] }), { model: " " });
       const outcome = await h.call({ ...line(""), manual: true });
