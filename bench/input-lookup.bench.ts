@@ -44,9 +44,10 @@ for (const [i, c] of cases.entries()) {
     const e = (i + k) % engines.length;
     const engine = engines[e]!;
     const model = await engine.model("wisp-coder", MODEL);
-    const prompt = engine.infillPrompt(model, c.prefix, c.suffix, MAX_TOKENS);
+    // As the server builds it for a request with a suffix (token healing included).
+    const { prompt, heal } = engine.healedInfill(model, c.prefix, c.suffix, MAX_TOKENS);
     const started = performance.now();
-    const result = await engine.generate("wisp-coder", MODEL, { prompt, promptParam: "prompt", n: 1, maxTokens: MAX_TOKENS, stop: [], sampling: greedy, signal: new AbortController().signal });
+    const result = await engine.generate("wisp-coder", MODEL, { prompt, heal, promptParam: "prompt", n: 1, maxTokens: MAX_TOKENS, stop: [], sampling: greedy, signal: new AbortController().signal });
     const ms = performance.now() - started;
     if (result.completionTokens > 4) rates[e]!.push((result.completionTokens * 1000) / ms);
     texts[e]!.push(result.choices[0]!.text);
