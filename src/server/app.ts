@@ -1,9 +1,11 @@
 // Builds the HTTP app (never listens: main.ts does, tests listen on an ephemeral port).
+import { availableParallelism } from "node:os";
 import Fastify, { type FastifyInstance } from "fastify";
 import { authenticator } from "./auth/authenticate";
 import { KeyStore } from "./auth/key-store";
 import type { RoutePlugin, ServerConfig, ServerDeps } from "./deps";
 import { TextEngine } from "./engines/text/text-engine";
+import { defaultPromptThreads } from "./engines/text/prompt-threads";
 import { ApiError, handleError, sendError } from "./errors";
 import { ensureDefaultModels } from "./models/default-models";
 import { ModelRegistry } from "./models/registry";
@@ -25,6 +27,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   port: 8765,
   // One thread: on the 2-core machines measured, 2 threads made each decode step ~10x slower.
   threads: 1,
+  threadsBatch: defaultPromptThreads(availableParallelism()),
   parallel: 2,
   contextSize: 4096,
   maxQueue: 64,

@@ -7,7 +7,7 @@ import type { ServerConfig } from "./deps";
 
 export const USAGE = `usage:
   wisp-server [--host 127.0.0.1] [--port 8765] [--models-dir DIR] [--data-dir DIR]
-              [--threads N] [--parallel N] [--ctx-size N]
+              [--threads N] [--threads-batch N] [--parallel N] [--ctx-size N]
               [--max-queue N] [--request-timeout SECONDS] [--no-prefix-reuse]
               [--input-lookup N]
   wisp-server keys create --name NAME [--data-dir DIR]
@@ -38,6 +38,7 @@ export function parseCommand(argv: string[]): Command {
       "models-dir": { type: "string" },
       "data-dir": { type: "string" },
       threads: { type: "string" },
+      "threads-batch": { type: "string" },
       parallel: { type: "string" },
       "ctx-size": { type: "string" },
       "max-queue": { type: "string" },
@@ -73,6 +74,7 @@ export function parseCommand(argv: string[]): Command {
       modelsDir: path.resolve(values["models-dir"] ?? path.join(home, "models")),
       dataDir,
       threads: positiveInt("threads", values.threads, DEFAULT_CONFIG.threads),
+      threadsBatch: positiveInt("threads-batch", values["threads-batch"], DEFAULT_CONFIG.threadsBatch),
       parallel: positiveInt("parallel", values.parallel, DEFAULT_CONFIG.parallel),
       contextSize: positiveInt("ctx-size", values["ctx-size"], DEFAULT_CONFIG.contextSize),
       maxQueue: values["max-queue"] === "0" ? 0 : positiveInt("max-queue", values["max-queue"], DEFAULT_CONFIG.maxQueue),

@@ -11,6 +11,12 @@ export interface ServerConfig {
   modelsDir: string;
   dataDir: string;
   threads: number;
+  /**
+   * Threads for evaluating prompts (decodes of more than one token), as llama.cpp's --threads-batch:
+   * prompt evaluation is compute-bound and gains from more cores, generation of one token at a
+   * time mostly does not.
+   */
+  threadsBatch: number;
   parallel: number;
   contextSize: number;
   /** Requests that may wait for a free sequence before the server answers 429. */

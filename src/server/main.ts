@@ -20,7 +20,7 @@ async function serve(config: ServerConfig): Promise<void> {
   const address = await app.listen({ host: config.host, port: config.port });
   for (const m of deps.registry.list()) print(`model ${m.id} (${m.kind}) from ${m.path}`);
   const lookup = config.inputLookup > 0 ? `input lookup ${config.inputLookup} tokens` : "input lookup off";
-  print(`threads ${config.threads}, parallel ${config.parallel}, context ${config.contextSize} tokens, queue ${config.maxQueue}, ${lookup}`);
+  print(`threads ${config.threads} (prompts ${config.threadsBatch}), parallel ${config.parallel}, context ${config.contextSize} tokens, queue ${config.maxQueue}, ${lookup}`);
   print(`keys in ${deps.keys.file}; usage records in ${path.join(config.dataDir, "usage")}; console admin token in ${path.join(config.dataDir, "admin-token")}`);
   if (!["127.0.0.1", "::1", "localhost"].includes(config.host)) {
     print(`warning: --host ${config.host} accepts connections from other machines; every request still needs an API key`);

@@ -7,7 +7,13 @@
 // grammars and log probabilities) goes on working beside it.
 import { withLock } from "lifecycle-utils";
 import type { LlamaContext, LlamaContextSequence, LlamaModel, SequenceEvaluateOptions, Token } from "node-llama-cpp";
-import { nodeLlamaCppInternals, type NativeSampler } from "./node-llama-cpp-internals";
+import { nodeLlamaCppInternals, type NativeContext, type NativeSampler } from "./node-llama-cpp-internals";
+
+/**
+ * A step of the generating sequences (a token each, or a few guessed ones) is decode-like and
+ * bound by memory; past this many tokens a decode is a prompt's, bound by compute.
+ */
+const promptSizedFrom = 8;
 
 /** One sequence's share of a decode: tokens appended at its end, and what to sample after them. */
 interface Step {
@@ -32,6 +38,8 @@ export class BatchDecoder {
     private readonly context: LlamaContext,
     /** Most tokens per native decode (the context's batch size). */
     private readonly batchSize: number,
+    /** Threads for generation steps, and for prompt-sized decodes (more than promptSizedFrom tokens). */
+    private readonly threads: { generation: number; prompt: number } = { generation: 1, prompt: 1 },
   ) {}
 
   /** Counts a generation loop as active until the returned function is called. */
@@ -119,9 +127,25 @@ export class BatchDecoder {
         entry.logitIndexes.push(...indexes);
         entry.from += count;
       }
-      await ctx.decodeBatch();
+      await this.decodeWithThreads(ctx, this.batchSize - room);
       // Logits live until the next decode: sample every finished step of this batch now.
       await Promise.all(parts.filter(({ entry }) => entry.from === entry.step.tokens.length).map(({ entry }) => this.sample(entry.step, entry.logitIndexes)));
+    }
+  }
+
+  /**
+   * The context has one thread count (node-llama-cpp sets llama.cpp's two together): prompt-sized
+   * decodes get the prompt threads and the count goes back at once, so generation steps and
+   * node-llama-cpp's own evaluations run with the generation threads.
+   */
+  private async decodeWithThreads(ctx: NativeContext, tokens: number): Promise<void> {
+    const threads = tokens > promptSizedFrom ? this.threads.prompt : this.threads.generation;
+    if (threads === this.threads.generation) return ctx.decodeBatch();
+    ctx.setThreads(threads);
+    try {
+      await ctx.decodeBatch();
+    } finally {
+      ctx.setThreads(this.threads.generation);
     }
   }
 

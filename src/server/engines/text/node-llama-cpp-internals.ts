@@ -15,6 +15,8 @@ export interface NativeContext {
   addToBatch(sequenceId: number, firstTokenSequenceIndex: number, tokens: Uint32Array, logitIndexes: Uint32Array): Uint32Array;
   decodeBatch(): Promise<void>;
   sampleToken(batchLogitIndex: number, sampler: NativeSampler): Promise<number>;
+  /** Sets llama.cpp's thread counts for generation and batches (both) of this context. */
+  setThreads(threads: number): void;
 }
 
 interface SequenceFields {
@@ -42,6 +44,7 @@ export function directDecodingAvailable(model: LlamaModel, context: LlamaContext
     typeof ctx.addToBatch === "function" &&
     typeof ctx.decodeBatch === "function" &&
     typeof ctx.sampleToken === "function" &&
+    typeof ctx.setThreads === "function" &&
     typeof seq._sequenceId === "number" &&
     typeof seq._nextTokenIndex === "number" &&
     Array.isArray(seq._contextTokens) &&

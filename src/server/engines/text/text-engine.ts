@@ -14,6 +14,8 @@ import type { FimLayout } from "../../models/llama-gguf";
 
 export interface TextEngineOptions {
   threads: number;
+  /** Threads for prompt-sized decodes through the batch decoder (default: threads). */
+  threadsBatch?: number;
   parallel: number;
   contextSize: number;
   /** Requests that may wait for a sequence; more get a 429. */
@@ -86,7 +88,8 @@ export class TextEngine {
         const pool = new SequencePool(context, this.options.maxQueue);
         this.pools.add(pool);
         const direct = pool.sequences.every((s) => directDecodingAvailable(model, context, s));
-        return { model, pool, decoder: direct ? new BatchDecoder(context, context.batchSize) : undefined };
+        const threads = { generation: this.options.threads, prompt: this.options.threadsBatch ?? this.options.threads };
+        return { model, pool, decoder: direct ? new BatchDecoder(context, context.batchSize, threads) : undefined };
       })();
       entry.catch(() => this.loaded.delete(id));
       this.loaded.set(id, entry);
@@ -199,7 +202,7 @@ export class TextEngine {
           prompt.cached = aligned.reduce((a, s) => a + s.cached, 0);
         }
         if (maxTokens === 0) {
-          choices.push(...(await Promise.all(round.map((s, i) => evaluateOnly(s, aligned[i]!.rest, request.signal)))));
+          choices.push(...(await Promise.all(round.map((s, i) => evaluateOnly(s, aligned[i]!.rest, request.signal, decoder)))));
           if (first === 0) request.onPromptReady?.(prompt);
         } else {
           if (first === 0) request.onPromptReady?.(prompt);
@@ -289,9 +292,12 @@ const warmUpSlice = 256;
  * max_tokens 0: evaluates the prompt and generates nothing, so that later requests sharing the
  * prompt's start reuse it (an editor warms the cache when a file is opened).
  */
-async function evaluateOnly(sequence: LlamaContextSequence, rest: readonly Token[], signal: AbortSignal): Promise<ChoiceResult> {
+async function evaluateOnly(sequence: LlamaContextSequence, rest: readonly Token[], signal: AbortSignal, decoder?: BatchDecoder): Promise<ChoiceResult> {
   for (let at = 0; at < rest.length && !signal.aborted; at += warmUpSlice) {
-    await sequence.evaluateWithoutGeneratingNewTokens(rest.slice(at, at + warmUpSlice));
+    const slice = rest.slice(at, at + warmUpSlice);
+    // Through the batch decoder where there is one: it evaluates prompts with the prompt threads.
+    if (decoder) await decoder.decode(sequence, slice);
+    else await sequence.evaluateWithoutGeneratingNewTokens(slice);
   }
   return { text: "", tokens: 0, finishReason: "length" };
 }
