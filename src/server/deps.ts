@@ -12,7 +12,7 @@ export interface ServerConfig {
   dataDir: string;
   threads: number;
   /**
-   * Threads for evaluating prompts (decodes of more than one token), as llama.cpp's --threads-batch:
+   * Threads for evaluating prompts (decodes of more than 8 tokens), as llama.cpp's --threads-batch:
    * prompt evaluation is compute-bound and gains from more cores, generation of one token at a
    * time mostly does not.
    */

@@ -39,7 +39,7 @@ export class BatchDecoder {
     /** Most tokens per native decode (the context's batch size). */
     private readonly batchSize: number,
     /** Threads for generation steps, and for prompt-sized decodes (more than promptSizedFrom tokens). */
-    private readonly threads: { generation: number; prompt: number } = { generation: 1, prompt: 1 },
+    private readonly threads: { generation: number; prompt: number },
   ) {}
 
   /** Counts a generation loop as active until the returned function is called. */
