@@ -10,7 +10,8 @@ import { waitFor } from "../harness/wait-for";
 import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { ChatView } from "./support/chat-view";
-import { measureStreaming, summarize, summarizeTasks, traceLongTasks } from "./support/render-timing";
+import { measureStreaming, summarize } from "./support/render-timing";
+import { summarizeRendererTasks, traceRendererTasks } from "./support/renderer-trace";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
 
 /** Markup a model could produce to attack the page; each payload would mark the body if it ran. */
@@ -140,12 +141,12 @@ describe("Chat rendering in the real VS Code UI (scripted server, code-server + 
     await ui.runCommand("View: Revert and Close Editor");
   });
 
-  it("streams a 2,000-token answer with several code blocks; prints long tasks and chunk-to-paint times", async () => {
+  it("streams a 2,000-token answer with several code blocks; prints long tasks, the webview's work per task and chunk-to-paint times", async () => {
     const frame = await chat.open();
     const text = longAnswer(2000);
     const tokens = tokenPieces(text).length;
     server.queue({ text, tokensPerSecond: 250 });
-    const { result: timing, tasks } = await traceLongTasks(ui.page, () =>
+    const { result: timing, tasks } = await traceRendererTasks(ui.page, () =>
       measureStreaming(frame, async () => {
         await ask(frame, "Write a long answer");
         await answerEnded(frame);
@@ -156,7 +157,7 @@ describe("Chat rendering in the real VS Code UI (scripted server, code-server + 
     assert.ok((await answer.locator(".markdown").innerText()).includes("The end of a long answer."));
     assert.match(await answer.locator(".status").innerText(), new RegExp(`42 prompt \\+ ${tokens} answer tokens`));
     console.log(`      ${summarize(timing, tokens)}`);
-    console.log(`      ${summarizeTasks(tasks)}`);
+    for (const line of summarizeRendererTasks(tasks)) console.log(`      ${line}`);
     assert.ok(timing.deltas > 1, `the page received the answer as a stream (${timing.deltas} messages)`);
   });
 

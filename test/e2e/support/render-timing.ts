@@ -1,4 +1,4 @@
-import type { Frame, Page } from "playwright-core";
+import type { Frame } from "playwright-core";
 
 export interface StreamTiming {
   /** Streamed-text messages the page received. */
@@ -88,48 +88,4 @@ function owners(timing: StreamTiming): string {
   const counts = new Map<string, number>();
   for (const owner of timing.longTaskOwners) counts.set(owner, (counts.get(owner) ?? 0) + 1);
   return [...counts].map(([owner, n]) => `${n} ${owner}`).join(", ");
-}
-
-/** A task of a renderer's main thread: how long it took, and how much of that the thread ran. */
-export interface TaskCost {
-  readonly wallMs: number;
-  readonly cpuMs: number;
-}
-
-type TraceEvent = { ph?: string; name?: string; pid?: number; tid?: number; dur?: number; tdur?: number; args?: { name?: string } };
-
-/**
- * Runs `work` under a Chrome trace and returns the renderer main threads' tasks that took over
- * 50 ms. Their CPU time tells work from time the thread waited for a core: on a small machine
- * shared with VS Code's server and extension host, a long task by the observer's wall clock can
- * hold little work. Printed, not asserted (timings belong in benchmarks); the thread is shared
- * with the workbench, so these tasks are its as well as the chat page's.
- */
-export async function traceLongTasks<T>(page: Page, work: () => Promise<T>): Promise<{ result: T; tasks: TaskCost[] }> {
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on("Tracing.dataCollected", (data) => events.push(...(data.value as TraceEvent[])));
-  await cdp.send("Tracing.start", { traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] }, transferMode: "ReportEvents" });
-  let result: T;
-  try {
-    result = await work();
-  } finally {
-    const complete = new Promise<void>((done) => cdp.once("Tracing.tracingComplete", () => done()));
-    await cdp.send("Tracing.end");
-    await complete;
-    await cdp.detach();
-  }
-  const thread = (e: TraceEvent) => `${e.pid}:${e.tid}`;
-  const mains = new Set(events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map(thread));
-  const tasks = events
-    .filter((e) => e.ph === "X" && e.name === "RunTask" && mains.has(thread(e)) && (e.dur ?? 0) > 50_000)
-    .map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000 }));
-  return { result, tasks };
-}
-
-/** One line about traced long tasks. */
-export function summarizeTasks(tasks: TaskCost[]): string {
-  if (tasks.length === 0) return "traced renderer tasks over 50 ms: none";
-  const longest = Math.max(...tasks.map((t) => t.cpuMs));
-  return `traced renderer tasks over 50 ms of wall time: ${tasks.length} (${tasks.map((t) => `${t.wallMs.toFixed(0)}`).join(", ")} ms), their CPU time at most ${longest.toFixed(1)} ms`;
 }
