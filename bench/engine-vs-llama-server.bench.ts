@@ -1,6 +1,7 @@
 // The local server's text engine against llama.cpp's own llama-server, side by side on the same
 // GGUF files (~34M and ~151M parameters, q8_0, made by the project's writer), one thread each,
-// through /v1/completions with streaming at temperature 0, runs interleaved. Prints medians with
+// through /v1/completions with streaming at temperature 0, runs interleaved (and the local server
+// with --no-native-step, the path before decode-step, as a third side). Prints medians with
 // their spread and the ratios. Needs LLAMA_SERVER=/path/to/llama-server (a build of the llama.cpp
 // source node-llama-cpp bundles, see README); without it the comparison is skipped.
 // Run with `npx tsx bench/engine-vs-llama-server.bench.ts` (or `npm run bench`).
@@ -10,6 +11,7 @@ import { getLlama, type Token } from "node-llama-cpp";
 import { TRAINING_CORPUS } from "../src/server/models/corpus";
 import { TINY_LLAMA_SIZES, type TinyLlamaSize } from "../src/server/models/tiny-llama";
 import { writeTinyLlamaGguf } from "../src/server/models/write-tiny-llama";
+import { cpuPin } from "./engine/cpu-pin";
 import { startLlamaServer } from "./engine/llama-server";
 import { closeTimingAgent, timedCompletion, type StreamTiming } from "./engine/stream-timing";
 import { startWispServer } from "./typing/local-server";
@@ -27,6 +29,7 @@ const SIZES = (process.env.ENGINE_BENCH_SIZES ?? "34m,151m").split(",") as TinyL
 const median = (xs: number[]) => percentile(xs, 0.5);
 const spread = (xs: number[], digits: number) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
 
+const pin = cpuPin();
 const llama = await getLlama({ gpu: false, build: "never", logLevel: "error" as never });
 for (const size of SIZES) {
   const spec = TINY_LLAMA_SIZES[size];
@@ -45,11 +48,15 @@ for (const size of SIZES) {
   }
   const corpus = vocab.tokenize(TRAINING_CORPUS.repeat(8), false);
   const promptOf = (length: number, shift: number) => corpus.slice(shift, shift + length);
-  const wisp = await startWispServer(file, spec.name, ["--threads", String(THREADS), "--parallel", "1", "--ctx-size", String(CONTEXT)]);
-  const native = await startLlamaServer(binary, file, { threads: THREADS, contextSize: CONTEXT });
+  const flags = ["--threads", String(THREADS), "--parallel", "1", "--ctx-size", String(CONTEXT)];
+  const wisp = await startWispServer(file, spec.name, flags, pin);
+  // The same server with generation steps on node-llama-cpp's thread pool (--no-native-step).
+  const pooled = await startWispServer(file, spec.name, [...flags, "--no-native-step"], pin);
+  const native = await startLlamaServer(binary, file, { threads: THREADS, contextSize: CONTEXT, pin });
   const sides = [
     { name: "wisp-server", run: (body: Record<string, unknown>) => timedCompletion(wisp.baseUrl, wisp.apiKey, { model: spec.name, ...body }) },
     { name: "llama-server", run: (body: Record<string, unknown>) => timedCompletion(native.baseUrl, "none", { model: spec.name, ...body }) },
+    { name: "--no-native-step", run: (body: Record<string, unknown>) => timedCompletion(pooled.baseUrl, pooled.apiKey, { model: spec.name, ...body }) },
   ];
   const greedy = { temperature: 0, top_p: 1, logit_bias: banned };
   const results = sides.map(() => ({ gen: [] as number[], prompt: [] as number[], replay: [] as number[] }));
@@ -57,8 +64,8 @@ for (const size of SIZES) {
   const base = vocab.detokenize(promptOf(400, 3));
   const typed = "\nexport function sumOfSquares(values: number[]): number {\n  return values.reduce((sum, v) => sum + v * v, 0);";
   for (let run = 0; run < RUNS; run++) {
-    // Alternating which side goes first, so neither always meets the other's leftovers.
-    const order = run % 2 === 0 ? [0, 1] : [1, 0];
+    // Rotating which side goes first, so none always meets another's leftovers.
+    const order = [0, 1, 2].map((i) => (i + run) % 3);
     for (const s of order) results[s]!.gen.push((await sides[s]!.run({ ...greedy, prompt: promptOf(16, run + 1), max_tokens: 256 })).rate);
     for (const s of order) {
       const t: StreamTiming = await sides[s]!.run({ ...greedy, prompt: promptOf(600, 100 + run), max_tokens: 1 });
@@ -71,14 +78,16 @@ for (const size of SIZES) {
       results[s]!.replay.push(median(latencies));
     }
   }
-  const [w, n] = results as [(typeof results)[0], (typeof results)[0]];
-  console.log(`\n${spec.name} (q8_0, ${(statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${THREADS} thread, median (min-max) of ${RUNS} interleaved runs`);
-  printTable(["metric", "wisp-server", "llama-server", "ratio", "target"], [
-    ["generation tok/s (256 tokens)", spread(w.gen, 1), spread(n.gen, 1), `${(median(w.gen) / median(n.gen)).toFixed(3)}x`, ">= 0.97x"],
-    ["prompt tok/s (600 tokens)", spread(w.prompt, 0), spread(n.prompt, 0), `${(median(w.prompt) / median(n.prompt)).toFixed(3)}x`, ">= 1.0x"],
-    ["keystroke replay p50 ms (8 tokens)", spread(w.replay, 1), spread(n.replay, 1), `${(median(n.replay) / median(w.replay)).toFixed(3)}x`, "speed, >= 1.0x"],
+  const [w, n, p] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0]];
+  const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(3)}x`;
+  console.log(`\n${spec.name} (q8_0, ${(statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${THREADS} thread, ${pin.note}, median (min-max) of ${RUNS} interleaved runs`);
+  printTable(["metric", "wisp-server", "llama-server", "ratio", "target", "--no-native-step", "its ratio"], [
+    ["generation tok/s (256 tokens)", spread(w.gen, 1), spread(n.gen, 1), ratio(w.gen, n.gen), ">= 0.97x", spread(p.gen, 1), ratio(p.gen, n.gen)],
+    ["prompt tok/s (600 tokens)", spread(w.prompt, 0), spread(n.prompt, 0), ratio(w.prompt, n.prompt), ">= 1.0x", spread(p.prompt, 0), ratio(p.prompt, n.prompt)],
+    ["keystroke replay p50 ms (8 tokens)", spread(w.replay, 1), spread(n.replay, 1), ratio(n.replay, w.replay), "speed, >= 1.0x", spread(p.replay, 1), ratio(n.replay, p.replay)],
   ]);
   await wisp.stop();
+  await pooled.stop();
   await native.stop();
   await vocab.dispose();
 }

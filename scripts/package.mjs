@@ -3,7 +3,7 @@
 // files it loads here (scripts/package/server-files.mjs), and the repository's models/ folder
 // when there is one. Prints what is in it and how large it is.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serverRuntimeFiles } from "./package/server-files.mjs";
@@ -23,11 +23,15 @@ const vsce = (args, cwd, stdio = "pipe") =>
 execFileSync(process.execPath, ["scripts/build.mjs", "--minify"], { cwd: root, stdio: "inherit" });
 const own = vsce(["ls", "--no-dependencies"], root).split("\n").filter((line) => line.trim() !== "");
 const dependencies = await serverRuntimeFiles(root, serverDir, target);
+// The native generation step where this machine built it (scripts/build-native.mjs); the server
+// finds it beside its bundle, and without it uses node-llama-cpp's thread pool.
+const nativeStep = ["build/native/decode-step.node", "build/native/decode-step.json"].filter((file) => existsSync(join(root, file)));
 
 rmSync(stage, { recursive: true, force: true });
 const contents = [
   ...own.map((file) => ({ from: file, to: file })),
   ...dependencies.map((file) => ({ from: file, to: join(serverDir, file) })),
+  ...nativeStep.map((file) => ({ from: file, to: join(serverDir, file) })),
 ];
 for (const { from, to } of contents) {
   mkdirSync(dirname(join(stage, to)), { recursive: true });
@@ -66,6 +70,7 @@ function partOf(file) {
       ? `${modules}${pkg}`
       : `${modules}… JavaScript dependencies of node-llama-cpp, onnxruntime-node and sharp`;
   }
+  if (file.startsWith(`${serverDir}/build/`)) return `${serverDir}/build/native (the server's native generation step)`;
   if (file.startsWith(`${serverDir}/`)) return `${serverDir}/*.js (the local server's bundle)`;
   if (file.startsWith("models/")) return "models/ (shipped models)";
   return "the extension (dist/extension.cjs, webview, media, package.json, README, LICENSE)";

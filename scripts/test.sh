@@ -33,6 +33,7 @@ step() {
 
 step typecheck npm run --silent typecheck
 step build npm run --silent build
+step native npm run --silent build:native
 step unit npm run --silent test:unit
 step server npm run --silent test:server
 # The short form of `npm run test:reliability` (fuzz, load, disconnects, limits, key store, secrets).

@@ -3,17 +3,18 @@
 import { spawn } from "node:child_process";
 import { freePort } from "../../test/harness/free-port";
 import { stopGroup, waitForHealth } from "../typing/local-server";
+import { pinnedCommand, type CpuPin } from "./cpu-pin";
 
 export interface LlamaServer {
   readonly baseUrl: string;
   stop(): Promise<void>;
 }
 
-export async function startLlamaServer(binary: string, modelFile: string, options: { threads: number; contextSize: number }): Promise<LlamaServer> {
+export async function startLlamaServer(binary: string, modelFile: string, options: { threads: number; contextSize: number; pin?: CpuPin }): Promise<LlamaServer> {
   const port = await freePort();
   const threads = String(options.threads);
   const args = ["-m", modelFile, "-t", threads, "-tb", threads, "-c", String(options.contextSize), "-np", "1", "--host", "127.0.0.1", "--port", String(port)];
-  const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(...pinnedCommand(options.pin, binary, args), { stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));

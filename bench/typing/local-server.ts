@@ -10,6 +10,7 @@ import { KeyStore } from "../../src/server/auth/key-store";
 import { TINY_LLAMA_SIZES } from "../../src/server/models/tiny-llama";
 import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
 import { freePort } from "../../test/harness/free-port";
+import { pinnedCommand, type CpuPin } from "../engine/cpu-pin";
 
 export interface EngineMetrics {
   requests: number;
@@ -46,7 +47,7 @@ export async function startLocalServer(layout: FimLayout): Promise<LocalServer> 
 }
 
 /** bin/wisp-server.js in its own process group, serving `modelFile` as `model`, with a fresh key. */
-export async function startWispServer(modelFile: string, model: string, extraArgs: readonly string[] = []): Promise<LocalServer> {
+export async function startWispServer(modelFile: string, model: string, extraArgs: readonly string[] = [], pin?: CpuPin): Promise<LocalServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "wisp-bench-"));
   const modelsDir = path.join(dir, "models");
   const dataDir = path.join(dir, "data");
@@ -55,7 +56,7 @@ export async function startWispServer(modelFile: string, model: string, extraArg
   const { secret } = await new KeyStore(dataDir).create("bench");
   const port = await freePort();
   const args = ["bin/wisp-server.js", "--port", String(port), "--models-dir", modelsDir, "--data-dir", dataDir, ...extraArgs];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(...pinnedCommand(pin, process.execPath, args), { stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));

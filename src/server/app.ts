@@ -33,6 +33,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   maxQueue: 64,
   prefixReuse: true,
   inputLookup: 0,
+  nativeStep: true,
   bodyLimit: 4 * 1024 * 1024,
   requestTimeoutMs: 30_000,
 };

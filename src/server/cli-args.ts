@@ -9,7 +9,7 @@ export const USAGE = `usage:
   wisp-server [--host 127.0.0.1] [--port 8765] [--models-dir DIR] [--data-dir DIR]
               [--threads N] [--threads-batch N] [--parallel N] [--ctx-size N]
               [--max-queue N] [--request-timeout SECONDS] [--no-prefix-reuse]
-              [--input-lookup N]
+              [--input-lookup N] [--no-native-step]
   wisp-server keys create --name NAME [--data-dir DIR]
   wisp-server keys list [--data-dir DIR]
   wisp-server keys revoke ID [--data-dir DIR]`;
@@ -46,6 +46,7 @@ export function parseCommand(argv: string[]): Command {
       name: { type: "string" },
       "no-prefix-reuse": { type: "boolean" },
       "input-lookup": { type: "string" },
+      "no-native-step": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -79,6 +80,7 @@ export function parseCommand(argv: string[]): Command {
       contextSize: positiveInt("ctx-size", values["ctx-size"], DEFAULT_CONFIG.contextSize),
       maxQueue: values["max-queue"] === "0" ? 0 : positiveInt("max-queue", values["max-queue"], DEFAULT_CONFIG.maxQueue),
       prefixReuse: !values["no-prefix-reuse"],
+      nativeStep: !values["no-native-step"],
       inputLookup: values["input-lookup"] === "0" ? 0 : positiveInt("input-lookup", values["input-lookup"], DEFAULT_CONFIG.inputLookup),
       requestTimeoutMs: 1000 * positiveInt("request-timeout", values["request-timeout"], DEFAULT_CONFIG.requestTimeoutMs / 1000),
     },

@@ -29,6 +29,12 @@ export interface ServerConfig {
    * batch. 0 turns it off. Lossless: the output is the same, only the speed changes.
    */
   inputLookup: number;
+  /**
+   * Generation steps (a token per sequence) decoded and sampled on the server's thread by
+   * build/native/decode-step.node where it is built, instead of as two jobs on node-llama-cpp's
+   * thread pool per token (--no-native-step turns it off, to compare). Same text either way.
+   */
+  nativeStep: boolean;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
   /**

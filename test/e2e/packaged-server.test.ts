@@ -11,6 +11,8 @@ import { ensureVsix } from "../harness/vsix";
 
 /** Native code lives only in these folders of the package, all for linux-x64 CPUs. */
 const nativeFolders = [
+  // The server's native generation step, built by `npm ci` (scripts/build-native.mjs).
+  "build/native/",
   "node_modules/@node-llama-cpp/linux-x64/",
   "node_modules/onnxruntime-node/bin/napi-v6/linux/x64/",
   "node_modules/@img/sharp-linux-x64/",
@@ -100,6 +102,8 @@ describe("The packaged .vsix and its local server, installed as VS Code installs
       assert.ok(fromPackages.some((path) => path.includes(engine)), `${engine} loaded: ${fromPackages.join(", ")}`);
     }
     assert.deepEqual(fromPackages.filter((path) => !path.startsWith(realpathSync(extension))), [], "every engine comes from the installed extension");
+    assert.ok(loaded.includes(realpathSync(join(extension, "dist/server/build/native/decode-step.node"))), `the native step from the package: ${loaded.filter((path) => path.includes("decode-step")).join(", ")}`);
+    assert.match(log.join(""), /generation steps on the server's thread \(decode-step\)/);
     assert.ok(!log.join("").includes("Failed to load a prebuilt binary"), log.join(""));
   });
 });

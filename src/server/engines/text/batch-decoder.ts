@@ -7,6 +7,7 @@
 // grammars and log probabilities) goes on working beside it.
 import { withLock } from "lifecycle-utils";
 import type { LlamaContext, LlamaContextSequence, LlamaModel, SequenceEvaluateOptions, Token } from "node-llama-cpp";
+import type { NativeStep } from "./native-step";
 import { nodeLlamaCppInternals, type NativeContext, type NativeSampler } from "./node-llama-cpp-internals";
 
 /**
@@ -40,6 +41,8 @@ export class BatchDecoder {
     private readonly batchSize: number,
     /** Threads for generation steps, and for prompt-sized decodes (more than promptSizedFrom tokens). */
     private readonly threads: { generation: number; prompt: number },
+    /** Decodes generation steps and samples on this thread (see native-step.ts); else node-llama-cpp's pool. */
+    private readonly native?: NativeStep,
   ) {}
 
   /** Counts a generation loop as active until the returned function is called. */
@@ -139,6 +142,12 @@ export class BatchDecoder {
    * node-llama-cpp's own evaluations run with the generation threads.
    */
   private async decodeWithThreads(ctx: NativeContext, tokens: number): Promise<void> {
+    if (this.native && tokens <= promptSizedFrom) {
+      // A turn of the event loop first: the requests' I/O (new requests, disconnects, streamed
+      // text) gets its turn between steps, as it does while a pool job runs.
+      await new Promise((resolve) => setImmediate(resolve));
+      return this.native.decode(ctx);
+    }
     const threads = tokens > promptSizedFrom ? this.threads.prompt : this.threads.generation;
     if (threads === this.threads.generation) return ctx.decodeBatch();
     ctx.setThreads(threads);
@@ -154,7 +163,7 @@ export class BatchDecoder {
       const ctx = nodeLlamaCppInternals(undefined, this.context).addonContext;
       const sampled: Token[] = [];
       for (let i = 0; i < logitIndexes.length && step.sampler; i++) {
-        const token = (await ctx.sampleToken(logitIndexes[i]!, step.sampler)) as Token | -1;
+        const token = (this.native ? this.native.sample(ctx, logitIndexes[i]!, step.sampler) : await ctx.sampleToken(logitIndexes[i]!, step.sampler)) as Token | -1;
         if (token === -1) throw new Error("the engine failed to sample a token");
         sampled.push(token);
         if (step.accept && !step.accept(i, token)) break;

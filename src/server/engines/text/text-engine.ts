@@ -5,6 +5,7 @@ import { BatchDecoder } from "./batch-decoder";
 import { runDirectChoice } from "./direct-choice";
 import { EngineInputError } from "./engine-input-error";
 import { fitInfill } from "./fit-infill";
+import { loadNativeStep, type NativeStepLoad } from "./native-step";
 import { directDecodingAvailable } from "./node-llama-cpp-internals";
 import { renderChatPrompt, type ChatMessage } from "./chat-prompt";
 import { alignToPrompt, runChoice } from "./run-choice";
@@ -24,6 +25,8 @@ export interface TextEngineOptions {
   prefixReuse: boolean;
   /** Tokens predicted per step by input lookup (speculative decoding from the prompt); 0: off. */
   inputLookup?: number;
+  /** Generation steps on the server's thread where decode-step is built (native-step.ts); default true. */
+  nativeStep?: boolean;
 }
 
 export interface TextEngineMetrics {
@@ -47,6 +50,7 @@ interface LoadedModel {
 
 export class TextEngine {
   private llama?: Promise<Llama>;
+  private nativeStep?: NativeStepLoad;
   private readonly loaded = new Map<string, Promise<LoadedModel>>();
   /** Pools of the models loaded so far, for metrics. */
   private readonly pools = new Set<SequencePool>();
@@ -72,7 +76,15 @@ export class TextEngine {
   async describeBinary(): Promise<string> {
     const llama = await this.binary();
     const kind = llama.buildType === "localBuild" ? "node-llama-cpp's own build for this machine" : "node-llama-cpp's prebuilt CPU binaries";
-    return `llama.cpp ${llama.llamaCppRelease.release}, ${kind}`;
+    const { reason } = this.stepLoad();
+    const steps = reason === undefined ? "generation steps on the server's thread (decode-step)" : `generation steps on node-llama-cpp's thread pool: ${reason}`;
+    return `llama.cpp ${llama.llamaCppRelease.release}, ${kind}; ${steps}`;
+  }
+
+  /** The native step, loaded once the binary is (it binds to node-llama-cpp's loaded copy). */
+  private stepLoad(): NativeStepLoad {
+    this.nativeStep ??= this.options.nativeStep === false ? { reason: "off (--no-native-step)" } : loadNativeStep();
+    return this.nativeStep;
   }
 
   private load(id: string, path: string): Promise<LoadedModel> {
@@ -89,7 +101,7 @@ export class TextEngine {
         this.pools.add(pool);
         const direct = pool.sequences.every((s) => directDecodingAvailable(model, context, s));
         const threads = { generation: this.options.threads, prompt: this.options.threadsBatch ?? this.options.threads };
-        return { model, pool, decoder: direct ? new BatchDecoder(context, context.batchSize, threads) : undefined };
+        return { model, pool, decoder: direct ? new BatchDecoder(context, context.batchSize, threads, this.stepLoad().step) : undefined };
       })();
       entry.catch(() => this.loaded.delete(id));
       this.loaded.set(id, entry);

@@ -1,0 +1,69 @@
+// Generation steps on the server's own thread (native/decode-step.cpp, built by
+// scripts/build-native.mjs): llama.cpp's decode and a sampling step as plain calls, where
+// node-llama-cpp queues each as a job on libuv's thread pool. Used only with the node-llama-cpp
+// version it was built against; anything else, and the batch decoder keeps node-llama-cpp's calls.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { NativeContext, NativeSampler } from "./node-llama-cpp-internals";
+
+export interface NativeStep {
+  /** Decodes the context's current batch (as NativeContext.decodeBatch, synchronously). */
+  decode(context: NativeContext): void;
+  /** The next token at a logit index of the last decode, or -1 (as NativeContext.sampleToken). */
+  sample(context: NativeContext, batchLogitIndex: number, sampler: NativeSampler): number;
+}
+
+export type NativeStepLoad = { step: NativeStep; reason?: undefined } | { step?: undefined; reason: string };
+
+interface Addon {
+  bind(): string;
+  decode(context: NativeContext): void;
+  sample(context: NativeContext, batchLogitIndex: number, sampler: NativeSampler): number;
+}
+
+const relativePath = "build/native/decode-step.node";
+
+/** build/native/decode-step.node in the nearest folder up from `from` that has one. */
+export function findNativeStep(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const file = join(dir, relativePath);
+    if (existsSync(file)) return file;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The installed node-llama-cpp's version, as its package.json says. */
+export function nodeLlamaCppVersion(from: string): string {
+  const entry = createRequire(join(from, "noop.js")).resolve("node-llama-cpp");
+  return (JSON.parse(readFileSync(join(dirname(dirname(entry)), "package.json"), "utf8")) as { version: string }).version;
+}
+
+/**
+ * Loads the native step. Call it once node-llama-cpp has loaded its binary (the step binds to
+ * that copy). `from` (where to look for the build) and `version` are for tests; by default both
+ * are looked up from this module.
+ */
+export function loadNativeStep(options: { from?: string; version?: string } = {}): NativeStepLoad {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const file = findNativeStep(options.from ?? here);
+  if (file === undefined) return { reason: `not built (${relativePath}; npm run build:native)` };
+  let builtFor: string;
+  try {
+    builtFor = (JSON.parse(readFileSync(file.replace(/\.node$/, ".json"), "utf8")) as { nodeLlamaCpp: string }).nodeLlamaCpp;
+  } catch {
+    return { reason: `${file} has no build record beside it (npm run build:native)` };
+  }
+  const installed = options.version ?? nodeLlamaCppVersion(here);
+  if (builtFor !== installed) return { reason: `built for node-llama-cpp ${builtFor}, this is ${installed} (npm run build:native)` };
+  let addon: Addon;
+  try {
+    addon = createRequire(import.meta.url)(file) as Addon;
+  } catch (error) {
+    return { reason: `cannot load ${file}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const problem = addon.bind();
+  if (problem !== "") return { reason: problem };
+  return { step: { decode: (context) => addon.decode(context), sample: (context, index, sampler) => addon.sample(context, index, sampler) } };
+}
