@@ -5,6 +5,8 @@ export interface StreamTiming {
   readonly deltas: number;
   /** Per message: milliseconds from its arrival to the end of the frame that drew it. */
   readonly toPaint: number[];
+  /** Per message: animation frames that began from its arrival until the one that drew it (1: the next one). */
+  readonly framesWaited: number[];
   /** Long tasks (over 50 ms) the page ran while the answer streamed, in ms. */
   readonly longTasks: number[];
   /**
@@ -25,8 +27,14 @@ export interface StreamTiming {
  */
 export async function measureStreaming(frame: Frame, stream: () => Promise<void>): Promise<StreamTiming> {
   await frame.evaluate(() => {
-    const probe = { deltas: 0, pending: [] as number[], toPaint: [] as number[], longTasks: [] as number[], longTaskOwners: [] as string[], frames: 0, drawMs: [] as number[] };
+    const probe = { deltas: 0, pending: [] as number[], pendingFrames: [] as number[], toPaint: [] as number[], framesWaited: [] as number[], longTasks: [] as number[], longTaskOwners: [] as string[], frames: 0, drawMs: [] as number[] };
+    // Every animation frame the page gets, counted from a callback of the probe's own that runs first in each.
     const raf = window.requestAnimationFrame.bind(window);
+    let frameCount = 0;
+    // Assigned, not declared with a name: the test's build would wrap a named function in a helper the page lacks.
+    const counter: { next?: () => void } = {};
+    counter.next = () => raf(() => (frameCount++, counter.next!()));
+    counter.next();
     window.requestAnimationFrame = (callback) =>
       raf((time) => {
         const start = performance.now();
@@ -38,6 +46,7 @@ export async function measureStreaming(frame: Frame, stream: () => Promise<void>
       if (event.data?.type !== "delta") return;
       probe.deltas++;
       probe.pending.push(performance.now());
+      probe.pendingFrames.push(frameCount);
     }, true);
     const channel = new MessageChannel();
     let armed = false;
@@ -46,6 +55,7 @@ export async function measureStreaming(frame: Frame, stream: () => Promise<void>
       const now = performance.now();
       probe.frames++;
       for (const arrived of probe.pending.splice(0)) probe.toPaint.push(now - arrived);
+      for (const frame of probe.pendingFrames.splice(0)) probe.framesWaited.push(frameCount - frame);
     };
     new MutationObserver(() => {
       if (armed || probe.pending.length === 0) return;
@@ -61,8 +71,8 @@ export async function measureStreaming(frame: Frame, stream: () => Promise<void>
   });
   await stream();
   return frame.evaluate(() => {
-    const { deltas, toPaint, longTasks, longTaskOwners, frames, drawMs } = (window as unknown as { probe: StreamTiming }).probe;
-    return { deltas, toPaint, longTasks, longTaskOwners, frames, drawMs };
+    const { deltas, toPaint, framesWaited, longTasks, longTaskOwners, frames, drawMs } = (window as unknown as { probe: StreamTiming }).probe;
+    return { deltas, toPaint, framesWaited, longTasks, longTaskOwners, frames, drawMs };
   });
 }
 
@@ -77,10 +87,19 @@ export function summarize(timing: StreamTiming, tokens: number): string {
   const over = timing.toPaint.filter((t) => t > 1000 / 60).length;
   return [
     `${tokens} tokens in ${timing.deltas} messages, drawn in ${timing.frames} frames;`,
-    `arrival to paint p50 ${ms(percentile(timing.toPaint, 50))} ms, p95 ${ms(percentile(timing.toPaint, 95))} ms, max ${ms(Math.max(0, ...timing.toPaint))} ms (${over} over one 16.7 ms frame);`,
+    `arrival to paint p50 ${ms(percentile(timing.toPaint, 50))} ms, p95 ${ms(percentile(timing.toPaint, 95))} ms, max ${ms(Math.max(0, ...timing.toPaint))} ms (${over} over 16.7 ms);`,
+    `${nextFrame(timing)};`,
     `drawing per frame p50 ${ms(percentile(timing.drawMs, 50))} ms, p95 ${ms(percentile(timing.drawMs, 95))} ms, max ${ms(Math.max(0, ...timing.drawMs))} ms;`,
     `long tasks over 50 ms: ${timing.longTasks.length}${timing.longTasks.length ? ` (longest ${ms(Math.max(...timing.longTasks))} ms; ${owners(timing)})` : ""}`,
   ].join(" ");
+}
+
+/** How many messages the first frame after their arrival drew, and how long the rest waited. */
+function nextFrame(timing: StreamTiming): string {
+  const waited = timing.framesWaited;
+  const next = waited.filter((n) => n <= 1).length;
+  const later = waited.length - next;
+  return `${next} of ${timing.deltas} messages drawn in the first frame after they arrived${later > 0 ? `, ${later} within ${Math.max(...waited)} frames` : ""}`;
 }
 
 /** "2 self, 1 cross-origin-ancestor": how many long tasks each owner ran. */
