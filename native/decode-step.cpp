@@ -20,6 +20,7 @@ namespace {
 
 struct Functions {
   int32_t (*decode)(llama_context*, llama_batch);
+  float* (*logits)(llama_context*);
   void (*synchronize)(llama_context*);
   void (*rebuildChainIfNeeded)(AddonSampler*);
   void (*sample)(AddonSampler*, llama_context*, int32_t, llama_token_data_array&, bool);
@@ -39,7 +40,8 @@ bool lookup(void* handle, const char* name, T& out) {
 std::string bind() {
   void* handle = dlopen("llama-addon.node", RTLD_NOW | RTLD_NOLOAD);
   if (handle == nullptr) return "node-llama-cpp's binary is not loaded";
-  bool ok = lookup(handle, "llama_decode", fns.decode) && lookup(handle, "llama_synchronize", fns.synchronize) &&
+  bool ok = lookup(handle, "llama_decode", fns.decode) && lookup(handle, "llama_get_logits", fns.logits) &&
+            lookup(handle, "llama_synchronize", fns.synchronize) &&
             lookup(handle, "_ZN12AddonSampler20rebuildChainIfNeededEv", fns.rebuildChainIfNeeded) &&
             lookup(handle, "_ZN12AddonSampler6sampleEP13llama_contextiR22llama_token_data_arrayb", fns.sample) &&
             lookup(handle, "_ZN12AddonSampler11acceptTokenEi", fns.acceptToken);
@@ -78,6 +80,7 @@ Napi::Value Sample(const Napi::CallbackInfo& info) {
   int32_t index = info[1].As<Napi::Number>().Int32Value();
   AddonSampler* sampler = Napi::ObjectWrap<AddonSampler>::Unwrap(info[2].As<Napi::Object>());
   if (sampler == nullptr) throw Napi::Error::New(info.Env(), "not a sampler");
+  if (fns.logits(context->ctx) == nullptr) throw Napi::Error::New(info.Env(), "This model does not support token generation");
   fns.rebuildChainIfNeeded(sampler);
   llama_token_data_array candidates{};
   fns.sample(sampler, context->ctx, index, candidates, false);

@@ -4,7 +4,7 @@
 // seconds. Optional: where it cannot build (not Linux, no C++ compiler, no Node headers), it says why
 // and the server keeps node-llama-cpp's own calls for generation steps.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -48,10 +48,12 @@ try {
     "-std=c++17", "-O2", "-shared", "-fPIC", "-fexceptions", "-fvisibility=hidden",
     "-DNAPI_VERSION=7", "-DNAPI_CPP_EXCEPTIONS",
     `-I${nodeHeaders}`, `-I${addonApi}`, `-I${addonHeaders}`, `-I${join(source, "include")}`, `-I${join(source, "ggml/include")}`,
-    join(root, "native/decode-step.cpp"), "-o", join(outDir, "decode-step.node"), "-ldl",
+    join(root, "native/decode-step.cpp"), "-o", join(outDir, "decode-step.node.tmp"), "-ldl",
   ];
   const result = spawnSync(compiler, args, { encoding: "utf8" });
   if (result.status !== 0) problem = `${compiler} failed:\n${(result.stderr || result.stdout).trim()}`;
+  // A new file in place of the old: a server running with the old one keeps it.
+  else renameSync(join(outDir, "decode-step.node.tmp"), join(outDir, "decode-step.node"));
 } catch (error) {
   problem = error instanceof Error ? error.message.split("\n")[0] : String(error);
 } finally {

@@ -54,9 +54,20 @@ describe("Image generation in the real VS Code UI against the local server (code
   const toast = (text: string) => ui.page.locator(".notifications-toasts .notification-toast", { hasText: text });
 
   /** Runs the command from the palette and types the prompt into its own quick pick. */
-  async function startWithPrompt(command: string, prompt: string): Promise<void> {
+  /** Starts `command` and types `prompt`; with `model`, first waits until the extension uses it (the prompt's title names it). */
+  async function startWithPrompt(command: string, prompt: string, model?: string): Promise<void> {
     await ui.runCommand(command);
     await quickTitle().filter({ hasText: command }).waitFor();
+    if (model !== undefined) {
+      // A setting written to settings.json reaches the extension a moment later: ask again until it has.
+      await waitFor(`${command} with ${model}`, async () => {
+        if (await quickTitle().filter({ hasText: `(${model})` }).isVisible()) return true;
+        await ui.page.keyboard.press("Escape");
+        await ui.runCommand(command);
+        await quickTitle().filter({ hasText: command }).waitFor();
+        return false;
+      }, (ok) => ok, 30_000);
+    }
     await ui.quickInputBox().fill(prompt);
     await quickRow("new prompt").filter({ hasText: prompt }).waitFor();
     await ui.page.keyboard.press("Enter");
@@ -149,7 +160,7 @@ describe("Image generation in the real VS Code UI against the local server (code
     await ui.focusQuickRow(server.model);
     await ui.page.keyboard.press("Enter");
     await waitFor("the text model in settings.json", () => readFileSync(settingsFile, "utf8"), (t) => t.includes(`"wisp.image.model": "${server.model}"`));
-    await startWithPrompt("Wisp: Generate Image", "a green meadow");
+    await startWithPrompt("Wisp: Generate Image", "a green meadow", server.model);
     await ui.page.keyboard.press("Enter");
     const error = toast("is not an image model");
     await error.waitFor({ timeout: 30_000 });

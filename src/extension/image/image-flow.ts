@@ -53,7 +53,8 @@ export async function askForImage(deps: ImageFlowDeps, title: string): Promise<I
   const model = await resolveImageModel(image.model, client, deps.settings.value.baseUrl);
   if (model === undefined) return "model";
   const recent = readRecentPrompts(deps.state.get(recentPromptsKey));
-  const prompt = await askPrompt(title, prefill, recent);
+  // The title names the model that will draw: a user sees which one before typing.
+  const prompt = await askPrompt(`${title} (${model})`, prefill, recent);
   if (prompt === undefined) return "prompt";
   await deps.state.update(recentPromptsKey, rememberPrompt(recent, prompt));
   const parameters = await askParameters(title, image, (invalid) =>
