@@ -27,13 +27,17 @@ const version = JSON.parse(readFileSync(join(nodeLlamaCpp, "package.json"), "utf
 const addonHeaders = join(nodeLlamaCpp, "llama/addon");
 const bundle = join(nodeLlamaCpp, "llama/gitRelease.bundle");
 const addonApi = join(root, "node_modules/node-addon-api");
-const nodeHeaders = [join(dirname(process.execPath), "../include/node"), "/usr/include/node", "/usr/local/include/node"].find((dir) => existsSync(join(dir, "node_api.h")));
+// This Node's own headers where they are installed, else the Node-API headers package that
+// node-llama-cpp's build tooling brings along (Node-API is the same across Node versions).
+const nodeHeaders = [join(dirname(process.execPath), "../include/node"), "/usr/include/node", "/usr/local/include/node", join(root, "node_modules/node-api-headers/include")].find((dir) =>
+  existsSync(join(dir, "node_api.h")),
+);
 const compiler = process.env.CXX ?? "g++";
 
 if (!existsSync(join(addonHeaders, "AddonContext.h"))) skip(`node-llama-cpp ${version} has no addon headers`);
 if (!existsSync(bundle)) skip(`node-llama-cpp ${version} has no llama.cpp source bundle`);
 if (!existsSync(join(addonApi, "napi.h"))) skip("node-addon-api is not installed");
-if (nodeHeaders === undefined) skip("no Node.js headers (node_api.h) next to this Node or in /usr/include/node");
+if (nodeHeaders === undefined) skip("no Node-API headers (node_api.h) next to this Node, in /usr/include/node or in node_modules/node-api-headers");
 if (spawnSync(compiler, ["--version"], { stdio: "ignore" }).status !== 0) skip(`no C++ compiler (${compiler})`);
 if (spawnSync("git", ["--version"], { stdio: "ignore" }).status !== 0) skip("git is not installed (it reads the llama.cpp headers from node-llama-cpp's bundle)");
 
