@@ -17,10 +17,10 @@ export interface NativeStep {
 
 export type NativeStepLoad = { step: NativeStep; reason?: undefined } | { step?: undefined; reason: string };
 
-interface Addon {
+/** The addon's exports: the step itself, once bound to node-llama-cpp's loaded binary. */
+interface Addon extends NativeStep {
+  /** Binds to node-llama-cpp's loaded binary: "" when done, else why not. */
   bind(): string;
-  decode(context: NativeContext): void;
-  sample(context: NativeContext, batchLogitIndex: number, sampler: NativeSampler): number;
 }
 
 const relativePath = "build/native/decode-step.node";
@@ -65,5 +65,5 @@ export function loadNativeStep(options: { from?: string; version?: string } = {}
   }
   const problem = addon.bind();
   if (problem !== "") return { reason: problem };
-  return { step: { decode: (context) => addon.decode(context), sample: (context, index, sampler) => addon.sample(context, index, sampler) } };
+  return { step: addon };
 }
