@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+import type { Token } from "node-llama-cpp";
+import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 const PROMPT = "export function mean(values: readonly number[]): number {\n  if (values.length === 0) return 0;\n  return ";
 
@@ -23,6 +24,13 @@ describe("generation steps on the server's thread (build/native/decode-step.node
     return ((await response.json()) as { choices: { text: string; finish_reason: string }[] }).choices;
   };
 
+  /** A logit bias that rules out every end-of-generation token: answers run to max_tokens. */
+  const noEnd = async (server: TestServer) => {
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    const vocabulary = model.fileInfo.metadata.tokenizer.ggml.tokens.length;
+    return Object.fromEntries([...Array(vocabulary).keys()].filter((t) => model.isEogToken(t as Token)).map((t) => [String(t), -100]));
+  };
+
   it("is in use, and the server says so", async () => {
     await complete(native, { max_tokens: 1 });
     await complete(pool, { max_tokens: 1 });
@@ -34,6 +42,7 @@ describe("generation steps on the server's thread (build/native/decode-step.node
     const bodies: Record<string, unknown>[] = [
       {},
       { temperature: 0.8, seed: 5, n: 3 },
+      { temperature: 0.8, seed: 7 },
       { temperature: 0.7, top_p: 0.9, seed: 11, presence_penalty: 0.5, frequency_penalty: 0.5 },
       { suffix: "\n}\n", max_tokens: 12 },
     ];
@@ -46,6 +55,10 @@ describe("generation steps on the server's thread (build/native/decode-step.node
     const [full] = await complete(pool, { max_tokens: 24 });
     const stop = full!.text.slice(6, 9);
     assert.deepEqual(await complete(native, { stop: [stop] }), await complete(pool, { stop: [stop] }));
+    // The steps generated past the stop stay in the sequence's cache: a prompt that goes on from
+    // the stopped text reuses it and writes the same as the pool path.
+    const onward = { prompt: PROMPT + full!.text.slice(0, 6) + "x", max_tokens: 16 };
+    assert.deepEqual(await complete(native, onward), await complete(pool, onward));
   });
 
   it("two streams at once (one decode for both) write what each writes alone", async () => {
@@ -60,9 +73,25 @@ describe("generation steps on the server's thread (build/native/decode-step.node
     assert.deepEqual(together, alone.map((choices) => choices[0]!.text));
   });
 
+  it("generates a lone stream several tokens per call: fewer pieces of text than tokens, the same text", async () => {
+    const body = { model: TEXT_MODEL, prompt: PROMPT, max_tokens: 300, temperature: 0, stream: true, stream_options: { include_usage: true }, logit_bias: await noEnd(native) };
+    const pieces = async (server: TestServer) => {
+      const events = (await readSse(await server.fetch("/v1/completions", { json: body }))).slice(0, -1) as { choices: { text: string }[]; usage?: { completion_tokens: number } }[];
+      const texts = events.map((e) => e.choices[0]?.text ?? "").filter((t) => t !== "");
+      return { text: texts.join(""), pieces: texts.length, tokens: events.at(-1)!.usage!.completion_tokens };
+    };
+    const [runs, steps] = [await pieces(native), await pieces(pool)];
+    assert.equal(runs.tokens, 300);
+    assert.equal(runs.text, steps.text);
+    // The pool path writes a piece per token (fewer where tokens join into one character).
+    assert.ok(steps.pieces > 150, `${steps.pieces} pieces`);
+    assert.ok(runs.pieces <= steps.pieces / 3, `${runs.pieces} pieces for ${runs.tokens} tokens, ${steps.pieces} through the pool`);
+  });
+
   it("answers other requests while it generates (the event loop gets its turn between steps)", async () => {
     const events: string[] = [];
-    const long = native.client.completions.create({ model: TEXT_MODEL, prompt: PROMPT, max_tokens: 1500, temperature: 0.9, seed: 3, stream: true });
+    // The whole 1,500 tokens (no end-of-generation token): long enough for a request beside it.
+    const long = native.client.completions.create({ model: TEXT_MODEL, prompt: PROMPT, max_tokens: 1500, temperature: 0.9, seed: 3, stream: true, logit_bias: await noEnd(native) });
     let finish: string | null | undefined;
     const streamed = (async () => {
       let chunks = 0;
@@ -77,6 +106,7 @@ describe("generation steps on the server's thread (build/native/decode-step.node
     assert.equal(models.status, 200);
     events.push("models listed");
     await streamed;
-    assert.deepEqual(events, ["first token", "models listed", "stream ended"], `the stream ended with ${finish}`);
+    assert.equal(finish, "length");
+    assert.deepEqual(events, ["first token", "models listed", "stream ended"]);
   });
 });

@@ -42,14 +42,19 @@ export async function runDirectChoice(
   let finishReason: FinishReason = "stop";
   let stopped = false;
   let input = rest;
+  let visible = "";
   try {
     generation: while (request.maxTokens > 0 && !request.signal.aborted) {
       const guess = lookup > 0 && !healing ? lookupPrediction([...sequence.contextTokens, ...input], Math.min(lookup, request.maxTokens - generated.length - 1)) : [];
-      const sampled = await decoder.decode(sequence, [...input, ...guess], {
-        sampler: (healing ?? sampler).sampler,
-        samples: guess.length + 1,
-        accept: (i, token) => i < guess.length && token === guess[i],
-      });
+      // A run of steps in one call needs each token's sampler settled in advance: not with penalties.
+      const run = guess.length === 0 && !healing && !options.repeatPenalty && input.length === 1;
+      const sampled = run
+        ? await decoder.generate(sequence, input[0]!, sampler.sampler, request.maxTokens - generated.length)
+        : await decoder.decode(sequence, [...input, ...guess], {
+            sampler: (healing ?? sampler).sampler,
+            samples: guess.length + 1,
+            accept: (i, token) => i < guess.length && token === guess[i],
+          });
       healing?.dispose();
       healing = undefined;
       const accepted = sampled.length - 1;
@@ -71,8 +76,10 @@ export async function runDirectChoice(
           finishReason = "length";
           break generation;
         }
-        emit(scan.visible);
+        visible = scan.visible;
       }
+      // One piece of text per step, however many tokens it generated.
+      emit(visible);
       input = [sampled.at(-1)!];
     }
     if (request.maxTokens === 0) finishReason = "length";

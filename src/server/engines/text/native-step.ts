@@ -13,6 +13,13 @@ export interface NativeStep {
   decode(context: NativeContext): void;
   /** The next token at a logit index of the last decode, or -1 (as NativeContext.sampleToken). */
   sample(context: NativeContext, batchLogitIndex: number, sampler: NativeSampler): number;
+  /**
+   * Steps of one sequence: decodes `token` at `position` and samples the next into out[0], then
+   * goes on from that token while out has room, no end-of-generation token came and another step
+   * fits in budgetMs. Returns n: `token` and out[0..n-2] were decoded, out[0..n-1] sampled (-1:
+   * could not be). Throws only when the first decode fails.
+   */
+  generate(context: NativeContext, sequenceId: number, position: number, token: number, sampler: NativeSampler, budgetMs: number, out: Int32Array): number;
 }
 
 export type NativeStepLoad = { step: NativeStep; reason?: undefined } | { step?: undefined; reason: string };
