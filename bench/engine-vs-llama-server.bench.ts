@@ -79,8 +79,13 @@ for (const size of SIZES) {
     }
   }
   const [w, n, p] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0]];
-  const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(3)}x`;
-  console.log(`\n${spec.name} (q8_0, ${(statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${THREADS} thread, ${pin.note}, median (min-max) of ${RUNS} interleaved runs`);
+  // Each run measures the sides back to back, so the ratio is taken per run and its median shown:
+  // the host's speed drifts between runs far more than within one.
+  const ratio = (a: number[], b: number[]) => {
+    const perRun = a.map((x, i) => x / b[i]!);
+    return `${median(perRun).toFixed(3)}x (${Math.min(...perRun).toFixed(2)}-${Math.max(...perRun).toFixed(2)})`;
+  };
+  console.log(`\n${spec.name} (q8_0, ${(statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${THREADS} thread, ${pin.note}, median (min-max) of ${RUNS} interleaved runs; ratios: median (min-max) of the runs' own`);
   printTable(["metric", "wisp-server", "llama-server", "ratio", "target", "--no-native-step", "its ratio"], [
     ["generation tok/s (256 tokens)", spread(w.gen, 1), spread(n.gen, 1), ratio(w.gen, n.gen), ">= 0.97x", spread(p.gen, 1), ratio(p.gen, n.gen)],
     ["prompt tok/s (600 tokens)", spread(w.prompt, 0), spread(n.prompt, 0), ratio(w.prompt, n.prompt), ">= 1.0x", spread(p.prompt, 0), ratio(p.prompt, n.prompt)],

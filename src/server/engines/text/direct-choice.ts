@@ -1,7 +1,7 @@
 // Generates one choice through the batch decoder: one native decode per step for all generating
-// sequences, and (with input lookup) several tokens guessed from the prompt checked per decode. The
-// same tokens come out as through node-llama-cpp's evaluation loop: guesses only skip decodes, each
-// token is still sampled after exactly the tokens before it.
+// sequences, several steps per native call for a sequence generating alone, and (with input lookup)
+// several tokens guessed from the prompt checked per decode. The same tokens come out as through
+// node-llama-cpp's evaluation loop: each token is still sampled after exactly the tokens before it.
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import type { BatchDecoder } from "./batch-decoder";
 import { IncrementalText } from "./incremental-text";
@@ -46,8 +46,9 @@ export async function runDirectChoice(
   try {
     generation: while (request.maxTokens > 0 && !request.signal.aborted) {
       const guess = lookup > 0 && !healing ? lookupPrediction([...sequence.contextTokens, ...input], Math.min(lookup, request.maxTokens - generated.length - 1)) : [];
-      // A run of steps in one call needs each token's sampler settled in advance: not with penalties.
-      const run = guess.length === 0 && !healing && !options.repeatPenalty && input.length === 1;
+      // A run of steps in one call (see BatchDecoder.generate) needs each token's sampler settled
+      // in advance, so not with penalties; with input lookup, every step looks for guesses instead.
+      const run = lookup === 0 && !healing && !options.repeatPenalty && input.length === 1;
       const sampled = run
         ? await decoder.generate(sequence, input[0]!, sampler.sampler, request.maxTokens - generated.length)
         : await decoder.decode(sequence, [...input, ...guess], {
