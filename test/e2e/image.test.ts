@@ -70,7 +70,7 @@ describe("Image generation in the real VS Code UI against the local server (code
     }
     await ui.quickInputBox().fill(prompt);
     await quickRow("new prompt").filter({ hasText: prompt }).waitFor();
-    await ui.page.keyboard.press("Enter");
+    await ui.pressInQuickInput("Enter");
     await quickRow("Custom size…").waitFor();
   }
 
@@ -94,7 +94,7 @@ describe("Image generation in the real VS Code UI against the local server (code
     await input.fill("100x80");
     await ui.page.locator(".quick-input-widget .quick-input-message", { hasText: "multiple of 8" }).waitFor();
     await input.fill("120x80");
-    await ui.page.keyboard.press("Enter");
+    await ui.pressInQuickInput("Enter");
 
     const saved = toast("Wisp: saved images/a-lighthouse-at-dusk-");
     await saved.waitFor({ timeout: 60_000 });
@@ -120,7 +120,7 @@ describe("Image generation in the real VS Code UI against the local server (code
     for (const [index, value] of ["1024x1024", "", "100", "-1"].entries()) {
       await quickTitle().filter({ hasText: `(${index + 1}/4)` }).waitFor();
       await ui.quickInputBox().fill(value);
-      await ui.page.keyboard.press("Enter");
+      await ui.pressInQuickInput("Enter");
     }
     const progress = toast("Wisp: generating image 1024×1024, 100 steps");
     await progress.waitFor();
@@ -158,10 +158,10 @@ describe("Image generation in the real VS Code UI against the local server (code
     await ui.pickQuickItem("Image");
     await quickRow(imageModel).waitFor();
     await ui.focusQuickRow(server.model);
-    await ui.page.keyboard.press("Enter");
+    await ui.pressInQuickInput("Enter");
     await waitFor("the text model in settings.json", () => readFileSync(settingsFile, "utf8"), (t) => t.includes(`"wisp.image.model": "${server.model}"`));
     await startWithPrompt("Wisp: Generate Image", "a green meadow", server.model);
-    await ui.page.keyboard.press("Enter");
+    await ui.pressInQuickInput("Enter");
     const error = toast("is not an image model");
     await error.waitFor({ timeout: 30_000 });
     const message = (await ui.notifications()).find((m) => m.includes("is not an image model"));
@@ -183,7 +183,7 @@ describe("Image generation in the real VS Code UI against the local server (code
     await ui.waitReady();
     await waitFor("the empty window with Wisp", () => ui.statusText("wisp.wisp.wisp.status").catch(() => ""), (t) => /^Wisp( \d+ms)?$/.test(t), 60_000);
     await startWithPrompt("Wisp: Generate Image", "a moonlit garden");
-    await ui.page.keyboard.press("Enter");
+    await ui.pressInQuickInput("Enter");
     // VS Code's own save dialog, offering a name made from the prompt in the home folder.
     const input = ui.quickInputBox();
     await waitFor("the save dialog", () => input.inputValue(), (value) => /\/a-moonlit-garden-\d{8}-\d{6}\.png$/.test(value));

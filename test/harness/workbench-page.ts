@@ -39,7 +39,7 @@ export class WorkbenchPage {
       const name = (await focused.getAttribute("aria-label", { timeout: 1_000 }).catch(() => null)) ?? "";
       if (name === label || name.startsWith(`${label}, `)) return;
       if (Date.now() > deadline) throw new Error(`no quick pick row "${label}" (focused: "${name}")`);
-      await this.page.keyboard.press("ArrowDown");
+      await this.pressInQuickInput("ArrowDown");
     }
   }
 
@@ -48,6 +48,14 @@ export class WorkbenchPage {
     await this.openPalette(name);
     await this.acceptQuickItem(name);
     await this.page.locator(`.tabs-container .tab[data-resource-name="${name}"]`).waitFor();
+  }
+
+  /**
+   * Presses a key in the open quick input, as a user whose keyboard is on it: a webview clicked
+   * before (an iframe) can keep the keyboard focus while one quick input follows another.
+   */
+  async pressInQuickInput(key: string): Promise<void> {
+    await this.quickInputBox().press(key);
   }
 
   /** The visible input of the open quick input (palette, input box or quick pick). */
