@@ -133,6 +133,7 @@ Napi::Value Generate(const Napi::CallbackInfo& info) {
   const double budget = info[5].As<Napi::Number>().DoubleValue();
   Napi::Int32Array out = info[6].As<Napi::Int32Array>();
   const size_t room = out.ElementLength();
+  if (room == 0) throw Napi::Error::New(info.Env(), "no room for a sampled token");
   const llama_vocab* vocab = fns.modelVocab(fns.getModel(context->ctx));
   // A one-token batch over these locals: each step changes token and position in place.
   llama_seq_id* sequences[] = {&sequence};
