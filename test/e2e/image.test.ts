@@ -53,7 +53,6 @@ describe("Image generation in the real VS Code UI against the local server (code
   const quickRow = (text: string) => ui.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", { hasText: text });
   const toast = (text: string) => ui.page.locator(".notifications-toasts .notification-toast", { hasText: text });
 
-  /** Runs the command from the palette and types the prompt into its own quick pick. */
   /** Starts `command` and types `prompt`; with `model`, first waits until the extension uses it (the prompt's title names it). */
   async function startWithPrompt(command: string, prompt: string, model?: string): Promise<void> {
     await ui.runCommand(command);

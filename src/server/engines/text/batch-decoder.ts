@@ -22,7 +22,7 @@ const promptSizedFrom = 8;
  * decode leaves the caches cold), 2% of a step: 20 ms gives that model 2 steps per call and the 34M
  * one about 10, while other requests and the stream's text wait at most about a frame at 50 Hz.
  */
-export const DEFAULT_GENERATE_BUDGET_MS = 20;
+const generateBudgetMs = 20;
 
 /** One sequence's share of a decode: tokens appended at its end, and what to sample after them. */
 interface Step {
@@ -51,8 +51,6 @@ export class BatchDecoder {
     private readonly threads: { generation: number; prompt: number },
     /** Decodes generation steps and samples on this thread (see native-step.ts); else node-llama-cpp's pool. */
     private readonly native?: NativeStep,
-    /** Most milliseconds of one native run of steps (see generate); 0: a step per call. */
-    private readonly generateBudgetMs = DEFAULT_GENERATE_BUDGET_MS,
   ) {}
 
   /** Counts a generation loop as active until the returned function is called. */
@@ -80,20 +78,21 @@ export class BatchDecoder {
   /**
    * Decodes `token` at the end of `sequence` and samples what follows, like decode(sequence,
    * [token], { sampler, samples: 1 }); where the native step is loaded and this is the only
-   * sequence generating, it goes on in the same call for up to its budget (generateBudgetMs), at most
+   * sequence generating, it goes on in the same call for up to generateBudgetMs, at most
    * `maxTokens` tokens, stopping after an end-of-generation token. Resolves with the sampled tokens.
    */
   async generate(sequence: LlamaContextSequence, token: Token, sampler: NativeSampler, maxTokens: number): Promise<Token[]> {
     const native = this.native;
-    if (!native || maxTokens <= 1 || !this.lone()) return this.decode(sequence, [token], { sampler, samples: 1 });
-    // The requests' I/O gets its turn first, as in decodeWithThreads.
+    const oneStep = () => this.decode(sequence, [token], { sampler, samples: 1 });
+    if (!native || maxTokens <= 1 || !this.lone()) return oneStep();
+    // The requests' I/O gets its turn first, as in decodeWithThreads; a request it brings may start another sequence.
     await new Promise((resolve) => setImmediate(resolve));
-    if (!this.lone()) return this.decode(sequence, [token], { sampler, samples: 1 });
+    if (!this.lone()) return oneStep();
     return withLock([this.context, "context"], () => {
       const internals = nodeLlamaCppInternals(undefined, this.context);
       const seq = internals.sequence(sequence);
       const out = new Int32Array(Math.min(maxTokens, 512));
-      const steps = native.generate(internals.addonContext, seq.id, seq.nextTokenIndex, token, sampler, this.generateBudgetMs, out);
+      const steps = native.generate(internals.addonContext, seq.id, seq.nextTokenIndex, token, sampler, generateBudgetMs, out);
       const sampled = Array.from(out.subarray(0, steps)) as Token[];
       seq.appended([token, ...sampled.slice(0, -1)]);
       if (sampled.at(-1) === -1) throw new Error("the engine failed to sample a token");

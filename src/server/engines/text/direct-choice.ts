@@ -58,7 +58,8 @@ export async function runDirectChoice(
           });
       healing?.dispose();
       healing = undefined;
-      const accepted = sampled.length - 1;
+      // Guesses confirmed: the tokens sampled before the last one, where there were guesses (a run samples several without any).
+      const accepted = Math.min(sampled.length - 1, guess.length);
       if (accepted < guess.length) {
         // The guesses after the first wrong one were evaluated for nothing: drop them from the sequence.
         const end = sequence.nextTokenIndex;

@@ -27,8 +27,6 @@ export interface TextEngineOptions {
   inputLookup?: number;
   /** Generation steps on the server's thread where decode-step is built (native-step.ts); default true. */
   nativeStep?: boolean;
-  /** Most milliseconds a native call generates for a lone sequence (batch-decoder.ts); 0: a token per call. */
-  generateBudgetMs?: number;
 }
 
 export interface TextEngineMetrics {
@@ -103,7 +101,7 @@ export class TextEngine {
         this.pools.add(pool);
         const direct = pool.sequences.every((s) => directDecodingAvailable(model, context, s));
         const threads = { generation: this.options.threads, prompt: this.options.threadsBatch ?? this.options.threads };
-        return { model, pool, decoder: direct ? new BatchDecoder(context, context.batchSize, threads, this.stepLoad().step, this.options.generateBudgetMs) : undefined };
+        return { model, pool, decoder: direct ? new BatchDecoder(context, context.batchSize, threads, this.stepLoad().step) : undefined };
       })();
       entry.catch(() => this.loaded.delete(id));
       this.loaded.set(id, entry);
