@@ -4,6 +4,8 @@ import { startReliabilityServer, TEXT_MODEL, untilIdle, whileProbing, type Relia
 import { record, scaled } from "./report";
 
 const clients = 16;
+/** V8's young generation at its largest (two 16 MiB semi-spaces): grown under load and kept, not a leak. */
+const youngGenerationHeadroomMiB = 32;
 const prompts = ["def add(a, b):", "function greet(name) {", "The quick brown fox", "SELECT * FROM", "import os\n"];
 
 interface Tally {
@@ -64,22 +66,25 @@ describe("load: 16 concurrent streaming clients (real server process)", function
   after(() => server?.stop());
 
   it("completes or cleanly queues every request, leaves nothing busy, and keeps its memory", async () => {
-    // Resident memory moves by about 10% with where the JavaScript heap is in its collection
-    // cycle: the median of three samples, each after a short burst, is the level to compare.
+    // Resident memory moves by 10-20% under steady load with no leak (149 to 188 MiB seen; 60 s
+    // runs end within 1% of where they began): V8 grows its young generation when allocation is
+    // fast and keeps it, and collects the old one when it likes. So the level is the floor, the
+    // lowest of five samples each after a short burst, and growth is allowed that headroom and no
+    // more: a leak of 30 KiB per request fails the short run (about 1200 requests), 5 KiB the full.
     const rssLevel = async (burstMs: number) => {
       const samples: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 5; i++) {
         await runLoad(server, burstMs);
         await untilIdle(server);
         samples.push(server.rssKiB());
       }
-      return { median: [...samples].sort((a, b) => a - b)[1]!, samples };
+      return { floor: Math.min(...samples), samples };
     };
-    // Warm-up: models loaded, every sequence used, the JIT settled, the heap at its working size
+    // Warm-up: models loaded, every sequence used, the JIT settled, the heap near its working size
     // (chat requests alone settle about 10 MiB above completions alone).
     await runLoad(server, scaled(6000, 20_000));
-    const rssBeforeLevel = await rssLevel(1500);
-    const rssBefore = rssBeforeLevel.median;
+    const rssBeforeLevel = await rssLevel(1000);
+    const rssBefore = rssBeforeLevel.floor;
     await untilIdle(server);
     const before = await server.metrics();
 
@@ -89,9 +94,11 @@ describe("load: 16 concurrent streaming clients (real server process)", function
 
     const settleMs = await untilIdle(server);
     const after = await server.metrics();
-    const rssAfterLevel = await rssLevel(1500);
-    const rssAfter = rssAfterLevel.median;
+    const rssAfterLevel = await rssLevel(1000);
+    const rssAfter = rssAfterLevel.floor;
     const growth = rssAfter / rssBefore - 1;
+    const grownMiB = (rssAfter - rssBefore) / 1024;
+    const perRequestKiB = (rssAfter - rssBefore) / Math.max(1, tally.completed);
     const worst = Math.max(...healthyMs);
     const p50 = [...healthyMs].sort((a, b) => a - b)[Math.floor(healthyMs.length / 2)]!;
     record({
@@ -100,7 +107,7 @@ describe("load: 16 concurrent streaming clients (real server process)", function
       failures: tally.errors.length + healthyFailures,
       notes:
         `${tally.completed} completed, ${tally.rejected} queue-full 429, ${tally.tokens} chunks; ` +
-        `RSS ${(rssBefore / 1024).toFixed(0)}→${(rssAfter / 1024).toFixed(0)} MiB (${(growth * 100).toFixed(1)}%; samples ${[...rssBeforeLevel.samples, ...rssAfterLevel.samples].map((k) => (k / 1024).toFixed(0)).join("/")}); ` +
+        `RSS ${(rssBefore / 1024).toFixed(0)}→${(rssAfter / 1024).toFixed(0)} MiB (${(growth * 100).toFixed(1)}%, ${perRequestKiB.toFixed(1)} KiB per request; samples ${[...rssBeforeLevel.samples, ...rssAfterLevel.samples].map((k) => (k / 1024).toFixed(0)).join("/")}); ` +
         `healthy client p50 ${p50} ms, worst ${worst} ms; idle ${settleMs} ms after`,
     });
     assert.deepEqual(tally.errors.slice(0, 10), [], `${tally.errors.length} requests failed or were lost`);
@@ -109,6 +116,6 @@ describe("load: 16 concurrent streaming clients (real server process)", function
     assert.equal(after.sequences.busy, 0);
     assert.equal(after.sequences.waiting, 0);
     assert.equal(healthyFailures, 0, "the healthy client was always served");
-    assert.ok(growth <= 0.1, `resident memory grew ${(growth * 100).toFixed(1)}% (${rssBefore} → ${rssAfter} KiB)`);
+    assert.ok(grownMiB <= youngGenerationHeadroomMiB, `resident memory grew ${grownMiB.toFixed(1)} MiB (${rssBefore} → ${rssAfter} KiB, ${perRequestKiB.toFixed(1)} KiB per request)`);
   });
 });
