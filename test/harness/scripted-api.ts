@@ -19,6 +19,8 @@ export interface ScriptedCompletion {
   readonly at: number;
   /** max_tokens 0: evaluates the prompt, generates nothing. */
   readonly warmUp: boolean;
+  /** Streamed: the pieces written, and whether the client closed the connection before the last. */
+  readonly stream: { sent: number; cut: boolean };
 }
 
 /** What the script answers: the whole text, or its streamed pieces with a pause before each. */
@@ -127,7 +129,8 @@ export class ScriptedApi {
     }
     if (req.method === "POST" && req.path === "/v1/completions") {
       const body = JSON.parse(req.body) as CompletionBody;
-      this.completions.push({ body, at: req.at, warmUp: body.max_tokens === 0 });
+      const stream = { sent: 0, cut: false };
+      this.completions.push({ body, at: req.at, warmUp: body.max_tokens === 0, stream });
       if (this.fault !== undefined) return failCompletion(res, this.fault);
       if (body.max_tokens === 0 && this.warmUpFailure !== undefined) return failCompletion(res, { status: this.warmUpFailure });
       const scripted = body.max_tokens === 0 ? "" : this.script(body);
@@ -142,8 +145,12 @@ export class ScriptedApi {
       res.on("close", () => (closed = true));
       for (const chunk of answer.chunks) {
         if (answer.delayMs) await new Promise((done) => setTimeout(done, answer.delayMs));
-        if (closed) return;
+        if (closed) {
+          stream.cut = true;
+          return;
+        }
         res.write(sseText([completionChunk(chunk)], "\n", false));
+        stream.sent++;
       }
       res.end(sseText([completionChunk("", "stop")]));
       return;

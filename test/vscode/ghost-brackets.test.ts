@@ -4,8 +4,9 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { CompletionOutcome } from "../../src/core/completion/types";
 import type { WispApi } from "../../src/extension/extension";
-import { ScriptedApi, type CompletionBody } from "../harness/scripted-api";
+import { ScriptedApi, type CompletionBody, type ScriptedAnswer } from "../harness/scripted-api";
 import { waitFor } from "../harness/wait-for";
+import { outcomesQuiet } from "./support/completion-outcomes";
 import { activateWisp, connectWisp, resetWisp } from "./support/wisp-extension";
 
 type Shown = Extract<CompletionOutcome, { kind: "shown" }>;
@@ -68,11 +69,13 @@ describe("Ghost text around auto-closed brackets (real VS Code, scripted server)
   }
 
   async function accept(editor: vscode.TextEditor, expected: string): Promise<void> {
+    // Once shown, the ghost text is on screen a moment later (a Tab pressed at once was lost in 1 of several runs).
+    await outcomesQuiet(api, 500);
     await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");
     await waitFor("the document after Tab", () => editor.document.getText(), (t) => t === expected, 5_000);
   }
 
-  const answers = (rules: Array<[suffixOfPrompt: string, text: string]>) => (body: CompletionBody) =>
+  const answers = (rules: Array<[suffixOfPrompt: string, answer: ScriptedAnswer]>) => (body: CompletionBody) =>
     rules.find(([end]) => body.prompt.endsWith(end))?.[1] ?? "";
 
   it("typing a suggestion's `(`: the rest stays shown over the auto-inserted `)`, no request, Tab completes the line", async () => {
@@ -118,5 +121,23 @@ describe("Ghost text around auto-closed brackets (real VS Code, scripted server)
     await accept(editor, `export function average(values: number[]): number {\n    ${body}`);
     const sent = server.textRequests.length - requests;
     assert.ok(sent >= 1 && sent <= 1 + pauses, `${sent} requests with ${pauses} pauses`);
+  });
+
+  it("an answer far longer than the block: 8 lines shown, and the stream cut as soon as they are in", async () => {
+    // Streamed a line at a time, 20 ms apart: the whole answer would take a second.
+    const lines = Array.from({ length: 50 }, (_, i) => `key${i}: ${i},`);
+    const block = "const o = {\n    ";
+    server.answerWith(answers([[block, { chunks: lines.map((line, i) => (i === 0 ? line : `\n    ${line}`)), delayMs: 20 }]]));
+    const editor = await open("brackets-long.ts", "const o = █\n");
+    const requests = server.textRequests.length;
+    const since = api.completionOutcomes().length;
+    await type("{\n");
+    const shown = await nextShown(since, (o) => o.multiline);
+    assert.equal(shown.text, lines.slice(0, 8).join("\n    "));
+    const request = server.textRequests.slice(requests).find((r) => r.body.prompt.endsWith(block))!;
+    await waitFor("the stream closed", () => request.stream, (s) => s.cut, 5_000);
+    // Nine lines decide it; what the server wrote meanwhile is the abort's trip (a few pieces).
+    assert.ok(request.stream.sent < 25, `${request.stream.sent} of ${lines.length} pieces sent before the client closed the stream`);
+    await accept(editor, `const o = {\n    ${lines.slice(0, 8).join("\n    ")}\n}\n`);
   });
 });

@@ -31,7 +31,12 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
     this.partialAt = undefined;
     const editor = vscode.window.activeTextEditor;
     if (!at || editor?.document !== at.document || at.document.version !== at.version || !editor.selection.active.isEqual(at.position)) return;
-    void vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
+    // The editor keeps a suggestion it shows when a new answer comes for the same place, so Tab
+    // would take the first line only: hide it, then ask again for the whole one.
+    void (async () => {
+      await vscode.commands.executeCommand("editor.action.inlineSuggest.hide");
+      await vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
+    })();
   }
 
   async provideInlineCompletionItems(
