@@ -1,19 +1,11 @@
 import assert from "node:assert/strict";
 import http from "node:http";
-import type { Token } from "node-llama-cpp";
-import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+import { neverEnd, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 interface Metrics {
   aborted: number;
   completionTokens: number;
   sequences: { total: number; busy: number; waiting: number };
-}
-
-/** logit_bias that forbids every end-of-generation token, so a generation runs to max_tokens. */
-async function neverEnd(server: TestServer): Promise<Record<string, number>> {
-  const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
-  const ids = model.fileInfo.metadata.tokenizer.ggml.tokens.map((_, id) => id).filter((id) => model.isEogToken(id as Token));
-  return Object.fromEntries(ids.map((id) => [String(id), -100]));
 }
 
 /** Starts a long streaming chat request with node:http, resolving once the first chunk arrives. */

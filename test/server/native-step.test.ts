@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import type { Token } from "node-llama-cpp";
-import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+import { neverEnd, readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 const PROMPT = "export function mean(values: readonly number[]): number {\n  if (values.length === 0) return 0;\n  return ";
 
@@ -22,13 +21,6 @@ describe("generation steps on the server's thread (build/native/decode-step.node
     const response = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: PROMPT, max_tokens: 24, temperature: 0, ...body } });
     assert.equal(response.status, 200, await response.clone().text());
     return ((await response.json()) as { choices: { text: string; finish_reason: string }[] }).choices;
-  };
-
-  /** A logit bias that rules out every end-of-generation token: answers run to max_tokens. */
-  const noEnd = async (server: TestServer) => {
-    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
-    const vocabulary = model.fileInfo.metadata.tokenizer.ggml.tokens.length;
-    return Object.fromEntries([...Array(vocabulary).keys()].filter((t) => model.isEogToken(t as Token)).map((t) => [String(t), -100]));
   };
 
   it("is in use, and the server says so", async () => {
@@ -74,7 +66,7 @@ describe("generation steps on the server's thread (build/native/decode-step.node
   });
 
   it("generates a lone stream several tokens per call: fewer pieces of text than tokens, the same text", async () => {
-    const body = { model: TEXT_MODEL, prompt: PROMPT, max_tokens: 300, temperature: 0, stream: true, stream_options: { include_usage: true }, logit_bias: await noEnd(native) };
+    const body = { model: TEXT_MODEL, prompt: PROMPT, max_tokens: 300, temperature: 0, stream: true, stream_options: { include_usage: true }, logit_bias: await neverEnd(native) };
     const pieces = async (server: TestServer) => {
       const events = (await readSse(await server.fetch("/v1/completions", { json: body }))).slice(0, -1) as { choices: { text: string }[]; usage?: { completion_tokens: number } }[];
       const texts = events.map((e) => e.choices[0]?.text ?? "").filter((t) => t !== "");
@@ -91,7 +83,7 @@ describe("generation steps on the server's thread (build/native/decode-step.node
   it("answers other requests while it generates (the event loop gets its turn between steps)", async () => {
     const events: string[] = [];
     // The whole 1,500 tokens (no end-of-generation token): long enough for a request beside it.
-    const long = native.client.completions.create({ model: TEXT_MODEL, prompt: PROMPT, max_tokens: 1500, temperature: 0.9, seed: 3, stream: true, logit_bias: await noEnd(native) });
+    const long = native.client.completions.create({ model: TEXT_MODEL, prompt: PROMPT, max_tokens: 1500, temperature: 0.9, seed: 3, stream: true, logit_bias: await neverEnd(native) });
     let finish: string | null | undefined;
     const streamed = (async () => {
       let chunks = 0;

@@ -31,14 +31,14 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     await waitFor("status ready", () => api.statusBar(), (view) => view.state === "ready", 30_000);
   });
   beforeEach(async () => {
-    await configure({ debounceMs: undefined, maxTokens: undefined });
+    await configureDebounce(undefined);
   });
   afterEach(async () => {
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     if (file) rmSync(file, { force: true });
   });
   after(async () => {
-    await configure({ debounceMs: undefined, maxTokens: undefined });
+    await configureDebounce(undefined);
     await resetWisp();
     await server?.stop();
   });
@@ -128,7 +128,7 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
 
   it("typing 20 characters fast sends at most 2 requests", async () => {
     const debounceMs = 200;
-    await configure({ debounceMs, maxTokens: undefined });
+    await configureDebounce(debounceMs);
     await openAtEnd("ghost-fast.ts", sampleText);
     const before = await settled();
     const since = api.completionOutcomes().length;
@@ -158,7 +158,7 @@ function cursorOf(editor: vscode.TextEditor): PlainTextCursor {
   return { uri: document.uri.toString(), path: vscode.workspace.asRelativePath(document.uri), before: text.slice(0, offset), after: text.slice(offset) };
 }
 
-async function configure(values: { debounceMs: number | undefined; maxTokens: number | undefined }): Promise<void> {
-  const config = vscode.workspace.getConfiguration("wisp.completion");
-  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
+/** Sets wisp.completion.debounceMs (undefined: back to its default). */
+async function configureDebounce(debounceMs: number | undefined): Promise<void> {
+  await vscode.workspace.getConfiguration("wisp.completion").update("debounceMs", debounceMs, vscode.ConfigurationTarget.Global);
 }

@@ -24,6 +24,12 @@ const promptSizedFrom = 8;
  */
 const generateBudgetMs = 20;
 
+/**
+ * A turn of the event loop before a step on the server's thread: the requests' I/O (new requests,
+ * disconnects, streamed text) gets its turn between steps, as it does while a pool job runs.
+ */
+const eventLoopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** One sequence's share of a decode: tokens appended at its end, and what to sample after them. */
 interface Step {
   sequence: LlamaContextSequence;
@@ -85,8 +91,8 @@ export class BatchDecoder {
     const native = this.native;
     const oneStep = () => this.decode(sequence, [token], { sampler, samples: 1 });
     if (!native || maxTokens <= 1 || !this.lone()) return oneStep();
-    // The requests' I/O gets its turn first, as in decodeWithThreads; a request it brings may start another sequence.
-    await new Promise((resolve) => setImmediate(resolve));
+    // A request the I/O turn brings may start another sequence.
+    await eventLoopTurn();
     if (!this.lone()) return oneStep();
     return withLock([this.context, "context"], () => {
       const internals = nodeLlamaCppInternals(undefined, this.context);
@@ -181,9 +187,7 @@ export class BatchDecoder {
    */
   private async decodeWithThreads(ctx: NativeContext, tokens: number): Promise<void> {
     if (this.native && tokens <= promptSizedFrom) {
-      // A turn of the event loop first: the requests' I/O (new requests, disconnects, streamed
-      // text) gets its turn between steps, as it does while a pool job runs.
-      await new Promise((resolve) => setImmediate(resolve));
+      await eventLoopTurn();
       return this.native.decode(ctx);
     }
     const threads = tokens > promptSizedFrom ? this.threads.prompt : this.threads.generation;
