@@ -61,7 +61,8 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
 
     const since = api.completionOutcomes().length;
     const shown = await ghostTextFor(["const x = ", "\nlet y = ", "\nreturn "]);
-    assert.equal(shown.source, "network");
+    // From the server: its own request, or one still streaming that the typing went on into.
+    assert.ok(shown.source === "network" || shown.source === "reused", `shown from ${shown.source}`);
     assert.ok(api.completionOutcomes().length > since);
     assert.ok(api.logLines().some((line) => /server: POST \/v1\/completions 200/.test(line)), "the request reached the bundled server");
 
