@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { defaultModelFor } from "../core/api/models";
-import type { CompletionOutcome } from "../core/completion/types";
+import { fromServer, type CompletionOutcome } from "../core/completion/types";
 import { ApiKeyStore } from "./api-key";
 import { registerChat, type ChatProbe } from "./chat/register-chat";
 import { clientCompletionStream } from "./completion/client-stream";
@@ -118,7 +118,7 @@ export function deactivate(): void {
 /** Shown suggestions give the latency, errors the status; debounces and cancels are routine. */
 function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connection: ConnectionMonitor): void {
   statusBar.countOutcome(outcome.kind === "shown" ? `shown (${outcome.source})` : outcome.kind);
-  if (outcome.kind === "shown" && (outcome.source === "network" || outcome.source === "reused")) {
+  if (outcome.kind === "shown" && fromServer(outcome.source)) {
     statusBar.reportSuccess(outcome.latencyMs);
     connection.reportSuccess();
   }

@@ -2,12 +2,12 @@ import * as assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { CompletionOutcome } from "../../src/core/completion/types";
+import { fromServer, type CompletionOutcome } from "../../src/core/completion/types";
 import type { WispApi } from "../../src/extension/extension";
 import { directCompletion, type PlainTextCursor } from "../harness/direct-completion";
 import { startLocalTextServer, type LocalTextServer } from "../harness/local-text-server";
 import { waitFor } from "../harness/wait-for";
-import { fromServer, outcomesQuiet } from "./support/completion-outcomes";
+import { outcomesQuiet } from "./support/completion-outcomes";
 import { activateWisp, resetWisp, setBaseUrl, wispExtensionId } from "./support/wisp-extension";
 
 type Shown = Extract<CompletionOutcome, { kind: "shown" }>;
@@ -73,7 +73,7 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     const since = api.completionOutcomes().length;
     await type("const x = ");
     const first = await nextShown(since);
-    assert.ok(fromServer(first), `shown from ${first.source}`);
+    assert.ok(fromServer(first.source), `shown from ${first.source}`);
     // A multi-line answer is shown partial first and then whole, and the editor renders ghost text
     // a moment after the provider answers: Tab goes in once all that is over, as a user's would.
     await settled();

@@ -4,13 +4,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { fromServer } from "../../src/core/completion/types";
 import type { LocalServerState } from "../../src/core/local-server/local-server-state";
 import type { WispApi } from "../../src/extension/extension";
 import { freePort } from "../harness/free-port";
 import { startLocalTextServer } from "../harness/local-text-server";
 import { findSecrets, serverKeyPattern } from "../harness/secret-scan";
 import { waitFor } from "../harness/wait-for";
-import { fromServer } from "./support/completion-outcomes";
 import { activateWisp, resetWisp, setBaseUrl, wispExtensionId } from "./support/wisp-extension";
 
 type Running = Extract<LocalServerState, { kind: "running" }>;
@@ -62,7 +62,7 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
 
     const since = api.completionOutcomes().length;
     const shown = await ghostTextFor(["const x = ", "\nlet y = ", "\nreturn "]);
-    assert.ok(fromServer(shown), `shown from ${shown.source}`);
+    assert.ok(fromServer(shown.source), `shown from ${shown.source}`);
     assert.ok(api.completionOutcomes().length > since);
     assert.ok(api.logLines().some((line) => /server: POST \/v1\/completions 200/.test(line)), "the request reached the bundled server");
 

@@ -51,6 +51,14 @@ export interface CompletionSettings {
 
 export type CompletionSource = "network" | "reused" | "cache" | "type-through";
 
+/**
+ * Whether the server answered just now: the request's own stream, or a stream still running that
+ * the typing went on into. Not an answer kept from before (the cache, typing through).
+ */
+export function fromServer(source: CompletionSource): boolean {
+  return source === "network" || source === "reused";
+}
+
 export type EmptyReason = "model-empty" | "filtered" | "cached-empty";
 
 interface Timed {

@@ -16,11 +16,3 @@ export async function outcomesQuiet(api: WispApi, ms = 1_000): Promise<void> {
   };
   await waitFor("no new completion outcome", quietFor, (t) => t >= ms, 15_000);
 }
-
-/**
- * Whether shown ghost text came from the server just now: its own request, or one still streaming
- * that the typing went on into (a fast server answers before the next keystroke cancels it).
- */
-export function fromServer(outcome: { readonly source: string }): boolean {
-  return outcome.source === "network" || outcome.source === "reused";
-}
