@@ -23,8 +23,15 @@ export interface ScriptedCompletion {
   readonly stream: { sent: number; cut: boolean };
 }
 
-/** What the script answers: the whole text, or its streamed pieces with a pause before each. */
-export type ScriptedAnswer = string | { chunks: readonly string[]; delayMs?: number };
+/**
+ * What the script answers: the whole text, or its streamed pieces with a pause before each. With
+ * `holdAfter`, the stream sends that many pieces, then nothing until the client closes it (or 10 s
+ * pass, then the rest): a test then sees whether the client stopped on what it had, whatever its speed.
+ */
+export type ScriptedAnswer = string | { chunks: readonly string[]; delayMs?: number; holdAfter?: number };
+
+/** How long a held stream waits for the client to close it before it sends the rest. */
+const holdMs = 10_000;
 
 export type CompletionScript = (body: CompletionBody) => ScriptedAnswer;
 
@@ -143,8 +150,10 @@ export class ScriptedApi {
       res.socket?.setNoDelay(true);
       let closed = false;
       res.on("close", () => (closed = true));
+      const held = "holdAfter" in answer ? answer.holdAfter : undefined;
       for (const chunk of answer.chunks) {
         if (answer.delayMs) await new Promise((done) => setTimeout(done, answer.delayMs));
+        if (stream.sent === held && !closed) await new Promise((done) => (res.once("close", done), setTimeout(done, holdMs)));
         if (closed) {
           stream.cut = true;
           return;

@@ -1,13 +1,14 @@
-// Validates values against named schemas of OpenAI's OpenAPI description (shared/spec), so that
-// server responses are checked against the real contract rather than a hand-written copy.
-import { readFileSync } from "node:fs";
+// Validates values against named schemas of OpenAI's OpenAPI description, so that server
+// responses are checked against the real contract rather than a hand-written copy. The schemas
+// live in the repository (test/fixtures/openapi: the part the tests use, its source and licence).
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const openApiSpecPath = path.resolve(repoRoot, "../shared/spec/openai-openapi.json");
+export const openApiSpecPath = path.join(repoRoot, "test/fixtures/openapi/openai-openapi.json");
 
 const SPEC_ID = "openai-openapi";
 
@@ -39,8 +40,39 @@ export interface OpenApiValidator {
   errors(schemaName: string, value: unknown): string[];
 }
 
-/** Builds a validator over the spec (OpenAPI 3.1 = JSON Schema 2020-12, hence Ajv2020). */
+/**
+ * Builds a validator over the spec (OpenAPI 3.1 = JSON Schema 2020-12, hence Ajv2020). The file
+ * is read on first use, inside a test: a missing file then fails that test with its path, where a
+ * throw while mocha loads the test file would surface as an unrelated module-loader error.
+ */
 export function createOpenApiValidator(specPath = openApiSpecPath): OpenApiValidator {
+  let validatorFor: ((name: string) => ValidateFunction) | undefined;
+  const validator = (name: string): ValidateFunction => (validatorFor ??= compile(specPath))(name);
+
+  const errors = (schemaName: string, value: unknown): string[] => {
+    const fn = validator(schemaName);
+    if (fn(value)) return [];
+    return (fn.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`);
+  };
+
+  return {
+    errors,
+    assertValid(schemaName, value) {
+      const found = errors(schemaName, value);
+      if (found.length > 0) {
+        throw new Error(`${schemaName} violations:\n  ${found.join("\n  ")}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`);
+      }
+    },
+  };
+}
+
+function compile(specPath: string): (name: string) => ValidateFunction {
+  if (!existsSync(specPath)) {
+    throw new Error(
+      `OpenAI's OpenAPI description is missing: ${specPath}. It is part of the repository; ` +
+        "restore it with git, or regenerate it with scripts/openapi/subset-openapi.mjs.",
+    );
+  }
   const spec = JSON.parse(readFileSync(specPath, "utf8")) as { openapi: string };
   if (!spec.openapi.startsWith("3.1")) {
     throw new Error(`expected an OpenAPI 3.1 spec, got ${spec.openapi}`);
@@ -63,19 +95,5 @@ export function createOpenApiValidator(specPath = openApiSpecPath): OpenApiValid
     return fn;
   };
 
-  const errors = (schemaName: string, value: unknown): string[] => {
-    const fn = validatorFor(schemaName);
-    if (fn(value)) return [];
-    return (fn.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`);
-  };
-
-  return {
-    errors,
-    assertValid(schemaName, value) {
-      const found = errors(schemaName, value);
-      if (found.length > 0) {
-        throw new Error(`${schemaName} violations:\n  ${found.join("\n  ")}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`);
-      }
-    },
-  };
+  return validatorFor;
 }

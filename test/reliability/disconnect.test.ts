@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import http from "node:http";
+import { RUN_MAX_TOKENS } from "../../src/server/engines/text/batch-decoder";
 import { startReliabilityServer, TEXT_MODEL, untilIdle, type ReliabilityServer } from "./reliability-server";
 import { record, scaled } from "./report";
 
@@ -85,14 +86,18 @@ describe("disconnect storm (real server process)", function () {
       category: "disconnect storm",
       cases: total,
       failures: failures.length + (health.status === 200 ? 0 : 1),
-      notes: `${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")} in ${(stormMs / 1000).toFixed(1)} s; ${after.aborted - before.aborted} generations stopped; idle ${idleMs} ms after; next request ${next1} ms (before ${baseline} ms)`,
+      notes: `${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")} in ${(stormMs / 1000).toFixed(1)} s; ${after.aborted - before.aborted} generations stopped; ${after.tokensAfterAbort - before.tokensAfterAbort} tokens after the drops; idle ${idleMs} ms after; next request ${next1} ms (before ${baseline} ms)`,
     });
     assert.deepEqual(failures.slice(0, 10), []);
     assert.equal(health.status, 200);
     assert.equal(after.sequences.busy, 0);
     assert.equal(after.sequences.waiting, 0);
-    assert.ok(after.aborted - before.aborted > total / 3, `the server saw the drops (${after.aborted - before.aborted} aborted)`);
-    // "At once": no queue or stuck sequence in front of it; generous for a shared, noisy machine.
-    assert.ok(next1 < baseline * 5 + 1000, `next request took ${next1} ms (baseline ${baseline} ms)`);
+    const aborted = after.aborted - before.aborted;
+    assert.ok(aborted > total / 3, `the server saw the drops (${aborted} aborted)`);
+    // Each dropped generation stopped within the native call in flight when the server saw the
+    // close: the server's own count, so no machine's speed enters it. With no sequence busy or
+    // waiting (above), nothing stands in front of the next request; its time is in the report.
+    const afterAbort = after.tokensAfterAbort - before.tokensAfterAbort;
+    assert.ok(afterAbort <= aborted * RUN_MAX_TOKENS, `${afterAbort} tokens generated after ${aborted} clients left`);
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "../harness/wait-for";
 import { startReliabilityServer, TEXT_MODEL, type ReliabilityServer } from "./reliability-server";
 import { record } from "./report";
 
@@ -28,6 +29,9 @@ describe("auth, CORS and logs (real server process)", function () {
   it("never writes keys, rejected keys or request bodies to its output, and keeps its key file owner-only", async () => {
     const wrongKey = "wisp-thisIsNotAKeyButLooksLikeOne0123456789abcdefghij";
     const secretPrompt = "my password is hunter2-0123456789";
+    // The access log's lines (`GET /v1/models 200 3 ms`) are written once each response has gone.
+    const accessLines = () => server.output().split("\n").filter((line) => /\b(GET|POST) \/v1\/\S* \d{3} \d+ ms/.test(line)).length;
+    const loggedBefore = accessLines();
     const requests = [
       server.fetch("/v1/models"),
       server.fetch("/v1/models", { headers: { authorization: `Bearer ${wrongKey}` } }),
@@ -36,7 +40,7 @@ describe("auth, CORS and logs (real server process)", function () {
       server.fetch(`/v1/models?api_key=${wrongKey}`),
     ];
     const statuses = await Promise.all(requests.map(async (r) => (await r).status));
-    await new Promise((done) => setTimeout(done, 300)); // access-log lines are written after the response
+    await waitFor("an access-log line per request", accessLines, (n) => n >= loggedBefore + requests.length);
     const output = server.output();
     const leaks = [server.key, wrongKey, secretPrompt, "hunter2"].filter((s) => output.includes(s));
     const keyFile = statSync(join(server.dataDir, "keys.json")).mode & 0o777;

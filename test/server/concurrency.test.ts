@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import http from "node:http";
+import { RUN_MAX_TOKENS } from "../../src/server/engines/text/batch-decoder";
 import { neverEnd, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 interface Metrics {
   aborted: number;
+  tokensAfterAbort: number;
   completionTokens: number;
   sequences: { total: number; busy: number; waiting: number };
 }
@@ -22,6 +24,17 @@ async function openStream(server: TestServer, maxTokens: number): Promise<http.C
   });
 }
 
+const metricsOf = async (server: TestServer) => (await (await server.fetch("/metrics")).json()) as Metrics;
+
+/** Polls state, not time: resolves as soon as the engine reports every sequence free. */
+async function untilIdleOf(server: TestServer): Promise<Metrics> {
+  for (;;) {
+    const m = await metricsOf(server);
+    if (m.sequences.busy === 0) return m;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
 describe("parallel sequences, queueing and client disconnects", function () {
   this.timeout(60_000);
   let server: TestServer;
@@ -30,15 +43,8 @@ describe("parallel sequences, queueing and client disconnects", function () {
   });
   after(() => server.close());
 
-  const metrics = async () => (await (await server.fetch("/metrics")).json()) as Metrics;
-  const untilIdle = async () => {
-    // Polls state, not time: resolves as soon as the engine reports the sequence free.
-    for (;;) {
-      const m = await metrics();
-      if (m.sequences.busy === 0) return m;
-      await new Promise((r) => setImmediate(r));
-    }
-  };
+  const metrics = () => metricsOf(server);
+  const untilIdle = () => untilIdleOf(server);
 
   it("queues requests beyond --parallel and serves each as if it were alone", async () => {
     const ask = (i: number) => server.client.completions.create({ model: TEXT_MODEL, prompt: `request ${i}`, max_tokens: 20, temperature: 0 });
@@ -83,21 +89,43 @@ describe("parallel sequences, queueing and client disconnects", function () {
   });
 
   it("stops generating when the client disconnects mid-stream and frees the sequence", async () => {
-    const before = await metrics();
-    const maxTokens = 8000;
-    const request = await openStream(server, maxTokens);
-    const during = await metrics();
-    assert.equal(during.sequences.busy, 1);
-    request.destroy();
-    const after = await untilIdle();
-    assert.equal(after.aborted, before.aborted + 1);
-    const generated = after.completionTokens - before.completionTokens;
-    assert.ok(generated < maxTokens, `generated ${generated} of ${maxTokens}`);
-    // The single sequence is free again: the next request is served, not queued behind it.
-    const next = await server.client.completions.create({ model: TEXT_MODEL, prompt: "next", max_tokens: 3 });
-    assert.ok(["stop", "length"].includes(next.choices[0]!.finish_reason));
-    const last = await metrics();
-    assert.equal(last.completionTokens - after.completionTokens, next.usage!.completion_tokens);
-    assert.equal(last.sequences.busy, 0);
+    await assertStopsOnDisconnect(server, RUN_MAX_TOKENS);
+  });
+
+  it("stops within one step on node-llama-cpp's own decode path (--no-native-step) too", async () => {
+    const pooled = await startServer({ parallel: 1, contextSize: 8192, maxQueue: 2, nativeStep: false });
+    try {
+      // One token per step there: the step in flight when the close arrived is all that may follow.
+      await assertStopsOnDisconnect(pooled, 1);
+    } finally {
+      await pooled.close();
+    }
   });
 });
+
+/**
+ * A long stream whose client goes away: the server counts the request as aborted, generates no
+ * more than `afterAbortLimit` tokens once it sees the close (its own count, so no speed enters the
+ * check), frees the sequence, and serves the next request at once.
+ */
+async function assertStopsOnDisconnect(server: TestServer, afterAbortLimit: number): Promise<void> {
+  const metrics = () => metricsOf(server);
+  const before = await metrics();
+  const maxTokens = 8000;
+  const request = await openStream(server, maxTokens);
+  const during = await metrics();
+  assert.equal(during.sequences.busy, 1);
+  request.destroy();
+  const after = await untilIdleOf(server);
+  assert.equal(after.aborted, before.aborted + 1);
+  const generated = after.completionTokens - before.completionTokens;
+  assert.ok(generated < maxTokens, `generated ${generated} of ${maxTokens}`);
+  const afterAbort = after.tokensAfterAbort - before.tokensAfterAbort;
+  assert.ok(afterAbort <= afterAbortLimit, `${afterAbort} tokens generated after the server saw the client leave (at most ${afterAbortLimit})`);
+  // The single sequence is free again: the next request is served, not queued behind it.
+  const next = await server.client.completions.create({ model: TEXT_MODEL, prompt: "next", max_tokens: 3 });
+  assert.ok(["stop", "length"].includes(next.choices[0]!.finish_reason));
+  const last = await metrics();
+  assert.equal(last.completionTokens - after.completionTokens, next.usage!.completion_tokens);
+  assert.equal(last.sequences.busy, 0);
+}

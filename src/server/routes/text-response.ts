@@ -108,8 +108,11 @@ interface Answer {
 }
 
 /** Counts the tokens against the request's key (also when the client left before the end). */
-function reportUsage({ deps, request, entry }: Answer, result: GenerationResult): void {
+function reportUsage({ deps, request, entry, signal }: Answer, result: GenerationResult): void {
   deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens });
+  if (signal.aborted) {
+    request.log.info({ completionTokens: result.completionTokens, tokensAfterAbort: result.tokensAfterAbort }, "client left before the end: generation stopped");
+  }
 }
 
 async function completeText(answer: Answer): Promise<void> {

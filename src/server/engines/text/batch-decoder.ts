@@ -25,6 +25,13 @@ const promptSizedFrom = 8;
 const generateBudgetMs = 20;
 
 /**
+ * Most tokens one such call generates. Real models reach the time budget first (2 to 10 steps);
+ * the cap bounds, in tokens rather than time, what a request can still generate after its client
+ * left: at most the call in flight when the server saw the close.
+ */
+export const RUN_MAX_TOKENS = 64;
+
+/**
  * A turn of the event loop before a step on the server's thread: the requests' I/O (new requests,
  * disconnects, streamed text) gets its turn between steps, as it does while a pool job runs.
  */
@@ -85,19 +92,21 @@ export class BatchDecoder {
    * Decodes `token` at the end of `sequence` and samples what follows, like decode(sequence,
    * [token], { sampler, samples: 1 }); where the native step is loaded and this is the only
    * sequence generating, it goes on in the same call for up to generateBudgetMs, at most
-   * `maxTokens` tokens, stopping after an end-of-generation token. Resolves with the sampled tokens.
+   * `maxTokens` (and RUN_MAX_TOKENS) tokens, stopping after an end-of-generation token. Resolves
+   * with the sampled tokens; with none when `signal` aborted during the I/O turn before the call.
    */
-  async generate(sequence: LlamaContextSequence, token: Token, sampler: NativeSampler, maxTokens: number): Promise<Token[]> {
+  async generate(sequence: LlamaContextSequence, token: Token, sampler: NativeSampler, maxTokens: number, signal?: AbortSignal): Promise<Token[]> {
     const native = this.native;
     const oneStep = () => this.decode(sequence, [token], { sampler, samples: 1 });
     if (!native || maxTokens <= 1 || !this.lone()) return oneStep();
-    // A request the I/O turn brings may start another sequence.
+    // A request the I/O turn brings may start another sequence, or the client may have left.
     await eventLoopTurn();
+    if (signal?.aborted) return [];
     if (!this.lone()) return oneStep();
     return withLock([this.context, "context"], () => {
       const internals = nodeLlamaCppInternals(undefined, this.context);
       const seq = internals.sequence(sequence);
-      const out = new Int32Array(Math.min(maxTokens, 512));
+      const out = new Int32Array(Math.min(maxTokens, RUN_MAX_TOKENS));
       const steps = native.generate(internals.addonContext, seq.id, seq.nextTokenIndex, token, sampler, generateBudgetMs, out);
       const sampled = Array.from(out.subarray(0, steps)) as Token[];
       seq.appended([token, ...sampled.slice(0, -1)]);

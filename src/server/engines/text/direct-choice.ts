@@ -43,6 +43,7 @@ export async function runDirectChoice(
   let stopped = false;
   let input = rest;
   let visible = "";
+  let afterAbort = 0;
   try {
     generation: while (request.maxTokens > 0 && !request.signal.aborted) {
       const guess = lookup > 0 && !healing ? lookupPrediction([...sequence.contextTokens, ...input], Math.min(lookup, request.maxTokens - generated.length - 1)) : [];
@@ -50,7 +51,7 @@ export async function runDirectChoice(
       // in advance, so not with penalties; with input lookup, every step looks for guesses instead.
       const run = lookup === 0 && !healing && !options.repeatPenalty && input.length === 1;
       const sampled = run
-        ? await decoder.generate(sequence, input[0]!, sampler.sampler, request.maxTokens - generated.length)
+        ? await decoder.generate(sequence, input[0]!, sampler.sampler, request.maxTokens - generated.length, request.signal)
         : await decoder.decode(sequence, [...input, ...guess], {
             sampler: (healing ?? sampler).sampler,
             samples: guess.length + 1,
@@ -58,6 +59,11 @@ export async function runDirectChoice(
           });
       healing?.dispose();
       healing = undefined;
+      if (request.signal.aborted) {
+        // The client left during this call: what it generated goes nowhere.
+        afterAbort += sampled.length;
+        break;
+      }
       // Guesses confirmed: the tokens sampled before the last one, where there were guesses (a run samples several without any).
       const accepted = Math.min(sampled.length - 1, guess.length);
       if (accepted < guess.length) {
@@ -68,7 +74,7 @@ export async function runDirectChoice(
       lookupStats.predicted += guess.length;
       lookupStats.accepted += accepted;
       for (const token of sampled) {
-        if (request.signal.aborted || model.isEogToken(token)) break generation;
+        if (model.isEogToken(token)) break generation;
         generated.push(token);
         sampler.update();
         const scan = scanForStop(answer(decoded.push(token)), request.stop);
@@ -94,5 +100,5 @@ export async function runDirectChoice(
   // Nothing is held back any more: a partial stop-string match at the end is plain text.
   const text = stopped ? scanForStop(full, request.stop).visible : full;
   if (!request.signal.aborted) emit(text);
-  return { text, tokens: generated.length, finishReason, lookup: lookupStats };
+  return { text, tokens: generated.length, finishReason, lookup: lookupStats, afterAbort };
 }

@@ -44,10 +44,15 @@ export async function runChoice(
   };
   let finishReason: FinishReason = "stop";
   let stopped = false;
+  let afterAbort = 0;
   try {
     if (request.maxTokens > 0) {
       for await (const item of stream) {
-        if (request.signal.aborted) break;
+        if (request.signal.aborted) {
+          // node-llama-cpp generates a token only when asked for it: this one is the last.
+          afterAbort = 1;
+          break;
+        }
         const token = typeof item === "number" ? item : item.token;
         generated.push(token);
         if (typeof item !== "number" && "probabilities" in item) {
@@ -69,5 +74,5 @@ export async function runChoice(
   // Nothing is held back any more: a partial stop-string match at the end is plain text.
   const text = stopped ? scanForStop(full, request.stop).visible : full;
   if (!request.signal.aborted) emit(text);
-  return { text, tokens: generated.length, finishReason, logprobs: wantLogprobs ? logprobs : undefined };
+  return { text, tokens: generated.length, finishReason, logprobs: wantLogprobs ? logprobs : undefined, afterAbort };
 }

@@ -31,7 +31,13 @@ export interface TextEngineOptions {
 
 export interface TextEngineMetrics {
   requests: number;
+  /** Requests whose client left before the end. */
   aborted: number;
+  /**
+   * Tokens generated for them once the server saw the client leave: at most the native call in
+   * flight then (RUN_MAX_TOKENS, or one step), since no call starts after it.
+   */
+  tokensAfterAbort: number;
   promptTokensEvaluated: number;
   promptTokensCached: number;
   completionTokens: number;
@@ -56,7 +62,7 @@ export class TextEngine {
   private readonly pools = new Set<SequencePool>();
   /** Each token's text, per model that heals prompts (see healedInfill). */
   private readonly tokenTexts = new WeakMap<LlamaModel, string[]>();
-  private readonly counters = { requests: 0, aborted: 0, promptTokensEvaluated: 0, promptTokensCached: 0, completionTokens: 0, lookupPredicted: 0, lookupAccepted: 0 };
+  private readonly counters = { requests: 0, aborted: 0, tokensAfterAbort: 0, promptTokensEvaluated: 0, promptTokensCached: 0, completionTokens: 0, lookupPredicted: 0, lookupAccepted: 0 };
 
   constructor(readonly options: TextEngineOptions) {}
 
@@ -233,8 +239,10 @@ export class TextEngine {
       this.counters.promptTokensEvaluated += prompt.evaluated;
       this.counters.promptTokensCached += prompt.cached;
       this.counters.completionTokens += completionTokens;
+      const tokensAfterAbort = choices.reduce((sum, c) => sum + (c.afterAbort ?? 0), 0);
+      this.counters.tokensAfterAbort += tokensAfterAbort;
       if (request.signal.aborted) this.counters.aborted++;
-      return { choices, promptTokens: request.prompt.length, completionTokens, prompt };
+      return { choices, promptTokens: request.prompt.length, completionTokens, prompt, tokensAfterAbort };
     } finally {
       pool.release(sequences);
     }
@@ -251,7 +259,7 @@ export class TextEngine {
     prompts: readonly (readonly Token[])[],
     heals: readonly (TokenHealing | undefined)[] = [],
   ): Promise<GenerationResult> {
-    const total: GenerationResult = { choices: [], promptTokens: 0, completionTokens: 0, prompt: { evaluated: 0, cached: 0 } };
+    const total: GenerationResult = { choices: [], promptTokens: 0, completionTokens: 0, prompt: { evaluated: 0, cached: 0 }, tokensAfterAbort: 0 };
     for (const [p, prompt] of prompts.entries()) {
       if (request.signal.aborted) break;
       const result = await this.generate(id, path, {
@@ -266,6 +274,7 @@ export class TextEngine {
       total.completionTokens += result.completionTokens;
       total.prompt.evaluated += result.prompt.evaluated;
       total.prompt.cached += result.prompt.cached;
+      total.tokensAfterAbort += result.tokensAfterAbort;
     }
     return total;
   }

@@ -59,6 +59,8 @@ export interface ChoiceResult {
   logprobs?: TokenLogprob[];
   /** Input lookup: tokens guessed, and confirmed by the model. */
   lookup?: { predicted: number; accepted: number };
+  /** Tokens the engine generated once the server knew the client had left (thrown away). */
+  afterAbort?: number;
 }
 
 export interface PromptStats {
@@ -73,4 +75,6 @@ export interface GenerationResult {
   promptTokens: number;
   completionTokens: number;
   prompt: PromptStats;
+  /** The choices' afterAbort, summed. */
+  tokensAfterAbort: number;
 }
