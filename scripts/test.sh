@@ -8,6 +8,7 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 passed=0
 failed=0
+times=""
 
 # Sum of mocha's "N passing" (or failing) lines in a log; 0 when there are none.
 count() {
@@ -25,7 +26,9 @@ step() {
   f=$(count failing "$logs/$name.log")
   passed=$((passed + p)); failed=$((failed + f))
   echo "=== $name: exit $status, $p passing, $f failing, $((SECONDS - start)) s"
+  times+=$(printf '  %-12s %5d s  %4d passing  %d failing' "$name" $((SECONDS - start)) "$p" "$f")$'\n'
   if [ "$status" -ne 0 ]; then
+    printf 'Time per step:\n%s' "$times"
     echo "Tests: $passed passed, $((failed > 0 ? failed : 1)) failed"
     exit "$status"
   fi
@@ -42,4 +45,5 @@ step package npm run --silent package
 step setup bash scripts/setup-vscode.sh
 step vscode npm run --silent test:vscode
 step e2e npm run --silent test:e2e
+printf 'Time per step:\n%s  %-12s %5d s\n' "$times" total "$SECONDS"
 echo "Tests: $passed passed, $failed failed"

