@@ -9,21 +9,26 @@ export interface ProviderSettings {
   readonly disabledLanguages: readonly string[];
 }
 
+export interface AdapterDeps {
+  readonly complete: CompletionPipeline["complete"];
+  readonly settings: () => ProviderSettings;
+  readonly report: (outcome: CompletionOutcome, document: vscode.TextDocument) => void;
+  /** Whatever went wrong on the way: logged, never thrown at the editor. */
+  readonly fail: (error: unknown) => void;
+  /** When `document` last changed, on the pipeline's clock (undefined: not seen). */
+  readonly editedAt?: (document: vscode.TextDocument) => number | undefined;
+}
+
 /**
  * Thin adapter from VS Code's inline completion API to the pipeline: document and position in,
- * ghost text out, the cancellation token wired to an AbortSignal.
+ * ghost text out, the cancellation token wired to an AbortSignal. Nothing it calls can throw into
+ * the editor: an error is passed to `fail` and no items are returned.
  */
 export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvider {
   /** Where the first line of a still-streaming multi-line suggestion was shown. */
   private partialAt: { readonly document: vscode.TextDocument; readonly version: number; readonly position: vscode.Position } | undefined;
 
-  constructor(
-    private readonly complete: CompletionPipeline["complete"],
-    private readonly settings: () => ProviderSettings,
-    private readonly report: (outcome: CompletionOutcome, document: vscode.TextDocument) => void,
-    /** When `document` last changed, on the pipeline's clock (undefined: not seen). */
-    private readonly editedAt: (document: vscode.TextDocument) => number | undefined = () => undefined,
-  ) {}
+  constructor(private readonly deps: AdapterDeps) {}
 
   /** The rest of a partly shown suggestion is ready: ask again (a cache hit) if nothing moved. */
   showRest(): void {
@@ -45,20 +50,36 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
     context: vscode.InlineCompletionContext,
     token: vscode.CancellationToken,
   ): Promise<vscode.InlineCompletionItem[] | undefined> {
-    const settings = this.settings();
-    if (!settings.enabled || settings.disabledLanguages.includes(document.languageId)) return undefined;
+    try {
+      return await this.provide(document, position, context, token);
+    } catch (error) {
+      // The editor would only log it where the user never looks, and may stop asking this provider.
+      this.deps.fail(error);
+      return undefined;
+    }
+  }
+
+  private async provide(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    context: vscode.InlineCompletionContext,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.InlineCompletionItem[] | undefined> {
+    const manual = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
+    // The toggle and the language list stop what comes by itself, not what the user asks for.
+    const settings = this.deps.settings();
+    if (!manual && (!settings.enabled || settings.disabledLanguages.includes(document.languageId))) return undefined;
     // With the suggest widget open, the ghost text must extend its selected item, over its range.
     const selected = context.selectedCompletionInfo;
     const start = selected?.range.start ?? position;
     const linked = new LinkedAbortController(token);
     try {
-      const manual = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
-      const editedAt = this.editedAt(document);
+      const editedAt = this.deps.editedAt?.(document);
       const input = { ...toInput(document, start, position, selected?.text ?? "", manual), ...(editedAt !== undefined ? { editedAt } : {}) };
-      const answered = await this.complete(input, linked.signal);
+      const answered = await this.deps.complete(input, linked.signal);
       // Cancelled while the answer came: the editor shows nothing, so nothing is reported shown.
       const outcome: CompletionOutcome = answered.kind === "shown" && token.isCancellationRequested ? { kind: "cancelled", latencyMs: answered.latencyMs } : answered;
-      this.report(outcome, document);
+      this.deps.report(outcome, document);
       const partial = outcome.kind === "shown" && outcome.partial === true;
       this.partialAt = partial ? { document, version: document.version, position } : undefined;
       if (outcome.kind !== "shown" || token.isCancellationRequested) return undefined;

@@ -38,7 +38,13 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
     const edit = edits.get(document);
     return edit?.version === document.version ? edit.at : undefined;
   };
-  const provider = new InlineCompletionAdapter((input, signal) => pipeline.complete(input, signal), deps.settings, report, editedAt);
+  const provider = new InlineCompletionAdapter({
+    complete: (input, signal) => pipeline.complete(input, signal),
+    settings: deps.settings,
+    report,
+    fail: (error) => deps.log.error(`completion failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    editedAt,
+  });
   const pipeline = new CompletionPipeline({
     stream: deps.stream,
     settings: deps.settings,
