@@ -11,7 +11,8 @@ export type RenderMode = "incremental" | "full";
  */
 function runRender(pieces: string[], perStep: number, mode: RenderMode): number[] {
   const host = document.getElementById("out")!;
-  const streaming = new StreamingMarkdown();
+  const ignore = () => undefined;
+  const streaming = new StreamingMarkdown(ignore);
   host.replaceChildren(mode === "incremental" ? streaming.element : "");
   const times: number[] = [];
   let text = "";
@@ -23,7 +24,7 @@ function runRender(pieces: string[], perStep: number, mode: RenderMode): number[
     else {
       // The obvious way: render the whole answer again on every frame.
       const fragment = renderMarkdown(text);
-      decorateCodeBlocks(fragment);
+      decorateCodeBlocks(fragment, ignore);
       host.replaceChildren(fragment);
     }
     void host.offsetHeight;

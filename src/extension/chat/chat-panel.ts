@@ -142,16 +142,13 @@ export class ChatPanel implements vscode.Disposable {
       case "deleteChat":
         return this.delete(message.id);
       case "selectModel":
-        await this.deps.settings.setModel("chat", message.model);
-        return this.postState();
+        return this.selectModel(message.model);
       case "refreshModels":
-        await this.models.refresh();
-        return this.postState();
+        return this.refreshModels();
       case "viewAsCode":
         return this.viewAsCode(message.draft);
       case "copyText":
-        await vscode.env.clipboard.writeText(message.text);
-        return this.showNotice("Copied.");
+        return this.copyText(message.text);
       case "errorAction":
         return this.errorAction(message.action);
       case "viewState":
@@ -254,31 +251,53 @@ export class ChatPanel implements vscode.Disposable {
     this.postState();
   }
 
-  private async errorAction(action: Extract<ViewMessage, { type: "errorAction" }>["action"]): Promise<void> {
-    switch (action) {
-      case "retry":
-        this.models.invalidate();
-        await this.session.regenerate();
-        return;
-      case "setApiKey":
-        await vscode.commands.executeCommand("wisp.setApiKey");
-        break;
-      case "selectModel":
-        await vscode.commands.executeCommand("wisp.selectModel", "chat");
-        break;
-      case "startLocalServer":
-        await vscode.commands.executeCommand("wisp.startLocalServer");
-        break;
-      case "openSettings":
-        await vscode.commands.executeCommand("workbench.action.openSettings", "wisp.");
-        return;
-      case "showLogs":
-        await vscode.commands.executeCommand("wisp.showLogs");
-        return;
-    }
-    this.models.invalidate();
+  private async selectModel(model: string): Promise<void> {
+    await this.deps.settings.setModel("chat", model);
+    this.postState();
+  }
+
+  private async refreshModels(): Promise<void> {
     await this.models.refresh();
     this.postState();
+  }
+
+  private async copyText(text: string): Promise<void> {
+    await vscode.env.clipboard.writeText(text);
+    this.showNotice("Copied.");
+  }
+
+  private errorAction(action: Extract<ViewMessage, { type: "errorAction" }>["action"]): Promise<void> {
+    switch (action) {
+      case "retry":
+        return this.retry();
+      case "setApiKey":
+        return this.fixThenListModels("wisp.setApiKey");
+      case "selectModel":
+        return this.fixThenListModels("wisp.selectModel", "chat");
+      case "startLocalServer":
+        return this.fixThenListModels("wisp.startLocalServer");
+      case "openSettings":
+        return this.run("workbench.action.openSettings", "wisp.");
+      case "showLogs":
+        return this.run("wisp.showLogs");
+    }
+  }
+
+  /** Asks again for the failed answer, with the model list listed anew on the way. */
+  private async retry(): Promise<void> {
+    this.models.invalidate();
+    await this.session.regenerate();
+  }
+
+  /** Runs a command that may change what the server lists (key, model, server), then lists it anew. */
+  private async fixThenListModels(command: string, ...args: unknown[]): Promise<void> {
+    await this.run(command, ...args);
+    this.models.invalidate();
+    await this.refreshModels();
+  }
+
+  private async run(command: string, ...args: unknown[]): Promise<void> {
+    await vscode.commands.executeCommand(command, ...args);
   }
 
   /** Whether the base URL is on this machine (where starting the local server can help). */

@@ -1,9 +1,8 @@
 import { errorActions } from "../../core/chat/error-actions";
-import type { ErrorAction, HostMessage, ViewState } from "../../core/chat/protocol";
-import { codeActionFor } from "./code-blocks";
+import type { HostMessage, ViewState } from "../../core/chat/protocol";
 import { Composer } from "./composer";
 import { ConversationView } from "./conversation-view";
-import { button, el } from "./dom";
+import { actionButton, el } from "./dom";
 import { Header } from "./header";
 import { SnippetPanel } from "./snippet-panel";
 import type { Host } from "./vscode-api";
@@ -30,6 +29,7 @@ export class ChatApp {
     this.conversation = new ConversationView(
       () => this.saveView(),
       () => post({ type: "ready" }),
+      post,
     );
     this.snippets = new SnippetPanel((text) => post({ type: "copyText", text }));
     this.composer = new Composer({
@@ -39,7 +39,6 @@ export class ChatApp {
       draftChanged: () => this.saveView(),
     });
     root.append(this.header.element, this.banner, this.snippets.element, this.conversation.element, this.notice, this.composer.element);
-    root.addEventListener("click", (event) => this.click(event));
     window.addEventListener("message", (event: MessageEvent<HostMessage>) => this.receive(event.data));
     post({ type: "ready" });
   }
@@ -75,34 +74,19 @@ export class ChatApp {
     const error = state.modelsError;
     this.banner.hidden = error === undefined;
     if (error === undefined) return;
-    const actions = errorActions(error.kind, { local: state.serverIsLocal }).map((a) => button(a.label, { "data-error-action": a.action === "retry" ? "refreshModels" : a.action }));
+    // Here Retry lists the models again: there is no answer to ask for again.
+    const actions = errorActions(error.kind, { local: state.serverIsLocal }).map((a) =>
+      actionButton(a.label, () => this.host.post(a.action === "retry" ? { type: "refreshModels" } : { type: "errorAction", action: a.action })),
+    );
     this.banner.replaceChildren(el("p", {}, `Cannot list the server's models: ${error.message}`), el("div", { className: "actions" }, ...actions));
   }
 
   private showNotice(id: number, text: string): void {
     this.host.update({ noticeSeen: id });
-    this.notice.replaceChildren(el("span", {}, text), button("Dismiss", { className: "dismiss" }, "×"));
+    this.notice.replaceChildren(el("span", {}, text), actionButton("Dismiss", () => (this.notice.hidden = true), { className: "dismiss" }, "×"));
     this.notice.hidden = false;
     clearTimeout(this.noticeTimer);
     this.noticeTimer = setTimeout(() => (this.notice.hidden = true), noticeMs);
-  }
-
-  private click(event: MouseEvent): void {
-    const target = event.target instanceof Element ? event.target : null;
-    if (!target) return;
-    const code = codeActionFor(target);
-    if (code) return this.host.post({ type: "codeAction", ...code });
-    const turnAction = target.closest<HTMLElement>("[data-turn-action]");
-    if (turnAction) {
-      const turnId = turnAction.closest<HTMLElement>("[data-turn-id]")?.dataset.turnId;
-      if (turnAction.dataset.turnAction === "copy" && turnId) this.host.post({ type: "copyAnswer", turnId });
-      if (turnAction.dataset.turnAction === "regenerate") this.host.post({ type: "regenerate" });
-      return;
-    }
-    const errorAction = target.closest<HTMLElement>("[data-error-action]")?.dataset.errorAction;
-    if (errorAction === "refreshModels") return this.host.post({ type: "refreshModels" });
-    if (errorAction) return this.host.post({ type: "errorAction", action: errorAction as ErrorAction });
-    if (target.closest(".notice .dismiss")) this.notice.hidden = true;
   }
 
   /** Saves the shown chat's scroll position and draft with the extension, after a short pause. */

@@ -1,6 +1,6 @@
 import type { CodeAttachment } from "../../core/chat/conversation";
 import { describeAttachment } from "../../core/chat/prompt";
-import { button, el } from "./dom";
+import { actionButton, button, el } from "./dom";
 
 export interface ComposerEvents {
   send(text: string): void;
@@ -39,10 +39,6 @@ export class Composer {
       this.refreshButtons();
     });
     this.stopButton.addEventListener("click", () => this.events.stop());
-    this.chips.addEventListener("click", (event) => {
-      const id = (event.target as Element).closest<HTMLElement>("[data-remove]")?.dataset.remove;
-      if (id) this.events.removeAttachment(id);
-    });
   }
 
   get draft(): string {
@@ -63,7 +59,7 @@ export class Composer {
     this.hasAttachments = pending.length > 0;
     this.chips.replaceChildren(
       ...pending.map((a) =>
-        el("li", { className: "chip", title: a.text.slice(0, 400) }, el("span", {}, describeAttachment(a)), button(`Remove ${a.path} lines ${a.startLine}-${a.endLine}`, { className: "remove", "data-remove": a.id }, "×")),
+        el("li", { className: "chip", title: a.text.slice(0, 400) }, el("span", {}, describeAttachment(a)), actionButton(`Remove ${a.path} lines ${a.startLine}-${a.endLine}`, () => this.events.removeAttachment(a.id), { className: "remove" }, "×")),
       ),
     );
     this.chips.hidden = pending.length === 0;

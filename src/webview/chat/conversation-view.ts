@@ -1,5 +1,6 @@
 import { applyDelta } from "../../core/chat/protocol";
 import type { Chat, ChatTurn } from "../../core/chat/conversation";
+import type { ViewMessage } from "../../core/chat/protocol";
 import { el } from "./dom";
 import { TurnView, type TurnContext } from "./turn-view";
 
@@ -25,7 +26,12 @@ export class ConversationView {
   private frame = 0;
   private follow = true;
 
-  constructor(private readonly onScroll: () => void, private readonly onGap: () => void) {
+  constructor(
+    private readonly onScroll: () => void,
+    private readonly onGap: () => void,
+    /** What the buttons of the turns send. */
+    private readonly post: (message: ViewMessage) => void,
+  ) {
     this.element.append(this.empty, this.list);
     this.element.addEventListener("scroll", () => {
       this.follow = this.atBottom();
@@ -94,7 +100,7 @@ export class ConversationView {
       let view = this.views.get(turn.id);
       if (view) view.update(turn, context);
       else {
-        view = new TurnView(turn, context);
+        view = new TurnView(turn, context, this.post);
         this.views.set(turn.id, view);
       }
       const expected: Element | null = previous ? previous.nextElementSibling : this.list.firstElementChild;

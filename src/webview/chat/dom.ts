@@ -27,3 +27,10 @@ export function append(parent: Node, ...children: Child[]): void {
 export function button(label: string, props: Props = {}, text: string = label): HTMLButtonElement {
   return el("button", { type: "button", title: label, "aria-label": label, ...props }, text);
 }
+
+/** A button that runs `onClick`: its handler is attached where it is built, not decoded from the page. */
+export function actionButton(label: string, onClick: () => void, props: Props = {}, text: string = label): HTMLButtonElement {
+  const node = button(label, props, text);
+  node.addEventListener("click", onClick);
+  return node;
+}

@@ -1,5 +1,5 @@
 import { stablePrefixLength } from "../../core/chat/stable-markdown";
-import { decorateCodeBlocks } from "./code-blocks";
+import { decorateCodeBlocks, type CodeBlockAction } from "./code-blocks";
 import { el } from "./dom";
 import { renderMarkdown } from "./markdown";
 
@@ -14,7 +14,7 @@ export class StreamingMarkdown {
   private text = "";
   private frozen = 0;
 
-  constructor() {
+  constructor(private readonly onCodeAction: (request: CodeBlockAction) => void) {
     this.element.append(this.tail);
   }
 
@@ -25,11 +25,11 @@ export class StreamingMarkdown {
     const stable = final ? text.length : stablePrefixLength(text);
     if (stable > this.frozen) {
       const segment = el("div", { className: "segment" });
-      segment.append(render(text.slice(this.frozen, stable)));
+      segment.append(this.render(text.slice(this.frozen, stable)));
       this.element.insertBefore(segment, this.tail);
       this.frozen = stable;
     }
-    this.tail.replaceChildren(render(text.slice(this.frozen)));
+    this.tail.replaceChildren(this.render(text.slice(this.frozen)));
     this.tail.classList.toggle("streaming", !final);
   }
 
@@ -37,10 +37,10 @@ export class StreamingMarkdown {
     this.element.replaceChildren(this.tail);
     this.frozen = 0;
   }
-}
 
-function render(text: string): DocumentFragment {
-  const fragment = renderMarkdown(text);
-  decorateCodeBlocks(fragment);
-  return fragment;
+  private render(text: string): DocumentFragment {
+    const fragment = renderMarkdown(text);
+    decorateCodeBlocks(fragment, this.onCodeAction);
+    return fragment;
+  }
 }

@@ -1,7 +1,8 @@
 import { errorActions } from "../../core/chat/error-actions";
 import type { AssistantTurn, ChatTurn, UserTurn } from "../../core/chat/conversation";
 import { describeAttachment } from "../../core/chat/prompt";
-import { button, el } from "./dom";
+import type { ViewMessage } from "../../core/chat/protocol";
+import { actionButton, el } from "./dom";
 import { StreamingMarkdown } from "./streaming-markdown";
 
 export interface TurnContext {
@@ -22,8 +23,8 @@ export class TurnView {
   private around: ChildNode[] = [];
   private frame = "";
 
-  constructor(private turn: ChatTurn, context: TurnContext) {
-    this.element = el("article", { className: `turn ${turn.role}`, "data-turn-id": turn.id });
+  constructor(private turn: ChatTurn, context: TurnContext, private readonly post: (message: ViewMessage) => void) {
+    this.element = el("article", { className: `turn ${turn.role}` });
     this.update(turn, context);
   }
 
@@ -41,7 +42,7 @@ export class TurnView {
       return;
     }
     if (this.markdown === undefined) {
-      this.markdown = new StreamingMarkdown();
+      this.markdown = new StreamingMarkdown((code) => this.post({ type: "codeAction", ...code }));
       this.element.replaceChildren(this.markdown.element);
     }
     if (textChanged || frame !== this.frame) this.markdown.update(turn.text, turn.status !== "streaming");
@@ -51,7 +52,7 @@ export class TurnView {
     // would restyle and lay out all of it again (a long task when a 2,000-token answer ends).
     for (const node of this.around) node.remove();
     const above = answerHeader(turn).filter((n): n is HTMLElement => n !== undefined);
-    const below = answerFooter(turn, context);
+    const below = answerFooter(turn, context, this.post);
     this.markdown.element.before(...above);
     this.markdown.element.after(...below);
     this.around = [...above, ...below];
@@ -74,7 +75,7 @@ function userParts(turn: UserTurn): Node[] {
   return parts;
 }
 
-function answerFooter(turn: AssistantTurn, context: TurnContext): HTMLElement[] {
+function answerFooter(turn: AssistantTurn, context: TurnContext, post: (message: ViewMessage) => void): HTMLElement[] {
   const parts: HTMLElement[] = [];
   if (turn.status === "error" && turn.error) {
     const actions = errorActions(turn.error.kind, { local: context.serverIsLocal });
@@ -83,14 +84,14 @@ function answerFooter(turn: AssistantTurn, context: TurnContext): HTMLElement[] 
         "div",
         { className: "error", role: "alert" },
         el("p", {}, turn.error.message),
-        el("div", { className: "actions" }, ...actions.map((a) => button(a.label, { "data-error-action": a.action }))),
+        el("div", { className: "actions" }, ...actions.map((a) => actionButton(a.label, () => post({ type: "errorAction", action: a.action })))),
       ),
     );
   }
   const status = statusText(turn);
   const actions: Node[] = [];
-  if (turn.status !== "streaming" && turn.text !== "") actions.push(button("Copy answer", { "data-turn-action": "copy" }, "Copy"));
-  if (context.latest && !context.streaming && turn.status !== "error") actions.push(button("Regenerate", { "data-turn-action": "regenerate" }));
+  if (turn.status !== "streaming" && turn.text !== "") actions.push(actionButton("Copy answer", () => post({ type: "copyAnswer", turnId: turn.id }), {}, "Copy"));
+  if (context.latest && !context.streaming && turn.status !== "error") actions.push(actionButton("Regenerate", () => post({ type: "regenerate" })));
   parts.push(el("footer", { className: "turn-footer" }, status ? el("span", { className: `status ${turn.status}` }, status) : undefined, ...actions));
   return parts;
 }
