@@ -9,14 +9,14 @@ import { defaultPromptThreads } from "./engines/text/prompt-threads";
 import { ApiError, handleError, sendError } from "./errors";
 import { ensureDefaultModels } from "./models/default-models";
 import { ModelRegistry } from "./models/registry";
-import { registerChatCompletionRoutes } from "./routes/chat-completions";
-import { registerCompletionRoutes } from "./routes/completions";
-import { registerImageRoutes } from "./routes/images";
-import { registerMetricsRoutes } from "./routes/metrics";
-import { registerModelRoutes } from "./routes/models";
+import { chatCompletionRoutes } from "./routes/chat-completions";
+import { completionRoutes } from "./routes/completions";
+import { imageRoutes } from "./routes/images";
+import { metricsRoutes } from "./routes/metrics";
+import { modelRoutes } from "./routes/models";
 import { AdminToken } from "./console/admin-token";
 import { loadConsoleAssets, type ConsoleAsset } from "./console/console-assets";
-import { registerConsole } from "./console/console-routes";
+import { consoleRoutes } from "./console/console-routes";
 import { redactUrl } from "./console/console-security";
 import { SessionStore } from "./console/sessions";
 import { UsageLog } from "./usage/usage-log";
@@ -58,8 +58,8 @@ export interface BuiltApp {
   adminToken: string;
 }
 
-/** Route groups behind API-key auth. */
-const apiRoutes: RoutePlugin[] = [registerModelRoutes, registerCompletionRoutes, registerChatCompletionRoutes, registerImageRoutes];
+/** Route groups behind API-key auth, under /v1. */
+const apiRoutes: RoutePlugin[] = [modelRoutes, completionRoutes, chatCompletionRoutes, imageRoutes];
 
 export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const { log = () => undefined, logger = false, accessLog = false, consoleAssets, ...overrides } = options;
@@ -104,9 +104,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await app.register(async (api) => {
     api.addHook("onRequest", deps.authenticate);
     api.addHook("onResponse", usage.hook);
-    for (const register of apiRoutes) await register(api, deps);
+    for (const routes of apiRoutes) await api.register(routes, { prefix: "/v1", deps });
   });
-  await registerMetricsRoutes(app, deps);
-  await registerConsole(app, { deps, admin, sessions, usage: usageLog, assets: consoleAssets ?? loadConsoleAssets() });
+  await app.register(metricsRoutes, { deps });
+  await app.register(consoleRoutes, { deps, admin, sessions, usage: usageLog, assets: consoleAssets ?? loadConsoleAssets() });
   return { app, deps, adminToken };
 }

@@ -1,8 +1,9 @@
 // What every route plugin receives: the shared parts of one server instance.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest, RawServerDefault } from "fastify";
 import type { KeyStore } from "./auth/key-store";
 import type { TextEngine } from "./engines/text/text-engine";
 import type { ModelRegistry } from "./models/registry";
+import type { JsonSchemaToTsProvider } from "./routes/json-schema-to-ts-provider";
 import type { UsageRecorder } from "./usage/usage-recorder";
 
 export interface ServerConfig {
@@ -56,5 +57,10 @@ export interface ServerDeps {
   log: (message: string) => void;
 }
 
-/** A route group: registers its routes on `app` (already behind auth for /v1 routes). */
-export type RoutePlugin = (app: FastifyInstance, deps: ServerDeps) => void | Promise<void>;
+/** What a route group is registered with (beside fastify's own `prefix`). */
+export interface RouteOptions {
+  readonly deps: ServerDeps;
+}
+
+/** A route group: a fastify plugin whose routes read their body types from their schemas. */
+export type RoutePlugin = FastifyPluginAsync<RouteOptions, RawServerDefault, JsonSchemaToTsProvider>;

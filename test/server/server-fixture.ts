@@ -26,12 +26,19 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: Partial<BuildAppOptions> & { prepare?: (modelsDir: string) => Promise<void> } = {}): Promise<TestServer> {
+export interface StartOptions extends Partial<BuildAppOptions> {
+  prepare?: (modelsDir: string) => Promise<void>;
+  /** Runs on the built app before it listens (hooks can be added only then). */
+  beforeListen?: (app: FastifyInstance) => void;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "wisp-server-test-"));
   const modelsDir = path.join(dir, "models");
-  const { prepare, ...rest } = options;
+  const { prepare, beforeListen, ...rest } = options;
   await prepare?.(modelsDir);
   const { app, deps, adminToken } = await buildApp({ modelsDir, dataDir: path.join(dir, "data"), parallel: 2, contextSize: 2048, ...rest });
+  beforeListen?.(app);
   const { secret } = await deps.keys.create("test");
   const origin = await app.listen({ host: "127.0.0.1", port: 0 });
   const baseURL = `${origin}/v1`;

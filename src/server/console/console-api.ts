@@ -1,6 +1,7 @@
 // The console's JSON API (behind the session guard): the session's tokens, API keys, usage.
-import type { FastifyInstance } from "fastify";
+import type { FastifyPluginAsync, RawServerDefault } from "fastify";
 import { ApiError } from "../errors";
+import type { JsonSchemaToTsProvider } from "../routes/json-schema-to-ts-provider";
 import type { ConsoleContext } from "./console-context";
 import { PLAYGROUND_KEY } from "./sessions";
 
@@ -17,19 +18,20 @@ const createKeySchema = {
   },
 } as const;
 
-export async function registerConsoleApi(app: FastifyInstance, ctx: ConsoleContext): Promise<void> {
+/** The console's JSON API, under /console/api. */
+export const consoleApiRoutes: FastifyPluginAsync<ConsoleContext, RawServerDefault, JsonSchemaToTsProvider> = async (app, ctx) => {
   const { keys } = ctx.deps;
 
-  app.get("/console/api/session", async (request) => {
+  app.get("/session", async (request) => {
     const session = request.consoleSession!;
     return { csrf_token: session.csrfToken, playground_key: session.playgroundKey, playground_key_id: PLAYGROUND_KEY.id };
   });
 
-  app.get("/console/api/keys", async () => ({
+  app.get("/keys", async () => ({
     keys: (await keys.list()).map((k) => ({ ...k, last_used: lastUsedSeconds(ctx, k.id) })).reverse(),
   }));
 
-  app.post<{ Body: { name: string } }>("/console/api/keys", { schema: createKeySchema }, async (request, reply) => {
+  app.post("/keys", { schema: createKeySchema }, async (request, reply) => {
     const name = request.body.name.trim();
     // Names show in listings and terminals: no control characters.
     if (name === "" || /\p{Cc}/u.test(name)) throw new ApiError(400, "name must be visible text (1-64 characters)", "invalid_request_error", "name");
@@ -38,7 +40,7 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: ConsoleConte
     return reply.code(201).send({ key: { ...key, last_used: null }, secret });
   });
 
-  app.post<{ Params: { id: string } }>("/console/api/keys/:id/revoke", async (request) => {
+  app.post<{ Params: { id: string } }>("/keys/:id/revoke", async (request) => {
     const { id } = request.params;
     if (!(await keys.revoke(id))) throw new ApiError(404, `no API key ${id}`, "not_found_error", "id", "key_not_found");
     ctx.deps.log(`console: revoked API key ${id}`);
@@ -46,13 +48,13 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: ConsoleConte
     return { key: { ...key, last_used: lastUsedSeconds(ctx, id) } };
   });
 
-  app.get("/console/api/usage", async () => {
+  app.get("/usage", async () => {
     const now = Date.now();
     const names: Record<string, string> = { [PLAYGROUND_KEY.id]: PLAYGROUND_KEY.name };
     for (const k of await keys.list()) names[k.id] = k.name;
     return { now, buckets: ctx.usage.buckets(now - usageWindowMs), key_names: names };
   });
-}
+};
 
 function lastUsedSeconds(ctx: ConsoleContext, id: string): number | null {
   const t = ctx.usage.lastUsed(id);

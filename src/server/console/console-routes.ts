@@ -2,10 +2,10 @@
 // the page and its bundle, and its JSON API. Everything but the login form, its stylesheet and
 // the login-link endpoint needs a session; every state-changing request must also come from the
 // console's own page (Origin) and carry the session's CSRF token.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken } from "../auth/authenticate";
 import { ApiError } from "../errors";
-import { registerConsoleApi } from "./console-api";
+import { consoleApiRoutes } from "./console-api";
 import type { ConsoleContext } from "./console-context";
 import { clearedCookie, CSRF_HEADER, fromSameOrigin, matchesSecret, readCookie, sessionCookie, sessionCookieName, setSecurityHeaders } from "./console-security";
 import { loginPage } from "./login-page";
@@ -51,54 +51,53 @@ function sessionGuard(ctx: ConsoleContext) {
   };
 }
 
-export async function registerConsole(app: FastifyInstance, ctx: ConsoleContext): Promise<void> {
+/** The web console: its login, pages and JSON API, with security headers on every answer. */
+export const consoleRoutes: FastifyPluginAsync<ConsoleContext> = async (app, ctx) => {
   app.decorateRequest("consoleSession", null);
-  await app.register(async (scope) => {
-    scope.addHook("onSend", async (_request, reply, payload) => {
-      setSecurityHeaders(reply);
-      return payload;
-    });
-    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 8192 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
-
-    scope.get<{ Querystring: { token?: string } }>("/login", async (request, reply) => {
-      const { token } = request.query;
-      if (token !== undefined) return ctx.admin.verify(token) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
-      return reply.type("text/html; charset=utf-8").send(loginPage());
-    });
-    // The code sits in the path, not the query: editors that open links re-encode queries ("=").
-    scope.get<{ Params: { code: string } }>("/login/:code", async (request, reply) => {
-      if (ctx.sessions.redeemLoginCode(request.params.code)) return startSession(ctx, request, reply, "../");
-      return loginFailed(reply, "That login link has expired or was used already: log in with the admin token.", "../");
-    });
-    scope.post<{ Body: { token?: string } | undefined }>("/login", async (request, reply) => {
-      if (!fromSameOrigin(request)) throw new ApiError(403, "cross-site request refused", "invalid_request_error", null, "cross_site_request");
-      return ctx.admin.verify(request.body?.token) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
-    });
-    scope.get("/console/console.css", async (_request, reply) => sendAsset(ctx, reply, "console.css"));
-    // Browsers ask for it on every page; there is none.
-    scope.get("/favicon.ico", async (_request, reply) => reply.code(204).send());
-
-    // For launchers on this machine that can read the admin token (the VS Code extension): a
-    // one-time code to open the console with, so the token itself never goes into a browser.
-    scope.post("/console/api/login-link", async (request) => {
-      if (!ctx.admin.verify(bearerToken(request.headers.authorization))) {
-        throw new ApiError(401, "send the admin token as Authorization: Bearer <token>", "authentication_error", null, "invalid_admin_token");
-      }
-      return { path: `/login/${ctx.sessions.issueLoginCode()}` };
-    });
-
-    await scope.register(async (guarded) => {
-      guarded.addHook("onRequest", sessionGuard(ctx));
-      guarded.get("/", async (_request, reply) => sendAsset(ctx, reply, "index.html"));
-      guarded.get("/console/console.js", async (_request, reply) => sendAsset(ctx, reply, "console.js"));
-      guarded.post("/console/api/logout", async (request, reply) => {
-        const cookie = readCookie(request, cookieName(request));
-        if (cookie) ctx.sessions.delete(cookie);
-        return reply.header("set-cookie", clearedCookie(cookieName(request))).code(204).send();
-      });
-      await registerConsoleApi(guarded, ctx);
-    });
+  app.addHook("onSend", async (_request, reply, payload) => {
+    setSecurityHeaders(reply);
+    return payload;
   });
-}
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 8192 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.get<{ Querystring: { token?: string } }>("/login", async (request, reply) => {
+    const { token } = request.query;
+    if (token !== undefined) return ctx.admin.verify(token) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
+    return reply.type("text/html; charset=utf-8").send(loginPage());
+  });
+  // The code sits in the path, not the query: editors that open links re-encode queries ("=").
+  app.get<{ Params: { code: string } }>("/login/:code", async (request, reply) => {
+    if (ctx.sessions.redeemLoginCode(request.params.code)) return startSession(ctx, request, reply, "../");
+    return loginFailed(reply, "That login link has expired or was used already: log in with the admin token.", "../");
+  });
+  app.post<{ Body: { token?: string } | undefined }>("/login", async (request, reply) => {
+    if (!fromSameOrigin(request)) throw new ApiError(403, "cross-site request refused", "invalid_request_error", null, "cross_site_request");
+    return ctx.admin.verify(request.body?.token) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
+  });
+  app.get("/console/console.css", async (_request, reply) => sendAsset(ctx, reply, "console.css"));
+  // Browsers ask for it on every page; there is none.
+  app.get("/favicon.ico", async (_request, reply) => reply.code(204).send());
+
+  // For launchers on this machine that can read the admin token (the VS Code extension): a
+  // one-time code to open the console with, so the token itself never goes into a browser.
+  app.post("/console/api/login-link", async (request) => {
+    if (!ctx.admin.verify(bearerToken(request.headers.authorization))) {
+      throw new ApiError(401, "send the admin token as Authorization: Bearer <token>", "authentication_error", null, "invalid_admin_token");
+    }
+    return { path: `/login/${ctx.sessions.issueLoginCode()}` };
+  });
+
+  await app.register(async (guarded) => {
+    guarded.addHook("onRequest", sessionGuard(ctx));
+    guarded.get("/", async (_request, reply) => sendAsset(ctx, reply, "index.html"));
+    guarded.get("/console/console.js", async (_request, reply) => sendAsset(ctx, reply, "console.js"));
+    guarded.post("/console/api/logout", async (request, reply) => {
+      const cookie = readCookie(request, cookieName(request));
+      if (cookie) ctx.sessions.delete(cookie);
+      return reply.header("set-cookie", clearedCookie(cookieName(request))).code(204).send();
+    });
+    await guarded.register(consoleApiRoutes, { ...ctx, prefix: "/console/api" });
+  });
+};

@@ -2,17 +2,12 @@
 import type { RoutePlugin } from "../deps";
 import type { ChatMessage } from "../engines/text/chat-prompt";
 import { ApiError } from "../errors";
+import type { SchemaType } from "./json-schema-to-ts-provider";
 import { chatLogprobs } from "./logprobs-format";
-import { samplingProperties, type SamplingBody } from "./schemas";
+import { chatCompletionResponseSchema } from "./response-schemas";
+import { samplingProperties } from "./schemas";
 import { answerText, type TextResponseFormat } from "./text-response";
 import { resolveTextModel, samplingSettings, stopList } from "./text-model";
-
-interface ChatBody extends SamplingBody {
-  messages: { role: ChatMessage["role"] | "developer"; content: string | { type: "text"; text: string }[] | null }[];
-  max_completion_tokens?: number | null;
-  logprobs?: boolean | null;
-  top_logprobs?: number | null;
-}
 
 const bodySchema = {
   type: "object",
@@ -42,6 +37,8 @@ const bodySchema = {
     top_logprobs: { anyOf: [{ type: "integer", minimum: 0, maximum: 20 }, { type: "null" }] },
   },
 } as const;
+
+type ChatBody = SchemaType<typeof bodySchema>;
 
 const chatFormat: TextResponseFormat = {
   idPrefix: "chatcmpl",
@@ -81,8 +78,9 @@ function toMessages(body: ChatBody): ChatMessage[] {
   }));
 }
 
-export const registerChatCompletionRoutes: RoutePlugin = (app, deps) => {
-  app.post<{ Body: ChatBody }>("/v1/chat/completions", { schema: { body: bodySchema } }, async (request, reply) => {
+/** POST /chat/completions (under /v1). */
+export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
+  app.post("/chat/completions", { schema: { body: bodySchema, response: { 200: chatCompletionResponseSchema } } }, async (request, reply) => {
     const body = request.body;
     if (body.top_logprobs != null && !body.logprobs) {
       throw new ApiError(400, "top_logprobs requires logprobs: true", "invalid_request_error", "top_logprobs");

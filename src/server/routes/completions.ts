@@ -3,17 +3,12 @@ import type { LlamaModel, Token } from "node-llama-cpp";
 import type { RoutePlugin } from "../deps";
 import type { ChoiceResult } from "../engines/text/types";
 import { ApiError } from "../errors";
+import type { SchemaType } from "./json-schema-to-ts-provider";
 import { completionLogprobs } from "./logprobs-format";
-import { samplingProperties, type SamplingBody } from "./schemas";
+import { completionResponseSchema } from "./response-schemas";
+import { samplingProperties } from "./schemas";
 import { answerText, type TextResponseFormat } from "./text-response";
 import { resolveTextModel, samplingSettings, stopList } from "./text-model";
-
-interface CompletionBody extends SamplingBody {
-  prompt: string | string[] | number[] | number[][];
-  suffix?: string | null;
-  echo?: boolean | null;
-  logprobs?: number | null;
-}
 
 /** Prompts in one request: each is generated in turn, so a long list is a long wait. */
 const MAX_PROMPTS = 16;
@@ -39,6 +34,8 @@ const bodySchema = {
     logprobs: { anyOf: [{ type: "integer", minimum: 0, maximum: 20 }, { type: "null" }] },
   },
 } as const;
+
+type CompletionBody = SchemaType<typeof bodySchema>;
 
 function checkTokenIds(model: LlamaModel, ids: number[]): Token[] {
   const vocabulary = model.fileInfo.metadata.tokenizer.ggml.tokens.length;
@@ -77,8 +74,9 @@ function promptList(prompt: CompletionBody["prompt"]): (string | number[])[] {
   return prompt as (string | number[])[];
 }
 
-export const registerCompletionRoutes: RoutePlugin = (app, deps) => {
-  app.post<{ Body: CompletionBody }>("/v1/completions", { schema: { body: bodySchema } }, async (request, reply) => {
+/** POST /completions (under /v1). */
+export const completionRoutes: RoutePlugin = async (app, { deps }) => {
+  app.post("/completions", { schema: { body: bodySchema, response: { 200: completionResponseSchema } } }, async (request, reply) => {
     const body = request.body;
     const { entry, model } = await resolveTextModel(deps, body.model);
     if (body.echo && body.logprobs != null) {

@@ -5,24 +5,10 @@ import type { RoutePlugin, ServerDeps } from "../deps";
 import { encodeImage, outputFormat } from "../engines/image/encode-image";
 import { GenerationCancelledError, ImageQueueFullError } from "../engines/image/image-errors";
 import { ImageEngine } from "../engines/image/image-engine";
-import { IMAGE_EXTENSIONS, IMAGE_LIMITS as L, type ImageExtension } from "../engines/image/image-limits";
+import { IMAGE_EXTENSIONS, IMAGE_LIMITS as L } from "../engines/image/image-limits";
 import { ApiError } from "../errors";
 import type { ModelEntry } from "../models/registry";
-
-interface ImageBody {
-  model?: string;
-  prompt: string;
-  negative_prompt?: string | null;
-  width?: number;
-  height?: number;
-  size?: string;
-  num_inference_steps?: number;
-  guidance_scale?: number;
-  seed?: number;
-  n?: number;
-  response_format?: "b64_json";
-  response_extension?: ImageExtension;
-}
+import type { SchemaType } from "./json-schema-to-ts-provider";
 
 const dimension = { type: "integer", minimum: L.minSize, maximum: L.maxSize, multipleOf: L.sizeMultiple } as const;
 
@@ -46,6 +32,8 @@ const bodySchema = {
     response_extension: { type: "string", enum: IMAGE_EXTENSIONS },
   },
 } as const;
+
+type ImageBody = SchemaType<typeof bodySchema>;
 
 function resolveImageModel(deps: ServerDeps, id: string | undefined): ModelEntry {
   if (id === undefined) {
@@ -82,11 +70,12 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-export const registerImageRoutes: RoutePlugin = (app, deps) => {
+/** POST /images/generations (under /v1). */
+export const imageRoutes: RoutePlugin = async (app, { deps }) => {
   const engine = new ImageEngine({ threads: deps.config.threads, maxQueue: deps.config.maxQueue });
   app.addHook("onClose", () => engine.dispose());
 
-  app.post<{ Body: ImageBody }>("/v1/images/generations", { schema: { body: bodySchema } }, async (request, reply) => {
+  app.post("/images/generations", { schema: { body: bodySchema } }, async (request, reply) => {
     const body = request.body;
     if (body.prompt.trim() === "") throw new ApiError(400, "prompt must not be empty", "invalid_request_error", "prompt");
     const entry = resolveImageModel(deps, body.model);

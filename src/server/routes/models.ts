@@ -18,10 +18,11 @@ const responseSchema = {
   },
 } as const;
 
-export const registerModelRoutes: RoutePlugin = (app, deps) => {
+/** GET /models (under /v1). */
+export const modelRoutes: RoutePlugin = async (app, { deps }) => {
   // Text models say their context window, so clients can fit a conversation into it.
   const contextLengths = new GgufContextLengths(deps.config.contextSize);
-  app.get("/v1/models", { schema: { response: responseSchema } }, async () => ({
+  app.get("/models", { schema: { response: responseSchema } }, async () => ({
     object: "list",
     data: await Promise.all(
       (await deps.registry.scan()).map(async (m) => ({

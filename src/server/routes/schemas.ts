@@ -1,5 +1,8 @@
 // JSON schema fragments shared by the text routes (fastify validates bodies with them).
-const nullable = (schema: object) => ({ anyOf: [schema, { type: "null" }] });
+import type { SchemaType } from "./json-schema-to-ts-provider";
+
+// `const`: the fragment keeps its literal type, which the body types are read from.
+const nullable = <const Schema extends object>(schema: Schema) => ({ anyOf: [schema, { type: "null" }] }) as const;
 
 export const samplingProperties = {
   model: { type: "string", minLength: 1 },
@@ -39,24 +42,8 @@ export const samplingProperties = {
   }),
 } as const;
 
-export interface SamplingBody {
-  model: string;
-  max_tokens?: number | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  top_k?: number | null;
-  n?: number | null;
-  stream?: boolean | null;
-  stream_options?: { include_usage?: boolean } | null;
-  stop?: string | string[] | null;
-  presence_penalty?: number | null;
-  frequency_penalty?: number | null;
-  logit_bias?: Record<string, number> | null;
-  seed?: number | null;
-  user?: string | null;
-  guided_json?: object | string | null;
-  response_format?: { type: "text" | "json_object" | "json_schema"; json_schema?: { schema?: object } } | null;
-}
+/** The sampling fields every text route accepts. */
+export type SamplingBody = SchemaType<{ type: "object"; required: ["model"]; properties: typeof samplingProperties }>;
 
 export const errorResponseSchema = {
   type: "object",
