@@ -3,6 +3,7 @@
  * returning ends the consumer's for-await, which calls return() on the source, so the request is
  * stopped upstream instead of generating text nobody will see.
  */
+import type { Clock } from "../base/clock";
 
 /** Ends the stream at the first stop string; holds back text that may be the start of one. */
 export async function* stopAtStrings(source: AsyncIterable<string>, stops: readonly string[]): AsyncGenerator<string> {
@@ -78,6 +79,50 @@ export async function* stopAtLines(source: AsyncIterable<string>, judge: LineJud
     }
   }
   if (pending !== "") yield* emit(pending, false);
+}
+
+/** What a request shows first: its whole text, or the first line of a block still streaming. */
+export interface FirstShown {
+  readonly text: string;
+  readonly partial: boolean;
+}
+
+/**
+ * Passes the stream through and calls `show` once, with what to show first: the first line of a
+ * block once it has been complete for `afterMs` with more still to come (the time to the first
+ * line is what the user waits for), else the whole text when the stream ends (when the rest
+ * follows at once, a line and then the block would only flicker). As Continue's
+ * showWhateverWeHaveAtXMs, but the stream goes on to its end, into the cache.
+ */
+export async function* showFirstLineEarly(source: AsyncIterable<string>, afterMs: number, clock: Clock, show: (first: FirstShown) => void): AsyncGenerator<string> {
+  let shown = false;
+  const showOnce = (first: FirstShown) => {
+    if (!shown) show(first);
+    shown = true;
+  };
+  const ended = new AbortController(); // the wait for the rest ends with the stream
+  let text = "";
+  let waiting = false;
+  try {
+    for await (const delta of source) {
+      text += delta;
+      yield delta;
+      const lineEnd = waiting ? -1 : firstLineEnd(text);
+      if (lineEnd === -1) continue;
+      waiting = true;
+      const line = text.slice(0, lineEnd);
+      clock.sleep(afterMs, ended.signal).then(() => showOnce({ text: line, partial: true }), () => undefined);
+    }
+    showOnce({ text, partial: false });
+  } finally {
+    ended.abort();
+  }
+}
+
+/** Where the first line with code ends, once a newline follows it (-1 before that). */
+function firstLineEnd(text: string): number {
+  const match = /\S[^\n]*\n/.exec(text);
+  return match ? match.index + match[0].length - 1 : -1;
 }
 
 function firstIndexOfAny(text: string, needles: readonly string[]): number {

@@ -5,7 +5,7 @@ import { defaultBudget, type ContextBudget } from "./context";
 import type { ContextRing } from "./context-ring";
 import { AdaptiveDebounce } from "./debounce";
 import { ErrorBackoff } from "./error-backoff";
-import { firstLineOnly, observe, stopAtLines, stopAtStrings } from "./filters";
+import { firstLineOnly, observe, showFirstLineEarly, stopAtLines, stopAtStrings, type FirstShown } from "./filters";
 import { InflightRequests, waitOn } from "./inflight";
 import { multilineJudge } from "./line-rules";
 import { postprocess } from "./postprocess";
@@ -112,44 +112,33 @@ export class CompletionPipeline {
   }
 
   /**
-   * A new request. A multi-line suggestion is shown as soon as its first line is complete (the
-   * time to first line is what the user waits for); the rest lands in the cache.
+   * A new request. Its stream's last stage says what to show first: the whole suggestion, or a
+   * block's first line early, whose rest then lands in the cache.
    */
   private async request(plan: RequestPlan, signal: AbortSignal): Promise<Result> {
     await waitOn(this.warmUp.settled(plan.scope), signal);
-    const settled = new AbortController();
-    let firstLine: (text: string) => void = () => undefined;
-    // Not when the rest follows at once: showing a line, then the block, would only flicker.
-    const early = new Promise<string>((resolve) => {
-      firstLine = (text) => {
-        firstLine = () => undefined;
-        this.clock.sleep(earlyAfterMs, settled.signal).then(() => resolve(text), () => undefined);
-      };
+    // Until something is shown, a failure or cancellation is this request's; after it, nobody's.
+    const { first, full } = await new Promise<{ first: FirstShown; full: Promise<string> }>((resolve, reject) => {
+      const full = this.backoff.track(this.inflight.start(plan, (s, onText) => this.fetch(plan, s, onText, (first) => resolve({ first, full })), signal));
+      full.catch(reject);
     });
-    const full = this.backoff.track(this.inflight.start(plan, (s, onText) => this.fetch(plan, s, onText, (t) => firstLine(t)), signal));
-    full.then(() => settled.abort(), () => settled.abort()); // also: a later failure is nobody's
-    const first = await Promise.race([full.then((text) => ({ text, partial: false })), early.then((text) => ({ text, partial: true }))]);
-    if (first.partial) {
-      void full.then((text) => text.trimEnd() !== first.text.trimEnd() && this.deps.onMoreText?.(), () => undefined);
-      const result = this.present(first.text, plan, "network");
-      return result.kind === "shown" ? { ...result, partial: true } : result;
-    }
-    return this.present(first.text, plan, "network");
+    const result = this.present(first.text, plan, "network");
+    if (!first.partial) return result;
+    // Asking again once the rest is in the cache shows all of it.
+    void full.then((text) => text.trimEnd() !== first.text.trimEnd() && this.deps.onMoreText?.(), () => undefined);
+    return result.kind === "shown" ? { ...result, partial: true } : result;
   }
 
   /** Streams the request through the filters; the finished result is cached even if nobody waits. */
-  private async fetch(plan: RequestPlan, signal: AbortSignal, onText: (text: string) => void, onFirstLine: (text: string) => void): Promise<string> {
+  private async fetch(plan: RequestPlan, signal: AbortSignal, onText: (text: string) => void, show: (first: FirstShown) => void): Promise<string> {
     const ended = this.deps.onRequest?.();
     try {
       // The in-flight registry sees text as it streams, before lines are buffered.
       let stream = observe(stopAtStrings(this.deps.stream(plan.request, signal), plan.template.stop), onText);
       stream = plan.cursor.multiline ? stopAtLines(stream, multilineJudge(plan.cursor, plan.maxLines)) : firstLineOnly(stream);
+      stream = showFirstLineEarly(stream, earlyAfterMs, this.clock, show);
       let text = "";
-      for await (const delta of stream) {
-        text += delta;
-        const lineEnd = plan.cursor.multiline ? firstLineEnd(text) : -1;
-        if (lineEnd !== -1) onFirstLine(text.slice(0, lineEnd));
-      }
+      for await (const delta of stream) text += delta;
       this.cache.set(plan, postprocess(text, plan.cursor, plan));
       return text;
     } finally {
@@ -163,12 +152,6 @@ export class CompletionPipeline {
     if (suggestion.text !== "") return { kind: "shown", ...suggestion, source, multiline: suggestion.text.includes("\n") };
     return { kind: "empty", reason: raw.trim() === "" ? "model-empty" : "filtered" };
   }
-}
-
-/** Where the first line with code ends, once a newline follows it (-1 before that). */
-function firstLineEnd(text: string): number {
-  const match = /\S[^\n]*\n/.exec(text);
-  return match ? match.index + match[0].length - 1 : -1;
 }
 
 function fromCache(hit: CacheHit, plan: RequestPlan): Result {
