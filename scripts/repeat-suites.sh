@@ -35,7 +35,7 @@ for ((i = 1; i <= runs; i++)); do
     log="$out/$name-$i.log"
     start=$SECONDS
     case $suite in
-      reliability) npx mocha --timeout 900000 --require test/reliability/report.ts "test/reliability/**/*.test.ts" >"$log" 2>&1 ;;
+      reliability) npm run --silent test:reliability:short >"$log" 2>&1 ;;
       vscode) npm run --silent test:vscode >"$log" 2>&1 ;;
       e2e) npm run --silent test:e2e >"$log" 2>&1 ;;
       *) WISP_VSCODE_GREP="$suite" npm run --silent test:vscode >"$log" 2>&1 ;;

@@ -40,7 +40,7 @@ step native npm run --silent build:native
 step unit npm run --silent test:unit
 step server npm run --silent test:server
 # The short form of `npm run test:reliability` (fuzz, load, disconnects, limits, key store, secrets).
-step reliability npx mocha --timeout 900000 --require test/reliability/report.ts "test/reliability/**/*.test.ts"
+step reliability npm run --silent test:reliability:short
 step package npm run --silent package
 step setup bash scripts/setup-vscode.sh
 step vscode npm run --silent test:vscode

@@ -150,10 +150,9 @@ export class ScriptedApi {
       res.socket?.setNoDelay(true);
       let closed = false;
       res.on("close", () => (closed = true));
-      const held = "holdAfter" in answer ? answer.holdAfter : undefined;
       for (const chunk of answer.chunks) {
         if (answer.delayMs) await new Promise((done) => setTimeout(done, answer.delayMs));
-        if (stream.sent === held && !closed) await new Promise((done) => (res.once("close", done), setTimeout(done, holdMs)));
+        if (stream.sent === answer.holdAfter && !closed) await new Promise((done) => (res.once("close", done), setTimeout(done, holdMs)));
         if (closed) {
           stream.cut = true;
           return;

@@ -80,24 +80,24 @@ describe("disconnect storm (real server process)", function () {
     const stormMs = Date.now() - started;
     const idleMs = await untilIdle(server);
     const after = await server.metrics();
+    const aborted = after.aborted - before.aborted;
+    const afterAbort = after.tokensAfterAbort - before.tokensAfterAbort;
     const health = await fetch(`${server.origin}/health`);
     const next1 = await timed();
     record({
       category: "disconnect storm",
       cases: total,
       failures: failures.length + (health.status === 200 ? 0 : 1),
-      notes: `${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")} in ${(stormMs / 1000).toFixed(1)} s; ${after.aborted - before.aborted} generations stopped; ${after.tokensAfterAbort - before.tokensAfterAbort} tokens after the drops; idle ${idleMs} ms after; next request ${next1} ms (before ${baseline} ms)`,
+      notes: `${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")} in ${(stormMs / 1000).toFixed(1)} s; ${aborted} generations stopped; ${afterAbort} tokens after the drops; idle ${idleMs} ms after; next request ${next1} ms (before ${baseline} ms)`,
     });
     assert.deepEqual(failures.slice(0, 10), []);
     assert.equal(health.status, 200);
     assert.equal(after.sequences.busy, 0);
     assert.equal(after.sequences.waiting, 0);
-    const aborted = after.aborted - before.aborted;
     assert.ok(aborted > total / 3, `the server saw the drops (${aborted} aborted)`);
     // Each dropped generation stopped within the native call in flight when the server saw the
     // close: the server's own count, so no machine's speed enters it. With no sequence busy or
     // waiting (above), nothing stands in front of the next request; its time is in the report.
-    const afterAbort = after.tokensAfterAbort - before.tokensAfterAbort;
     assert.ok(afterAbort <= aborted * RUN_MAX_TOKENS, `${afterAbort} tokens generated after ${aborted} clients left`);
   });
 });
