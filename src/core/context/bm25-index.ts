@@ -1,0 +1,144 @@
+/**
+ * A lexical index of the workspace's chunks, ranked with BM25 and a bonus for the chunk that
+ * defines a name the query uses. Files are replaced whole (on save, on change), so the index is
+ * always one consistent picture of the files it was given.
+ */
+import type { Chunk } from "./chunker";
+import { searchTerms } from "./identifiers";
+
+interface Entry {
+  readonly chunk: Chunk;
+  readonly length: number;
+  readonly counts: ReadonlyMap<string, number>;
+  readonly defines: ReadonlySet<string>;
+}
+
+export interface SearchHit {
+  readonly chunk: Chunk;
+  readonly score: number;
+}
+
+export interface SearchOptions {
+  readonly limit?: number;
+  /** Most hits from one file, so a few files do not take every place. */
+  readonly perFile?: number;
+  /** Paths left out (the file the question is already about). */
+  readonly exclude?: ReadonlySet<string>;
+}
+
+const k1 = 1.2;
+const b = 0.75;
+/** Added per query name the chunk defines: where a thing is defined beats where it is mentioned. */
+const definitionBonus = 4;
+/** Added per query term that names the file (`cart` for `src/cart.ts`). */
+const pathBonus = 1.5;
+
+export class Bm25Index {
+  private readonly entries = new Map<number, Entry>();
+  private readonly postings = new Map<string, Set<number>>();
+  private readonly files = new Map<string, number[]>();
+  private nextId = 0;
+  private totalLength = 0;
+
+  get fileCount(): number {
+    return this.files.size;
+  }
+
+  get chunkCount(): number {
+    return this.entries.size;
+  }
+
+  has(path: string): boolean {
+    return this.files.has(path);
+  }
+
+  paths(): IterableIterator<string> {
+    return this.files.keys();
+  }
+
+  /** Puts a file's chunks in place of what the index had for it. */
+  setFile(path: string, chunks: readonly Chunk[]): void {
+    this.removeFile(path);
+    const ids: number[] = [];
+    for (const chunk of chunks) {
+      const terms = searchTerms(chunk.text);
+      const counts = new Map<string, number>();
+      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      const id = this.nextId++;
+      this.entries.set(id, { chunk, length: terms.length, counts, defines: new Set(chunk.defines.map((d) => d.toLowerCase())) });
+      for (const term of counts.keys()) {
+        let set = this.postings.get(term);
+        if (set === undefined) this.postings.set(term, (set = new Set()));
+        set.add(id);
+      }
+      this.totalLength += terms.length;
+      ids.push(id);
+    }
+    this.files.set(path, ids);
+  }
+
+  removeFile(path: string): void {
+    const ids = this.files.get(path);
+    if (ids === undefined) return;
+    for (const id of ids) {
+      const entry = this.entries.get(id)!;
+      for (const term of entry.counts.keys()) {
+        const set = this.postings.get(term)!;
+        set.delete(id);
+        if (set.size === 0) this.postings.delete(term);
+      }
+      this.totalLength -= entry.length;
+      this.entries.delete(id);
+    }
+    this.files.delete(path);
+  }
+
+  /** The best chunks for a query text, best first. */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const limit = options.limit ?? 5;
+    const perFile = options.perFile ?? 2;
+    const weights = new Map<string, number>();
+    for (const term of searchTerms(query)) weights.set(term, (weights.get(term) ?? 0) + 1);
+    if (weights.size === 0 || this.entries.size === 0) return [];
+    const scores = this.score(weights);
+    const ranked = [...scores].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+    const hits: SearchHit[] = [];
+    const taken = new Map<string, number>();
+    for (const [id, score] of ranked) {
+      const { chunk } = this.entries.get(id)!;
+      if (options.exclude?.has(chunk.path)) continue;
+      const count = taken.get(chunk.path) ?? 0;
+      if (count >= perFile) continue;
+      taken.set(chunk.path, count + 1);
+      hits.push({ chunk, score });
+      if (hits.length >= limit) break;
+    }
+    return hits;
+  }
+
+  private score(weights: ReadonlyMap<string, number>): Map<number, number> {
+    const n = this.entries.size;
+    const average = this.totalLength / n || 1;
+    const scores = new Map<number, number>();
+    for (const [term, weight] of weights) {
+      const ids = this.postings.get(term);
+      if (ids === undefined) continue;
+      const idf = Math.log(1 + (n - ids.size + 0.5) / (ids.size + 0.5));
+      for (const id of ids) {
+        const entry = this.entries.get(id)!;
+        const tf = entry.counts.get(term)!;
+        let score = (weight * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * entry.length) / average));
+        if (entry.defines.has(term)) score += definitionBonus * idf;
+        if (fileStem(entry.chunk.path).includes(term)) score += pathBonus;
+        scores.set(id, (scores.get(id) ?? 0) + score);
+      }
+    }
+    return scores;
+  }
+}
+
+function fileStem(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const dot = name.indexOf(".");
+  return (dot > 0 ? name.slice(0, dot) : name).toLowerCase().replace(/[-_]/g, "");
+}

@@ -1,0 +1,26 @@
+/**
+ * The workspace code worth sending with a question that names none: chunks that share the
+ * question's identifiers (and, with less weight, those around the cursor), found in the index.
+ */
+import type { Bm25Index, SearchHit } from "./bm25-index";
+
+export interface RelevantOptions {
+  /** Most snippets added. */
+  readonly limit?: number;
+  /** The file the question is asked from: its code near the cursor steers the search. */
+  readonly activePath?: string;
+  readonly activeText?: string;
+}
+
+/** A snippet scoring below this share of the best one is noise beside it. */
+const relativeFloor = 0.35;
+
+export function relevantSnippets(index: Bm25Index, question: string, options: RelevantOptions = {}): SearchHit[] {
+  if (question.trim() === "") return [];
+  // The question counts twice the editor's code: it says what the user is asking about.
+  const query = [question, question, options.activeText ?? ""].join("\n");
+  const exclude = new Set(options.activePath === undefined ? [] : [options.activePath]);
+  const hits = index.search(query, { limit: options.limit ?? 3, perFile: 1, exclude });
+  const best = hits[0]?.score ?? 0;
+  return hits.filter((h) => h.score >= best * relativeFloor);
+}

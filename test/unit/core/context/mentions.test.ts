@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { activeMention, fuzzyScore, rankCandidates } from "../../../../src/core/context/mentions";
+
+describe("mentions", () => {
+  it("finds the mention being typed at the caret", () => {
+    assert.deepEqual(activeMention("explain @fi", 11), { start: 8, query: "fi" });
+    assert.deepEqual(activeMention("@file:src/ca", 12), { start: 0, kind: "file", query: "src/ca" });
+    assert.deepEqual(activeMention("look at @", 9), { start: 8, query: "" });
+    assert.deepEqual(activeMention("@symbol:", 8), { start: 0, kind: "symbol", query: "" });
+  });
+
+  it("ignores an @ inside a word, after the caret moved past a space, or an unknown kind", () => {
+    assert.equal(activeMention("mail me@example.com", 19), undefined);
+    assert.equal(activeMention("@file done", 10), undefined);
+    assert.deepEqual(activeMention("@nope:x", 7), { start: 0, query: "nope:x" });
+  });
+
+  it("ranks file names that start with the query first, then word-start matches", () => {
+    const files = ["src/scarter.ts", "docs/cart-notes.md", "src/cart/cart.ts", "src/checkout.ts"];
+    assert.deepEqual(rankCandidates("cart", files, (f) => f), ["src/cart/cart.ts", "docs/cart-notes.md", "src/scarter.ts"]);
+    assert.equal(fuzzyScore("zz", "src/cart.ts"), undefined);
+  });
+
+  it("keeps the given order (recent and open first) for an empty query", () => {
+    assert.deepEqual(rankCandidates("", ["b", "a", "c"], (x) => x), ["b", "a", "c"]);
+  });
+});
