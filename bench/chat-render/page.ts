@@ -12,7 +12,7 @@ export type RenderMode = "incremental" | "full";
 function runRender(pieces: string[], perStep: number, mode: RenderMode): number[] {
   const host = document.getElementById("out")!;
   const ignore = () => undefined;
-  const streaming = new StreamingMarkdown(ignore);
+  const streaming = new StreamingMarkdown(ignore, ignore);
   host.replaceChildren(mode === "incremental" ? streaming.element : "");
   const times: number[] = [];
   let text = "";
@@ -24,7 +24,7 @@ function runRender(pieces: string[], perStep: number, mode: RenderMode): number[
     else {
       // The obvious way: render the whole answer again on every frame.
       const fragment = renderMarkdown(text);
-      decorateCodeBlocks(fragment, ignore);
+      decorateCodeBlocks(fragment, ignore, ignore);
       host.replaceChildren(fragment);
     }
     void host.offsetHeight;

@@ -21,6 +21,8 @@ export interface WispSettings {
     readonly maxTokens: number;
     /** 0: as the server reports it. */
     readonly contextTokens: number;
+    /** Add relevant workspace code to questions that attach none, and offer @-mentions of files and symbols. */
+    readonly workspaceContext: boolean;
   };
   readonly image: ImageSettings;
   readonly localServer: { readonly autoStart: boolean; readonly modelsDir: string };
@@ -99,6 +101,7 @@ function readSettings(): WispSettings {
       temperature: c.get<number>("chat.temperature", 0.2),
       maxTokens: c.get<number>("chat.maxTokens", 1024),
       contextTokens: c.get<number>("chat.contextTokens", 0),
+      workspaceContext: c.get<boolean>("chat.workspaceContext", true),
     },
     image: {
       model: str("image.model", ""),

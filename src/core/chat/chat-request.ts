@@ -5,6 +5,7 @@
 import type { ChatMessage, ChatRequest } from "../api/chat";
 import { requestSnippet, snippetLanguages, type SnippetLanguage } from "../snippets/request-snippets";
 import type { ChatTurn } from "./conversation";
+import { fitLastQuestion } from "./attachment-budget";
 import { trimToContext } from "./context-trim";
 import { buildMessages } from "./prompt";
 
@@ -30,10 +31,13 @@ export interface PlannedRequest {
   readonly fits: boolean;
   readonly promptTokens: number;
   readonly promptBudget: number;
+  /** Attached code of the question shortened or left out to fit (as the user reads it). */
+  readonly cuts: readonly string[];
 }
 
 export function planChatRequest(setup: ChatSetup, turns: readonly ChatTurn[]): PlannedRequest {
-  const all = buildMessages(setup.systemPrompt, turns);
+  const fitted = fitLastQuestion(setup, turns);
+  const all = buildMessages(setup.systemPrompt, fitted.turns);
   const trimmed = trimToContext(all, setup);
   return {
     body: requestBody(setup, trimmed.messages),
@@ -41,6 +45,7 @@ export function planChatRequest(setup: ChatSetup, turns: readonly ChatTurn[]): P
     fits: trimmed.fits,
     promptTokens: trimmed.promptTokens,
     promptBudget: trimmed.promptBudget,
+    cuts: fitted.cuts,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Usage } from "../api/usage";
 import { calibratedTokensPerChar } from "./context-trim";
+import { cutNotice } from "./attachment-budget";
 import { droppedNotice, planChatRequest, type ChatRequestBody, type ChatSetup } from "./chat-request";
 import type { ChatStore } from "./chat-store";
 import {
@@ -67,6 +68,18 @@ export class ChatSession {
     this.deps.store.put(next);
     this.deps.events.changed(chat.id);
     return next;
+  }
+
+  /** What is attached to the active chat's next message. */
+  pending(): readonly CodeAttachment[] {
+    return this.deps.store.active().pending;
+  }
+
+  /** Replaces what Wisp found for the next message; what the user attached stays, first. */
+  setFound(found: readonly CodeAttachment[]): void {
+    const chat = this.deps.store.active();
+    this.deps.store.put({ ...chat, pending: [...chat.pending.filter((a) => a.source !== "found"), ...found] });
+    this.deps.events.changed(chat.id);
   }
 
   detach(attachmentId: string): void {
@@ -133,10 +146,16 @@ export class ChatSession {
     try {
       const setup = await this.deps.setup();
       const planned = planChatRequest({ ...setup, tokensPerChar: this.ratios.get(setup.model) }, chat.turns);
-      turn = { ...turn, model: setup.model, ...(planned.droppedMessages > 0 ? { droppedMessages: planned.droppedMessages } : {}) };
+      turn = {
+        ...turn,
+        model: setup.model,
+        ...(planned.droppedMessages > 0 ? { droppedMessages: planned.droppedMessages } : {}),
+        ...(planned.cuts.length > 0 ? { contextCuts: planned.cuts } : {}),
+      };
       save("now");
       events.changed(chat.id);
       if (planned.droppedMessages > 0) events.notice(droppedNotice(planned.droppedMessages, setup));
+      if (planned.cuts.length > 0) events.notice(cutNotice(planned.cuts, setup.contextTokens));
       for await (const delta of this.deps.stream(planned.body, controller.signal)) {
         if (delta.usage) usage = delta.usage;
         if (delta.finishReason) finishReason = delta.finishReason;

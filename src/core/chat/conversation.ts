@@ -4,7 +4,14 @@
  */
 import type { Usage } from "../api/usage";
 
-/** Code attached to a user message: a selection, or the visible part of a file when nothing was selected. */
+/**
+ * Where attached code came from: the editor's selection (or its visible part when nothing was
+ * selected), an @-mention (file, symbol, problems, open editors, git changes), or the workspace
+ * index (`found`: added by Wisp for a question that attached nothing).
+ */
+export type AttachmentSource = "selection" | "visible" | "file" | "symbol" | "problems" | "open" | "git" | "found";
+
+/** Code (or other context) attached to a user message. */
 export interface CodeAttachment {
   readonly id: string;
   /** Workspace-relative path (or the file name of an untitled/outside file). */
@@ -15,7 +22,9 @@ export interface CodeAttachment {
   readonly startLine: number;
   readonly endLine: number;
   readonly text: string;
-  readonly source: "selection" | "visible";
+  readonly source: AttachmentSource;
+  /** How to name it when not by path and lines (problems, git changes). */
+  readonly label?: string;
 }
 
 export interface UserTurn {
@@ -52,6 +61,8 @@ export interface AssistantTurn {
   readonly error?: ChatError;
   /** Earlier messages left out of the request to fit the model's context. */
   readonly droppedMessages?: number;
+  /** Attached code shortened or left out to fit the model's context, as the user reads it. */
+  readonly contextCuts?: readonly string[];
 }
 
 export type ChatTurn = UserTurn | AssistantTurn;

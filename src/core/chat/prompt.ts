@@ -27,8 +27,11 @@ export function fenceFor(code: string): string {
 
 /** How an attachment is described to the user (chip) and to the model (heading). */
 export function describeAttachment(a: CodeAttachment): string {
+  if (a.label !== undefined) return a.label;
   const lines = a.startLine === a.endLine ? `line ${a.startLine}` : `lines ${a.startLine}-${a.endLine}`;
-  return a.source === "visible" ? `${a.path}, ${lines} (visible part; nothing selected)` : `${a.path}, ${lines}`;
+  if (a.source === "visible") return `${a.path}, ${lines} (visible part; nothing selected)`;
+  if (a.source === "found") return `${a.path}, ${lines} (found in the workspace)`;
+  return `${a.path}, ${lines}`;
 }
 
 export function formatAttachment(a: CodeAttachment): string {

@@ -6,6 +6,18 @@
 import type { Chat, ChatError, ChatSummary } from "./conversation";
 import type { CodeSnippet } from "./chat-request";
 import type { ChatViewState } from "./view-memory";
+import { isMentionKind, type MentionKind } from "../context/mentions";
+
+/** One entry of the @-mention list: a kind to pick, or a file or symbol of that kind. */
+export interface MentionItem {
+  /** Chosen with addMention; valid until the next list. */
+  readonly id: string;
+  readonly kind: MentionKind;
+  readonly label: string;
+  readonly detail?: string;
+  /** Picking it narrows the list to this kind (`@file:`) instead of attaching. */
+  readonly opensKind?: boolean;
+}
 
 export interface ChatSetupView {
   readonly temperature: number;
@@ -46,7 +58,8 @@ export type HostMessage =
   /** `text` continues the answer at `offset` (its length so far). */
   | { readonly type: "delta"; readonly chatId: string; readonly turnId: string; readonly offset: number; readonly text: string }
   | { readonly type: "snippets"; readonly snippets: readonly CodeSnippet[]; readonly note: string }
-  | { readonly type: "focusPrompt" };
+  | { readonly type: "focusPrompt" }
+  | { readonly type: "mentionItems"; readonly requestId: number; readonly items: readonly MentionItem[] };
 
 export type CodeAction = "copy" | "insert" | "replace" | "newFile";
 export type ErrorAction = "setApiKey" | "selectModel" | "retry" | "startLocalServer" | "openSettings" | "showLogs";
@@ -68,7 +81,11 @@ export type ViewMessage =
   | { readonly type: "viewAsCode"; readonly draft: string }
   | { readonly type: "copyText"; readonly text: string }
   | { readonly type: "errorAction"; readonly action: ErrorAction }
-  | { readonly type: "viewState"; readonly chatId: string; readonly scrollTop: number; readonly draft: string };
+  | { readonly type: "viewState"; readonly chatId: string; readonly scrollTop: number; readonly draft: string }
+  /** What follows an `@` in the prompt box (kind "" while no kind is typed). */
+  | { readonly type: "mentionQuery"; readonly requestId: number; readonly kind: MentionKind | ""; readonly query: string }
+  | { readonly type: "addMention"; readonly id: string }
+  | { readonly type: "openFile"; readonly path: string };
 
 /** Longest text accepted from the webview (a message, a code block): 1 MiB of characters. */
 export const maxViewText = 1 << 20;
@@ -101,6 +118,9 @@ const shapes: Record<ViewMessage["type"], Fields> = {
   copyText: { text },
   errorAction: { action: (v) => errorActions.includes(v as string) },
   viewState: { chatId: id, scrollTop: (v) => typeof v === "number" && Number.isFinite(v) && v >= 0, draft: text },
+  mentionQuery: { requestId: (v) => Number.isSafeInteger(v), kind: (v) => v === "" || isMentionKind(v), query: (v) => typeof v === "string" && v.length <= 256 },
+  addMention: { id },
+  openFile: { path: (v) => typeof v === "string" && v.length > 0 && v.length <= 1024 },
 };
 
 /** The message if it is one the webview may send, with exactly its fields; otherwise undefined. */

@@ -9,6 +9,7 @@ import type { ChatViewMemory } from "../../core/chat/view-memory";
 import { lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../../core/chat/conversation";
 import type { HostMessage, Notice, ViewMessage, ViewState } from "../../core/chat/protocol";
 import type { ClientFactory } from "../client-factory";
+import type { ChatContext } from "../context/chat-context";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 import { ChatModelList } from "./chat-models";
@@ -23,6 +24,7 @@ export interface ChatPanelDeps {
   readonly settings: Settings;
   readonly clients: ClientFactory;
   readonly codeActions: CodeActions;
+  readonly context: ChatContext;
   readonly log: Logger;
   /**
    * Posts to the webview when it is up (dropped otherwise: `ready` brings it up to date);
@@ -115,9 +117,14 @@ export class ChatPanel implements vscode.Disposable {
     switch (message.type) {
       case "ready":
         return this.ready();
-      case "send":
-        await this.session.send(message.text);
+      case "send": {
+        // The draft may have changed since the last look: the snippets sent are the ones for this text.
+        this.deps.context.refreshFound(this.session, message.text);
+        const sent = this.session.send(message.text);
+        this.deps.context.sent();
+        await sent;
         return;
+      }
       case "stop":
         return this.session.stop(store.active().id);
       case "regenerate":
@@ -130,8 +137,21 @@ export class ChatPanel implements vscode.Disposable {
       }
       case "codeAction":
         return this.showNotice(await codeActions.run(message.action, message.code, message.language));
-      case "removeAttachment":
+      case "removeAttachment": {
+        const removed = this.session.pending().find((a) => a.id === message.id);
+        if (removed) this.deps.context.removed(removed);
         return this.session.detach(message.id);
+      }
+      case "mentionQuery": {
+        const items = await this.deps.context.mentions.list(message.kind, message.query);
+        void this.deps.post({ type: "mentionItems", requestId: message.requestId, items });
+        return;
+      }
+      case "addMention":
+        for (const attachment of await this.deps.context.mentions.resolve(message.id)) this.session.attach(attachment);
+        return;
+      case "openFile":
+        return this.openFile(message.path);
       case "newChat":
         return this.newChat();
       case "switchChat":
@@ -152,7 +172,9 @@ export class ChatPanel implements vscode.Disposable {
       case "errorAction":
         return this.errorAction(message.action);
       case "viewState":
-        if (store.get(message.chatId)) await this.deps.views.set(message.chatId, { scrollTop: message.scrollTop, draft: message.draft });
+        if (!store.get(message.chatId)) return;
+        if (message.chatId === store.active().id) this.deps.context.refreshFound(this.session, message.draft);
+        await this.deps.views.set(message.chatId, { scrollTop: message.scrollTop, draft: message.draft });
         return;
     }
   }
@@ -259,6 +281,15 @@ export class ChatPanel implements vscode.Disposable {
   private async refreshModels(): Promise<void> {
     await this.models.refresh();
     this.postState();
+  }
+
+  /** Opens a file an answer names (workspace-relative), if it is in the workspace. */
+  private async openFile(path: string): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const uri = folder && !path.split(/[\\/]/).includes("..") ? vscode.Uri.joinPath(folder.uri, path.replace(/^\.\//, "")) : undefined;
+    const exists = uri ? await vscode.workspace.fs.stat(uri).then(() => true, () => false) : false;
+    if (!uri || !exists) return this.showNotice(`${path} is not a file of this workspace.`);
+    await vscode.window.showTextDocument(uri, { preview: false });
   }
 
   private async copyText(text: string): Promise<void> {

@@ -32,7 +32,7 @@ export function attachmentFromEditor(editor: vscode.TextEditor, newId: () => str
 }
 
 /** The visible lines (all ranges the editor shows, from the first to the last). */
-function visibleRange(editor: vscode.TextEditor): vscode.Range | undefined {
+export function visibleRange(editor: vscode.TextEditor): vscode.Range | undefined {
   const ranges = editor.visibleRanges;
   const first = ranges[0];
   const last = ranges.at(-1);

@@ -4,7 +4,8 @@ import * as vscode from "vscode";
 import { ChatStore } from "../../core/chat/chat-store";
 import { ChatViewMemory } from "../../core/chat/view-memory";
 import { quickActions, type QuickAction } from "../../core/chat/prompt";
-import type { ViewState } from "../../core/chat/protocol";
+import { parseViewMessage, type MentionItem, type ViewState } from "../../core/chat/protocol";
+import type { MentionKind } from "../../core/context/mentions";
 import type { ApiKeyStore } from "../api-key";
 import type { ClientFactory } from "../client-factory";
 import type { Logger } from "../logger";
@@ -12,6 +13,9 @@ import { registerWispCommand } from "../run-command";
 import type { Settings } from "../settings";
 import { ChatPanel } from "./chat-panel";
 import { ChatViewProvider, chatViewId } from "./chat-view-provider";
+import { ChatContext } from "../context/chat-context";
+import type { IndexStatus } from "../context/workspace-index";
+import { problemsOnLines } from "../context/problems";
 import { CodeActions } from "./code-actions";
 import { FileChatStorage } from "./file-chat-storage";
 import { attachmentFromEditor } from "./editor-attachment";
@@ -31,6 +35,12 @@ export interface ChatProbe {
   viewReady(): boolean;
   /** Resolves when every chat change is stored. */
   flush(): Promise<void>;
+  /** The workspace index behind @file and the snippets found for a question. */
+  index(): IndexStatus;
+  /** What the @ list offers for a kind ("" while none is typed) and a query. */
+  mentions(kind: MentionKind | "", query: string): Promise<MentionItem[]>;
+  /** Handles a message exactly as if the chat webview had sent it (checked the same way). */
+  fromView(message: unknown): Promise<void>;
 }
 
 const quickActionCommands: Record<QuickAction, string> = {
@@ -53,10 +63,11 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     onError: (error) => log.error(`chat: saving chats failed: ${(error as Error).message}`),
   });
   const codeActions = new CodeActions();
+  const chatContext = new ChatContext(settings, log, newId);
   // The provider posts for the panel and the panel answers the provider: built in this order.
   let provider: ChatViewProvider | undefined;
   const views = new ChatViewMemory(storage);
-  const panel = new ChatPanel({ store, views, settings, clients, codeActions, log, newId, post: (message) => provider?.post(message) ?? Promise.resolve(false) });
+  const panel = new ChatPanel({ store, views, settings, clients, codeActions, context: chatContext, log, newId, post: (message) => provider?.post(message) ?? Promise.resolve(false) });
   provider = new ChatViewProvider(context.extensionUri, { ready: () => panel.ready(), message: (m) => void handle(panel.message(m)) }, log);
 
   /** View actions run detached from the view: their failures become a notice and a log line. */
@@ -70,12 +81,14 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
   }
 
   /** Attaches the editor's selection (or visible lines) to the next message and shows the panel. */
-  async function attachFromEditor(): Promise<void> {
+  async function attachFromEditor(withProblems = false): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     if (editor === undefined) throw new Error("Open a file and select the code to ask about.");
     const attachment = attachmentFromEditor(editor, newId);
     if (attachment === undefined) throw new Error("There is no code to attach: select some, or open a file that is not empty.");
     panel.session.attach(attachment);
+    const problems = withProblems ? problemsOnLines(editor.document, attachment.startLine, attachment.endLine, newId) : undefined;
+    if (problems) panel.session.attach(problems);
     if (attachment.source === "visible") {
       panel.showNotice(`Nothing was selected: attached the visible part of ${attachment.path} (lines ${attachment.startLine}-${attachment.endLine}).`);
     }
@@ -92,6 +105,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
 
   const disposable = vscode.Disposable.from(
     codeActions,
+    chatContext,
     panel,
     provider,
     vscode.window.registerWebviewViewProvider(chatViewId, provider),
@@ -102,7 +116,8 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     }),
     ...Object.entries(quickActionCommands).map(([action, id]) =>
       command(id, async () => {
-        await attachFromEditor();
+        // What the editor already reports about these lines is the first thing to explain or fix.
+        await attachFromEditor(action === "explain" || action === "findProblems");
         await panel.session.send(quickActions[action as QuickAction].prompt);
       }),
     ),
@@ -125,6 +140,17 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
   );
   return {
     disposable,
-    probe: { state: () => panel.state(), viewReady: () => provider!.isReady, flush: () => store.flush() },
+    probe: {
+      state: () => panel.state(),
+      viewReady: () => provider!.isReady,
+      flush: () => store.flush(),
+      index: () => chatContext.index.status(),
+      mentions: (kind, query) => chatContext.mentions.list(kind, query),
+      fromView: async (message) => {
+        const parsed = parseViewMessage(message);
+        if (parsed === undefined) throw new Error(`not a message the chat view may send: ${JSON.stringify(message)}`);
+        await panel.message(parsed);
+      },
+    },
   };
 }

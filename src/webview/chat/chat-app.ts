@@ -37,7 +37,7 @@ export class ChatApp {
       stop: () => post({ type: "stop" }),
       removeAttachment: (id) => post({ type: "removeAttachment", id }),
       draftChanged: () => this.saveView(),
-    });
+    }, post);
     root.append(this.header.element, this.banner, this.snippets.element, this.conversation.element, this.notice, this.composer.element);
     window.addEventListener("message", (event: MessageEvent<HostMessage>) => this.receive(event.data));
     post({ type: "ready" });
@@ -54,6 +54,8 @@ export class ChatApp {
         return this.snippets.show(message.snippets, message.note);
       case "focusPrompt":
         return this.composer.focus();
+      case "mentionItems":
+        return this.composer.showMentions(message.requestId, message.items);
     }
   }
 

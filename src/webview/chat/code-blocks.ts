@@ -1,3 +1,4 @@
+import { codeBlockPath } from "../../core/chat/code-block-path";
 import type { CodeAction } from "../../core/chat/protocol";
 import { actionButton, el } from "./dom";
 import { codeLanguage } from "./markdown";
@@ -16,12 +17,18 @@ export interface CodeBlockAction {
   readonly language: string;
 }
 
-/** Puts each rendered code block in a frame with its language and buttons that call `onAction`. */
-export function decorateCodeBlocks(root: ParentNode, onAction: (request: CodeBlockAction) => void): void {
+/**
+ * Puts each rendered code block in a frame with its language and buttons that call `onAction`;
+ * a block that names a workspace file (see codeBlockPath) also gets Open.
+ */
+export function decorateCodeBlocks(root: ParentNode, onAction: (request: CodeBlockAction) => void, onOpenFile: (path: string) => void): void {
   for (const pre of root.querySelectorAll("pre.code-block")) {
     const code = pre.querySelector("code");
     const language = code ? codeLanguage(code) : "";
     const bar = el("div", { className: "code-bar" }, el("span", { className: "code-language" }, language || "text"));
+    const before = [...(pre.previousElementSibling?.querySelectorAll("code") ?? [])].map((c) => c.textContent ?? "");
+    const path = codeBlockPath((code?.textContent ?? "").split("\n", 1)[0] ?? "", before);
+    if (path !== undefined) bar.append(actionButton(`Open ${path}`, () => onOpenFile(path), { className: "open-file" }, `Open ${path}`));
     for (const { action, text, label } of actions) {
       // The code is read when clicked: a block still streaming grows after its buttons are built.
       const run = () => {

@@ -1,6 +1,8 @@
 import type { CodeAttachment } from "../../core/chat/conversation";
+import type { MentionItem, ViewMessage } from "../../core/chat/protocol";
 import { describeAttachment } from "../../core/chat/prompt";
 import { actionButton, button, el } from "./dom";
+import { MentionMenu } from "./mention-menu";
 
 export interface ComposerEvents {
   send(text: string): void;
@@ -13,19 +15,25 @@ export interface ComposerEvents {
 export class Composer {
   readonly element = el("form", { className: "composer", "aria-label": "Message" });
   private readonly chips = el("ul", { className: "chips pending", "aria-label": "Code attached to the next message" });
-  private readonly input = el("textarea", { rows: 3, placeholder: "Ask Wisp… (Enter to send, Shift+Enter for a new line)", "aria-label": "Message to Wisp" });
+  private readonly input = el("textarea", { rows: 3, placeholder: "Ask Wisp… (@ to mention files, symbols, problems; Enter to send)", "aria-label": "Message to Wisp" });
+  private readonly mentions: MentionMenu;
   private readonly sendButton = el("button", { type: "submit", className: "primary", title: "Send (Enter)" }, "Send");
   private readonly stopButton = button("Stop", { className: "stop", title: "Stop the answer (Escape)" });
   private streaming = false;
   private hasAttachments = false;
 
-  constructor(private readonly events: ComposerEvents) {
-    this.element.append(this.chips, this.input, el("div", { className: "composer-actions" }, this.stopButton, this.sendButton));
+  constructor(
+    private readonly events: ComposerEvents,
+    post: (message: ViewMessage) => void,
+  ) {
+    this.mentions = new MentionMenu(this.input, post);
+    this.element.append(this.chips, this.mentions.element, this.input, el("div", { className: "composer-actions" }, this.stopButton, this.sendButton));
     this.element.addEventListener("submit", (event) => {
       event.preventDefault();
       this.submit();
     });
     this.input.addEventListener("keydown", (event) => {
+      if (this.mentions.handleKey(event)) return;
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
@@ -50,6 +58,10 @@ export class Composer {
     this.refreshButtons();
   }
 
+  showMentions(requestId: number, items: readonly MentionItem[]): void {
+    this.mentions.show(requestId, items);
+  }
+
   focus(): void {
     this.input.focus();
   }
@@ -59,7 +71,7 @@ export class Composer {
     this.hasAttachments = pending.length > 0;
     this.chips.replaceChildren(
       ...pending.map((a) =>
-        el("li", { className: "chip", title: a.text.slice(0, 400) }, el("span", {}, describeAttachment(a)), actionButton(`Remove ${a.path} lines ${a.startLine}-${a.endLine}`, () => this.events.removeAttachment(a.id), { className: "remove" }, "×")),
+        el("li", { className: a.source === "found" ? "chip found" : "chip", title: a.text.slice(0, 400) }, el("span", {}, describeAttachment(a)), actionButton(`Remove ${describeAttachment(a)}`, () => this.events.removeAttachment(a.id), { className: "remove" }, "×")),
       ),
     );
     this.chips.hidden = pending.length === 0;

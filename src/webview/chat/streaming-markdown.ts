@@ -14,7 +14,10 @@ export class StreamingMarkdown {
   private text = "";
   private frozen = 0;
 
-  constructor(private readonly onCodeAction: (request: CodeBlockAction) => void) {
+  constructor(
+    private readonly onCodeAction: (request: CodeBlockAction) => void,
+    private readonly onOpenFile: (path: string) => void,
+  ) {
     this.element.append(this.tail);
   }
 
@@ -40,7 +43,7 @@ export class StreamingMarkdown {
 
   private render(text: string): DocumentFragment {
     const fragment = renderMarkdown(text);
-    decorateCodeBlocks(fragment, this.onCodeAction);
+    decorateCodeBlocks(fragment, this.onCodeAction, this.onOpenFile);
     return fragment;
   }
 }

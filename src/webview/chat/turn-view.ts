@@ -42,7 +42,10 @@ export class TurnView {
       return;
     }
     if (this.markdown === undefined) {
-      this.markdown = new StreamingMarkdown((code) => this.post({ type: "codeAction", ...code }));
+      this.markdown = new StreamingMarkdown(
+        (code) => this.post({ type: "codeAction", ...code }),
+        (path) => this.post({ type: "openFile", path }),
+      );
       this.element.replaceChildren(this.markdown.element);
     }
     if (textChanged || frame !== this.frame) this.markdown.update(turn.text, turn.status !== "streaming");
@@ -62,8 +65,10 @@ export class TurnView {
 function answerHeader(turn: AssistantTurn): [HTMLElement, HTMLElement | undefined] {
   const header = el("header", { className: "turn-header" }, el("span", { className: "who" }, "Wisp"), turn.model ? el("span", { className: "model" }, turn.model) : undefined);
   const n = turn.droppedMessages ?? 0;
-  const dropped = n > 0 ? el("p", { className: "dropped" }, `${n} earlier message${n === 1 ? " was" : "s were"} left out to fit the model's context.`) : undefined;
-  return [header, dropped];
+  const dropped = n > 0 ? `${n} earlier message${n === 1 ? " was" : "s were"} left out to fit the model's context.` : "";
+  const cuts = turn.contextCuts?.length ? `Cut to fit the model's context: ${turn.contextCuts.join("; ")}.` : "";
+  const note = [dropped, cuts].filter((t) => t !== "").join(" ");
+  return [header, note === "" ? undefined : el("p", { className: "dropped" }, note)];
 }
 
 function userParts(turn: UserTurn): Node[] {
@@ -120,5 +125,5 @@ function withUsage(prefix: string, turn: AssistantTurn): string {
 /** What a turn's frame (everything but an answer's text) depends on. */
 function frameKey(turn: ChatTurn, context: TurnContext): string {
   if (turn.role === "user") return JSON.stringify([turn.text, turn.attachments.map((a) => a.id)]);
-  return JSON.stringify([turn.status, turn.model, turn.usage, turn.error, turn.droppedMessages, turn.finishedAt, turn.text === "", context]);
+  return JSON.stringify([turn.status, turn.model, turn.usage, turn.error, turn.droppedMessages, turn.contextCuts, turn.finishedAt, turn.text === "", context]);
 }

@@ -10,6 +10,10 @@ describe("chat protocol", () => {
     assert.deepEqual(parseViewMessage({ type: "errorAction", action: "setApiKey" }), { type: "errorAction", action: "setApiKey" });
     assert.deepEqual(parseViewMessage({ type: "viewAsCode", draft: "" }), { type: "viewAsCode", draft: "" });
     assert.deepEqual(parseViewMessage({ type: "viewState", chatId: "c1", scrollTop: 120, draft: "half a qu" }), { type: "viewState", chatId: "c1", scrollTop: 120, draft: "half a qu" });
+    assert.deepEqual(parseViewMessage({ type: "mentionQuery", requestId: 3, kind: "file", query: "src/ca" }), { type: "mentionQuery", requestId: 3, kind: "file", query: "src/ca" });
+    assert.deepEqual(parseViewMessage({ type: "mentionQuery", requestId: 4, kind: "", query: "" }), { type: "mentionQuery", requestId: 4, kind: "", query: "" });
+    assert.deepEqual(parseViewMessage({ type: "addMention", id: "m12" }), { type: "addMention", id: "m12" });
+    assert.deepEqual(parseViewMessage({ type: "openFile", path: "src/cart.ts" }), { type: "openFile", path: "src/cart.ts" });
   });
 
   it("rejects unknown types, missing or mistyped fields, and oversized text", () => {
@@ -33,6 +37,7 @@ describe("chat protocol", () => {
       { type: "viewState", chatId: "c1", scrollTop: -1, draft: "" },
       { type: "viewState", chatId: "c1", scrollTop: Number.NaN, draft: "" },
     ];
+    bad.push({ type: "mentionQuery", requestId: 1, kind: "folder", query: "" }, { type: "mentionQuery", requestId: 1.5, kind: "", query: "" }, { type: "addMention", id: "../x" }, { type: "openFile", path: "" });
     for (const message of bad) assert.equal(parseViewMessage(message), undefined, JSON.stringify(message));
   });
 

@@ -1,0 +1,31 @@
+import * as vscode from "vscode";
+import type { CodeAttachment } from "../../core/chat/conversation";
+
+/** The part of the built-in git extension's API this file uses. */
+interface GitRepository {
+  readonly rootUri: vscode.Uri;
+  diff(cached?: boolean): Promise<string>;
+}
+interface GitApi {
+  readonly repositories: readonly GitRepository[];
+  getRepository(uri: vscode.Uri): GitRepository | null;
+}
+
+/** A diff larger than this is cut: the model cannot use a whole refactor's diff anyway. */
+const maxDiffChars = 100_000;
+
+/** @git: the uncommitted changes (staged and not) of the active file's repository, as a diff. */
+export async function gitChanges(newId: () => string): Promise<CodeAttachment> {
+  const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>("vscode.git");
+  if (extension === undefined) throw new Error("@git needs VS Code's Git extension, which is not enabled in this window.");
+  const api = (extension.isActive ? extension.exports : await extension.activate()).getAPI(1);
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const repository = (active && api.getRepository(active)) || api.repositories[0];
+  if (repository === undefined) throw new Error("@git: this workspace is not in a git repository.");
+  const [staged, unstaged] = await Promise.all([repository.diff(true), repository.diff(false)]);
+  let text = [staged, unstaged].filter((d) => d.trim() !== "").join("\n");
+  if (text.trim() === "") throw new Error("@git: there are no uncommitted changes.");
+  if (text.length > maxDiffChars) text = `${text.slice(0, text.lastIndexOf("\n", maxDiffChars))}\n… (diff cut at ${maxDiffChars / 1000} KB)`;
+  const lines = text.split("\n").length;
+  return { id: newId(), path: vscode.workspace.asRelativePath(repository.rootUri, false) || ".", language: "diff", startLine: 1, endLine: lines, text, source: "git", label: "Uncommitted changes (git diff)" };
+}

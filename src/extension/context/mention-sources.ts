@@ -1,0 +1,154 @@
+import * as vscode from "vscode";
+import type { CodeAttachment } from "../../core/chat/conversation";
+import type { MentionItem } from "../../core/chat/protocol";
+import { mentionKinds, rankCandidates, type MentionKind } from "../../core/context/mentions";
+import { attachmentFromEditor, visibleRange } from "../chat/editor-attachment";
+import { problemsAttachment } from "./problems";
+import { readTextFile } from "./text-files";
+import type { WorkspaceIndex } from "./workspace-index";
+import { gitChanges } from "./git-changes";
+
+/** Largest file attached by @file: more than a model should read in one go. */
+const maxMentionBytes = 256 * 1024;
+const listLength = 30;
+
+type Target =
+  | { kind: "file"; uri: vscode.Uri }
+  | { kind: "symbol"; uri: vscode.Uri; name: string; range: vscode.Range }
+  | { kind: Exclude<MentionKind, "file" | "symbol"> }
+  /** A kind with items to pick, offered while no kind is typed: picking it narrows the list. */
+  | { kind: "pick"; of: MentionKind };
+
+/**
+ * What the @-mention list offers and what a picked mention attaches. Items are listed by the host
+ * and picked by id, so the webview never names a path or a range the host has not offered.
+ */
+export class MentionSources {
+  private offered = new Map<string, Target>();
+  private nextId = 0;
+
+  constructor(
+    private readonly index: WorkspaceIndex,
+    private readonly newId: () => string,
+  ) {}
+
+  async list(kind: MentionKind | "", query: string): Promise<MentionItem[]> {
+    this.offered = new Map();
+    if (kind === "file") return this.files(query);
+    if (kind === "symbol") return this.symbols(query);
+    const kinds = rankCandidates(query, mentionKinds, (k) => k.kind).map((k) => this.offer(k.kind === "file" || k.kind === "symbol" ? { kind: "pick", of: k.kind } : { kind: k.kind }, { kind: k.kind, label: k.label, detail: k.description, ...(k.hasItems ? { opensKind: true } : {}) }));
+    // Typing a name right after @ finds files too: `@cart` offers src/cart.ts.
+    return query === "" ? kinds : [...kinds, ...(await this.files(query, false)).slice(0, listLength - kinds.length)];
+  }
+
+  /** The attachments for an offered item; throws a readable error when there is nothing to attach. */
+  async resolve(id: string): Promise<CodeAttachment[]> {
+    const target = this.offered.get(id);
+    if (target === undefined) throw new Error("That suggestion is out of date: type @ again.");
+    switch (target.kind) {
+      case "file":
+        return [await this.file(target.uri)];
+      case "symbol":
+        return [await this.symbol(target)];
+      case "problems":
+        return [problemsAttachment(this.newId)];
+      case "open":
+        return this.openEditors();
+      case "selection":
+        return [this.selection()];
+      case "git":
+        return [await gitChanges(this.newId)];
+      case "pick":
+        throw new Error(`Pick a ${target.of} from the list.`);
+    }
+  }
+
+  private offer(target: Target, item: Omit<MentionItem, "id">): MentionItem {
+    const id = `m${++this.nextId}`;
+    this.offered.set(id, target);
+    return { id, ...item };
+  }
+
+  private files(query: string, reset = true): MentionItem[] {
+    if (reset) this.offered = new Map();
+    const open = vscode.window.visibleTextEditors.map((e) => this.index.relativePath(e.document.uri)).filter((p): p is string => p !== undefined);
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputText ? [this.index.relativePath(t.input.uri)] : [])).filter((p): p is string => p !== undefined);
+    // Open and recently opened files first, then the rest of the index.
+    const paths = [...new Set([...open, ...tabs, ...this.index.index.paths()])];
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return rankCandidates(query, paths, (p) => p, listLength).flatMap((path) =>
+      folder ? [this.offer({ kind: "file", uri: vscode.Uri.joinPath(folder.uri, path) }, { kind: "file", label: path.slice(path.lastIndexOf("/") + 1), detail: path })] : [],
+    );
+  }
+
+  private async symbols(query: string): Promise<MentionItem[]> {
+    const found = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>("vscode.executeWorkspaceSymbolProvider", query)) ?? [];
+    const inWorkspace = found.filter((s) => this.index.relativePath(s.location.uri) !== undefined);
+    return rankCandidates(query, inWorkspace, (s) => s.name, listLength).map((s) =>
+      this.offer(
+        { kind: "symbol", uri: s.location.uri, name: s.name, range: s.location.range },
+        { kind: "symbol", label: s.name, detail: `${vscode.SymbolKind[s.kind]} · ${vscode.workspace.asRelativePath(s.location.uri, false)}:${s.location.range.start.line + 1}` },
+      ),
+    );
+  }
+
+  private async file(uri: vscode.Uri): Promise<CodeAttachment> {
+    const path = vscode.workspace.asRelativePath(uri, false);
+    const text = await readTextFile(uri, { maxBytes: maxMentionBytes });
+    if (text === "too-large") throw new Error(`${path} is larger than ${maxMentionBytes / 1024} KB: not attached. Select the part you mean and use Ask About Selection, or @symbol.`);
+    if (text === "binary") throw new Error(`${path} is a binary file: not attached.`);
+    const document = await vscode.workspace.openTextDocument(uri);
+    const body = text.replace(/\r\n/g, "\n").replace(/\n$/, "");
+    return { id: this.newId(), path, language: document.languageId, startLine: 1, endLine: Math.max(1, body.split("\n").length), text: body, source: "file" };
+  }
+
+  /** The symbol's whole declaration: the document symbol at its location, else the location's lines. */
+  private async symbol(target: { uri: vscode.Uri; name: string; range: vscode.Range }): Promise<CodeAttachment> {
+    const document = await vscode.workspace.openTextDocument(target.uri);
+    const symbols = (await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>("vscode.executeDocumentSymbolProvider", target.uri)) ?? [];
+    const declared = findDeclaration(symbols, target.name, target.range.start);
+    const range = declared ?? new vscode.Range(target.range.start.line, 0, target.range.end.line, Number.MAX_SAFE_INTEGER);
+    const full = document.validateRange(new vscode.Range(range.start.line, 0, range.end.line, Number.MAX_SAFE_INTEGER));
+    return {
+      id: this.newId(),
+      path: vscode.workspace.asRelativePath(target.uri, false),
+      language: document.languageId,
+      startLine: full.start.line + 1,
+      endLine: full.end.line + 1,
+      text: document.getText(full).replace(/\r\n/g, "\n"),
+      source: "symbol",
+    };
+  }
+
+  private openEditors(): CodeAttachment[] {
+    const attachments = vscode.window.visibleTextEditors.flatMap((editor) => {
+      const range = visibleRange(editor);
+      if (range === undefined || editor.document.uri.scheme === "output") return [];
+      const text = editor.document.getText(range);
+      if (text.trim() === "") return [];
+      const path = vscode.workspace.asRelativePath(editor.document.uri, false) || editor.document.fileName;
+      return [{ id: this.newId(), path, language: editor.document.languageId, startLine: range.start.line + 1, endLine: range.end.line + 1, text, source: "open" as const }];
+    });
+    if (attachments.length === 0) throw new Error("No editor is open: open the files you mean, or use @file.");
+    return attachments;
+  }
+
+  private selection(): CodeAttachment {
+    const editor = vscode.window.activeTextEditor;
+    const attachment = editor && !editor.selection.isEmpty ? attachmentFromEditor(editor, this.newId) : undefined;
+    if (attachment === undefined) throw new Error("Nothing is selected: select code in an editor first.");
+    return attachment;
+  }
+}
+
+/** Symbol names without a call's parentheses: providers list `f()` in one place and `f` in another. */
+const bareName = (name: string) => name.replace(/\(.*\)$/, "");
+
+function findDeclaration(symbols: readonly vscode.DocumentSymbol[], name: string, at: vscode.Position): vscode.Range | undefined {
+  for (const symbol of symbols) {
+    if (bareName(symbol.name) === bareName(name) && (symbol.selectionRange.contains(at) || symbol.range.contains(at))) return symbol.range;
+    const inner = findDeclaration(symbol.children, name, at);
+    if (inner) return inner;
+  }
+  return undefined;
+}

@@ -1,0 +1,143 @@
+import * as vscode from "vscode";
+import { Bm25Index } from "../../core/context/bm25-index";
+import { chunkText } from "../../core/context/chunker";
+import type { Logger } from "../logger";
+import { IgnoreRules } from "./ignore-rules";
+import { readTextFile, type TextFileLimits } from "./text-files";
+
+export interface WorkspaceIndexOptions extends TextFileLimits {
+  /** Most files indexed: a bigger workspace is indexed in part, and the log says so. */
+  readonly maxFiles: number;
+  /** How long indexing runs before it lets the extension host do other work, in ms. */
+  readonly sliceMs: number;
+}
+
+export const defaultIndexOptions: WorkspaceIndexOptions = { maxFiles: 20_000, maxBytes: 512 * 1024, sliceMs: 8 };
+
+export interface IndexStatus {
+  readonly state: "off" | "indexing" | "ready";
+  readonly files: number;
+  readonly chunks: number;
+}
+
+/**
+ * The lexical index of the workspace's files, built in the background (in short slices, so typing
+ * never waits for it) and kept current on save, create and delete. Respects .gitignore and
+ * files.exclude; skips large and binary files.
+ */
+export class WorkspaceIndex implements vscode.Disposable {
+  readonly index = new Bm25Index();
+  private readonly disposables: vscode.Disposable[] = [];
+  private ignoreRules = new Map<string, IgnoreRules>();
+  private state: IndexStatus["state"] = "off";
+  private generation = 0;
+  private readonly changed = new vscode.EventEmitter<IndexStatus>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly options: WorkspaceIndexOptions = defaultIndexOptions,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher("**/*");
+    this.disposables.push(
+      this.changed,
+      watcher,
+      watcher.onDidCreate((uri) => void this.update(uri)),
+      watcher.onDidChange((uri) => void this.update(uri)),
+      watcher.onDidDelete((uri) => this.forget(uri)),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rebuild()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration("files.exclude")) void this.rebuild();
+      }),
+    );
+  }
+
+  status(): IndexStatus {
+    return { state: this.state, files: this.index.fileCount, chunks: this.index.chunkCount };
+  }
+
+  /** (Re)builds the index from scratch, with progress in the status bar; a newer build supersedes it. */
+  async rebuild(): Promise<void> {
+    this.clear();
+    const generation = this.generation;
+    this.setState("indexing");
+    const started = Date.now();
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Wisp: indexing workspace" }, async (progress) => {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      this.ignoreRules = new Map(await Promise.all(folders.map(async (f) => [f.uri.toString(), await IgnoreRules.load(f)] as const)));
+      // No exclude argument: findFiles then applies files.exclude itself.
+      const uris = await vscode.workspace.findFiles("**/*", undefined, this.options.maxFiles + 1);
+      if (uris.length > this.options.maxFiles) this.log.warn(`context: the workspace has more than ${this.options.maxFiles} files; indexing the first ${this.options.maxFiles}`);
+      let sliceStart = Date.now();
+      for (const [i, uri] of uris.slice(0, this.options.maxFiles).entries()) {
+        if (generation !== this.generation) return;
+        await this.add(uri);
+        if (Date.now() - sliceStart >= this.options.sliceMs) {
+          progress.report({ message: `${i + 1}/${uris.length} files` });
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = Date.now();
+        }
+      }
+    });
+    if (generation !== this.generation) return;
+    this.setState("ready");
+    this.log.info(`context: indexed ${this.index.fileCount} files (${this.index.chunkCount} chunks) in ${Date.now() - started} ms`);
+  }
+
+  /** Stops and empties the index (the setting was turned off). */
+  clear(): void {
+    this.generation++;
+    for (const path of [...this.index.paths()]) this.index.removeFile(path);
+    this.setState("off");
+  }
+
+  /** The workspace-relative path of a file the index may hold, or undefined when it is left out. */
+  relativePath(uri: vscode.Uri): string | undefined {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (folder === undefined || uri.scheme !== "file") return undefined;
+    const path = vscode.workspace.asRelativePath(uri, false);
+    return this.ignoreRules.get(folder.uri.toString())?.ignores(path) ? undefined : path;
+  }
+
+  dispose(): void {
+    this.generation++;
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private async add(uri: vscode.Uri): Promise<void> {
+    const path = this.relativePath(uri);
+    if (path === undefined) return;
+    const text = await readTextFile(uri, this.options).catch(() => undefined);
+    if (typeof text === "string") this.index.setFile(path, chunkText(path, text));
+    else this.index.removeFile(path);
+  }
+
+  private async update(uri: vscode.Uri): Promise<void> {
+    if (this.state === "off") return;
+    if (uri.path.endsWith("/.gitignore")) return void this.rebuild();
+    if (!(await this.included(uri))) return this.forget(uri);
+    await this.add(uri);
+    this.changed.fire(this.status());
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const path = vscode.workspace.asRelativePath(uri, false);
+    const prefix = `${path}/`;
+    // A deleted folder takes its files with it.
+    for (const known of [...this.index.paths()]) if (known === path || known.startsWith(prefix)) this.index.removeFile(known);
+    this.changed.fire(this.status());
+  }
+
+  /** Whether files.exclude lets the file in (findFiles applies it; a single file is checked the same way). */
+  private async included(uri: vscode.Uri): Promise<boolean> {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (folder === undefined) return false;
+    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, vscode.workspace.asRelativePath(uri, false)), undefined, 1);
+    return found.length > 0;
+  }
+
+  private setState(state: IndexStatus["state"]): void {
+    this.state = state;
+    this.changed.fire(this.status());
+  }
+}

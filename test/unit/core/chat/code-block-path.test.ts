@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import { codeBlockPath } from "../../../../src/core/chat/code-block-path";
+
+describe("the file a code block names", () => {
+  it("reads a path from a comment on the block's first line", () => {
+    assert.equal(codeBlockPath("// src/cart/cart.ts", []), "src/cart/cart.ts");
+    assert.equal(codeBlockPath("# server/shipping.py", []), "server/shipping.py");
+    assert.equal(codeBlockPath("<!-- file: docs/index.html -->", []), "docs/index.html");
+    assert.equal(codeBlockPath("/* ./lib/util.js */", []), "lib/util.js");
+  });
+
+  it("else takes the last path in inline code before the block", () => {
+    assert.equal(codeBlockPath("export function x() {", ["Cart", "src/cart.ts", "src/price.ts"]), "src/price.ts");
+  });
+
+  it("ignores comments and inline code that are not paths", () => {
+    assert.equal(codeBlockPath("// add the total", ["total", "1.2.3", "a + b"]), undefined);
+    assert.equal(codeBlockPath("# ../../etc/passwd.txt", []), undefined);
+    assert.equal(codeBlockPath("const a = 1;", []), undefined);
+  });
+});

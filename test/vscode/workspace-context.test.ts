@@ -1,0 +1,171 @@
+import * as assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as vscode from "vscode";
+import type { CodeAttachment, UserTurn } from "../../src/core/chat/conversation";
+import type { WispApi } from "../../src/extension/extension";
+import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { waitFor } from "../harness/wait-for";
+import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+
+const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
+
+const pricing = [
+  "/** Prices are kept in cents; rounding happens once. */",
+  "export function roundPrice(amount: number): number {",
+  "  return Math.round(amount * 100) / 100;",
+  "}",
+  "",
+  "export function applyDiscount(amount: number, percent: number): number {",
+  "  if (percent < 0 || percent > 100) throw new RangeError(`discount out of range: ${percent}`);",
+  "  return roundPrice(amount * (1 - percent / 100));",
+  "}",
+  "",
+].join("\n");
+const checkout = ["import { applyDiscount } from \"./pricing\";", "", "export function checkoutTotal(subtotal: number): number {", "  return applyDiscount(subtotal, 150);", "}", ""].join("\n");
+const broken = ["export function label(count: number): string {", "  const size: number = `${count} items`;", "  return String(size);", "}", ""].join("\n");
+// The same names in places the index must leave out: a git-ignored folder and a files.exclude'd one.
+const vendored = "export function applyDiscount(amount: number, percent: number): number { return amount - percent; /* vendored copy */ }\n";
+
+const files: Record<string, string> = {
+  "shop/src/pricing.ts": pricing,
+  "shop/src/checkout.ts": checkout,
+  "shop/src/broken.ts": broken,
+  "shop/vendor/discount.ts": vendored,
+  "shop/generated/discount.ts": vendored,
+  "shop/.gitignore": "vendor/\n",
+};
+
+describe("Chat with workspace context: @-mentions and found snippets (real VS Code, scripted server)", function () {
+  this.timeout(120_000);
+  let api: WispApi;
+  let server: ScriptedChatServer;
+  const uri = (path: string) => vscode.Uri.file(join(workspace, path));
+
+  before(async () => {
+    api = await activateWisp();
+    server = await startScriptedChatServer({ key: "sk-context-test" });
+    await setBaseUrl(server.baseUrl);
+    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("files").update("exclude", { "**/generated": true }, vscode.ConfigurationTarget.Workspace);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(workspace, path)), { recursive: true });
+      writeFileSync(join(workspace, path), text);
+    }
+    // The index follows files as they appear; wait until it offers the new ones.
+    await waitFor("the new files indexed", () => api.chat.mentions("file", "checkout"), (items) => items.some((i) => i.detail === "shop/src/checkout.ts"), 60_000);
+    await api.chat.fromView({ type: "newChat" });
+  });
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.workspace.getConfiguration("files").update("exclude", undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", undefined, vscode.ConfigurationTarget.Global);
+    rmSync(join(workspace, "shop"), { recursive: true, force: true });
+    await resetWisp();
+    await server?.close();
+  });
+
+  const pending = () => api.chat.state().chat.pending;
+  const lastRequestText = () => {
+    const messages = server.chatRequests.at(-1)!.messages as { role: string; content: string }[];
+    return messages.at(-1)!.content;
+  };
+
+  /** Sends a message as the prompt box does and waits for the scripted answer. */
+  async function send(text: string, answer = "Noted."): Promise<UserTurn> {
+    server.queue({ text: answer });
+    const before = server.chatRequests.length;
+    await api.chat.fromView({ type: "send", text });
+    assert.equal(server.chatRequests.length, before + 1, "one request went out");
+    return api.chat.state().chat.turns.filter((t): t is UserTurn => t.role === "user").at(-1)!;
+  }
+
+  async function mention(kind: "file" | "symbol" | "", query: string, pick: (item: { label: string; detail?: string }) => boolean): Promise<CodeAttachment[]> {
+    const items = await waitFor(`@${kind}:${query}`, () => api.chat.mentions(kind, query), (list) => list.some(pick), 60_000);
+    await api.chat.fromView({ type: "addMention", id: items.find(pick)!.id });
+    return [...pending()];
+  }
+
+  it("@file attaches the whole file with its path and lines, and the request carries it as fenced code", async () => {
+    const [attached] = await mention("file", "pricin", (i) => i.detail === "shop/src/pricing.ts");
+    assert.deepEqual({ ...attached, id: "" }, { id: "", path: "shop/src/pricing.ts", language: "typescript", startLine: 1, endLine: 9, text: pricing.trimEnd(), source: "file" });
+    const turn = await send("What does this file do?");
+    assert.deepEqual(turn.attachments.map((a) => a.path), ["shop/src/pricing.ts"]);
+    assert.equal(lastRequestText(), `What does this file do?\n\nshop/src/pricing.ts, lines 1-9 (typescript):\n\`\`\`typescript\n${pricing}\`\`\``);
+  });
+
+  it("@symbol attaches exactly the lines of the function's declaration", async () => {
+    await vscode.window.showTextDocument(uri("shop/src/pricing.ts"));
+    const [attached] = await mention("symbol", "applyDiscount", (i) => i.label.startsWith("applyDiscount") && (i.detail ?? "").includes("shop/src/pricing.ts"));
+    assert.equal(attached!.source, "symbol");
+    assert.equal(attached!.path, "shop/src/pricing.ts");
+    assert.deepEqual([attached!.startLine, attached!.endLine], [6, 9]);
+    assert.equal(attached!.text, pricing.split("\n").slice(5, 9).join("\n"));
+    await send("Explain the range check.");
+    assert.match(lastRequestText(), /shop\/src\/pricing\.ts, lines 6-9 \(typescript\):\n```typescript\nexport function applyDiscount/);
+  });
+
+  it("@problems carries the diagnostic the language server reports for the active file", async () => {
+    await vscode.window.showTextDocument(uri("shop/src/broken.ts"));
+    const [diagnostic] = await waitFor("the type error", () => vscode.languages.getDiagnostics(uri("shop/src/broken.ts")), (d) => d.length > 0, 90_000);
+    const [attached] = await mention("", "prob", (i) => i.label === "@problems");
+    assert.equal(attached!.label, "Problems in shop/src/broken.ts (1)");
+    assert.ok(attached!.text.startsWith(`shop/src/broken.ts:2:9 error: ${diagnostic!.message}`), attached!.text);
+    await send("Fix it.");
+    assert.ok(lastRequestText().includes(`shop/src/broken.ts:2:9 error: ${diagnostic!.message}`));
+  });
+
+  it("Find Problems sends the diagnostics on the selected lines with the selection", async () => {
+    const editor = await vscode.window.showTextDocument(uri("shop/src/broken.ts"));
+    const [diagnostic] = await waitFor("the type error", () => vscode.languages.getDiagnostics(uri("shop/src/broken.ts")), (d) => d.length > 0, 90_000);
+    editor.selection = new vscode.Selection(0, 0, 3, 1);
+    server.queue({ text: "The string is not a number." });
+    await vscode.commands.executeCommand("wisp.chat.findProblems");
+    const turn = api.chat.state().chat.turns.filter((t): t is UserTurn => t.role === "user").at(-1)!;
+    assert.deepEqual(turn.attachments.map((a) => [a.source, a.path, a.startLine, a.endLine]), [["selection", "shop/src/broken.ts", 1, 4], ["problems", "shop/src/broken.ts", 1, 1]]);
+    assert.equal(turn.attachments[1]!.label, "Problems on shop/src/broken.ts, lines 1-4 (1)");
+    assert.ok(lastRequestText().includes(`shop/src/broken.ts:2:9 error: ${diagnostic!.message}`));
+  });
+
+  it("a question naming a function of another file brings that function without a mention; ignored and excluded folders never appear", async () => {
+    await vscode.window.showTextDocument(uri("shop/src/checkout.ts"));
+    const draft = "Why does applyDiscount throw here?";
+    await api.chat.fromView({ type: "viewState", chatId: api.chat.state().chat.id, scrollTop: 0, draft });
+    const found = await waitFor("snippets found for the draft", async () => pending(), (p) => p.some((a) => a.source === "found"));
+    assert.deepEqual(found.map((a) => [a.path, a.startLine, a.source]), [["shop/src/pricing.ts", 1, "found"]]);
+    const turn = await send(draft);
+    assert.deepEqual(turn.attachments.map((a) => a.path), ["shop/src/pricing.ts"]);
+    const text = lastRequestText();
+    assert.ok(text.includes("if (percent < 0 || percent > 100) throw new RangeError"), "the function that throws went with the question");
+    assert.ok(!text.includes("vendored copy"), "nothing from vendor/ (.gitignore) or generated/ (files.exclude)");
+    for (const query of ["vendor/discount", "generated/discount"]) {
+      const offered = await api.chat.mentions("file", query);
+      assert.ok(!offered.some((i) => (i.detail ?? "").includes(query)), `@file does not offer ${query}`);
+    }
+  });
+
+  it("a found snippet removed from the message stays out of the request", async () => {
+    const draft = "Where is roundPrice used?";
+    const chatId = api.chat.state().chat.id;
+    await api.chat.fromView({ type: "viewState", chatId, scrollTop: 0, draft });
+    const found = await waitFor("snippets found", async () => pending(), (p) => p.some((a) => a.source === "found"));
+    for (const a of found) await api.chat.fromView({ type: "removeAttachment", id: a.id });
+    // Typing on does not bring them back.
+    await api.chat.fromView({ type: "viewState", chatId, scrollTop: 0, draft: `${draft} ` });
+    assert.deepEqual(pending(), []);
+    const turn = await send(`${draft} `);
+    assert.deepEqual(turn.attachments, []);
+    assert.equal(lastRequestText(), draft);
+  });
+
+  it("with wisp.chat.workspaceContext off, nothing is found or indexed", async () => {
+    await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", false, vscode.ConfigurationTarget.Global);
+    await waitFor("the index off", async () => api.chat.index(), (s) => s.state === "off" && s.files === 0);
+    await api.chat.fromView({ type: "viewState", chatId: api.chat.state().chat.id, scrollTop: 0, draft: "Why does applyDiscount throw here?" });
+    assert.deepEqual(pending(), []);
+    await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", undefined, vscode.ConfigurationTarget.Global);
+    await waitFor("the index back", async () => api.chat.index(), (s) => s.state === "ready" && s.files > 0);
+  });
+});
