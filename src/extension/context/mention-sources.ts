@@ -124,10 +124,12 @@ export class MentionSources {
     const attachments = vscode.window.visibleTextEditors.flatMap((editor) => {
       const range = visibleRange(editor);
       if (range === undefined || editor.document.uri.scheme === "output") return [];
-      const text = editor.document.getText(range);
-      if (text.trim() === "") return [];
+      // Blank lines at the end of the view say nothing.
+      const text = editor.document.getText(range).replace(/\r\n/g, "\n").replace(/\s+$/, "");
+      if (text === "") return [];
       const path = vscode.workspace.asRelativePath(editor.document.uri, false) || editor.document.fileName;
-      return [{ id: this.newId(), path, language: editor.document.languageId, startLine: range.start.line + 1, endLine: range.end.line + 1, text, source: "open" as const }];
+      const endLine = range.start.line + text.split("\n").length;
+      return [{ id: this.newId(), path, language: editor.document.languageId, startLine: range.start.line + 1, endLine, text, source: "open" as const }];
     });
     if (attachments.length === 0) throw new Error("No editor is open: open the files you mean, or use @file.");
     return attachments;

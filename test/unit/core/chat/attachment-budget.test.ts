@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fitLastQuestion } from "../../../../src/core/chat/attachment-budget";
 import { planChatRequest } from "../../../../src/core/chat/chat-request";
-import type { CodeAttachment, ChatTurn } from "../../../../src/core/chat/conversation";
+import type { CodeAttachment, ChatTurn, UserTurn } from "../../../../src/core/chat/conversation";
 
 const file = (id: string, lines: number, source: CodeAttachment["source"]): CodeAttachment => ({
   id,
@@ -39,6 +39,6 @@ describe("fitting a question's attachments to the context", () => {
   it("leaves out an attachment that would keep too little, and names it", () => {
     const fitted = fitLastQuestion({ ...setup, contextTokens: 900 }, [question([file("mentioned", 100, "file"), file("found", 100, "found")])]);
     assert.deepEqual(fitted.cuts, ["src/found.ts, lines 1-100 (found in the workspace): left out"]);
-    assert.deepEqual((fitted.turns[0] as { attachments: CodeAttachment[] }).attachments.map((a) => a.id), ["mentioned"]);
+    assert.deepEqual((fitted.turns[0] as UserTurn).attachments.map((a) => a.id), ["mentioned"]);
   });
 });

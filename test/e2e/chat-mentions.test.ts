@@ -1,0 +1,106 @@
+import * as assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Frame } from "playwright-core";
+import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { TempDirs } from "../harness/temp-dirs";
+import { ensureToolchain } from "../harness/toolchain";
+import { ensureVsix } from "../harness/vsix";
+import { waitFor } from "../harness/wait-for";
+import { WorkbenchPage } from "../harness/workbench-page";
+import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
+import { ChatView } from "./support/chat-view";
+import { screenshotOnFailure } from "./support/screenshot-on-failure";
+
+const pricing = "export function roundPrice(amount: number): number {\n  return Math.round(amount * 100) / 100;\n}\n";
+const checkout = 'import { roundPrice } from "./pricing";\n\nexport const total = roundPrice(19.999);\n';
+
+describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server, code-server + Chromium)", () => {
+  const key = `sk-wisp-mentions-${Date.now().toString(36)}`;
+  const temp = new TempDirs();
+  let server: ScriptedChatServer;
+  let session: WorkbenchSession | undefined;
+  let ui: WorkbenchPage;
+  let chat: ChatView;
+  let frame: Frame;
+
+  before(async () => {
+    const toolchain = ensureToolchain();
+    const vsix = ensureVsix();
+    server = await startScriptedChatServer({ key });
+    const folder = temp.make("e2e-chat-mentions");
+    mkdirSync(join(folder, "src"));
+    writeFileSync(join(folder, "src", "pricing.ts"), pricing);
+    writeFileSync(join(folder, "src", "checkout.ts"), checkout);
+    session = await startWorkbench({ toolchain, vsixes: [vsix], folder, settings: { "wisp.baseUrl": server.baseUrl, "wisp.completion.enabled": false }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-chat-mentions-" });
+    ui = new WorkbenchPage(session.page!);
+    chat = new ChatView(ui);
+    await ui.waitReady();
+    frame = await chat.open();
+  });
+  after(async () => {
+    await session?.stop();
+    await server?.close();
+    temp.removeAll();
+  });
+  screenshotOnFailure(() => session?.page);
+
+  const prompt = () => frame.locator(".composer textarea");
+  /**
+   * Clicks into the prompt box until it has the keyboard: right after an editor took the focus,
+   * the workbench can hand the first click to the webview's container rather than the page.
+   */
+  async function focusPrompt(): Promise<void> {
+    const focused = () => frame.evaluate(() => document.hasFocus() && document.activeElement?.matches(".composer textarea") === true);
+    await waitFor("the prompt box focused", async () => (await focused()) || (await prompt().click(), await focused()), Boolean);
+  }
+  const menu = () => frame.locator(".mention-menu");
+  const options = () => menu().locator("[role=option] .mention-label").allInnerTexts();
+  const activeOption = () => menu().locator("[role=option][aria-selected=true] .mention-label").innerText();
+  const pendingChips = () => frame.locator(".chips.pending .chip > span").allInnerTexts();
+
+  it("typing @ opens the list, typing filters it, and the keyboard alone picks a file", async () => {
+    await focusPrompt();
+    await ui.page.keyboard.type("@");
+    await menu().waitFor({ state: "visible" });
+    assert.deepEqual((await options()).slice(0, 6), ["@file", "@symbol", "@problems", "@open", "@selection", "@git"]);
+    await ui.page.keyboard.type("fi");
+    await waitFor("the list filtered to @file", options, (o) => o[0] === "@file" && !o.includes("@git"));
+    await ui.page.keyboard.press("Enter");
+    await waitFor("the prompt narrowed to files", () => prompt().inputValue(), (v) => v === "@file:");
+    await ui.page.keyboard.type("pric");
+    await waitFor("pricing.ts offered first", options, (o) => o[0] === "pricing.ts");
+    await ui.page.keyboard.press("Enter");
+    await waitFor("the file attached as a chip", pendingChips, (chips) => chips.includes("src/pricing.ts, lines 1-3"));
+    assert.equal(await prompt().inputValue(), "", "the typed mention became the chip");
+    assert.ok(await menu().isHidden(), "the list closed");
+    await ui.page.keyboard.type("What does this round to?");
+    server.queue({ text: "To cents." });
+    await ui.page.keyboard.press("Enter");
+    await waitFor("the request", async () => server.chatRequests.length, (n) => n === 1);
+    const messages = server.chatRequests[0]!.messages as { content: string }[];
+    assert.ok(messages.at(-1)!.content.startsWith("What does this round to?\n\nsrc/pricing.ts, lines 1-3 (typescript):\n```typescript\nexport function roundPrice"));
+  });
+
+  it("arrow keys move through the list, Escape closes it, and a mouse click picks", async () => {
+    await ui.openFile("checkout.ts");
+    frame = await chat.frame();
+    await focusPrompt();
+    await ui.page.keyboard.type("@");
+    await waitFor("the @ typed", () => prompt().inputValue(), (v) => v === "@");
+    await menu().waitFor({ state: "visible" });
+    assert.equal(await activeOption(), "@file");
+    await ui.page.keyboard.press("ArrowDown");
+    assert.equal(await activeOption(), "@symbol");
+    await ui.page.keyboard.press("ArrowUp");
+    await ui.page.keyboard.press("ArrowUp");
+    assert.equal(await activeOption(), (await options()).at(-1));
+    await ui.page.keyboard.press("Escape");
+    assert.ok(await menu().isHidden());
+    assert.equal(await prompt().inputValue(), "@", "Escape leaves the text as typed");
+    await ui.page.keyboard.type("op");
+    await menu().waitFor({ state: "visible" });
+    await menu().locator("[role=option]", { hasText: "@open" }).click();
+    await waitFor("the open editor attached", pendingChips, (chips) => chips.includes("src/checkout.ts, lines 1-3"));
+  });
+});
