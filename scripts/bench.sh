@@ -6,6 +6,6 @@ npm run --silent build
 status=0
 for bench in bench/*.bench.ts; do
   echo "=== $bench"
-  npx tsx "$bench" || status=$?
+  npx tsx --expose-gc "$bench" || status=$?
 done
 exit "$status"

@@ -6,11 +6,45 @@
 import type { Chunk } from "./chunker";
 import { searchTerms } from "./identifiers";
 
+/** Chunk id and term count in one number (id * 2^16 + count): one unboxed slot per posting. */
+const countLimit = 0x10000;
+
+/**
+ * One term's postings: the chunks that hold it and how often. A workspace has millions of
+ * chunk-term pairs and most terms occur in one or two chunks, so each posting is one number in
+ * one small array per term.
+ */
+class Posting {
+  readonly packed: number[] = [];
+
+  constructor(readonly term: string) {}
+
+  get length(): number {
+    return this.packed.length;
+  }
+
+  add(id: number, count: number): void {
+    this.packed.push(id * countLimit + Math.min(count, countLimit - 1));
+  }
+
+  /** Order does not matter: the last posting takes the removed one's place. */
+  remove(id: number): void {
+    const packed = this.packed;
+    for (let at = packed.length - 1; at >= 0; at--) {
+      if (Math.floor(packed[at]! / countLimit) !== id) continue;
+      packed[at] = packed[packed.length - 1]!;
+      packed.pop();
+      return;
+    }
+  }
+}
+
 interface Entry {
   readonly chunk: Chunk;
   readonly length: number;
-  readonly counts: ReadonlyMap<string, number>;
   readonly defines: ReadonlySet<string>;
+  /** The file's name without extension, lower case: a query term naming the file ranks it up. */
+  readonly stem: string;
 }
 
 export interface SearchHit {
@@ -35,7 +69,7 @@ const pathBonus = 1.5;
 
 export class Bm25Index {
   private readonly entries = new Map<number, Entry>();
-  private readonly postings = new Map<string, Set<number>>();
+  private readonly postings = new Map<string, Posting>();
   private readonly files = new Map<string, number[]>();
   private nextId = 0;
   private totalLength = 0;
@@ -60,17 +94,16 @@ export class Bm25Index {
   setFile(path: string, chunks: readonly Chunk[]): void {
     this.removeFile(path);
     const ids: number[] = [];
+    const stem = fileStem(path);
     for (const chunk of chunks) {
       const terms = searchTerms(chunk.text);
-      const counts = new Map<string, number>();
-      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
       const id = this.nextId++;
-      this.entries.set(id, { chunk, length: terms.length, counts, defines: new Set(chunk.defines.map((d) => d.toLowerCase())) });
-      for (const term of counts.keys()) {
-        let set = this.postings.get(term);
-        if (set === undefined) this.postings.set(term, (set = new Set()));
-        set.add(id);
+      for (const [term, count] of termCounts(terms)) {
+        let posting = this.postings.get(term);
+        if (posting === undefined) this.postings.set(term, (posting = new Posting(term)));
+        posting.add(id, count);
       }
+      this.entries.set(id, { chunk, length: terms.length, defines: new Set(chunk.defines.map((d) => d.toLowerCase())), stem });
       this.totalLength += terms.length;
       ids.push(id);
     }
@@ -82,10 +115,11 @@ export class Bm25Index {
     if (ids === undefined) return;
     for (const id of ids) {
       const entry = this.entries.get(id)!;
-      for (const term of entry.counts.keys()) {
-        const set = this.postings.get(term)!;
-        set.delete(id);
-        if (set.size === 0) this.postings.delete(term);
+      // The chunk's terms again, rather than a list of them kept for every chunk.
+      for (const term of termCounts(searchTerms(entry.chunk.text)).keys()) {
+        const posting = this.postings.get(term)!;
+        posting.remove(id);
+        if (posting.length === 0) this.postings.delete(term);
       }
       this.totalLength -= entry.length;
       this.entries.delete(id);
@@ -121,20 +155,27 @@ export class Bm25Index {
     const average = this.totalLength / n || 1;
     const scores = new Map<number, number>();
     for (const [term, weight] of weights) {
-      const ids = this.postings.get(term);
-      if (ids === undefined) continue;
-      const idf = Math.log(1 + (n - ids.size + 0.5) / (ids.size + 0.5));
-      for (const id of ids) {
+      const posting = this.postings.get(term);
+      if (posting === undefined) continue;
+      const idf = Math.log(1 + (n - posting.length + 0.5) / (posting.length + 0.5));
+      for (const value of posting.packed) {
+        const id = Math.floor(value / countLimit);
+        const tf = value % countLimit;
         const entry = this.entries.get(id)!;
-        const tf = entry.counts.get(term)!;
         let score = (weight * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * entry.length) / average));
         if (entry.defines.has(term)) score += definitionBonus * idf;
-        if (fileStem(entry.chunk.path).includes(term)) score += pathBonus;
+        if (entry.stem.includes(term)) score += pathBonus;
         scores.set(id, (scores.get(id) ?? 0) + score);
       }
     }
     return scores;
   }
+}
+
+function termCounts(terms: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
 }
 
 function fileStem(path: string): string {
