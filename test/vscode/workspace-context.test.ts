@@ -96,6 +96,16 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     assert.equal(lastRequestText(), `What does this file do?\n\nshop/src/pricing.ts, lines 1-9 (typescript):\n\`\`\`typescript\n${pricing}\`\`\``);
   });
 
+  it("@file refuses a file too large to send, with a message, and attaches nothing", async () => {
+    const big = `// generated\n${"export const row = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];\n".repeat(6000)}`;
+    writeFileSync(join(workspace, "shop/big.ts"), big);
+    await vscode.window.showTextDocument(uri("shop/big.ts"));
+    const items = await waitFor("@file:big", () => api.chat.mentions("file", "big"), (list) => list.some((i) => i.detail === "shop/big.ts"));
+    await assert.rejects(api.chat.fromView({ type: "addMention", id: items.find((i) => i.detail === "shop/big.ts")!.id }), /shop\/big\.ts is larger than 256 KB: not attached/);
+    assert.deepEqual(pending(), []);
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+  });
+
   it("@symbol attaches exactly the lines of the function's declaration", async () => {
     await vscode.window.showTextDocument(uri("shop/src/pricing.ts"));
     const [attached] = await mention("symbol", "applyDiscount", (i) => i.label.startsWith("applyDiscount") && (i.detail ?? "").includes("shop/src/pricing.ts"));
