@@ -25,12 +25,15 @@ describe("response schemas of /v1/completions and /v1/chat/completions", functio
   after(() => server?.close());
 
   const messages = [{ role: "user", content: "What does fibonacci(5) return?" }];
+  const schema = { type: "object", properties: { n: { type: "integer" }, ok: { type: "boolean" } } };
   const cases: [name: string, path: string, body: object][] = [
     ["a completion", "/v1/completions", { prompt: "def fib(n):", max_tokens: 5, temperature: 0 }],
     ["completions of two prompts, two choices each, with logprobs", "/v1/completions", { prompt: ["def a(", "x = "], n: 2, max_tokens: 4, logprobs: 3 }],
     ["an echoed completion", "/v1/completions", { prompt: "x = ", echo: true, max_tokens: 3 }],
     ["a chat answer", "/v1/chat/completions", { messages, max_tokens: 5 }],
     ["two chat answers with logprobs", "/v1/chat/completions", { messages, max_tokens: 4, n: 2, logprobs: true, top_logprobs: 2 }],
+    ["a tool call", "/v1/chat/completions", { messages, max_tokens: 200, seed: 1, tools: [{ type: "function", function: { name: "f", parameters: schema } }], tool_choice: "required" }],
+    ["a legacy function call", "/v1/chat/completions", { messages, max_tokens: 200, seed: 1, functions: [{ name: "f", parameters: schema }], function_call: { name: "f" } }],
   ];
   for (const [name, path, body] of cases) {
     it(`${name}: every field written, nothing undeclared`, async () => {

@@ -29,9 +29,26 @@ export const SPECIAL_TOKENS = [
   "<|file_sep|>",
 ] as const;
 
+/**
+ * ChatML, with tools laid out as the common open tool-calling templates do: the tools' JSON in the
+ * system turn, each call as `<tool_call>\\n{"name": ..., "arguments": ...}\\n</tool_call>` in the
+ * assistant turn, results as `<tool_response>` blocks in a user turn. Without tools it renders
+ * plain ChatML.
+ */
 export const CHATML_TEMPLATE =
-  "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}" +
-  "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+  "{%- if tools %}{{- '<|im_start|>system\\n' }}{%- if messages[0]['role'] == 'system' %}{{- messages[0]['content'] + '\\n\\n' }}{%- endif %}" +
+  "{{- '# Tools\\n\\nYou may call one or more functions to assist with the user query.\\n\\nYou are provided with function signatures within <tools></tools> XML tags:\\n<tools>' }}" +
+  "{%- for tool in tools %}{{- '\\n' }}{{- tool | tojson }}{%- endfor %}" +
+  "{{- '\\n</tools>\\n\\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\\n<tool_call>\\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\\n</tool_call><|im_end|>\\n' }}{%- endif %}" +
+  "{%- for message in messages %}" +
+  "{%- if tools and message['role'] == 'system' and loop.first %}" +
+  "{%- elif message['role'] == 'assistant' and message['tool_calls'] %}{{- '<|im_start|>assistant' }}{%- if message['content'] %}{{- '\\n' + message['content'] }}{%- endif %}" +
+  "{%- for tool_call in message['tool_calls'] %}{%- if tool_call['function'] is defined %}{%- set tool_call = tool_call['function'] %}{%- endif %}" +
+  "{{- '\\n<tool_call>\\n{\"name\": \"' + tool_call['name'] + '\", \"arguments\": ' }}{{- tool_call['arguments'] | tojson }}{{- '}\\n</tool_call>' }}{%- endfor %}{{- '<|im_end|>\\n' }}" +
+  "{%- elif message['role'] == 'tool' %}{%- if loop.first or messages[loop.index0 - 1]['role'] != 'tool' %}{{- '<|im_start|>user' }}{%- endif %}" +
+  "{{- '\\n<tool_response>\\n' + message['content'] + '\\n</tool_response>' }}{%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}{{- '<|im_end|>\\n' }}{%- endif %}" +
+  "{%- else %}{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}{%- endif %}{%- endfor %}" +
+  "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}";
 
 /** GGUF metadata key: the model fills in the middle from a suffix-first prompt. */
 export const FIM_SUFFIX_FIRST_KEY = "wisp.fim.suffix_first";

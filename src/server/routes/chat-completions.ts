@@ -1,13 +1,13 @@
 // POST /v1/chat/completions
 import type { RoutePlugin } from "../deps";
-import type { ChatMessage } from "../engines/text/chat-prompt";
 import { ApiError } from "../errors";
-import type { SchemaType } from "./json-schema-to-ts-provider";
+import { toMessages, toolMessageProperties, toolProperties, toolRequest } from "./chat-tools";
 import { chatLogprobs } from "./logprobs-format";
 import { chatCompletionResponseSchema } from "./response-schemas";
 import { samplingProperties } from "./schemas";
-import { answerText, type TextResponseFormat } from "./text-response";
+import { answerText, answerWith, type TextResponseFormat } from "./text-response";
 import { resolveTextModel, samplingSettings, stopList } from "./text-model";
+import { answerTools } from "./tool-answer";
 
 const bodySchema = {
   type: "object",
@@ -20,9 +20,10 @@ const bodySchema = {
       minItems: 1,
       items: {
         type: "object",
-        required: ["role", "content"],
+        required: ["role"],
         properties: {
-          role: { enum: ["system", "developer", "user", "assistant"] },
+          role: { enum: ["system", "developer", "user", "assistant", "tool", "function"] },
+          ...toolMessageProperties,
           content: {
             anyOf: [
               { type: "string" },
@@ -35,10 +36,9 @@ const bodySchema = {
     },
     logprobs: { anyOf: [{ type: "boolean" }, { type: "null" }] },
     top_logprobs: { anyOf: [{ type: "integer", minimum: 0, maximum: 20 }, { type: "null" }] },
+    ...toolProperties,
   },
 } as const;
-
-type ChatBody = SchemaType<typeof bodySchema>;
 
 const chatFormat: TextResponseFormat = {
   idPrefix: "chatcmpl",
@@ -70,14 +70,6 @@ const chatFormat: TextResponseFormat = {
   }),
 };
 
-function toMessages(body: ChatBody): ChatMessage[] {
-  return body.messages.map((m) => ({
-    // "developer" is OpenAI's newer name for the system role.
-    role: m.role === "developer" ? "system" : m.role,
-    content: typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => p.text).join(""),
-  }));
-}
-
 /** POST /chat/completions (under /v1). */
 export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
   app.post("/chat/completions", { schema: { body: bodySchema, response: { 200: chatCompletionResponseSchema } } }, async (request, reply) => {
@@ -85,10 +77,14 @@ export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
     if (body.top_logprobs != null && !body.logprobs) {
       throw new ApiError(400, "top_logprobs requires logprobs: true", "invalid_request_error", "top_logprobs");
     }
+    const tools = toolRequest(body);
+    const messages = toMessages(body.messages);
     const { entry, model } = await resolveTextModel(deps, body.model);
-    const prompt = deps.textEngine.chatPrompt(model, toMessages(body));
+    const offersTools = tools.tools.length > 0 && tools.choice.mode !== "none";
+    // tool_choice none: the model is not shown the tools, so it answers in text.
+    const rendered = deps.textEngine.toolChatPrompt(model, messages, offersTools ? tools.tools : []);
     const job = {
-      prompts: [prompt],
+      prompts: [rendered.tokens],
       promptParam: "messages" as const,
       n: body.n ?? 1,
       maxTokens: body.max_completion_tokens ?? body.max_tokens ?? Number.MAX_SAFE_INTEGER,
@@ -96,6 +92,16 @@ export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
       sampling: await samplingSettings(deps, entry, model, body),
       topLogprobs: body.logprobs ? (body.top_logprobs ?? 0) : undefined,
     };
-    await answerText(deps, request, reply, entry, job, { enabled: body.stream === true, includeUsage: body.stream_options?.include_usage === true }, chatFormat);
+    const stream = { enabled: body.stream === true, includeUsage: body.stream_options?.include_usage === true };
+    if (!offersTools) return answerText(deps, request, reply, entry, job, stream, chatFormat);
+    const choice = tools.choice;
+    const offered = choice.mode === "named" ? tools.tools.filter((t) => t.name === choice.name) : tools.tools;
+    const plan = {
+      layout: rendered.layout,
+      names: offered.map((t) => t.name),
+      forced: choice.mode !== "auto",
+      grammar: await deps.textEngine.toolCallGrammar(entry.id, entry.path, rendered.layout, offered),
+    };
+    await answerWith({ deps, request, reply, entry }, chatFormat.idPrefix, (ctx) => answerTools(ctx, { job, plan, legacy: tools.legacy, stream }));
   });
 };

@@ -48,6 +48,8 @@ export const completionResponseSchema = answer({
   },
 });
 
+const functionCall = { type: "object", properties: { name: string, arguments: string } } as const;
+
 const tokenLogprob = { token: string, logprob: number, bytes: integers } as const;
 
 /** OpenAI's CreateChatCompletionResponse, as /v1/chat/completions fills it in. */
@@ -57,7 +59,13 @@ export const chatCompletionResponseSchema = answer({
     index: integer,
     message: {
       type: "object",
-      properties: { role: string, content: string, refusal: nothing, tool_calls: { type: "array", maxItems: 0 }, function_call: nothing },
+      properties: {
+        role: string,
+        content: { type: ["string", "null"] },
+        refusal: nothing,
+        tool_calls: { type: "array", items: { type: "object", properties: { id: string, type: string, function: functionCall } } },
+        function_call: { ...functionCall, type: ["object", "null"] },
+      },
     },
     logprobs: {
       type: ["object", "null"],

@@ -41,13 +41,13 @@ export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPrompt
   heals?: readonly (TokenHealing | undefined)[];
 };
 
-const usageOf = (r: GenerationResult): Usage => ({
+export const usageOf = (r: GenerationResult): Usage => ({
   prompt_tokens: r.promptTokens,
   completion_tokens: r.completionTokens,
   total_tokens: r.promptTokens + r.completionTokens,
 });
 
-function promptHeaders(stats: PromptStats): Record<string, string> {
+export function promptHeaders(stats: PromptStats): Record<string, string> {
   return { "x-wisp-prompt-tokens-evaluated": String(stats.evaluated), "x-wisp-prompt-tokens-cached": String(stats.cached) };
 }
 
@@ -61,9 +61,47 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
 }
 
 /** Ends a response nobody is listening to any more, without fastify trying to send a body. */
-function abandon(reply: FastifyReply): void {
+export function abandon(reply: FastifyReply): void {
   if (!reply.sent) reply.hijack();
   reply.raw.end();
+}
+
+/** One request being answered: what every text answer (plain or with tools) starts from. */
+export interface AnswerContext {
+  deps: ServerDeps;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  entry: ModelEntry;
+  signal: AbortSignal;
+  base: ResponseBase;
+}
+
+/**
+ * Runs `write` with the response's id and a signal for the client leaving; failures before the
+ * stream opened become JSON errors, later ones an error event in the stream.
+ */
+export async function answerWith(
+  ctx: Pick<AnswerContext, "deps" | "request" | "reply" | "entry">,
+  idPrefix: string,
+  write: (answer: AnswerContext) => Promise<void>,
+): Promise<void> {
+  const { request, reply, entry } = ctx;
+  const base: ResponseBase = {
+    id: `${idPrefix}-${randomUUID()}`,
+    created: Math.floor(Date.now() / 1000),
+    model: entry.id,
+    system_fingerprint: "wisp",
+  };
+  const signal = disconnectSignal(reply);
+  try {
+    await write({ ...ctx, signal, base });
+  } catch (error) {
+    if (signal.aborted) return abandon(reply);
+    if (!reply.raw.headersSent) throw error;
+    // Mid-stream failures can only be reported in the stream itself.
+    request.log.error({ err: error }, "stream failed");
+    reply.raw.end(encodeSseEvent(JSON.stringify(errorBody(toApiError(error)))));
+  }
 }
 
 export async function answerText(
@@ -75,44 +113,48 @@ export async function answerText(
   stream: { enabled: boolean; includeUsage: boolean },
   format: TextResponseFormat,
 ): Promise<void> {
-  const base: ResponseBase = {
-    id: `${format.idPrefix}-${randomUUID()}`,
-    created: Math.floor(Date.now() / 1000),
-    model: entry.id,
-    system_fingerprint: "wisp",
-  };
-  const signal = disconnectSignal(reply);
-  try {
-    const answer: Answer = { deps, request, reply, entry, job, signal, base, includeUsage: stream.includeUsage, format };
-    await (stream.enabled ? streamText : completeText)(answer);
-  } catch (error) {
-    if (signal.aborted) return abandon(reply);
-    if (!reply.raw.headersSent) throw error;
-    // Mid-stream failures can only be reported in the stream itself.
-    request.log.error({ err: error }, "stream failed");
-    reply.raw.end(encodeSseEvent(JSON.stringify(errorBody(toApiError(error)))));
-  }
+  await answerWith({ deps, request, reply, entry }, format.idPrefix, (ctx) =>
+    (stream.enabled ? streamText : completeText)({ ...ctx, job, includeUsage: stream.includeUsage, format }),
+  );
 }
 
-/** One request being answered. */
-interface Answer {
-  deps: ServerDeps;
-  request: FastifyRequest;
-  reply: FastifyReply;
-  entry: ModelEntry;
+/** A plain text answer being written. */
+interface Answer extends AnswerContext {
   job: JobRequest;
-  signal: AbortSignal;
-  base: ResponseBase;
   includeUsage: boolean;
   format: TextResponseFormat;
 }
 
 /** Counts the tokens against the request's key (also when the client left before the end). */
-function reportUsage({ deps, request, entry, signal }: Answer, result: GenerationResult): void {
+export function reportUsage({ deps, request, entry, signal }: AnswerContext, result: Omit<GenerationResult, "choices">): void {
   deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens });
   if (signal.aborted) {
     request.log.info({ completionTokens: result.completionTokens, tokensAfterAbort: result.tokensAfterAbort }, "client left before the end: generation stopped");
   }
+}
+
+/**
+ * Awaits a streamed generation: text batched before a failure goes out ahead of the error event
+ * (answerWith writes it), the tokens are counted, and a stream nobody reads any more is ended
+ * (undefined then).
+ */
+export async function settleStream<Result extends Omit<GenerationResult, "choices">>(ctx: AnswerContext, sse: SseWriter, generation: Promise<Result>): Promise<Result | undefined> {
+  const result = await generation.catch((error: unknown) => {
+    sse.flush();
+    throw error;
+  });
+  reportUsage(ctx, result);
+  if (!ctx.signal.aborted) return result;
+  sse.flush();
+  abandon(ctx.reply);
+  return undefined;
+}
+
+/** Takes the response over for an event stream, once the prompt is accepted. */
+export function openEventStream(reply: FastifyReply, stats: PromptStats): void {
+  // Headers go out only once the prompt is accepted, so prompt errors still get a JSON 400.
+  reply.hijack();
+  reply.raw.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", ...promptHeaders(stats) });
 }
 
 async function completeText(answer: Answer): Promise<void> {
@@ -133,23 +175,13 @@ async function streamText(answer: Answer): Promise<void> {
     ...job,
     signal,
     onPromptReady: (stats) => {
-      // Headers go out only once the prompt is accepted, so prompt errors still get a JSON 400.
-      reply.hijack();
-      raw.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", ...promptHeaders(stats) });
+      openEventStream(reply, stats);
       if (format.opensStream) for (let i = 0; i < job.n * job.prompts.length; i++) send(format.chunk(base, i, undefined, undefined, null));
     },
     onText: (index, text, logprobs) => send(format.chunk(base, index, text, job.topLogprobs === undefined ? undefined : logprobs, null)),
   }, job.prompts, job.heals);
-  // Text batched before a failure goes out ahead of the error event (answerText writes it).
-  const result = await generation.catch((error: unknown) => {
-    sse.flush();
-    throw error;
-  });
-  reportUsage(answer, result);
-  if (signal.aborted) {
-    sse.flush();
-    return abandon(reply);
-  }
+  const result = await settleStream(answer, sse, generation);
+  if (!result) return;
   result.choices.forEach((c, i) => send(format.chunk(base, i, "", undefined, c.finishReason)));
   if (includeUsage) send(format.usageChunk(base, usageOf(result)));
   sse.end();

@@ -72,7 +72,8 @@ export async function runChoice(
   }
   const full = model.detokenize(generated);
   // Nothing is held back any more: a partial stop-string match at the end is plain text.
-  const text = stopped ? scanForStop(full, request.stop).visible : full;
+  const ended = stopped ? scanForStop(full, request.stop) : undefined;
+  const text = ended?.visible ?? full;
   if (!request.signal.aborted) emit(text);
-  return { text, tokens: generated.length, finishReason, logprobs: wantLogprobs ? logprobs : undefined, afterAbort };
+  return { text, tokens: generated.length, finishReason, logprobs: wantLogprobs ? logprobs : undefined, afterAbort , stopString: ended?.stop };
 }

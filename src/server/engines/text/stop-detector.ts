@@ -6,15 +6,18 @@ export interface StopScan {
   visible: string;
   /** True once a stop string appeared: `visible` is final. */
   stopped: boolean;
+  /** The stop string that ended the text. */
+  stop?: string;
 }
 
 export function scanForStop(text: string, stops: readonly string[]): StopScan {
   let cut = -1;
+  let found: string | undefined;
   for (const stop of stops) {
     const at = text.indexOf(stop);
-    if (at !== -1 && (cut === -1 || at < cut)) cut = at;
+    if (at !== -1 && (cut === -1 || at < cut)) [cut, found] = [at, stop];
   }
-  if (cut !== -1) return { visible: text.slice(0, cut), stopped: true };
+  if (cut !== -1) return { visible: text.slice(0, cut), stopped: true, stop: found };
   let hold = 0;
   for (const stop of stops) {
     for (let len = Math.min(stop.length - 1, text.length); len > hold; len--) {

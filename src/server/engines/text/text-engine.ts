@@ -7,9 +7,11 @@ import { EngineInputError } from "./engine-input-error";
 import { fitInfill } from "./fit-infill";
 import { loadNativeStep, type NativeStepLoad } from "./native-step";
 import { directDecodingAvailable } from "./node-llama-cpp-internals";
-import { renderChatPrompt, type ChatMessage } from "./chat-prompt";
+import { renderChatPrompt, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
 import { alignToPrompt, runChoice } from "./run-choice";
 import { SequencePool } from "./sequence-pool";
+import { toolCallGrammar } from "./tool-call-grammar";
+import type { CallLayout } from "./tool-call-layout";
 import type { ChoiceResult, GenerationRequest, GenerationResult, PromptStats, TokenHealing } from "./types";
 import type { FimLayout } from "../../models/llama-gguf";
 
@@ -127,6 +129,10 @@ export class TextEngine {
     return renderChatPrompt(model, messages);
   }
 
+  toolChatPrompt(model: LlamaModel, messages: readonly ChatMessage[], tools: readonly ChatTool[]): RenderedChat {
+    return renderToolChatPrompt(model, messages, tools);
+  }
+
   /**
    * FIM prompt in the model's own tokens, in the layout the model declares it was trained on (see
    * FimLayout): with the suffix first, typing at the cursor only extends the prompt and the server
@@ -160,6 +166,23 @@ export class TextEngine {
         throw new EngineInputError(`unsupported JSON schema: ${(error as Error).message}`, "guided_json");
       }
     });
+  }
+
+  /** A grammar for one call to one of `tools` in `layout` (see tool-call-grammar.ts). */
+  async toolCallGrammar(id: string, path: string, layout: CallLayout, tools: readonly ChatTool[]): Promise<LlamaGrammar> {
+    await this.load(id, path);
+    const llama = await this.binary();
+    const argumentGrammars = await Promise.all(
+      tools.map(async (tool, i) => {
+        if (!tool.parameters) return { name: tool.name, argumentsGbnf: 'root ::= "{}"' };
+        try {
+          return { name: tool.name, argumentsGbnf: (await llama.createGrammarForJsonSchema(tool.parameters as never)).grammar };
+        } catch (error) {
+          throw new EngineInputError(`tools[${i}].function.parameters: unsupported JSON schema: ${(error as Error).message}`, "tools");
+        }
+      }),
+    );
+    return llama.createGrammar({ grammar: toolCallGrammar(layout, argumentGrammars) });
   }
 
   /**

@@ -56,6 +56,8 @@ export interface ChoiceResult {
   text: string;
   tokens: number;
   finishReason: FinishReason;
+  /** The stop string that ended the choice, if one did. */
+  stopString?: string;
   logprobs?: TokenLogprob[];
   /** Input lookup: tokens guessed, and confirmed by the model. */
   lookup?: { predicted: number; accepted: number };

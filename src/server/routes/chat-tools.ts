@@ -1,0 +1,155 @@
+// The tool fields of a chat request (`tools`, `tool_choice`, `parallel_tool_calls`, the legacy
+// `functions` / `function_call`) and the messages that carry calls and results, checked and
+// turned into what the engine renders. Bad input is a 400 naming the field.
+import { Ajv } from "ajv";
+import type { ChatMessage, ChatTool, ToolCallMessage } from "../engines/text/chat-prompt";
+import { ApiError } from "../errors";
+
+const nullable = <const Schema extends object>(schema: Schema) => ({ anyOf: [schema, { type: "null" }] }) as const;
+const functionName = { type: "string", pattern: "^[a-zA-Z0-9_-]{1,64}$" } as const;
+const functionObject = {
+  type: "object",
+  required: ["name"],
+  properties: { name: functionName, description: { type: "string" }, parameters: { type: "object" }, strict: nullable({ type: "boolean" }) },
+} as const;
+const namedFunction = { type: "object", required: ["name"], properties: { name: { type: "string" } } } as const;
+
+/** Body properties of /v1/chat/completions for tools. */
+export const toolProperties = {
+  tools: nullable({
+    type: "array",
+    maxItems: 128,
+    items: { type: "object", required: ["type", "function"], properties: { type: { const: "function" }, function: functionObject } },
+  }),
+  tool_choice: nullable({
+    anyOf: [
+      { enum: ["none", "auto", "required"] },
+      { type: "object", required: ["type", "function"], properties: { type: { const: "function" }, function: namedFunction } },
+    ],
+  }),
+  parallel_tool_calls: nullable({ type: "boolean" }),
+  functions: nullable({ type: "array", maxItems: 128, items: functionObject }),
+  function_call: nullable({ anyOf: [{ enum: ["none", "auto"] }, namedFunction] }),
+} as const;
+
+/** Message properties for calls and results. */
+export const toolMessageProperties = {
+  tool_calls: nullable({
+    type: "array",
+    items: {
+      type: "object",
+      required: ["id", "function"],
+      properties: { id: { type: "string" }, type: { const: "function" }, function: { type: "object", required: ["name", "arguments"], properties: { name: { type: "string" }, arguments: { type: "string" } } } },
+    },
+  }),
+  tool_call_id: { type: "string" },
+  function_call: nullable({ type: "object", required: ["name", "arguments"], properties: { name: { type: "string" }, arguments: { type: "string" } } }),
+  name: { type: "string" },
+} as const;
+
+interface ToolBody {
+  tools?: readonly { function: { name: string; description?: string; parameters?: object } }[] | null;
+  tool_choice?: "none" | "auto" | "required" | { function: { name: string } } | null;
+  parallel_tool_calls?: boolean | null;
+  functions?: readonly { name: string; description?: string; parameters?: object }[] | null;
+  function_call?: "none" | "auto" | { name: string } | null;
+}
+
+export type ToolChoice = { mode: "none" | "auto" | "required" } | { mode: "named"; name: string };
+
+export interface ToolRequest {
+  tools: ChatTool[];
+  choice: ToolChoice;
+  /** Answer with `function_call` (the request used `functions`). */
+  legacy: boolean;
+  parallel: boolean;
+}
+
+// Like fastify's own validation errors, `param` names the top-level field; the message says where in it.
+const invalid = (message: string, param: string) => new ApiError(400, message, "invalid_request_error", param, "invalid_value");
+
+function checkSchemas(tools: readonly ChatTool[], param: string): void {
+  const ajv = new Ajv({ strict: false });
+  tools.forEach((tool, i) => {
+    const schema = tool.parameters;
+    if (schema === undefined) return;
+    const where = param === "tools" ? `tools[${i}].function.parameters` : `functions[${i}].parameters`;
+    // Checked against the draft the validator knows, whichever the schema names.
+    const { $schema: _draft, ...rest } = schema as { $schema?: unknown };
+    if (!ajv.validateSchema(rest)) throw invalid(`${where} is not a valid JSON schema: ${ajv.errorsText(ajv.errors)}`, param);
+    if ((schema as { type?: unknown }).type !== "object") throw invalid(`${where} must be a JSON schema of type "object"`, param);
+  });
+  const names = tools.map((t) => t.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw invalid(`${param} names '${twice}' twice`, param);
+}
+
+function choiceOf(body: ToolBody, tools: readonly ChatTool[], legacy: boolean): ToolChoice {
+  const param = legacy ? "function_call" : "tool_choice";
+  const given = legacy ? body.function_call : body.tool_choice;
+  if (given == null) return { mode: tools.length > 0 ? "auto" : "none" };
+  if (tools.length === 0 && given !== "none") throw invalid(`${param} is only allowed when ${legacy ? "functions" : "tools"} are given`, param);
+  if (typeof given === "string") return { mode: given };
+  const name = "function" in given ? given.function.name : given.name;
+  if (!tools.some((t) => t.name === name)) throw invalid(`${param} names '${name}', which is not among the ${legacy ? "functions" : "tools"}`, param);
+  return { mode: "named", name };
+}
+
+export function toolRequest(body: ToolBody): ToolRequest {
+  if (body.tools != null && body.functions != null) throw invalid("send tools or the older functions, not both", "functions");
+  const legacy = body.functions != null || (body.tools == null && body.function_call != null);
+  const tools: ChatTool[] = legacy
+    ? (body.functions ?? []).map((f) => ({ name: f.name, description: f.description, parameters: f.parameters }))
+    : (body.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
+  checkSchemas(tools, legacy ? "functions" : "tools");
+  return { tools, choice: choiceOf(body, tools, legacy), legacy, parallel: body.parallel_tool_calls !== false };
+}
+
+type ContentPart = { text: string };
+interface MessageBody {
+  role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
+  content?: string | null | readonly ContentPart[];
+  tool_calls?: readonly { id: string; function: { name: string; arguments: string } }[] | null;
+  tool_call_id?: string;
+  function_call?: { name: string; arguments: string } | null;
+  name?: string;
+}
+
+const contentText = (content: MessageBody["content"]) => (typeof content === "string" ? content : (content ?? []).map((p) => p.text).join(""));
+
+/**
+ * The messages as the engine renders them. Every result must answer a call made before it, and
+ * every call must be answered before the conversation goes on.
+ */
+export function toMessages(messages: readonly MessageBody[]): ChatMessage[] {
+  const open = new Map<string, { name: string; at: number }>();
+  const out: ChatMessage[] = [];
+  const requireAnswered = () => {
+    const first = open.values().next().value;
+    if (first) throw invalid(`messages[${first.at}] calls tools that the messages after it do not answer: add a tool message for each tool_call_id`, "messages");
+  };
+  messages.forEach((m, i) => {
+    if (m.role === "tool" || m.role === "function") {
+      const id = m.role === "tool" ? m.tool_call_id : [...open].find(([, call]) => call.name === m.name)?.[0];
+      if (m.role === "tool" && id === undefined) throw invalid(`messages[${i}] has role tool but no tool_call_id`, "messages");
+      if (id === undefined || !open.delete(id)) {
+        throw invalid(`messages[${i}] answers ${m.role === "tool" ? `tool call '${id}'` : `function '${m.name}'`}, which no earlier assistant message made`, "messages");
+      }
+      out.push({ role: "tool", content: contentText(m.content), toolCallId: id });
+      return;
+    }
+    requireAnswered();
+    if (m.role !== "assistant" && m.content == null) throw invalid(`messages[${i}].content is required for role ${m.role}`, "messages");
+    if (m.role === "assistant") {
+      const calls: ToolCallMessage[] = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+      if (m.function_call) calls.push({ id: `function-call-${i}`, name: m.function_call.name, arguments: m.function_call.arguments });
+      calls.forEach((c) => open.set(c.id, { name: c.name, at: i }));
+      out.push({ role: "assistant", content: contentText(m.content), toolCalls: calls });
+    } else {
+      // "developer" is OpenAI's newer name for the system role.
+      out.push({ role: m.role === "developer" ? "system" : m.role, content: contentText(m.content) });
+    }
+  });
+  requireAnswered();
+  return out;
+}

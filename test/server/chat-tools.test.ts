@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { Ajv } from "ajv";
+import type OpenAI from "openai";
+import { createOpenApiValidator } from "../helpers/openapi";
+import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+
+const openapi = createOpenApiValidator();
+const ajv = new Ajv({ strict: false });
+
+const WEATHER = {
+  type: "object",
+  properties: { city: { type: "string" }, unit: { enum: ["celsius", "fahrenheit"] }, days: { type: "integer" } },
+  required: ["city", "unit"],
+  additionalProperties: false,
+} as const;
+const TIME = { type: "object", properties: { zone: { enum: ["UTC", "CET"] }, exact: { type: "boolean" } }, required: ["zone"] } as const;
+const TOOLS: OpenAI.ChatCompletionTool[] = [
+  { type: "function", function: { name: "get_weather", description: "Weather in a city", parameters: WEATHER } },
+  { type: "function", function: { name: "get_time", description: "The time in a zone", parameters: TIME } },
+];
+const SCHEMAS: Record<string, object> = { get_weather: WEATHER, get_time: TIME };
+const MESSAGES: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "What is the weather in Paris?" }];
+
+/** The call's arguments parse as JSON and satisfy its tool's schema. */
+function assertValidCall(toolCall: OpenAI.ChatCompletionMessageToolCall, name?: string): unknown {
+  const call = toolCall as OpenAI.ChatCompletionMessageFunctionToolCall;
+  assert.equal(call.type, "function");
+  assert.match(call.id, /^call_[a-f0-9]{24}$/);
+  if (name) assert.equal(call.function.name, name);
+  const args: unknown = JSON.parse(call.function.arguments);
+  const schema = SCHEMAS[call.function.name];
+  assert.ok(schema, `unknown tool ${call.function.name}`);
+  assert.ok(ajv.validate(schema, args), `${call.function.arguments}: ${ajv.errorsText()}`);
+  return args;
+}
+
+describe("tool calling on /v1/chat/completions", function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  const chat = (body: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming>) =>
+    server.client.chat.completions.create({ model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, max_tokens: 200, temperature: 1, seed: 3, ...body, stream: false });
+
+  it("a named function is always called, with arguments valid for its schema", async () => {
+    for (const seed of [1, 2, 3]) {
+      const response = await chat({ seed, tool_choice: { type: "function", function: { name: "get_weather" } } });
+      openapi.assertValid("CreateChatCompletionResponse", response);
+      const choice = response.choices[0]!;
+      assert.equal(choice.finish_reason, "tool_calls");
+      assert.equal(choice.message.content, null);
+      assert.equal(choice.message.tool_calls!.length, 1);
+      assertValidCall(choice.message.tool_calls![0]!, "get_weather");
+    }
+  });
+
+  it("tool_choice required calls one of the tools, for every choice of n", async () => {
+    const response = await chat({ tool_choice: "required", n: 3 });
+    openapi.assertValid("CreateChatCompletionResponse", response);
+    assert.equal(response.choices.length, 3);
+    for (const choice of response.choices) {
+      assert.equal(choice.finish_reason, "tool_calls");
+      assert.equal(choice.message.tool_calls!.length, 1);
+      assertValidCall(choice.message.tool_calls![0]!);
+    }
+  });
+
+  it("streams the call as OpenAI does and reassembles to the non-streamed call (same seed)", async () => {
+    const body = { tool_choice: "required" as const, seed: 11 };
+    const whole = (await chat(body)).choices[0]!.message.tool_calls![0]! as OpenAI.ChatCompletionMessageFunctionToolCall;
+    const response = await server.fetch("/v1/chat/completions", {
+      json: { model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, max_tokens: 200, temperature: 1, ...body, stream: true, stream_options: { include_usage: true } },
+    });
+    const events = await readSse(response);
+    assert.equal(events.at(-1), "[DONE]");
+    type Chunk = OpenAI.ChatCompletionChunk;
+    const chunks = events.slice(0, -1) as Chunk[];
+    chunks.forEach((c) => openapi.assertValid("CreateChatCompletionStreamResponse", c));
+    const deltas = chunks.flatMap((c) => c.choices.flatMap((ch) => ch.delta.tool_calls ?? []));
+    assert.ok(deltas.length >= 2, "arguments come in pieces");
+    const [first, ...rest] = deltas;
+    assert.equal(first!.index, 0);
+    assert.match(first!.id!, /^call_/);
+    assert.equal(first!.type, "function");
+    assert.equal(first!.function!.name, whole.function.name);
+    for (const d of rest) {
+      assert.equal(d.index, 0);
+      assert.equal(d.id, undefined);
+      assert.equal(d.function!.name, undefined);
+    }
+    assert.equal(deltas.map((d) => d.function!.arguments).join(""), whole.function.arguments);
+    assert.equal(chunks.at(-2)!.choices[0]!.finish_reason, "tool_calls");
+    const usage = chunks.at(-1)!.usage!;
+    assert.ok(usage.completion_tokens > 0);
+    assert.equal(usage.total_tokens, usage.prompt_tokens + usage.completion_tokens);
+  });
+
+  it("the openai SDK's stream helper assembles the streamed call", async () => {
+    const stream = server.client.chat.completions.stream({ model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, tool_choice: { type: "function", function: { name: "get_time" } }, max_tokens: 200, seed: 4 });
+    const final = await stream.finalChatCompletion();
+    const call = final.choices[0]!.message.tool_calls![0]! as OpenAI.ChatCompletionMessageFunctionToolCall;
+    assertValidCall(call, "get_time");
+    assert.equal(final.choices[0]!.finish_reason, "tool_calls");
+  });
+
+  it("a full loop: the call, the tool's result, then an answer rendered with both in the template's layout", async () => {
+    const call = (await chat({ tool_choice: { type: "function", function: { name: "get_weather" } } })).choices[0]!.message.tool_calls![0]! as OpenAI.ChatCompletionMessageFunctionToolCall;
+    const args = assertValidCall(call, "get_weather");
+    const messages: OpenAI.ChatCompletionMessageParam[] = [
+      ...MESSAGES,
+      { role: "assistant", content: null, tool_calls: [call] },
+      { role: "tool", tool_call_id: call.id, content: '{"temperature": 21}' },
+    ];
+    const answer = await chat({ messages, tool_choice: "none", max_tokens: 8, temperature: 0 });
+    openapi.assertValid("CreateChatCompletionResponse", answer);
+    assert.equal(typeof answer.choices[0]!.message.content, "string");
+    assert.deepEqual(answer.choices[0]!.message.tool_calls, []);
+    assert.equal(answer.choices[0]!.finish_reason, "length");
+    // The tool's call and result in the tiny model's layout (ChatML with <tool_call>/<tool_response>).
+    const json = (value: unknown) => JSON.stringify(value, null, 1).split("\n").map((l) => (l.trim().endsWith(",") ? `${l.trim()} ` : l.trim())).join("");
+    const rendered =
+      "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n" +
+      `<|im_start|>assistant\n<tool_call>\n{"name": "get_weather", "arguments": ${json(args)}}\n</tool_call><|im_end|>\n` +
+      '<|im_start|>user\n<tool_response>\n{"temperature": 21}\n</tool_response><|im_end|>\n<|im_start|>assistant\n';
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    const prompt = server.deps.textEngine.toolChatPrompt(model, [
+      { role: "user", content: "What is the weather in Paris?" },
+      { role: "assistant", content: "", toolCalls: [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] },
+      { role: "tool", toolCallId: call.id, content: '{"temperature": 21}' },
+    ], []).tokens;
+    assert.equal(model.detokenize(prompt, true), rendered);
+    assert.equal(answer.usage!.prompt_tokens, prompt.length);
+  });
+
+  it("tool_choice auto lets the model answer in text when it does not call", async () => {
+    const response = await chat({ tool_choice: "auto", max_tokens: 6 });
+    openapi.assertValid("CreateChatCompletionResponse", response);
+    assert.equal(typeof response.choices[0]!.message.content, "string");
+    assert.deepEqual(response.choices[0]!.message.tool_calls, []);
+    assert.equal(response.choices[0]!.finish_reason, "length");
+  });
+
+  it("the legacy functions and function_call answer with message.function_call", async () => {
+    const response = await server.client.chat.completions.create({
+      model: TEXT_MODEL,
+      messages: MESSAGES,
+      functions: TOOLS.map((t) => (t as OpenAI.ChatCompletionFunctionTool).function),
+      function_call: { name: "get_time" },
+      max_tokens: 200,
+      seed: 2,
+    });
+    openapi.assertValid("CreateChatCompletionResponse", response);
+    const choice = response.choices[0]!;
+    assert.equal(choice.finish_reason, "function_call");
+    assert.equal(choice.message.function_call!.name, "get_time");
+    assert.ok(ajv.validate(TIME, JSON.parse(choice.message.function_call!.arguments)));
+  });
+
+  const badCases: [name: string, body: Record<string, unknown>, param: string, message: RegExp][] = [
+    ["tool_choice names an unknown tool", { tool_choice: { type: "function", function: { name: "nope" } } }, "tool_choice", /nope/],
+    ["a malformed parameters schema", { tools: [{ type: "function", function: { name: "f", parameters: { type: "objekt" } } }] }, "tools", /tools\[0\]\.function\.parameters is not a valid JSON schema/],
+    ["parameters that are not an object schema", { tools: [{ type: "function", function: { name: "f", parameters: { type: "string" } } }] }, "tools", /type "object"/],
+    ["tool_choice without tools", { tools: undefined, tool_choice: "required" }, "tool_choice", /only allowed when tools/],
+    ["a tool message without a matching call", { messages: [...MESSAGES, { role: "tool", tool_call_id: "call_x", content: "1" }] }, "messages", /messages\[1\] answers tool call 'call_x'/],
+    [
+      "a call the messages do not answer",
+      { messages: [...MESSAGES, { role: "assistant", content: null, tool_calls: [{ id: "call_a", type: "function", function: { name: "get_time", arguments: "{}" } }] }, { role: "user", content: "hm" }] },
+      "messages",
+      /messages\[1\] calls tools that the messages after it do not answer/,
+    ],
+    ["an invalid function name", { tools: [{ type: "function", function: { name: "has space" } }] }, "tools", /pattern/],
+  ];
+  for (const [name, body, param, message] of badCases) {
+    it(`400 naming ${param}: ${name}`, async () => {
+      const response = await server.fetch("/v1/chat/completions", { json: { model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, max_tokens: 4, ...body } });
+      assert.equal(response.status, 400);
+      const error = (await response.json()) as { error: { param: string; message: string; type: string } };
+      assert.equal(error.error.param, param);
+      assert.equal(error.error.type, "invalid_request_error");
+      assert.match(error.error.message, message);
+    });
+  }
+});
