@@ -3,6 +3,7 @@
 import { SseParser } from "../core/api/sse";
 import { answerFromResponse, applyStreamEvent, emptyAnswer, type ChatAnswer } from "../core/playground/chat-answer";
 import { buildChatRequest, emptyChatParameters, type ChatParameterFields, type ChatSetup, type ChatTurn, type ResponseMode } from "../core/playground/chat-request";
+import { describeCall, unansweredCall, type ToolCall, type ToolChoiceField } from "../core/playground/chat-tools";
 import type { FieldError } from "../core/playground/form-values";
 import { CodeView } from "./code-view";
 import { ConsoleApi, type ModelInfo } from "./console-api";
@@ -17,6 +18,8 @@ const parameterLabels: [keyof ChatParameterFields, string, string][] = [
   ["frequency_penalty", "Frequency penalty", "-2 to 2"],
   ["seed", "Seed", "whole number"],
 ];
+
+const exampleToolSchema = JSON.stringify({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }, null, 2);
 
 const exampleSchema = JSON.stringify({ type: "object", properties: { answer: { type: "string" } }, required: ["answer"] }, null, 2);
 
@@ -33,9 +36,20 @@ export class ChatView {
   private readonly schema = h("textarea", { class: "mono", attrs: { rows: 6, name: "json_schema", spellcheck: "false" } });
   private readonly schemaField: HTMLElement;
   private readonly stream = h("input", { attrs: { type: "checkbox", name: "stream", checked: true } });
+  private readonly toolName = h("input", { attrs: { type: "text", name: "tool_name", placeholder: "none", spellcheck: "false" } });
+  private readonly toolDescription = h("input", { attrs: { type: "text", name: "tool_description" } });
+  private readonly toolSchema = h("textarea", { class: "mono", attrs: { rows: 5, name: "tool_parameters", spellcheck: "false" } });
+  private readonly toolChoice = h(
+    "select",
+    { attrs: { name: "tool_choice" } },
+    option("auto", "Model decides (auto)"),
+    option("required", "Always call (required)"),
+    option("named", "Always call this tool"),
+    option("none", "Never call (none)"),
+  );
   private readonly messages = h("ol", { class: "messages", attrs: { "aria-label": "Conversation", "aria-live": "polite" } });
   private readonly draft = h("textarea", { attrs: { rows: 3, name: "message", placeholder: "Message (Ctrl+Enter sends)" } });
-  private readonly draftRole = h("select", { attrs: { name: "role", "aria-label": "Role of an added message" } }, option("user", "user"), option("assistant", "assistant"));
+  private readonly draftRole = h("select", { attrs: { name: "role", "aria-label": "Role of an added message" } }, option("user", "user"), option("assistant", "assistant"), option("tool", "tool result"));
   private readonly sendButton = h("button", { text: "Send", attrs: { type: "submit" } });
   private readonly stopButton = h("button", { class: "secondary", text: "Stop", attrs: { type: "button", hidden: true } });
   private readonly status = h("p", { class: "status", attrs: { role: "status" } });
@@ -46,6 +60,7 @@ export class ChatView {
   constructor(private readonly api: ConsoleApi) {
     this.system.value = "You are a helpful assistant.";
     this.schema.value = exampleSchema;
+    this.toolSchema.value = exampleToolSchema;
     const defaults = emptyChatParameters();
     defaults.max_tokens = "64";
     const grid = h("div", { class: "grid" });
@@ -71,6 +86,15 @@ export class ChatView {
       field("Stop sequences", stop),
       field("Response format", this.mode),
       this.schemaField,
+      h(
+        "fieldset",
+        { class: "tool", attrs: { "aria-label": "Tool" } },
+        h("legend", { text: "Tool the model may call" }),
+        field("Name", this.toolName, "empty: no tool"),
+        field("Description", this.toolDescription),
+        field("Arguments (JSON schema)", this.toolSchema),
+        field("Tool choice", this.toolChoice),
+      ),
       h("label", { class: "check" }, this.stream, " Stream the answer"),
     );
 
@@ -123,7 +147,8 @@ export class ChatView {
   private setup(): ChatSetup {
     const params = emptyChatParameters();
     for (const [name, input] of this.params) params[name] = input.value;
-    return { model: this.model.value, system: this.system.value, params, responseMode: this.mode.value as ResponseMode, jsonSchema: this.schema.value, stream: this.stream.checked };
+    const tool = { name: this.toolName.value, description: this.toolDescription.value, parameters: this.toolSchema.value, choice: this.toolChoice.value as ToolChoiceField };
+    return { model: this.model.value, system: this.system.value, params, responseMode: this.mode.value as ResponseMode, jsonSchema: this.schema.value, stream: this.stream.checked, tool };
   }
 
   /** The request Send would make now, else the last one sent. */
@@ -142,7 +167,16 @@ export class ChatView {
 
   private add(): void {
     if (this.draft.value.trim() === "") return;
-    this.turns.push({ role: this.draftRole.value as ChatTurn["role"], content: this.draft.value });
+    const role = this.draftRole.value as ChatTurn["role"];
+    if (role === "tool") {
+      // A tool result answers the first call still open.
+      const call = unansweredCall(this.turns);
+      if (!call) return this.showErrors([{ field: "role", message: "there is no tool call to answer: a tool result follows a call the model made" }]);
+      this.turns.push({ role, content: this.draft.value, toolCallId: call.id });
+    } else {
+      this.turns.push({ role, content: this.draft.value });
+    }
+    this.showErrors([]);
     this.draft.value = "";
     this.lastSent = undefined;
     this.render();
@@ -162,12 +196,12 @@ export class ChatView {
       h(
         "li",
         { class: `message ${turn.role}` },
-        h("span", { class: "role", text: turn.role }),
-        h("div", { class: "content", text: turn.content }),
+        h("span", { class: "role", text: turn.role === "tool" ? "tool result" : turn.role }),
+        h("div", { class: "content" }, turn.content, ...callItems(turn.toolCalls)),
         h("button", { class: "icon", text: "×", attrs: { type: "button", title: "Remove this message", "aria-label": `Remove message ${index + 1}` }, on: { click: () => this.remove(index) } }),
       ),
     );
-    if (live) items.push(h("li", { class: "message assistant streaming", attrs: { "aria-busy": "true" } }, h("span", { class: "role", text: "assistant" }), h("div", { class: "content", text: live.content })));
+    if (live) items.push(h("li", { class: "message assistant streaming", attrs: { "aria-busy": "true" } }, h("span", { class: "role", text: "assistant" }), h("div", { class: "content" }, live.content, ...callItems(live.toolCalls))));
     this.messages.replaceChildren(...items);
     this.codeView.refresh();
   }
@@ -223,7 +257,7 @@ export class ChatView {
     this.running = undefined;
     this.sendButton.disabled = false;
     this.stopButton.hidden = true;
-    if (answer.content !== "") this.turns.push({ role: "assistant", content: answer.content });
+    if (answer.content !== "" || answer.toolCalls?.length) this.turns.push({ role: "assistant", content: answer.content, toolCalls: answer.toolCalls });
     this.render();
     const parts: string[] = [];
     if (answer.usage) parts.push(`prompt ${answer.usage.prompt_tokens} · completion ${answer.usage.completion_tokens} · total ${answer.usage.total_tokens} tokens`);
@@ -232,4 +266,9 @@ export class ChatView {
     this.status.textContent = parts.join(" · ");
     this.showErrors(error ? [{ field: "request", message: error }] : []);
   }
+}
+
+/** The calls a message made, one line each: the tool's name and the arguments the model chose. */
+function callItems(calls: readonly ToolCall[] | undefined): HTMLElement[] {
+  return (calls ?? []).map((call) => h("div", { class: "tool-call mono", text: describeCall(call), attrs: { title: `tool call ${call.id}` } }));
 }

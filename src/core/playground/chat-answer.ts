@@ -2,9 +2,12 @@
 import { readErrorDetail } from "../api/error-body";
 import { SSE_DONE } from "../api/sse";
 import type { Usage } from "../api/usage";
+import { addToolCallDeltas, toolCallsOf, type ToolCall } from "./chat-tools";
 
 export interface ChatAnswer {
   readonly content: string;
+  /** The calls the model made, when it made any. */
+  readonly toolCalls?: readonly ToolCall[];
   readonly finishReason: string | null;
   readonly usage?: Usage;
   readonly error?: string;
@@ -42,6 +45,7 @@ export function applyStreamEvent(answer: ChatAnswer, data: string): ChatAnswer {
   if (isRecord(choice)) {
     const delta = isRecord(choice.delta) ? choice.delta : {};
     if (typeof delta.content === "string" && delta.content !== "") next = { ...next, content: next.content + delta.content };
+    if (Array.isArray(delta.tool_calls)) next = { ...next, toolCalls: addToolCallDeltas(next.toolCalls ?? [], delta.tool_calls) };
     if (typeof choice.finish_reason === "string") next = { ...next, finishReason: choice.finish_reason };
   }
   return next;
@@ -53,8 +57,10 @@ export function answerFromResponse(body: unknown): ChatAnswer {
   if (error) return { ...emptyAnswer, error: error.message, done: true };
   const choice = isRecord(body) && Array.isArray(body.choices) ? (body.choices[0] as unknown) : undefined;
   const message = isRecord(choice) && isRecord(choice.message) ? choice.message : {};
+  const toolCalls = toolCallsOf(message);
   return {
     content: typeof message.content === "string" ? message.content : "",
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
     finishReason: isRecord(choice) && typeof choice.finish_reason === "string" ? choice.finish_reason : null,
     usage: isRecord(body) ? readUsage(body.usage) : undefined,
     done: true,

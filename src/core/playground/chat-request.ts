@@ -2,6 +2,7 @@
  * The playground's chat setup (as typed into its form) and conversation, turned into the exact
  * `/v1/chat/completions` body it sends and shows as code.
  */
+import { parseSchemaText, toolFields, type ToolCall, type ToolFields } from "./chat-tools";
 import { readLines, readNumber, type FieldError } from "./form-values";
 
 export type ResponseMode = "text" | "json_object" | "json_schema";
@@ -27,11 +28,17 @@ export interface ChatSetup {
   /** The JSON schema (as JSON text) for responseMode "json_schema". */
   jsonSchema: string;
   stream: boolean;
+  /** A function the model may call. */
+  tool?: ToolFields;
 }
 
 export interface ChatTurn {
-  role: "user" | "assistant";
+  role: "user" | "assistant" | "tool";
   content: string;
+  /** The calls an assistant turn made. */
+  toolCalls?: readonly ToolCall[];
+  /** The call a tool turn answers. */
+  toolCallId?: string;
 }
 
 export type ChatRequestResult = { ok: true; body: Record<string, unknown> } | { ok: false; errors: FieldError[] };
@@ -63,9 +70,9 @@ const maxStops = 16;
 export function buildChatRequest(setup: ChatSetup, turns: readonly ChatTurn[]): ChatRequestResult {
   const errors: FieldError[] = [];
   if (setup.model === "") errors.push({ field: "model", message: "choose a model" });
-  const messages: { role: string; content: string }[] = [];
+  const messages: Record<string, unknown>[] = [];
   if (setup.system.trim() !== "") messages.push({ role: "system", content: setup.system });
-  for (const turn of turns) messages.push({ role: turn.role, content: turn.content });
+  for (const turn of turns) messages.push(message(turn));
   if (!turns.some((t) => t.role === "user")) errors.push({ field: "messages", message: "write a message" });
 
   const body: Record<string, unknown> = { model: setup.model, messages };
@@ -73,13 +80,14 @@ export function buildChatRequest(setup: ChatSetup, turns: readonly ChatTurn[]): 
     const value = readNumber(field, setup.params[field], rule, errors);
     if (value !== undefined) body[field] = value;
   }
+  Object.assign(body, toolFields(setup.tool, errors));
   const stops = readLines(setup.params.stop);
   if (stops.length > maxStops) errors.push({ field: "stop", message: `stop takes at most ${maxStops} sequences` });
   else if (stops.length > 0) body.stop = stops;
 
   if (setup.responseMode === "json_object") body.response_format = { type: "json_object" };
   if (setup.responseMode === "json_schema") {
-    const schema = parseSchema(setup.jsonSchema);
+    const schema = parseSchemaText(setup.jsonSchema, "JSON schema");
     if (typeof schema === "string") errors.push({ field: "json_schema", message: schema });
     else body.response_format = { type: "json_schema", json_schema: { name: "response", schema } };
   }
@@ -90,15 +98,10 @@ export function buildChatRequest(setup: ChatSetup, turns: readonly ChatTurn[]): 
   return errors.length > 0 ? { ok: false, errors } : { ok: true, body };
 }
 
-/** The schema object, or a message saying what is wrong with the text. */
-function parseSchema(text: string): Record<string, unknown> | string {
-  if (text.trim() === "") return "paste a JSON schema";
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return `the JSON schema is not valid JSON: ${(error as Error).message}`;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return "the JSON schema must be a JSON object";
-  return value as Record<string, unknown>;
+/** A turn as an API message: calls as `tool_calls`, results with the id of the call they answer. */
+function message(turn: ChatTurn): Record<string, unknown> {
+  if (turn.role === "tool") return { role: "tool", tool_call_id: turn.toolCallId ?? "", content: turn.content };
+  if (!turn.toolCalls?.length) return { role: turn.role, content: turn.content };
+  const calls = turn.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+  return { role: "assistant", content: turn.content === "" ? null : turn.content, tool_calls: calls };
 }

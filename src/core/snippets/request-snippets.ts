@@ -38,7 +38,7 @@ const endpoints: Record<SnippetEndpoint, EndpointInfo> = {
     tsCall: "client.chat.completions.create",
     pyCall: "client.chat.completions.create",
     tsParams: "OpenAI.Chat.ChatCompletionCreateParams",
-    known: new Set(["model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p", "n", "stream", "stream_options", "stop", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "seed", "user", "response_format"]),
+    known: new Set(["model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p", "n", "stream", "stream_options", "stop", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "seed", "user", "response_format", "tools", "tool_choice", "parallel_tool_calls", "functions", "function_call"]),
   },
   completions: {
     path: "/completions",
@@ -102,6 +102,8 @@ function typescriptSnippet(request: SnippetRequest, baseUrl: string, env: string
     lines.push(`const response = await ${info.tsCall}(${args});`);
     lines.push(`const image = response.data?.[0]?.b64_json ?? "";`);
     lines.push(`console.log(\`\${image.length} base64 characters\`);`);
+  } else if (hasTools(request)) {
+    lines.push(...typescriptToolLines(request, info.tsCall, args));
   } else if (request.body.stream === true) {
     const delta = request.endpoint === "chat.completions" ? "chunk.choices[0]?.delta?.content" : "chunk.choices[0]?.text";
     lines.push(`const stream = await ${info.tsCall}(${args});`);
@@ -132,6 +134,8 @@ function pythonSnippet(request: SnippetRequest, baseUrl: string, env: string): s
   const call = (name: string) => [`${name} = ${info.pyCall}(`, ...args, `)`];
   if (request.endpoint === "images.generations") {
     lines.push(...call("response"), `print(len(response.data[0].b64_json or ""), "base64 characters")`);
+  } else if (hasTools(request)) {
+    lines.push(...pythonToolLines(request, call));
   } else if (request.body.stream === true) {
     const delta = request.endpoint === "chat.completions" ? "chunk.choices[0].delta.content" : "chunk.choices[0].text";
     lines.push(...call("stream"), `for chunk in stream:`, `    if chunk.choices:`, `        print(${delta} or "", end="", flush=True)`, `print()`);
@@ -140,6 +144,56 @@ function pythonSnippet(request: SnippetRequest, baseUrl: string, env: string): s
     lines.push(...call("response"), `print(${text})`);
   }
   return lines.join("\n");
+}
+
+const hasTools = (request: SnippetRequest) => request.endpoint === "chat.completions" && (Array.isArray(request.body.tools) || Array.isArray(request.body.functions));
+
+/** A chat with tools prints the calls the model makes (name and arguments) as well as its text. */
+function typescriptToolLines(request: SnippetRequest, tsCall: string, args: string): string[] {
+  if (request.body.stream === true) {
+    return [
+      `const stream = await ${tsCall}(${args});`,
+      `for await (const chunk of stream) {`,
+      `  const delta = chunk.choices[0]?.delta;`,
+      `  // A call arrives as its name first, then its arguments in pieces.`,
+      `  for (const call of delta?.tool_calls ?? []) process.stdout.write((call.function?.name ? \`\\n${"${call.function.name}"} \` : "") + (call.function?.arguments ?? ""));`,
+      `  process.stdout.write(delta?.content ?? "");`,
+      `}`,
+      `process.stdout.write("\\n");`,
+    ];
+  }
+  return [
+    `const response = await ${tsCall}(${args});`,
+    `const message = response.choices[0]?.message;`,
+    `for (const call of message?.tool_calls ?? []) if (call.type === "function") console.log(call.function.name, call.function.arguments);`,
+    `if (message?.content) console.log(message.content);`,
+  ];
+}
+
+function pythonToolLines(request: SnippetRequest, call: (name: string) => string[]): string[] {
+  if (request.body.stream === true) {
+    return [
+      ...call("stream"),
+      `for chunk in stream:`,
+      `    if chunk.choices:`,
+      `        delta = chunk.choices[0].delta`,
+      `        # A call arrives as its name first, then its arguments in pieces.`,
+      `        for tool_call in delta.tool_calls or []:`,
+      `            if tool_call.function:`,
+      `                name = tool_call.function.name`,
+      `                print(("\\n" + name + " " if name else "") + (tool_call.function.arguments or ""), end="", flush=True)`,
+      `        print(delta.content or "", end="", flush=True)`,
+      `print()`,
+    ];
+  }
+  return [
+    ...call("response"),
+    `message = response.choices[0].message`,
+    `for tool_call in message.tool_calls or []:`,
+    `    print(tool_call.function.name, tool_call.function.arguments)`,
+    `if message.content:`,
+    `    print(message.content)`,
+  ];
 }
 
 /** POSIX single quotes: nothing inside is expanded; a quote is closed, escaped and reopened. */

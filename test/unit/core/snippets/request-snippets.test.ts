@@ -26,6 +26,22 @@ const image: SnippetRequest = {
 };
 const completion: SnippetRequest = { endpoint: "completions", body: { model: "wisp-tiny", prompt: "def add(a, b):", max_tokens: 8, stop: ["\n"], echo: false } };
 
+const withTools: SnippetRequest = {
+  endpoint: "chat.completions",
+  body: {
+    model: "wisp-tiny",
+    messages: [
+      { role: "user", content: "Weather in Paris?" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] },
+      { role: "tool", tool_call_id: "call_1", content: '{"temperature": 21}' },
+    ],
+    tools: [{ type: "function", function: { name: "get_weather", description: "Weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }],
+    tool_choice: { type: "function", function: { name: "get_weather" } },
+    stream: true,
+    stream_options: { include_usage: true },
+  },
+};
+
 describe("request snippets (View as Code)", function () {
   this.timeout(60_000);
 
@@ -65,6 +81,25 @@ describe("request snippets (View as Code)", function () {
     assert.match(py, /stream=True,/);
     for (const request of [chat, image, completion]) {
       execFileSync("python3", ["-c", "import ast, sys; ast.parse(sys.stdin.read())"], { input: requestSnippet("python", request, target) });
+    }
+  });
+
+  it("tools: all three snippets send them as SDK fields and print the calls the model makes", () => {
+    const printBody = `curl() { while [ $# -gt 0 ]; do [ "$1" = -d ] && printf '%s' "$2"; shift; done; }\n`;
+    const body = execFileSync("bash", ["-c", printBody + requestSnippet("curl", withTools, target)], { encoding: "utf8" });
+    assert.deepEqual(JSON.parse(body), withTools.body);
+    for (const request of [withTools, { ...withTools, body: { ...withTools.body, stream: false, stream_options: undefined } }]) {
+      const ts = requestSnippet("typescript", request, target);
+      assert.doesNotMatch(ts, /not in OpenAI's API/);
+      assert.match(ts, /"tool_choice": \{/);
+      assert.match(ts, /tool_calls/);
+      assert.deepEqual(typeErrors(ts), [], ts);
+      const py = requestSnippet("python", request, target);
+      assert.match(py, /tools=\[/);
+      assert.match(py, /tool_choice=\{/);
+      assert.doesNotMatch(py, /extra_body/);
+      assert.match(py, /tool_call\.function\.arguments/);
+      execFileSync("python3", ["-c", "import ast, sys; ast.parse(sys.stdin.read())"], { input: py });
     }
   });
 
