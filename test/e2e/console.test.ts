@@ -233,6 +233,50 @@ describe("the web console in Chromium, against a running wisp-server", function 
     assert.match(code, /"response_format": \{\n\s+"type": "json_schema"/);
   });
 
+  it("defines a tool, shows the call the model made, takes the tool's result, and the code makes the same call", async () => {
+    await page.click("button:text-is('Clear')");
+    await page.selectOption("select[name=response_format]", "text");
+    const schema = { type: "object", properties: { city: { enum: ["Paris", "Rome"] }, days: { type: "integer" } }, required: ["city", "days"] };
+    await page.fill("input[name=tool_name]", "get_weather");
+    await page.fill("input[name=tool_description]", "Weather in a city");
+    await page.fill("textarea[name=tool_parameters]", JSON.stringify(schema));
+    await page.selectOption("select[name=tool_choice]", "named");
+    await page.fill("input[name=temperature]", "0");
+    await page.fill("textarea[name=message]", "What is the weather in Paris?");
+    await page.click("button:text-is('Send')");
+    await page.locator(".conversation .status", { hasText: "finish: tool_calls" }).waitFor({ timeout: 60_000 });
+    const shownCall = await page.locator(".message.assistant .tool-call").last().innerText();
+    const match = /^get_weather\((\{.*\})\)$/s.exec(shownCall);
+    assert.ok(match, shownCall);
+    const args = JSON.parse(match[1]!) as { city: unknown; days: unknown };
+    assert.ok(args.city === "Paris" || args.city === "Rome", match[1]);
+    assert.ok(Number.isInteger(args.days), match[1]);
+
+    const view = page.locator(".conversation .code-view");
+    await view.locator("button[data-language=typescript]").click();
+    const typescript = await view.locator("pre.code").innerText();
+    assert.match(typescript, /"tool_choice": \{\n\s+"type": "function"/);
+    const file = join(snippetDir, "tool-snippet.ts");
+    writeFileSync(file, typescript);
+    const env = { ...process.env, WISP_API_KEY: apiKey };
+    const tsOut = await run("npx", ["--no-install", "tsx", file], { env, cwd: repoRoot, maxBuffer: 4 << 20 });
+    assert.equal(tsOut.stdout, `\nget_weather ${match[1]}\n`, "the TypeScript snippet streams the same call");
+    await view.locator("button[data-language=python]").click();
+    assert.match(await view.locator("pre.code").innerText(), /tools=\[/);
+
+    // The tool's result goes back, and the model answers in text.
+    await page.selectOption("select[name=role]", "tool");
+    await page.fill("textarea[name=message]", '{"sky": "clear"}');
+    await page.click("button:text-is('Add')");
+    assert.equal(await page.locator(".message.tool .role").innerText(), "TOOL RESULT");
+    await page.selectOption("select[name=tool_choice]", "none");
+    await page.click("button:text-is('Send')");
+    await page.locator(".conversation .status", { hasText: /finish: (stop|length)/ }).waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator(".message").count(), 4, "user, the call, the tool result, the answer");
+    assert.equal(await page.locator(".message.assistant").last().locator(".tool-call").count(), 0);
+    await page.fill("input[name=tool_name]", "");
+  });
+
   it("generates an image in the image tab, and its curl code gives the same image", async () => {
     await page.goto(`${origin}/#image`);
     await page.locator("select[name=image_model] option").first().waitFor({ state: "attached" });
