@@ -71,6 +71,24 @@ describe("tool calling on /v1/chat/completions", function () {
     }
   });
 
+  it("arguments follow anyOf, enum and nested objects and arrays", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        value: { anyOf: [{ type: "integer" }, { enum: ["low", "high"] }] },
+        tags: { type: "array", items: { type: "boolean" }, maxItems: 3 },
+        where: { type: "object", properties: { lat: { type: "number" } }, required: ["lat"] },
+      },
+      required: ["value", "tags", "where"],
+    };
+    const validate = ajv.compile(schema);
+    for (const seed of [1, 2, 3, 4]) {
+      const response = await chat({ seed, tools: [{ type: "function", function: { name: "set", parameters: schema } }], tool_choice: "required" });
+      const call = response.choices[0]!.message.tool_calls![0]! as OpenAI.ChatCompletionMessageFunctionToolCall;
+      assert.ok(validate(JSON.parse(call.function.arguments)), `${call.function.arguments}: ${ajv.errorsText(validate.errors)}`);
+    }
+  });
+
   it("tool_choice required calls one of the tools, for every choice of n", async () => {
     const response = await chat({ tool_choice: "required", n: 3 });
     openapi.assertValid("CreateChatCompletionResponse", response);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { gbnfLiteral, scopeRules, toolCallGrammar } from "../../../src/server/engines/text/tool-call-grammar";
+import { gbnfLiteral, grammarSchema, scopeRules, toolCallGrammar } from "../../../src/server/engines/text/tool-call-grammar";
 import { callMarker, CallStream, parseCall, type CallDelta } from "../../../src/server/engines/text/tool-call-layout";
 
 const TAGGED = { prefix: '<tool_call>\n{"name": "', paramsPrefix: '", "arguments": ', suffix: "}\n</tool_call>" };
@@ -42,6 +42,13 @@ describe("tool call layout", () => {
 });
 
 describe("tool call grammar", () => {
+  it("reads anyOf as oneOf, at any depth, leaving the schema given alone", () => {
+    const schema = { type: "object", properties: { a: { anyOf: [{ type: "string" }, { type: "array", items: { anyOf: [{ const: 1 }] } }] } } };
+    const copy = structuredClone(schema);
+    assert.deepEqual(grammarSchema(schema), { type: "object", properties: { a: { oneOf: [{ type: "string" }, { type: "array", items: { oneOf: [{ const: 1 }] } }] } } });
+    assert.deepEqual(schema, copy);
+  });
+
   it("escapes literals for GBNF", () => {
     assert.equal(gbnfLiteral('a"b\\c\n\t\u0001'), '"a\\"b\\\\c\\n\\t\\x01"');
   });

@@ -10,7 +10,7 @@ import { directDecodingAvailable } from "./node-llama-cpp-internals";
 import { renderChatPrompt, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
 import { alignToPrompt, runChoice } from "./run-choice";
 import { SequencePool } from "./sequence-pool";
-import { toolCallGrammar } from "./tool-call-grammar";
+import { grammarSchema, toolCallGrammar } from "./tool-call-grammar";
 import type { CallLayout } from "./tool-call-layout";
 import type { ChoiceResult, GenerationRequest, GenerationResult, PromptStats, TokenHealing } from "./types";
 import type { FimLayout } from "../../models/llama-gguf";
@@ -176,7 +176,7 @@ export class TextEngine {
       tools.map(async (tool, i) => {
         if (!tool.parameters) return { name: tool.name, argumentsGbnf: 'root ::= "{}"' };
         try {
-          return { name: tool.name, argumentsGbnf: (await llama.createGrammarForJsonSchema(tool.parameters as never)).grammar };
+          return { name: tool.name, argumentsGbnf: (await llama.createGrammarForJsonSchema(grammarSchema(tool.parameters) as never)).grammar };
         } catch (error) {
           throw new EngineInputError(`tools[${i}].function.parameters: unsupported JSON schema: ${(error as Error).message}`, "tools");
         }

@@ -10,6 +10,16 @@ export interface ToolGrammar {
   argumentsGbnf: string;
 }
 
+/**
+ * The schema as node-llama-cpp's JSON-schema grammar reads it: it knows `oneOf` but not `anyOf`
+ * (which it would silently turn into `null`); for generating one value the two are the same.
+ */
+export function grammarSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(grammarSchema);
+  if (schema === null || typeof schema !== "object") return schema;
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key === "anyOf" ? "oneOf" : key, grammarSchema(value)]));
+}
+
 /** A GBNF string literal. */
 export function gbnfLiteral(text: string): string {
   const escaped = [...text]
