@@ -245,6 +245,16 @@ describe("tool calling on /v1/chat/completions", function () {
     assert.equal(choice.finish_reason, "function_call");
     assert.equal(choice.message.function_call!.name, "get_time");
     assert.ok(ajv.validate(TIME, JSON.parse(choice.message.function_call!.arguments)));
+
+    const response2 = await server.fetch("/v1/chat/completions", {
+      json: { model: TEXT_MODEL, messages: MESSAGES, functions: TOOLS.map((t) => (t as OpenAI.ChatCompletionFunctionTool).function), function_call: { name: "get_time" }, max_tokens: 200, seed: 2, stream: true, parallel_tool_calls: false },
+    });
+    const chunks = (await readSse(response2)).slice(0, -1) as OpenAI.ChatCompletionChunk[];
+    chunks.forEach((c) => openapi.assertValid("CreateChatCompletionStreamResponse", c));
+    const deltas = chunks.map((c) => c.choices[0]?.delta.function_call).filter((d) => d !== undefined);
+    assert.equal(deltas[0]!.name, "get_time");
+    assert.equal(deltas.map((d) => d.arguments).join(""), choice.message.function_call!.arguments);
+    assert.equal(chunks.at(-1)!.choices[0]!.finish_reason, "function_call");
   });
 
   const badCases: [name: string, body: Record<string, unknown>, param: string, message: RegExp][] = [

@@ -27,6 +27,7 @@ export const toolProperties = {
       { type: "object", required: ["type", "function"], properties: { type: { const: "function" }, function: namedFunction } },
     ],
   }),
+  // Accepted; an answer makes at most one call either way (see README).
   parallel_tool_calls: nullable({ type: "boolean" }),
   functions: nullable({ type: "array", maxItems: 128, items: functionObject }),
   function_call: nullable({ anyOf: [{ enum: ["none", "auto"] }, namedFunction] }),
@@ -50,7 +51,6 @@ export const toolMessageProperties = {
 interface ToolBody {
   tools?: readonly { function: { name: string; description?: string; parameters?: object } }[] | null;
   tool_choice?: "none" | "auto" | "required" | { function: { name: string } } | null;
-  parallel_tool_calls?: boolean | null;
   functions?: readonly { name: string; description?: string; parameters?: object }[] | null;
   function_call?: "none" | "auto" | { name: string } | null;
 }
@@ -62,7 +62,6 @@ export interface ToolRequest {
   choice: ToolChoice;
   /** Answer with `function_call` (the request used `functions`). */
   legacy: boolean;
-  parallel: boolean;
 }
 
 // Like fastify's own validation errors, `param` names the top-level field; the message says where in it.
@@ -102,7 +101,7 @@ export function toolRequest(body: ToolBody): ToolRequest {
     ? (body.functions ?? []).map((f) => ({ name: f.name, description: f.description, parameters: f.parameters }))
     : (body.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
   checkSchemas(tools, legacy ? "functions" : "tools");
-  return { tools, choice: choiceOf(body, tools, legacy), legacy, parallel: body.parallel_tool_calls !== false };
+  return { tools, choice: choiceOf(body, tools, legacy), legacy };
 }
 
 type ContentPart = { text: string };
