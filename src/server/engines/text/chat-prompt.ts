@@ -69,7 +69,8 @@ function toHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
   return history;
 }
 
-function wrapperFor(model: LlamaModel): JinjaTemplateChatWrapper {
+/** The model's template as a chat wrapper; making one costs 10-20 ms (it renders probes), so callers keep it. */
+export function chatWrapper(model: LlamaModel): JinjaTemplateChatWrapper {
   const template = model.fileInfo.metadata.tokenizer.chat_template;
   if (!template) throw new EngineInputError("this model has no chat template: use /v1/completions", "model");
   return new JinjaTemplateChatWrapper({ template });
@@ -81,16 +82,15 @@ function toFunctions(tools: readonly ChatTool[]): ChatModelFunctions {
 
 const text = (value: unknown) => LlamaText(value as never).toString();
 
-export function renderChatPrompt(model: LlamaModel, messages: readonly ChatMessage[]): Token[] {
-  return renderToolChatPrompt(model, messages, []).tokens;
+export function renderChatPrompt(model: LlamaModel, messages: readonly ChatMessage[], wrapper = chatWrapper(model)): Token[] {
+  return renderToolChatPrompt(model, messages, [], wrapper).tokens;
 }
 
 /**
  * With tools: the template receives them (and earlier calls and results) where it lays them out
  * itself; otherwise the tools are described in a system message in a generic call layout.
  */
-export function renderToolChatPrompt(model: LlamaModel, messages: readonly ChatMessage[], tools: readonly ChatTool[]): RenderedChat {
-  const wrapper = wrapperFor(model);
+export function renderToolChatPrompt(model: LlamaModel, messages: readonly ChatMessage[], tools: readonly ChatTool[], wrapper = chatWrapper(model)): RenderedChat {
   const state = wrapper.generateContextState({ chatHistory: toHistory(messages), availableFunctions: tools.length > 0 ? toFunctions(tools) : undefined });
   const call = wrapper.settings.functions.call;
   return {

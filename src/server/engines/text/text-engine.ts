@@ -1,13 +1,13 @@
 // The text engine: one loaded model and context per model id, `parallel` sequences per context,
 // requests queued FIFO for sequences, prompt prefixes reused across requests.
-import { getLlama, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { getLlama, type JinjaTemplateChatWrapper, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import { BatchDecoder } from "./batch-decoder";
 import { runDirectChoice } from "./direct-choice";
 import { EngineInputError } from "./engine-input-error";
 import { fitInfill } from "./fit-infill";
 import { loadNativeStep, type NativeStepLoad } from "./native-step";
 import { directDecodingAvailable } from "./node-llama-cpp-internals";
-import { renderChatPrompt, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
+import { chatWrapper, renderChatPrompt, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
 import { alignToPrompt, runChoice } from "./run-choice";
 import { SequencePool } from "./sequence-pool";
 import { grammarSchema, toolCallGrammar } from "./tool-call-grammar";
@@ -64,6 +64,8 @@ export class TextEngine {
   private readonly pools = new Set<SequencePool>();
   /** Each token's text, per model that heals prompts (see healedInfill). */
   private readonly tokenTexts = new WeakMap<LlamaModel, string[]>();
+  /** Each model's chat template, made once (see chatWrapper). */
+  private readonly chatWrappers = new WeakMap<LlamaModel, JinjaTemplateChatWrapper>();
   private readonly counters = { requests: 0, aborted: 0, tokensAfterAbort: 0, promptTokensEvaluated: 0, promptTokensCached: 0, completionTokens: 0, lookupPredicted: 0, lookupAccepted: 0 };
 
   constructor(readonly options: TextEngineOptions) {}
@@ -126,11 +128,20 @@ export class TextEngine {
   }
 
   chatPrompt(model: LlamaModel, messages: readonly ChatMessage[]): Token[] {
-    return renderChatPrompt(model, messages);
+    return renderChatPrompt(model, messages, this.chatWrapper(model));
   }
 
   toolChatPrompt(model: LlamaModel, messages: readonly ChatMessage[], tools: readonly ChatTool[]): RenderedChat {
-    return renderToolChatPrompt(model, messages, tools);
+    return renderToolChatPrompt(model, messages, tools, this.chatWrapper(model));
+  }
+
+  private chatWrapper(model: LlamaModel): JinjaTemplateChatWrapper {
+    let wrapper = this.chatWrappers.get(model);
+    if (!wrapper) {
+      wrapper = chatWrapper(model);
+      this.chatWrappers.set(model, wrapper);
+    }
+    return wrapper;
   }
 
   /**
