@@ -26,21 +26,15 @@ const image: SnippetRequest = {
 };
 const completion: SnippetRequest = { endpoint: "completions", body: { model: "wisp-tiny", prompt: "def add(a, b):", max_tokens: 8, stop: ["\n"], echo: false } };
 
-const withTools: SnippetRequest = {
-  endpoint: "chat.completions",
-  body: {
-    model: "wisp-tiny",
-    messages: [
-      { role: "user", content: "Weather in Paris?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] },
-      { role: "tool", tool_call_id: "call_1", content: '{"temperature": 21}' },
-    ],
-    tools: [{ type: "function", function: { name: "get_weather", description: "Weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }],
-    tool_choice: { type: "function", function: { name: "get_weather" } },
-    stream: true,
-    stream_options: { include_usage: true },
-  },
-};
+/** A tool loop: the call the model made and the tool's result go back, with the tool offered again. */
+const toolLoop = [
+  { role: "user", content: "Weather in Paris?" },
+  { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] },
+  { role: "tool", tool_call_id: "call_1", content: '{"temperature": 21}' },
+];
+const weatherTool = { type: "function", function: { name: "get_weather", description: "Weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
+const { top_k: _topK, temperature: _t, max_tokens: _m, ...streamed } = chat.body;
+const withTools: SnippetRequest = { ...chat, body: { ...streamed, messages: toolLoop, tools: [weatherTool], tool_choice: { type: "function", function: { name: "get_weather" } } } };
 
 describe("request snippets (View as Code)", function () {
   this.timeout(60_000);
