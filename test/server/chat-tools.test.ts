@@ -71,15 +71,16 @@ describe("tool calling on /v1/chat/completions", function () {
     }
   });
 
-  it("arguments follow anyOf, enum and nested objects and arrays", async () => {
+  it("arguments follow anyOf, allOf, enum, const and nested objects and arrays", async () => {
     const schema = {
       type: "object",
       properties: {
         value: { anyOf: [{ type: "integer" }, { enum: ["low", "high"] }] },
         tags: { type: "array", items: { type: "boolean" }, maxItems: 3 },
         where: { type: "object", properties: { lat: { type: "number" } }, required: ["lat"] },
+        both: { allOf: [{ type: "object", properties: { x: { type: "boolean" } }, required: ["x"] }, { properties: { y: { const: 1 } }, required: ["y"] }] },
       },
-      required: ["value", "tags", "where"],
+      required: ["value", "tags", "where", "both"],
     };
     const validate = ajv.compile(schema);
     for (const seed of [1, 2, 3, 4]) {

@@ -49,6 +49,11 @@ describe("tool call grammar", () => {
     assert.deepEqual(schema, copy);
   });
 
+  it("merges allOf into the schema around it", () => {
+    const schema = { type: "object", allOf: [{ properties: { a: { type: "string" } }, required: ["a"] }, { properties: { b: { allOf: [{ type: "integer" }] } }, required: ["b"] }] };
+    assert.deepEqual(grammarSchema(schema), { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a", "b"] });
+  });
+
   it("escapes literals for GBNF", () => {
     assert.equal(gbnfLiteral('a"b\\c\n\t\u0001'), '"a\\"b\\\\c\\n\\t\\x01"');
   });

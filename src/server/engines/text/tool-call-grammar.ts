@@ -11,13 +11,25 @@ export interface ToolGrammar {
 }
 
 /**
- * The schema as node-llama-cpp's JSON-schema grammar reads it: it knows `oneOf` but not `anyOf`
- * (which it would silently turn into `null`); for generating one value the two are the same.
+ * The schema as node-llama-cpp's JSON-schema grammar reads it. It knows `oneOf` but not `anyOf`
+ * or `allOf` (it would silently write `null` for them): `anyOf` becomes `oneOf` (for generating one
+ * value they are the same), and `allOf` is merged into the schema around it (properties and
+ * required lists joined, other keywords the later one's).
  */
 export function grammarSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(grammarSchema);
   if (schema === null || typeof schema !== "object") return schema;
-  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key === "anyOf" ? "oneOf" : key, grammarSchema(value)]));
+  const { allOf, ...rest } = schema as { allOf?: unknown };
+  const merged = Array.isArray(allOf) ? allOf.reduce<Record<string, unknown>>(mergeSchemas, rest) : rest;
+  return Object.fromEntries(Object.entries(merged).map(([key, value]) => [key === "anyOf" ? "oneOf" : key, grammarSchema(value)]));
+}
+
+function mergeSchemas(into: Record<string, unknown>, next: unknown): Record<string, unknown> {
+  if (next === null || typeof next !== "object") return into;
+  const part = grammarSchema(next) as Record<string, unknown>;
+  const properties = { ...(into.properties as object | undefined), ...(part.properties as object | undefined) };
+  const required = [...new Set([...((into.required as string[] | undefined) ?? []), ...((part.required as string[] | undefined) ?? [])])];
+  return { ...into, ...part, ...(Object.keys(properties).length > 0 ? { properties } : {}), ...(required.length > 0 ? { required } : {}) };
 }
 
 /** A GBNF string literal. */
