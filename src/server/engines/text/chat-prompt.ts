@@ -69,7 +69,7 @@ function toHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
   return history;
 }
 
-/** The model's template as a chat wrapper; making one costs 10-20 ms (it renders probes), so callers keep it. */
+/** The model's template as a chat wrapper; making one renders probes of the template (a few ms), so callers keep it. */
 export function chatWrapper(model: LlamaModel): JinjaTemplateChatWrapper {
   const template = model.fileInfo.metadata.tokenizer.chat_template;
   if (!template) throw new EngineInputError("this model has no chat template: use /v1/completions", "model");
