@@ -39,6 +39,7 @@ export function parseModelList(body: unknown): ModelInfo[] {
       owned_by: typeof model.owned_by === "string" ? model.owned_by : "",
       ...(typeof model.kind === "string" ? { kind: model.kind } : {}),
       ...(contextLength === undefined ? {} : { context_length: contextLength }),
+      ...(typeof model.fim === "boolean" ? { fim: model.fim } : {}),
     };
   });
 }

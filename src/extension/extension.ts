@@ -80,10 +80,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   context.subscriptions.push(
     registerCompletions({
       stream: clientCompletionStream(() => clients.create({ timeoutMs: completionTimeoutMs })),
-      settings: () => ({
-        ...settings.value.completion,
-        model: settings.value.completion.model || defaultModelFor("completion", connection.knownModels) || "",
-      }),
+      settings: () => {
+        const model = settings.value.completion.model || defaultModelFor("completion", connection.knownModels) || "";
+        return { ...settings.value.completion, model, serverFim: connection.knownModels.find((m) => m.id === model)?.fim === true };
+      },
       log,
       onOutcome: (outcome) => {
         outcomes.push(outcome);

@@ -40,6 +40,12 @@ describe("GET /v1/models and API keys", function () {
     assert.match(((await refused.json()) as { error: { message: string } }).error.message, /context size of 2048 tokens/);
   });
 
+  it("says which text models it fills in the middle for with the model's own tokens", async () => {
+    const body = (await (await server.fetch("/v1/models")).json()) as { data: { id: string; kind: string; fim?: boolean }[] };
+    assert.equal(body.data.find((m) => m.id === TEXT_MODEL)?.fim, true);
+    assert.ok(body.data.filter((m) => m.kind === "image").every((m) => m.fim === undefined));
+  });
+
   it("finds models added while running: GGUF files (text) and ONNX pipeline folders (image)", async () => {
     const own = await startServer();
     after(() => own.close());

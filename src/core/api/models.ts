@@ -8,6 +8,8 @@ export interface ModelInfo {
   kind?: string;
   /** The model's context window in tokens, where the server says it (see the client's parsing). */
   context_length?: number;
+  /** Wisp's local server: it applies this model's own fill-in-the-middle tokens to a `suffix`. */
+  fim?: boolean;
 }
 
 /** `GET /v1/models` response. */

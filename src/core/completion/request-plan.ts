@@ -26,7 +26,7 @@ export function planRequest(
   budget: ContextBudget,
 ): RequestPlan {
   if (settings.model.trim() === "") throw new NoModelError();
-  const template = selectTemplate(settings.template, settings.model);
+  const template = selectTemplate(settings.template, settings.model, settings.serverFim === true);
   const cursor = cursorContext(input);
   const prompt = buildPrompt(template, input, chunks, budget);
   // Mid-line, the server itself stops at the newline: no token is generated past what is shown.

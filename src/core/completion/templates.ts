@@ -91,13 +91,15 @@ export const templateIds: readonly string[] = fimTemplates.map((t) => t.id);
 const serverTemplate = fimTemplates.find((t) => t.id === "server") as FimTemplate;
 
 /**
- * `auto` picks the family from the model id and otherwise lets the server apply the model's own
- * FIM tokens, which is right for any server that knows its model. An unknown name is an error,
- * so that a typo in the setting is reported rather than silently ignored.
+ * `auto` lets the server apply the model's own FIM tokens where it says it does (`serverFim`: it read
+ * them from the model file, so they are right even for a family this list does not know); otherwise
+ * it picks the family from the model id, and lets the server try when none matches. An unknown name
+ * is an error, so that a typo in the setting is reported rather than silently ignored.
  */
-export function selectTemplate(setting: string, modelId: string): FimTemplate {
+export function selectTemplate(setting: string, modelId: string, serverFim = false): FimTemplate {
   const name = setting.trim().toLowerCase();
   if (name === "" || name === "auto") {
+    if (serverFim) return serverTemplate;
     return fimTemplates.find((t) => t.modelPattern?.test(modelId)) ?? serverTemplate;
   }
   const byName = fimTemplates.find((t) => t.id === name);

@@ -43,6 +43,8 @@ export interface CompletionSettings {
   readonly model: string;
   /** `auto`, `server`, or a template family id. */
   readonly template: string;
+  /** The server lists the model as filling in the middle with its own tokens (`auto` then picks `server`). */
+  readonly serverFim?: boolean;
   readonly maxTokens: number;
   readonly debounceMs: number;
   readonly temperature?: number;

@@ -9,7 +9,8 @@ import { codeSchemes, feedContextRing } from "./context-feeder";
 import { InlineCompletionAdapter, toInput } from "./inline-provider";
 import { warmOnNavigation } from "./warm-up-triggers";
 
-export type CompletionUserSettings = WispSettings["completion"];
+/** The completion settings, and whether the server fills in the middle with the model's own tokens. */
+export type CompletionUserSettings = WispSettings["completion"] & { readonly serverFim?: boolean };
 
 export interface CompletionDeps {
   readonly stream: CompletionStream;

@@ -1,6 +1,7 @@
-// GET /v1/models: every model the registry found (text and image), text models with their context window.
+// GET /v1/models: every model the registry found (text and image), text models with their context window
+// and whether the server fills in the middle with the model's own tokens (`fim`).
 import type { RoutePlugin } from "../deps";
-import { GgufContextLengths } from "../models/gguf-context";
+import { GgufFactsReader } from "../models/gguf-facts";
 
 const responseSchema = {
   200: {
@@ -11,7 +12,7 @@ const responseSchema = {
         type: "array",
         items: {
           type: "object",
-          properties: { id: { type: "string" }, object: { type: "string" }, created: { type: "integer" }, owned_by: { type: "string" }, kind: { type: "string" }, context_length: { type: "integer" } },
+          properties: { id: { type: "string" }, object: { type: "string" }, created: { type: "integer" }, owned_by: { type: "string" }, kind: { type: "string" }, context_length: { type: "integer" }, fim: { type: "boolean" } },
         },
       },
     },
@@ -21,7 +22,7 @@ const responseSchema = {
 /** GET /models (under /v1). */
 export const modelRoutes: RoutePlugin = async (app, { deps }) => {
   // Text models say their context window, so clients can fit a conversation into it.
-  const contextLengths = new GgufContextLengths(deps.config.contextSize);
+  const facts = new GgufFactsReader(deps.config.contextSize);
   app.get("/models", { schema: { response: responseSchema } }, async () => ({
     object: "list",
     data: await Promise.all(
@@ -31,8 +32,13 @@ export const modelRoutes: RoutePlugin = async (app, { deps }) => {
         created: m.created,
         owned_by: "wisp",
         kind: m.kind,
-        ...(m.kind === "text" ? { context_length: await contextLengths.served(m.path) } : {}),
+        ...(m.kind === "text" ? await textFacts(facts, m.path) : {}),
       })),
     ),
   }));
 };
+
+async function textFacts(reader: GgufFactsReader, path: string): Promise<{ context_length: number; fim: boolean }> {
+  const { contextLength, fim } = await reader.read(path);
+  return { context_length: contextLength, fim };
+}

@@ -62,6 +62,11 @@ describe("WispClient models and images", () => {
     assert.deepEqual(lengths, [["wisp", 4096], ["vllm", 32768], ["llama.cpp", 8192], ["silent", undefined], ["odd", undefined]]);
   });
 
+  it("keeps whether the server fills in the middle with the model's own tokens, where it says", async () => {
+    api.handle((_req, res) => sendJson(res, 200, { object: "list", data: [{ id: "a", fim: true }, { id: "b", fim: false }, { id: "c" }, { id: "d", fim: "yes" }] }));
+    assert.deepEqual((await client.listModels()).map((m) => [m.id, m.fim]), [["a", true], ["b", false], ["c", undefined], ["d", undefined]]);
+  });
+
   for (const [name, body] of [
     ["a list without data", { object: "list" }],
     ["a model without id", { object: "list", data: [{ object: "model" }] }],

@@ -313,6 +313,16 @@ describe("completion pipeline", () => {
       assert.equal(outcome.kind === "error" && outcome.errorKind, "unknown-template");
     });
 
+    it("a model the server fills in the middle for itself gets the suffix on its own, not the family's tokens", async () => {
+      const input = { ...inputAt("def f():\n    return █\n\nprint(f())"), manual: true };
+      const own = harness(() => ({ chunks: ["1"] }), { serverFim: true });
+      await own.call(input);
+      assert.deepEqual([own.server.requests[0]?.prompt, own.server.requests[0]?.suffix], ["def f():\n    return ", "\n\nprint(f())"]);
+      const family = harness(() => ({ chunks: ["1"] }));
+      await family.call(input);
+      assert.deepEqual([family.server.requests[0]?.prompt, family.server.requests[0]?.suffix], ["<|fim_prefix|>def f():\n    return <|fim_suffix|>\n\nprint(f())<|fim_middle|>", undefined]);
+    });
+
     it("cancelling while the answer streams ends as cancelled", async () => {
       const h = harness(() => ({ chunks: ["a", "b", "c"], chunkDelayMs: 100 }));
       const pending = h.call(line(""));

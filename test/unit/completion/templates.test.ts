@@ -4,24 +4,61 @@ import { fillTemplate, selectTemplate, templateIds, UnknownTemplateError } from 
 import { inputAt } from "./input-at";
 
 describe("FIM templates", () => {
+  // Model ids as servers list them: hub repositories, Ollama tags, GGUF file names (Wisp's local
+  // server lists the file name without .gguf), LM Studio and hub-hosted GGUF repositories.
   const auto: Array<[string, string]> = [
+    ["Qwen/Qwen2.5-Coder-7B-Instruct", "qwen"],
     ["Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF", "qwen"],
-    ["qwen2.5-coder:7b", "qwen"],
-    ["codellama:7b-code", "codellama"],
-    ["CodeLlama-13b-hf", "codellama"],
-    ["deepseek-coder-6.7b-base", "deepseek"],
+    ["Qwen/Qwen2.5-Coder-32B", "qwen"],
+    ["qwen2.5-coder:1.5b", "qwen"],
+    ["qwen2.5-coder:7b-base-q4_K_M", "qwen"],
+    ["qwen2.5-coder-1.5b-instruct-q8_0.gguf", "qwen"],
+    ["lmstudio-community/Qwen2.5-Coder-7B-Instruct-GGUF", "qwen"],
+    ["hf.co/bartowski/Qwen2.5-Coder-7B-Instruct-GGUF:Q4_K_M", "qwen"],
+    ["Qwen/Qwen3-Coder-30B-A3B-Instruct", "qwen"],
+    ["deepseek-coder-6.7b-base.Q4_K_M.gguf", "deepseek"],
+    ["deepseek-ai/deepseek-coder-1.3b-base", "deepseek"],
+    ["deepseek-coder:6.7b", "deepseek"],
+    ["TheBloke/deepseek-coder-6.7B-instruct-GGUF", "deepseek"],
+    ["deepseek-ai/DeepSeek-Coder-V2-Lite-Base", "deepseek"],
+    ["deepseek-coder-v2:16b", "deepseek"],
     ["bigcode/starcoder2-15b", "starcoder"],
-    ["starcoder", "starcoder"],
+    ["bigcode/starcoderbase-1b", "starcoder"],
+    ["starcoder2:3b", "starcoder"],
+    ["starcoder2-3b-Q4_K_M", "starcoder"],
+    ["codellama/CodeLlama-7b-hf", "codellama"],
+    ["codellama/CodeLlama-13b-Instruct-hf", "codellama"],
+    ["codellama:7b-code", "codellama"],
+    ["TheBloke/CodeLlama-7B-GGUF", "codellama"],
+    ["codellama-7b.Q4_K_M.gguf", "codellama"],
+    ["mistralai/Codestral-22B-v0.1", "codestral"],
+    ["codestral:22b", "codestral"],
     ["codestral-latest", "codestral"],
-    ["codegemma:2b", "codegemma"],
-    ["ibm-granite/granite-3b-code-base", "granite"],
-    ["stable-code-3b", "stable-code"],
+    ["google/codegemma-2b", "codegemma"],
+    ["codegemma:7b-code", "codegemma"],
+    ["codegemma-1.1-2b.Q4_K_M.gguf", "codegemma"],
+    ["ibm-granite/granite-3b-code-base-2k", "granite"],
+    ["granite-code:8b", "granite"],
+    ["stabilityai/stable-code-3b", "stable-code"],
+    ["stable-code:3b", "stable-code"],
+    // No FIM family in the id: the server applies whatever the model has.
     ["wisp-tiny", "server"],
-    ["qwen2.5-7b-instruct", "server"],
+    ["Qwen/Qwen2.5-7B-Instruct", "server"],
+    ["qwen2.5:7b", "server"],
+    ["meta-llama/Llama-3.1-8B-Instruct", "server"],
+    ["llama3.2:3b", "server"],
+    ["google/gemma-2-2b-it", "server"],
+    ["deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "server"],
+    ["gpt-4o-mini", "server"],
   ];
   for (const [model, family] of auto) {
     it(`auto picks ${family} for ${model}`, () => assert.equal(selectTemplate("auto", model).id, family));
   }
+
+  it("auto prefers server where the server applies the model's own FIM tokens", () => {
+    for (const [model] of auto) assert.equal(selectTemplate("auto", model, true).id, "server", model);
+    assert.equal(selectTemplate("qwen", "qwen2.5-coder-1.5b-instruct-q8_0", true).id, "qwen", "a family chosen by name still wins");
+  });
 
   it("covers the required families", () => {
     for (const id of ["qwen", "codellama", "deepseek", "starcoder", "codestral", "codegemma", "granite", "stable-code", "server"]) {
