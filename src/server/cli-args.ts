@@ -12,13 +12,17 @@ export const USAGE = `usage:
               [--input-lookup N] [--no-native-step]
   wisp-server keys create --name NAME [--data-dir DIR]
   wisp-server keys list [--data-dir DIR]
-  wisp-server keys revoke ID [--data-dir DIR]`;
+  wisp-server keys revoke ID [--data-dir DIR]
+  wisp-server models pull NAME|OWNER/REPO/FILE.gguf|URL [--models-dir DIR] [--mirror BASE]
+  wisp-server models presets`;
 
 export type Command =
   | { kind: "serve"; config: ServerConfig }
   | { kind: "keys-create"; dataDir: string; name: string }
   | { kind: "keys-list"; dataDir: string }
   | { kind: "keys-revoke"; dataDir: string; id: string }
+  | { kind: "models-pull"; spec: string; modelsDir: string; mirror?: string }
+  | { kind: "models-presets" }
   | { kind: "help" };
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
@@ -47,6 +51,7 @@ export function parseCommand(argv: string[]): Command {
       "no-prefix-reuse": { type: "boolean" },
       "input-lookup": { type: "string" },
       "no-native-step": { type: "boolean" },
+      mirror: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -65,6 +70,14 @@ export function parseCommand(argv: string[]): Command {
     if (action === "revoke" && id) return { kind: "keys-revoke", dataDir, id };
     throw new Error(`unknown keys command: ${positionals.slice(1).join(" ")}`);
   }
+  const modelsDir = path.resolve(values["models-dir"] ?? path.join(home, "models"));
+  if (positionals[0] === "models") {
+    const [, action, spec, ...rest] = positionals;
+    if (action === "pull" && spec && rest.length === 0) return { kind: "models-pull", spec, modelsDir, ...(values.mirror ? { mirror: values.mirror } : {}) };
+    if (action === "pull") throw new Error("models pull needs one NAME or URL (see: wisp-server models presets)");
+    if (action === "presets") return { kind: "models-presets" };
+    throw new Error(`unknown models command: ${positionals.slice(1).join(" ")}`);
+  }
   if (positionals.length > 0) throw new Error(`unknown command: ${positionals.join(" ")}`);
   return {
     kind: "serve",
@@ -72,7 +85,7 @@ export function parseCommand(argv: string[]): Command {
       ...DEFAULT_CONFIG,
       host: values.host ?? DEFAULT_CONFIG.host,
       port: values.port === "0" ? 0 : positiveInt("port", values.port, DEFAULT_CONFIG.port),
-      modelsDir: path.resolve(values["models-dir"] ?? path.join(home, "models")),
+      modelsDir,
       dataDir,
       threads: positiveInt("threads", values.threads, DEFAULT_CONFIG.threads),
       threadsBatch: positiveInt("threads-batch", values["threads-batch"], DEFAULT_CONFIG.threadsBatch),

@@ -4,6 +4,8 @@ import { buildApp } from "./app";
 import { KeyStore } from "./auth/key-store";
 import { parseCommand, USAGE, type Command } from "./cli-args";
 import type { ServerConfig } from "./deps";
+import { presetTable, runPull } from "./models/pull/pull-command";
+import { PullError } from "./models/pull/pull-error";
 
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -60,6 +62,13 @@ async function run(command: Command): Promise<void> {
       }
       return;
     }
+    case "models-pull": {
+      const abort = new AbortController();
+      process.once("SIGINT", () => abort.abort());
+      return runPull(command, { print, progress: process.stderr, env: process.env, signal: abort.signal });
+    }
+    case "models-presets":
+      return presetTable().forEach(print);
     case "keys-revoke": {
       if (!(await new KeyStore(command.dataDir).revoke(command.id))) throw new Error(`no key ${command.id}`);
       return print(`revoked ${command.id}`);
@@ -70,6 +79,11 @@ async function run(command: Command): Promise<void> {
 try {
   await run(parseCommand(process.argv.slice(2)));
 } catch (error) {
+  // A failed download is no usage mistake: its message says what to do, without the usage text.
+  if (error instanceof PullError) {
+    process.stderr.write(`\nwisp-server: ${error.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`wisp-server: ${(error as Error).message}\n${USAGE}\n`);
   process.exit(2);
 }
