@@ -20,7 +20,8 @@ export type GgufValue =
   | { type: "bool"; value: boolean }
   | { type: "string"; value: string }
   | { type: "string[]"; value: readonly string[] }
-  | { type: "i32[]"; value: readonly number[] };
+  | { type: "i32[]"; value: readonly number[] }
+  | { type: "f32[]"; value: readonly number[] };
 
 export enum TensorType {
   F32 = 0,
@@ -107,6 +108,11 @@ function writeValue(sink: ByteSink, v: GgufValue): void {
       sink.u32(ValueType.INT32);
       sink.u64(v.value.length);
       return v.value.forEach((n) => sink.i32(n));
+    case "f32[]":
+      sink.u32(ValueType.ARRAY);
+      sink.u32(ValueType.FLOAT32);
+      sink.u64(v.value.length);
+      return v.value.forEach((n) => sink.f32(n));
   }
 }
 

@@ -47,7 +47,7 @@ function randomValues(name: string, size: number, std: number): Float32Array {
 }
 
 /** Random weights by tensor: unit-scale activations, and logits with a std of ~2 (peaked but varied). */
-function randomWeights(name: string, dims: readonly number[], norm: boolean): Float32Array {
+export function randomWeights(name: string, dims: readonly number[], norm: boolean): Float32Array {
   const size = dims.reduce((a, b) => a * b, 1);
   if (norm) return new Float32Array(size).fill(1);
   if (name === "token_embd.weight") return randomValues(name, size, 1);

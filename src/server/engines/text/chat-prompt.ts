@@ -1,6 +1,7 @@
 // Renders chat messages with the model's own chat template from the GGUF.
 import { JinjaTemplateChatWrapper, LlamaText, type ChatHistoryItem, type ChatModelFunctionCall, type ChatModelFunctions, type LlamaModel, type Token } from "node-llama-cpp";
 import { EngineInputError } from "./engine-input-error";
+import { inertTokenizer } from "./inert-text";
 import type { CallLayout } from "./tool-call-layout";
 
 export interface ToolCallMessage {
@@ -94,7 +95,7 @@ export function renderToolChatPrompt(model: LlamaModel, messages: readonly ChatM
   const state = wrapper.generateContextState({ chatHistory: toHistory(messages), availableFunctions: tools.length > 0 ? toFunctions(tools) : undefined });
   const call = wrapper.settings.functions.call;
   return {
-    tokens: state.contextText.tokenize(model.tokenizer),
+    tokens: state.contextText.tokenize(inertTokenizer(model)),
     layout: { prefix: text(call.prefix), paramsPrefix: text(call.paramsPrefix), suffix: text(call.suffix) },
     templateTools: wrapper.usingJinjaFunctionCallTemplate,
   };

@@ -5,6 +5,7 @@ import { BatchDecoder } from "./batch-decoder";
 import { runDirectChoice } from "./direct-choice";
 import { EngineInputError } from "./engine-input-error";
 import { fitInfill } from "./fit-infill";
+import { tokenizeText } from "./inert-text";
 import { loadNativeStep, type NativeStepLoad } from "./native-step";
 import { directDecodingAvailable } from "./node-llama-cpp-internals";
 import { chatWrapper, renderChatPrompt, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
@@ -124,7 +125,7 @@ export class TextEngine {
    * "<|fim_prefix|>...<|fim_middle|>"), as llama.cpp's server and vLLM accept: parse them.
    */
   tokenizePrompt(model: LlamaModel, text: string): Token[] {
-    return model.tokenize(text, true);
+    return withBos(model, model.tokenize(text, true));
   }
 
   chatPrompt(model: LlamaModel, messages: readonly ChatMessage[]): Token[] {
@@ -156,14 +157,14 @@ export class TextEngine {
       throw new EngineInputError("this model has no fill-in-the-middle tokens: suffix is not supported", "suffix");
     }
     const limit = Math.min(this.options.contextSize, model.trainContextSize);
-    const fitted = fitInfill(model.tokenize(prefix, false), model.tokenize(suffix, false), limit - 3 - Math.min(maxTokens, Math.floor(limit / 4)));
+    const fitted = fitInfill(tokenizeText(model, prefix), tokenizeText(model, suffix), limit - 4 - Math.min(maxTokens, Math.floor(limit / 4)));
     switch (fimLayout(model)) {
       case "suffix-middle-prefix":
-        return [pre, suf, ...fitted.suffix, mid, ...fitted.prefix];
+        return withBos(model, [pre, suf, ...fitted.suffix, mid, ...fitted.prefix]);
       case "suffix-first":
-        return [suf, ...fitted.suffix, pre, ...fitted.prefix, mid];
+        return withBos(model, [suf, ...fitted.suffix, pre, ...fitted.prefix, mid]);
       default:
-        return [pre, ...fitted.prefix, suf, ...fitted.suffix, mid];
+        return withBos(model, [pre, ...fitted.prefix, suf, ...fitted.suffix, mid]);
     }
   }
 
@@ -331,6 +332,15 @@ export class TextEngine {
     for (const e of entries) if (e.status === "fulfilled") await e.value.model.dispose();
     if (this.llama) await (await this.llama).dispose();
   }
+}
+
+/**
+ * The prompt with the model's BOS token first where its tokenizer adds one (tokenizer.ggml.add_bos_token,
+ * e.g. Llama 3, DeepSeek-Coder), as the models were trained and llama.cpp's server prompts them; never twice.
+ */
+function withBos(model: LlamaModel, tokens: Token[]): Token[] {
+  const bos = model.tokens.bos;
+  return model.tokens.shouldPrependBosToken && bos !== null && tokens[0] !== bos ? [bos, ...tokens] : tokens;
 }
 
 /** The FIM layout the model declares (see FimLayout); prefix-suffix-middle when it says nothing. */
