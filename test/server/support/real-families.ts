@@ -21,16 +21,13 @@ export interface RealFamily {
   readonly metadata?: Readonly<Record<string, GgufValue>>;
   /** Where the chat template comes from; absent: the vocabulary file's own, or none. */
   readonly chatTemplate?: () => Promise<string>;
-  /** The family's FIM tokens in prompt order: prefix, suffix, middle (absent: no FIM). */
-  readonly fim?: readonly [prefix: string, suffix: string, middle: string];
-  /** Their ids in the published vocabulary. */
-  readonly fimIds?: readonly [number, number, number];
-  /** Ends a fill-in-the-middle answer. */
-  readonly fimEnd?: string;
-  /** Ends an assistant turn in chat. */
-  readonly endOfTurn?: string;
-  /** The template's rendering of the system "You are terse." and the user "Hi", generation prompt included. */
-  readonly renderedChat?: string;
+  /**
+   * Fill in the middle (absent: none): the family's tokens in prompt order (prefix, suffix, middle),
+   * their ids in the published vocabulary, and the token that ends an answer.
+   */
+  readonly fim?: { readonly tokens: readonly [string, string, string]; readonly ids: readonly [number, number, number]; readonly end: string };
+  /** Chat: the token that ends a turn, and the template's rendering of "You are terse." and "Hi" with the generation prompt. */
+  readonly chat?: { readonly endOfTurn: string; readonly rendered?: string };
 }
 
 const qwen25Added: Record<number, string> = Object.fromEntries(
@@ -47,11 +44,8 @@ export const realFamilies: readonly RealFamily[] = [
     addedTokens: qwen25Added,
     metadata: { "tokenizer.ggml.add_bos_token": { type: "bool", value: false } },
     chatTemplate: template("Qwen-Qwen2.5-7B-Instruct.jinja"),
-    fim: ["<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>"],
-    fimIds: [151659, 151661, 151660],
-    fimEnd: "<|endoftext|>",
-    endOfTurn: "<|im_end|>",
-    renderedChat: "<|im_start|>system\nYou are terse.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n",
+    fim: { tokens: ["<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>"], ids: [151659, 151661, 151660], end: "<|endoftext|>" },
+    chat: { endOfTurn: "<|im_end|>", rendered: "<|im_start|>system\nYou are terse.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n" },
   },
   {
     id: "deepseek-coder-instruct-real-vocab",
@@ -59,31 +53,25 @@ export const realFamilies: readonly RealFamily[] = [
     // The instruct model ends its turns with <|EOT|>, which its GGUFs carry as eos.
     metadata: { "tokenizer.ggml.eos_token_id": u32(32021) },
     chatTemplate: () => testedChatTemplate("deepseek-ai/deepseek-coder-33b-instruct"),
-    fim: ["<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>"],
-    fimIds: [32016, 32015, 32017],
-    fimEnd: "<|EOT|>",
-    endOfTurn: "<|EOT|>",
-    renderedChat: "<｜begin▁of▁sentence｜>You are terse.### Instruction:\nHi\n### Response:\n",
+    fim: { tokens: ["<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>"], ids: [32016, 32015, 32017], end: "<|EOT|>" },
+    chat: { endOfTurn: "<|EOT|>", rendered: "<｜begin▁of▁sentence｜>You are terse.### Instruction:\nHi\n### Response:\n" },
   },
   {
     id: "starcoder2-real-vocab",
     vocab: "starcoder",
-    fim: ["<fim_prefix>", "<fim_suffix>", "<fim_middle>"],
-    fimIds: [1, 3, 2],
-    fimEnd: "<|endoftext|>",
+    fim: { tokens: ["<fim_prefix>", "<fim_suffix>", "<fim_middle>"], ids: [1, 3, 2], end: "<|endoftext|>" },
   },
   {
     id: "llama-3.2-instruct-real-vocab",
     vocab: "llama-bpe",
     metadata: { "tokenizer.ggml.eos_token_id": u32(128009) },
     chatTemplate: template("meta-llama-Llama-3.2-3B-Instruct.jinja"),
-    endOfTurn: "<|eot_id|>",
-    renderedChat: "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\nYou are terse.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n",
+    chat: { endOfTurn: "<|eot_id|>", rendered: "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\nYou are terse.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n" },
   },
   {
     id: "gemma-4-it-real-vocab",
     vocab: "gemma-4",
-    endOfTurn: "<turn|>",
+    chat: { endOfTurn: "<turn|>", rendered: "<bos><|turn>system\nYou are terse.<turn|>\n<|turn>user\nHi<turn|>\n<|turn>model\n" },
   },
 ];
 

@@ -74,7 +74,8 @@ function toHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
 export function chatWrapper(model: LlamaModel): JinjaTemplateChatWrapper {
   const template = model.fileInfo.metadata.tokenizer.chat_template;
   if (!template) throw new EngineInputError("this model has no chat template: use /v1/completions", "model");
-  return new JinjaTemplateChatWrapper({ template });
+  // No thinking mode (enable_thinking: false): OpenAI-style clients show the content as the answer.
+  return new JinjaTemplateChatWrapper({ template, reasoning: false });
 }
 
 function toFunctions(tools: readonly ChatTool[]): ChatModelFunctions {
