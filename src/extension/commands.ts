@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { ApiKeyStore } from "./api-key";
 import type { ClientFactory } from "./client-factory";
 import type { ConnectionMonitor } from "./connection-monitor";
+import { downloadModel } from "./local-engine/download-model";
 import type { LocalServer } from "./local-server";
 import type { Logger } from "./logger";
 import { selectModel } from "./model-picker";
@@ -69,6 +70,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
       await localServer.stop();
       await connection.check();
     }),
+    register("wisp.downloadModel", (spec, use) =>
+      downloadModel({ settings, log, modelsDir: () => localServer.modelsDir, refreshModels: () => connection.check() }, spec, use),
+    ),
     register("wisp.openWebConsole", () => openWebConsole(settings, log, [localServer.dataDir, localServerDataDir()])),
   );
 }

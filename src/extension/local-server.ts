@@ -200,13 +200,18 @@ export class LocalServer implements vscode.Disposable {
     }
   }
 
+  /** The folder the local server serves models from: the setting, else one in the extension's storage. */
+  get modelsDir(): string {
+    const chosen = this.settings.value.localServer.modelsDir;
+    return chosen ? chosen.replace(/^~(?=$|[\\/])/, homedir()) : join(this.paths.storagePath, "models");
+  }
+
   /** The server's data folder (its keys) and models folder, with the shipped models in place. */
   private async prepareFolders(report: (message: string) => void): Promise<{ dataDir: string; modelsDir: string }> {
     const dataDir = this.dataDir;
     await mkdir(dataDir, { recursive: true });
-    const chosen = this.settings.value.localServer.modelsDir;
-    if (chosen) return { dataDir, modelsDir: chosen.replace(/^~(?=$|[\\/])/, homedir()) };
-    const modelsDir = join(this.paths.storagePath, "models");
+    const modelsDir = this.modelsDir;
+    if (this.settings.value.localServer.modelsDir) return { dataDir, modelsDir };
     report("preparing the models");
     const copied = await provisionShippedModels(join(this.paths.extensionPath, "models"), modelsDir);
     for (const name of copied) this.log.info(`copied the shipped model ${name} into ${modelsDir}`);

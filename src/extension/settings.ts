@@ -25,7 +25,7 @@ export interface WispSettings {
     readonly workspaceContext: boolean;
   };
   readonly image: ImageSettings;
-  readonly localServer: { readonly autoStart: boolean; readonly modelsDir: string };
+  readonly localServer: { readonly autoStart: boolean; readonly modelsDir: string; readonly modelMirror: string };
 }
 
 export interface ImageSettings {
@@ -116,6 +116,6 @@ function readSettings(): WispSettings {
       variations: c.get<number>("image.variations", 4),
       timeoutSeconds: c.get<number>("image.timeoutSeconds", 600),
     },
-    localServer: { autoStart: c.get<boolean>("localServer.autoStart", true), modelsDir: str("localServer.modelsDir", "") },
+    localServer: { autoStart: c.get<boolean>("localServer.autoStart", true), modelsDir: str("localServer.modelsDir", ""), modelMirror: str("localServer.modelMirror", "") },
   };
 }

@@ -80,8 +80,9 @@ export class HubServer {
     });
     if (start === 0 && file.cutFirstAfter !== undefined && !this.cut.has(path)) {
       this.cut.add(path);
-      // Written, then the socket dropped once the bytes are out: the client sees a body cut short.
-      res.write(rest.subarray(0, file.cutFirstAfter), () => res.destroy());
+      // Written, then the connection closed after them (gracefully, so every byte sent arrives): the
+      // client sees a body shorter than its Content-Length.
+      res.write(rest.subarray(0, file.cutFirstAfter), () => res.socket?.end());
       return;
     }
     res.end(rest);

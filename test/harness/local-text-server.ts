@@ -15,6 +15,8 @@ export interface LocalTextServer {
   key: string;
   /** The id of the one text model it serves. */
   model: string;
+  /** The folder it serves models from (files added there are served without a restart). */
+  modelsDir: string;
   metrics(): Promise<TextMetrics>;
   /** A plain (non-streamed) POST /v1/completions with the key; returns the parsed body. */
   complete(body: Record<string, unknown>): Promise<{ choices: { text: string; finish_reason: string }[]; usage: { completion_tokens: number } }>;
@@ -48,6 +50,7 @@ export async function startLocalTextServer(root: string, options: { size?: "tiny
       baseUrl,
       key,
       model,
+      modelsDir,
       metrics: async () => (await (await fetch(`${origin}/metrics`)).json()) as TextMetrics,
       complete: async (body) => {
         const response = await fetch(`${baseUrl}/completions`, {
