@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import type { LlamaModel, Token } from "node-llama-cpp";
 import { startServer, type TestServer } from "./server-fixture";
+import { llamaCppSourceFile } from "./support/llama-cpp-source";
 import { realFamilies, writeFamilyModels, type RealFamily } from "./support/real-families";
 
 const prefix = "def area(r):\n    return ";
@@ -32,6 +33,17 @@ describe("real tokenizers, templates and FIM formats", function () {
   for (const family of realFamilies) {
     describe(family.id, () => {
       const { fim, chat } = family;
+
+      it("tokenizes llama.cpp's own tokenizer test texts to the ids it expects", async () => {
+        const model = await load(family);
+        // tests/test-tokenizer-0.cpp's format: texts separated by a marker line, one line of ids each.
+        const texts = (await llamaCppSourceFile(`models/ggml-vocab-${family.vocab}.gguf.inp`)).toString("utf8").split("\n__ggml_vocab_test__\n");
+        if (texts.at(-1) === "") texts.pop();
+        const ids = (await llamaCppSourceFile(`models/ggml-vocab-${family.vocab}.gguf.out`)).toString("utf8").split("\n").slice(0, texts.length);
+        assert.ok(texts.length >= 30, `${texts.length} cases`);
+        const wrong = texts.filter((text, i) => model.tokenize(text, false).join(" ") !== ids[i]!.trim());
+        assert.deepEqual(wrong, []);
+      });
       if (fim) {
         const [pre, suf, mid] = fim.tokens;
 
