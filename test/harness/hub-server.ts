@@ -6,11 +6,19 @@ import type { AddressInfo } from "node:net";
 
 export interface HubFile {
   readonly body: Buffer;
-  /** The first request that asks for the whole file gets this many bytes, then the connection drops. */
+  /**
+   * The first request that asks for the whole file gets this many bytes, then the connection drops
+   * (once `cutWhen` resolves, if given: the test waits for the bytes to reach the client's disk, since
+   * a stream that errors discards what its reader had not taken yet).
+   */
   readonly cutFirstAfter?: number;
+  readonly cutWhen?: Promise<void>;
   /** Announces this Content-Length, sends nothing and closes (a file larger than any disk). */
   readonly announceBytes?: number;
   readonly contentType?: string;
+  /** Sends the first `holdAfter` bytes, then the rest only once `gate` resolves (a download in flight). */
+  readonly holdAfter?: number;
+  readonly gate?: Promise<void>;
 }
 
 export interface HubRequest {
@@ -82,7 +90,12 @@ export class HubServer {
       this.cut.add(path);
       // Written, then the connection closed after them (gracefully, so every byte sent arrives): the
       // client sees a body shorter than its Content-Length.
-      res.write(rest.subarray(0, file.cutFirstAfter), () => res.socket?.end());
+      res.write(rest.subarray(0, file.cutFirstAfter), () => void (file.cutWhen ?? Promise.resolve()).then(() => res.socket?.end()));
+      return;
+    }
+    if (file.holdAfter !== undefined && file.gate) {
+      res.write(rest.subarray(0, file.holdAfter));
+      void file.gate.then(() => res.end(rest.subarray(file.holdAfter)));
       return;
     }
     res.end(rest);

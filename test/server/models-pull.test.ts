@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +9,7 @@ import { pullModel } from "../../src/server/models/pull/pull-model";
 import { PullError } from "../../src/server/models/pull/pull-error";
 import { recordFileName } from "../../src/server/models/pull/recorded-hashes";
 import { HubServer } from "../harness/hub-server";
+import { waitFor } from "../harness/wait-for";
 import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 const run = promisify(execFile);
@@ -48,8 +49,14 @@ describe("models pull", function () {
 
   it("downloads through a mirror with progress, resumes a cut connection with a range request, and the running server serves the model", async () => {
     const cutAt = Math.floor(gguf.length * 0.4);
-    const url = hub.serve("wisp-test/Tiny-Coder-GGUF", "tiny-coder-q8_0.gguf", { body: gguf, cutFirstAfter: cutAt });
-    const { code, stdout, stderr } = await pullCli("wisp-test/Tiny-Coder-GGUF/tiny-coder-q8_0.gguf", "--models-dir", modelsDir, "--mirror", hub.origin);
+    let cut!: () => void;
+    const cutWhen = new Promise<void>((resolve) => (cut = resolve));
+    const url = hub.serve("wisp-test/Tiny-Coder-GGUF", "tiny-coder-q8_0.gguf", { body: gguf, cutFirstAfter: cutAt, cutWhen });
+    const pulled = pullCli("wisp-test/Tiny-Coder-GGUF/tiny-coder-q8_0.gguf", "--models-dir", modelsDir, "--mirror", hub.origin);
+    const part = path.join(modelsDir, "tiny-coder-q8_0.gguf.part");
+    await waitFor("the first attempt's bytes on disk", () => (existsSync(part) ? statSync(part).size : 0), (size) => size === cutAt, 60_000);
+    cut();
+    const { code, stdout, stderr } = await pulled;
     assert.equal(code, 0, stderr);
     assert.match(stdout, new RegExp(`downloading ${url.replace(/[.?]/g, "\\$&")}`));
     assert.deepEqual(hub.requestsFor(url), [{ path: new URL(url).pathname }, { path: new URL(url).pathname, range: `bytes=${cutAt}-` }]);
@@ -119,6 +126,20 @@ describe("models pull", function () {
     assert.deepEqual(hub.requestsFor(url), [{ path: new URL(url).pathname, range: "bytes=1000-" }]);
     assert.ok(seen.every((r) => r === 1000));
     assert.deepEqual(await readFile(path.join(dir, "resume.gguf")), gguf);
+  });
+
+  it("refuses a second download of the same file while the first runs, which then completes", async () => {
+    const dir = path.join(scratch, "twice");
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const url = hub.serve("wisp-test/Twice-GGUF", "twice.gguf", { body: gguf, holdAfter: 1000, gate });
+    const first = pullModel({ spec: url, modelsDir: dir });
+    await waitFor("the first download to be under way", () => existsSync(path.join(dir, "twice.gguf.part")), (started) => started);
+    await assert.rejects(pullModel({ spec: url, modelsDir: dir }), (e: unknown) => e instanceof PullError && e.kind === "busy" && /twice\.gguf is being downloaded already/.test(e.message));
+    release();
+    assert.equal((await first).bytes, gguf.length);
+    assert.deepEqual(await readFile(path.join(dir, "twice.gguf")), gguf);
+    assert.equal(hub.requestsFor(url).length, 1);
   });
 
   const failures: Array<[string, () => Promise<{ spec: string; kind: string; message: RegExp }>]> = [

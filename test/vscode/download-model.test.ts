@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -39,8 +39,14 @@ describe("Wisp: Download Model", function () {
 
   it("downloads through the mirror, resumes a cut connection, and the running server serves the model it sets for completions", async () => {
     const cut = Math.floor(gguf.length / 3);
-    const url = hub.serve("wisp-test/Coder-GGUF", "coder-q8_0.gguf", { body: gguf, cutFirstAfter: cut });
-    const id = await vscode.commands.executeCommand("wisp.downloadModel", "wisp-test/Coder-GGUF/coder-q8_0.gguf", "completion");
+    let release!: () => void;
+    const cutWhen = new Promise<void>((resolve) => (release = resolve));
+    const url = hub.serve("wisp-test/Coder-GGUF", "coder-q8_0.gguf", { body: gguf, cutFirstAfter: cut, cutWhen });
+    const downloaded = vscode.commands.executeCommand("wisp.downloadModel", "wisp-test/Coder-GGUF/coder-q8_0.gguf", "completion");
+    const part = join(server.modelsDir, "coder-q8_0.gguf.part");
+    await waitFor("the first attempt's bytes on disk", () => (existsSync(part) ? statSync(part).size : 0), (size) => size === cut);
+    release();
+    const id = await downloaded;
     assert.equal(id, "coder-q8_0");
     assert.deepEqual(hub.requestsFor(url).map((r) => r.range), [undefined, `bytes=${cut}-`]);
     assert.equal(config().get("completion.model"), "coder-q8_0");

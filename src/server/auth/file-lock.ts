@@ -29,7 +29,7 @@ export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, 
           await rm(lockFile, { force: true });
           continue;
         }
-        if (Date.now() > deadline) throw new Error(`${lockFile} is held by another process`);
+        if (Date.now() > deadline) throw new LockHeldError(lockFile);
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
@@ -40,6 +40,13 @@ export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, 
     return await work();
   } finally {
     await rm(lockFile, { force: true });
+  }
+}
+
+/** The lock stayed taken for the whole wait. */
+export class LockHeldError extends Error {
+  constructor(readonly lockFile: string) {
+    super(`${lockFile} is held by another process`);
   }
 }
 

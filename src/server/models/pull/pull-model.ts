@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import { LockHeldError, withFileLock } from "../../auth/file-lock";
 import { downloadFile } from "./download-file";
 import type { DownloadProgress } from "./download-progress";
 import { mirrorBase, resolveModelSource, type ModelSource } from "./model-source";
@@ -51,6 +52,20 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
     throw new PullError("io", `cannot create the models folder ${options.modelsDir}: ${(error as Error).message}`);
   }
   const partFile = `${file}.part`;
+  // One download per file at a time (two editor windows, a terminal beside them): both would append
+  // to the same part. A lock whose owner died is taken over; a live one is never stale, however long.
+  try {
+    return await withFileLock(`${partFile}.lock`, () => download(options, source, file, partFile), { waitMs: 0, staleMs: Number.POSITIVE_INFINITY });
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw error;
+    throw new PullError("busy", `${source.fileName} is being downloaded already (another window or terminal); wait for that download, or cancel it and pull again`);
+  }
+}
+
+async function download(options: PullOptions, source: ModelSource, file: string, partFile: string): Promise<PullResult> {
+  const modelId = source.fileName.replace(/\.gguf$/i, "");
+  // A download that held the lock just before may have finished it.
+  if (existsSync(file)) return { modelId, file, alreadyPresent: true };
   const hashes = new RecordedHashes(options.modelsDir);
   const published = source.preset?.sha256?.value.toLowerCase();
   const recorded = await hashes.get(source.fileName);
