@@ -81,7 +81,7 @@ try {
 } catch (error) {
   // A failed download is no usage mistake: its message says what to do, without the usage text.
   if (error instanceof PullError) {
-    process.stderr.write(`\nwisp-server: ${error.message}\n`);
+    process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}wisp-server: ${error.message}\n`);
     process.exit(1);
   }
   process.stderr.write(`wisp-server: ${(error as Error).message}\n${USAGE}\n`);
