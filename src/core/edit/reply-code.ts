@@ -1,0 +1,39 @@
+/**
+ * The code in a model's reply to an edit request. Models wrap it in a markdown fence, often with a
+ * sentence before or after: the first fenced block is the code; without a fence, leading and
+ * trailing prose lines are dropped. While the reply streams only complete lines count.
+ */
+
+const fenceOpen = /^\s*(`{3,}|~{3,})/;
+/** The lines models put around code: "Here is the updated function:", "This version ...". */
+const proseLine = /^(sure|certainly|okay|ok|of course|here(?:'s| is| are)|below|the following|this (?:code|version|function|change|updated)|i(?:'ve| have| changed| updated| replaced| added| removed| made| cannot| can't)|note:|explanation:)\b/i;
+
+/**
+ * The code lines of `reply` so far. `final`: the reply ended, so its last line counts too. Before a
+ * fence or code shows up (a reply opening with prose) the answer is no lines yet.
+ */
+export function codeOfReply(reply: string, final: boolean): string[] {
+  const lines = reply.replace(/\r\n?/g, "\n").split("\n");
+  if (!final) lines.pop();
+  else if (lines.at(-1) === "") lines.pop();
+  const fence = lines.findIndex((line) => fenceOpen.test(line));
+  if (fence >= 0) {
+    const marker = fenceOpen.exec(lines[fence]!)![1]!;
+    const close = new RegExp(`^\\s*${marker[0] === "`" ? "`" : "~"}{${marker.length},}\\s*$`);
+    const body = lines.slice(fence + 1);
+    const end = body.findIndex((line) => close.test(line));
+    return end >= 0 ? body.slice(0, end) : body;
+  }
+  let start = 0;
+  while (start < lines.length && (proseLine.test(lines[start]!.trim()) || (start > 0 && lines[start]!.trim() === "" && proseLine.test(lines[start - 1]!.trim())))) start++;
+  // A reply that so far is prose may still bring a fence: nothing yet.
+  if (!final && start === lines.length) return [];
+  let end = lines.length;
+  if (final) while (end > start && (lines[end - 1]!.trim() === "" || proseLine.test(lines[end - 1]!.trim()))) end--;
+  return lines.slice(start, end);
+}
+
+/** Whether a finished reply brought any code at all. */
+export function hasCode(lines: readonly string[]): boolean {
+  return lines.some((line) => line.trim() !== "");
+}

@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { codeOfReply, hasCode } from "../../../../src/core/edit/reply-code";
+import { indentStyleOf, reindentLines } from "../../../../src/core/edit/reindent";
+
+describe("core/edit: code from a reply, re-indented", () => {
+  it("takes the first fenced block and drops the prose around it", () => {
+    const reply = "Here is the updated function:\n\n```ts\nconst a = 1;\nconst b = 2;\n```\n\nThis renames nothing.\n";
+    assert.deepEqual(codeOfReply(reply, true), ["const a = 1;", "const b = 2;"]);
+  });
+
+  it("streams only complete lines, and nothing of a fence before its line ends", () => {
+    assert.deepEqual(codeOfReply("```py", false), []);
+    assert.deepEqual(codeOfReply("```python\ndef f():\n    ret", false), ["def f():"]);
+    assert.deepEqual(codeOfReply("```python\ndef f():\n    return 1\n``", false), ["def f():", "    return 1"]);
+    assert.deepEqual(codeOfReply("```python\ndef f():\n    return 1\n```", true), ["def f():", "    return 1"]);
+  });
+
+  it("waits while a reply opens with prose, and treats a reply without fence or prose as code", () => {
+    assert.deepEqual(codeOfReply("Sure, here is the code:\n", false), []);
+    assert.deepEqual(codeOfReply("x = 1\ny = 2", false), ["x = 1"]);
+    assert.deepEqual(codeOfReply("Here's the fix:\nx = 1\ny = 2\n", true), ["x = 1", "y = 2"]);
+    assert.deepEqual(codeOfReply("x = 1\r\ny = 2\r\n", true), ["x = 1", "y = 2"]);
+  });
+
+  it("keeps a longer fence's inner backticks and stops at its own closing fence", () => {
+    assert.deepEqual(codeOfReply("````md\n```js\nx\n```\n````\n", true), ["```js", "x", "```"]);
+  });
+
+  it("says when a reply has no code", () => {
+    assert.equal(hasCode(codeOfReply("I cannot change this code.", true)), false);
+    assert.equal(hasCode(codeOfReply("Sure.\n", true)), false);
+    assert.equal(hasCode(codeOfReply("```\n\n```\n", true)), false);
+  });
+
+  it("re-indents to the block's indentation, keeping relative depth", () => {
+    const style = indentStyleOf(["    if (x) {", "      y();", "    }"], { useTabs: false, tabSize: 4 });
+    assert.deepEqual(reindentLines(["if (x) {", "  z();", "", "}"], style), ["    if (x) {", "      z();", "", "    }"]);
+    assert.deepEqual(reindentLines(["        if (x) {", "          z();", "        }"], style), ["    if (x) {", "      z();", "    }"]);
+  });
+
+  it("writes tabs for a block indented with tabs, and dedents lines shallower than the first", () => {
+    const style = indentStyleOf(["\t\tcall();"], { useTabs: true, tabSize: 4 });
+    assert.deepEqual(reindentLines(["    call();", "        more();", "end"], style), ["\t\tcall();", "\t\t\tmore();", "\tend"]);
+  });
+});
