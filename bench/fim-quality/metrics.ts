@@ -1,21 +1,11 @@
 // How close a suggested line is to the real one: exact match, and edit similarity
 // (1 - Levenshtein distance / the longer length), as code-completion benchmarks report them.
 
+import { levenshtein } from "../../src/core/base/edit-distance";
+
 export function firstLine(text: string): string {
   const cut = text.indexOf("\n");
   return (cut < 0 ? text : text.slice(0, cut)).trimEnd();
-}
-
-export function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 export function editSimilarity(a: string, b: string): number {

@@ -3,6 +3,8 @@ import { defaultModelFor } from "../core/api/models";
 import { fromServer, type CompletionOutcome } from "../core/completion/types";
 import { ApiKeyStore } from "./api-key";
 import { registerChat, type ChatProbe } from "./chat/register-chat";
+import { registerEdit } from "./edit/register-edit";
+import type { EditProbe } from "./edit/edit-controller";
 import { clientCompletionStream } from "./completion/client-stream";
 import { registerCompletions } from "./completion/register-completions";
 import { ClientFactory } from "./client-factory";
@@ -28,6 +30,8 @@ export interface WispApi {
   localServer(): LocalServerState;
   /** The chat panel's state. */
   chat: ChatProbe;
+  /** The edits in place under way. */
+  edit: EditProbe;
 }
 
 /** Small records; bounded for a long session, far above what the tests index by position. */
@@ -94,7 +98,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
-  const chat = registerChat({ context, settings, keys, clients, log });
+  const edit = registerEdit({ settings, clients, log, state: context.globalState });
+  context.subscriptions.push(edit.disposable);
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply });
   context.subscriptions.push(chat.disposable);
 
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
@@ -108,6 +114,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     completionOutcomes: () => outcomes,
     localServer: () => localServer.state,
     chat: chat.probe,
+    edit: edit.probe,
   };
 }
 

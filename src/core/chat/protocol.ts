@@ -61,7 +61,7 @@ export type HostMessage =
   | { readonly type: "focusPrompt" }
   | { readonly type: "mentionItems"; readonly requestId: number; readonly items: readonly MentionItem[] };
 
-export type CodeAction = "copy" | "insert" | "replace" | "newFile";
+export type CodeAction = "copy" | "insert" | "apply" | "newFile";
 export type ErrorAction = "setApiKey" | "selectModel" | "retry" | "startLocalServer" | "openSettings" | "showLogs";
 
 export type ViewMessage =
@@ -90,7 +90,7 @@ export type ViewMessage =
 /** Longest text accepted from the webview (a message, a code block): 1 MiB of characters. */
 export const maxViewText = 1 << 20;
 
-const codeActions: readonly string[] = ["copy", "insert", "replace", "newFile"] satisfies CodeAction[];
+const codeActions: readonly string[] = ["copy", "insert", "apply", "newFile"] satisfies CodeAction[];
 const errorActions: readonly string[] = ["setApiKey", "selectModel", "retry", "startLocalServer", "openSettings", "showLogs"] satisfies ErrorAction[];
 
 type Fields = Record<string, (value: unknown) => boolean>;

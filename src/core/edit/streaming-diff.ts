@@ -6,6 +6,7 @@
  * removed); a changed version of the next original line when the two are alike (that line is
  * removed); else new. Original lines not yet reached stay pending until the proposal ends.
  */
+import { levenshtein } from "../base/edit-distance";
 
 export type DiffRow =
   | { readonly kind: "same"; readonly original: number }
@@ -24,19 +25,7 @@ export function alike(a: string, b: string): boolean {
   const y = b.trim();
   const longer = Math.max(x.length, y.length);
   if (Math.min(x.length, y.length) < 3 || longer > 400) return false;
-  return editDistance(x, y) <= longer / 2;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+  return levenshtein(x, y) <= longer / 2;
 }
 
 const sameLine = (a: string, b: string) => a.trimEnd() === b.trimEnd();

@@ -1,15 +1,20 @@
 import * as vscode from "vscode";
 import type { CodeAction } from "../../core/chat/protocol";
+import { matchingBlock } from "../../core/edit/matching-block";
+import { selectedLines } from "../edit/edit-target";
+
+/** Opens code as a reviewed edit of lines `startLine`-`endLine` (inclusive) of the editor. */
+export type ApplyAsEdit = (editor: vscode.TextEditor, target: { document: vscode.TextDocument; startLine: number; endLine: number }, code: string) => Promise<void>;
 
 /**
- * The code-block actions of the chat: copy, insert at the cursor or replace the selection of the
- * editor the user last worked in (the panel has the focus when they click), open in a new file.
+ * The code-block actions of the chat: copy, insert at the cursor or apply to the editor the user
+ * last worked in (the panel has the focus when they click) as a reviewed diff, open in a new file.
  */
 export class CodeActions implements vscode.Disposable {
   private last: vscode.TextEditor | undefined;
   private readonly subscription: vscode.Disposable;
 
-  constructor() {
+  constructor(private readonly applyAsEdit: ApplyAsEdit) {
     this.last = usable(vscode.window.activeTextEditor);
     this.subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
       if (usable(editor)) this.last = editor;
@@ -36,19 +41,23 @@ export class CodeActions implements vscode.Disposable {
         await vscode.window.showTextDocument(document);
         return "Opened the code in a new file.";
       }
-      case "insert":
-      case "replace": {
+      case "insert": {
         const editor = await this.targetEditor();
         if (editor === undefined) throw new Error("No editor to put the code into: open a file first.");
         const done = await editor.edit((edit) => {
-          for (const selection of editor.selections) {
-            if (action === "replace") edit.replace(selection, code);
-            else edit.insert(selection.active, code);
-          }
+          for (const selection of editor.selections) edit.insert(selection.active, code);
         });
         if (!done) throw new Error("The editor did not accept the change (is it read-only?).");
         await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
-        return action === "insert" ? "Inserted the code at the cursor." : "Replaced the selection with the code.";
+        return "Inserted the code at the cursor.";
+      }
+      case "apply": {
+        const editor = await this.targetEditor();
+        if (editor === undefined) throw new Error("No editor to apply the code to: open a file first.");
+        const lines = code.replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n");
+        const target = linesToReplace(editor, lines);
+        await this.applyAsEdit(editor, { document: editor.document, ...target }, code);
+        return `Opened the change to lines ${target.startLine + 1}-${target.endLine + 1} for review: accept or reject it in the editor.`;
       }
     }
   }
@@ -56,6 +65,17 @@ export class CodeActions implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
   }
+}
+
+/** The selected lines, else the block that starts and ends like the code. */
+function linesToReplace(editor: vscode.TextEditor, code: readonly string[]): { startLine: number; endLine: number } {
+  const selected = selectedLines(editor.selection);
+  if (selected) return selected;
+  const { document } = editor;
+  const lines = Array.from({ length: document.lineCount }, (_, i) => document.lineAt(i).text);
+  const found = matchingBlock(lines, code);
+  if (found === undefined) throw new Error("No lines in the editor start and end like this code: select the lines it should replace, then Apply again.");
+  return found;
 }
 
 /** Text editors the user edits (not output panels or other virtual documents). */

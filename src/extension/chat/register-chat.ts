@@ -16,7 +16,7 @@ import { ChatViewProvider, chatViewId } from "./chat-view-provider";
 import { ChatContext } from "../context/chat-context";
 import type { IndexStatus } from "../context/workspace-index";
 import { problemsOnLines } from "../context/problems";
-import { CodeActions } from "./code-actions";
+import { CodeActions, type ApplyAsEdit } from "./code-actions";
 import { FileChatStorage } from "./file-chat-storage";
 import { attachmentFromEditor } from "./editor-attachment";
 
@@ -26,6 +26,8 @@ export interface ChatDeps {
   readonly keys: ApiKeyStore;
   readonly clients: ClientFactory;
   readonly log: Logger;
+  /** Chat code applied to an editor opens as a reviewed edit. */
+  readonly applyAsEdit: ApplyAsEdit;
 }
 
 /** Read-only views of the chat for the extension's own tests. */
@@ -62,7 +64,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     now: () => Date.now(),
     onError: (error) => log.error(`chat: saving chats failed: ${(error as Error).message}`),
   });
-  const codeActions = new CodeActions();
+  const codeActions = new CodeActions(deps.applyAsEdit);
   const chatContext = new ChatContext(settings, log, newId);
   // The provider posts for the panel and the panel answers the provider: built in this order.
   let provider: ChatViewProvider | undefined;
@@ -125,6 +127,11 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
       panel.newChat();
       await provider!.reveal(true);
       panel.focusPrompt();
+    }),
+    // What a code block's Apply button does, for a caller that has the code (hidden from the palette).
+    command("wisp.chat.applyCode", async (code, language) => {
+      if (typeof code !== "string") throw new Error("Apply needs the code to apply.");
+      return codeActions.run("apply", code, typeof language === "string" ? language : "");
     }),
     command("wisp.chat.viewAsCode", async () => {
       await provider!.reveal(true);

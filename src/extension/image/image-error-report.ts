@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { isWispError } from "../../client/wisp-error";
 import { describeImageError, type ImageAttempt, type ImageErrorAction, type ImageErrorReport } from "../../core/image/describe-image-error";
-import { localAddress } from "../../core/net/local-address";
+import { isLocalBaseUrl } from "../../core/net/local-address";
 import type { Logger } from "../logger";
 import type { ImageSettings } from "../settings";
 
@@ -10,7 +10,7 @@ export function reportFor(error: unknown, image: ImageSettings, baseUrl: string,
   if (!isWispError(error)) {
     return { message: error instanceof Error ? error.message : String(error), actions: ["Open Settings"], setting: "wisp.image" };
   }
-  const attempt: ImageAttempt = { model: model ?? image.model, size, baseUrl, local: isLocal(baseUrl), timeoutSeconds: image.timeoutSeconds };
+  const attempt: ImageAttempt = { model: model ?? image.model, size, baseUrl, local: isLocalBaseUrl(baseUrl), timeoutSeconds: image.timeoutSeconds };
   return describeImageError(
     {
       kind: error.kind,
@@ -48,14 +48,5 @@ async function runAction(action: ImageErrorAction, report: ImageErrorReport, ret
       return void (await vscode.commands.executeCommand("wisp.showLogs"));
     case "Try Again":
       return retry();
-  }
-}
-
-function isLocal(baseUrl: string): boolean {
-  try {
-    localAddress(baseUrl);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -6,7 +6,7 @@ import { codeLanguage } from "./markdown";
 const actions: readonly { action: CodeAction; text: string; label: string }[] = [
   { action: "copy", text: "Copy", label: "Copy code" },
   { action: "insert", text: "Insert", label: "Insert at Cursor" },
-  { action: "replace", text: "Replace", label: "Replace Selection" },
+  { action: "apply", text: "Apply", label: "Apply to the Editor (review the change)" },
   { action: "newFile", text: "New File", label: "Open in New File" },
 ];
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describeBlock, enclosingBlock, type SymbolNode } from "../../../../src/core/edit/enclosing-block";
 import { changedSpan, joinBlock, splitBlock } from "../../../../src/core/edit/block-text";
 import { editMessages } from "../../../../src/core/edit/edit-prompt";
+import { matchingBlock } from "../../../../src/core/edit/matching-block";
 
 const node = (name: string, kind: string, startLine: number, endLine: number, children: SymbolNode[] = []): SymbolNode => ({ name, kind, startLine, endLine, children });
 const symbols = [node("Cart", "Class", 0, 20, [node("items", "Property", 1, 1), node("total", "Method", 3, 9, [node("sum", "Variable", 4, 4)]), node("helper", "Function", 11, 18, [node("inner", "Function", 13, 15)])])];
@@ -61,5 +62,14 @@ describe("core/edit: the block to edit, its text, and the request", () => {
     assert.match(content, /Lines 12-12, after the block/);
     assert.match(content, /- line 11 \(error\): Cannot find name 'x'\./);
     assert.match(content, /Instruction: rename result to sum/);
+  });
+});
+
+describe("core/edit: where chat code applies without a selection", () => {
+  it("takes the lines that start and end like the code, closest in length", () => {
+    const doc = ["def a():", "    return 1", "", "def b():", "    x = 2", "    return x", "", "def b():", "    return 3"];
+    assert.deepEqual(matchingBlock(doc, ["def b():", "    y = 2", "    return x", ""]), { startLine: 3, endLine: 5 });
+    assert.deepEqual(matchingBlock(doc, ["  def a():", "      return 1"]), { startLine: 0, endLine: 1 });
+    assert.equal(matchingBlock(doc, ["class C:", "    pass"]), undefined);
   });
 });

@@ -1,0 +1,96 @@
+import * as vscode from "vscode";
+import { changedSpan, type BlockText } from "../../core/edit/block-text";
+
+/** How a document change touched the region. */
+export type RegionChange = "none" | "moved" | "inside";
+
+/** Tries of an edit the document refused because the user changed it in the meantime. */
+const editTries = 5;
+
+/**
+ * The whole lines of a document that an edit session owns: where they are now (followed through
+ * the user's changes above them), and replacing their text with as small an edit as possible.
+ */
+export class BlockRegion {
+  private start: number;
+  private count: number;
+  private ownEdits = 0;
+
+  constructor(readonly document: vscode.TextDocument, startLine: number, private readonly block: Pick<BlockText, "eol" | "finalEol" | "lines">) {
+    this.start = startLine;
+    this.count = block.lines.length;
+  }
+
+  get startLine(): number {
+    return this.start;
+  }
+
+  get lineCount(): number {
+    return this.count;
+  }
+
+  /** The region's range now: from its first line's start to the next line's start (or the document's end). */
+  range(): vscode.Range {
+    const start = new vscode.Position(this.start, 0);
+    if (this.block.finalEol || this.count === 0) return new vscode.Range(start, new vscode.Position(this.start + this.count, 0));
+    return new vscode.Range(start, this.document.lineAt(this.document.lineCount - 1).range.end);
+  }
+
+  text(): string {
+    return this.document.getText(this.range());
+  }
+
+  /**
+   * Follows a change of the document: lines added or removed above move the region; a change
+   * inside it that is not the session's own edit is reported.
+   */
+  follow(event: vscode.TextDocumentChangeEvent): RegionChange {
+    if (event.document !== this.document) return "none";
+    let result: RegionChange = "none";
+    for (const change of event.contentChanges) {
+      const { start, end } = change.range;
+      // Ending at column 0 of the first line leaves that line as it was.
+      const above = end.line < this.start || (end.line === this.start && end.character === 0 && start.line < this.start);
+      if (above) {
+        const delta = (change.text.match(/\n/g) ?? []).length - (end.line - start.line);
+        if (delta !== 0) result = "moved";
+        this.start += delta;
+        continue;
+      }
+      const below = start.line >= this.start + this.count && (this.block.finalEol || this.count === 0);
+      if (!below && this.ownEdits === 0) return "inside";
+    }
+    return result;
+  }
+
+  /**
+   * Puts `text` (whole lines, `lines` of them) in place of the region, in an editor showing the
+   * document. False when none shows it or the document kept changing under the edit.
+   */
+  async replace(text: string, lines: number, options: { undoStopBefore: boolean; undoStopAfter: boolean }): Promise<boolean> {
+    for (let tries = 0; tries < editTries; tries++) {
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
+      if (editor === undefined || this.document.isClosed) return false;
+      const range = this.range();
+      const span = changedSpan(this.document.getText(range), text);
+      if (span === undefined) {
+        this.count = lines;
+        return true;
+      }
+      const base = this.document.offsetAt(range.start);
+      const target = new vscode.Range(this.document.positionAt(base + span.start), this.document.positionAt(base + span.end));
+      this.ownEdits++;
+      let done: boolean;
+      try {
+        done = await editor.edit((edit) => edit.replace(target, span.text), options);
+      } finally {
+        this.ownEdits--;
+      }
+      if (done) {
+        this.count = lines;
+        return true;
+      }
+    }
+    return false;
+  }
+}

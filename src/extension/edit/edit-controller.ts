@@ -1,0 +1,185 @@
+import * as vscode from "vscode";
+import { chosenChatModel } from "../../core/chat/chat-models";
+import { editMessages } from "../../core/edit/edit-prompt";
+import { ChatModelList } from "../chat/chat-models";
+import type { ClientFactory } from "../client-factory";
+import type { Logger } from "../logger";
+import type { Settings } from "../settings";
+import { EditDecorations } from "./edit-decorations";
+import { reportEditError } from "./edit-errors";
+import { EditSession, type EditEnd, type EditState } from "./edit-session";
+import { blockOf, requestInput, type EditTarget } from "./edit-target";
+
+export interface EditControllerDeps {
+  readonly settings: Settings;
+  readonly clients: ClientFactory;
+  readonly log: Logger;
+}
+
+/** What the extension's own tests and benchmark read about the edits. */
+export interface EditProbe {
+  sessions(): { id: number; uri: string; state: EditState; startLine: number; hunks: number; kinds: string[] }[];
+  /** Milliseconds from a streamed line's arrival to the editor showing it, oldest first (bounded). */
+  latencies(): readonly number[];
+  /** The last error message shown for an edit. */
+  lastError(): string | undefined;
+}
+
+/** Where the proposal comes from: the chat model given an instruction, or code already written (chat's Apply). */
+export type EditSource = { readonly instruction: string } | { readonly code: string };
+
+const keptLatencies = 20_000;
+
+/**
+ * The edits under way, one per document at most: starts them, feeds them the answer, ends them on
+ * the user's word, keeps the decorations and the context keys for the keyboard in step.
+ */
+export class EditController implements vscode.Disposable {
+  private readonly sessions = new Set<EditSession>();
+  private readonly decorations = new EditDecorations();
+  private readonly changedEmitter = new vscode.EventEmitter<void>();
+  private readonly models: ChatModelList;
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly shownAfter: number[] = [];
+  private lastId = 0;
+  private errorShown: string | undefined;
+
+  /** Fires when any session changes (CodeLens listen). */
+  readonly onDidChange = this.changedEmitter.event;
+
+  constructor(private readonly deps: EditControllerDeps) {
+    this.models = new ChatModelList(deps.clients, deps.log);
+    this.subscriptions = [
+      this.decorations,
+      this.changedEmitter,
+      vscode.workspace.onDidChangeTextDocument((event) => this.documentChanged(event)),
+      vscode.window.onDidChangeVisibleTextEditors(() => {
+        for (const session of this.sessions) session.refresh();
+        this.redrawAll();
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        for (const session of this.sessionsOf(document)) void this.finish(session, session.cancel());
+      }),
+      deps.settings.onDidChange(() => this.models.invalidate()),
+    ];
+  }
+
+  readonly probe: EditProbe = {
+    sessions: () =>
+      [...this.sessions].map((s) => ({ id: s.id, uri: s.document.uri.toString(), state: s.state, startLine: s.region.startLine, hunks: s.hunks.length, kinds: s.shown.map((l) => l.kind) })),
+    latencies: () => this.shownAfter,
+    lastError: () => this.errorShown,
+  };
+
+  sessionsOf(document: vscode.TextDocument): EditSession[] {
+    return [...this.sessions].filter((s) => s.document === document);
+  }
+
+  /** The session a command means: by id (CodeLens), else the one in the active editor. */
+  find(id?: unknown): EditSession | undefined {
+    if (typeof id === "number") return [...this.sessions].find((s) => s.id === id);
+    const document = vscode.window.activeTextEditor?.document;
+    return document === undefined ? undefined : this.sessionsOf(document)[0];
+  }
+
+  /**
+   * Runs an edit of `target` to the end of its streaming; the session then waits for the user's
+   * review. Failures put the original back and show one message with a way out.
+   */
+  async start(target: EditTarget, source: EditSource): Promise<void> {
+    if (this.sessionsOf(target.document).length > 0) {
+      throw new Error("An edit is already open in this file: accept it (Ctrl+Enter) or reject it (Escape) first.");
+    }
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === target.document);
+    const options = editor?.options ?? {};
+    const indent = { useTabs: options.insertSpaces === false, tabSize: typeof options.tabSize === "number" ? options.tabSize : 4 };
+    const session = new EditSession(++this.lastId, target.document, target.startLine, blockOf(target), indent, {
+      changed: () => this.changed(session.document),
+      shown: (ms) => {
+        this.shownAfter.push(ms);
+        if (this.shownAfter.length > keptLatencies) this.shownAfter.shift();
+      },
+    });
+    this.sessions.add(session);
+    this.errorShown = undefined;
+    this.changed(target.document);
+    try {
+      if ("code" in source) session.receive(`${source.code}\n`);
+      else await this.stream(session, target, source.instruction);
+      await session.complete();
+    } catch (error) {
+      if (session.signal.aborted) return;
+      await this.finish(session, session.cancel("failed"));
+      this.errorShown = reportEditError(error, { baseUrl: this.deps.settings.value.baseUrl, log: this.deps.log, retry: () => this.start(target, source) });
+      return;
+    }
+    if (session.hunks.length === 0) {
+      await this.finish(session, session.cancel("unchanged"));
+      void vscode.window.showInformationMessage("Wisp: the answer changes nothing in these lines.");
+    }
+  }
+
+  /** Ends a session the way `ending` does, then forgets it. */
+  async finish(session: EditSession, ending: Promise<EditEnd | undefined>): Promise<EditEnd | undefined> {
+    const end = await ending;
+    if (session.state === "ended" && this.sessions.delete(session)) {
+      this.deps.log.info(`edit: ${end ?? "ended"} (${session.document.uri.fsPath}, line ${session.region.startLine + 1})`);
+      this.changed(session.document);
+    }
+    return end;
+  }
+
+  dispose(): void {
+    for (const session of this.sessions) void session.cancel();
+    this.sessions.clear();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private async stream(session: EditSession, target: EditTarget, instruction: string): Promise<void> {
+    const { settings, clients, log } = this.deps;
+    const client = await clients.create();
+    client.checkReady();
+    const chat = settings.value.chat;
+    if (chat.model === "") await this.models.refresh();
+    const model = chosenChatModel(chat.model, this.models.all);
+    if (model === "") {
+      const failure = this.models.error;
+      throw Object.assign(new Error(failure?.message ?? `The server at ${settings.value.baseUrl} lists no chat model. Pick one with Select Model, or set wisp.chat.model.`), { kind: failure?.kind ?? "no-model" });
+    }
+    const messages = editMessages(requestInput(target, instruction));
+    log.info(`edit: ${model}, lines ${target.startLine + 1}-${target.endLine + 1} of ${target.document.uri.fsPath}`);
+    const body = { model, messages, temperature: chat.temperature, max_tokens: chat.maxTokens, stream_options: { include_usage: true } };
+    for await (const delta of client.streamChat(body, session.signal)) session.receive(delta.content);
+  }
+
+  private documentChanged(event: vscode.TextDocumentChangeEvent): void {
+    for (const session of this.sessionsOf(event.document)) {
+      const change = session.region.follow(event);
+      if (change === "moved") this.changed(event.document);
+      if (change === "inside" && session.state !== "ended") {
+        void this.finish(session, session.cancel());
+        void vscode.window.showWarningMessage("Wisp: the lines being edited were changed by hand, so the edit stopped and its lines are back as they were.");
+      }
+    }
+  }
+
+  private changed(document: vscode.TextDocument): void {
+    this.decorations.draw(document, this.sessionsOf(document).filter((s) => s.state !== "ended").map((s) => s.decorated()));
+    this.updateContext();
+    this.changedEmitter.fire();
+  }
+
+  private redrawAll(): void {
+    const documents = new Set([...this.sessions].map((s) => s.document));
+    for (const editor of vscode.window.visibleTextEditors) documents.add(editor.document);
+    for (const document of documents) this.decorations.draw(document, this.sessionsOf(document).map((s) => s.decorated()));
+  }
+
+  /** Context keys for the keys: Ctrl+Enter/Tab accept and Escape reject only while the active editor has an edit. */
+  private updateContext(): void {
+    const session = this.find();
+    void vscode.commands.executeCommand("setContext", "wisp.edit.streaming", session?.state === "streaming");
+    void vscode.commands.executeCommand("setContext", "wisp.edit.reviewing", session?.state === "reviewing");
+  }
+}

@@ -1,0 +1,69 @@
+import * as vscode from "vscode";
+import type { ClientFactory } from "../client-factory";
+import type { Logger } from "../logger";
+import { registerWispCommand } from "../run-command";
+import type { Settings } from "../settings";
+import { EditCodeLens } from "./edit-codelens";
+import { EditController, type EditProbe, type EditSource } from "./edit-controller";
+import { EditDiffView, editDiffScheme } from "./edit-diff-view";
+import { FixWithWisp, fixInstruction, isFixRequest } from "./fix-code-action";
+import { askInstruction, remember } from "./instruction-input";
+import { targetOf, type EditTarget } from "./edit-target";
+
+export interface EditDeps {
+  readonly settings: Settings;
+  readonly clients: ClientFactory;
+  readonly log: Logger;
+  /** Where the recent instructions are kept. */
+  readonly state: vscode.Memento;
+}
+
+/** Edit in place: its commands, CodeLens, diff view and Quick Fix. `apply` opens chat code as a reviewed edit. */
+export function registerEdit(deps: EditDeps): { disposable: vscode.Disposable; probe: EditProbe; apply: (editor: vscode.TextEditor, target: EditTarget, code: string) => Promise<void> } {
+  const { log, state } = deps;
+  const edits = new EditController(deps);
+  const diffView = new EditDiffView(edits);
+  const command = (id: string, run: (...args: unknown[]) => unknown) => registerWispCommand(id, run, log);
+  const session = (id: unknown) => {
+    const found = edits.find(id);
+    if (found === undefined) throw new Error("There is no Wisp edit in this editor.");
+    return found;
+  };
+
+  const disposable = vscode.Disposable.from(
+    edits,
+    vscode.languages.registerCodeLensProvider({ scheme: "*" }, new EditCodeLens(edits)),
+    vscode.workspace.registerTextDocumentContentProvider(editDiffScheme, diffView),
+    vscode.languages.registerCodeActionsProvider({ scheme: "*" }, new FixWithWisp(), { providedCodeActionKinds: FixWithWisp.kinds }),
+    // The instruction may come as an argument ({ instruction }) from a keybinding or another extension.
+    command("wisp.editSelection", async (arg) => {
+      const editor = vscode.window.activeTextEditor;
+      if (editor === undefined) throw new Error("Open a file and select the code to change.");
+      const target = await targetOf(editor);
+      const given = (arg as { instruction?: unknown } | undefined)?.instruction;
+      const instruction = typeof given === "string" && given.trim() !== "" ? given : await askInstruction(state, target.note === undefined ? "Selection" : "Block");
+      if (instruction === undefined) return;
+      if (typeof given === "string") await remember(state, given);
+      if (target.note) void vscode.window.showInformationMessage(`Wisp: ${target.note}`);
+      await edits.start(target, { instruction });
+    }),
+    command("wisp.fixThis", async (arg) => {
+      if (!isFixRequest(arg)) throw new Error("Fix This runs from a problem's Quick Fix menu (Ctrl+.).");
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(arg.uri));
+      await vscode.window.showTextDocument(document);
+      await edits.start({ document, startLine: arg.startLine, endLine: arg.endLine }, { instruction: fixInstruction(arg.message) });
+    }),
+    command("wisp.edit.accept", (id) => edits.finish(session(id), session(id).decideAll("accepted"))),
+    command("wisp.edit.reject", (id) => edits.finish(session(id), session(id).decideAll("rejected"))),
+    command("wisp.edit.acceptHunk", (id, hunk) => edits.finish(session(id), session(id).decide(Number(hunk), "accepted"))),
+    command("wisp.edit.rejectHunk", (id, hunk) => edits.finish(session(id), session(id).decide(Number(hunk), "rejected"))),
+    command("wisp.edit.showDiff", (id) => diffView.open(session(id).id)),
+  );
+
+  const apply = async (editor: vscode.TextEditor, target: EditTarget, code: string) => {
+    const source: EditSource = { code };
+    await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+    await edits.start(target, source);
+  };
+  return { disposable, probe: edits.probe, apply };
+}

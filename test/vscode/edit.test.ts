@@ -1,0 +1,257 @@
+import * as assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { WispApi } from "../../src/extension/extension";
+import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { waitFor } from "../harness/wait-for";
+import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+
+const sample = [
+  "const header = 1;",
+  "",
+  "function total(values: number[]): number {",
+  "  let result = 0;",
+  "  for (const v of values) {",
+  "    result += v;",
+  "  }",
+  "  return result;",
+  "}",
+  "",
+  "export const footer = 2;",
+  "",
+].join("\n");
+
+const renamed = ["function total(values: number[]): number {", "  let sum = 0;", "  for (const v of values) {", "    sum += v;", "  }", "  return sum;", "}"];
+const fenced = (lines: readonly string[], language = "ts") => `Here is the updated code:\n\n\`\`\`${language}\n${lines.join("\n")}\n\`\`\`\n\nIt renames the variable.`;
+const replaceLines = (text: string, from: number, to: number, lines: readonly string[], eol = "\n") => {
+  const all = text.split(eol);
+  all.splice(from, to - from + 1, ...lines);
+  return all.join(eol);
+};
+
+describe("Edit in place (real VS Code, scripted chat server)", function () {
+  this.timeout(120_000);
+  let api: WispApi;
+  let server: ScriptedChatServer;
+  const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
+  const files: string[] = [];
+  let count = 0;
+
+  before(async () => {
+    api = await activateWisp();
+    server = await startScriptedChatServer({ key: "sk-edit-test", models: [{ id: "scripted-chat", context_length: 8192 }] });
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
+    await setBaseUrl(server.baseUrl);
+    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+  });
+  afterEach(async () => {
+    for (const session of api.edit.sessions()) await vscode.commands.executeCommand("wisp.edit.reject", session.id);
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
+    for (const file of files) rmSync(file, { force: true });
+    await resetWisp();
+    await server?.close();
+  });
+
+  /** Writes `text` to a new file and opens it with lines `from`-`to` (0-based, inclusive) selected. */
+  async function open(text: string, from: number, to: number, extension = "ts"): Promise<vscode.TextEditor> {
+    const file = join(workspace, `edit-${++count}.${extension}`);
+    files.push(file);
+    writeFileSync(file, text);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    editor.selection = new vscode.Selection(from, 0, to, editor.document.lineAt(to).text.length);
+    return editor;
+  }
+
+  const session = () => api.edit.sessions()[0];
+  const edit = (instruction: string) => vscode.commands.executeCommand("wisp.editSelection", { instruction });
+  const lastRequest = () => server.chatRequests.at(-1) as { model: string; messages: { role: string; content: string }[] };
+
+  it("streams the answer in as a diff, and Accept gives the exact text in one undo step", async () => {
+    const editor = await open(sample, 2, 8);
+    server.queue({ text: fenced(renamed) });
+    await edit("rename result to sum");
+    const shown = session()!;
+    assert.equal(shown.state, "reviewing");
+    assert.equal(shown.hunks, 3);
+    assert.deepEqual(shown.kinds, ["same", "removed", "added", "same", "removed", "added", "same", "removed", "added", "same"]);
+    assert.equal(editor.document.lineAt(3).text, "  let result = 0;");
+    assert.equal(editor.document.lineAt(4).text, "  let sum = 0;");
+
+    const request = lastRequest();
+    assert.equal(request.model, "scripted-chat");
+    const user = request.messages.at(-1)!.content;
+    assert.match(user, new RegExp(`^File: edit-${count}\\.ts \\(typescript\\)`));
+    assert.match(user, /The block, lines 3-9:\n```typescript\nfunction total/);
+    assert.match(user, /Lines 1-2, before the block/);
+    assert.match(user, /Instruction: rename result to sum/);
+
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
+    assert.deepEqual(api.edit.sessions(), []);
+    await vscode.commands.executeCommand("undo");
+    assert.equal(editor.document.getText(), sample, "one undo gives the original back");
+  });
+
+  it("Reject leaves the document byte-identical", async () => {
+    const text = "\tconst a = 1;   \n\n\tconst b = 2;";
+    const editor = await open(text, 0, 2);
+    server.queue({ text: "```ts\nconst a = 10;\n\nconst b = 20;\n```" });
+    await edit("bigger numbers");
+    assert.equal(session()?.state, "reviewing");
+    assert.notEqual(editor.document.getText(), text);
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    assert.equal(editor.document.getText(), text);
+    assert.deepEqual(api.edit.sessions(), []);
+  });
+
+  it("accepting one of two hunks from its CodeLens applies exactly that hunk", async () => {
+    const editor = await open(sample, 2, 8);
+    const answer = [...renamed.slice(0, 0), "function total(values: number[]): number {", "  let result = 0; // running sum", "  for (const v of values) {", "    result += v;", "  }", "  return result * 2;", "}"];
+    server.queue({ text: fenced(answer) });
+    await edit("comment and double");
+    const { id, hunks } = session()!;
+    assert.equal(hunks, 2);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", editor.document.uri);
+    const titles = lenses.map((lens) => `${lens.range.start.line}:${lens.command?.title}`);
+    assert.deepEqual(titles.filter((t) => /:(Accept|Reject)$/.test(t)), ["3:Accept", "3:Reject", "8:Accept", "8:Reject"]);
+    assert.ok(titles.includes("2:$(check) Accept All (Ctrl+Enter)") && titles.includes("2:$(diff) Open Diff"), titles.join(", "));
+    const acceptFirst = lenses.find((lens) => lens.range.start.line === 3 && lens.command?.title === "Accept")!.command!;
+    await vscode.commands.executeCommand(acceptFirst.command, ...(acceptFirst.arguments ?? []));
+    assert.equal(session()?.hunks, 2);
+    await vscode.commands.executeCommand("wisp.edit.rejectHunk", id, 1);
+    assert.equal(editor.document.getText(), sample.replace("  let result = 0;", "  let result = 0; // running sum"));
+    await vscode.commands.executeCommand("undo");
+    assert.equal(editor.document.getText(), sample);
+  });
+
+  it("Stop mid-stream puts the original back and closes the request", async () => {
+    const editor = await open(sample, 2, 8);
+    const long = ["function total(values: number[]): number {", ...Array.from({ length: 200 }, (_, i) => `  const step${i} = values.length + ${i};`), "}"];
+    server.queue({ text: fenced(long), tokensPerSecond: 40 });
+    const aborted = server.aborted;
+    const running = edit("spell out the steps");
+    await waitFor("new lines streaming in", () => session()?.kinds ?? [], (kinds) => kinds.includes("added") && kinds.includes("pending"));
+    assert.equal(session()?.state, "streaming");
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    await running;
+    assert.equal(editor.document.getText(), sample);
+    assert.deepEqual(api.edit.sessions(), []);
+    await waitFor("the server to see the request closed", () => server.aborted, (n) => n === aborted + 1);
+  });
+
+  it("keeps a CRLF file CRLF, and re-indents an answer written at column 0", async () => {
+    const crlf = sample.replace(/\n/g, "\r\n");
+    const editor = await open(crlf, 3, 7);
+    assert.equal(editor.document.eol, vscode.EndOfLine.CRLF);
+    server.queue({ text: fenced(["let sum = 0;", "for (const v of values) {", "  sum += v;", "}", "return sum;"]) });
+    await edit("rename result to sum");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), replaceLines(crlf, 2, 8, renamed, "\r\n"));
+    await vscode.commands.executeCommand("undo");
+    assert.equal(editor.document.getText(), crlf);
+
+    server.queue({ text: fenced(["let sum = 0;"]) });
+    editor.selection = new vscode.Selection(3, 0, 3, 5);
+    await edit("rename");
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    assert.equal(editor.document.getText(), crlf);
+  });
+
+  it("the user can type above the block while it streams; the edit follows its lines", async () => {
+    const editor = await open(sample, 2, 8);
+    server.queue({ text: fenced(renamed), tokensPerSecond: 30 });
+    const running = edit("rename result to sum");
+    await waitFor("streaming", () => session()?.state, (state) => state === "streaming");
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), "// typed while it streams\n"));
+    await running;
+    assert.equal(session()?.startLine, 3);
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), `// typed while it streams\n${replaceLines(sample, 2, 8, renamed)}`);
+  });
+
+  it("offers Fix with Wisp on a diagnostic, and its edit carries the problem and applies", async () => {
+    const editor = await open(sample, 0, 0);
+    const diagnostics = vscode.languages.createDiagnosticCollection("edit-test");
+    try {
+      diagnostics.set(editor.document.uri, [new vscode.Diagnostic(new vscode.Range(7, 2, 7, 15), "Type 'string' is not assignable to type 'number'.", vscode.DiagnosticSeverity.Error)]);
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", editor.document.uri, new vscode.Range(7, 3, 7, 3));
+      const fix = actions.find((a) => a.title === "Fix with Wisp");
+      assert.ok(fix?.command, `actions offered: ${actions.map((a) => a.title).join(", ")}`);
+      assert.equal(fix.kind?.value, "quickfix");
+      server.queue({ text: fenced(["  return Number(result);"]) });
+      await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
+      const user = lastRequest().messages.at(-1)!.content;
+      assert.match(user, /Instruction: Fix this problem: Type 'string' is not assignable to type 'number'\./);
+      assert.match(user, /- line 8 \(error\): Type 'string' is not assignable/);
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      assert.equal(editor.document.getText(), sample.replace("  return result;", "  return Number(result);"));
+    } finally {
+      diagnostics.dispose();
+    }
+  });
+
+  it("chat Apply opens the code as a reviewed diff on the block it matches", async () => {
+    const editor = await open(sample, 0, 0);
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const message = await vscode.commands.executeCommand<string>("wisp.chat.applyCode", renamed.join("\n"), "ts");
+    assert.equal(message, "Opened the change to lines 3-9 for review: accept or reject it in the editor.");
+    assert.equal(session()?.startLine, 2);
+    assert.equal(session()?.state, "reviewing");
+    assert.deepEqual(session()?.kinds.filter((k) => k !== "same"), ["removed", "added", "removed", "added", "removed", "added"], "the proposal is shown in place");
+    await vscode.commands.executeCommand("wisp.edit.showDiff");
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(tab instanceof vscode.TabInputTextDiff, "the diff editor is open");
+    const [left, right] = await Promise.all([vscode.workspace.openTextDocument(tab.original), vscode.workspace.openTextDocument(tab.modified)]);
+    assert.equal(left.getText(), sample);
+    assert.equal(right.getText(), replaceLines(sample, 2, 8, renamed));
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
+  });
+
+  it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
+    const editor = await open(sample, 0, 0);
+    editor.selection = new vscode.Selection(5, 4, 5, 4);
+    server.queue({ text: fenced(renamed) });
+    const before = server.chatRequests.length;
+    // "rename result to sum" is the most recent instruction: the input lists it first.
+    const running = vscode.commands.executeCommand("wisp.editSelection");
+    await waitFor("the instruction input to take the listed instruction", async () => {
+      await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+      return server.chatRequests.length;
+    }, (n) => n > before);
+    await running;
+    assert.match(lastRequest().messages.at(-1)!.content, /Instruction: rename result to sum$/m);
+    assert.equal(session()?.startLine, 2);
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
+  });
+
+  it("errors leave the document unchanged and say what to do: no key, unknown model, no code in the answer", async () => {
+    const editor = await open(sample, 2, 8);
+    server.queue({ text: "I can't help with that.\n" });
+    await edit("rename");
+    assert.match(api.edit.lastError() ?? "", /no code/);
+    assert.equal(editor.document.getText(), sample);
+
+    server.queue({ error: { status: 404, message: "The model `gone` does not exist.", code: "model_not_found" } });
+    await edit("rename");
+    assert.match(api.edit.lastError() ?? "", /gone/);
+    assert.equal(editor.document.getText(), sample);
+
+    await vscode.commands.executeCommand("wisp.clearApiKey");
+    try {
+      await edit("rename");
+      assert.match(api.edit.lastError() ?? "", /Set API Key/);
+      assert.equal(editor.document.getText(), sample);
+      assert.deepEqual(api.edit.sessions(), []);
+    } finally {
+      await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+    }
+  });
+});
