@@ -174,6 +174,29 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), `// typed while it streams\n${replaceLines(sample, 2, 8, renamed)}`);
   });
 
+  it("edits in two files at once each keep their own session", async () => {
+    const first = await open(sample, 2, 8);
+    const second = await open(sample, 2, 8);
+    await vscode.window.showTextDocument(first.document, vscode.ViewColumn.One);
+    const right = await vscode.window.showTextDocument(second.document, vscode.ViewColumn.Two);
+    right.selection = new vscode.Selection(2, 0, 8, 1);
+    server.queue({ text: fenced(renamed), tokensPerSecond: 30 }, { text: fenced(renamed), tokensPerSecond: 30 });
+    const leftEditor = await vscode.window.showTextDocument(first.document, vscode.ViewColumn.One);
+    leftEditor.selection = new vscode.Selection(2, 0, 8, 1);
+    const runningLeft = edit("rename result to sum");
+    await waitFor("the first edit streaming", () => api.edit.sessions().length, (n) => n === 1);
+    await vscode.window.showTextDocument(second.document, vscode.ViewColumn.Two);
+    const runningRight = edit("rename it too");
+    await waitFor("both edits streaming at once", () => api.edit.sessions().map((s) => s.state), (states) => states.length === 2 && states.every((s) => s === "streaming"));
+    await Promise.all([runningLeft, runningRight]);
+    const [a, b] = api.edit.sessions();
+    assert.deepEqual([a?.state, b?.state, a?.uri, b?.uri], ["reviewing", "reviewing", first.document.uri.toString(), second.document.uri.toString()]);
+    await vscode.commands.executeCommand("wisp.edit.accept", a!.id);
+    await vscode.commands.executeCommand("wisp.edit.reject", b!.id);
+    assert.equal(first.document.getText(), replaceLines(sample, 2, 8, renamed));
+    assert.equal(second.document.getText(), sample);
+  });
+
   it("offers Fix with Wisp on a diagnostic, and its edit carries the problem and applies", async () => {
     const editor = await open(sample, 0, 0);
     const diagnostics = vscode.languages.createDiagnosticCollection("edit-test");
@@ -215,11 +238,13 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
   });
 
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
-    const editor = await open(sample, 0, 0);
+    const editor = await open(sample, 2, 8);
+    server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });
+    await edit("rename result to sum");
+    await vscode.commands.executeCommand("wisp.edit.reject");
     editor.selection = new vscode.Selection(5, 4, 5, 4);
-    server.queue({ text: fenced(renamed) });
     const before = server.chatRequests.length;
-    // "rename result to sum" is the most recent instruction: the input lists it first.
+    // "rename result to sum" is now the most recent instruction: the input lists it first.
     const running = vscode.commands.executeCommand("wisp.editSelection");
     await waitFor("the instruction input to take the listed instruction", async () => {
       await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");

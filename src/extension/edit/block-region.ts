@@ -65,12 +65,14 @@ export class BlockRegion {
 
   /**
    * Puts `text` (whole lines, `lines` of them) in place of the region, in an editor showing the
-   * document. False when none shows it or the document kept changing under the edit.
+   * document, where undo stops can be chosen. With no editor showing it the edit waits (false),
+   * unless `hidden` says to apply it to the document anyway (ending a session in a hidden tab).
+   * False too when the document kept changing under the edit.
    */
-  async replace(text: string, lines: number, options: { undoStopBefore: boolean; undoStopAfter: boolean }): Promise<boolean> {
+  async replace(text: string, lines: number, options: { undoStopBefore: boolean; undoStopAfter: boolean; hidden?: boolean }): Promise<boolean> {
     for (let tries = 0; tries < editTries; tries++) {
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
-      if (editor === undefined || this.document.isClosed) return false;
+      if ((editor === undefined && !options.hidden) || this.document.isClosed) return false;
       const range = this.range();
       const span = changedSpan(this.document.getText(range), text);
       if (span === undefined) {
@@ -82,7 +84,7 @@ export class BlockRegion {
       this.ownEdits++;
       let done: boolean;
       try {
-        done = await editor.edit((edit) => edit.replace(target, span.text), options);
+        done = editor ? await editor.edit((edit) => edit.replace(target, span.text), options) : await this.applyHidden(target, span.text);
       } finally {
         this.ownEdits--;
       }
@@ -92,5 +94,11 @@ export class BlockRegion {
       }
     }
     return false;
+  }
+
+  private applyHidden(range: vscode.Range, text: string): Thenable<boolean> {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(this.document.uri, range, text);
+    return vscode.workspace.applyEdit(edit);
   }
 }

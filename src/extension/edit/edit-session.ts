@@ -149,7 +149,7 @@ export class EditSession {
     if (this.current === "ended") return end;
     this.current = "ended";
     await this.rendering;
-    await this.region.replace(this.originalText, this.original.lines.length, { undoStopBefore: false, undoStopAfter: false });
+    await this.region.replace(this.originalText, this.original.lines.length, { undoStopBefore: false, undoStopAfter: false, hidden: true });
     this.lines = shownLines(this.original.lines, { hunks: [], segments: [] }, [], 0).map((l) => ({ ...l, kind: "same" }));
     this.events.changed(this);
     return end;
@@ -166,8 +166,8 @@ export class EditSession {
     if (finalText === this.originalText) return this.cancel("rejected");
     this.current = "ended";
     await this.rendering;
-    await this.region.replace(this.originalText, this.original.lines.length, { undoStopBefore: false, undoStopAfter: false });
-    const done = await this.region.replace(finalText, final.length, { undoStopBefore: true, undoStopAfter: true });
+    await this.region.replace(this.originalText, this.original.lines.length, { undoStopBefore: false, undoStopAfter: false, hidden: true });
+    const done = await this.region.replace(finalText, final.length, { undoStopBefore: true, undoStopAfter: true, hidden: true });
     this.lines = final.map((text) => ({ text, kind: "same" }));
     this.events.changed(this);
     if (!done) throw new Error("The editor did not take the change (is the file still open and writable?). The original text is back.");

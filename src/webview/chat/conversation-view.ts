@@ -19,6 +19,7 @@ export class ConversationView {
     { className: "empty" },
     el("p", {}, "Ask about your code."),
     el("p", {}, "Select code and run Wisp: Ask About Selection (Ctrl+Alt+W), or right-click it for Wisp > Explain, Find Problems or Write Tests. Or just type below."),
+    el("p", {}, "To change code in place, select it and run Wisp: Edit Selection (Ctrl+I, or the pencil above): the change shows as a diff in the file to accept or reject."),
   );
   private readonly views = new Map<string, TurnView>();
   private chat: Chat | undefined;
