@@ -8,6 +8,12 @@ const fenceOpen = /^\s*(`{3,}|~{3,})/;
 /** The lines models put around code: "Here is the updated function:", "This version ...". */
 const proseLine = /^(sure|certainly|okay|ok|of course|here(?:'s| is| are)|below|the following|this (?:code|version|function|change|updated)|i(?:'ve| have| changed| updated| replaced| added| removed| made| cannot| can't)|note:|explanation:)\b/i;
 
+/** A sentence rather than code: a known opening, or capitalised words ending in `:` or `.` with no code punctuation. */
+function isProse(line: string): boolean {
+  const text = line.trim();
+  return proseLine.test(text) || (/^[A-Z][a-z']*(\s+\S+)+[:.]$/.test(text) && !/[;{}()=<>[\]]/.test(text));
+}
+
 /**
  * The code lines of `reply` so far. `final`: the reply ended, so its last line counts too. Before a
  * fence or code shows up (a reply opening with prose) the answer is no lines yet.
@@ -25,11 +31,11 @@ export function codeOfReply(reply: string, final: boolean): string[] {
     return end >= 0 ? body.slice(0, end) : body;
   }
   let start = 0;
-  while (start < lines.length && (proseLine.test(lines[start]!.trim()) || (start > 0 && lines[start]!.trim() === "" && proseLine.test(lines[start - 1]!.trim())))) start++;
+  while (start < lines.length && (isProse(lines[start]!) || (start > 0 && lines[start]!.trim() === "" && isProse(lines[start - 1]!)))) start++;
   // A reply that so far is prose may still bring a fence: nothing yet.
   if (!final && start === lines.length) return [];
   let end = lines.length;
-  if (final) while (end > start && (lines[end - 1]!.trim() === "" || proseLine.test(lines[end - 1]!.trim()))) end--;
+  if (final) while (end > start && (lines[end - 1]!.trim() === "" || isProse(lines[end - 1]!))) end--;
   return lines.slice(start, end);
 }
 

@@ -36,10 +36,12 @@ export class EditSession {
   readonly region: BlockRegion;
   readonly originalText: string;
   private current: EditState = "streaming";
-  private readonly diff: StreamingLineDiff;
-  private readonly reindenter: Reindenter;
+  private diff: StreamingLineDiff;
+  private reindenter: Reindenter;
+  private readonly indent: IndentStyle;
   private reply = "";
-  private taken = 0;
+  /** The reply's code lines shown so far, as the reply gave them. */
+  private taken: string[] = [];
   private shape: EditShape = { hunks: [], segments: [] };
   private decisions: Decision[] = [];
   private lines: ShownLine[];
@@ -58,8 +60,9 @@ export class EditSession {
   ) {
     this.region = new BlockRegion(document, startLine, original);
     this.originalText = joinBlock(original);
+    this.indent = indentStyleOf(original.lines, indent);
     this.diff = new StreamingLineDiff(original.lines);
-    this.reindenter = new Reindenter(indentStyleOf(original.lines, indent));
+    this.reindenter = new Reindenter(this.indent);
     this.lines = shownLines(original.lines, this.shape, [], 0);
   }
 
@@ -176,10 +179,16 @@ export class EditSession {
 
   private take(final: boolean): void {
     const code = codeOfReply(this.reply, final);
-    if (code.length <= this.taken) return;
+    // A reply that turned out to be prose before a fence: what was shown is not the code, start over.
+    if (this.taken.some((line, i) => code[i] !== line)) {
+      this.diff = new StreamingLineDiff(this.original.lines);
+      this.reindenter = new Reindenter(this.indent);
+      this.taken = [];
+    }
+    if (code.length <= this.taken.length) return;
     this.arrivedAt ??= performance.now();
-    for (const line of code.slice(this.taken)) this.diff.push(this.reindenter.line(line));
-    this.taken = code.length;
+    for (const line of code.slice(this.taken.length)) this.diff.push(this.reindenter.line(line));
+    this.taken = code;
     if (!final) {
       this.shape = shapeOf(this.diff.rows);
       void this.render();

@@ -17,6 +17,9 @@ describe("core/edit: code from a reply, re-indented", () => {
 
   it("waits while a reply opens with prose, and treats a reply without fence or prose as code", () => {
     assert.deepEqual(codeOfReply("Sure, here is the code:\n", false), []);
+    assert.deepEqual(codeOfReply("Here you go:\n\n", false), []);
+    assert.deepEqual(codeOfReply("That renames the variable.\n", false), []);
+    assert.deepEqual(codeOfReply("Result:\nx = 1\n", false), ["Result:", "x = 1"], "one capitalised word and a colon may be code (a label)");
     assert.deepEqual(codeOfReply("x = 1\ny = 2", false), ["x = 1"]);
     assert.deepEqual(codeOfReply("Here's the fix:\nx = 1\ny = 2\n", true), ["x = 1", "y = 2"]);
     assert.deepEqual(codeOfReply("x = 1\r\ny = 2\r\n", true), ["x = 1", "y = 2"]);
