@@ -43,6 +43,7 @@ export class EditController implements vscode.Disposable {
   private readonly shownAfter: number[] = [];
   private lastId = 0;
   private errorShown: string | undefined;
+  private controls = "";
 
   /** Fires when any session changes (CodeLens listen). */
   readonly onDidChange = this.changedEmitter.event;
@@ -165,7 +166,12 @@ export class EditController implements vscode.Disposable {
   }
 
   private changed(document: vscode.TextDocument): void {
-    this.decorations.draw(document, this.sessionsOf(document).filter((s) => s.state !== "ended").map((s) => s.decorated()));
+    const sessions = this.sessionsOf(document).filter((s) => s.state !== "ended");
+    this.decorations.draw(document, sessions.map((s) => s.decorated()));
+    // CodeLens and context keys move only with a state, the block's start or the hunks, not with each streamed line.
+    const controls = JSON.stringify([...this.sessions].map((s) => [s.id, s.state, s.region.startLine, s.state === "reviewing" ? [...s.hunkLines()] : []]));
+    if (controls === this.controls) return;
+    this.controls = controls;
     this.updateContext();
     this.changedEmitter.fire();
   }

@@ -1,0 +1,93 @@
+import * as assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { TempDirs } from "../harness/temp-dirs";
+import { ensureToolchain } from "../harness/toolchain";
+import { ensureVsix } from "../harness/vsix";
+import { waitFor } from "../harness/wait-for";
+import { WorkbenchPage } from "../harness/workbench-page";
+import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
+import { screenshotOnFailure } from "./support/screenshot-on-failure";
+
+const original = ["export function total(values: number[]): number {", "  let result = 0;", "  for (const v of values) {", "    result += v;", "  }", "  return result;", "}", ""].join("\n");
+const renamed = ["export function total(values: number[]): number {", "  let sum = 0;", "  for (const v of values) {", "    sum += v;", "  }", "  return sum;", "}"];
+const answer = `Here you go:\n\n\`\`\`ts\n${renamed.join("\n")}\n\`\`\`\n`;
+
+describe("Edit in place in the real VS Code UI (scripted server, code-server + Chromium)", () => {
+  const key = `sk-wisp-edit-${Date.now().toString(36)}`;
+  const temp = new TempDirs();
+  let server: ScriptedChatServer;
+  let session: WorkbenchSession | undefined;
+  let ui: WorkbenchPage;
+  let file: string;
+
+  before(async () => {
+    const toolchain = ensureToolchain();
+    const vsix = ensureVsix();
+    server = await startScriptedChatServer({ key });
+    const folder = temp.make("e2e-edit");
+    file = join(folder, "total.ts");
+    writeFileSync(file, original);
+    session = await startWorkbench({ toolchain, vsixes: [vsix], folder, settings: { "wisp.baseUrl": server.baseUrl, "wisp.completion.enabled": false }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-edit-" });
+    ui = new WorkbenchPage(session.page!);
+    await ui.waitReady();
+    await ui.openFile("total.ts");
+  });
+  after(async () => {
+    await session?.stop();
+    await server?.close();
+    temp.removeAll();
+  });
+  screenshotOnFailure(() => session?.page);
+
+  const lens = (title: string) => ui.page.locator(".monaco-editor .codelens-decoration a", { hasText: title });
+  const editorLines = () => ui.editorText();
+
+  /** Selects the whole function with the keyboard, presses Ctrl+I and types the instruction. */
+  async function instruct(instruction: string): Promise<void> {
+    await ui.page.locator(".editor-instance .monaco-editor .view-lines").first().click();
+    await ui.page.keyboard.press("Control+Home");
+    for (let i = 0; i < 7; i++) await ui.page.keyboard.press("Shift+ArrowDown");
+    await ui.page.keyboard.press("Control+I");
+    await ui.quickInputBox().waitFor({ state: "visible" });
+    await ui.quickInputBox().fill(instruction);
+    await ui.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", { hasText: instruction }).first().waitFor();
+    await ui.pressInQuickInput("Enter");
+    await lens("Accept All").first().waitFor({ timeout: 30_000 });
+  }
+
+  it("shows the answer as an inline diff with its controls, and Accept All takes it with the mouse", async () => {
+    server.queue({ text: answer });
+    await instruct("rename result to sum");
+    const shown = await editorLines();
+    assert.match(shown, /let result = 0;\n\s*let sum = 0;/, "the removed line and the new line both show");
+    const struck = await ui.page.locator(".view-lines .view-line span", { hasText: "let result = 0;" }).first().evaluate((span) => {
+      const styled = [span, ...span.querySelectorAll("span")];
+      return styled.some((s) => getComputedStyle(s).textDecorationLine.includes("line-through"));
+    });
+    assert.ok(struck, "the removed line is struck through");
+    for (const title of ["Reject All", "Open Diff", "Accept", "Reject"]) assert.ok((await lens(title).count()) > 0, `${title} is shown`);
+    await lens("Accept All").first().click();
+    await waitFor("the accepted text", () => editorLines(), (text) => text.includes("let sum = 0;") && !text.includes("result"));
+    await ui.page.keyboard.press("Control+S");
+    await waitFor("the file saved", () => readFileSync(file, "utf8"), (text) => text === `${renamed.join("\n")}\n`);
+  });
+
+  it("Escape rejects from the keyboard and the file is as it was; Ctrl+Enter accepts", async () => {
+    await ui.page.keyboard.press("Control+Z");
+    await waitFor("the original back after one undo", () => editorLines(), (text) => text.includes("let result = 0;") && !text.includes("sum"));
+    server.queue({ text: answer }, { text: answer });
+    await instruct("rename result to sum again");
+    await ui.page.keyboard.press("Escape");
+    await lens("Accept All").first().waitFor({ state: "detached" });
+    await ui.page.keyboard.press("Control+S");
+    await waitFor("the file unchanged", () => readFileSync(file, "utf8"), (text) => text === original);
+
+    await instruct("rename result to sum");
+    await ui.page.keyboard.press("Control+Enter");
+    await lens("Accept All").first().waitFor({ state: "detached" });
+    await ui.page.keyboard.press("Control+S");
+    await waitFor("the file with the change", () => readFileSync(file, "utf8"), (text) => text === `${renamed.join("\n")}\n`);
+  });
+});
