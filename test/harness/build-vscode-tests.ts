@@ -1,6 +1,6 @@
 import { build } from "esbuild";
 import { readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { repoRoot } from "./toolchain";
 
 export const vscodeTestsOutDir = join(repoRoot, "out/test/vscode");
@@ -8,15 +8,18 @@ export const vscodeTestsOutDir = join(repoRoot, "out/test/vscode");
 /**
  * Bundles test/vscode (the runner index and every *.test.ts) into CommonJS .cjs files, because the
  * extension host loads the tests module with require() and package.json says "type": "module".
- * Returns the path of the tests module that VS Code calls `run()` on.
+ * Returns the path of the tests module that VS Code calls `run()` on. `suitesDir` (relative to the
+ * repository) holds the suites to run instead of test/vscode's, e.g. a benchmark that measures
+ * inside the extension host.
  */
-export async function buildVscodeTests(): Promise<string> {
+export async function buildVscodeTests(suitesDir = "test/vscode"): Promise<string> {
   const srcDir = join(repoRoot, "test/vscode");
-  const suites = readdirSync(srcDir).filter((name) => name.endsWith(".test.ts"));
+  const suites = readdirSync(join(repoRoot, suitesDir)).filter((name) => name.endsWith(".test.ts")).map((name) => join(repoRoot, suitesDir, name));
   rmSync(vscodeTestsOutDir, { recursive: true, force: true });
   await build({
     absWorkingDir: repoRoot,
-    entryPoints: ["index.ts", ...suites].map((name) => join(srcDir, name)),
+    // Named outputs: suites from another folder land next to index.cjs, where run() looks for them.
+    entryPoints: [join(srcDir, "index.ts"), ...suites].map((path) => ({ in: path, out: basename(path, ".ts") })),
     outdir: vscodeTestsOutDir,
     outExtension: { ".js": ".cjs" },
     bundle: true,

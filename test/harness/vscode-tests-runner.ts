@@ -8,14 +8,16 @@ import { ensureToolchain, repoRoot } from "./toolchain";
 
 /**
  * Runs test/vscode inside a real VS Code through @vscode/test-electron, with code-cli.mjs standing
- * in for the desktop executable. WISP_EXTENSION_PATH overrides the extension under test.
+ * in for the desktop executable. WISP_EXTENSION_PATH overrides the extension under test;
+ * WISP_VSCODE_SUITES names another folder of suites (a benchmark's), and the WISP_BENCH_*
+ * variables reach those suites.
  */
 async function main(): Promise<number> {
   ensureToolchain();
   const extensionPath = process.env.WISP_EXTENSION_PATH ?? repoRoot;
   // Always rebuild (about a second): a stale dist/ would test yesterday's extension.
   if (extensionPath === repoRoot) buildExtension();
-  const extensionTestsPath = await buildVscodeTests();
+  const extensionTestsPath = await buildVscodeTests(process.env.WISP_VSCODE_SUITES);
   const temp = new TempDirs();
   try {
     const workspace = temp.make("workspace");
@@ -30,7 +32,7 @@ async function main(): Promise<number> {
       extensionTestsPath,
       launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${temp.make("extensions")}`],
       // Read by the suites: where the user's settings.json lives, and the opened folder.
-      extensionTestsEnv: { WISP_TEST_USER_DATA_DIR: userDataDir, WISP_TEST_WORKSPACE: workspace },
+      extensionTestsEnv: { WISP_TEST_USER_DATA_DIR: userDataDir, WISP_TEST_WORKSPACE: workspace, ...benchEnv() },
     });
     return 0;
   } catch (error) {
@@ -39,6 +41,10 @@ async function main(): Promise<number> {
   } finally {
     temp.removeAll();
   }
+}
+
+function benchEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith("WISP_BENCH_") && entry[1] !== undefined));
 }
 
 function buildExtension(): void {
