@@ -8,6 +8,7 @@ import { ensureVsix } from "../harness/vsix";
 import { waitFor } from "../harness/wait-for";
 import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
+import { ChatView } from "./support/chat-view";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
 
 const original = ["export function total(values: number[]): number {", "  let result = 0;", "  for (const v of values) {", "    result += v;", "  }", "  return result;", "}", ""].join("\n");
@@ -60,8 +61,9 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
   it("shows the answer as an inline diff with its controls, and Accept All takes it with the mouse", async () => {
     server.queue({ text: answer });
     await instruct("rename result to sum");
-    const shown = await editorLines();
-    assert.match(shown, /let result = 0;\n\s*let sum = 0;/, "the removed line and the new line both show");
+    // The editor reuses its line elements, so their order in the page is not the text's order.
+    const shown = (await editorLines()).split("\n").map((line) => line.trim());
+    assert.ok(shown.includes("let result = 0;") && shown.includes("let sum = 0;"), "the removed line and the new line both show");
     const struck = await ui.page.locator(".view-lines .view-line span", { hasText: "let result = 0;" }).first().evaluate((span) => {
       const styled = [span, ...span.querySelectorAll("span")];
       return styled.some((s) => getComputedStyle(s).textDecorationLine.includes("line-through"));
@@ -89,5 +91,23 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     await lens("Accept All").first().waitFor({ state: "detached" });
     await ui.page.keyboard.press("Control+S");
     await waitFor("the file with the change", () => readFileSync(file, "utf8"), (text) => text === `${renamed.join("\n")}\n`);
+  });
+
+  it("a chat code block's Apply opens the same review on the block it matches, and Reject All by mouse keeps the file", async () => {
+    const doubled = renamed.map((line) => line.replace("return sum;", "return sum * 2;"));
+    server.queue({ text: `Double it:\n\n\`\`\`ts\n${doubled.join("\n")}\n\`\`\`\n` });
+    const chat = new ChatView(ui);
+    const frame = await chat.open();
+    await frame.locator(".composer textarea").fill("double the total");
+    await frame.locator(".composer textarea").press("Enter");
+    const apply = frame.locator(".turn.assistant .code-frame button", { hasText: "Apply" }).last();
+    await apply.waitFor({ timeout: 30_000 });
+    await apply.click();
+    await lens("Accept All").first().waitFor({ timeout: 30_000 });
+    await waitFor("the proposal shown in the file", () => editorLines(), (text) => text.includes("return sum;") && text.includes("return sum * 2;"));
+    await lens("Reject All").first().click();
+    await lens("Accept All").first().waitFor({ state: "detached" });
+    await ui.page.keyboard.press("Control+S");
+    await waitFor("the file as it was", () => readFileSync(file, "utf8"), (text) => text === `${renamed.join("\n")}\n`);
   });
 });

@@ -32,6 +32,9 @@ export class EditDecorations implements vscode.Disposable {
     after: { contentText: "  ⟳ Wisp is editing… (Esc to stop)", color: new vscode.ThemeColor("editorCodeLens.foreground"), fontStyle: "italic" },
   });
 
+  /** What each editor was last given per decoration type: unchanged ones are not sent again. */
+  private readonly sent = new WeakMap<vscode.TextEditor, Map<vscode.TextEditorDecorationType, string>>();
+
   /** Draws every block of `document` in each editor that shows it. */
   draw(document: vscode.TextDocument, blocks: readonly DecoratedBlock[]): void {
     const ranges = { removed: [] as vscode.Range[], added: [] as vscode.Range[], pending: [] as vscode.Range[], progress: [] as vscode.Range[] };
@@ -46,12 +49,22 @@ export class EditDecorations implements vscode.Disposable {
         ranges.progress.push(new vscode.Range(at, Number.MAX_SAFE_INTEGER, at, Number.MAX_SAFE_INTEGER));
       }
     }
+    const types: [vscode.TextEditorDecorationType, vscode.Range[]][] = [
+      [this.removed, ranges.removed],
+      [this.added, ranges.added],
+      [this.pending, ranges.pending],
+      [this.progress, ranges.progress],
+    ];
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document !== document) continue;
-      editor.setDecorations(this.removed, ranges.removed);
-      editor.setDecorations(this.added, ranges.added);
-      editor.setDecorations(this.pending, ranges.pending);
-      editor.setDecorations(this.progress, ranges.progress);
+      const sent = this.sent.get(editor) ?? new Map<vscode.TextEditorDecorationType, string>();
+      this.sent.set(editor, sent);
+      for (const [type, list] of types) {
+        const key = list.map((r) => r.start.line).join(",");
+        if (sent.get(type) === key) continue;
+        sent.set(type, key);
+        editor.setDecorations(type, list);
+      }
     }
   }
 
