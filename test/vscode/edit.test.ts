@@ -174,6 +174,18 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), `// typed while it streams\n${replaceLines(sample, 2, 8, renamed)}`);
   });
 
+  it("typing inside the lines being edited stops the edit and puts the original back", async () => {
+    const editor = await open(sample, 2, 8);
+    const long = ["function total(values: number[]): number {", ...Array.from({ length: 100 }, (_, i) => `  const step${i} = values.length + ${i};`), "}"];
+    server.queue({ text: fenced(long), tokensPerSecond: 40 });
+    const running = edit("spell out the steps");
+    await waitFor("new lines streaming in", () => session()?.kinds ?? [], (kinds) => kinds.includes("added"));
+    await editor.edit((e) => e.insert(new vscode.Position(3, 0), "x"));
+    await running;
+    await waitFor("the edit stopped", () => api.edit.sessions().length, (n) => n === 0);
+    assert.equal(editor.document.getText(), sample);
+  });
+
   it("edits in two files at once each keep their own session", async () => {
     const first = await open(sample, 2, 8);
     const second = await open(sample, 2, 8);
