@@ -84,6 +84,7 @@ describe("benchmark: a 300-line selection rewritten while it streams", function 
     let text = "";
     let written = 0;
     let line = 1;
+    let buffered = "";
     let waitingSince: number | undefined;
     let writing: Promise<void> | undefined;
     const write = async (): Promise<void> => {
@@ -102,7 +103,10 @@ describe("benchmark: a 300-line selection rewritten while it streams", function 
     const reader = response.body!.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       const arrived = performance.now();
-      for (const event of decoder.decode(next.value, { stream: true }).split("\n\n")) {
+      // Events can straddle reads: the part after the last blank line waits for the next read.
+      const events = (buffered + decoder.decode(next.value, { stream: true })).split("\n\n");
+      buffered = events.pop() ?? "";
+      for (const event of events) {
         const data = event.replace(/^data: /, "");
         if (!data.startsWith("{")) continue;
         const piece = (JSON.parse(data) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? "";
