@@ -2,7 +2,8 @@
 // 1500 tokens a second. Inside the real VS Code extension host it measures the time from a line's
 // last token arriving to the editor showing it (Wisp: until its diff decorations are drawn) and the
 // long tasks (> 50 ms) of the extension host while it streams; the baseline, measured in the same
-// run, writes the same lines straight into the editor as they arrive, with no diff. Ratios are
+// run, writes the same lines straight into the editor as they arrive (lines that come while an
+// edit is on its way go with the next, as in Wisp), with no diff. Ratios are
 // Wisp / baseline. Run with `npx tsx bench/edit-stream.bench.ts` (or `npm run bench`);
 // WISP_BENCH_RUNS sets the runs of each (default 3).
 import { spawnSync } from "node:child_process";
