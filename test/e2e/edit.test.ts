@@ -58,7 +58,7 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     await lens("Accept All").first().waitFor({ timeout: 30_000 });
   }
 
-  it("shows the answer as an inline diff with its controls, and Accept All takes it with the mouse", async () => {
+  it("shows the answer as an inline diff with its controls; Reject on one change and Accept All take it with the mouse", async () => {
     server.queue({ text: answer });
     await instruct("rename result to sum");
     // The editor reuses its line elements, so their order in the page is not the text's order.
@@ -69,11 +69,18 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
       return styled.some((s) => getComputedStyle(s).textDecorationLine.includes("line-through"));
     });
     assert.ok(struck, "the removed line is struck through");
-    for (const title of ["Reject All", "Open Diff", "Accept", "Reject"]) assert.ok((await lens(title).count()) > 0, `${title} is shown`);
+    for (const title of ["Reject All", "Open Diff"]) assert.ok((await lens(title).count()) > 0, `${title} is shown`);
+    // One Accept and one Reject above each of the three changed lines; the last one is turned down.
+    const hunkReject = ui.page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: /^\s*Reject\s*$/ });
+    const hunkAccept = ui.page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: /^\s*Accept\s*$/ });
+    await waitFor("Accept and Reject above each change", async () => [await hunkAccept.count(), await hunkReject.count()], ([a, r]) => a === 3 && r === 3);
+    await hunkReject.last().click();
+    await waitFor("two undecided changes left", () => hunkReject.count(), (n) => n === 2);
     await lens("Accept All").first().click();
-    await waitFor("the accepted text", () => editorLines(), (text) => text.includes("let sum = 0;") && !text.includes("result"));
+    await lens("Accept All").first().waitFor({ state: "detached" });
     await ui.page.keyboard.press("Control+S");
-    await waitFor("the file saved", () => readFileSync(file, "utf8"), (text) => text === `${renamed.join("\n")}\n`);
+    const kept = renamed.map((line) => (line === "  return sum;" ? "  return result;" : line));
+    await waitFor("the file saved with the two accepted changes", () => readFileSync(file, "utf8"), (text) => text === `${kept.join("\n")}\n`);
   });
 
   it("Escape rejects from the keyboard and the file is as it was; Ctrl+Enter accepts", async () => {
@@ -98,8 +105,11 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     server.queue({ text: `Double it:\n\n\`\`\`ts\n${doubled.join("\n")}\n\`\`\`\n` });
     const chat = new ChatView(ui);
     const frame = await chat.open();
+    // Typed only once the view has its state (the model listed): the first state sets the prompt box's draft.
+    await waitFor("the chat's model listed", () => frame.locator('select[aria-label="Model"]').inputValue().catch(() => ""), (model) => model === "scripted-chat");
     await frame.locator(".composer textarea").fill("double the total");
     await frame.locator(".composer textarea").press("Enter");
+    await frame.locator(".turn.user", { hasText: "double the total" }).waitFor();
     const apply = frame.locator(".turn.assistant .code-frame button", { hasText: "Apply" }).last();
     await apply.waitFor({ timeout: 30_000 });
     await apply.click();
