@@ -5,6 +5,7 @@ import { registerWispCommand } from "../run-command";
 import type { Settings } from "../settings";
 import { EditCodeLens } from "./edit-codelens";
 import { EditController, type EditProbe, type EditSource } from "./edit-controller";
+import type { EditEnd, EditSession } from "./edit-session";
 import { EditDiffView, editDiffScheme } from "./edit-diff-view";
 import { FixWithWisp, fixInstruction, isFixRequest } from "./fix-code-action";
 import { askInstruction, remember } from "./instruction-input";
@@ -30,6 +31,12 @@ export function registerEdit(deps: EditDeps): { disposable: vscode.Disposable; p
     return found;
   };
 
+  /** The session a command means (CodeLens pass its id; keys and buttons mean the active editor's), decided. */
+  const decide = (id: unknown, how: (session: EditSession) => Promise<EditEnd | undefined>) => {
+    const found = session(id);
+    return edits.finish(found, how(found));
+  };
+
   const disposable = vscode.Disposable.from(
     edits,
     vscode.languages.registerCodeLensProvider({ scheme: "*" }, new EditCodeLens(edits)),
@@ -53,10 +60,10 @@ export function registerEdit(deps: EditDeps): { disposable: vscode.Disposable; p
       await vscode.window.showTextDocument(document);
       await edits.start({ document, startLine: arg.startLine, endLine: arg.endLine }, { instruction: fixInstruction(arg.message) });
     }),
-    command("wisp.edit.accept", (id) => edits.finish(session(id), session(id).decideAll("accepted"))),
-    command("wisp.edit.reject", (id) => edits.finish(session(id), session(id).decideAll("rejected"))),
-    command("wisp.edit.acceptHunk", (id, hunk) => edits.finish(session(id), session(id).decide(Number(hunk), "accepted"))),
-    command("wisp.edit.rejectHunk", (id, hunk) => edits.finish(session(id), session(id).decide(Number(hunk), "rejected"))),
+    command("wisp.edit.accept", (id) => decide(id, (s) => s.decideAll("accepted"))),
+    command("wisp.edit.reject", (id) => decide(id, (s) => s.decideAll("rejected"))),
+    command("wisp.edit.acceptHunk", (id, hunk) => decide(id, (s) => s.decide(Number(hunk), "accepted"))),
+    command("wisp.edit.rejectHunk", (id, hunk) => decide(id, (s) => s.decide(Number(hunk), "rejected"))),
     command("wisp.edit.showDiff", (id) => diffView.open(session(id).id)),
   );
 
