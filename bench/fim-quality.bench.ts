@@ -1,7 +1,10 @@
 // Completion quality of the embedded default model (models/wisp-coder.gguf): single-line
-// fill-in-the-middle on held-out files the model never saw, through the local server's own text
-// engine, against the random-weight generated model and a token n-gram baseline counted over the
-// same training text. Prints exact match and edit similarity of the first line, and examples.
+// fill-in-the-middle on application code from projects outside the training data and this
+// repository's dependencies (bench/fim-quality/heldout), through the local server's own text
+// engine, against the prefix-copy baseline (continue as the file did where the line's last
+// characters occurred before), a token n-gram model counted over the same training text, and the
+// random-weight generated model. Prints exact match and edit similarity of the first line per
+// language, how many answers loop, and examples.
 // Run with `npx tsx bench/fim-quality.bench.ts` (or `npm run bench`).
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -9,7 +12,9 @@ import type { LlamaModel, Token } from "node-llama-cpp";
 import { TextEngine } from "../src/server/engines/text/text-engine";
 import { writeTinyLlamaGguf } from "../src/server/models/write-tiny-llama";
 import { seededPick } from "../scripts/train/seeded-pick";
-import { heldOutCases, type FimCase } from "./fim-quality/cases";
+import { loopCut } from "../src/core/completion/filters";
+import { heldOutCases, outsideCases, type FimCase } from "./fim-quality/cases";
+import { prefixCopy } from "./fim-quality/prefix-copy";
 import { firstLine, score, type Score } from "./fim-quality/metrics";
 import { NgramModel } from "./fim-quality/ngram";
 import { printTable } from "./typing/table";
@@ -26,7 +31,10 @@ if (!existsSync(TRAINED)) {
 }
 if (!existsSync(RANDOM)) await writeTinyLlamaGguf(RANDOM, "tiny");
 
-const { cases, trainingFiles } = heldOutCases(process.cwd());
+const { trainingFiles } = heldOutCases(process.cwd());
+const outside = outsideCases(process.cwd(), trainingFiles);
+const cases = outside.cases;
+console.log(`${cases.length} cases from ${outside.files} files outside the training data (${outside.nearDuplicates} near-duplicates of training files left out)`);
 const engine = new TextEngine({ threads: 1, parallel: 1, contextSize: 4096, maxQueue: 4, prefixReuse: true });
 const greedy = { temperature: 0, presencePenalty: 0, frequencyPenalty: 0, logitBias: new Map<Token, number>() };
 
@@ -68,36 +76,46 @@ function ngramBaseline(model: LlamaModel): { suggestions: string[]; ms: number }
 const trained = await completeAll("wisp-coder", TRAINED);
 const random = await completeAll("wisp-tiny", RANDOM);
 const ngram = ngramBaseline(await engine.model("wisp-coder", TRAINED));
-const scoreOf = (s: string[]) => score(cases.map((c, i) => ({ expected: c.expected, suggested: s[i]! })));
-const results: [string, Score, number][] = [
-  ["wisp-coder (trained)", scoreOf(trained.suggestions), trained.ms],
-  ["wisp-tiny (random weights)", scoreOf(random.suggestions), random.ms],
-  ["n-gram baseline (orders 1-4)", scoreOf(ngram.suggestions), ngram.ms],
+const copyStarted = performance.now();
+const copied = cases.map((c) => prefixCopy(c.prefix));
+const copyMs = performance.now() - copyStarted;
+/** The first line as Wisp's ghost text shows it: cut where it starts to loop (stopAtLoops). */
+const withLoopStop = (s: string[]) => s.map((t) => firstLine(t).slice(0, loopCut(firstLine(t)) ?? undefined));
+const methods: [string, string[], number][] = [
+  ["wisp-coder (trained)", trained.suggestions, trained.ms],
+  ["wisp-coder, loops cut", withLoopStop(trained.suggestions), trained.ms],
+  ["prefix copy (baseline)", copied, copyMs],
+  ["n-gram (orders 1-4)", ngram.suggestions, ngram.ms],
+  ["wisp-tiny (random weights)", random.suggestions, random.ms],
 ];
-const base = results[2]![1];
-console.log(`\nsingle-line fill-in-the-middle on ${cases.length} cases from ${new Set(cases.map((c) => c.file)).size} held-out files (first line of the suggestion vs the rest of the real line)`);
-printTable(
-  ["model", "exact match %", "vs n-gram", "edit similarity %", "vs n-gram", "seconds"],
-  results.map(([name, s, ms]) => [name, s.exactMatch * 100, `${(s.exactMatch / base.exactMatch).toFixed(2)}x`, s.editSimilarity * 100, `${(s.editSimilarity / base.editSimilarity).toFixed(2)}x`, ms / 1000]),
-  [0, 1, 0, 1, 0, 1],
-);
+const loops = (s: string[]) => s.filter((t) => loopCut(firstLine(t)) !== undefined).length;
 const subsets: [string, (c: FimCase) => boolean][] = [
-  ["cursor at a boundary", (c) => c.cursor === "boundary"],
-  ["cursor anywhere", (c) => c.cursor === "anywhere"],
+  ["all", () => true],
   ["typescript", (c) => c.language === "typescript"],
   ["javascript", (c) => c.language === "javascript"],
   ["python", (c) => c.language === "python"],
+  ["cursor at a boundary", (c) => c.cursor === "boundary"],
+  ["cursor anywhere", (c) => c.cursor === "anywhere"],
 ];
 for (const [name, keep] of subsets) {
   const index = cases.flatMap((c, i) => (keep(c) ? [i] : []));
-  const of = (s: string[]) => score(index.map((i) => ({ expected: cases[i]!.expected, suggested: s[i]! })));
-  const [t, n] = [of(trained.suggestions), of(ngram.suggestions)];
-  console.log(`  ${name.padEnd(20)} ${String(index.length).padStart(4)} cases: trained ${(t.exactMatch * 100).toFixed(1)}% exact, ${(t.editSimilarity * 100).toFixed(1)}% similar; n-gram ${(n.exactMatch * 100).toFixed(1)}% exact, ${(n.editSimilarity * 100).toFixed(1)}% similar`);
+  const of = (s: string[]): Score => score(index.map((i) => ({ expected: cases[i]!.expected, suggested: s[i]! })));
+  const base = of(copied);
+  console.log(`\n${name}: ${index.length} cases (first line of the suggestion vs the rest of the real line)`);
+  printTable(
+    ["method", "exact match %", "vs copy", "edit similarity %", "vs copy", "loops", "seconds"],
+    methods.map(([method, s, ms]) => {
+      const r = of(s);
+      const subset = index.map((i) => s[i]!);
+      return [method, r.exactMatch * 100, `${(r.exactMatch / base.exactMatch).toFixed(2)}x`, r.editSimilarity * 100, `${(r.editSimilarity / base.editSimilarity).toFixed(2)}x`, loops(subset), name === "all" ? ms / 1000 : NaN];
+    }),
+    [0, 1, 0, 1, 0, 0, 1],
+  );
 }
-console.log("\nexamples (every 80th case): the line's start | real rest | trained | n-gram");
-for (let i = 0; i < cases.length; i += 80) {
+console.log("\nexamples (every 60th case): the line's start | real rest | trained | prefix copy");
+for (let i = 0; i < cases.length; i += 60) {
   const c = cases[i]!;
   const lineStart = c.prefix.slice(c.prefix.lastIndexOf("\n") + 1).trimStart();
-  console.log(`  ${JSON.stringify(lineStart.slice(-40))} | ${JSON.stringify(c.expected)} | ${JSON.stringify(firstLine(trained.suggestions[i]!))} | ${JSON.stringify(firstLine(ngram.suggestions[i]!))}`);
+  console.log(`  ${JSON.stringify(lineStart.slice(-40))} | ${JSON.stringify(c.expected)} | ${JSON.stringify(firstLine(trained.suggestions[i]!))} | ${JSON.stringify(copied[i])}`);
 }
 await engine.dispose();

@@ -2,6 +2,9 @@
 // line's code, the rest of that line to write. Each chosen line gives two cases: the cursor at a
 // word boundary (after a space or punctuation, where a typist pauses for ghost text) and anywhere
 // (inside a word too).
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { collectCorpus } from "../../scripts/train/corpus-files";
 import { wordBoundaries } from "../../scripts/train/fim-examples";
 import { seededPick } from "../../scripts/train/seeded-pick";
@@ -19,48 +22,100 @@ export interface FimCase {
 const PREFIX_CHARS = 3000;
 const SUFFIX_CHARS = 800;
 
-/** About `perFile` cases from each held-out file, the same ones on every run. */
+interface SourceFile {
+  readonly path: string;
+  readonly language: string;
+  readonly text: string;
+}
+
+/** Cases from one file: `perFile` lines with code to complete, each at a word boundary and anywhere. */
+function casesFromFile(file: SourceFile, pick: (n: number) => number, perFile: number): FimCase[] {
+  const cases: FimCase[] = [];
+  const lines = file.text.split("\n");
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of lines) {
+    starts.push(at);
+    at += line.length + 1;
+  }
+  // Lines with something to complete: code of at least a few characters, not a comment.
+  const candidates = lines.flatMap((line, i) => {
+    const code = line.trim();
+    return code.length >= 8 && !/^(\/\/|#|\*|\/\*)/.test(code) ? [i] : [];
+  });
+  for (let k = 0; k < perFile && candidates.length > 0; k++) {
+    const l = candidates.splice(pick(candidates.length), 1)[0]!;
+    const line = lines[l]!;
+    const indent = line.search(/\S/);
+    // At least 3 characters of the line are left to write.
+    const last = Math.max(indent + 1, line.trimEnd().length - 3);
+    // Word boundaries as the training cuts define them.
+    const boundaries = wordBoundaries(line, indent, last);
+    const anywhere = indent + pick(last - indent);
+    const positions: [FimCase["cursor"], number][] = [["anywhere", anywhere]];
+    if (boundaries.length > 0) positions.push(["boundary", boundaries[pick(boundaries.length)]!]);
+    const end = starts[l]! + line.length;
+    for (const [cursor, at] of positions) {
+      const from = starts[l]! + at;
+      cases.push({
+        file: file.path,
+        language: file.language,
+        cursor,
+        prefix: file.text.slice(Math.max(0, from - PREFIX_CHARS), from),
+        suffix: file.text.slice(end, end + SUFFIX_CHARS),
+        expected: line.slice(at).trimEnd(),
+      });
+    }
+  }
+  return cases;
+}
+
+/**
+ * About `perFile` cases from each file the training split left out. These files come from the
+ * same packages as the training files (a module's browser copy beside its CommonJS one), so they
+ * flatter a model: see outsideCases for the honest set.
+ */
 export function heldOutCases(repoRoot: string, perFile = 5): { cases: FimCase[]; trainingFiles: { text: string }[] } {
   const corpus = collectCorpus(repoRoot);
   const pick = seededPick(2024);
-  const cases: FimCase[] = [];
-  for (const file of corpus.filter((f) => f.split === "heldout")) {
-    const lines = file.text.split("\n");
-    const starts: number[] = [];
-    let at = 0;
-    for (const line of lines) {
-      starts.push(at);
-      at += line.length + 1;
-    }
-    // Lines with something to complete: code of at least a few characters, not a comment.
-    const candidates = lines.flatMap((line, i) => {
-      const code = line.trim();
-      return code.length >= 8 && !/^(\/\/|#|\*|\/\*)/.test(code) ? [i] : [];
-    });
-    for (let k = 0; k < perFile && candidates.length > 0; k++) {
-      const l = candidates.splice(pick(candidates.length), 1)[0]!;
-      const line = lines[l]!;
-      const indent = line.search(/\S/);
-      // At least 3 characters of the line are left to write.
-      const last = Math.max(indent + 1, line.trimEnd().length - 3);
-      // Word boundaries as the training cuts define them.
-      const boundaries = wordBoundaries(line, indent, last);
-      const anywhere = indent + pick(last - indent);
-      const positions: [FimCase["cursor"], number][] = [["anywhere", anywhere]];
-      if (boundaries.length > 0) positions.push(["boundary", boundaries[pick(boundaries.length)]!]);
-      const end = starts[l]! + line.length;
-      for (const [cursor, at] of positions) {
-        const from = starts[l]! + at;
-        cases.push({
-          file: file.path,
-          language: file.language,
-          cursor,
-          prefix: file.text.slice(Math.max(0, from - PREFIX_CHARS), from),
-          suffix: file.text.slice(end, end + SUFFIX_CHARS),
-          expected: line.slice(at).trimEnd(),
-        });
-      }
-    }
-  }
+  const cases = corpus.filter((f) => f.split === "heldout").flatMap((file) => casesFromFile(file, pick, perFile));
   return { cases, trainingFiles: corpus.filter((f) => f.split === "train") };
+}
+
+const languageOf: Record<string, string> = { ".py": "python", ".js": "javascript", ".mjs": "javascript", ".ts": "typescript", ".tsx": "typescript" };
+
+function sourceFiles(dir: string): SourceFile[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) return sourceFiles(full);
+      const language = languageOf[path.extname(name)];
+      return language ? [{ path: full, language, text: readFileSync(full, "utf8").replace(/\r\n/g, "\n") }] : [];
+    });
+}
+
+/** Lines as compared for near-duplicates: trimmed, inner white space collapsed, long enough to mean something. */
+function lineHashes(text: string): string[] {
+  return text
+    .split("\n")
+    .map((l) => l.trim().replace(/\s+/g, " "))
+    .filter((l) => l.length >= 12)
+    .map((l) => createHash("sha1").update(l).digest("base64"));
+}
+
+/**
+ * Cases from code outside the training data and this repository's dependencies
+ * (bench/fim-quality/heldout, see its SOURCES.md). A file sharing more than a third of its
+ * lines with the training files is left out as a near-duplicate.
+ */
+export function outsideCases(repoRoot: string, trainingFiles: readonly { text: string }[], perFile = 5): { cases: FimCase[]; files: number; nearDuplicates: number } {
+  const seen = new Set(trainingFiles.flatMap((f) => lineHashes(f.text)));
+  const files = sourceFiles(path.join(repoRoot, "bench/fim-quality/heldout"));
+  const kept = files.filter((f) => {
+    const hashes = lineHashes(f.text);
+    return hashes.filter((h) => seen.has(h)).length <= hashes.length / 3;
+  });
+  const pick = seededPick(2025);
+  return { cases: kept.flatMap((f) => casesFromFile(f, pick, perFile)), files: kept.length, nearDuplicates: files.length - kept.length };
 }

@@ -48,6 +48,59 @@ export async function* firstLineOnly(source: AsyncIterable<string>): AsyncGenera
   }
 }
 
+/**
+ * A line caught in a loop: the same short unit (with a letter in it) at least `repeats` times in
+ * a row, spanning 12 characters or more, as small models fall into (`import_get_get_get_get`).
+ * Returns where to cut: at the end of the last word that ends within the loop's first unit (the
+ * loop may be read from any rotation of its unit), else after that unit; undefined when the line
+ * does not loop.
+ */
+export function loopCut(line: string, repeats = 4): number | undefined {
+  for (const match of line.matchAll(new RegExp(`(?=([^\\n]{1,16}?)\\1{${repeats - 1},})`, "g"))) {
+    const unit = match[1]!;
+    let count = 1;
+    while (line.startsWith(unit, match.index + count * unit.length)) count++;
+    if (!/[A-Za-z]/.test(unit) || count * unit.length < 12) continue;
+    for (let at = match.index + unit.length; at > match.index; at--) {
+      if (/[A-Za-z0-9]/.test(line[at - 1]!) && !/[A-Za-z0-9]/.test(line[at] ?? "")) return at;
+    }
+    return match.index + unit.length;
+  }
+  return undefined;
+}
+
+/** Longest text of the current line held back: enough for a loop of 16-character units to show. */
+const loopHoldBack = 64;
+
+/**
+ * Ends the stream where a line starts looping, keeping the line up to the loop's first unit. The
+ * last characters of the current line are held back until it ends, so the cut can still reach
+ * them; nothing is shown before its line ends anyway.
+ */
+export async function* stopAtLoops(source: AsyncIterable<string>): AsyncGenerator<string> {
+  let line = "";
+  let sent = 0;
+  for await (const chunk of source) {
+    for (const piece of chunk.split(/(?<=\n)/)) {
+      line += piece;
+      const cut = loopCut(line);
+      if (cut !== undefined) {
+        if (cut > sent) yield line.slice(sent, cut);
+        return;
+      }
+      if (line.endsWith("\n")) {
+        yield line.slice(sent);
+        line = "";
+        sent = 0;
+      } else if (line.length - sent > loopHoldBack) {
+        yield line.slice(sent, line.length - loopHoldBack);
+        sent = line.length - loopHoldBack;
+      }
+    }
+  }
+  if (line.length > sent) yield line.slice(sent);
+}
+
 /** What to do with one complete line of a multi-line completion. */
 export type LineVerdict = "keep" | "drop-and-stop" | "keep-and-stop";
 

@@ -5,7 +5,7 @@ import { defaultBudget, type ContextBudget } from "./context";
 import type { ContextRing } from "./context-ring";
 import { AdaptiveDebounce } from "./debounce";
 import { ErrorBackoff } from "./error-backoff";
-import { firstLineOnly, observe, showFirstLineEarly, stopAtLines, stopAtStrings, type FirstShown } from "./filters";
+import { firstLineOnly, observe, showFirstLineEarly, stopAtLines, stopAtLoops, stopAtStrings, type FirstShown } from "./filters";
 import { InflightRequests, waitOn } from "./inflight";
 import { multilineJudge } from "./line-rules";
 import { postprocess } from "./postprocess";
@@ -134,7 +134,8 @@ export class CompletionPipeline {
     const ended = this.deps.onRequest?.();
     try {
       // The in-flight registry sees text as it streams, before lines are buffered.
-      let stream = observe(stopAtStrings(this.deps.stream(plan.request, signal), plan.template.stop), onText);
+      // Loops are cut after observe: the in-flight reuse watches the text as it arrives, unheld.
+      let stream = stopAtLoops(observe(stopAtStrings(this.deps.stream(plan.request, signal), plan.template.stop), onText));
       stream = plan.cursor.multiline ? stopAtLines(stream, multilineJudge(plan.cursor, plan.maxLines)) : firstLineOnly(stream);
       stream = showFirstLineEarly(stream, earlyAfterMs, this.clock, show);
       let text = "";
