@@ -103,4 +103,18 @@ describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server,
     await menu().locator("[role=option]", { hasText: "@open" }).click();
     await waitFor("the open editor attached", pendingChips, (chips) => chips.includes("src/checkout.ts, lines 1-3"));
   });
+
+  it("a code block that names a workspace file offers Open, which opens that file", async () => {
+    await ui.page.keyboard.press("Escape");
+    await focusPrompt();
+    server.queue({ text: "In `src/pricing.ts`:\n\n```ts\nexport function roundPrice(amount: number): number {\n  return Number(amount.toFixed(2));\n}\n```\n" });
+    await prompt().fill("");
+    await ui.page.keyboard.type("Round with toFixed");
+    await ui.page.keyboard.press("Enter");
+    const open = frame.locator(".turn.assistant").last().locator(".code-bar button", { hasText: "Open src/pricing.ts" });
+    await open.waitFor();
+    assert.deepEqual(await frame.locator(".turn.assistant").last().locator(".code-bar button").allInnerTexts(), ["Open src/pricing.ts", "Copy", "Insert", "Apply", "New File"]);
+    await open.click();
+    await ui.page.locator('.tabs-container .tab.active[data-resource-name="pricing.ts"]').waitFor();
+  });
 });

@@ -170,6 +170,26 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     assert.equal(lastRequestText(), draft);
   });
 
+  it("a code block naming a workspace file: Open opens it, Apply opens the change to that file for review", async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await api.chat.fromView({ type: "openFile", path: "shop/src/checkout.ts" });
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, uri("shop/src/checkout.ts").fsPath);
+    await api.chat.fromView({ type: "openFile", path: "../outside.ts" });
+    assert.equal(api.chat.state().notice?.text, "../outside.ts is not a file of this workspace.");
+    const rounded = ["export function roundPrice(amount: number): number {", "  return Number(amount.toFixed(2));", "}"];
+    await api.chat.fromView({ type: "codeAction", action: "apply", code: `${rounded.join("\n")}\n`, language: "typescript", path: "shop/src/pricing.ts" });
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, uri("shop/src/pricing.ts").fsPath, "Apply opened the file the block names");
+    const [session] = api.edit.sessions();
+    assert.equal(session?.state, "reviewing");
+    assert.equal(session?.startLine, 1, "on the function the code starts and ends like");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    const document = vscode.window.activeTextEditor!.document;
+    assert.equal(document.getText(), pricing.replace("  return Math.round(amount * 100) / 100;", "  return Number(amount.toFixed(2));"));
+    await vscode.commands.executeCommand("undo");
+    assert.equal(document.getText(), pricing);
+    await document.save();
+  });
+
   it("with wisp.chat.workspaceContext off, nothing is found or indexed", async () => {
     await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", false, vscode.ConfigurationTarget.Global);
     await waitFor("the index off", async () => api.chat.index(), (s) => s.state === "off" && s.files === 0);

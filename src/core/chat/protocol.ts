@@ -70,7 +70,8 @@ export type ViewMessage =
   | { readonly type: "stop" }
   | { readonly type: "regenerate" }
   | { readonly type: "copyAnswer"; readonly turnId: string }
-  | { readonly type: "codeAction"; readonly action: CodeAction; readonly code: string; readonly language: string }
+  /** `path`: the workspace file the code block names, which Apply then edits. */
+  | { readonly type: "codeAction"; readonly action: CodeAction; readonly code: string; readonly language: string; readonly path?: string }
   | { readonly type: "removeAttachment"; readonly id: string }
   | { readonly type: "newChat" }
   | { readonly type: "switchChat"; readonly id: string }
@@ -99,6 +100,7 @@ const text = (v: unknown) => typeof v === "string" && v.length <= maxViewText;
 const id = (v: unknown) => typeof v === "string" && /^[\w-]{1,64}$/.test(v);
 const name = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 256;
 const language = (v: unknown) => typeof v === "string" && v.length <= 64;
+const filePath = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 1024;
 
 const shapes: Record<ViewMessage["type"], Fields> = {
   ready: {},
@@ -106,7 +108,7 @@ const shapes: Record<ViewMessage["type"], Fields> = {
   stop: {},
   regenerate: {},
   copyAnswer: { turnId: id },
-  codeAction: { action: (v) => codeActions.includes(v as string), code: text, language },
+  codeAction: { action: (v) => codeActions.includes(v as string), code: text, language, path: (v) => v === undefined || filePath(v) },
   removeAttachment: { id },
   newChat: {},
   switchChat: { id },
@@ -120,7 +122,7 @@ const shapes: Record<ViewMessage["type"], Fields> = {
   viewState: { chatId: id, scrollTop: (v) => typeof v === "number" && Number.isFinite(v) && v >= 0, draft: text },
   mentionQuery: { requestId: (v) => Number.isSafeInteger(v), kind: (v) => v === "" || isMentionKind(v), query: (v) => typeof v === "string" && v.length <= 256 },
   addMention: { id },
-  openFile: { path: (v) => typeof v === "string" && v.length > 0 && v.length <= 1024 },
+  openFile: { path: filePath },
 };
 
 /** The message if it is one the webview may send, with exactly its fields; otherwise undefined. */
@@ -133,7 +135,7 @@ export function parseViewMessage(value: unknown): ViewMessage | undefined {
   const message: Record<string, unknown> = { type };
   for (const [key, valid] of Object.entries(fields)) {
     if (!valid(record[key])) return undefined;
-    message[key] = record[key];
+    if (record[key] !== undefined) message[key] = record[key];
   }
   return message as ViewMessage;
 }

@@ -10,6 +10,7 @@ import { lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../..
 import type { HostMessage, Notice, ViewMessage, ViewState } from "../../core/chat/protocol";
 import type { ClientFactory } from "../client-factory";
 import type { ChatContext } from "../context/chat-context";
+import { workspaceFile } from "../context/workspace-file";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 import { ChatModelList } from "./chat-models";
@@ -136,7 +137,7 @@ export class ChatPanel implements vscode.Disposable {
         return;
       }
       case "codeAction":
-        return this.showNotice(await codeActions.run(message.action, message.code, message.language));
+        return this.showNotice(await codeActions.run(message.action, message.code, message.language, message.path));
       case "removeAttachment": {
         const removed = this.session.pending().find((a) => a.id === message.id);
         if (removed) this.deps.context.removed(removed);
@@ -285,10 +286,8 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Opens a file an answer names (workspace-relative), if it is in the workspace. */
   private async openFile(path: string): Promise<void> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    const uri = folder && !path.split(/[\\/]/).includes("..") ? vscode.Uri.joinPath(folder.uri, path.replace(/^\.\//, "")) : undefined;
-    const exists = uri ? await vscode.workspace.fs.stat(uri).then(() => true, () => false) : false;
-    if (!uri || !exists) return this.showNotice(`${path} is not a file of this workspace.`);
+    const uri = await workspaceFile(path);
+    if (!uri) return this.showNotice(`${path} is not a file of this workspace.`);
     await vscode.window.showTextDocument(uri, { preview: false });
   }
 

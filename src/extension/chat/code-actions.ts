@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { CodeAction } from "../../core/chat/protocol";
 import { matchingBlock } from "../../core/edit/matching-block";
+import { workspaceFile } from "../context/workspace-file";
 import { selectedLines } from "../edit/edit-target";
 
 /** Opens code as a reviewed edit of lines `startLine`-`endLine` (inclusive) of the editor. */
@@ -31,7 +32,8 @@ export class CodeActions implements vscode.Disposable {
     return vscode.window.showTextDocument(last.document, { viewColumn: visible?.viewColumn ?? last.viewColumn, preserveFocus: false, selection: last.selection });
   }
 
-  async run(action: CodeAction, code: string, language: string): Promise<string> {
+  /** Runs a code block's action; `path` (workspace-relative) is the file the block names, for Apply. */
+  async run(action: CodeAction, code: string, language: string, path?: string): Promise<string> {
     switch (action) {
       case "copy":
         await vscode.env.clipboard.writeText(code);
@@ -52,14 +54,23 @@ export class CodeActions implements vscode.Disposable {
         return "Inserted the code at the cursor.";
       }
       case "apply": {
-        const editor = await this.targetEditor();
+        const editor = path === undefined ? await this.targetEditor() : await this.fileEditor(path);
         if (editor === undefined) throw new Error("No editor to apply the code to: open a file first.");
         const lines = code.replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n");
-        const target = linesToReplace(editor, lines);
+        const target = linesToReplace(editor, lines, path !== undefined);
         await this.applyAsEdit(editor, { document: editor.document, ...target }, code);
         return `Opened the change to lines ${target.startLine + 1}-${target.endLine + 1} for review: accept or reject it in the editor.`;
       }
     }
+  }
+
+  /** An editor on the workspace file an answer names, opened if need be. */
+  private async fileEditor(path: string): Promise<vscode.TextEditor> {
+    const uri = await workspaceFile(path);
+    if (uri === undefined) throw new Error(`${path} is not a file of this workspace: open the file the code belongs in, select the lines, and Apply again.`);
+    const open = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    const document = open?.document ?? (await vscode.workspace.openTextDocument(uri));
+    return vscode.window.showTextDocument(document, { viewColumn: open?.viewColumn, preview: false });
   }
 
   dispose(): void {
@@ -67,15 +78,17 @@ export class CodeActions implements vscode.Disposable {
   }
 }
 
-/** The selected lines, else the block that starts and ends like the code. */
-function linesToReplace(editor: vscode.TextEditor, code: readonly string[]): { startLine: number; endLine: number } {
-  const selected = selectedLines(editor.selection);
-  if (selected) return selected;
+/**
+ * The selected lines, else the block that starts and ends like the code. For a file the answer
+ * named (`byMatch`), the matching block comes first: a selection there may be an old one.
+ */
+function linesToReplace(editor: vscode.TextEditor, code: readonly string[], byMatch = false): { startLine: number; endLine: number } {
   const { document } = editor;
   const lines = Array.from({ length: document.lineCount }, (_, i) => document.lineAt(i).text);
-  const found = matchingBlock(lines, code);
-  if (found === undefined) throw new Error("No lines in the editor start and end like this code: select the lines it should replace, then Apply again.");
-  return found;
+  const found = byMatch ? matchingBlock(lines, code) : undefined;
+  const target = found ?? selectedLines(editor.selection) ?? matchingBlock(lines, code);
+  if (target === undefined) throw new Error(`No lines in ${vscode.workspace.asRelativePath(document.uri, false)} start and end like this code: select the lines it should replace, then Apply again.`);
+  return target;
 }
 
 /** Text editors the user edits (not output panels or other virtual documents). */

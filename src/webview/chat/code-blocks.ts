@@ -15,11 +15,14 @@ export interface CodeBlockAction {
   readonly action: CodeAction;
   readonly code: string;
   readonly language: string;
+  /** The workspace file the block names: Apply edits that file. */
+  readonly path?: string;
 }
 
 /**
  * Puts each rendered code block in a frame with its language and buttons that call `onAction`;
- * a block that names a workspace file (see codeBlockPath) also gets Open.
+ * a block that names a workspace file (see codeBlockPath) also gets Open, and its Apply edits
+ * that file.
  */
 export function decorateCodeBlocks(root: ParentNode, onAction: (request: CodeBlockAction) => void, onOpenFile: (path: string) => void): void {
   for (const pre of root.querySelectorAll("pre.code-block")) {
@@ -30,11 +33,13 @@ export function decorateCodeBlocks(root: ParentNode, onAction: (request: CodeBlo
     const path = codeBlockPath((code?.textContent ?? "").split("\n", 1)[0] ?? "", before);
     if (path !== undefined) bar.append(actionButton(`Open ${path}`, () => onOpenFile(path), { className: "open-file" }, `Open ${path}`));
     for (const { action, text, label } of actions) {
+      // Apply edits the file the block names, when it names one; else the editor last used.
+      const target = action === "apply" && path !== undefined ? { path } : {};
       // The code is read when clicked: a block still streaming grows after its buttons are built.
       const run = () => {
-        if (code) onAction({ action, code: code.textContent ?? "", language });
+        if (code) onAction({ action, code: code.textContent ?? "", language, ...target });
       };
-      bar.append(actionButton(label, run, {}, text));
+      bar.append(actionButton(target.path ? `Apply to ${target.path} (review the change)` : label, run, {}, text));
     }
     const frame = el("div", { className: "code-frame", "data-language": language });
     pre.replaceWith(frame);

@@ -14,6 +14,7 @@ describe("chat protocol", () => {
     assert.deepEqual(parseViewMessage({ type: "mentionQuery", requestId: 4, kind: "", query: "" }), { type: "mentionQuery", requestId: 4, kind: "", query: "" });
     assert.deepEqual(parseViewMessage({ type: "addMention", id: "m12" }), { type: "addMention", id: "m12" });
     assert.deepEqual(parseViewMessage({ type: "openFile", path: "src/cart.ts" }), { type: "openFile", path: "src/cart.ts" });
+    assert.deepEqual(parseViewMessage({ type: "codeAction", action: "apply", code: "x()", language: "ts", path: "src/cart.ts" }), { type: "codeAction", action: "apply", code: "x()", language: "ts", path: "src/cart.ts" });
   });
 
   it("rejects unknown types, missing or mistyped fields, and oversized text", () => {
@@ -37,7 +38,7 @@ describe("chat protocol", () => {
       { type: "viewState", chatId: "c1", scrollTop: -1, draft: "" },
       { type: "viewState", chatId: "c1", scrollTop: Number.NaN, draft: "" },
     ];
-    bad.push({ type: "mentionQuery", requestId: 1, kind: "folder", query: "" }, { type: "mentionQuery", requestId: 1.5, kind: "", query: "" }, { type: "addMention", id: "../x" }, { type: "openFile", path: "" });
+    bad.push({ type: "mentionQuery", requestId: 1, kind: "folder", query: "" }, { type: "mentionQuery", requestId: 1.5, kind: "", query: "" }, { type: "addMention", id: "../x" }, { type: "openFile", path: "" }, { type: "codeAction", action: "apply", code: "x", language: "ts", path: "" });
     for (const message of bad) assert.equal(parseViewMessage(message), undefined, JSON.stringify(message));
   });
 
