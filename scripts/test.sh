@@ -41,7 +41,8 @@ step unit npm run --silent test:unit
 step server npm run --silent test:server
 # The short form of `npm run test:reliability` (fuzz, load, disconnects, limits, key store, secrets).
 step reliability npm run --silent test:reliability:short
-step package npm run --silent package
+# Every platform's package and the universal one (npm run package -- --all), their contents checked.
+step package npm run --silent test:package
 step setup bash scripts/setup-vscode.sh
 step vscode npm run --silent test:vscode
 step e2e npm run --silent test:e2e
