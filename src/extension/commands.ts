@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { noBundledServerMessage } from "../core/local-server/no-bundled-server";
 import type { ApiKeyStore } from "./api-key";
 import type { ClientFactory } from "./client-factory";
 import type { ConnectionMonitor } from "./connection-monitor";
@@ -59,6 +60,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     register("wisp.statusMenu", () => showStatusMenu(settings.value, statusBar.current.tooltip.split("\n")[0] ?? "Wisp")),
     register("wisp.checkConnection", () => connection.check()),
     register("wisp.startLocalServer", async () => {
+      if (!localServer.available) return explainNoBundledServer(log);
       const result = await localServer.start();
       const url = settings.value.baseUrl;
       void vscode.window.showInformationMessage(result === "started" ? `Wisp: local server running at ${url}` : `Wisp: a Wisp server already answers at ${url}; using it.`);
@@ -75,6 +77,15 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     ),
     register("wisp.openWebConsole", () => openWebConsole(settings, log, [localServer.dataDir, localServerDataDir()])),
   );
+}
+
+/** The universal package: say why nothing starts and where to point Wisp instead. */
+function explainNoBundledServer(log: Logger): "no-bundled-server" {
+  log.warn(`Start Local Server: ${noBundledServerMessage}`);
+  void vscode.window.showWarningMessage(`Wisp: ${noBundledServerMessage}`, "Open Settings").then((choice) => {
+    if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "wisp.baseUrl wisp.localServer.command");
+  });
+  return "no-bundled-server";
 }
 
 function askForKey(): Thenable<string | undefined> {

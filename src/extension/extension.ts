@@ -51,6 +51,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   const statusBar = new StatusBar(settings, connection);
   const localServer = new LocalServer({ extensionPath: context.extensionPath, storagePath: context.globalStorageUri.fsPath }, settings, keys, log);
   context.subscriptions.push(log, settings, keys, connection, statusBar, localServer);
+  const showAvailability = () => statusBar.setLocalServerAvailable(localServer.available);
+  showAvailability();
+  if (!localServer.available) log.info("no local server in this package (the universal one): Wisp uses the server at wisp.baseUrl");
   context.subscriptions.push(
     localServer.onDidChange((state) => {
       statusBar.setLocalServer(state);
@@ -71,6 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     registerCommands({ settings, keys, clients, connection, statusBar, log, localServer }),
     keys.onDidChange(() => void refreshKey()),
     settings.onDidChange((s) => {
+      showAvailability();
       if (s.baseUrl === lastBaseUrl) return;
       lastBaseUrl = s.baseUrl;
       log.info(`base URL: ${s.baseUrl}`);

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -5,6 +6,7 @@ import * as vscode from "vscode";
 import { delay } from "../core/base/delay";
 import { describeExit, type LocalServerState } from "../core/local-server/local-server-state";
 import { RestartPolicy } from "../core/local-server/restart-policy";
+import { noBundledServerMessage } from "../core/local-server/no-bundled-server";
 import { localAddress } from "../core/net/local-address";
 import type { ApiKeyStore } from "./api-key";
 import { portInUse } from "./local-engine/port-probe";
@@ -85,6 +87,14 @@ export class LocalServer implements vscode.Disposable {
     }
   }
 
+  /**
+   * Whether a server can run from here: the platform packages bundle one (dist/server), the
+   * universal package does not, and then only wisp.localServer.command can.
+   */
+  get available(): boolean {
+    return this.customCommand() !== "" || existsSync(join(this.paths.extensionPath, "dist", "server", "main.js"));
+  }
+
   /** Starting, running or between restarts. */
   get active(): boolean { return this.launching !== undefined || this.process !== undefined || this.stateValue.kind === "restarting"; }
 
@@ -142,6 +152,7 @@ export class LocalServer implements vscode.Disposable {
     const { host, port } = localAddress(this.settings.value.baseUrl);
     const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     if (await portInUse(host, port)) return this.alreadyThere(host, port, origin);
+    if (!this.available) throw new Error(noBundledServerMessage);
     // A restart keeps saying so until the server answers.
     if (this.stateValue.kind !== "restarting") this.setState({ kind: "starting", port });
     try {

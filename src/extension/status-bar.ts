@@ -17,6 +17,7 @@ export class StatusBar implements vscode.Disposable {
   private lastError: string | undefined;
   private readonly outcomes: Record<string, number> = {};
   private localServer: LocalServerState = { kind: "stopped" };
+  private localServerAvailable = true;
   private view: StatusView;
 
   constructor(private readonly settings: Settings, private readonly connection: ConnectionMonitor) {
@@ -45,6 +46,12 @@ export class StatusBar implements vscode.Disposable {
 
   setLocalServer(state: LocalServerState): void {
     this.localServer = state;
+    this.render();
+  }
+
+  /** Whether a local server can run from this package (false: the universal one, no command set). */
+  setLocalServerAvailable(available: boolean): void {
+    this.localServerAvailable = available;
     this.render();
   }
 
@@ -96,6 +103,7 @@ export class StatusBar implements vscode.Disposable {
       lastError: this.lastError,
       outcomes: this.outcomes,
       localServer: this.localServer,
+      localServerAvailable: this.localServerAvailable,
     });
     this.item.text = this.view.text;
     this.item.tooltip = this.view.tooltip;

@@ -1,4 +1,5 @@
 import { describeLocalServer, type LocalServerState } from "../local-server/local-server-state";
+import { noBundledServerLine } from "../local-server/no-bundled-server";
 
 /** What the status bar knows; the text and tooltip are derived from it, never stored. */
 export type ConnectionState =
@@ -25,6 +26,8 @@ export interface StatusInput {
   readonly outcomes?: Readonly<Record<string, number>>;
   /** The local server this window runs, if any. */
   readonly localServer?: LocalServerState;
+  /** False in the universal package: no local server can run from it (and no command is set). */
+  readonly localServerAvailable?: boolean;
 }
 
 export type StatusState = "checking" | "starting" | "ready" | "busy" | "off" | "no-key" | "bad-key" | "unreachable" | "error";
@@ -46,6 +49,7 @@ export function describeStatus(input: StatusInput): StatusView {
   const lines = [`Wisp: ${detail}`, `Server: ${input.baseUrl}`, keySourceText[input.keySource]];
   const local = input.localServer === undefined ? undefined : describeLocalServer(input.localServer);
   if (local !== undefined) lines.push(local);
+  else if (input.localServerAvailable === false) lines.push(noBundledServerLine);
   lines.push(`Completions: ${input.completionsEnabled ? "on" : "off"}`);
   if (input.lastLatencyMs !== undefined) lines.push(`Last completion: ${Math.round(input.lastLatencyMs)} ms`);
   const outcomes = Object.entries(input.outcomes ?? {}).filter(([, n]) => n > 0);

@@ -28,6 +28,8 @@ export function registerAutoStart({ settings, connection, localServer, log }: Au
       await localServer.stop(false);
     }
     if (!options.autoStart || localServer.active || localServer.stoppedOnPurpose || localServer.state.kind === "failed") return;
+    // The universal package: the status bar's tooltip says so; nothing to start.
+    if (!localServer.available) return;
     let address: { host: string; port: number };
     try {
       address = localAddress(baseUrl);

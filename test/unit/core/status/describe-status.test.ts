@@ -46,4 +46,14 @@ describe("describeStatus", () => {
     assert.equal(view.state, "unreachable");
     assert.match(view.tooltip, /down/);
   });
+
+  it("says in the tooltip when the package has no local server (the universal one), and nothing when it has", () => {
+    const universal = describeStatus({ ...ready, localServerAvailable: false });
+    assert.match(universal.tooltip, /^Local server: none bundled in this package \(universal\): wisp\.baseUrl points at a server elsewhere$/m);
+    assert.equal(universal.state, "ready");
+    assert.doesNotMatch(describeStatus({ ...ready, localServerAvailable: true }).tooltip, /Local server/);
+    // A server this window runs is described instead (wisp.localServer.command makes one available).
+    const running = describeStatus({ ...ready, localServerAvailable: false, localServer: { kind: "running", port: 8765, pid: 7, restarts: 0 } });
+    assert.doesNotMatch(running.tooltip, /none bundled/);
+  });
 });
