@@ -1,17 +1,22 @@
 // wisp-server: serves the API (default) or manages API keys.
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildApp } from "./app";
 import { KeyStore } from "./auth/key-store";
 import { parseCommand, USAGE, type Command } from "./cli-args";
 import type { ServerConfig } from "./deps";
 import { presetTable, runPull } from "./models/pull/pull-command";
 import { PullError } from "./models/pull/pull-error";
+import { missingEnginesMessage, missingNativeEngines } from "./engines/native-engines";
 
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 
 async function serve(config: ServerConfig): Promise<void> {
+  const target = `${process.platform}-${process.arch}`;
+  const missing = missingNativeEngines(target, path.dirname(fileURLToPath(import.meta.url)));
+  if (missing.length > 0) throw new Error(missingEnginesMessage(target, missing));
   const { app, deps, adminToken } = await buildApp({ ...config, log: print, accessLog: true });
   if ((await deps.keys.list()).every((k) => k.revoked)) {
     // Without any key nothing could call the server: make one, shown this once only.

@@ -1,9 +1,11 @@
 import * as assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { formatPlatform, readBinaryHeader } from "../../scripts/package/binary-header.mjs";
 import { supportedTargets, unavailableReason } from "../../scripts/package/server-files.mjs";
 import { universal } from "../../scripts/package/vsix-name.mjs";
+import { TempDirs } from "../harness/temp-dirs";
 import { repoRoot } from "../harness/toolchain";
 import { ensureVsixes } from "../harness/vsix";
 import { zipEntries, type ZipEntry } from "../harness/zip-entries";
@@ -32,12 +34,14 @@ describe("npm run package -- --all: a package per platform with that platform's 
   const targets = supportedTargets();
   const sizes: string[] = [];
   let packages: Map<string, ZipEntry[]>;
+  const temp = new TempDirs();
 
   before(() => {
     const files = ensureVsixes([...targets, universal]);
     packages = new Map([...targets, universal].map((target, i) => [target, zipEntries(files[i]!)]));
     for (const [i, target] of [...targets, universal].entries()) sizes.push(`${(statSync(files[i]!).size / 1024 / 1024).toFixed(1).padStart(6)} MiB  ${files[i]!.split("/").at(-1)} (${target})`);
   });
+  after(() => temp.removeAll());
   after(() => console.log(`      sizes:\n${sizes.map((line) => `        ${line}`).join("\n")}`));
 
   it("covers every platform engineers use, and says why one is left out", () => {
@@ -85,6 +89,21 @@ describe("npm run package -- --all: a package per platform with that platform's 
       assert.ok(mib < budgetMiB, `${target}: ${mib.toFixed(1)} MiB, over the ${budgetMiB} MiB budget`);
     });
   }
+
+  it("a package for another platform refuses to start its server here, naming this platform and the package to install", () => {
+    const dir = temp.make("win32-x64-package");
+    for (const entry of packages.get("win32-x64")!) {
+      if (!entry.name.startsWith(server)) continue;
+      mkdirSync(dirname(join(dir, entry.name)), { recursive: true });
+      writeFileSync(join(dir, entry.name), entry.read());
+    }
+    const data = temp.make("win32-x64-data");
+    const result = spawnSync(process.execPath, [join(dir, server, "main.js"), "--port", "0", "--data-dir", data, "--models-dir", data], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+    const host = `${process.platform}-${process.arch}`;
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    assert.match(result.stderr, new RegExp(`^wisp-server: no native engines for this platform \\(${host}\\) in this installation; missing llama\\.cpp \\(node-llama-cpp\\): node_modules/@node-llama-cpp/`));
+    assert.match(result.stderr, new RegExp(`Install the Wisp package built for ${host} \\(wisp-${host}-<version>\\.vsix\\)`));
+  });
 
   it("universal: the extension alone, no server, no engines, no models, no binaries", () => {
     const names = packages.get(universal)!.map((entry) => entry.name);

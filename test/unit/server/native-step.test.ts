@@ -32,7 +32,7 @@ describe("native step: finding and checking build/native/decode-step.node", () =
   it("says why it is not used: not built, no build record, another node-llama-cpp version, not loadable", () => {
     const from = join(dir, "dist/server");
     mkdirSync(from, { recursive: true });
-    assert.equal(loadNativeStep({ from, version: "3.21.1" }).reason, "not built (build/native/decode-step.node; npm run build:native)");
+    assert.equal(loadNativeStep({ from, version: "3.21.1" }).reason, `not built for ${process.platform}-${process.arch} (build/native/decode-step.node; npm run build:native where a C++ compiler is)`);
     build(undefined);
     assert.match(loadNativeStep({ from, version: "3.21.1" }).reason ?? "", /has no build record beside it \(npm run build:native\)/);
     build("3.20.0");

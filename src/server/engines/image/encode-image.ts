@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import type SharpModule from "sharp";
 import type { RgbImage } from "./diffusion-pipeline";
 import type { ImageExtension } from "./image-limits";
 
@@ -9,6 +9,9 @@ export function outputFormat(extension: ImageExtension): "png" | "jpeg" | "webp"
 
 /** Encodes raw RGB pixels with sharp (libvips works off the event loop). */
 export async function encodeImage(image: RgbImage, extension: ImageExtension): Promise<Buffer> {
+  // Loaded on first use: sharp loads its native binary on import, and the server checks first
+  // that this platform's is there (native-engines.ts) to say so in words.
+  const sharp = ((await import("sharp")) as { default: typeof SharpModule }).default;
   const raw = sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 3 } });
   switch (outputFormat(extension)) {
     case "png":

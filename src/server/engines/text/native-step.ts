@@ -55,7 +55,8 @@ export function nodeLlamaCppVersion(from: string): string {
 export function loadNativeStep(options: { from?: string; version?: string } = {}): NativeStepLoad {
   const here = dirname(fileURLToPath(import.meta.url));
   const file = findNativeStep(options.from ?? here);
-  if (file === undefined) return { reason: `not built (${relativePath}; npm run build:native)` };
+  // Packages for other platforms than the one they are made on have none: it is optional.
+  if (file === undefined) return { reason: `not built for ${process.platform}-${process.arch} (${relativePath}; npm run build:native where a C++ compiler is)` };
   let builtFor: string;
   try {
     builtFor = (JSON.parse(readFileSync(file.replace(/\.node$/, ".json"), "utf8")) as { nodeLlamaCpp: string }).nodeLlamaCpp;

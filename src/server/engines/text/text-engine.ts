@@ -6,6 +6,7 @@ import { runDirectChoice } from "./direct-choice";
 import { EngineInputError } from "./engine-input-error";
 import { fitInfill } from "./fit-infill";
 import { tokenizeText } from "./inert-text";
+import { llamaGpu } from "../native-engines";
 import { loadNativeStep, type NativeStepLoad } from "./native-step";
 import { directDecodingAvailable } from "./node-llama-cpp-internals";
 import { chatWrapper, renderChatPrompt, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
@@ -79,14 +80,15 @@ export class TextEngine {
   private binary(): Promise<Llama> {
     // node-llama-cpp prefers a build of its own for this machine over its prebuilt binaries when
     // one was made (its `source download` command); nothing is ever built or downloaded here.
-    this.llama ??= getLlama({ gpu: false, build: "never", logLevel: "error" as never });
+    // Apple silicon's prebuilt binary is the Metal one; everywhere else the CPU one.
+    this.llama ??= getLlama({ gpu: llamaGpu(`${process.platform}-${process.arch}`), build: "never", logLevel: "error" as never });
     return this.llama;
   }
 
   /** Which llama.cpp binary runs the models, for the server's start-up lines. */
   async describeBinary(): Promise<string> {
     const llama = await this.binary();
-    const kind = llama.buildType === "localBuild" ? "node-llama-cpp's own build for this machine" : "node-llama-cpp's prebuilt CPU binaries";
+    const kind = llama.buildType === "localBuild" ? "node-llama-cpp's own build for this machine" : `node-llama-cpp's prebuilt ${llama.gpu === "metal" ? "Metal" : "CPU"} binaries`;
     const { reason } = this.stepLoad();
     const steps = reason === undefined ? "generation steps on the server's thread (decode-step)" : `generation steps on node-llama-cpp's thread pool: ${reason}`;
     return `llama.cpp ${llama.llamaCppRelease.release}, ${kind}; ${steps}`;
