@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import { retryWhileBusy } from "./busy-retry";
 
 /** Writes `data` to `file` atomically, owner-only (0600), creating its folder owner-only (0700). */
 export async function writeFileAtomic(file: string, data: string): Promise<void> {
@@ -19,5 +20,11 @@ export async function writeFileAtomic(file: string, data: string): Promise<void>
     throw error;
   }
   await handle.close();
-  await rename(temp, file);
+  try {
+    // On Windows a reader holding `file` open makes the rename fail for a moment.
+    await retryWhileBusy(() => rename(temp, file));
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
 }

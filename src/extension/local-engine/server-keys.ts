@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { WispClient } from "../../client/wisp-client";
 import { isWispError } from "../../client/wisp-error";
+import { launchLine } from "./platform-process";
 import type { ServerCommand } from "./server-command";
 
 /**
@@ -8,16 +9,16 @@ import type { ServerCommand } from "./server-command";
  * line it prints. Its output is never logged: it holds the secret.
  */
 export function createServerKey(command: ServerCommand, dataDir: string, name = "vscode"): Promise<string> {
-  const args = command.argv(["keys", "create", "--name", name, "--data-dir", dataDir], false);
+  const { file, args, windowsVerbatimArguments } = launchLine(command.command, command.argv(["keys", "create", "--name", name, "--data-dir", dataDir], false), process.platform, command.custom);
   return new Promise((resolve, reject) => {
-    const child = spawn(command.command, args, { stdio: ["ignore", "pipe", "pipe"], env: command.env, windowsHide: true });
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"], env: command.env, windowsHide: true, windowsVerbatimArguments });
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.once("error", (error: NodeJS.ErrnoException) => reject(new Error(error.code === "ENOENT" ? notFound(command) : error.message)));
     child.once("exit", (code) => {
-      const secret = out.trim().split("\n").pop()?.trim();
+      const secret = out.trim().split(/\r?\n/).pop()?.trim();
       if (code === 0 && secret) resolve(secret);
       else reject(new Error(`${command.label} could not create an API key: ${err.trim() || `exit code ${code}`}`));
     });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { delay } from "../../core/base/delay";
+import { launchLine, processTree, type ProcessTree } from "./platform-process";
 import type { ServerCommand } from "./server-command";
 
 export interface ProcessExit {
@@ -11,8 +12,8 @@ const recentKeep = 20;
 
 /**
  * One wisp-server child process, leader of its own process group (so that stopping it also ends
- * anything it started), its output passed on line by line. Its stdin stays an open pipe: the
- * bundled server exits when it closes, that is when the extension host is gone.
+ * anything it started; on Windows its process tree), its output passed on line by line. Its stdin
+ * stays an open pipe: the bundled server exits when it closes, that is when the extension host is gone.
  */
 export class ServerProcess {
   readonly exited: Promise<ProcessExit>;
@@ -20,7 +21,7 @@ export class ServerProcess {
   private stopping: Promise<void> | undefined;
   private failure: NodeJS.ErrnoException | undefined;
 
-  private constructor(private readonly child: ChildProcess, onLine: (line: string) => void) {
+  private constructor(private readonly child: ChildProcess, private readonly tree: ProcessTree, onLine: (line: string) => void) {
     this.exited = new Promise((resolve) => {
       child.once("exit", (code, signal) => resolve({ code, signal }));
       // A spawn failure (no such executable) emits "error" and no "exit".
@@ -36,14 +37,10 @@ export class ServerProcess {
     });
   }
 
-  static start(command: ServerCommand, args: readonly string[], onLine: (line: string) => void): ServerProcess {
-    const child = spawn(command.command, command.argv(args, true), {
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-      env: command.env,
-      windowsHide: true,
-    });
-    return new ServerProcess(child, onLine);
+  static start(command: ServerCommand, args: readonly string[], onLine: (line: string) => void, platform = process.platform): ServerProcess {
+    const { file, args: argv, windowsVerbatimArguments, detached } = launchLine(command.command, command.argv(args, true), platform, command.custom);
+    const child = spawn(file, argv, { detached, windowsVerbatimArguments, stdio: ["pipe", "pipe", "pipe"], env: command.env, windowsHide: true });
+    return new ServerProcess(child, processTree(platform), onLine);
   }
 
   get pid(): number | undefined { return this.child.pid; }
@@ -75,16 +72,15 @@ export class ServerProcess {
     }
   }
 
-  /** SIGTERM to the group, SIGKILL after `graceMs`; resolves once it has exited. */
+  /** Asks it to stop (SIGTERM to the group; stdin closed on Windows), kills its tree after `graceMs`; resolves once it has exited. */
   stop(graceMs = 3000): Promise<void> {
     this.stopping ??= (async () => {
       if (!this.alive) return;
-      signalGroup(this.child, "SIGTERM");
-      const killed = setTimeout(() => signalGroup(this.child, "SIGKILL"), graceMs);
+      this.tree.terminate(this.child);
+      const killed = setTimeout(() => this.tree.kill(this.child), graceMs);
       await this.exited;
       clearTimeout(killed);
-      // The leader is gone; anything it left in its group goes too.
-      signalGroup(this.child, "SIGKILL");
+      this.tree.afterExit(this.child);
     })();
     return this.stopping;
   }
@@ -110,15 +106,6 @@ export async function answersHealth(origin: string, signal?: AbortSignal): Promi
     return body.status === "ok";
   } catch {
     return false;
-  }
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // Already gone.
   }
 }
 

@@ -2,17 +2,23 @@
 // file): a lock file created with O_EXCL holding the owner's pid. A lock left by a process that
 // died (SIGKILL, power loss) is taken over once its owner is gone or it is too old.
 import { randomUUID } from "node:crypto";
-import { link, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { link as hardLink, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { retryWhileBusy } from "../busy-retry";
 
 export interface LockOptions {
   /** Longest wait for another holder, ms. */
   readonly waitMs?: number;
   /** A lock older than this is stale whoever holds it (no write takes this long), ms. */
   readonly staleMs?: number;
+  /** Creates the lock as a hard link of the claim (a parameter for tests). */
+  readonly link?: (existing: string, created: string) => Promise<void>;
 }
 
+/** A file system without hard links (FAT and exFAT drives, some network shares on Windows). */
+const noHardLinks = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
+
 export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const { waitMs = 10_000, staleMs = 30_000 } = options;
+  const { waitMs = 10_000, staleMs = 30_000, link = hardLink } = options;
   const deadline = Date.now() + waitMs;
   // The lock appears with its owner's pid already in it (a hard link of a finished file), so a
   // process killed at any point leaves either no lock or one that names it.
@@ -21,12 +27,17 @@ export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, 
   try {
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       try {
-        await link(claim, lockFile);
+        await link(claim, lockFile).catch(async (error: NodeJS.ErrnoException) => {
+          if (!noHardLinks.has(error.code ?? "")) throw error;
+          // Without hard links: an exclusive create, then the pid (a lock killed between the two
+          // holds no pid and counts as stale).
+          await writeFile(lockFile, String(process.pid), { flag: "wx", mode: 0o600 });
+        });
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
         if (await isStale(lockFile, staleMs)) {
-          await rm(lockFile, { force: true });
+          await retryWhileBusy(() => rm(lockFile, { force: true }));
           continue;
         }
         if (Date.now() > deadline) throw new LockHeldError(lockFile);
@@ -39,7 +50,8 @@ export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, 
   try {
     return await work();
   } finally {
-    await rm(lockFile, { force: true });
+    // Windows: another process may be reading it to see whether it is stale.
+    await retryWhileBusy(() => rm(lockFile, { force: true }));
   }
 }
 
@@ -54,6 +66,8 @@ async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
   try {
     const [owner, info] = await Promise.all([readFile(lockFile, "utf8"), stat(lockFile)]);
     if (Date.now() - info.mtimeMs > staleMs) return true;
+    // Created without hard links and its pid not written yet: held (the age above covers a leftover).
+    if (owner === "") return false;
     const pid = Number(owner);
     if (!Number.isInteger(pid) || pid <= 0) return true; // not a lock this code wrote
     process.kill(pid, 0);
