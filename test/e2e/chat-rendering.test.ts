@@ -3,16 +3,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "playwright-core";
 import { longAnswer, startScriptedChatServer, tokenPieces, type ScriptedChatServer } from "../harness/scripted-chat-server";
-import { TempDirs } from "../harness/temp-dirs";
-import { ensureToolchain } from "../harness/toolchain";
 import { ensureVsix } from "../harness/vsix";
 import { waitFor } from "../harness/wait-for";
-import { WorkbenchPage } from "../harness/workbench-page";
-import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
+import type { WorkbenchPage } from "../harness/workbench-page";
 import { ChatView } from "./support/chat-view";
 import { measureStreaming, summarize } from "./support/render-timing";
 import { summarizeRendererTasks, traceRendererTasks } from "./support/renderer-trace";
-import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { useWorkbench } from "./support/workbench-suite";
 
 /** Markup a model could produce to attack the page; each payload would mark the body if it ran. */
 const hostile = [
@@ -37,29 +34,20 @@ const hostile = [
 
 describe("Chat rendering in the real VS Code UI (scripted server, code-server + Chromium)", () => {
   const key = `sk-wisp-chat-${Date.now().toString(36)}`;
-  const temp = new TempDirs();
   let server: ScriptedChatServer;
-  let session: WorkbenchSession | undefined;
   let ui: WorkbenchPage;
   let chat: ChatView;
-
-  before(async () => {
-    const toolchain = ensureToolchain();
+  const suite = useWorkbench(async (temp) => {
     const vsix = ensureVsix();
-    server = await startScriptedChatServer({ key });
+    const started = await startScriptedChatServer({ key });
     const folder = temp.make("e2e-chat-rendering");
     writeFileSync(join(folder, "notes.ts"), "// notes\n");
-    session = await startWorkbench({ toolchain, vsixes: [vsix], folder, settings: { "wisp.baseUrl": server.baseUrl }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-chat-render-" });
-    ui = new WorkbenchPage(session.page!);
+    return { server: started, workbench: { vsixes: [vsix], folder, settings: { "wisp.baseUrl": started.baseUrl }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-chat-render-" } };
+  });
+  before(() => {
+    ({ server, ui } = suite);
     chat = new ChatView(ui);
-    await ui.waitReady();
   });
-  after(async () => {
-    await session?.stop();
-    await server?.close();
-    temp.removeAll();
-  });
-  screenshotOnFailure(() => session?.page);
 
   async function ask(frame: Frame, question: string): Promise<void> {
     const count = await frame.locator(".turn.assistant").count();

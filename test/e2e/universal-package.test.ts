@@ -24,16 +24,16 @@ describe("The universal package (no local server) installed in the real VS Code,
   });
 
   it("is ready against the server at wisp.baseUrl and shows its answer as ghost text", async () => {
-    const ui = suite.ui();
+    const ui = suite.ui;
     await waitFor("Wisp ready", () => ui.statusText(statusId).catch(() => ""), (t) => /^Wisp( \d+ms)?$/.test(t), 60_000);
     await ui.openFile("notes.txt");
     await ui.typeAtEnd("const two = ");
     assert.equal(await ui.waitForGhostText(30_000), answer);
-    assert.ok(suite.server().completions.some((c) => c.body.prompt.includes("const two = ")), "the scripted server was asked");
+    assert.ok(suite.server.completions.some((c) => c.body.prompt.includes("const two = ")), "the scripted server was asked");
   });
 
   it("Start Local Server explains that no engine is bundled and where to point Wisp instead", async () => {
-    const ui = suite.ui();
+    const ui = suite.ui;
     await ui.page.keyboard.press("Escape");
     await ui.runCommand("Wisp: Start Local Server");
     const explained = (shown: string[]) => shown.filter((m) => m.includes("no local server bundled"));

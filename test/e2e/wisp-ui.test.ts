@@ -2,39 +2,29 @@ import * as assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startModelsServer, type ModelsServer } from "../harness/models-server";
-import { TempDirs } from "../harness/temp-dirs";
-import { ensureToolchain } from "../harness/toolchain";
 import { ensureVsix } from "../harness/vsix";
 import { waitFor } from "../harness/wait-for";
-import { startWorkbench, userSettingsPath, type WorkbenchSession } from "../harness/workbench-session";
-import { screenshotOnFailure } from "./support/screenshot-on-failure";
-import { WorkbenchPage } from "../harness/workbench-page";
+import type { WorkbenchPage } from "../harness/workbench-page";
+import { userSettingsPath, type WorkbenchSession } from "../harness/workbench-session";
+import { useWorkbench } from "./support/workbench-suite";
 
 const statusId = "wisp.wisp.wisp.status";
 
 describe("Wisp in the real VS Code UI (code-server + Chromium)", () => {
   const key = `sk-wisp-e2e-${Date.now().toString(36)}`;
-  const temp = new TempDirs();
   let server: ModelsServer;
-  let session: WorkbenchSession | undefined;
+  let session: WorkbenchSession;
   let ui: WorkbenchPage;
-
-  before(async () => {
-    const toolchain = ensureToolchain();
+  const suite = useWorkbench(async (temp) => {
     const vsix = ensureVsix();
-    server = await startModelsServer({ key, models: ["tiny-coder-1m", "tiny-chat-1m"] });
+    const started = await startModelsServer({ key, models: ["tiny-coder-1m", "tiny-chat-1m"] });
     const folder = temp.make("e2e-workspace");
     writeFileSync(join(folder, "math.ts"), "export function add(a: number, b: number): number {\n  return a + b;\n}\n");
-    session = await startWorkbench({ toolchain, vsixes: [vsix], folder, settings: { "wisp.baseUrl": server.baseUrl } });
-    ui = new WorkbenchPage(session.page!);
-    await ui.waitReady();
+    return { server: started, workbench: { vsixes: [vsix], folder, settings: { "wisp.baseUrl": started.baseUrl } } };
   });
-  after(async () => {
-    await session?.stop();
-    await server?.close();
-    temp.removeAll();
+  before(() => {
+    ({ server, session, ui } = suite);
   });
-  screenshotOnFailure(() => session?.page);
 
   const statusBecomes = (wanted: (text: string) => boolean) =>
     waitFor("the Wisp status bar text", () => ui.statusText(statusId).catch(() => ""), wanted, 30_000);

@@ -10,29 +10,34 @@ export interface SuiteSetup<S> {
   workbench: Omit<WorkbenchOptions, "toolchain">;
 }
 
+/** Filled in by the suite's `before` hook. */
+export interface WorkbenchSuite<S> {
+  server: S;
+  session: WorkbenchSession;
+  ui: WorkbenchPage;
+}
+
 /**
- * Registers a suite's hooks: `setup` starts its API server and names the workbench to open (with a
- * temporary folder from `temp`); the workbench opens in Chromium before the tests, and everything
+ * Registers a suite's hooks: `setup` starts its API server and names the workbench to open (with
+ * temporary folders from `temp`); the workbench opens in Chromium before the tests, and everything
  * stops after them, with a screenshot of each failing test.
  */
-export function useWorkbench<S extends { close(): Promise<void> }>(setup: (temp: TempDirs) => Promise<SuiteSetup<S>>): { ui(): WorkbenchPage; server(): S } {
+export function useWorkbench<S extends { close(): Promise<void> }>(setup: (temp: TempDirs) => Promise<SuiteSetup<S>>): WorkbenchSuite<S> {
   const temp = new TempDirs();
-  let server: S | undefined;
-  let session: WorkbenchSession | undefined;
-  let ui: WorkbenchPage | undefined;
+  const suite: Partial<WorkbenchSuite<S>> = {};
   before(async () => {
     const toolchain = ensureToolchain();
     const started = await setup(temp);
-    server = started.server;
-    session = await startWorkbench({ toolchain, ...started.workbench });
-    ui = new WorkbenchPage(session.page!);
-    await ui.waitReady();
+    suite.server = started.server;
+    suite.session = await startWorkbench({ toolchain, ...started.workbench });
+    suite.ui = new WorkbenchPage(suite.session.page!);
+    await suite.ui.waitReady();
   });
   after(async () => {
-    await session?.stop();
-    await server?.close();
+    await suite.session?.stop();
+    await suite.server?.close();
     temp.removeAll();
   });
-  screenshotOnFailure(() => session?.page);
-  return { ui: () => ui!, server: () => server! };
+  screenshotOnFailure(() => suite.session?.page);
+  return suite as WorkbenchSuite<S>;
 }
