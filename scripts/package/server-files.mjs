@@ -1,6 +1,6 @@
 // Which node_modules files the local server loads at run time, so that the .vsix ships exactly
 // those: the JavaScript its bundles import (followed by esbuild, resolved as Node resolves it),
-// the package.json files Node reads on the way, the few data files read with fs, and this
+// the package.json files Node reads on the way, the few data files read with fs, and the target
 // platform's native binaries, which the engines load by a computed path.
 import { build } from "esbuild";
 import { existsSync, readdirSync, statSync } from "node:fs";
