@@ -20,6 +20,8 @@ import { consoleRoutes } from "./console/console-routes";
 import { redactUrl } from "./console/console-security";
 import { SessionStore } from "./console/sessions";
 import { UsageLog } from "./usage/usage-log";
+import type { UpstreamTiming } from "./upstreams/upstream";
+import { UpstreamRegistry } from "./upstreams/upstream-registry";
 import { UsageRecorder } from "./usage/usage-recorder";
 
 export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
@@ -36,6 +38,9 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   nativeStep: true,
   bodyLimit: 4 * 1024 * 1024,
   requestTimeoutMs: 30_000,
+  upstreams: [],
+  localModels: true,
+  rateLimit: { requestsPerMinute: 0, tokensPerMinute: 0 },
 };
 
 export interface BuildAppOptions extends Partial<ServerConfig> {
@@ -49,6 +54,10 @@ export interface BuildAppOptions extends Partial<ServerConfig> {
   accessLog?: boolean;
   /** The web console's files (default: the built ones in dist/server/console). */
   consoleAssets?: Map<string, ConsoleAsset>;
+  /** Where upstreams' key-env variables are read (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** How often upstreams are checked, and the backoff after failures. */
+  upstreamTiming?: UpstreamTiming;
 }
 
 export interface BuiltApp {
@@ -62,18 +71,20 @@ export interface BuiltApp {
 const apiRoutes: RoutePlugin[] = [modelRoutes, completionRoutes, chatCompletionRoutes, imageRoutes];
 
 export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
-  const { log = () => undefined, logger = false, accessLog = false, consoleAssets, ...overrides } = options;
+  const { log = () => undefined, logger = false, accessLog = false, consoleAssets, env = process.env, upstreamTiming, ...overrides } = options;
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...overrides };
-  await ensureDefaultModels(config.modelsDir, log);
-  const registry = new ModelRegistry(config.modelsDir);
+  if (config.localModels) await ensureDefaultModels(config.modelsDir, log);
+  const registry = new ModelRegistry(config.modelsDir, config.localModels);
   await registry.scan();
+  const upstreams = new UpstreamRegistry(config.upstreams, env, (id) => registry.get(id) !== undefined, upstreamTiming);
+  await upstreams.start();
   const keys = new KeyStore(config.dataDir);
   const textEngine = new TextEngine(config);
   const usageLog = await UsageLog.open(config.dataDir, { log });
   const sessions = new SessionStore();
   const { admin, token: adminToken } = await AdminToken.loadOrCreate(config.dataDir, log);
   const usage = new UsageRecorder(usageLog);
-  const deps: ServerDeps = { config, registry, keys, authenticate: authenticator(keys, sessions), textEngine, usage, log };
+  const deps: ServerDeps = { config, registry, keys, authenticate: authenticator(keys, sessions), textEngine, upstreams, usage, log };
 
   const app = Fastify({
     logger,
@@ -89,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "not_found_error", null, "unknown_route")));
   app.addHook("onClose", () => textEngine.dispose());
+  app.addHook("onClose", () => upstreams.dispose());
   app.addHook("onClose", () => usageLog.close());
   app.decorateRequest("wispKey", null);
   app.decorateRequest("wispUsageReported", false);

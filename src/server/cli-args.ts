@@ -1,15 +1,19 @@
 // Parses wisp-server's command line (node:util parseArgs, no dependency).
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_CONFIG } from "./app";
 import type { ServerConfig } from "./deps";
+import { checkUniqueNames, parseConfigFile, parseRateLimit, parseUpstreamFlag, type FileConfig } from "./upstreams/upstream-config";
 
 export const USAGE = `usage:
   wisp-server [--host 127.0.0.1] [--port 8765] [--models-dir DIR] [--data-dir DIR]
               [--threads N] [--threads-batch N] [--parallel N] [--ctx-size N]
               [--max-queue N] [--request-timeout SECONDS] [--no-prefix-reuse]
               [--input-lookup N] [--no-native-step]
+              [--upstream NAME=URL[,key-env=VAR][,models=a,b]]... [--no-local-models]
+              [--rate-limit requests=N,tokens=N] [--config wisp.json]
   wisp-server keys create --name NAME [--data-dir DIR]
   wisp-server keys list [--data-dir DIR]
   wisp-server keys revoke ID [--data-dir DIR]
@@ -52,6 +56,10 @@ export function parseCommand(argv: string[]): Command {
       "input-lookup": { type: "string" },
       "no-native-step": { type: "boolean" },
       mirror: { type: "string" },
+      upstream: { type: "string", multiple: true },
+      config: { type: "string" },
+      "rate-limit": { type: "string" },
+      "no-local-models": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -79,6 +87,11 @@ export function parseCommand(argv: string[]): Command {
     throw new Error(`unknown models command: ${positionals.slice(1).join(" ")}`);
   }
   if (positionals.length > 0) throw new Error(`unknown command: ${positionals.join(" ")}`);
+  const file = values.config === undefined ? undefined : readConfigFile(values.config);
+  const upstreams = [...(file?.upstreams ?? []), ...(values.upstream ?? []).map(parseUpstreamFlag)];
+  checkUniqueNames(upstreams);
+  const localModels = values["no-local-models"] ? false : (file?.localModels ?? true);
+  if (!localModels && upstreams.length === 0) throw new Error("--no-local-models needs at least one --upstream");
   return {
     kind: "serve",
     config: {
@@ -96,6 +109,24 @@ export function parseCommand(argv: string[]): Command {
       nativeStep: !values["no-native-step"],
       inputLookup: values["input-lookup"] === "0" ? 0 : positiveInt("input-lookup", values["input-lookup"], DEFAULT_CONFIG.inputLookup),
       requestTimeoutMs: 1000 * positiveInt("request-timeout", values["request-timeout"], DEFAULT_CONFIG.requestTimeoutMs / 1000),
+      upstreams,
+      localModels,
+      rateLimit: values["rate-limit"] === undefined ? (file?.rateLimit ?? DEFAULT_CONFIG.rateLimit) : parseRateLimit(values["rate-limit"]),
     },
   };
+}
+
+/** A --config file; its mistakes are named with the file, line and reason. */
+function readConfigFile(file: string): FileConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(`--config ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+  }
+  try {
+    return parseConfigFile(text);
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`);
+  }
 }

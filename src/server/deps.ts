@@ -4,6 +4,8 @@ import type { KeyStore } from "./auth/key-store";
 import type { TextEngine } from "./engines/text/text-engine";
 import type { ModelRegistry } from "./models/registry";
 import type { JsonSchemaToTsProvider } from "./routes/json-schema-to-ts-provider";
+import type { RateLimit, UpstreamSpec } from "./upstreams/upstream-config";
+import type { UpstreamRegistry } from "./upstreams/upstream-registry";
 import type { UsageRecorder } from "./usage/usage-recorder";
 
 export interface ServerConfig {
@@ -43,6 +45,12 @@ export interface ServerConfig {
    * slowly is cut off instead of holding a connection. Responses (streams) are not limited.
    */
   requestTimeoutMs: number;
+  /** OpenAI-compatible engines whose models are served beside (or instead of) the local ones. */
+  upstreams: UpstreamSpec[];
+  /** Serve the models directory's models (false: only upstreams' models). */
+  localModels: boolean;
+  /** Per API key, over any minute; 0 is no limit. */
+  rateLimit: RateLimit;
 }
 
 export interface ServerDeps {
@@ -52,6 +60,8 @@ export interface ServerDeps {
   /** onRequest hook rejecting requests without a valid API key. */
   authenticate: (request: FastifyRequest) => Promise<void>;
   textEngine: TextEngine;
+  /** The upstream engines and their models (none unless configured). */
+  upstreams: UpstreamRegistry;
   /** Counts tokens and images per API key and model as requests are served. */
   usage: UsageRecorder;
   log: (message: string) => void;

@@ -26,6 +26,10 @@ async function serve(config: ServerConfig): Promise<void> {
   }
   const address = await app.listen({ host: config.host, port: config.port });
   for (const m of deps.registry.list()) print(`model ${m.id} (${m.kind}) from ${m.path}`);
+  // The upstream's URL and state, never its key.
+  for (const u of deps.upstreams.status()) {
+    print(`upstream ${u.name} at ${u.base_url}: ${u.healthy ? `${u.models.length} models (${u.models.join(", ")})` : `unavailable (${u.last_error ?? "not checked"}), retrying`}`);
+  }
   const lookup = config.inputLookup > 0 ? `input lookup ${config.inputLookup} tokens` : "input lookup off";
   print(`threads ${config.threads} (prompts ${config.threadsBatch}), parallel ${config.parallel}, context ${config.contextSize} tokens, queue ${config.maxQueue}, ${lookup}`);
   print(`keys in ${deps.keys.file}; usage records in ${path.join(config.dataDir, "usage")}; console admin token in ${path.join(config.dataDir, "admin-token")}`);

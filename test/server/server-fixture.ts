@@ -40,7 +40,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const { app, deps, adminToken } = await buildApp({ modelsDir, dataDir: path.join(dir, "data"), parallel: 2, contextSize: 2048, ...rest });
   beforeListen?.(app);
   const { secret } = await deps.keys.create("test");
-  const origin = await app.listen({ host: "127.0.0.1", port: 0 });
+  const origin = await app.listen({ host: "127.0.0.1", port: rest.port ?? 0 });
   const baseURL = `${origin}/v1`;
   return {
     app,

@@ -24,11 +24,12 @@ export function isImagePipelineDir(dir: string): boolean {
 export class ModelRegistry {
   private entries: ModelEntry[] = [];
 
-  constructor(readonly modelsDir: string) {}
+  /** `enabled` false: a server of upstream models only, which lists nothing of its own. */
+  constructor(readonly modelsDir: string, private readonly enabled = true) {}
 
   /** Re-reads the directory (call after adding models). */
   async scan(): Promise<ModelEntry[]> {
-    const names = existsSync(this.modelsDir) ? (await readdir(this.modelsDir)).sort() : [];
+    const names = this.enabled && existsSync(this.modelsDir) ? (await readdir(this.modelsDir)).sort() : [];
     const found: ModelEntry[] = [];
     for (const name of names) {
       const full = path.join(this.modelsDir, name);

@@ -8,6 +8,7 @@ import { samplingProperties } from "./schemas";
 import { answerText, answerWith, type TextResponseFormat } from "./text-response";
 import { resolveTextModel, samplingSettings, stopList } from "./text-model";
 import { answerTools } from "./tool-answer";
+import { upstreamForwarder } from "../upstreams/upstream-forward";
 
 const bodySchema = {
   type: "object",
@@ -72,7 +73,7 @@ const chatFormat: TextResponseFormat = {
 
 /** POST /chat/completions (under /v1). */
 export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
-  app.post("/chat/completions", { schema: { body: bodySchema, response: { 200: chatCompletionResponseSchema } } }, async (request, reply) => {
+  app.post("/chat/completions", { preValidation: upstreamForwarder(deps, "/chat/completions"), schema: { body: bodySchema, response: { 200: chatCompletionResponseSchema } } }, async (request, reply) => {
     const body = request.body;
     if (body.top_logprobs != null && !body.logprobs) {
       throw new ApiError(400, "top_logprobs requires logprobs: true", "invalid_request_error", "top_logprobs");

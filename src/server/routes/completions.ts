@@ -9,6 +9,7 @@ import { completionResponseSchema } from "./response-schemas";
 import { samplingProperties } from "./schemas";
 import { answerText, type TextResponseFormat } from "./text-response";
 import { resolveTextModel, samplingSettings, stopList } from "./text-model";
+import { upstreamForwarder } from "../upstreams/upstream-forward";
 
 /** Prompts in one request: each is generated in turn, so a long list is a long wait. */
 const MAX_PROMPTS = 16;
@@ -76,7 +77,7 @@ function promptList(prompt: CompletionBody["prompt"]): (string | number[])[] {
 
 /** POST /completions (under /v1). */
 export const completionRoutes: RoutePlugin = async (app, { deps }) => {
-  app.post("/completions", { schema: { body: bodySchema, response: { 200: completionResponseSchema } } }, async (request, reply) => {
+  app.post("/completions", { preValidation: upstreamForwarder(deps, "/completions"), schema: { body: bodySchema, response: { 200: completionResponseSchema } } }, async (request, reply) => {
     const body = request.body;
     const { entry, model } = await resolveTextModel(deps, body.model);
     if (body.echo && body.logprobs != null) {

@@ -9,6 +9,7 @@ import { IMAGE_EXTENSIONS, IMAGE_LIMITS as L } from "../engines/image/image-limi
 import { ApiError } from "../errors";
 import type { ModelEntry } from "../models/registry";
 import type { SchemaType } from "./json-schema-to-ts-provider";
+import { upstreamForwarder } from "../upstreams/upstream-forward";
 
 const dimension = { type: "integer", minimum: L.minSize, maximum: L.maxSize, multipleOf: L.sizeMultiple } as const;
 
@@ -75,7 +76,7 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
   const engine = new ImageEngine({ threads: deps.config.threads, maxQueue: deps.config.maxQueue });
   app.addHook("onClose", () => engine.dispose());
 
-  app.post("/images/generations", { schema: { body: bodySchema } }, async (request, reply) => {
+  app.post("/images/generations", { preValidation: upstreamForwarder(deps, "/images/generations"), schema: { body: bodySchema } }, async (request, reply) => {
     const body = request.body;
     if (body.prompt.trim() === "") throw new ApiError(400, "prompt must not be empty", "invalid_request_error", "prompt");
     const entry = resolveImageModel(deps, body.model);

@@ -1,5 +1,6 @@
-// GET /v1/models: every model the registry found (text and image), text models with their context window
-// and whether the server fills in the middle with the model's own tokens (`fim`).
+// GET /v1/models: every model the registry found (text and image), text models with their context
+// window and whether the server fills in the middle with the model's own tokens (`fim`), then the
+// upstreams' models.
 import type { RoutePlugin } from "../deps";
 import { GgufFactsReader } from "../models/gguf-facts";
 
@@ -23,9 +24,8 @@ const responseSchema = {
 export const modelRoutes: RoutePlugin = async (app, { deps }) => {
   // Text models say their context window, so clients can fit a conversation into it.
   const facts = new GgufFactsReader(deps.config.contextSize);
-  app.get("/models", { schema: { response: responseSchema } }, async () => ({
-    object: "list",
-    data: await Promise.all(
+  app.get("/models", { schema: { response: responseSchema } }, async () => {
+    const local = await Promise.all(
       (await deps.registry.scan()).map(async (m) => ({
         id: m.id,
         object: "model",
@@ -34,8 +34,10 @@ export const modelRoutes: RoutePlugin = async (app, { deps }) => {
         kind: m.kind,
         ...(m.kind === "text" ? await textFacts(facts, m.path) : {}),
       })),
-    ),
-  }));
+    );
+    const upstream = deps.upstreams.list().map((m) => ({ object: "model", created: 0, ...m }));
+    return { object: "list", data: [...local, ...upstream] };
+  });
 };
 
 async function textFacts(reader: GgufFactsReader, path: string): Promise<{ context_length: number; fim: boolean }> {

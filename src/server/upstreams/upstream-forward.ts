@@ -1,0 +1,179 @@
+// Sends a request for an upstream model to one of its replicas and passes the answer back as it
+// comes. Before any byte of an answer has reached the client, a replica that cannot be reached is
+// taken out and the next one tried; once a stream has begun nothing is retried, and a cut stream
+// ends with an error event. A client that leaves closes the upstream request at once.
+import type { IncomingMessage } from "node:http";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { encodeSseEvent } from "../../core/api/sse";
+import type { ServerDeps } from "../deps";
+import { ApiError, errorBody, type ApiErrorType } from "../errors";
+import { SseRelay, type RelayedUsage } from "./sse-relay";
+import type { Upstream } from "./upstream";
+import type { UpstreamRoute } from "./upstream-registry";
+import { openUpstream, readBody } from "./upstream-transport";
+
+/** The POST routes whose bodies name a model and may go upstream (paths under /v1). */
+export type ForwardedPath = "/chat/completions" | "/completions" | "/images/generations";
+
+interface ForwardBody {
+  model?: unknown;
+  stream?: unknown;
+  stream_options?: { include_usage?: unknown } | null;
+}
+
+/**
+ * preValidation hook for a route: a body naming an upstream model is answered from upstream
+ * (before the local schema, which knows only what the local engines accept); others go on.
+ */
+export function upstreamForwarder(deps: ServerDeps, path: ForwardedPath) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const body = request.body as ForwardBody | undefined;
+    if (typeof body?.model !== "string") return;
+    const route = deps.upstreams.resolve(body.model);
+    if (route) await forward(deps, request, reply, route, path, body);
+  };
+}
+
+const closed = (reply: FastifyReply) => reply.raw.destroyed || reply.raw.writableEnded;
+
+async function forward(deps: ServerDeps, request: FastifyRequest, reply: FastifyReply, route: UpstreamRoute, path: ForwardedPath, body: ForwardBody): Promise<void> {
+  const streaming = body.stream === true;
+  // Streams are asked for their usage (to count the key's tokens); the client gets it only if it asked.
+  const clientWantsUsage = body.stream_options?.include_usage === true;
+  const sent = JSON.stringify({ ...body, model: route.upstreamModel, ...(streaming ? { stream_options: { ...body.stream_options, include_usage: true } } : {}) });
+  const tried = new Set<Upstream>();
+  let lastFailure: { upstream: Upstream; message: string } | undefined;
+  for (;;) {
+    const upstream = deps.upstreams.pick(route, tried);
+    if (!upstream) {
+      const why = lastFailure ? `upstream ${lastFailure.upstream.name}: ${lastFailure.message}` : `no upstream serving '${route.id}' is healthy (${route.replicas.map((u) => u.name).join(", ")})`;
+      throw new ApiError(503, why, "server_error", null, "upstream_unavailable");
+    }
+    tried.add(upstream);
+    const response = await connect(upstream, path, sent, reply);
+    if (response === "client-gone") return void reply.hijack();
+    if (response instanceof Error) {
+      lastFailure = { upstream, message: response.message };
+      upstream.markDown(response.message);
+      continue;
+    }
+    try {
+      if (response.statusCode === 503 && tried.size < route.replicas.length) {
+        // Overloaded: another replica may have room; nothing has been sent yet.
+        lastFailure = { upstream, message: upstreamErrorMessage(await readBody(response)) };
+        continue;
+      }
+      if ((response.statusCode ?? 500) >= 400) throw upstreamError(upstream, response.statusCode ?? 500, await readBody(response));
+      const served = (usage: RelayedUsage | undefined, status = 200) =>
+        deps.usage.served(request, { model: route.id, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens }, status);
+      if (isEventStream(response)) await relayStream(reply, upstream, response, new SseRelay(streaming && !clientWantsUsage), served);
+      else {
+        const answer = await readBody(response);
+        served(usageOf(answer));
+        reply.hijack();
+        reply.raw.writeHead(response.statusCode ?? 200, { "content-type": response.headers["content-type"] ?? "application/json", "x-wisp-upstream": upstream.name });
+        reply.raw.end(answer);
+      }
+      return;
+    } finally {
+      upstream.outstanding--;
+    }
+  }
+}
+
+/** The upstream's response headers, an Error when it cannot be reached, or "client-gone". */
+async function connect(upstream: Upstream, path: string, body: string, reply: FastifyReply): Promise<IncomingMessage | Error | "client-gone"> {
+  for (let attempt = 0; ; attempt++) {
+    if (closed(reply)) return "client-gone";
+    const { request, response } = openUpstream(upstream.transport, upstream, "POST", path, body);
+    const leave = () => {
+      if (!reply.raw.writableFinished) request.destroy(new Error("the client closed the request"));
+    };
+    reply.raw.once("close", leave);
+    upstream.outstanding++;
+    try {
+      const res = await response;
+      res.once("close", () => reply.raw.off("close", leave));
+      return res;
+    } catch (error) {
+      upstream.outstanding--;
+      reply.raw.off("close", leave);
+      if (closed(reply)) return "client-gone";
+      // A kept-alive connection the upstream had just closed: try once more on a new one.
+      if (request.reusedSocket && (error as NodeJS.ErrnoException).code === "ECONNRESET" && attempt === 0) continue;
+      return error as Error;
+    }
+  }
+}
+
+const isEventStream = (response: IncomingMessage) => (response.headers["content-type"] ?? "").startsWith("text/event-stream");
+
+function usageOf(answer: Buffer): RelayedUsage | undefined {
+  try {
+    return (JSON.parse(answer.toString("utf8")) as { usage?: RelayedUsage }).usage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pipes the event stream as it arrives (pausing the upstream while the client is slow). */
+function relayStream(reply: FastifyReply, upstream: Upstream, response: IncomingMessage, relay: SseRelay, served: (usage: RelayedUsage | undefined, status?: number) => void): Promise<void> {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(response.statusCode ?? 200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-wisp-upstream": upstream.name });
+  raw.flushHeaders();
+  return new Promise((resolve) => {
+    response.on("data", (chunk: Buffer) => {
+      const text = relay.push(chunk);
+      if (text !== "" && !raw.destroyed && !raw.write(text)) {
+        response.pause();
+        raw.once("drain", () => response.resume());
+      }
+    });
+    response.once("close", () => {
+      served(relay.usage);
+      if (!raw.destroyed) {
+        const rest = relay.end();
+        if (response.complete) raw.end(rest);
+        else {
+          // Cut mid-stream: nothing is retried (the client already has part of an answer).
+          const error = new ApiError(502, `upstream ${upstream.name} closed the stream before it ended`, "server_error", null, "upstream_disconnected");
+          raw.end(rest + encodeSseEvent(JSON.stringify(errorBody(error))));
+          upstream.markDown(error.message);
+        }
+      }
+      resolve();
+    });
+  });
+}
+
+function upstreamErrorMessage(body: Buffer): string {
+  const text = body.toString("utf8");
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const message = typeof parsed.error === "string" ? parsed.error : (parsed.error?.message ?? parsed.message);
+    if (typeof message === "string") return message;
+  } catch {
+    // not JSON: its text is the message
+  }
+  return text.slice(0, 500) || "no message";
+}
+
+const typeForStatus = (status: number): ApiErrorType =>
+  status === 401 || status === 403 ? "authentication_error" : status === 404 ? "not_found_error" : status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error";
+
+/** The upstream's error in the OpenAI shape, its message naming the upstream. */
+function upstreamError(upstream: Upstream, status: number, body: Buffer): ApiError {
+  let param: string | null = null;
+  let code: string | null = null;
+  try {
+    const e = (JSON.parse(body.toString("utf8")) as { error?: { param?: unknown; code?: unknown } }).error;
+    param = typeof e?.param === "string" ? e.param : null;
+    code = typeof e?.code === "string" ? e.code : e?.code == null ? null : String(e.code);
+  } catch {
+    // not JSON: no param or code
+  }
+  // The upstream's own auth failing is this server's configuration, not the client's key.
+  const clientStatus = status === 401 || status === 403 ? 502 : status;
+  return new ApiError(clientStatus, `upstream ${upstream.name}: ${upstreamErrorMessage(body)}`, typeForStatus(clientStatus), param, code);
+}

@@ -1,0 +1,65 @@
+// HTTP to upstream engines over kept-alive connections (a new connection per request would add
+// a handshake to every first token).
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+
+export interface UpstreamTransport {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+export function createTransport(): UpstreamTransport {
+  return { http: new http.Agent({ keepAlive: true, maxSockets: Infinity }), https: new https.Agent({ keepAlive: true, maxSockets: Infinity }) };
+}
+
+export function disposeTransport(transport: UpstreamTransport): void {
+  transport.http.destroy();
+  transport.https.destroy();
+}
+
+interface Target {
+  baseUrl: string;
+  authorization: string | undefined;
+}
+
+/** Sends a request; resolves with the response as soon as its headers arrive. */
+export function openUpstream(transport: UpstreamTransport, target: Target, method: string, path: string, body: string | undefined): { request: http.ClientRequest; response: Promise<IncomingMessage> } {
+  const url = new URL(target.baseUrl + path);
+  const secure = url.protocol === "https:";
+  const headers: Record<string, string> = { accept: "application/json, text/event-stream" };
+  if (target.authorization) headers.authorization = target.authorization;
+  if (body !== undefined) {
+    headers["content-type"] = "application/json";
+    headers["content-length"] = String(Buffer.byteLength(body));
+  }
+  const request = (secure ? https : http).request(url, { method, headers, agent: secure ? transport.https : transport.http });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    request.once("response", resolve);
+    request.once("error", reject);
+  });
+  request.end(body);
+  return { request, response };
+}
+
+/** Reads a whole response body. */
+export function readBody(response: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on("data", (c: Buffer) => chunks.push(c));
+    response.once("end", () => resolve(Buffer.concat(chunks)));
+    response.once("error", reject);
+    response.once("aborted", () => reject(new Error("the upstream closed the connection mid-answer")));
+  });
+}
+
+/** A whole request and answer, given up after `timeoutMs`. */
+export async function upstreamCall(transport: UpstreamTransport, target: Target, method: string, path: string, body: string | undefined, timeoutMs: number): Promise<{ status: number; body: Buffer }> {
+  const { request, response } = openUpstream(transport, target, method, path, body);
+  const timer = setTimeout(() => request.destroy(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+  try {
+    const res = await response;
+    return { status: res.statusCode ?? 0, body: await readBody(res) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
