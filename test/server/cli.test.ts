@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import OpenAI from "openai";
-import { TEXT_MODEL } from "./server-fixture";
+import { startServer, TEXT_MODEL } from "./server-fixture";
 
 const run = promisify(execFile);
 // The source, not bin/wisp-server.js: that prefers dist/, which may be older than the source.
@@ -79,6 +79,50 @@ describe("the wisp-server command", function () {
     } finally {
       child.kill("SIGTERM");
       await exited;
+    }
+  });
+
+  it("refuses a --config file with a mistake, naming the file, the line and the reason", async () => {
+    const file = path.join(dir, "wisp.json");
+    await writeFile(file, '{\n  "upstreams": [\n    { "name": "gpu-1", "url": "http://gpu-1:8000/v1" },\n    { "name": "gpu-2", "url": "gpu-2:8000" }\n  ]\n}\n');
+    const failed = await cli(path.join(dir, "config-data"), "--config", file).then(
+      () => assert.fail("the server started"),
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.equal(failed.code, 2);
+    assert.match(failed.stderr, new RegExp(`^wisp-server: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: line 4: upstreams\\[1\\]\\.url 'gpu-2:8000' must start with http:// or https://`));
+  });
+
+  it("serves an upstream's models with its key from the environment, and never prints the key", async () => {
+    const upstream = await startServer();
+    const child = spawn(process.execPath, [...MAIN, "--port", "0", "--no-local-models", "--upstream", `gpu=${upstream.baseURL},key-env=GPU_KEY`, "--data-dir", path.join(dir, "upstream-data")], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, GPU_KEY: upstream.key },
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      let output = "";
+      child.stderr.on("data", (bytes: Buffer) => (output += bytes.toString()));
+      const origin = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (bytes: Buffer) => {
+          output += bytes.toString();
+          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+      });
+      assert.match(output, new RegExp(`upstream gpu at ${upstream.baseURL}: 2 models \\(wisp-tiny-diffusion, ${TEXT_MODEL}\\)`));
+      const key = /created API key \S+ \(default\): (\S+)/.exec(output)![1]!;
+      const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey: key, maxRetries: 0 });
+      const completion = await client.completions.create({ model: TEXT_MODEL, prompt: "hello", max_tokens: 2 });
+      assert.equal(completion.choices.length, 1);
+      for (let i = 0; i < 50 && !/POST \/v1\/completions 200/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.match(output, /POST \/v1\/completions 200/);
+      assert.ok(!output.includes(upstream.key), "the upstream's key was printed");
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+      await upstream.close();
     }
   });
 });

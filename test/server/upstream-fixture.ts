@@ -1,6 +1,8 @@
 // A gateway wisp-server in front of upstream wisp-servers (each on the generated tiny model),
 // all real apps over real HTTP on loopback ports.
 import http from "node:http";
+import path from "node:path";
+import { buildApp } from "../../src/server/app";
 import { waitFor } from "../harness/wait-for";
 import { startServer, type StartOptions, type TestServer } from "./server-fixture";
 
@@ -62,4 +64,20 @@ export function openStream(server: TestServer, path: string, body: object): Prom
 /** Waits until the gateway reports upstream `name` healthy (or not). */
 export function untilHealth(gateway: TestServer, name: string, healthy: boolean): Promise<unknown> {
   return waitFor(`upstream ${name} healthy=${healthy}`, () => gateway.deps.upstreams.status().find((u) => u.name === name), (u) => u?.healthy === healthy);
+}
+
+/**
+ * Starts a stopped upstream (its app closed, its files kept) again on the same address, with the
+ * same models and keys: what a restarted engine looks like to the gateway.
+ */
+export async function restartUpstream(setup: UpstreamSetup, name: string): Promise<void> {
+  const old = setup.upstreams[name]!;
+  const { app, deps } = await buildApp({ modelsDir: path.join(old.dir, "models"), dataDir: path.join(old.dir, "data"), parallel: 2, contextSize: 2048 });
+  await app.listen({ host: "127.0.0.1", port: Number(new URL(old.origin).port) });
+  setup.upstreams[name] = { ...old, app, deps, close: async () => (await app.close(), old.close()) };
+}
+
+/** Waits until no request through the gateway is outstanding at any upstream. */
+export function untilNoneOutstanding(gateway: TestServer): Promise<unknown> {
+  return waitFor("no outstanding upstream requests", () => gateway.deps.upstreams.status(), (all) => all.every((u) => u.outstanding === 0));
 }

@@ -46,8 +46,8 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
   for (;;) {
     const upstream = deps.upstreams.pick(route, tried);
     if (!upstream) {
-      const why = lastFailure ? `upstream ${lastFailure.upstream.name}: ${lastFailure.message}` : `no upstream serving '${route.id}' is healthy (${route.replicas.map((u) => u.name).join(", ")})`;
-      throw new ApiError(503, why, "server_error", null, "upstream_unavailable");
+      const why = route.replicas.map((u) => `upstream ${u.name}: ${u === lastFailure?.upstream ? lastFailure.message : (u.lastError ?? "busy")}`);
+      throw new ApiError(503, `no upstream serving '${route.id}' could take the request (${why.join("; ")})`, "server_error", null, "upstream_unavailable");
     }
     tried.add(upstream);
     const response = await connect(upstream, path, sent, reply);
