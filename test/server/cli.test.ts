@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,6 +10,21 @@ import { startServer, TEXT_MODEL } from "./server-fixture";
 const run = promisify(execFile);
 // The source, not bin/wisp-server.js: that prefers dist/, which may be older than the source.
 const MAIN = ["--import", "tsx", path.resolve(import.meta.dirname, "../../src/server/main.ts")];
+
+/** What a serving CLI prints (stdout, and stderr where piped), and its origin once it listens. */
+function collectOutput(child: ChildProcess): { listening: Promise<string>; text: () => string } {
+  let output = "";
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stderr?.on("data", (bytes: Buffer) => (output += bytes.toString()));
+    child.stdout!.on("data", (bytes: Buffer) => {
+      output += bytes.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { listening, text: () => output };
+}
 
 /** Runs the real CLI against a data dir. */
 async function cli(dataDir: string, ...args: string[]): Promise<string> {
@@ -43,29 +58,22 @@ describe("the wisp-server command", function () {
     });
     const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
-      let output = "";
-      const origin = await new Promise<string>((resolve, reject) => {
-        child.stdout.on("data", (bytes: Buffer) => {
-          output += bytes.toString();
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
-          if (match) resolve(match[1]!);
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
-      });
-      assert.match(output, /generating the default/);
-      assert.match(output, new RegExp(`model ${TEXT_MODEL} \\(text\\)`));
-      const key = /created API key \S+ \(default\): (\S+)/.exec(output)![1]!;
+      const printed = collectOutput(child);
+      const origin = await printed.listening;
+      assert.match(printed.text(), /generating the default/);
+      assert.match(printed.text(), new RegExp(`model ${TEXT_MODEL} \\(text\\)`));
+      const key = /created API key \S+ \(default\): (\S+)/.exec(printed.text())![1]!;
       const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey: key, maxRetries: 0 });
       const completion = await client.completions.create({ model: TEXT_MODEL, prompt: "hello", max_tokens: 2 });
       assert.equal(completion.model, TEXT_MODEL);
       // The console shows each request with its status and prompt reuse, never the key.
       const logged = /POST \/v1\/completions 200/;
-      for (let i = 0; i < 50 && !logged.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.match(output, /POST \/v1\/completions 200 \d+ ms prompt \d+ evaluated, \d+ cached/);
-      assert.ok(!output.slice(output.indexOf("POST")).includes(key), "the key was printed with a request");
+      for (let i = 0; i < 50 && !logged.test(printed.text()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.match(printed.text(), /POST \/v1\/completions 200 \d+ ms prompt \d+ evaluated, \d+ cached/);
+      assert.ok(!printed.text().slice(printed.text().indexOf("POST")).includes(key), "the key was printed with a request");
       // The console's login link, printed before the listening line (launchers read up to it).
-      const consoleLine = /^console: (http:\/\/127\.0\.0\.1:\d+\/login\?token=(\S+))$/m.exec(output);
-      assert.ok(consoleLine && output.indexOf(consoleLine[0]) < output.indexOf("listening on"), output);
+      const consoleLine = /^console: (http:\/\/127\.0\.0\.1:\d+\/login\?token=(\S+))$/m.exec(printed.text());
+      assert.ok(consoleLine && printed.text().indexOf(consoleLine[0]) < printed.text().indexOf("listening on"), printed.text());
       const token = consoleLine[2]!;
       assert.equal((await readFile(path.join(dir, "data", "admin-token"), "utf8")).trim(), token);
       assert.equal((await stat(path.join(dir, "data", "admin-token"))).mode & 0o777, 0o600);
@@ -73,9 +81,9 @@ describe("the wisp-server command", function () {
       assert.equal(login.status, 303);
       assert.match(login.headers.get("set-cookie") ?? "", /HttpOnly; SameSite=Strict/);
       const loggedLogin = /GET \/login\S* 303/;
-      for (let i = 0; i < 50 && !loggedLogin.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.match(output, /GET \/login 303/);
-      assert.equal(output.split(token).length - 1, 1, "the token is printed once, in the login link only");
+      for (let i = 0; i < 50 && !loggedLogin.test(printed.text()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.match(printed.text(), /GET \/login 303/);
+      assert.equal(printed.text().split(token).length - 1, 1, "the token is printed once, in the login link only");
     } finally {
       child.kill("SIGTERM");
       await exited;
@@ -101,24 +109,16 @@ describe("the wisp-server command", function () {
     });
     const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
-      let output = "";
-      child.stderr.on("data", (bytes: Buffer) => (output += bytes.toString()));
-      const origin = await new Promise<string>((resolve, reject) => {
-        child.stdout.on("data", (bytes: Buffer) => {
-          output += bytes.toString();
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
-          if (match) resolve(match[1]!);
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
-      });
-      assert.match(output, new RegExp(`upstream gpu at ${upstream.baseURL}: 2 models \\(wisp-tiny-diffusion, ${TEXT_MODEL}\\)`));
-      const key = /created API key \S+ \(default\): (\S+)/.exec(output)![1]!;
+      const printed = collectOutput(child);
+      const origin = await printed.listening;
+      assert.match(printed.text(), new RegExp(`upstream gpu at ${upstream.baseURL}: 2 models \\(wisp-tiny-diffusion, ${TEXT_MODEL}\\)`));
+      const key = /created API key \S+ \(default\): (\S+)/.exec(printed.text())![1]!;
       const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey: key, maxRetries: 0 });
       const completion = await client.completions.create({ model: TEXT_MODEL, prompt: "hello", max_tokens: 2 });
       assert.equal(completion.choices.length, 1);
-      for (let i = 0; i < 50 && !/POST \/v1\/completions 200/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.match(output, /POST \/v1\/completions 200/);
-      assert.ok(!output.includes(upstream.key), "the upstream's key was printed");
+      for (let i = 0; i < 50 && !/POST \/v1\/completions 200/.test(printed.text()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.match(printed.text(), /POST \/v1\/completions 200/);
+      assert.ok(!printed.text().includes(upstream.key), "the upstream's key was printed");
     } finally {
       child.kill("SIGTERM");
       await exited;

@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
 import { neverEnd, readSse, TEXT_MODEL } from "./server-fixture";
-import { openStream, restartUpstream, startGateway, untilHealth, untilNoneOutstanding, type UpstreamSetup } from "./upstream-fixture";
+import { gatewayForSuite, openStream, restartUpstream, untilHealth, untilNoneOutstanding } from "./upstream-fixture";
 
 describe("upstream replicas: spreading, failover and recovery", function () {
   this.timeout(120_000);
-  let setup: UpstreamSetup;
-  before(async () => {
-    setup = await startGateway(["a", "b"]);
-  });
-  after(() => setup?.close());
-  const gateway = () => setup.gateway;
+  const current = gatewayForSuite(["a", "b"]);
+  const gateway = () => current().gateway;
   const ask = async () => {
     const response = await gateway().fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: "replica", max_tokens: 3, temperature: 0 } });
     return { status: response.status, upstream: response.headers.get("x-wisp-upstream"), body: (await response.json()) as { choices?: { text: string }[] } };
@@ -17,7 +13,7 @@ describe("upstream replicas: spreading, failover and recovery", function () {
 
   it("spreads requests over both replicas, sending each to the one with fewer outstanding requests", async () => {
     // One long stream holds a replica: the next requests all go to the other one.
-    const logitBias = await neverEnd(setup.upstreams.a!);
+    const logitBias = await neverEnd(current().upstreams.a!);
     const held = await openStream(gateway(), "/completions", { model: TEXT_MODEL, prompt: "hold", max_tokens: 100_000, logit_bias: logitBias });
     const busy = held.response.headers["x-wisp-upstream"];
     const answers = [await ask(), await ask()];
@@ -30,7 +26,7 @@ describe("upstream replicas: spreading, failover and recovery", function () {
   });
 
   it("sends a request that cannot reach a killed replica to the other one, and takes the killed one out", async () => {
-    await setup.upstreams.b!.app.close();
+    await current().upstreams.b!.app.close();
     // The gateway has not checked b since: the first request that picks it finds it gone.
     const answers = [await ask(), await ask(), await ask()];
     assert.deepEqual(answers.map((a) => [a.status, a.upstream]), Array(3).fill([200, "a"]));
@@ -38,15 +34,15 @@ describe("upstream replicas: spreading, failover and recovery", function () {
     assert.equal(b.healthy, false);
     assert.match(b.last_error!, /ECONNREFUSED/);
     // Back on the same address: a check (after its backoff) returns it to rotation.
-    await restartUpstream(setup, "b");
+    await restartUpstream(current(), "b");
     await untilHealth(gateway(), "b", true);
   });
 
   it("ends a stream cut mid-way by its upstream with an error event instead of hanging, and retries nothing", async () => {
-    const logitBias = await neverEnd(setup.upstreams.a!);
+    const logitBias = await neverEnd(current().upstreams.a!);
     const stream = await openStream(gateway(), "/chat/completions", { model: TEXT_MODEL, messages: [{ role: "user", content: "Keep going." }], max_tokens: 100_000, logit_bias: logitBias });
     const victim = String(stream.response.headers["x-wisp-upstream"]);
-    await setup.upstreams[victim]!.app.close();
+    await current().upstreams[victim]!.app.close();
     const events = await readSse(new Response(await stream.text()));
     const last = events.at(-1) as { error?: { message: string; code: string } };
     assert.match(last.error!.message, new RegExp(`^upstream ${victim} closed the stream before it ended`));
@@ -56,7 +52,7 @@ describe("upstream replicas: spreading, failover and recovery", function () {
   });
 
   it("answers 503 naming the upstream when no replica can be reached", async () => {
-    const alive = Object.entries(setup.upstreams).filter(([name]) => gateway().deps.upstreams.status().find((u) => u.name === name)!.healthy);
+    const alive = Object.entries(current().upstreams).filter(([name]) => gateway().deps.upstreams.status().find((u) => u.name === name)!.healthy);
     for (const [, server] of alive) await server.app.close();
     const response = await gateway().fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: "anyone?", max_tokens: 2 } });
     assert.equal(response.status, 503);

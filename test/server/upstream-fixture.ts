@@ -12,6 +12,16 @@ export interface UpstreamSetup {
   close(): Promise<void>;
 }
 
+/** Starts the setup before a suite's tests and closes it after them; the returned function reads it. */
+export function gatewayForSuite(names: string[], gateway: StartOptions = {}): () => UpstreamSetup {
+  let setup: UpstreamSetup | undefined;
+  before(async () => {
+    setup = await startGateway(names, gateway);
+  });
+  after(() => setup?.close());
+  return () => setup!;
+}
+
 /** Upstream servers named `names`, and a gateway serving only their models (unless `gateway` says otherwise). */
 export async function startGateway(names: string[], gateway: StartOptions = {}): Promise<UpstreamSetup> {
   const upstreams: Record<string, TestServer> = {};

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { waitFor } from "../harness/wait-for";
 import { ConsoleClient } from "./support/console-client";
 import { neverEnd, readSse, TEXT_MODEL } from "./server-fixture";
-import { metricsOf, openStream, startGateway, type UpstreamSetup } from "./upstream-fixture";
+import { gatewayForSuite, metricsOf, openStream } from "./upstream-fixture";
 
 type Chunk = { choices: { delta?: { content?: string }; text?: string }[]; usage?: { prompt_tokens: number; completion_tokens: number } | null };
 const textOf = (events: unknown[]) =>
@@ -10,13 +10,9 @@ const textOf = (events: unknown[]) =>
 
 describe("upstream engines behind a gateway wisp-server", function () {
   this.timeout(120_000);
-  let setup: UpstreamSetup;
-  before(async () => {
-    setup = await startGateway(["a", "b"]);
-  });
-  after(() => setup?.close());
-  const gateway = () => setup.gateway;
-  const direct = () => setup.upstreams.a!;
+  const current = gatewayForSuite(["a", "b"]);
+  const gateway = () => current().gateway;
+  const direct = () => current().upstreams.a!;
 
   it("lists the upstreams' model once, owned by both replicas, with the context window they report", async () => {
     const listed = (await (await gateway().fetch("/v1/models")).json()) as { data: { id: string; owned_by: string; context_length?: number }[] };
@@ -61,13 +57,13 @@ describe("upstream engines behind a gateway wisp-server", function () {
   });
 
   it("closes the upstream request at once when the client disconnects mid-stream", async () => {
-    const before = (await Promise.all(Object.values(setup.upstreams).map(metricsOf))).reduce((n, m) => n + m.aborted, 0);
+    const before = (await Promise.all(Object.values(current().upstreams).map(metricsOf))).reduce((n, m) => n + m.aborted, 0);
     const logitBias = await neverEnd(direct());
     const { request } = await openStream(gateway(), "/chat/completions", { model: TEXT_MODEL, messages: [{ role: "user", content: "Go on forever." }], max_tokens: 100_000, logit_bias: logitBias });
     request.destroy();
     await waitFor(
       "an upstream to report the aborted generation",
-      async () => Promise.all(Object.values(setup.upstreams).map(metricsOf)),
+      async () => Promise.all(Object.values(current().upstreams).map(metricsOf)),
       (all) => all.reduce((n, m) => n + m.aborted, 0) === before + 1 && all.every((m) => m.sequences.busy === 0),
     );
   });
