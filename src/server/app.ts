@@ -22,6 +22,7 @@ import { SessionStore } from "./console/sessions";
 import { UsageLog } from "./usage/usage-log";
 import type { UpstreamTiming } from "./upstreams/upstream";
 import { UpstreamRegistry } from "./upstreams/upstream-registry";
+import { RateLimiter } from "./usage/rate-limiter";
 import { UsageRecorder } from "./usage/usage-recorder";
 
 export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
@@ -83,7 +84,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const usageLog = await UsageLog.open(config.dataDir, { log });
   const sessions = new SessionStore();
   const { admin, token: adminToken } = await AdminToken.loadOrCreate(config.dataDir, log);
-  const usage = new UsageRecorder(usageLog);
+  const limiter = new RateLimiter(config.rateLimit);
+  const usage = new UsageRecorder(usageLog, Date.now, (key, tokens) => limiter.spent(key, tokens));
   const deps: ServerDeps = { config, registry, keys, authenticate: authenticator(keys, sessions), textEngine, upstreams, usage, log };
 
   const app = Fastify({
@@ -115,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 
   await app.register(async (api) => {
     api.addHook("onRequest", deps.authenticate);
+    api.addHook("onRequest", limiter.hook);
     api.addHook("onResponse", usage.hook);
     for (const routes of apiRoutes) await api.register(routes, { prefix: "/v1", deps });
   });

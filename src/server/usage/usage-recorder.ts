@@ -24,7 +24,12 @@ export interface ServedUsage {
 }
 
 export class UsageRecorder {
-  constructor(private readonly usage: UsageLog, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly usage: UsageLog,
+    private readonly now: () => number = Date.now,
+    /** Told each key's tokens as they are counted (the rate limiter). */
+    private readonly onTokens: (key: string, tokens: number) => void = () => undefined,
+  ) {}
 
   /** A generation finished (or stopped early): count its tokens and images for the request's key. */
   served(request: FastifyRequest, served: ServedUsage, status = 200): void {
@@ -39,6 +44,7 @@ export class UsageRecorder {
       completion_tokens: served.completionTokens ?? 0,
       images: served.images ?? 0,
     });
+    this.onTokens(request.wispKey.id, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
   }
 
   /** onResponse hook for the /v1 scope. */
