@@ -17,6 +17,24 @@ export interface ModelInfo {
   kind?: string;
 }
 
+/** An upstream engine as the console shows it. */
+export interface UpstreamInfo {
+  name: string;
+  base_url: string;
+  healthy: boolean;
+  models: string[];
+  latency_ms: number | null;
+  outstanding: number;
+  last_error: string | null;
+  /** ms since the epoch. */
+  checked_at: number | null;
+}
+
+export interface ModelsReport {
+  local: { id: string; kind: string }[];
+  upstreams: UpstreamInfo[];
+}
+
 export interface UsageReport {
   now: number;
   buckets: UsageBucket[];
@@ -92,6 +110,10 @@ export class ConsoleApi {
 
   usage(): Promise<UsageReport> {
     return this.call("GET", "console/api/usage");
+  }
+
+  modelStatus(): Promise<ModelsReport> {
+    return this.call("GET", "console/api/models");
   }
 
   logout(): Promise<void> {

@@ -1,18 +1,20 @@
-// The web console page: Keys, Playground (chat and image) and Usage, one view at a time, chosen
+// The web console page: Keys, Playground (chat and image), Usage and Models, one view at a time, chosen
 // by the address's #fragment so each can be linked and reloaded.
 import { ChatView } from "./chat-view";
 import { ConsoleApi } from "./console-api";
 import { h } from "./dom";
 import { ImageView } from "./image-view";
 import { KeysView } from "./keys-view";
+import { ModelsView } from "./models-view";
 import { UsageView } from "./usage-view";
 
-type Route = "keys" | "chat" | "image" | "usage";
+type Route = "keys" | "chat" | "image" | "usage" | "models";
 const routes: { route: Route; label: string }[] = [
   { route: "keys", label: "Keys" },
   { route: "chat", label: "Playground: chat" },
   { route: "image", label: "Playground: image" },
   { route: "usage", label: "Usage" },
+  { route: "models", label: "Models" },
 ];
 
 async function start(): Promise<void> {
@@ -21,7 +23,8 @@ async function start(): Promise<void> {
   const chat = new ChatView(api);
   const image = new ImageView(api);
   const usage = new UsageView(api);
-  const views: Record<Route, HTMLElement> = { keys: keys.element, chat: chat.element, image: image.element, usage: usage.element };
+  const models = new ModelsView(api);
+  const views: Record<Route, HTMLElement> = { keys: keys.element, chat: chat.element, image: image.element, usage: usage.element, models: models.element };
   const links = new Map<Route, HTMLAnchorElement>();
   const nav = h("nav", { attrs: { "aria-label": "Console" } });
   for (const { route, label } of routes) {
@@ -53,6 +56,7 @@ async function start(): Promise<void> {
     main.replaceChildren(views[current]);
     if (current === "keys") void keys.load();
     if (current === "usage") void usage.load();
+    if (current === "models") void models.load();
     if (current === "chat" || current === "image") void loadModels();
   };
   window.addEventListener("hashchange", show);

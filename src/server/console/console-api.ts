@@ -1,4 +1,4 @@
-// The console's JSON API (behind the session guard): the session's tokens, API keys, usage.
+// The console's JSON API (behind the session guard): the session's tokens, API keys, usage, models.
 import type { FastifyPluginAsync, RawServerDefault } from "fastify";
 import { ApiError } from "../errors";
 import type { JsonSchemaToTsProvider } from "../routes/json-schema-to-ts-provider";
@@ -47,6 +47,12 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleContext, RawServerDefau
     const key = (await keys.list()).find((k) => k.id === id)!;
     return { key: { ...key, last_used: lastUsedSeconds(ctx, id) } };
   });
+
+  // Upstreams' addresses and state; their keys stay in the server's environment.
+  app.get("/models", async () => ({
+    local: (await ctx.deps.registry.scan()).map((m) => ({ id: m.id, kind: m.kind })),
+    upstreams: ctx.deps.upstreams.status(),
+  }));
 
   app.get("/usage", async () => {
     const now = Date.now();
