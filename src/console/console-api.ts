@@ -1,6 +1,7 @@
 // The console page's calls: its own JSON API (session cookie + CSRF header) and /v1 with the
 // session's playground key, exactly as any API client calls it.
 import { readErrorDetail } from "../core/api/error-body";
+import type { UpstreamStatus } from "../core/api/upstream-status";
 import type { UsageBucket } from "../core/usage/usage-rollup";
 
 export interface ConsoleKey {
@@ -17,22 +18,9 @@ export interface ModelInfo {
   kind?: string;
 }
 
-/** An upstream engine as the console shows it. */
-export interface UpstreamInfo {
-  name: string;
-  base_url: string;
-  healthy: boolean;
-  models: string[];
-  latency_ms: number | null;
-  outstanding: number;
-  last_error: string | null;
-  /** ms since the epoch. */
-  checked_at: number | null;
-}
-
 export interface ModelsReport {
   local: { id: string; kind: string }[];
-  upstreams: UpstreamInfo[];
+  upstreams: UpstreamStatus[];
 }
 
 export interface UsageReport {

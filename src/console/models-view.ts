@@ -1,6 +1,7 @@
 // Models: this server's own models, and each upstream engine with its health, latency, requests
 // in flight and models (its key is never sent to the page).
-import type { ConsoleApi, ModelsReport, UpstreamInfo } from "./console-api";
+import type { UpstreamStatus } from "../core/api/upstream-status";
+import type { ConsoleApi, ModelsReport } from "./console-api";
 import { formatTime, h } from "./dom";
 
 export class ModelsView {
@@ -41,7 +42,7 @@ export class ModelsView {
   }
 }
 
-function upstreamRow(u: UpstreamInfo): HTMLTableRowElement {
+function upstreamRow(u: UpstreamStatus): HTMLTableRowElement {
   return h(
     "tr",
     { attrs: { "data-upstream": u.name } },

@@ -1,6 +1,7 @@
 // Every configured upstream and the models they serve. A model several upstreams serve has them
 // as replicas; one whose id a local model already has is served as NAME/id.
-import { Upstream, type ListedModel, type UpstreamStatus, type UpstreamTiming } from "./upstream";
+import type { UpstreamStatus } from "../../core/api/upstream-status";
+import { Upstream, type ListedModel, type UpstreamTiming } from "./upstream";
 import type { UpstreamSpec } from "./upstream-config";
 import { createTransport, disposeTransport, type UpstreamTransport } from "./upstream-transport";
 

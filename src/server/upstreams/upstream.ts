@@ -1,6 +1,7 @@
 // One upstream engine: its models, whether it is in rotation, its latency and outstanding
 // requests. Health is its GET /models answering; a failed check (or a refused connection seen by
 // a forwarded request) takes it out, and it is checked again after a backoff that doubles.
+import type { UpstreamStatus } from "../../core/api/upstream-status";
 import type { UpstreamSpec } from "./upstream-config";
 import { upstreamCall, type UpstreamTransport } from "./upstream-transport";
 
@@ -11,17 +12,6 @@ export interface UpstreamTiming {
   backoffMs: number;
   /** A health check that takes longer fails, ms. */
   checkTimeoutMs: number;
-}
-
-export interface UpstreamStatus {
-  name: string;
-  base_url: string;
-  healthy: boolean;
-  models: string[];
-  latency_ms: number | null;
-  outstanding: number;
-  last_error: string | null;
-  checked_at: number | null;
 }
 
 /** What an upstream's /models says of a model (context_length from vLLM's max_model_len too). */
