@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { neverEnd, readSse, TEXT_MODEL } from "./server-fixture";
-import { gatewayForSuite, openStream, restartUpstream, untilHealth, untilNoneOutstanding } from "./upstream-fixture";
+import { gatewayForSuite, openStream, restartUpstream, untilHealth } from "./upstream-fixture";
 
 describe("upstream replicas: spreading, failover and recovery", function () {
   this.timeout(120_000);
@@ -11,18 +11,10 @@ describe("upstream replicas: spreading, failover and recovery", function () {
     return { status: response.status, upstream: response.headers.get("x-wisp-upstream"), body: (await response.json()) as { choices?: { text: string }[] } };
   };
 
-  it("spreads requests over both replicas, sending each to the one with fewer outstanding requests", async () => {
-    // One long stream holds a replica: the next requests all go to the other one.
-    const logitBias = await neverEnd(current().upstreams.a!);
-    const held = await openStream(gateway(), "/completions", { model: TEXT_MODEL, prompt: "hold", max_tokens: 100_000, logit_bias: logitBias });
-    const busy = held.response.headers["x-wisp-upstream"];
-    const answers = [await ask(), await ask()];
-    held.request.destroy();
-    await untilNoneOutstanding(gateway());
-    assert.deepEqual(answers.map((a) => a.upstream), Array(2).fill(busy === "a" ? "b" : "a"));
-    // With none outstanding they take turns.
-    const idle = [await ask(), await ask()];
-    assert.deepEqual(new Set(idle.map((a) => a.upstream)), new Set(["a", "b"]));
+  it("spreads requests over both replicas (which one takes a request is unit-tested: the fewest in flight)", async () => {
+    const answers = [await ask(), await ask(), await ask(), await ask()];
+    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200]);
+    assert.deepEqual(answers.map((a) => a.upstream).sort(), ["a", "a", "b", "b"]);
   });
 
   it("sends a request that cannot reach a killed replica to the other one, and takes the killed one out", async () => {

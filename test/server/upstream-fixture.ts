@@ -86,8 +86,3 @@ export async function restartUpstream(setup: UpstreamSetup, name: string): Promi
   await app.listen({ host: "127.0.0.1", port: Number(new URL(old.origin).port) });
   setup.upstreams[name] = { ...old, app, deps, close: async () => (await app.close(), old.close()) };
 }
-
-/** Waits until no request through the gateway is outstanding at any upstream. */
-export function untilNoneOutstanding(gateway: TestServer): Promise<unknown> {
-  return waitFor("no outstanding upstream requests", () => gateway.deps.upstreams.status(), (all) => all.every((u) => u.outstanding === 0));
-}
