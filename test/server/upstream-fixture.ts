@@ -13,23 +13,26 @@ export interface UpstreamSetup {
 }
 
 /** Starts the setup before a suite's tests and closes it after them; the returned function reads it. */
-export function gatewayForSuite(names: string[], gateway: StartOptions = {}): () => UpstreamSetup {
+export function gatewayForSuite(names: string[], gateway: StartOptions = {}, models?: string[]): () => UpstreamSetup {
   let setup: UpstreamSetup | undefined;
   before(async () => {
-    setup = await startGateway(names, gateway);
+    setup = await startGateway(names, gateway, models);
   });
   after(() => setup?.close());
   return () => setup!;
 }
 
-/** Upstream servers named `names`, and a gateway serving only their models (unless `gateway` says otherwise). */
-export async function startGateway(names: string[], gateway: StartOptions = {}): Promise<UpstreamSetup> {
+/**
+ * Upstream servers named `names`, and a gateway serving only their models (unless `gateway` says
+ * otherwise), of each only `models` where given.
+ */
+export async function startGateway(names: string[], gateway: StartOptions = {}, models?: string[]): Promise<UpstreamSetup> {
   const upstreams: Record<string, TestServer> = {};
   for (const name of names) upstreams[name] = await startServer();
   const server = await startServer({
     localModels: false,
     // Each upstream's key reaches the gateway as an environment variable, as in a deployment.
-    upstreams: names.map((name) => ({ name, baseUrl: upstreams[name]!.baseURL, keyEnv: `UPSTREAM_${name.toUpperCase()}_KEY` })),
+    upstreams: names.map((name) => ({ name, baseUrl: upstreams[name]!.baseURL, keyEnv: `UPSTREAM_${name.toUpperCase()}_KEY`, ...(models ? { models } : {}) })),
     env: Object.fromEntries(names.map((name) => [`UPSTREAM_${name.toUpperCase()}_KEY`, upstreams[name]!.key])),
     upstreamTiming: { refreshMs: 2_000, backoffMs: 50, checkTimeoutMs: 2_000 },
     ...gateway,

@@ -3,19 +3,33 @@ import OpenAI from "openai";
 import { TEXT_MODEL } from "./server-fixture";
 import { gatewayForSuite } from "./upstream-fixture";
 
-describe("per-key rate limits on upstream models", function () {
+// Its own models too, so the upstream's model of the same name is listed as a/wisp-tiny.
+const UPSTREAM_MODEL = `a/${TEXT_MODEL}`;
+
+describe("a gateway with its own models beside one upstream: names, models=, per-key rate limits", function () {
   this.timeout(120_000);
-  const current = gatewayForSuite(["a"], { rateLimit: { requestsPerMinute: 3, tokensPerMinute: 60 } });
+  // Only the upstream's text model, as `models=wisp-tiny` asks.
+  const current = gatewayForSuite(["a"], { localModels: true, rateLimit: { requestsPerMinute: 3, tokensPerMinute: 60 } }, [TEXT_MODEL]);
   const clientFor = async (name: string) => {
     const { secret } = await current().gateway.deps.keys.create(name);
     return { secret, client: new OpenAI({ baseURL: current().gateway.baseURL, apiKey: secret, maxRetries: 0 }) };
   };
   const post = (secret: string, body: object) =>
-    fetch(`${current().gateway.baseURL}/completions`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: TEXT_MODEL, ...body }) });
+    fetch(`${current().gateway.baseURL}/completions`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: UPSTREAM_MODEL, ...body }) });
+
+  it("lists the upstream's model as a/wisp-tiny beside the local one, and only the models= it names", async () => {
+    const listed = (await (await current().gateway.fetch("/v1/models")).json()) as { data: { id: string; owned_by: string }[] };
+    assert.deepEqual(listed.data.map((m) => [m.id, m.owned_by]), [["wisp-tiny-diffusion", "wisp"], [TEXT_MODEL, "wisp"], [UPSTREAM_MODEL, "a"]]);
+    const answer = await current().gateway.fetch("/v1/completions", { json: { model: UPSTREAM_MODEL, prompt: "hi", max_tokens: 2 } });
+    assert.equal(answer.headers.get("x-wisp-upstream"), "a");
+    assert.equal(((await answer.json()) as { model: string }).model, TEXT_MODEL, "the upstream was asked for its own name");
+    const local = await current().gateway.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: "hi", max_tokens: 2 } });
+    assert.equal(local.headers.get("x-wisp-upstream"), null);
+  });
 
   it("answers 429 with Retry-After once a key made its requests of the minute, other keys unaffected", async () => {
     const busy = await clientFor("busy");
-    for (let i = 0; i < 3; i++) await busy.client.completions.create({ model: TEXT_MODEL, prompt: "hi", max_tokens: 1 });
+    for (let i = 0; i < 3; i++) await busy.client.completions.create({ model: UPSTREAM_MODEL, prompt: "hi", max_tokens: 1 });
     const refused = await post(busy.secret, { prompt: "hi", max_tokens: 1 });
     assert.equal(refused.status, 429);
     const retryAfter = Number(refused.headers.get("retry-after"));
@@ -24,12 +38,12 @@ describe("per-key rate limits on upstream models", function () {
     assert.match(error.message, /rate limit of key key_\w+ reached \(3 requests per minute\): retry in \d+ s/);
     assert.deepEqual([error.type, error.code], ["rate_limit_error", "rate_limit_exceeded"]);
     const other = await clientFor("other");
-    assert.equal((await other.client.completions.create({ model: TEXT_MODEL, prompt: "hi", max_tokens: 1 })).choices.length, 1);
+    assert.equal((await other.client.completions.create({ model: UPSTREAM_MODEL, prompt: "hi", max_tokens: 1 })).choices.length, 1);
   });
 
   it("answers 429 once the tokens the upstream reported for a key reach its tokens per minute", async () => {
     const heavy = await clientFor("heavy");
-    const first = await heavy.client.completions.create({ model: TEXT_MODEL, prompt: "a long answer", max_tokens: 60 });
+    const first = await heavy.client.completions.create({ model: UPSTREAM_MODEL, prompt: "a long answer", max_tokens: 60 });
     assert.ok(first.usage!.total_tokens >= 60);
     const refused = await post(heavy.secret, { prompt: "more", max_tokens: 1, stream: true });
     assert.equal(refused.status, 429);
