@@ -68,6 +68,19 @@ describe("upstream engines behind a gateway wisp-server", function () {
     );
   });
 
+  it("closes the upstream request when the client leaves before a non-streamed answer", async () => {
+    const upstreams = Object.values(current().upstreams);
+    const abortedSoFar = async () => (await Promise.all(upstreams.map(metricsOf))).reduce((n, m) => n + m.aborted, 0);
+    const before = await abortedSoFar();
+    const client = new AbortController();
+    const body = { model: TEXT_MODEL, prompt: "A long story:", max_tokens: 100_000, logit_bias: await neverEnd(direct()) };
+    const answer = gateway().fetch("/v1/completions", { json: body, signal: client.signal }).catch((error: Error) => error);
+    await waitFor("an upstream generating", async () => Promise.all(upstreams.map(metricsOf)), (all) => all.some((m) => m.sequences.busy > 0));
+    client.abort();
+    assert.equal(((await answer) as Error).name, "AbortError");
+    await waitFor("the upstream to stop", async () => ({ aborted: await abortedSoFar(), busy: (await Promise.all(upstreams.map(metricsOf))).map((m) => m.sequences.busy) }), (m) => m.aborted === before + 1 && m.busy.every((b) => b === 0));
+  });
+
   it("counts each key's usage from the upstream's reported tokens, streamed or not", async () => {
     const client = new ConsoleClient(gateway().origin);
     await client.login(`token=${encodeURIComponent(gateway().adminToken)}`);

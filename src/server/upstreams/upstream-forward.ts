@@ -75,6 +75,12 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
         reply.raw.end(answer);
       }
       return;
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (closed(reply)) return void reply.hijack();
+      // The upstream went away before its whole answer came, and the client has none of it yet.
+      lastFailure = { upstream, message: (error as Error).message };
+      upstream.markDown(lastFailure.message);
     } finally {
       upstream.outstanding--;
     }
