@@ -10,6 +10,8 @@ export interface RelayedUsage {
 
 export class SseRelay {
   usage: RelayedUsage | undefined;
+  /** Events that carried a choice: the tokens so far, for engines that send one a token. */
+  choiceEvents = 0;
   private pending = "";
   private readonly decoder = new StringDecoder("utf8");
 
@@ -22,6 +24,7 @@ export class SseRelay {
     if (end < 0) return "";
     const whole = this.pending.slice(0, end + 2);
     this.pending = this.pending.slice(end + 2);
+    for (let at = whole.indexOf('"choices":[{'); at >= 0; at = whole.indexOf('"choices":[{', at + 1)) this.choiceEvents++;
     // Only the usage chunk (at the end) says "usage" with a value: every other event passes as is.
     if (!whole.includes('"usage":{') && !whole.includes('"usage": {')) return whole;
     return whole

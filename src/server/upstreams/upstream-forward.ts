@@ -137,7 +137,8 @@ function relayStream(reply: FastifyReply, upstream: Upstream, response: Incoming
       }
     });
     response.once("close", () => {
-      served(relay.usage);
+      // A stream that ended early has no usage from the engine: its choices so far are charged.
+      served(relay.usage ?? { prompt_tokens: 0, completion_tokens: relay.choiceEvents });
       if (!raw.destroyed) {
         const rest = relay.end();
         if (response.complete) raw.end(rest);
