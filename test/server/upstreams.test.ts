@@ -47,6 +47,15 @@ describe("upstream engines behind a gateway wisp-server", function () {
     assert.deepEqual([through.choices, through.usage], [straight.choices, straight.usage]);
   });
 
+  it("forwards image generation to an upstream that has an image model, with the same image for the same seed", async () => {
+    const body = { model: "wisp-tiny-diffusion", prompt: "a small red square", width: 64, height: 64, num_inference_steps: 1, seed: 11 };
+    const through = await gateway().fetch("/v1/images/generations", { json: body });
+    assert.equal(through.status, 200);
+    assert.match(through.headers.get("x-wisp-upstream") ?? "", /^(a|b)$/);
+    const image = (r: Response) => r.json().then((j: { data: { b64_json: string }[] }) => j.data[0]!.b64_json);
+    assert.equal(await image(through), await image(await direct().fetch("/v1/images/generations", { json: body })));
+  });
+
   it("returns the upstream's errors in the OpenAI shape, naming the upstream", async () => {
     const response = await gateway().fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: "x", max_tokens: -1 } });
     assert.equal(response.status, 400);
