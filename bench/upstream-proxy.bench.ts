@@ -4,7 +4,7 @@
 // On a shared machine the load drifts: each round sends one request each way, back to back, and
 // the overhead is the median over rounds of that pair's difference (or ratio).
 // Run with `npx tsx bench/upstream-proxy.bench.ts` (or `npm run bench`; needs `npm run build`).
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
@@ -38,6 +38,12 @@ const gateway = await startWispServer(MODEL_FILE, MODEL, ["--no-local-models", "
 // Both clients keep their connections, as an editor does.
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
+/** CPU time (user + system) a process has used, ms; clock ticks are 10 ms here. */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 type Side = { name: string; server: LocalServer };
 const sides: Side[] = [
   { name: "direct", server: upstream },
@@ -56,8 +62,13 @@ try {
     }
     return timings;
   };
+  // The gateway's own CPU time: what proxying costs, whatever the load of the machine.
+  let cpu = cpuMs(gateway.pid);
   const first = await measure(ROUNDS.ttft, { max_tokens: 4 });
+  const cpuPerRequest = (cpuMs(gateway.pid) - cpu) / ROUNDS.ttft;
+  cpu = cpuMs(gateway.pid);
   const stream = await measure(ROUNDS.rate, { max_tokens: 200, logit_bias: neverEnd });
+  const cpuPerToken = (cpuMs(gateway.pid) - cpu) / (ROUNDS.rate * 200);
 
   const concurrent = async (side: Side) => {
     const t0 = performance.now();
@@ -89,6 +100,8 @@ try {
     [
       ["TTFT added (median of rounds)", `${ttftDelta >= 0 ? "+" : ""}${ttftDelta.toFixed(2)} ms`, "< +2 ms"],
       ["streaming rate (median of rounds)", `${rateRatio.toFixed(3)}x`, ">= 0.98x"],
+      ["gateway CPU per short request", `${cpuPerRequest.toFixed(2)} ms`, ""],
+      ["gateway CPU per streamed token", `${(cpuPerToken * 1000).toFixed(0)} µs`, ""],
       [`${CONCURRENT} concurrent streams, errors`, String(together.find((t) => t.side.name === proxied)!.errors), "0"],
     ],
   );

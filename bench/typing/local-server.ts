@@ -24,6 +24,8 @@ export interface LocalServer {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly model: string;
+  /** The server's process id (its CPU time can be read from /proc). */
+  readonly pid: number | undefined;
   metrics(): Promise<EngineMetrics>;
   /** What the server printed so far (a line per request, with its prompt reuse). */
   output(): string;
@@ -75,6 +77,7 @@ export async function startWispServer(modelFile: string, model: string, extraArg
     baseUrl: `${root}/v1`,
     apiKey: secret,
     model,
+    pid: child.pid,
     metrics: async () => (await (await fetch(`${root}/metrics`)).json()) as EngineMetrics,
     output: () => output,
     stop,
