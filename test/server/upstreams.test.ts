@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { copyFile, rm } from "node:fs/promises";
+import path from "node:path";
 import { waitFor } from "../harness/wait-for";
 import { ConsoleClient } from "./support/console-client";
 import { neverEnd, readSse, TEXT_MODEL } from "./server-fixture";
@@ -18,6 +20,18 @@ describe("upstream engines behind a gateway wisp-server", function () {
     const listed = (await (await gateway().fetch("/v1/models")).json()) as { data: { id: string; owned_by: string; context_length?: number }[] };
     const upstream = (await (await direct().fetch("/v1/models")).json()) as { data: { id: string; context_length?: number }[] };
     assert.deepEqual(listed.data.map((m) => [m.id, m.owned_by, m.context_length]), upstream.data.map((m) => [m.id, "a,b", m.context_length]));
+  });
+
+  it("picks up a model an upstream adds, at its next periodic check", async () => {
+    const models = path.join(direct().dir, "models");
+    await copyFile(path.join(models, `${TEXT_MODEL}.gguf`), path.join(models, "wisp-tiny-added.gguf"));
+    const listed = await waitFor(
+      "the gateway to list the added model",
+      async () => ((await (await gateway().fetch("/v1/models")).json()) as { data: { id: string; owned_by: string }[] }).data,
+      (data) => data.some((m) => m.id === "wisp-tiny-added"),
+    );
+    assert.equal(listed.find((m) => m.id === "wisp-tiny-added")!.owned_by, "a");
+    await rm(path.join(models, "wisp-tiny-added.gguf"));
   });
 
   it("streams chat through with the upstream's exact text, adding no usage chunk the client did not ask for", async () => {
