@@ -32,26 +32,31 @@ const model = await llama.loadModel({ modelPath: MODEL_FILE });
 const neverEnd = Object.fromEntries((model.fileInfo.metadata.tokenizer.ggml.tokens as string[]).flatMap((_, t) => (model.isEogToken(t as Token) ? [[String(t), -100]] : [])));
 await model.dispose();
 
-const upstream = await startWispServer(MODEL_FILE, MODEL, ["--parallel", "2", "--max-queue", String(CONCURRENT)]);
-process.env.WISP_BENCH_UPSTREAM_KEY = upstream.apiKey;
-const gateway = await startWispServer(MODEL_FILE, MODEL, ["--no-local-models", "--upstream", `engine=${upstream.baseUrl},key-env=WISP_BENCH_UPSTREAM_KEY`]);
-// Both clients keep their connections, as an editor does.
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-
 /** CPU time (user + system) a process has used, ms; clock ticks are 10 ms here. */
 function cpuMs(pid: number | undefined): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-type Side = { name: string; server: LocalServer };
-const sides: Side[] = [
-  { name: "direct", server: upstream },
-  { name: "through wisp-server", server: gateway },
-];
-const run = (side: Side, body: Record<string, unknown>) => timedCompletion(side.server.baseUrl, side.server.apiKey, { model: MODEL, temperature: 0, ...body }, agent);
+/** An OpenAI-style server the client calls: its /v1, key and the model id it serves. */
+interface Endpoint {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+}
 
-try {
+type Side = { name: string; endpoint: Endpoint };
+
+// Clients keep their connections, as an editor does.
+const keptConnections = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+/** The same requests straight to `upstream` and through `gateway` (which serves only it). */
+async function compare(label: string, upstream: Endpoint, gateway: LocalServer, agent: http.Agent): Promise<void> {
+  const sides: Side[] = [
+    { name: "direct", endpoint: upstream },
+    { name: "through wisp-server", endpoint: gateway },
+  ];
+  const run = (side: Side, body: Record<string, unknown>) => timedCompletion(side.endpoint.baseUrl, side.endpoint.apiKey, { model: side.endpoint.model, temperature: 0, ...body }, agent);
   for (const side of sides) for (let i = 0; i < 3; i++) await run(side, { prompt: "warm up", max_tokens: 4 });
 
   // Interleaved, the order switching each round, so drift of the machine hits both sides alike.
@@ -76,8 +81,8 @@ try {
     const ok = results.filter((r) => r.status === "fulfilled" && r.value.tokens === 16).length;
     return { ok, errors: CONCURRENT - ok, seconds: (performance.now() - t0) / 1000 };
   };
-  const together: { side: Side; ok: number; errors: number; seconds: number }[] = [];
-  for (const side of sides) together.push({ side, ...(await concurrent(side)) });
+  const together = new Map<string, { ok: number; errors: number; seconds: number }>();
+  for (const side of sides) together.set(side.name, await concurrent(side));
 
   const p50 = (name: string, pick: (t: StreamTiming) => number, map: Map<string, StreamTiming[]>) => percentile(map.get(name)!.map(pick), 0.5);
   const rows = sides.map((s) => [
@@ -85,14 +90,14 @@ try {
     p50(s.name, (t) => t.ttft, first),
     percentile(first.get(s.name)!.map((t) => t.ttft), 0.9),
     p50(s.name, (t) => t.rate, stream),
-    `${together.find((t) => t.side === s)!.ok}/${CONCURRENT}`,
-    together.find((t) => t.side === s)!.seconds,
+    `${together.get(s.name)!.ok}/${CONCURRENT}`,
+    together.get(s.name)!.seconds,
   ]);
-  console.log(`\nUpstream proxy overhead (${MODEL}, upstream wisp-server --parallel 2; ${ROUNDS.ttft} first-token rounds, ${ROUNDS.rate} streams of 200 tokens, ${CONCURRENT} concurrent streams of 16 tokens)`);
+  console.log(`\nUpstream proxy overhead, ${label} (${ROUNDS.ttft} first-token rounds, ${ROUNDS.rate} streams of 200 tokens, ${CONCURRENT} concurrent streams of 16 tokens)`);
   printTable(["", "TTFT p50 ms", "TTFT p90 ms", "stream tok/s p50", `${CONCURRENT} streams ok`, `${CONCURRENT} streams s`], rows, [0, 2, 2, 1, 0, 2]);
   const [direct, proxied] = sides.map((s) => s.name);
-  const paired = (map: Map<string, StreamTiming[]>, compare: (proxy: StreamTiming, straight: StreamTiming) => number) =>
-    percentile(map.get(proxied!)!.map((t, round) => compare(t, map.get(direct!)![round]!)), 0.5);
+  const paired = (map: Map<string, StreamTiming[]>, pair: (proxy: StreamTiming, straight: StreamTiming) => number) =>
+    percentile(map.get(proxied!)!.map((t, round) => pair(t, map.get(direct!)![round]!)), 0.5);
   const ttftDelta = paired(first, (p, d) => p.ttft - d.ttft);
   const rateRatio = paired(stream, (p, d) => p.rate / d.rate);
   printTable(
@@ -102,11 +107,27 @@ try {
       ["streaming rate (median of rounds)", `${rateRatio.toFixed(3)}x`, ">= 0.98x"],
       ["gateway CPU per short request", `${cpuPerRequest.toFixed(2)} ms`, ""],
       ["gateway CPU per streamed token", `${(cpuPerToken * 1000).toFixed(0)} µs`, ""],
-      [`${CONCURRENT} concurrent streams, errors`, String(together.find((t) => t.side.name === proxied)!.errors), "0"],
+      [`${CONCURRENT} concurrent streams, errors`, String(together.get(proxied!)!.errors), "0"],
     ],
   );
+}
+
+/** A gateway wisp-server serving only `upstream`'s models. */
+function gatewayFor(upstream: Endpoint, keyEnv?: string): Promise<LocalServer> {
+  const spec = `engine=${upstream.baseUrl}${keyEnv ? `,key-env=${keyEnv}` : ""}`;
+  return startWispServer(MODEL_FILE, MODEL, ["--no-local-models", "--upstream", spec]);
+}
+
+try {
+  const upstream = await startWispServer(MODEL_FILE, MODEL, ["--parallel", "2", "--max-queue", String(CONCURRENT)]);
+  process.env.WISP_BENCH_UPSTREAM_KEY = upstream.apiKey;
+  const gateway = await gatewayFor(upstream, "WISP_BENCH_UPSTREAM_KEY");
+  try {
+    await compare(`${MODEL} on an upstream wisp-server --parallel 2`, upstream, gateway, keptConnections);
+  } finally {
+    await gateway.stop();
+    await upstream.stop();
+  }
 } finally {
-  agent.destroy();
-  await gateway.stop();
-  await upstream.stop();
+  keptConnections.destroy();
 }
