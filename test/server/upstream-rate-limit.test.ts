@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
-import { TEXT_MODEL } from "./server-fixture";
+import { neverEnd, TEXT_MODEL } from "./server-fixture";
 import { gatewayForSuite } from "./upstream-fixture";
 
 // Its own models too, so the upstream's model of the same name is listed as a/wisp-tiny.
@@ -43,8 +43,10 @@ describe("a gateway with its own models beside one upstream: names, models=, per
 
   it("answers 429 once the tokens the upstream reported for a key reach its tokens per minute", async () => {
     const heavy = await clientFor("heavy");
-    const first = await heavy.client.completions.create({ model: UPSTREAM_MODEL, prompt: "a long answer", max_tokens: 60 });
-    assert.ok(first.usage!.total_tokens >= 60);
+    // Never ending early: exactly 60 tokens are made.
+    const logitBias = await neverEnd(current().upstreams.a!);
+    const first = await heavy.client.completions.create({ model: UPSTREAM_MODEL, prompt: "a long answer", max_tokens: 60, logit_bias: logitBias });
+    assert.equal(first.usage!.completion_tokens, 60);
     const refused = await post(heavy.secret, { prompt: "more", max_tokens: 1, stream: true });
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get("retry-after")) >= 1);
