@@ -1,6 +1,6 @@
 // Completion quality of the embedded default model (models/wisp-coder.gguf): single-line
 // fill-in-the-middle on application code from projects outside the training data and this
-// repository's dependencies (bench/fim-quality/heldout), through the local server's own text
+// repository's dependencies (bench/fim-quality/third_party), through the local server's own text
 // engine, against the prefix-copy baseline (continue as the file did where the line's last
 // characters occurred before), a token n-gram model counted over the same training text, and the
 // random-weight generated model. Prints exact match and edit similarity of the first line per

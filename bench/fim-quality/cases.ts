@@ -106,12 +106,12 @@ function lineHashes(text: string): string[] {
 
 /**
  * Cases from code outside the training data and this repository's dependencies
- * (bench/fim-quality/heldout, see its SOURCES.md). A file sharing more than a third of its
+ * (bench/fim-quality/third_party, see its SOURCES.md). A file sharing more than a third of its
  * lines with the training files is left out as a near-duplicate.
  */
 export function outsideCases(repoRoot: string, trainingFiles: readonly { text: string }[], perFile = 5): { cases: FimCase[]; files: number; nearDuplicates: number } {
   const seen = new Set(trainingFiles.flatMap((f) => lineHashes(f.text)));
-  const files = sourceFiles(path.join(repoRoot, "bench/fim-quality/heldout"));
+  const files = sourceFiles(path.join(repoRoot, "bench/fim-quality/third_party"));
   const kept = files.filter((f) => {
     const hashes = lineHashes(f.text);
     return hashes.filter((h) => seen.has(h)).length <= hashes.length / 3;

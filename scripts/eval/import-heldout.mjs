@@ -5,14 +5,14 @@
 // Each GIT_DIR is a bare clone (or a snapshot's git directory). From each repository's HEAD it
 // takes the source files (Python, JavaScript, TypeScript) of 1-12 KB that are not tests, migrations,
 // vendored, minified or generated code, sorted by path, at most PER_REPO of them spread evenly,
-// and its licence file; bench/fim-quality/heldout/SOURCES.md lists the repository, commit and licence.
+// and its licence file; bench/fim-quality/third_party/SOURCES.md lists the repository, commit and licence.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const out = join(root, "bench/fim-quality/heldout");
+const out = join(root, "bench/fim-quality/third_party");
 const PER_REPO = 24;
 const excluded = /(^|\/)(tests?|spec|__tests__|e2e|migrations|vendor|static\/js|dist|build|node_modules|fixtures?)\/|\.(min|spec|test|d)\.[jt]sx?$|(^|\/)(test_|conftest|setup\.py)|__init__\.py$/;
 const languages = { py: "python", js: "javascript", mjs: "javascript", ts: "typescript", tsx: "typescript" };
