@@ -3,47 +3,36 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "playwright-core";
 import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
-import { TempDirs } from "../harness/temp-dirs";
-import { ensureToolchain } from "../harness/toolchain";
 import { ensureVsix } from "../harness/vsix";
 import { waitFor } from "../harness/wait-for";
-import { WorkbenchPage } from "../harness/workbench-page";
-import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
+import type { WorkbenchPage } from "../harness/workbench-page";
 import { ChatView } from "./support/chat-view";
-import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { useWorkbench } from "./support/workbench-suite";
 
 const pricing = "export function roundPrice(amount: number): number {\n  return Math.round(amount * 100) / 100;\n}\n";
 const checkout = 'import { roundPrice } from "./pricing";\n\nexport const total = roundPrice(19.999);\n';
 
 describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server, code-server + Chromium)", () => {
   const key = `sk-wisp-mentions-${Date.now().toString(36)}`;
-  const temp = new TempDirs();
   let server: ScriptedChatServer;
-  let session: WorkbenchSession | undefined;
   let ui: WorkbenchPage;
   let chat: ChatView;
   let frame: Frame;
 
-  before(async () => {
-    const toolchain = ensureToolchain();
+  const suite = useWorkbench(async (temp) => {
     const vsix = ensureVsix();
-    server = await startScriptedChatServer({ key });
+    const started = await startScriptedChatServer({ key });
     const folder = temp.make("e2e-chat-mentions");
     mkdirSync(join(folder, "src"));
     writeFileSync(join(folder, "src", "pricing.ts"), pricing);
     writeFileSync(join(folder, "src", "checkout.ts"), checkout);
-    session = await startWorkbench({ toolchain, vsixes: [vsix], folder, settings: { "wisp.baseUrl": server.baseUrl, "wisp.completion.enabled": false }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-chat-mentions-" });
-    ui = new WorkbenchPage(session.page!);
+    return { server: started, workbench: { vsixes: [vsix], folder, settings: { "wisp.baseUrl": started.baseUrl, "wisp.completion.enabled": false }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-chat-mentions-" } };
+  });
+  before(async () => {
+    ({ server, ui } = suite);
     chat = new ChatView(ui);
-    await ui.waitReady();
     frame = await chat.open();
   });
-  after(async () => {
-    await session?.stop();
-    await server?.close();
-    temp.removeAll();
-  });
-  screenshotOnFailure(() => session?.page);
 
   const prompt = () => frame.locator(".composer textarea");
   /**

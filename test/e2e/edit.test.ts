@@ -2,14 +2,11 @@ import * as assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
-import { TempDirs } from "../harness/temp-dirs";
-import { ensureToolchain } from "../harness/toolchain";
 import { ensureVsix } from "../harness/vsix";
 import { waitFor } from "../harness/wait-for";
-import { WorkbenchPage } from "../harness/workbench-page";
-import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
+import type { WorkbenchPage } from "../harness/workbench-page";
 import { ChatView } from "./support/chat-view";
-import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { useWorkbench } from "./support/workbench-suite";
 
 const original = ["export function total(values: number[]): number {", "  let result = 0;", "  for (const v of values) {", "    result += v;", "  }", "  return result;", "}", ""].join("\n");
 const renamed = ["export function total(values: number[]): number {", "  let sum = 0;", "  for (const v of values) {", "    sum += v;", "  }", "  return sum;", "}"];
@@ -17,30 +14,22 @@ const answer = `Here you go:\n\n\`\`\`ts\n${renamed.join("\n")}\n\`\`\`\n`;
 
 describe("Edit in place in the real VS Code UI (scripted server, code-server + Chromium)", () => {
   const key = `sk-wisp-edit-${Date.now().toString(36)}`;
-  const temp = new TempDirs();
   let server: ScriptedChatServer;
-  let session: WorkbenchSession | undefined;
   let ui: WorkbenchPage;
-  let file: string;
+  let file = "";
 
-  before(async () => {
-    const toolchain = ensureToolchain();
+  const suite = useWorkbench(async (temp) => {
     const vsix = ensureVsix();
-    server = await startScriptedChatServer({ key });
+    const started = await startScriptedChatServer({ key });
     const folder = temp.make("e2e-edit");
     file = join(folder, "total.ts");
     writeFileSync(file, original);
-    session = await startWorkbench({ toolchain, vsixes: [vsix], folder, settings: { "wisp.baseUrl": server.baseUrl, "wisp.completion.enabled": false }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-edit-" });
-    ui = new WorkbenchPage(session.page!);
-    await ui.waitReady();
+    return { server: started, workbench: { vsixes: [vsix], folder, settings: { "wisp.baseUrl": started.baseUrl, "wisp.completion.enabled": false }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-edit-" } };
+  });
+  before(async () => {
+    ({ server, ui } = suite);
     await ui.openFile("total.ts");
   });
-  after(async () => {
-    await session?.stop();
-    await server?.close();
-    temp.removeAll();
-  });
-  screenshotOnFailure(() => session?.page);
 
   const lens = (title: string) => ui.page.locator(".monaco-editor .codelens-decoration a", { hasText: title });
   const editorLines = () => ui.editorText();

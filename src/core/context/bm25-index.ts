@@ -82,10 +82,6 @@ export class Bm25Index {
     return this.entries.size;
   }
 
-  has(path: string): boolean {
-    return this.files.has(path);
-  }
-
   paths(): IterableIterator<string> {
     return this.files.keys();
   }

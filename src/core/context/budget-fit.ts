@@ -16,7 +16,6 @@ export interface FittedItem {
   readonly text: string;
   /** Lines kept from the start of the item, when it was shortened. */
   readonly keptLines?: number;
-  readonly totalLines: number;
 }
 
 export interface Cut {
@@ -62,8 +61,7 @@ export function fitToBudget(items: readonly BudgetItem[], budgetTokens: number, 
     .filter((i) => kept.has(i.id))
     .map((i): FittedItem => {
       const text = kept.get(i.id)!;
-      const totalLines = lineCount(i.text);
-      return text === i.text ? { id: i.id, text, totalLines } : { id: i.id, text, keptLines: lineCount(text), totalLines };
+      return text === i.text ? { id: i.id, text } : { id: i.id, text, keptLines: lineCount(text) };
     });
   return { items: fitted, cuts, tokens: total };
 }

@@ -42,13 +42,3 @@ export function searchTerms(text: string): string[] {
   }
   return terms;
 }
-
-/** The distinct identifiers of a text that look like names of things (not stop words). */
-export function distinctIdentifiers(text: string): string[] {
-  const seen = new Set<string>();
-  for (const match of text.matchAll(identifierPattern)) {
-    const word = match[0];
-    if (word.length >= 3 && word.length <= 64 && !stopWords.has(word.toLowerCase())) seen.add(word);
-  }
-  return [...seen];
-}

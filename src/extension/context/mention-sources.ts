@@ -38,7 +38,7 @@ export class MentionSources {
     if (kind === "symbol") return this.symbols(query);
     const kinds = rankCandidates(query, mentionKinds, (k) => k.kind).map((k) => this.offer(k.kind === "file" || k.kind === "symbol" ? { kind: "pick", of: k.kind } : { kind: k.kind }, { kind: k.kind, label: k.label, detail: k.description, ...(k.hasItems ? { opensKind: true } : {}) }));
     // Typing a name right after @ finds files too: `@cart` offers src/cart.ts.
-    return query === "" ? kinds : [...kinds, ...(await this.files(query, false)).slice(0, listLength - kinds.length)];
+    return query === "" ? kinds : [...kinds, ...this.files(query).slice(0, listLength - kinds.length)];
   }
 
   /** The attachments for an offered item; throws a readable error when there is nothing to attach. */
@@ -69,8 +69,7 @@ export class MentionSources {
     return { id, ...item };
   }
 
-  private files(query: string, reset = true): MentionItem[] {
-    if (reset) this.offered = new Map();
+  private files(query: string): MentionItem[] {
     const open = vscode.window.visibleTextEditors.map((e) => this.index.relativePath(e.document.uri)).filter((p): p is string => p !== undefined);
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputText ? [this.index.relativePath(t.input.uri)] : [])).filter((p): p is string => p !== undefined);
     // Open and recently opened files first, then the rest of the index.

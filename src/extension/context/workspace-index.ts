@@ -33,8 +33,6 @@ export class WorkspaceIndex implements vscode.Disposable {
   private ignoreRules = new Map<string, IgnoreRules>();
   private state: IndexStatus["state"] = "off";
   private generation = 0;
-  private readonly changed = new vscode.EventEmitter<IndexStatus>();
-  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly log: Logger,
@@ -42,7 +40,6 @@ export class WorkspaceIndex implements vscode.Disposable {
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher("**/*");
     this.disposables.push(
-      this.changed,
       watcher,
       watcher.onDidCreate((uri) => void this.update(uri)),
       watcher.onDidChange((uri) => void this.update(uri)),
@@ -118,7 +115,6 @@ export class WorkspaceIndex implements vscode.Disposable {
     if (uri.path.endsWith("/.gitignore")) return void this.rebuild();
     if (!(await this.included(uri))) return this.forget(uri);
     await this.add(uri);
-    this.changed.fire(this.status());
   }
 
   private forget(uri: vscode.Uri): void {
@@ -126,7 +122,6 @@ export class WorkspaceIndex implements vscode.Disposable {
     const prefix = `${path}/`;
     // A deleted folder takes its files with it.
     for (const known of [...this.index.paths()]) if (known === path || known.startsWith(prefix)) this.index.removeFile(known);
-    this.changed.fire(this.status());
   }
 
   /** Whether files.exclude lets the file in (findFiles applies it; a single file is checked the same way). */
@@ -139,6 +134,5 @@ export class WorkspaceIndex implements vscode.Disposable {
 
   private setState(state: IndexStatus["state"]): void {
     this.state = state;
-    this.changed.fire(this.status());
   }
 }
