@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { toChatError } from "../../core/chat/chat-session";
 import { errorActions } from "../../core/chat/error-actions";
 import type { ErrorAction } from "../../core/chat/protocol";
 import { isLocalBaseUrl } from "../../core/net/local-address";
@@ -18,8 +19,7 @@ const commands: Record<Exclude<ErrorAction, "retry">, [string, ...unknown[]]> = 
  * Model, Retry, ...); the document is already back as it was. Returns the message shown.
  */
 export function reportEditError(error: unknown, options: { baseUrl: string; log: Logger; retry: () => unknown }): string {
-  const kind = typeof (error as { kind?: unknown })?.kind === "string" ? (error as { kind: string }).kind : "error";
-  const message = error instanceof Error ? error.message : String(error);
+  const { kind, message } = toChatError(error);
   options.log.error(`edit: failed (${kind}): ${message}`);
   const actions = errorActions(kind, { local: isLocalBaseUrl(options.baseUrl) });
   void vscode.window.showErrorMessage(`Wisp: ${message}`, ...actions.map((a) => a.label)).then((label) => {
