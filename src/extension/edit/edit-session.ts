@@ -119,7 +119,7 @@ export class EditSession {
   async complete(): Promise<void> {
     if (this.current !== "streaming") return;
     this.take(true);
-    if (!hasCode(codeOfReply(this.reply, true))) throw new NoCodeError();
+    if (!hasCode(this.taken)) throw new NoCodeError();
     this.diff.finish();
     this.shape = shapeOf(this.diff.rows);
     this.decisions = this.shape.hunks.map(() => "pending");
