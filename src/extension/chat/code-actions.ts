@@ -84,9 +84,10 @@ export class CodeActions implements vscode.Disposable {
  */
 function linesToReplace(editor: vscode.TextEditor, code: readonly string[], byMatch = false): { startLine: number; endLine: number } {
   const { document } = editor;
-  const lines = Array.from({ length: document.lineCount }, (_, i) => document.lineAt(i).text);
-  const found = byMatch ? matchingBlock(lines, code) : undefined;
-  const target = found ?? selectedLines(editor.selection) ?? matchingBlock(lines, code);
+  // The document's lines are read, and the match looked for, at most once and only if needed.
+  let match: { found: { startLine: number; endLine: number } | undefined } | undefined;
+  const matched = () => (match ??= { found: matchingBlock(Array.from({ length: document.lineCount }, (_, i) => document.lineAt(i).text), code) }).found;
+  const target = (byMatch ? matched() : undefined) ?? selectedLines(editor.selection) ?? matched();
   if (target === undefined) throw new Error(`No lines in ${vscode.workspace.asRelativePath(document.uri, false)} start and end like this code: select the lines it should replace, then Apply again.`);
   return target;
 }
