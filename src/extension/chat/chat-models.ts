@@ -1,5 +1,5 @@
 import type { ModelInfo } from "../../core/api/models";
-import { chatModels } from "../../core/chat/chat-models";
+import { chatModels, chosenChatModel } from "../../core/chat/chat-models";
 import type { ChatError } from "../../core/chat/conversation";
 import { toChatError } from "../../core/chat/chat-session";
 import type { ClientFactory } from "../client-factory";
@@ -25,6 +25,19 @@ export class ChatModelList {
   refresh(): Promise<void> {
     this.pending ??= this.load().finally(() => (this.pending = undefined));
     return this.pending;
+  }
+
+  /**
+   * The model a request uses: the setting, else the server's first chat model. The list is
+   * fetched first when it never was, or when no model is set and it holds no chat model. Throws
+   * (with the listing's failure or "no-model" as kind) when there is none.
+   */
+  async choose(setting: string, baseUrl: string): Promise<string> {
+    if (!this.loaded || (setting === "" && this.chat.length === 0)) await this.refresh();
+    const model = chosenChatModel(setting, this.models);
+    if (model !== "") return model;
+    if (this.failure) throw Object.assign(new Error(this.failure.message), { kind: this.failure.kind });
+    throw Object.assign(new Error(`The server at ${baseUrl} lists no chat model. Pick one with Select Model, or set wisp.chat.model.`), { kind: "no-model" });
   }
 
   /** Forget the list (base URL or key changed): the next refresh starts over. */

@@ -217,13 +217,7 @@ export class ChatPanel implements vscode.Disposable {
   /** Model, prompt and limits for a request, from the settings and the server's model list. */
   private async setup(): Promise<ChatSetup> {
     const chat = this.deps.settings.value.chat;
-    if (!this.models.loaded || (chat.model === "" && this.models.chat.length === 0)) await this.models.refresh();
-    const model = chosenChatModel(chat.model, this.models.all);
-    if (model === "") {
-      const failure = this.models.error;
-      if (failure) throw Object.assign(new Error(failure.message), { kind: failure.kind });
-      throw Object.assign(new Error(`The server at ${this.deps.settings.value.baseUrl} lists no chat model. Pick one with Select Model, or set wisp.chat.model.`), { kind: "no-model" });
-    }
+    const model = await this.models.choose(chat.model, this.deps.settings.value.baseUrl);
     return { model, systemPrompt: chat.systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, ...this.contextFor(model) };
   }
 

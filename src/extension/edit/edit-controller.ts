@@ -1,5 +1,4 @@
 import * as vscode from "vscode";
-import { chosenChatModel } from "../../core/chat/chat-models";
 import { editMessages } from "../../core/edit/edit-prompt";
 import { ChatModelList } from "../chat/chat-models";
 import type { ClientFactory } from "../client-factory";
@@ -142,12 +141,7 @@ export class EditController implements vscode.Disposable {
     const client = await clients.create();
     client.checkReady();
     const chat = settings.value.chat;
-    if (chat.model === "") await this.models.refresh();
-    const model = chosenChatModel(chat.model, this.models.all);
-    if (model === "") {
-      const failure = this.models.error;
-      throw Object.assign(new Error(failure?.message ?? `The server at ${settings.value.baseUrl} lists no chat model. Pick one with Select Model, or set wisp.chat.model.`), { kind: failure?.kind ?? "no-model" });
-    }
+    const model = await this.models.choose(chat.model, settings.value.baseUrl);
     const messages = editMessages(requestInput(target, instruction));
     log.info(`edit: ${model}, lines ${target.startLine + 1}-${target.endLine + 1} of ${target.document.uri.fsPath}`);
     const body = { model, messages, temperature: chat.temperature, max_tokens: chat.maxTokens, stream_options: { include_usage: true } };
