@@ -93,11 +93,13 @@ export function indentWidth(line: string, tabSize: number): number {
 export function normalizeIndent(line: string, ctx: Pick<CursorContext, "insertSpaces" | "tabSize">): string {
   const lead = line.length - line.trimStart().length;
   if (lead === 0) return line;
-  const width = indentWidth(line.slice(0, lead), ctx.tabSize);
-  const indent = ctx.insertSpaces
-    ? " ".repeat(width)
-    : "\t".repeat(Math.floor(width / ctx.tabSize)) + " ".repeat(width % ctx.tabSize);
-  return indent + line.slice(lead);
+  return indentString(indentWidth(line.slice(0, lead), ctx.tabSize), ctx.insertSpaces, ctx.tabSize) + line.slice(lead);
+}
+
+/** Whitespace `width` columns wide: spaces, or tabs then spaces for the rest (none for width <= 0). */
+export function indentString(width: number, insertSpaces: boolean, tabSize: number): string {
+  if (width <= 0) return "";
+  return insertSpaces ? " ".repeat(width) : "\t".repeat(Math.floor(width / tabSize)) + " ".repeat(width % tabSize);
 }
 
 const closerLine = /^(?:[)\]}][)\]};,]*|end|fi|done|esac)$/;

@@ -4,6 +4,8 @@
  * deciding from the first line alone keeps lines already shown unchanged while the reply streams.
  */
 
+import { indentString, indentWidth } from "../completion/cursor-context";
+
 export interface IndentStyle {
   /** The leading whitespace of the block's first non-blank line. */
   readonly target: string;
@@ -13,17 +15,6 @@ export interface IndentStyle {
 
 export function leadingWhitespace(line: string): string {
   return /^[ \t]*/.exec(line)![0];
-}
-
-function columns(whitespace: string, tabSize: number): number {
-  let width = 0;
-  for (const c of whitespace) width = c === "\t" ? width + tabSize - (width % tabSize) : width + 1;
-  return width;
-}
-
-function whitespaceOf(width: number, style: IndentStyle): string {
-  if (width <= 0) return "";
-  return style.useTabs ? "\t".repeat(Math.floor(width / style.tabSize)) + " ".repeat(width % style.tabSize) : " ".repeat(width);
 }
 
 /** The style of an original block: its first non-blank line's indentation. */
@@ -38,19 +29,26 @@ export function indentStyleOf(original: readonly string[], options: { useTabs: b
  */
 export class Reindenter {
   private base: number | undefined;
+  private readonly targetWidth: number;
 
-  constructor(private readonly style: IndentStyle) {}
+  constructor(private readonly style: IndentStyle) {
+    this.targetWidth = indentWidth(style.target, style.tabSize);
+  }
 
   line(text: string): string {
     if (text.trim() === "") return "";
     const own = leadingWhitespace(text);
     const { style } = this;
-    this.base ??= columns(own, style.tabSize);
-    const relative = columns(own, style.tabSize) - this.base;
-    const targetWidth = columns(style.target, style.tabSize);
+    const width = indentWidth(own, style.tabSize);
+    this.base ??= width;
+    const relative = width - this.base;
     const body = text.slice(own.length);
-    if (relative >= 0) return style.target + (relative === 0 ? "" : whitespaceOf(relative, style)) + body;
-    return whitespaceOf(targetWidth + relative, style) + body;
+    if (relative >= 0) return style.target + this.whitespace(relative) + body;
+    return this.whitespace(this.targetWidth + relative) + body;
+  }
+
+  private whitespace(width: number): string {
+    return indentString(width, !this.style.useTabs, this.style.tabSize);
   }
 }
 
