@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { Ajv } from "ajv";
 import { CHATML_TEMPLATE } from "../../src/server/models/tiny-llama";
 import { createOpenApiValidator } from "../helpers/openapi";
 import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
@@ -143,6 +144,21 @@ describe("POST /v1/chat/completions", function () {
       assert.deepEqual(Object.keys(parsed).sort(), ["ok", "size"]);
       assert.equal(response.choices[0]!.finish_reason, "stop");
     }
+  });
+
+  it("reads anyOf in a guided_json schema as a choice of its branches, not as null", async () => {
+    const schema = {
+      anyOf: [
+        { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false },
+        { type: "object", properties: { size: { enum: ["small", "large"] } }, required: ["size"], additionalProperties: false },
+      ],
+    };
+    const validate = new Ajv({ strict: false }).compile(schema);
+    const response = await chat({ max_tokens: 60, temperature: 1, seed: 1, guided_json: schema });
+    const parsed: unknown = JSON.parse(response.choices[0]!.message.content!);
+    assert.notEqual(parsed, null);
+    assert.ok(validate(parsed), JSON.stringify(validate.errors));
+    assert.equal(response.choices[0]!.finish_reason, "stop");
   });
 
   it("accepts content as text parts and the developer role", async () => {

@@ -174,11 +174,7 @@ export class TextEngine {
     return this.load(id, path).then(async () => {
       const llama = await this.binary();
       if (!schema) return llama.getGrammarFor("json");
-      try {
-        return await llama.createGrammarForJsonSchema(schema as never);
-      } catch (error) {
-        throw new EngineInputError(`unsupported JSON schema: ${(error as Error).message}`, "guided_json");
-      }
+      return schemaGrammar(llama, schema, "unsupported JSON schema", "guided_json");
     });
   }
 
@@ -189,11 +185,8 @@ export class TextEngine {
     const argumentGrammars = await Promise.all(
       tools.map(async (tool, i) => {
         if (!tool.parameters) return { name: tool.name, argumentsGbnf: 'root ::= "{}"' };
-        try {
-          return { name: tool.name, argumentsGbnf: (await llama.createGrammarForJsonSchema(grammarSchema(tool.parameters) as never)).grammar };
-        } catch (error) {
-          throw new EngineInputError(`tools[${i}].function.parameters: unsupported JSON schema: ${(error as Error).message}`, "tools");
-        }
+        const grammar = await schemaGrammar(llama, tool.parameters, `tools[${i}].function.parameters: unsupported JSON schema`, "tools");
+        return { name: tool.name, argumentsGbnf: grammar.grammar };
       }),
     );
     return llama.createGrammar({ grammar: toolCallGrammar(layout, argumentGrammars) });
@@ -340,6 +333,19 @@ export class TextEngine {
  * The prompt with the model's BOS token first where its tokenizer adds one (tokenizer.ggml.add_bos_token,
  * e.g. Llama 3, DeepSeek-Coder), as the models were trained and llama.cpp's server prompts them; never twice.
  */
+/**
+ * A grammar for JSON that `schema` accepts, read the way tool-call-grammar.ts's grammarSchema reads
+ * it (anyOf as oneOf, allOf merged): node-llama-cpp's JSON-schema grammar would otherwise write null
+ * for those. A schema it cannot turn into a grammar is the client's error, reported on `param`.
+ */
+async function schemaGrammar(llama: Llama, schema: unknown, message: string, param: string): Promise<LlamaGrammar> {
+  try {
+    return await llama.createGrammarForJsonSchema(grammarSchema(schema) as never);
+  } catch (error) {
+    throw new EngineInputError(`${message}: ${(error as Error).message}`, param);
+  }
+}
+
 function withBos(model: LlamaModel, tokens: Token[]): Token[] {
   const bos = model.tokens.bos;
   return model.tokens.shouldPrependBosToken && bos !== null && tokens[0] !== bos ? [bos, ...tokens] : tokens;
