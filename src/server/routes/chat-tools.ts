@@ -67,8 +67,10 @@ export interface ToolRequest {
 // Like fastify's own validation errors, `param` names the top-level field; the message says where in it.
 const invalid = (message: string, param: string) => new ApiError(400, message, "invalid_request_error", param, "invalid_value");
 
+// Only validateSchema is used (nothing compiled or cached), whose errors are read before the next call.
+const ajv = new Ajv({ strict: false });
+
 function checkSchemas(tools: readonly ChatTool[], param: string): void {
-  const ajv = new Ajv({ strict: false });
   tools.forEach((tool, i) => {
     const schema = tool.parameters;
     if (schema === undefined) return;
