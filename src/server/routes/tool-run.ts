@@ -4,6 +4,7 @@
 // grammar from where it stopped (the text before the marker stays as the message's content).
 import type { LlamaGrammar } from "node-llama-cpp";
 import type { ServerDeps } from "../deps";
+import { tokenizeText } from "../engines/text/inert-text";
 import { callMarker, type CallLayout } from "../engines/text/tool-call-layout";
 import type { FinishReason, GenerationRequest, GenerationResult, PromptStats } from "../engines/text/types";
 import type { ModelEntry } from "../models/registry";
@@ -54,7 +55,7 @@ export async function runTools(deps: ServerDeps, entry: ModelEntry, job: JobRequ
     }
     const call = await engine.generate(entry.id, entry.path, {
       ...request,
-      prompt: [...prompt, ...model.tokenize(choice.text, false)],
+      prompt: [...prompt, ...tokenizeText(model, choice.text)],
       n: 1,
       maxTokens: Math.max(1, job.maxTokens - choice.tokens),
       stop: [],
