@@ -61,8 +61,14 @@ describe("tool calling on /v1/chat/completions", function () {
 
   it("a named function is always called, with arguments valid for its schema", async () => {
     for (const seed of [1, 2, 3]) {
-      const response = await chat({ seed, tool_choice: { type: "function", function: { name: "get_weather" } } });
+      const { data: response, response: raw } = await chat({ seed, tool_choice: { type: "function", function: { name: "get_weather" } } }).withResponse();
       openapi.assertValid("CreateChatCompletionResponse", response);
+      // The prompt headers a text answer has.
+      const evaluated = raw.headers.get("x-wisp-prompt-tokens-evaluated");
+      const cached = raw.headers.get("x-wisp-prompt-tokens-cached");
+      assert.match(evaluated ?? "", /^\d+$/);
+      assert.match(cached ?? "", /^\d+$/);
+      assert.equal(Number(evaluated) + Number(cached), response.usage!.prompt_tokens);
       const choice = response.choices[0]!;
       assert.equal(choice.finish_reason, "tool_calls");
       assert.equal(choice.message.content, null);

@@ -41,7 +41,7 @@ export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPrompt
   heals?: readonly (TokenHealing | undefined)[];
 };
 
-export const usageOf = (r: GenerationResult): Usage => ({
+export const usageOf = (r: Pick<GenerationResult, "promptTokens" | "completionTokens">): Usage => ({
   prompt_tokens: r.promptTokens,
   completion_tokens: r.completionTokens,
   total_tokens: r.promptTokens + r.completionTokens,
@@ -61,7 +61,7 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
 }
 
 /** Ends a response nobody is listening to any more, without fastify trying to send a body. */
-export function abandon(reply: FastifyReply): void {
+function abandon(reply: FastifyReply): void {
   if (!reply.sent) reply.hijack();
   reply.raw.end();
 }
@@ -126,7 +126,7 @@ interface Answer extends AnswerContext {
 }
 
 /** Counts the tokens against the request's key (also when the client left before the end). */
-export function reportUsage({ deps, request, entry, signal }: AnswerContext, result: Omit<GenerationResult, "choices">): void {
+function reportUsage({ deps, request, entry, signal }: AnswerContext, result: Omit<GenerationResult, "choices">): void {
   deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens });
   if (signal.aborted) {
     request.log.info({ completionTokens: result.completionTokens, tokensAfterAbort: result.tokensAfterAbort }, "client left before the end: generation stopped");
@@ -150,6 +150,21 @@ export async function settleStream<Result extends Omit<GenerationResult, "choice
   return undefined;
 }
 
+/**
+ * Awaits a generation answered in one body: the tokens are counted, an answer nobody waits for any
+ * more is abandoned (undefined then), and otherwise the prompt headers are set for the body to come.
+ */
+export async function settleComplete<Result extends Omit<GenerationResult, "choices">>(ctx: AnswerContext, generation: Promise<Result>): Promise<Result | undefined> {
+  const result = await generation;
+  reportUsage(ctx, result);
+  if (ctx.signal.aborted) {
+    abandon(ctx.reply);
+    return undefined;
+  }
+  ctx.reply.headers(promptHeaders(result.prompt));
+  return result;
+}
+
 /** Takes the response over for an event stream, once the prompt is accepted. */
 export function openEventStream(reply: FastifyReply, stats: PromptStats): void {
   // Headers go out only once the prompt is accepted, so prompt errors still get a JSON 400.
@@ -159,10 +174,8 @@ export function openEventStream(reply: FastifyReply, stats: PromptStats): void {
 
 async function completeText(answer: Answer): Promise<void> {
   const { deps, reply, entry, job, signal, base, format } = answer;
-  const result = await deps.textEngine.generateEach(entry.id, entry.path, { ...job, signal }, job.prompts, job.heals);
-  reportUsage(answer, result);
-  if (signal.aborted) return abandon(reply);
-  reply.headers(promptHeaders(result.prompt));
+  const result = await settleComplete(answer, deps.textEngine.generateEach(entry.id, entry.path, { ...job, signal }, job.prompts, job.heals));
+  if (!result) return;
   await reply.send(format.complete(base, result.choices, usageOf(result)));
 }
 

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { CallStream, parseCall, type CallDelta, type ParsedCall } from "../engines/text/tool-call-layout";
 import type { FinishReason } from "../engines/text/types";
 import { SseWriter } from "./sse-writer";
-import { abandon, openEventStream, reportUsage, settleStream, usageOf, type AnswerContext, type JobRequest, type ResponseBase } from "./text-response";
+import { openEventStream, settleComplete, settleStream, usageOf, type AnswerContext, type JobRequest, type ResponseBase } from "./text-response";
 import { runTools, type ToolChoiceResult, type ToolPlan } from "./tool-run";
 
 export interface ToolAnswer {
@@ -42,9 +42,8 @@ export async function answerTools(ctx: AnswerContext, answer: ToolAnswer): Promi
 }
 
 async function completeTools(ctx: AnswerContext, { job, plan, legacy }: ToolAnswer): Promise<void> {
-  const result = await runTools(ctx.deps, ctx.entry, job, plan, ctx.signal, {});
-  reportUsage(ctx, result);
-  if (ctx.signal.aborted) return abandon(ctx.reply);
+  const result = await settleComplete(ctx, runTools(ctx.deps, ctx.entry, job, plan, ctx.signal, {}));
+  if (!result) return;
   await ctx.reply.send({
     ...ctx.base,
     object: "chat.completion",
@@ -52,7 +51,7 @@ async function completeTools(ctx: AnswerContext, { job, plan, legacy }: ToolAnsw
       const call = c.callText === undefined ? undefined : parseCall(plan.layout, plan.names, c.callText);
       return { index, message: message(c, call, legacy), logprobs: null, finish_reason: finishOf(legacy, c.finishReason, call), stop_reason: null };
     }),
-    usage: usageOf({ ...result, choices: [] }),
+    usage: usageOf(result),
   });
 }
 
@@ -88,6 +87,6 @@ async function streamTools(ctx: AnswerContext, { job, plan, legacy, stream }: To
     const call = c.callText === undefined ? undefined : parseCall(plan.layout, plan.names, c.callText);
     sse.send(chunk(base, i, {}, finishOf(legacy, c.finishReason, call)));
   });
-  if (stream.includeUsage) sse.send({ ...base, object: "chat.completion.chunk", choices: [], usage: usageOf({ ...result, choices: [] }) });
+  if (stream.includeUsage) sse.send({ ...base, object: "chat.completion.chunk", choices: [], usage: usageOf(result) });
   sse.end();
 }
