@@ -78,7 +78,7 @@ describe("real tokenizers, templates and FIM formats", function () {
       }
 
       if (chat) {
-        const chatPrompt = async (content: string) => server.deps.textEngine.chatPrompt(await load(family), [system, { role: "user", content }]);
+        const chatPrompt = async (content: string) => server.deps.textEngine.toolChatPrompt(await load(family), [system, { role: "user", content }], []).tokens;
 
         it("renders chat through the model's own template", async () => {
           const model = await load(family);

@@ -84,10 +84,6 @@ function toFunctions(tools: readonly ChatTool[]): ChatModelFunctions {
 
 const text = (value: unknown) => LlamaText(value as never).toString();
 
-export function renderChatPrompt(model: LlamaModel, messages: readonly ChatMessage[], wrapper = chatWrapper(model)): Token[] {
-  return renderToolChatPrompt(model, messages, [], wrapper).tokens;
-}
-
 /**
  * With tools: the template receives them (and earlier calls and results) where it lays them out
  * itself; otherwise the tools are described in a system message in a generic call layout.

@@ -9,7 +9,7 @@ import { tokenizeText } from "./inert-text";
 import { llamaGpu } from "../native-engines";
 import { loadNativeStep, type NativeStepLoad } from "./native-step";
 import { directDecodingAvailable } from "./node-llama-cpp-internals";
-import { chatWrapper, renderChatPrompt, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
+import { chatWrapper, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
 import { alignToPrompt, runChoice } from "./run-choice";
 import { SequencePool } from "./sequence-pool";
 import { grammarSchema, toolCallGrammar } from "./tool-call-grammar";
@@ -128,10 +128,6 @@ export class TextEngine {
    */
   tokenizePrompt(model: LlamaModel, text: string): Token[] {
     return withBos(model, model.tokenize(text, true));
-  }
-
-  chatPrompt(model: LlamaModel, messages: readonly ChatMessage[]): Token[] {
-    return renderChatPrompt(model, messages, this.chatWrapper(model));
   }
 
   toolChatPrompt(model: LlamaModel, messages: readonly ChatMessage[], tools: readonly ChatTool[]): RenderedChat {
