@@ -17,7 +17,8 @@ import { heldOutCases, outsideCases, type FimCase } from "./fim-quality/cases";
 import { prefixCopy } from "./fim-quality/prefix-copy";
 import { firstLine, score, type Score } from "./fim-quality/metrics";
 import { NgramModel } from "./fim-quality/ngram";
-import { printTable } from "./typing/table";
+import { percentile, printTable } from "./typing/table";
+import { lineCandidates } from "../src/server/engines/text/line-candidates";
 
 const TRAINED = path.resolve(process.env.FIM_BENCH_MODEL ?? "models/wisp-coder.gguf");
 const RANDOM = path.resolve(".cache/models/wisp-tiny.gguf");
@@ -35,20 +36,34 @@ const { trainingFiles } = heldOutCases(process.cwd());
 const outside = outsideCases(process.cwd(), trainingFiles);
 const cases = outside.cases;
 console.log(`${cases.length} cases from ${outside.files} files outside the training data (${outside.nearDuplicates} near-duplicates of training files left out)`);
-const engine = new TextEngine({ threads: 1, parallel: 1, contextSize: 4096, maxQueue: 4, prefixReuse: true });
+const engineOptions = { threads: 1, parallel: 1, contextSize: 4096, maxQueue: 4, prefixReuse: true };
+const engine = new TextEngine(engineOptions);
+// The server with --no-line-candidates: every line is the model's own.
+const alone = new TextEngine({ ...engineOptions, lineCandidates: false });
 const greedy = { temperature: 0, presencePenalty: 0, frequencyPenalty: 0, logitBias: new Map<Token, number>() };
 
-async function completeAll(id: string, file: string): Promise<{ suggestions: string[]; ms: number }> {
-  const model = await engine.model(id, file);
+interface Completed {
+  suggestions: string[];
+  ms: number;
+  /** Each case's time to its whole first line, ms (the prompt evaluated from scratch: each case is another file). */
+  each: number[];
+}
+
+async function completeAll(through: TextEngine, id: string, file: string): Promise<Completed> {
+  const model = await through.model(id, file);
   const started = performance.now();
   const suggestions: string[] = [];
+  const each: number[] = [];
   for (const c of cases) {
-    // As the server's /v1/completions builds it for a request with a suffix (token healing included).
-    const { prompt, heal } = engine.healedInfill(model, c.prefix, c.suffix, MAX_TOKENS);
-    const result = await engine.generate(id, file, { prompt, heal, promptParam: "prompt", n: 1, maxTokens: MAX_TOKENS, stop: ["\n"], sampling: greedy, signal: new AbortController().signal });
+    const t0 = performance.now();
+    // As the server's /v1/completions builds it for a request with a suffix (token healing and the file's lines included).
+    const { prompt, heal } = through.healedInfill(model, c.prefix, c.suffix, MAX_TOKENS);
+    const lines = lineCandidates(c.prefix, c.suffix);
+    const result = await through.generate(id, file, { prompt, heal, lines, promptParam: "prompt", n: 1, maxTokens: MAX_TOKENS, stop: ["\n"], sampling: greedy, signal: new AbortController().signal });
     suggestions.push(result.choices[0]!.text);
+    each.push(performance.now() - t0);
   }
-  return { suggestions, ms: performance.now() - started };
+  return { suggestions, ms: performance.now() - started, each };
 }
 
 function ngramBaseline(model: LlamaModel): { suggestions: string[]; ms: number } {
@@ -73,18 +88,25 @@ function ngramBaseline(model: LlamaModel): { suggestions: string[]; ms: number }
   return { suggestions, ms: performance.now() - started };
 }
 
-const trained = await completeAll("wisp-coder", TRAINED);
-const random = await completeAll("wisp-tiny", RANDOM);
+const trained = await completeAll(engine, "wisp-coder", TRAINED);
+const trainedAlone = await completeAll(alone, "wisp-coder", TRAINED);
+const random = await completeAll(alone, "wisp-tiny", RANDOM);
 const ngram = ngramBaseline(await engine.model("wisp-coder", TRAINED));
 const copyStarted = performance.now();
 const copied = cases.map((c) => prefixCopy(c.prefix));
 const copyMs = performance.now() - copyStarted;
+// What the file's lines give with no model at all: the first candidate, or nothing.
+const firstLines = cases.map((c) => lineCandidates(c.prefix, c.suffix)[0] ?? "");
+const fromFile = cases.filter((c) => lineCandidates(c.prefix, c.suffix).length > 0).length;
 /** The first line as Wisp's ghost text shows it: cut where it starts to loop (stopAtLoops). */
 const withLoopStop = (s: string[]) => s.map((t) => firstLine(t).slice(0, loopCut(firstLine(t)) ?? undefined));
 const methods: [string, string[], number][] = [
-  ["wisp-coder (trained)", trained.suggestions, trained.ms],
-  ["wisp-coder, loops cut", withLoopStop(trained.suggestions), trained.ms],
+  ["wisp-coder, the server's answer", trained.suggestions, trained.ms],
+  ["  loops cut, as ghost text shows it", withLoopStop(trained.suggestions), trained.ms],
+  ["wisp-coder alone (--no-line-candidates)", trainedAlone.suggestions, trainedAlone.ms],
+  ["  loops cut", withLoopStop(trainedAlone.suggestions), trainedAlone.ms],
   ["prefix copy (baseline)", copied, copyMs],
+  ["the file's first line candidate, no model", firstLines, NaN],
   ["n-gram (orders 1-4)", ngram.suggestions, ngram.ms],
   ["wisp-tiny (random weights)", random.suggestions, random.ms],
 ];
@@ -112,10 +134,21 @@ for (const [name, keep] of subsets) {
     [0, 1, 0, 1, 0, 0, 1],
   );
 }
-console.log("\nexamples (every 60th case): the line's start | real rest | trained | prefix copy");
+console.log(`\n${fromFile} of ${cases.length} cases had lines from the file to choose from; the rest are the model's own.`);
+console.log("time to the whole first line, ms (each prompt evaluated from scratch, one thread):");
+printTable(
+  ["wisp-coder", "p50", "p90", "vs alone, p50"],
+  [
+    ["the server's answer", percentile(trained.each, 0.5), percentile(trained.each, 0.9), `${(percentile(trained.each, 0.5) / percentile(trainedAlone.each, 0.5)).toFixed(2)}x`],
+    ["alone (--no-line-candidates)", percentile(trainedAlone.each, 0.5), percentile(trainedAlone.each, 0.9), "1.00x"],
+  ],
+  [0, 1, 1, 0],
+);
+console.log("\nexamples (every 60th case): the line's start | real rest | the server's answer | prefix copy");
 for (let i = 0; i < cases.length; i += 60) {
   const c = cases[i]!;
   const lineStart = c.prefix.slice(c.prefix.lastIndexOf("\n") + 1).trimStart();
   console.log(`  ${JSON.stringify(lineStart.slice(-40))} | ${JSON.stringify(c.expected)} | ${JSON.stringify(firstLine(trained.suggestions[i]!))} | ${JSON.stringify(copied[i])}`);
 }
 await engine.dispose();
+await alone.dispose();

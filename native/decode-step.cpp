@@ -1,6 +1,7 @@
 // decode-step: llama.cpp's decode and a sampling step on node-llama-cpp's own context and sampler,
-// called synchronously on the server's thread; and a short run of such steps for a sequence that
-// generates alone.
+// called synchronously on the server's thread; a short run of such steps for a sequence that
+// generates alone; and log-probabilities of given tokens, for choosing among lines copied from the
+// file (line-choice.ts).
 //
 // Why: node-llama-cpp runs each decode and each sampling step as a job on libuv's thread pool, and
 // on small machines the two thread hops per generated token cost about as much as a fifth of the
@@ -16,7 +17,9 @@
 // version (see native-step.ts).
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "AddonContext.h"
 #include "AddonSampler.h"
@@ -33,6 +36,8 @@ struct Functions {
   const llama_model* (*getModel)(const llama_context*);
   const llama_vocab* (*modelVocab)(const llama_model*);
   bool (*isEog)(const llama_vocab*, llama_token);
+  float* (*logitsAt)(llama_context*, int32_t);
+  int32_t (*vocabSize)(const llama_vocab*);
 };
 
 Functions fns{};
@@ -53,7 +58,8 @@ std::string bind() {
             lookup(handle, "_ZN12AddonSampler20rebuildChainIfNeededEv", fns.rebuildChainIfNeeded) &&
             lookup(handle, "_ZN12AddonSampler6sampleEP13llama_contextiR22llama_token_data_arrayb", fns.sample) &&
             lookup(handle, "_ZN12AddonSampler11acceptTokenEi", fns.acceptToken) && lookup(handle, "llama_get_model", fns.getModel) &&
-            lookup(handle, "llama_model_get_vocab", fns.modelVocab) && lookup(handle, "llama_vocab_is_eog", fns.isEog);
+            lookup(handle, "llama_model_get_vocab", fns.modelVocab) && lookup(handle, "llama_vocab_is_eog", fns.isEog) &&
+            lookup(handle, "llama_get_logits_ith", fns.logitsAt) && lookup(handle, "llama_vocab_n_tokens", fns.vocabSize);
   // The handle stays open: node-llama-cpp keeps the library loaded for the process's lifetime.
   return ok ? "" : "node-llama-cpp's binary lacks a function this step needs";
 }
@@ -159,7 +165,33 @@ Napi::Value Generate(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(n));
 }
 
+// logprobs(context, batchLogitIndex, tokens, out): out[j] = log P(tokens[j]) at a logit index of the
+// last decode, the model's own distribution (softmax of the logits, no sampler). Scoring a few
+// candidate lines this way costs a decode of their tokens; node-llama-cpp's probabilities instead
+// build a sorted map of the whole vocabulary per position, ten times that.
+Napi::Value Logprobs(const Napi::CallbackInfo& info) {
+  AddonContext* context = contextOf(info);
+  int32_t index = info[1].As<Napi::Number>().Int32Value();
+  Napi::Int32Array tokens = info[2].As<Napi::Int32Array>();
+  Napi::Float64Array out = info[3].As<Napi::Float64Array>();
+  checkLogits(info, context);
+  const float* logits = fns.logitsAt(context->ctx, index);
+  if (logits == nullptr) throw Napi::Error::New(info.Env(), "no logits at that index");
+  const int32_t n = fns.vocabSize(fns.modelVocab(fns.getModel(context->ctx)));
+  float top = logits[0];
+  for (int32_t t = 1; t < n; t++) top = std::max(top, logits[t]);
+  double sum = 0;
+  for (int32_t t = 0; t < n; t++) sum += std::exp(static_cast<double>(logits[t] - top));
+  const double normalizer = top + std::log(sum);
+  for (size_t j = 0; j < tokens.ElementLength() && j < out.ElementLength(); j++) {
+    const int32_t token = tokens[j];
+    out[j] = token >= 0 && token < n ? logits[token] - normalizer : -INFINITY;
+  }
+  return info.Env().Undefined();
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("logprobs", Napi::Function::New(env, Logprobs));
   exports.Set("bind", Napi::Function::New(env, Bind));
   exports.Set("decode", Napi::Function::New(env, Decode));
   exports.Set("sample", Napi::Function::New(env, Sample));

@@ -37,6 +37,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   prefixReuse: true,
   inputLookup: 0,
   nativeStep: true,
+  lineCandidates: true,
   bodyLimit: 4 * 1024 * 1024,
   requestTimeoutMs: 30_000,
   upstreams: [],

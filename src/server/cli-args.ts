@@ -11,7 +11,7 @@ export const USAGE = `usage:
   wisp-server [--host 127.0.0.1] [--port 8765] [--models-dir DIR] [--data-dir DIR]
               [--threads N] [--threads-batch N] [--parallel N] [--ctx-size N]
               [--max-queue N] [--request-timeout SECONDS] [--no-prefix-reuse]
-              [--input-lookup N] [--no-native-step]
+              [--input-lookup N] [--no-native-step] [--no-line-candidates]
               [--upstream NAME=URL[,key-env=VAR][,models=a,b]]... [--no-local-models]
               [--rate-limit requests=N,tokens=N] [--config wisp.json]
   wisp-server keys create --name NAME [--data-dir DIR]
@@ -55,6 +55,7 @@ export function parseCommand(argv: string[]): Command {
       "no-prefix-reuse": { type: "boolean" },
       "input-lookup": { type: "string" },
       "no-native-step": { type: "boolean" },
+      "no-line-candidates": { type: "boolean" },
       mirror: { type: "string" },
       upstream: { type: "string", multiple: true },
       config: { type: "string" },
@@ -107,6 +108,7 @@ export function parseCommand(argv: string[]): Command {
       maxQueue: values["max-queue"] === "0" ? 0 : positiveInt("max-queue", values["max-queue"], DEFAULT_CONFIG.maxQueue),
       prefixReuse: !values["no-prefix-reuse"],
       nativeStep: !values["no-native-step"],
+      lineCandidates: !values["no-line-candidates"],
       inputLookup: values["input-lookup"] === "0" ? 0 : positiveInt("input-lookup", values["input-lookup"], DEFAULT_CONFIG.inputLookup),
       requestTimeoutMs: 1000 * positiveInt("request-timeout", values["request-timeout"], DEFAULT_CONFIG.requestTimeoutMs / 1000),
       upstreams,

@@ -38,6 +38,12 @@ export interface ServerConfig {
    * thread pool per token (--no-native-step turns it off, to compare). Same text either way.
    */
   nativeStep: boolean;
+  /**
+   * Greedy one-line fill-in-the-middle requests answered with the line copied from the file that
+   * the model finds most likely, where the file offers some (see line-choice.ts);
+   * --no-line-candidates leaves every line to the model's own generation.
+   */
+  lineCandidates: boolean;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
   /**

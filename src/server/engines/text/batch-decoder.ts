@@ -45,6 +45,8 @@ interface Step {
   samples: number;
   sampler?: NativeSampler;
   accept?: (index: number, token: Token) => boolean;
+  /** Instead of sampling: reads the logits at the last `samples` tokens' indexes (before the next decode frees them). */
+  inspect?: (context: NativeContext, logitIndexes: readonly number[]) => void;
   resolve: (sampled: Token[]) => void;
   reject: (error: unknown) => void;
 }
@@ -65,6 +67,11 @@ export class BatchDecoder {
     /** Decodes generation steps and samples on this thread (see native-step.ts); else node-llama-cpp's pool. */
     private readonly native?: NativeStep,
   ) {}
+
+  /** Whether log-probabilities can be read (see logprobs). */
+  get hasNativeStep(): boolean {
+    return this.native !== undefined;
+  }
 
   /** Counts a generation loop as active until the returned function is called. */
   enter(): () => void {
@@ -112,6 +119,33 @@ export class BatchDecoder {
       seq.appended([token, ...sampled.slice(0, -1)]);
       if (sampled.at(-1) === -1) throw new Error("the engine failed to sample a token");
       return sampled;
+    });
+  }
+
+  /**
+   * Appends `tokens` to `sequence` and returns the model's log-probability of each token after the
+   * one before it, and of each of `then` after the last. Only where the native step is loaded (see
+   * native-step.ts); at most a batch of tokens.
+   */
+  logprobs(sequence: LlamaContextSequence, tokens: readonly Token[], then: Int32Array): Promise<{ each: number[]; then: Float64Array }> {
+    const native = this.native;
+    if (!native) return Promise.reject(new Error("log-probabilities need the native step"));
+    if (tokens.length === 0 || tokens.length > this.batchSize) return Promise.reject(new Error(`between 1 and ${this.batchSize} tokens can be scored at once`));
+    const each: number[] = [];
+    const last = new Float64Array(then.length);
+    const one = new Int32Array(1);
+    const read = new Float64Array(1);
+    const inspect = (context: NativeContext, indexes: readonly number[]) => {
+      for (let i = 0; i + 1 < indexes.length; i++) {
+        one[0] = tokens[i + 1]!;
+        native.logprobs(context, indexes[i]!, one, read);
+        each.push(read[0]!);
+      }
+      native.logprobs(context, indexes.at(-1)!, then, last);
+    };
+    return new Promise((resolve, reject) => {
+      this.queue.push({ sequence, tokens, samples: tokens.length, inspect, resolve: () => resolve({ each, then: last }), reject });
+      this.schedule();
     });
   }
 
@@ -167,6 +201,8 @@ export class BatchDecoder {
       let room = this.batchSize;
       const parts: { entry: (typeof left)[number]; count: number }[] = [];
       for (const entry of left) {
+        // Logits are read from one decode: a scored step waits for a batch it fits in whole.
+        if (entry.step.inspect && entry.from === 0 && entry.step.tokens.length > room && room < this.batchSize) continue;
         const count = Math.min(room, entry.step.tokens.length - entry.from);
         if (count > 0) parts.push({ entry, count }), (room -= count);
       }
@@ -212,6 +248,10 @@ export class BatchDecoder {
   private async sample(step: Step, logitIndexes: number[]): Promise<void> {
     try {
       const ctx = nodeLlamaCppInternals(undefined, this.context).addonContext;
+      if (step.inspect) {
+        step.inspect(ctx, logitIndexes);
+        return step.resolve([]);
+      }
       const sampled: Token[] = [];
       for (let i = 0; i < logitIndexes.length && step.sampler; i++) {
         const token = (this.native ? this.native.sample(ctx, logitIndexes[i]!, step.sampler) : await ctx.sampleToken(logitIndexes[i]!, step.sampler)) as Token | -1;

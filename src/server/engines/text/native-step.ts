@@ -20,6 +20,8 @@ export interface NativeStep {
    * could not be). Throws only when the first decode fails.
    */
   generate(context: NativeContext, sequenceId: number, position: number, token: number, sampler: NativeSampler, budgetMs: number, out: Int32Array): number;
+  /** out[j] = log P(tokens[j]) at a logit index of the last decode: the model's own distribution, no sampler. */
+  logprobs(context: NativeContext, batchLogitIndex: number, tokens: Int32Array, out: Float64Array): void;
 }
 
 export type NativeStepLoad = { step: NativeStep; reason?: undefined } | { step?: undefined; reason: string };
@@ -71,6 +73,7 @@ export function loadNativeStep(options: { from?: string; version?: string } = {}
   } catch (error) {
     return { reason: `cannot load ${file}: ${error instanceof Error ? error.message : String(error)}` };
   }
+  if (typeof addon.logprobs !== "function") return { reason: `${file} was built from an older native/decode-step.cpp (npm run build:native)` };
   const problem = addon.bind();
   if (problem !== "") return { reason: problem };
   return { step: addon };

@@ -10,6 +10,7 @@ import { llamaGpu } from "../native-engines";
 import { loadNativeStep, type NativeStepLoad } from "./native-step";
 import { directDecodingAvailable } from "./node-llama-cpp-internals";
 import { chatWrapper, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
+import { runLineChoice } from "./line-choice";
 import { alignToPrompt, runChoice } from "./run-choice";
 import { SequencePool } from "./sequence-pool";
 import { grammarSchema, toolCallGrammar } from "./tool-call-grammar";
@@ -31,10 +32,14 @@ export interface TextEngineOptions {
   inputLookup?: number;
   /** Generation steps on the server's thread where decode-step is built (native-step.ts); default true. */
   nativeStep?: boolean;
+  /** Answer greedy one-line infill requests with a line copied from the file where it offers some (line-choice.ts); default true. */
+  lineCandidates?: boolean;
 }
 
 export interface TextEngineMetrics {
   requests: number;
+  /** Requests answered with a line copied from the file (see runLineChoice). */
+  linesCopied: number;
   /** Requests whose client left before the end. */
   aborted: number;
   /**
@@ -66,9 +71,11 @@ export class TextEngine {
   private readonly pools = new Set<SequencePool>();
   /** Each token's text, per model that heals prompts (see healedInfill). */
   private readonly tokenTexts = new WeakMap<LlamaModel, string[]>();
+  /** The tokens that end a line, per model (see runLineChoice). */
+  private readonly lineEndTokens = new WeakMap<LlamaModel, Int32Array>();
   /** Each model's chat template, made once (see chatWrapper). */
   private readonly chatWrappers = new WeakMap<LlamaModel, JinjaTemplateChatWrapper>();
-  private readonly counters = { requests: 0, aborted: 0, tokensAfterAbort: 0, promptTokensEvaluated: 0, promptTokensCached: 0, completionTokens: 0, lookupPredicted: 0, lookupAccepted: 0 };
+  private readonly counters = { requests: 0, linesCopied: 0, aborted: 0, tokensAfterAbort: 0, promptTokensEvaluated: 0, promptTokensCached: 0, completionTokens: 0, lookupPredicted: 0, lookupAccepted: 0 };
 
   constructor(readonly options: TextEngineOptions) {}
 
@@ -218,8 +225,29 @@ export class TextEngine {
     return bias;
   }
 
+  /** Tokens whose text starts with a line break, and the end-of-generation ones. */
+  private lineEnds(model: LlamaModel): Int32Array {
+    let ends = this.lineEndTokens.get(model);
+    if (!ends) {
+      const count = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
+      const tokens = Array.from({ length: count }, (_, t) => t as Token).filter((t) => model.isEogToken(t) || /^\r?\n/.test(model.detokenize([t])));
+      ends = Int32Array.from(tokens);
+      this.lineEndTokens.set(model, ends);
+    }
+    return ends;
+  }
+
+  /** The lines a request may be answered with (see runLineChoice): only greedy, one line, one choice, nothing else asked of the tokens. */
+  private copiedLines(request: GenerationRequest): readonly string[] | undefined {
+    const s = request.sampling;
+    const greedy = s.temperature === 0 && s.logitBias.size === 0 && s.presencePenalty === 0 && s.frequencyPenalty === 0 && s.grammar === undefined;
+    const plain = request.n === 1 && request.topLogprobs === undefined && request.stop.includes("\n");
+    return this.options.lineCandidates !== false && greedy && plain && request.lines?.length ? request.lines : undefined;
+  }
+
   async generate(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
     const { model, pool, decoder } = await this.load(id, path);
+    const lines = this.copiedLines(request);
     // Log probabilities and grammars take node-llama-cpp's own evaluation loop, which cannot heal:
     // there, the healed token goes back on the prompt.
     const direct = decoder !== undefined && request.topLogprobs === undefined && request.sampling.grammar === undefined;
@@ -251,13 +279,16 @@ export class TextEngine {
         } else {
           if (first === 0) request.onPromptReady?.(prompt);
           const run = (s: LlamaContextSequence, i: number) =>
-            direct
+            lines
+              ? runLineChoice(model, s, decoder, { ...request, maxTokens }, first + i, aligned[i]!.rest, lines, this.lineEnds(model))
+              : direct
               ? runDirectChoice(model, s, decoder, { ...request, maxTokens }, first + i, aligned[i]!.rest, this.options.inputLookup ?? 0, healingBias)
               : runChoice(model, s, { ...request, maxTokens }, first + i, aligned[i]!.rest);
           choices.push(...(await Promise.all(round.map(run))));
         }
       }
       const completionTokens = choices.reduce((sum, c) => sum + c.tokens, 0);
+      if (lines && choices.length > 0) this.counters.linesCopied++;
       for (const c of choices) {
         this.counters.lookupPredicted += c.lookup?.predicted ?? 0;
         this.counters.lookupAccepted += c.lookup?.accepted ?? 0;
@@ -281,9 +312,10 @@ export class TextEngine {
   async generateEach(
     id: string,
     path: string,
-    request: Omit<GenerationRequest, "prompt" | "heal">,
+    request: Omit<GenerationRequest, "prompt" | "heal" | "lines">,
     prompts: readonly (readonly Token[])[],
     heals: readonly (TokenHealing | undefined)[] = [],
+    lines: readonly (readonly string[] | undefined)[] = [],
   ): Promise<GenerationResult> {
     const total: GenerationResult = { choices: [], promptTokens: 0, completionTokens: 0, prompt: { evaluated: 0, cached: 0 }, tokensAfterAbort: 0 };
     for (const [p, prompt] of prompts.entries()) {
@@ -292,6 +324,7 @@ export class TextEngine {
         ...request,
         prompt,
         heal: heals[p],
+        lines: lines[p],
         onPromptReady: p === 0 ? request.onPromptReady : undefined,
         onText: request.onText && ((choice, text, logprobs) => request.onText!(p * request.n + choice, text, logprobs)),
       });

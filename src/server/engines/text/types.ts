@@ -32,6 +32,11 @@ export interface GenerationRequest {
   heal?: TokenHealing;
   /** The request field the prompt came from, named in errors about it. */
   promptParam: "prompt" | "messages";
+  /**
+   * Lines copied from the file for a fill-in-the-middle answer (see line-candidates.ts): a greedy
+   * one-line request is answered with the one the model finds most likely (see line-choice.ts).
+   */
+  lines?: readonly string[];
   n: number;
   maxTokens: number;
   stop: readonly string[];

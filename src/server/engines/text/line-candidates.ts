@@ -1,0 +1,64 @@
+// Lines a fill-in-the-middle answer may copy from its own file. Code repeats itself (the same call
+// with other arguments, a sibling field, the line above with one name changed), and a small model
+// copies worse than a text search does: on code it never saw, continuing the current line as the
+// file did where the line's last characters occur beats the embedded model's own first line by
+// 3x. The candidates are those continuations; the engine lets the model choose among them by its
+// own likelihood (see line-choice.ts) and generates only where the file offers none.
+
+/** Shortest tail of the current line that is looked up (shorter ones match by chance too often). */
+const SHORTEST_TAIL = 4;
+/** Longest tail looked up: past it, a match says no more about what follows. */
+const LONGEST_TAIL = 48;
+/** Most candidates offered: each costs the model a decode of its tokens. */
+const MOST = 6;
+/** A candidate longer than this is not a line of code worth copying whole. */
+const LONGEST_LINE = 200;
+
+/**
+ * The distinct continuations of the longest tail of the prefix's last line that occurs again,
+ * earlier in the prefix (the most recent first) or in the suffix's lines below the cursor (the
+ * nearest first). What the cursor's line already has after the cursor (an editor's closing bracket)
+ * must end the candidate, and comes off it. Empty when nothing matches, or the longest tail that
+ * matches is followed by nothing of use.
+ */
+export function lineCandidates(prefix: string, suffix: string): string[] {
+  const line = prefix.slice(prefix.lastIndexOf("\n") + 1);
+  const lineEnd = suffix.indexOf("\n");
+  const after = (lineEnd < 0 ? suffix : suffix.slice(0, lineEnd)).trim();
+  const below = lineEnd < 0 ? "" : suffix.slice(lineEnd);
+  for (let k = Math.min(LONGEST_TAIL, line.length); k >= SHORTEST_TAIL; k--) {
+    const tail = line.slice(-k);
+    if (tail.trim() === "") continue;
+    const found = [...continuations(prefix, tail, "backward"), ...continuations(below, tail, "forward")];
+    // The longest tail that occurs again decides, even where what follows it there is of no use:
+    // a shorter one would match by chance more often than it helps.
+    if (found.length === 0) continue;
+    const lines = found.flatMap((text) => {
+      const end = text.trimEnd();
+      if (!end.endsWith(after)) return [];
+      const rest = end.slice(0, end.length - after.length).trimEnd();
+      return rest === "" || rest.length > LONGEST_LINE ? [] : [rest];
+    });
+    return [...new Set(lines)].slice(0, MOST);
+  }
+  return [];
+}
+
+/**
+ * What follows each occurrence of `tail` in `text` up to the line's end: backward, the most recent
+ * first and not the one that ends the text; forward, the nearest first.
+ */
+function continuations(text: string, tail: string, order: "backward" | "forward"): string[] {
+  const out: string[] = [];
+  const restOfLine = (at: number) => {
+    const end = text.indexOf("\n", at);
+    return text.slice(at, end < 0 ? text.length : end);
+  };
+  if (order === "backward") {
+    const last = text.length - tail.length - 1;
+    for (let at = last < 0 ? -1 : text.lastIndexOf(tail, last); at >= 0; at = at === 0 ? -1 : text.lastIndexOf(tail, at - 1)) out.push(restOfLine(at + tail.length));
+  } else {
+    for (let at = text.indexOf(tail); at >= 0; at = text.indexOf(tail, at + 1)) out.push(restOfLine(at + tail.length));
+  }
+  return out;
+}
