@@ -39,7 +39,9 @@ describe("POST /v1/completions: one-line answers copied from the file, chosen by
   it("a line the file offers once is the answer, streamed the same, counted in usage and /metrics", async () => {
     const prefix = "const greeting = formatName(user.first, user.last);\nconsole.log(greeting);\nconst farewell = formatName(user.fi";
     const before = await copied(server);
-    const answer = await complete(server, { prompt: prefix, suffix: "\n" });
+    const response = await server.fetch("/v1/completions", { json: { ...ONE_LINE, prompt: prefix, suffix: "\n" } });
+    assert.equal(response.headers.get("x-wisp-prompt-tokens-evaluated"), "0", "one line to offer: nothing to evaluate");
+    const answer = (await response.json()) as Awaited<ReturnType<typeof complete>>;
     assert.deepEqual(answer.choices.map((c) => [c.text, c.finish_reason]), [["rst, user.last);", "stop"]]);
     assert.ok(answer.usage.completion_tokens > 0);
     assert.equal(await copied(server), before + 1);
@@ -53,7 +55,9 @@ describe("POST /v1/completions: one-line answers copied from the file, chosen by
   it("of several lines, the one whose tokens and line end the model finds most likely, as node-llama-cpp's own probabilities score them", async () => {
     const lines = lineCandidates(FILE, SUFFIX);
     assert.deepEqual(lines, ["uce((sum, item) => sum + item.count, 0);", "uce((sum, item) => sum + item.weight, 0);", "uce((sum, item) => sum + item.price, 0);"]);
-    const answer = (await complete(server, { prompt: FILE, suffix: SUFFIX })).choices[0]!.text;
+    const response = await server.fetch("/v1/completions", { json: { ...ONE_LINE, prompt: FILE, suffix: SUFFIX } });
+    assert.ok(Number(response.headers.get("x-wisp-prompt-tokens-evaluated")) > 50, "the prompt is evaluated to score the lines");
+    const answer = ((await response.json()) as Awaited<ReturnType<typeof complete>>).choices[0]!.text;
     // The same scores, computed here with node-llama-cpp's public API on a context of the test's own.
     const model = await textModel(server);
     const { prompt, heal } = server.deps.textEngine.healedInfill(model, FILE, SUFFIX, 48);

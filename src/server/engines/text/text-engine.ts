@@ -270,7 +270,8 @@ export class TextEngine {
         const round = sequences.slice(0, Math.min(sequences.length, request.n - first));
         const aligned = await Promise.all(round.map((s) => alignToPrompt(s, request.prompt, this.options.prefixReuse)));
         if (first === 0) {
-          prompt.evaluated = aligned.reduce((a, s) => a + s.evaluated, 0);
+          // A line the file offers once is the answer as it is: the prompt is not evaluated for it.
+          prompt.evaluated = lines?.length === 1 ? 0 : aligned.reduce((a, s) => a + s.evaluated, 0);
           prompt.cached = aligned.reduce((a, s) => a + s.cached, 0);
         }
         if (maxTokens === 0) {
