@@ -4,7 +4,7 @@
 // On a shared machine the load drifts: each round sends one request each way, back to back, and
 // the overhead is the median over rounds of that pair's difference (or ratio).
 // Run with `npx tsx bench/upstream-proxy.bench.ts` (or `npm run bench`; needs `npm run build`).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
@@ -19,6 +19,7 @@ const MODEL = TINY_LLAMA_SIZES.large.name;
 const MODEL_FILE = path.resolve(".cache/models", `${MODEL}.gguf`);
 const ROUNDS = { ttft: 40, rate: 12 };
 const CONCURRENT = 64;
+const WARM_UP = 50;
 
 if (!existsSync(MODEL_FILE)) {
   console.log(`generating ${MODEL_FILE} (once)...`);
@@ -32,10 +33,18 @@ const model = await llama.loadModel({ modelPath: MODEL_FILE });
 const neverEnd = Object.fromEntries((model.fileInfo.metadata.tokenizer.ggml.tokens as string[]).flatMap((_, t) => (model.isEogToken(t as Token) ? [[String(t), -100]] : [])));
 await model.dispose();
 
-/** CPU time (user + system) a process has used, ms; clock ticks are 10 ms here. */
+/**
+ * CPU time a process has used (all its threads: JS, compiler, file system pool), ms. From the
+ * scheduler's nanosecond count: /proc/PID/stat counts 10 ms ticks, as coarse as a whole request.
+ */
 function cpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  return readdirSync(`/proc/${pid}/task`).reduce((sum, task) => {
+    try {
+      return sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+    } catch {
+      return sum; // a thread that ended meanwhile
+    }
+  }, 0);
 }
 
 /** An OpenAI-style server the client calls: its /v1, key and the model id it serves. */
@@ -57,7 +66,8 @@ async function compare(label: string, upstream: Endpoint, gateway: LocalServer, 
     { name: "through wisp-server", endpoint: gateway },
   ];
   const run = (side: Side, body: Record<string, unknown>) => timedCompletion(side.endpoint.baseUrl, side.endpoint.apiKey, { model: side.endpoint.model, temperature: 0, ...body }, agent);
-  for (const side of sides) for (let i = 0; i < 3; i++) await run(side, { prompt: "warm up", max_tokens: 4 });
+  // A server in use has run its request path many times over (its code compiled, not interpreted).
+  for (let i = 0; i < WARM_UP; i++) for (const side of sides) await run(side, { prompt: `warm up ${i}`, max_tokens: 4 });
 
   // Interleaved, the order switching each round, so drift of the machine hits both sides alike.
   const measure = async (rounds: number, body: Record<string, unknown>) => {
@@ -119,7 +129,9 @@ function gatewayFor(upstream: Endpoint, keyEnv?: string): Promise<LocalServer> {
 }
 
 try {
-  const upstream = await startWispServer(MODEL_FILE, MODEL, ["--parallel", "2", "--max-queue", String(CONCURRENT)]);
+  // Without prompt reuse: the second of a round's pair (the same prompt) would otherwise start from
+  // the tokens the first left evaluated, and get its first token in half the time.
+  const upstream = await startWispServer(MODEL_FILE, MODEL, ["--parallel", "2", "--max-queue", String(CONCURRENT), "--no-prefix-reuse"]);
   process.env.WISP_BENCH_UPSTREAM_KEY = upstream.apiKey;
   const gateway = await gatewayFor(upstream, "WISP_BENCH_UPSTREAM_KEY");
   try {
