@@ -130,8 +130,8 @@ function relayStream(reply: FastifyReply, upstream: Upstream, response: Incoming
   raw.flushHeaders();
   return new Promise((resolve) => {
     response.on("data", (chunk: Buffer) => {
-      const text = relay.push(chunk);
-      if (text !== "" && !raw.destroyed && !raw.write(text)) {
+      const events = relay.push(chunk);
+      if (events !== undefined && !raw.destroyed && !raw.write(events)) {
         response.pause();
         raw.once("drain", () => response.resume());
       }
@@ -145,7 +145,7 @@ function relayStream(reply: FastifyReply, upstream: Upstream, response: Incoming
         else {
           // Cut mid-stream: nothing is retried (the client already has part of an answer).
           const error = new ApiError(502, `upstream ${upstream.name} closed the stream before it ended`, "server_error", null, "upstream_disconnected");
-          raw.end(rest + encodeSseEvent(JSON.stringify(errorBody(error))));
+          raw.end(Buffer.concat([rest, Buffer.from(encodeSseEvent(JSON.stringify(errorBody(error))))]));
           upstream.markDown(error.message);
         }
       }

@@ -70,7 +70,34 @@ export class UpstreamRegistry {
   /** The route for a model id a request names, when an upstream serves it (and no local model is it). */
   resolve(id: string): UpstreamRoute | undefined {
     if (this.upstreams.length === 0 || this.isLocal(id)) return undefined;
-    return this.routes().find((r) => r.id === id);
+    const { plain, prefixed } = this.routeMaps();
+    const route = plain.get(id);
+    if (route) return route;
+    // NAME/id is a route only while a local model has that id (as routes() names it).
+    const named = prefixed.get(id);
+    return named && this.isLocal(named.upstreamModel) ? named : undefined;
+  }
+
+  /** What resolve() looks in: built when an upstream's model list changes, not per request. */
+  private maps?: { listings: ListedModel[][]; plain: Map<string, UpstreamRoute>; prefixed: Map<string, UpstreamRoute> };
+
+  private routeMaps(): { plain: Map<string, UpstreamRoute>; prefixed: Map<string, UpstreamRoute> } {
+    // Every check of an upstream gives it a new list: the same lists mean the same routes.
+    if (this.maps?.listings.every((listing, i) => listing === this.upstreams[i]!.listed)) return this.maps;
+    const plain = new Map<string, UpstreamRoute>();
+    const prefixed = new Map<string, UpstreamRoute>();
+    for (const upstream of this.upstreams) {
+      for (const listed of upstream.listed) {
+        // Which of these ids is local is asked per request: local models come and go.
+        const route = plain.get(listed.id) ?? { id: listed.id, upstreamModel: listed.id, listed, replicas: [] };
+        route.replicas.push(upstream);
+        plain.set(listed.id, route);
+        const id = `${upstream.name}/${listed.id}`;
+        prefixed.set(id, { id, upstreamModel: listed.id, listed, replicas: [upstream] });
+      }
+    }
+    this.maps = { listings: this.upstreams.map((u) => u.listed), plain, prefixed };
+    return this.maps;
   }
 
   list(): UpstreamModel[] {

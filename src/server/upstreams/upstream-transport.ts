@@ -17,22 +17,37 @@ export function disposeTransport(transport: UpstreamTransport): void {
   transport.https.destroy();
 }
 
+/** Where an upstream's requests go: its base URL taken apart once, not per request. */
+export interface Endpoint {
+  secure: boolean;
+  hostname: string;
+  port: number;
+  /** The base URL's path (e.g. /v1), which request paths follow. */
+  basePath: string;
+}
+
+export function endpointOf(baseUrl: string): Endpoint {
+  const url = new URL(baseUrl);
+  const secure = url.protocol === "https:";
+  // An IPv6 literal comes bracketed; http.request takes it bare.
+  return { secure, hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: Number(url.port || (secure ? 443 : 80)), basePath: url.pathname.replace(/\/+$/, "") };
+}
+
 interface Target {
-  baseUrl: string;
+  endpoint: Endpoint;
   authorization: string | undefined;
 }
 
-/** Sends a request; resolves with the response as soon as its headers arrive. */
+/** Sends a request (head and body in one write); resolves with the response as soon as its headers arrive. */
 export function openUpstream(transport: UpstreamTransport, target: Target, method: string, path: string, body: string | undefined): { request: http.ClientRequest; response: Promise<IncomingMessage> } {
-  const url = new URL(target.baseUrl + path);
-  const secure = url.protocol === "https:";
+  const { secure, hostname, port, basePath } = target.endpoint;
   const headers: Record<string, string> = { accept: "application/json, text/event-stream" };
   if (target.authorization) headers.authorization = target.authorization;
   if (body !== undefined) {
     headers["content-type"] = "application/json";
     headers["content-length"] = String(Buffer.byteLength(body));
   }
-  const request = (secure ? https : http).request(url, { method, headers, agent: secure ? transport.https : transport.http });
+  const request = (secure ? https : http).request({ method, hostname, port, path: basePath + path, headers, agent: secure ? transport.https : transport.http });
   const response = new Promise<IncomingMessage>((resolve, reject) => {
     request.once("response", resolve);
     request.once("error", reject);

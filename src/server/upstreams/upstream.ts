@@ -3,7 +3,7 @@
 // a forwarded request) takes it out, and it is checked again after a backoff that doubles.
 import type { UpstreamStatus } from "../../core/api/upstream-status";
 import type { UpstreamSpec } from "./upstream-config";
-import { upstreamCall, type UpstreamTransport } from "./upstream-transport";
+import { endpointOf, upstreamCall, type Endpoint, type UpstreamTransport } from "./upstream-transport";
 
 export interface UpstreamTiming {
   /** Checks of a healthy upstream (which also refresh its model list), ms. */
@@ -37,6 +37,7 @@ function listedModel(raw: Record<string, unknown>): ListedModel | undefined {
 export class Upstream {
   readonly name: string;
   readonly baseUrl: string;
+  readonly endpoint: Endpoint;
   /** The models it serves, as last listed. */
   listed: ListedModel[] = [];
   healthy = false;
@@ -58,6 +59,7 @@ export class Upstream {
   ) {
     this.name = spec.name;
     this.baseUrl = spec.baseUrl;
+    this.endpoint = endpointOf(spec.baseUrl);
   }
 
   /** Checks now (unless a check is under way) and schedules the next one. */

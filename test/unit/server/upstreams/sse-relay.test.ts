@@ -5,31 +5,55 @@ const event = (data: object | string) => `data: ${typeof data === "string" ? dat
 const text = (content: string) => event({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }], usage: null });
 const usage = event({ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } });
 
+/** Everything the relay sends on for `pieces`, as text. */
+function relayed(relay: SseRelay, pieces: Buffer[]): string {
+  return Buffer.concat(pieces.flatMap((piece) => relay.push(piece) ?? [])).toString("utf8");
+}
+
 describe("SseRelay", () => {
   it("passes whole events on as they complete, even when split mid-character", () => {
     const relay = new SseRelay(false);
     const bytes = Buffer.from(text("héllo") + text("wörld"));
     const cut = bytes.indexOf(Buffer.from("é")) + 1;
-    let out = relay.push(bytes.subarray(0, cut));
-    assert.equal(out, "");
-    out += relay.push(bytes.subarray(cut));
-    assert.equal(out, bytes.toString("utf8"));
+    assert.equal(relay.push(bytes.subarray(0, cut)), undefined);
+    assert.equal(relay.push(bytes.subarray(cut))?.toString("utf8"), bytes.toString("utf8"));
+    assert.equal(relay.choiceEvents, 2);
+  });
+
+  it("sends each event once its blank line has come, also when the blank line is split between pieces", () => {
+    const relay = new SseRelay(false);
+    const first = text("one");
+    assert.equal(relay.push(Buffer.from(first.slice(0, -1))), undefined);
+    assert.equal(relay.push(Buffer.from(first.slice(-1) + text("two").slice(0, 10)))?.toString("utf8"), first);
+    assert.equal(relay.push(Buffer.from(text("two").slice(10)))?.toString("utf8"), text("two"));
+    assert.equal(relay.choiceEvents, 2);
+  });
+
+  it("puts an event that came in many small pieces back together", () => {
+    const relay = new SseRelay(false);
+    const stream = text("x".repeat(5000)) + text("y");
+    const bytes = Buffer.from(stream);
+    const pieces = Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) => bytes.subarray(i * 7, i * 7 + 7));
+    assert.equal(relayed(relay, pieces), stream);
     assert.equal(relay.choiceEvents, 2);
   });
 
   it("notes the usage chunk, and leaves it out only for clients that did not ask for it", () => {
     const stream = text("a") + text("b") + usage + event("[DONE]");
     const asked = new SseRelay(false);
-    assert.equal(asked.push(Buffer.from(stream)), stream);
+    assert.equal(relayed(asked, [Buffer.from(stream)]), stream);
     assert.deepEqual(asked.usage, { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 });
     const notAsked = new SseRelay(true);
-    assert.equal(notAsked.push(Buffer.from(stream)), text("a") + text("b") + event("[DONE]"));
+    assert.equal(relayed(notAsked, [Buffer.from(stream)]), text("a") + text("b") + event("[DONE]"));
     assert.equal(notAsked.usage?.completion_tokens, 2);
+    const alone = new SseRelay(true);
+    assert.equal(relayed(alone, [Buffer.from(text("a")), Buffer.from(usage), Buffer.from(event("[DONE]"))]), text("a") + event("[DONE]"));
+    assert.equal(alone.usage?.prompt_tokens, 7);
   });
 
   it("gives back what was left without a closing blank line at the end", () => {
     const relay = new SseRelay(false);
-    assert.equal(relay.push(Buffer.from("data: {\"choices\":[{\"text\":\"x\"}]}\n")), "");
-    assert.equal(relay.end(), "data: {\"choices\":[{\"text\":\"x\"}]}\n");
+    assert.equal(relay.push(Buffer.from('data: {"choices":[{"text":"x"}]}\n')), undefined);
+    assert.equal(relay.end().toString("utf8"), 'data: {"choices":[{"text":"x"}]}\n');
   });
 });
