@@ -52,6 +52,26 @@ describe("the wisp-server command", function () {
     assert.match(await cli(dataDir, "keys", "list"), /revoked/);
   });
 
+  it("keys created and revoked by the CLI while a server runs, or by an edit of keys.json, count from the server's next request", async () => {
+    const server = await startServer();
+    try {
+      const dataDir = server.deps.config.dataDir;
+      const works = async (secret: string) => (await fetch(`${server.baseURL}/models`, { headers: { authorization: `Bearer ${secret}` } })).status;
+      assert.equal(await works(server.key), 200);
+      const [first, secret] = (await cli(dataDir, "keys", "create", "--name", "from-cli")).trim().split("\n");
+      assert.equal(await works(secret!), 200);
+      await cli(dataDir, "keys", "revoke", /created (key_\w+)/.exec(first!)![1]!);
+      assert.equal(await works(secret!), 401);
+      // Revoked by hand, in place (same file, no rename): the next request is refused.
+      const file = JSON.parse(await readFile(server.deps.keys.file, "utf8")) as { keys: { name: string; revoked?: number }[] };
+      for (const key of file.keys) if (key.name === "test") key.revoked = 1;
+      await writeFile(server.deps.keys.file, JSON.stringify(file));
+      assert.equal(await works(server.key), 401);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("serves on loopback, generating the default model and a first key, and says what and where", async () => {
     const child = spawn(process.execPath, [...MAIN, "--port", "0", "--models-dir", path.join(dir, "models"), "--data-dir", path.join(dir, "data")], {
       stdio: ["ignore", "pipe", "inherit"],
