@@ -8,7 +8,8 @@
 #   4. the GGUF (scripts/train/export-gguf.ts).
 # Reproducible: seeded, and the corpus is what `npm ci` and Debian's python3.11 put on the machine.
 # About 70 minutes on 2 CPU cores with the defaults (an hour of it training). Extra arguments go to train.py (see its
-# --help for going bigger on a GPU). Work files live in .cache/train.
+# --help for going bigger on a GPU). Work files live in .cache/train: with --minutes N a run stops
+# after N minutes, checkpointed, and --resume goes on from the checkpoint (see train.py --help).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"

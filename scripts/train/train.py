@@ -48,6 +48,13 @@ def parse_args():
     # hundreds of prefix and suffix tokens that teach plain code: weighting its loss up teaches the
     # completion (and where it ends) without paying for longer training.
     p.add_argument("--middle-weight", type=float, default=3.0, help="loss weight of fill-in-the-middle middles")
+    # A run is checkpointed whenever it writes weights (every eighth of --tokens): one stopped, or
+    # one to take further with a larger --tokens (on a GPU lent for a while, say), goes on from there.
+    p.add_argument("--resume", action="store_true",
+                   help="go on from --out's checkpoint.pt where there is one (same dataset and model shape); "
+                        "a larger --tokens than the checkpoint's trains further, the learning rate following the new total")
+    p.add_argument("--minutes", type=float, default=0,
+                   help="stop after this many minutes of training (checkpointed, to --resume later); 0: run to --tokens")
     return p.parse_args()
 
 
@@ -210,6 +217,37 @@ def export(model, out, args, vocab):
     json.dump({"spec": spec, "tensors": entries}, open(os.path.join(out, "weights.json"), "w"), indent=1)
 
 
+SHAPE = ("embedding", "layers", "heads", "feed_forward", "context", "rope_base")
+
+
+def save_checkpoint(out, model, opt, data, state, args):
+    """checkpoint.pt: what the loop needs to go on exactly: weights, optimizer moments, the data's
+    position and the random state. Written beside the weights, replaced whole."""
+    checkpoint = {"model": model.state_dict(), "opt": opt.state_dict(), "state": state,
+                  "data": {"next_example": data.next_example, "pending": data.pending, "vocab": data.vocab},
+                  "shape": {k: getattr(args, k) for k in SHAPE}, "rng": torch.get_rng_state()}
+    torch.save(checkpoint, os.path.join(out, "checkpoint.pt.tmp"))
+    os.replace(os.path.join(out, "checkpoint.pt.tmp"), os.path.join(out, "checkpoint.pt"))
+
+
+def load_checkpoint(out, model, opt, data, args):
+    """The loop state saved by save_checkpoint, after checking it fits this run; None without one."""
+    path = os.path.join(out, "checkpoint.pt")
+    if not os.path.exists(path):
+        return None
+    checkpoint = torch.load(path, map_location=args.device, weights_only=False)
+    shape = {k: getattr(args, k) for k in SHAPE}
+    if checkpoint["shape"] != shape or checkpoint["data"]["vocab"] != data.vocab:
+        raise SystemExit(f"{path} is of another model or dataset ({checkpoint['shape']}, vocabulary "
+                         f"{checkpoint['data']['vocab']}; this run: {shape}, vocabulary {data.vocab})")
+    model.load_state_dict(checkpoint["model"])
+    opt.load_state_dict(checkpoint["opt"])
+    data.next_example = checkpoint["data"]["next_example"]
+    data.pending = checkpoint["data"]["pending"]
+    torch.set_rng_state(checkpoint["rng"])
+    return checkpoint["state"]
+
+
 def bf16_hardware(device):
     if device.startswith("cuda"):
         return torch.cuda.is_bf16_supported()
@@ -238,6 +276,16 @@ def main():
           f"{args.tokens:,.0f} tokens in batches of about {args.batch_tokens} on {args.device} with {args.threads} threads, {args.precision}", flush=True)
     start = time.time()
     smoothed, seen, step, next_report, next_export = None, 0, 0, 0, args.tokens / 8
+    resumed = load_checkpoint(args.out, model, opt, data, args) if args.resume else None
+    if resumed:
+        smoothed, seen, step = resumed["smoothed"], resumed["seen"], resumed["step"]
+        next_report = seen + args.tokens / 200
+        next_export = (math.floor(seen / (args.tokens / 8)) + 1) * args.tokens / 8
+        print(f"resumed from {os.path.join(args.out, 'checkpoint.pt')}: step {step}, {seen:,} tokens, loss {smoothed:.3f}", flush=True)
+    elif args.resume:
+        print(f"no checkpoint in {args.out}: starting afresh", flush=True)
+    seen_at_start = seen
+    checkpoint = lambda: save_checkpoint(args.out, model, opt, data, {"smoothed": smoothed, "seen": seen, "step": step}, args)
     while seen < args.tokens:
         done = seen / args.tokens
         lr = args.lr * min(1.0, (step + 1) / args.warmup) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * done)))
@@ -260,14 +308,22 @@ def main():
         if seen >= next_report or seen >= args.tokens:
             next_report += args.tokens / 200
             elapsed = time.time() - start
-            rate = seen / elapsed
+            rate = (seen - seen_at_start) / elapsed
             eta = max(0.0, args.tokens - seen) / rate
             print(f"step {step}  tokens {seen:,}/{args.tokens:,.0f}  loss {smoothed:.3f}  lr {lr:.2e}  {rate:,.0f} tokens/s  "
                   f"elapsed {elapsed / 60:.1f} min  ETA {eta / 60:.1f} min", flush=True)
         if seen >= next_export:
             next_export += args.tokens / 8
             export(model, args.out, args, data.vocab)
+            checkpoint()
+        if args.minutes and time.time() - start >= args.minutes * 60 and seen < args.tokens:
+            export(model, args.out, args, data.vocab)
+            checkpoint()
+            print(f"stopped after {args.minutes:g} min at step {step}, {seen:,} of {args.tokens:,.0f} tokens: "
+                  f"--resume goes on from here", flush=True)
+            return
     export(model, args.out, args, data.vocab)
+    checkpoint()
     print(f"done: {step} steps, {seen:,} tokens in {(time.time() - start) / 60:.1f} min, final loss {smoothed:.3f}", flush=True)
 
 
