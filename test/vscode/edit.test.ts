@@ -249,6 +249,26 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
   });
 
+  it("chat Apply puts the code block in exactly, re-indented: a sentence-like first line and a ``` line inside a string stay", async () => {
+    const python = ["def total(prices):", '    """', "    Total price.", "", "    Usage:", "    ```", "    total(prices)", "    ```", '    """', "    return sum(prices)", ""].join("\n");
+    // The block as chat shows it, written at column 0: every line of it is code here.
+    const block = ["Total price, tax included.", "", "Usage:", "```", "total([1.5, 2.25])", "```"];
+    const editor = await open(python, 2, 7, "py");
+    const message = await vscode.commands.executeCommand<string>("wisp.chat.applyCode", `${block.join("\n")}\n`, "python");
+    assert.equal(message, "Opened the change to lines 3-8 for review: accept or reject it in the editor.");
+    assert.equal(session()?.state, "reviewing");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    const applied = replaceLines(python, 2, 7, block.map((line) => (line === "" ? "" : `    ${line}`)));
+    assert.equal(editor.document.getText(), applied);
+
+    // Without a fence, lines that open and close like a model's prose are the code too.
+    const prose = ["    This function adds the prices.", "    Note: the prices are in cents."];
+    editor.selection = new vscode.Selection(2, 0, 2, 10);
+    await vscode.commands.executeCommand("wisp.chat.applyCode", prose.join("\n"), "python");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), replaceLines(applied, 2, 2, prose));
+  });
+
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
     const editor = await open(sample, 2, 8);
     server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });

@@ -39,6 +39,19 @@ export function codeOfReply(reply: string, final: boolean): string[] {
   return lines.slice(start, end);
 }
 
+/**
+ * The lines of code that is already clean (a chat code block given to Apply), read like a reply:
+ * while it streams only complete lines count, and the line break ending it starts no line.
+ */
+export function codeAsGiven(code: string, final: boolean): string[] {
+  const lines = code.replace(/\r\n?/g, "\n").split("\n");
+  if (!final || lines.at(-1) === "") lines.pop();
+  return lines;
+}
+
+/** Reads the code out of the text an edit receives: `codeOfReply` for a model's reply, `codeAsGiven` for ready code. */
+export type CodeReader = (text: string, final: boolean) => string[];
+
 /** Whether a finished reply brought any code at all. */
 export function hasCode(lines: readonly string[]): boolean {
   return lines.some((line) => line.trim() !== "");

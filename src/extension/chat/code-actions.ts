@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { CodeAction } from "../../core/chat/protocol";
 import { matchingBlock } from "../../core/edit/matching-block";
+import { codeAsGiven } from "../../core/edit/reply-code";
 import { workspaceFile } from "../context/workspace-file";
 import { selectedLines } from "../edit/edit-target";
 
@@ -56,7 +57,7 @@ export class CodeActions implements vscode.Disposable {
       case "apply": {
         const editor = path === undefined ? await this.targetEditor() : await this.fileEditor(path);
         if (editor === undefined) throw new Error("No editor to apply the code to: open a file first.");
-        const lines = code.replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n");
+        const lines = codeAsGiven(code, true);
         const target = linesToReplace(editor, lines, path !== undefined);
         await this.applyAsEdit(editor, { document: editor.document, ...target }, code);
         return `Opened the change to lines ${target.startLine + 1}-${target.endLine + 1} for review: accept or reject it in the editor.`;

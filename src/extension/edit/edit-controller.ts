@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { editMessages } from "../../core/edit/edit-prompt";
+import { codeAsGiven, codeOfReply } from "../../core/edit/reply-code";
 import { ChatModelList } from "../chat/chat-models";
 import type { ClientFactory } from "../client-factory";
 import type { Logger } from "../logger";
@@ -100,12 +101,12 @@ export class EditController implements vscode.Disposable {
         this.shownAfter.push(ms);
         if (this.shownAfter.length > keptLatencies) this.shownAfter.shift();
       },
-    });
+    }, "code" in source ? codeAsGiven : codeOfReply);
     this.sessions.add(session);
     this.errorShown = undefined;
     this.changed(target.document);
     try {
-      if ("code" in source) session.receive(`${source.code}\n`);
+      if ("code" in source) session.receive(source.code);
       else await this.stream(session, target, source.instruction);
       await session.complete();
     } catch (error) {

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { joinBlock, type BlockText } from "../../core/edit/block-text";
 import { decidedLines, hunkStarts, shapeOf, shownLines, type Decision, type EditShape, type ShownLine } from "../../core/edit/hunks";
-import { codeOfReply, hasCode } from "../../core/edit/reply-code";
+import { codeOfReply, hasCode, type CodeReader } from "../../core/edit/reply-code";
 import { indentStyleOf, Reindenter, type IndentStyle } from "../../core/edit/reindent";
 import { StreamingLineDiff } from "../../core/edit/streaming-diff";
 import { BlockRegion } from "./block-region";
@@ -57,6 +57,8 @@ export class EditSession {
     readonly original: BlockText,
     indent: Omit<IndentStyle, "target">,
     private readonly events: EditSessionEvents,
+    /** How the received text becomes code lines: a model's reply is cleaned, chat's Apply code is taken as it is. */
+    private readonly readCode: CodeReader = codeOfReply,
   ) {
     this.region = new BlockRegion(document, startLine, original);
     this.originalText = joinBlock(original);
@@ -178,7 +180,7 @@ export class EditSession {
   }
 
   private take(final: boolean): void {
-    const code = codeOfReply(this.reply, final);
+    const code = this.readCode(this.reply, final);
     // A reply that turned out to be prose before a fence: what was shown is not the code, start over.
     if (this.taken.some((line, i) => code[i] !== line)) {
       this.diff = new StreamingLineDiff(this.original.lines);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { codeOfReply, hasCode } from "../../../../src/core/edit/reply-code";
+import { codeAsGiven, codeOfReply, hasCode } from "../../../../src/core/edit/reply-code";
 import { indentStyleOf, reindentLines } from "../../../../src/core/edit/reindent";
 
 describe("core/edit: code from a reply, re-indented", () => {
@@ -33,6 +33,14 @@ describe("core/edit: code from a reply, re-indented", () => {
     assert.equal(hasCode(codeOfReply("I cannot change this code.", true)), false);
     assert.equal(hasCode(codeOfReply("Sure.\n", true)), false);
     assert.equal(hasCode(codeOfReply("```\n\n```\n", true)), false);
+  });
+
+  it("takes ready code (chat's Apply) line for line: no prose dropped, no fence read", () => {
+    const code = "This function adds the prices.\n```\ntotal(1, 2)\n```\nNote: in cents.\n";
+    assert.deepEqual(codeAsGiven(code, true), ["This function adds the prices.", "```", "total(1, 2)", "```", "Note: in cents."]);
+    assert.deepEqual(codeAsGiven("a\r\n\r\nb", true), ["a", "", "b"], "a blank line inside stays; no final line break");
+    assert.deepEqual(codeAsGiven("a\n\n", true), ["a", ""], "only the last line break ends the code");
+    assert.deepEqual(codeAsGiven("a\nb", false), ["a"], "while it streams, only complete lines");
   });
 
   it("re-indents to the block's indentation, keeping relative depth", () => {
