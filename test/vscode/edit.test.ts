@@ -249,6 +249,29 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
   });
 
+  it("Open Diff's proposed side follows the hunks rejected since, with the file hidden or beside it", async () => {
+    const editor = await open(sample, 2, 8);
+    server.queue({ text: fenced(renamed) });
+    await edit("rename result to sum");
+    const { id, hunks } = session()!;
+    assert.equal(hunks, 3);
+    await vscode.commands.executeCommand("wisp.edit.showDiff", id);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(tab instanceof vscode.TabInputTextDiff, "the diff editor is open");
+    const proposed = await vscode.workspace.openTextDocument(tab.modified);
+    assert.equal(proposed.getText(), replaceLines(sample, 2, 8, renamed));
+    // Decided while the diff editor hides the file, then beside it.
+    await vscode.commands.executeCommand("wisp.edit.rejectHunk", id, 1);
+    const oneRejected = replaceLines(sample, 2, 8, renamed).replace("    sum += v;", "    result += v;");
+    await waitFor("the proposed side without the rejected hunk", () => proposed.getText(), (text) => text === oneRejected);
+    await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.Beside);
+    await vscode.commands.executeCommand("wisp.edit.rejectHunk", id, 2);
+    const twoRejected = oneRejected.replace("  return sum;", "  return result;");
+    await waitFor("the proposed side without both rejected hunks", () => proposed.getText(), (text) => text === twoRejected);
+    await vscode.commands.executeCommand("wisp.edit.accept", id);
+    assert.equal(editor.document.getText(), twoRejected);
+  });
+
   it("chat Apply puts the code block in exactly, re-indented: a sentence-like first line and a ``` line inside a string stay", async () => {
     const python = ["def total(prices):", '    """', "    Total price.", "", "    Usage:", "    ```", "    total(prices)", "    ```", '    """', "    return sum(prices)", ""].join("\n");
     // The block as chat shows it, written at column 0: every line of it is code here.

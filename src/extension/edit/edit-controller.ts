@@ -38,6 +38,7 @@ export class EditController implements vscode.Disposable {
   private readonly sessions = new Set<EditSession>();
   private readonly decorations = new EditDecorations();
   private readonly changedEmitter = new vscode.EventEmitter<void>();
+  private readonly editedEmitter = new vscode.EventEmitter<void>();
   private readonly models: ChatModelList;
   private readonly subscriptions: vscode.Disposable[];
   private readonly shownAfter: number[] = [];
@@ -47,12 +48,15 @@ export class EditController implements vscode.Disposable {
 
   /** Fires when any session changes (CodeLens listen). */
   readonly onDidChange = this.changedEmitter.event;
+  /** Fires on every change of a session: its lines, its decisions, its end (the diff view listens). */
+  readonly onDidEdit = this.editedEmitter.event;
 
   constructor(private readonly deps: EditControllerDeps) {
     this.models = new ChatModelList(deps.clients, deps.log);
     this.subscriptions = [
       this.decorations,
       this.changedEmitter,
+      this.editedEmitter,
       vscode.workspace.onDidChangeTextDocument((event) => this.documentChanged(event)),
       vscode.window.onDidChangeVisibleTextEditors(() => {
         for (const session of this.sessions) session.refresh();
@@ -163,6 +167,7 @@ export class EditController implements vscode.Disposable {
   private changed(document: vscode.TextDocument): void {
     const sessions = this.sessionsOf(document).filter((s) => s.state !== "ended");
     this.decorations.draw(document, sessions.map((s) => s.decorated()));
+    this.editedEmitter.fire();
     // CodeLens and context keys move only with a state, the block's start or the hunks, not with each streamed line.
     const controls = JSON.stringify([...this.sessions].map((s) => [s.id, s.state, s.region.startLine, s.state === "reviewing" ? [...s.hunkLines()] : []]));
     if (controls === this.controls) return;

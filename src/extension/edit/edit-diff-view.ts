@@ -6,10 +6,20 @@ export const editDiffScheme = "wisp-edit";
 /**
  * The file before and after an edit, for VS Code's diff editor: the document as it is, with the
  * edited lines as they were (`original`) or as the proposal makes them (`proposed`, every undecided
- * hunk accepted).
+ * hunk accepted). Open sides are read again whenever an edit changes, so the proposed side shows the
+ * hunks accepted or rejected since the diff was opened.
  */
-export class EditDiffView implements vscode.TextDocumentContentProvider {
-  constructor(private readonly edits: EditController) {}
+export class EditDiffView implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changedEmitter = new vscode.EventEmitter<vscode.Uri>();
+  private readonly subscription: vscode.Disposable;
+
+  readonly onDidChange = this.changedEmitter.event;
+
+  constructor(private readonly edits: EditController) {
+    this.subscription = edits.onDidEdit(() => {
+      for (const document of vscode.workspace.textDocuments) if (document.uri.scheme === editDiffScheme) this.changedEmitter.fire(document.uri);
+    });
+  }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const [id, side] = uri.query.split("&").map((part) => part.split("=")[1]);
@@ -29,5 +39,10 @@ export class EditDiffView implements vscode.TextDocumentContentProvider {
     const name = session.document.uri.path.split("/").pop() ?? "file";
     const side = (which: string) => vscode.Uri.from({ scheme: editDiffScheme, path: `/${name}`, query: `id=${id}&side=${which}` });
     await vscode.commands.executeCommand("vscode.diff", side("original"), side("proposed"), `${name}: Wisp's edit (original ↔ proposed)`, { preview: true });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changedEmitter.dispose();
   }
 }

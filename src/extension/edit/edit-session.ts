@@ -13,7 +13,7 @@ export type EditState = "streaming" | "reviewing" | "ended";
 export type EditEnd = "accepted" | "rejected" | "cancelled" | "failed" | "unchanged";
 
 export interface EditSessionEvents {
-  /** Lines, hunks or state changed: redraw decorations, CodeLens, context keys. */
+  /** Lines, hunks, decisions or state changed: redraw decorations, CodeLens, context keys, the diff. */
   changed(session: EditSession): void;
   /** Milliseconds from a line's arrival to the editor showing it. */
   shown(latencyMs: number): void;
@@ -134,6 +134,8 @@ export class EditSession {
     if (this.current !== "reviewing" || this.decisions[hunk] !== "pending") return undefined;
     this.decisions[hunk] = decision;
     if (this.decisions.includes("pending")) {
+      // Told before the lines are redrawn: with the diff editor over the file, they wait for an editor to show it.
+      this.events.changed(this);
       await this.render();
       return undefined;
     }

@@ -39,6 +39,7 @@ export function registerEdit(deps: EditDeps): { disposable: vscode.Disposable; p
 
   const disposable = vscode.Disposable.from(
     edits,
+    diffView,
     vscode.languages.registerCodeLensProvider({ scheme: "*" }, new EditCodeLens(edits)),
     vscode.workspace.registerTextDocumentContentProvider(editDiffScheme, diffView),
     vscode.languages.registerCodeActionsProvider({ scheme: "*" }, new FixWithWisp(), { providedCodeActionKinds: FixWithWisp.kinds }),
