@@ -1,4 +1,5 @@
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
@@ -62,7 +63,7 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await vscode.workspace.getConfiguration("files").update("exclude", undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", undefined, vscode.ConfigurationTarget.Global);
-    rmSync(join(workspace, "shop"), { recursive: true, force: true });
+    for (const folder of ["shop", "ledger"]) rmSync(join(workspace, folder), { recursive: true, force: true });
     await resetWisp();
     await server?.close();
   });
@@ -188,6 +189,48 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await vscode.commands.executeCommand("undo");
     assert.equal(document.getText(), pricing);
     await document.save();
+  });
+
+  it("@git attaches the uncommitted changes, staged and not, of the active file's repository as a diff; it says so when there is no repository or no change", async () => {
+    const addGit = async () => {
+      const items = await api.chat.mentions("", "git");
+      await api.chat.fromView({ type: "addMention", id: items.find((i) => i.label === "@git")!.id });
+    };
+    await assert.rejects(addGit(), /@git: this workspace is not in a git repository\./);
+    // A repository of its own in the workspace: one commit, then a change staged and one not.
+    const repo = join(workspace, "ledger");
+    mkdirSync(repo, { recursive: true });
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=Wisp Test", "-c", "user.email=test@wisp.invalid", ...args], { cwd: repo, encoding: "utf8" });
+    const book = ["export function balance(entries: number[]): number {", "  return entries.reduce((a, b) => a + b, 0);", "}", ""].join("\n");
+    writeFileSync(join(repo, "book.ts"), book);
+    writeFileSync(join(repo, "notes.md"), "# Ledger\n");
+    git("init", "--quiet", "--initial-branch=main");
+    git("add", ".");
+    git("commit", "--quiet", "-m", "first");
+    await vscode.window.showTextDocument(uri("ledger/book.ts"));
+    // VS Code's Git extension finds the new repository on its own; @git reads it through that extension.
+    const gitApi = (await vscode.extensions.getExtension<{ getAPI(version: 1): { getRepository(uri: vscode.Uri): unknown } }>("vscode.git")!.activate()).getAPI(1);
+    await waitFor("the Git extension to open the repository", () => gitApi.getRepository(uri("ledger/book.ts")) !== null, (found) => found, 60_000);
+    await assert.rejects(addGit(), /@git: there are no uncommitted changes\./);
+    assert.deepEqual(pending(), []);
+
+    writeFileSync(join(repo, "book.ts"), book.replace("  return entries.reduce((a, b) => a + b, 0);", "  return entries.reduce((a, b) => a + b, 0) / 100;"));
+    writeFileSync(join(repo, "rates.ts"), "export const vat = 0.2;\n");
+    git("add", "rates.ts");
+
+    const [attached] = await mention("", "git", (i) => i.label === "@git");
+    assert.deepEqual([attached!.source, attached!.label, attached!.language, attached!.path], ["git", "Uncommitted changes (git diff)", "diff", "ledger"]);
+    const text = attached!.text;
+    assert.match(text, /^diff --git a\/rates\.ts b\/rates\.ts\nnew file mode/, "the staged new file comes first");
+    assert.ok(text.includes("+export const vat = 0.2;"), text);
+    assert.ok(text.includes("diff --git a/book.ts b/book.ts"), text);
+    assert.ok(text.includes("-  return entries.reduce((a, b) => a + b, 0);\n+  return entries.reduce((a, b) => a + b, 0) / 100;"), text);
+    assert.ok(!text.includes("notes.md"), "a committed, unchanged file is not in the diff");
+    assert.equal(text, [git("diff", "--cached"), git("diff")].join("\n"), "exactly what git reports");
+    const turn = await send("Review my changes.");
+    assert.deepEqual(turn.attachments.map((a) => a.source), ["git"]);
+    assert.ok(lastRequestText().includes("+  return entries.reduce((a, b) => a + b, 0) / 100;"), "the request carries the diff");
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   });
 
   it("with wisp.chat.workspaceContext off, nothing is found or indexed", async () => {
