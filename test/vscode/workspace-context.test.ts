@@ -97,6 +97,16 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     assert.equal(lastRequestText(), `What does this file do?\n\nshop/src/pricing.ts, lines 1-9 (typescript):\n\`\`\`typescript\n${pricing}\`\`\``);
   });
 
+  it("an item picked from a list that newer typing has already replaced still attaches what it named", async () => {
+    // Typing outruns the host: the list on screen is an older query's when Enter picks from it.
+    const shown = await waitFor("@file:pric", () => api.chat.mentions("file", "pric"), (list) => list.some((i) => i.detail === "shop/src/pricing.ts"));
+    await api.chat.mentions("file", "pricing.t");
+    await api.chat.mentions("file", "checkout");
+    await api.chat.fromView({ type: "addMention", id: shown.find((i) => i.detail === "shop/src/pricing.ts")!.id });
+    assert.deepEqual(pending().map((a) => [a.path, a.source]), [["shop/src/pricing.ts", "file"]]);
+    for (const a of pending()) await api.chat.fromView({ type: "removeAttachment", id: a.id });
+  });
+
   it("@file refuses a file too large to send, with a message, and attaches nothing", async () => {
     const big = `// generated\n${"export const row = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];\n".repeat(6000)}`;
     writeFileSync(join(workspace, "shop/big.ts"), big);

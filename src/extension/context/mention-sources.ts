@@ -11,6 +11,11 @@ import { gitChanges } from "./git-changes";
 /** Largest file attached by @file: more than a model should read in one go. */
 const maxMentionBytes = 256 * 1024;
 const listLength = 30;
+/**
+ * Items of earlier lists that still resolve. The list shown can be older than the newest query
+ * (typing outruns the host): Enter picks what the user sees, so its id must still count.
+ */
+const offeredKept = 1000;
 
 type Target =
   | { kind: "file"; uri: vscode.Uri }
@@ -24,7 +29,7 @@ type Target =
  * and picked by id, so the webview never names a path or a range the host has not offered.
  */
 export class MentionSources {
-  private offered = new Map<string, Target>();
+  private readonly offered = new Map<string, Target>();
   private nextId = 0;
 
   constructor(
@@ -33,7 +38,6 @@ export class MentionSources {
   ) {}
 
   async list(kind: MentionKind | "", query: string): Promise<MentionItem[]> {
-    this.offered = new Map();
     if (kind === "file") return this.files(query);
     if (kind === "symbol") return this.symbols(query);
     const kinds = rankCandidates(query, mentionKinds, (k) => k.kind).map((k) => this.offer(k.kind === "file" || k.kind === "symbol" ? { kind: "pick", of: k.kind } : { kind: k.kind }, { kind: k.kind, label: k.label, detail: k.description, ...(k.hasItems ? { opensKind: true } : {}) }));
@@ -66,6 +70,11 @@ export class MentionSources {
   private offer(target: Target, item: Omit<MentionItem, "id">): MentionItem {
     const id = `m${++this.nextId}`;
     this.offered.set(id, target);
+    // Oldest first in a Map: drop those past the limit.
+    for (const old of this.offered.keys()) {
+      if (this.offered.size <= offeredKept) break;
+      this.offered.delete(old);
+    }
     return { id, ...item };
   }
 
