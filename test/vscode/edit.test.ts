@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { WispApi } from "../../src/extension/extension";
@@ -107,6 +107,68 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     await vscode.commands.executeCommand("wisp.edit.reject");
     assert.equal(editor.document.getText(), text);
     assert.deepEqual(api.edit.sessions(), []);
+  });
+
+  it("Reject on a file with no unsaved changes leaves it clean, without writing it", async () => {
+    const editor = await open(sample, 2, 8);
+    const file = editor.document.uri.fsPath;
+    const written = statSync(file).mtimeMs;
+    server.queue({ text: fenced(renamed) });
+    await edit("rename result to sum");
+    assert.equal(session()?.state, "reviewing");
+    assert.equal(editor.document.isDirty, true, "the proposal is an unsaved change while it is reviewed");
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    assert.equal(editor.document.getText(), sample);
+    await waitFor("the file to show no unsaved changes", () => editor.document.isDirty, (dirty) => !dirty);
+    assert.equal(readFileSync(file, "utf8"), sample);
+    assert.equal(statSync(file).mtimeMs, written, "the file was not saved");
+  });
+
+  it("Escape while streaming on a file with no unsaved changes leaves it clean, without writing it", async () => {
+    const editor = await open(sample, 2, 8);
+    const file = editor.document.uri.fsPath;
+    const written = statSync(file).mtimeMs;
+    const long = ["function total(values: number[]): number {", ...Array.from({ length: 200 }, (_, i) => `  const step${i} = values.length + ${i};`), "}"];
+    server.queue({ text: fenced(long), tokensPerSecond: 40 });
+    const running = edit("spell out the steps");
+    await waitFor("new lines streaming in", () => session()?.kinds ?? [], (kinds) => kinds.includes("added") && kinds.includes("pending"));
+    assert.equal(editor.document.isDirty, true);
+    // Escape is bound to this command while an edit streams.
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    await running;
+    assert.equal(editor.document.getText(), sample);
+    await waitFor("the file to show no unsaved changes", () => editor.document.isDirty, (dirty) => !dirty);
+    assert.equal(readFileSync(file, "utf8"), sample);
+    assert.equal(statSync(file).mtimeMs, written, "the file was not saved");
+  });
+
+  it("Reject on a file that had unsaved changes keeps exactly those changes, unsaved", async () => {
+    const editor = await open(sample, 2, 8);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), "// unsaved before the edit\n"));
+    const before = editor.document.getText();
+    assert.equal(editor.document.isDirty, true);
+    editor.selection = new vscode.Selection(3, 0, 9, 1);
+    server.queue({ text: fenced(renamed) });
+    await edit("rename result to sum");
+    assert.equal(session()?.state, "reviewing");
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    assert.deepEqual(api.edit.sessions(), []);
+    assert.equal(editor.document.getText(), before);
+    assert.equal(editor.document.isDirty, true, "the user's own changes stay unsaved");
+    assert.equal(readFileSync(editor.document.uri.fsPath, "utf8"), sample);
+  });
+
+  it("Reject after typing elsewhere in a clean file during the review keeps the typing, unsaved", async () => {
+    const editor = await open(sample, 2, 8);
+    server.queue({ text: fenced(renamed) });
+    await edit("rename result to sum");
+    assert.equal(session()?.state, "reviewing");
+    await editor.edit((e) => e.insert(new vscode.Position(editor.document.lineCount - 1, 0), "// typed during the review\n"));
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    assert.deepEqual(api.edit.sessions(), []);
+    assert.equal(editor.document.getText(), `${sample}// typed during the review\n`);
+    assert.equal(editor.document.isDirty, true, "the typing stays as an unsaved change");
+    assert.equal(readFileSync(editor.document.uri.fsPath, "utf8"), sample);
   });
 
   it("accepting one of two hunks from its CodeLens applies exactly that hunk", async () => {
