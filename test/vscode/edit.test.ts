@@ -42,6 +42,8 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     api = await activateWisp();
     server = await startScriptedChatServer({ key: "sk-edit-test", models: [{ id: "scripted-chat", context_length: 8192 }] });
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
+    // In the browser auto save defaults to on: it would write proposals to disk while they are reviewed.
+    await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
     await setBaseUrl(server.baseUrl);
     await vscode.commands.executeCommand("wisp.setApiKey", server.key);
   });
@@ -52,6 +54,7 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
   });
   after(async () => {
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("files").update("autoSave", undefined, vscode.ConfigurationTarget.Global);
     for (const file of files) rmSync(file, { force: true });
     await resetWisp();
     await server?.close();
