@@ -15,6 +15,8 @@ export class BlockRegion {
   private start: number;
   private count: number;
   private ownEdits = 0;
+  /** Whether the region's text was edited yet: the first edit starts an undo step of its own. */
+  private edited = false;
 
   constructor(readonly document: vscode.TextDocument, startLine: number, private readonly block: Pick<BlockText, "eol" | "finalEol" | "lines">) {
     this.start = startLine;
@@ -84,11 +86,14 @@ export class BlockRegion {
       this.ownEdits++;
       let done: boolean;
       try {
-        done = editor ? await editor.edit((edit) => edit.replace(target, span.text), options) : await this.applyHidden(target, span.text);
+        // The session's edits then make one undo step of their own, which SavedState relies on.
+        const stops = { undoStopBefore: options.undoStopBefore || !this.edited, undoStopAfter: options.undoStopAfter };
+        done = editor ? await editor.edit((edit) => edit.replace(target, span.text), stops) : await this.applyHidden(target, span.text);
       } finally {
         this.ownEdits--;
       }
       if (done) {
+        this.edited = true;
         this.count = lines;
         return true;
       }

@@ -6,6 +6,7 @@ import { indentStyleOf, Reindenter, type IndentStyle } from "../../core/edit/rei
 import { StreamingLineDiff } from "../../core/edit/streaming-diff";
 import { BlockRegion } from "./block-region";
 import type { DecoratedBlock } from "./edit-decorations";
+import { SavedState } from "./saved-state";
 
 export type EditState = "streaming" | "reviewing" | "ended";
 
@@ -35,6 +36,8 @@ export class NoCodeError extends Error {
 export class EditSession {
   readonly region: BlockRegion;
   readonly originalText: string;
+  /** The document's saved text: an end without a change undoes back to it, leaving it saved. */
+  private readonly saved: SavedState;
   private current: EditState = "streaming";
   private diff: StreamingLineDiff;
   private reindenter: Reindenter;
@@ -60,6 +63,7 @@ export class EditSession {
     /** How the received text becomes code lines: a model's reply is cleaned, chat's Apply code is taken as it is. */
     private readonly readCode: CodeReader = codeOfReply,
   ) {
+    this.saved = new SavedState(document);
     this.region = new BlockRegion(document, startLine, original);
     this.originalText = joinBlock(original);
     this.indent = indentStyleOf(original.lines, indent);
@@ -156,7 +160,9 @@ export class EditSession {
     if (this.current === "ended") return end;
     this.current = "ended";
     await this.rendering;
-    await this.region.replace(this.originalText, this.original.lines.length, { undoStopBefore: false, undoStopAfter: false, hidden: true });
+    if (!(await this.saved.undoToSaved(this.textWithOriginal()))) {
+      await this.region.replace(this.originalText, this.original.lines.length, { undoStopBefore: false, undoStopAfter: false, hidden: true });
+    }
     this.lines = shownLines(this.original.lines, { hunks: [], segments: [] }, [], 0).map((l) => ({ ...l, kind: "same" }));
     this.events.changed(this);
     return end;
@@ -179,6 +185,13 @@ export class EditSession {
     this.events.changed(this);
     if (!done) throw new Error("The editor did not take the change (is the file still open and writable?). The original text is back.");
     return "accepted";
+  }
+
+  /** The document's text once the original block is back in place. */
+  private textWithOriginal(): string {
+    const range = this.region.range();
+    const text = this.document.getText();
+    return text.slice(0, this.document.offsetAt(range.start)) + this.originalText + text.slice(this.document.offsetAt(range.end));
   }
 
   private take(final: boolean): void {
