@@ -70,6 +70,14 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     return editor;
   }
 
+  /** The document has the sample's text and no unsaved changes, and its file was not written since `written`. */
+  async function assertSavedAsBefore(document: vscode.TextDocument, written: number): Promise<void> {
+    assert.equal(document.getText(), sample);
+    await waitFor("the file to show no unsaved changes", () => document.isDirty, (dirty) => !dirty);
+    assert.equal(readFileSync(document.uri.fsPath, "utf8"), sample);
+    assert.equal(statSync(document.uri.fsPath).mtimeMs, written, "the file was not saved");
+  }
+
   const session = () => api.edit.sessions()[0];
   const edit = (instruction: string) => vscode.commands.executeCommand("wisp.editSelection", { instruction });
   const lastRequest = () => server.chatRequests.at(-1) as { model: string; messages: { role: string; content: string }[] };
@@ -114,23 +122,18 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
 
   it("Reject on a file with no unsaved changes leaves it clean, without writing it", async () => {
     const editor = await open(sample, 2, 8);
-    const file = editor.document.uri.fsPath;
-    const written = statSync(file).mtimeMs;
+    const written = statSync(editor.document.uri.fsPath).mtimeMs;
     server.queue({ text: fenced(renamed) });
     await edit("rename result to sum");
     assert.equal(session()?.state, "reviewing");
     assert.equal(editor.document.isDirty, true, "the proposal is an unsaved change while it is reviewed");
     await vscode.commands.executeCommand("wisp.edit.reject");
-    assert.equal(editor.document.getText(), sample);
-    await waitFor("the file to show no unsaved changes", () => editor.document.isDirty, (dirty) => !dirty);
-    assert.equal(readFileSync(file, "utf8"), sample);
-    assert.equal(statSync(file).mtimeMs, written, "the file was not saved");
+    await assertSavedAsBefore(editor.document, written);
   });
 
   it("Escape while streaming on a file with no unsaved changes leaves it clean, without writing it", async () => {
     const editor = await open(sample, 2, 8);
-    const file = editor.document.uri.fsPath;
-    const written = statSync(file).mtimeMs;
+    const written = statSync(editor.document.uri.fsPath).mtimeMs;
     const long = ["function total(values: number[]): number {", ...Array.from({ length: 200 }, (_, i) => `  const step${i} = values.length + ${i};`), "}"];
     server.queue({ text: fenced(long), tokensPerSecond: 40 });
     const running = edit("spell out the steps");
@@ -139,10 +142,7 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     // Escape is bound to this command while an edit streams.
     await vscode.commands.executeCommand("wisp.edit.reject");
     await running;
-    assert.equal(editor.document.getText(), sample);
-    await waitFor("the file to show no unsaved changes", () => editor.document.isDirty, (dirty) => !dirty);
-    assert.equal(readFileSync(file, "utf8"), sample);
-    assert.equal(statSync(file).mtimeMs, written, "the file was not saved");
+    await assertSavedAsBefore(editor.document, written);
   });
 
   it("Reject on a file that had unsaved changes keeps exactly those changes, unsaved", async () => {
