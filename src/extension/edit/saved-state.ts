@@ -18,13 +18,15 @@ export class SavedState {
    * Undoes the edit's step when that gives exactly the saved text (`expected`: the text once the
    * original is back) and marks the document saved; false, with the document as it was, when it
    * cannot: unsaved changes before the edit, the user's own changes since, or the document not in
-   * the active editor (undo acts on the focused editor, which must be this document's).
+   * the active tab's editor (undo acts on the focused editor, which must be this document's).
    */
   async undoToSaved(expected: string): Promise<boolean> {
     const { document, text } = this;
     if (text === undefined || expected !== text || document.isClosed || !document.isDirty) return false;
     const editor = vscode.window.activeTextEditor;
-    if (editor?.document !== document) return false;
+    // Only a plain editor of this file, already active: focusing it then changes no tab.
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    if (editor?.document !== document || !(tab instanceof vscode.TabInputText) || tab.uri.toString() !== document.uri.toString()) return false;
     await vscode.window.showTextDocument(document, { viewColumn: editor.viewColumn, preserveFocus: false });
     if (vscode.window.activeTextEditor?.document !== document) return false;
     const version = document.version;
