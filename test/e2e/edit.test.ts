@@ -53,11 +53,13 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     // The editor reuses its line elements, so their order in the page is not the text's order.
     const shown = (await editorLines()).split("\n").map((line) => line.trim());
     assert.ok(shown.includes("let result = 0;") && shown.includes("let sum = 0;"), "the removed line and the new line both show");
-    const struck = await ui.page.locator(".view-lines .view-line span", { hasText: "let result = 0;" }).first().evaluate((span) => {
-      const styled = [span, ...span.querySelectorAll("span")];
-      return styled.some((s) => getComputedStyle(s).textDecorationLine.includes("line-through"));
-    });
-    assert.ok(struck, "the removed line is struck through");
+    // Decorations are drawn in a render of their own after the text: wait for the strike-through.
+    const struck = () =>
+      ui.page.locator(".view-lines .view-line span", { hasText: "let result = 0;" }).first().evaluate((span) => {
+        const styled = [span, ...span.querySelectorAll("span")];
+        return styled.some((s) => getComputedStyle(s).textDecorationLine.includes("line-through"));
+      });
+    await waitFor("the removed line struck through", struck, Boolean);
     for (const title of ["Reject All", "Open Diff"]) assert.ok((await lens(title).count()) > 0, `${title} is shown`);
     // One Accept and one Reject above each of the three changed lines; the last one is turned down.
     const hunkReject = ui.page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: /^\s*Reject\s*$/ });
