@@ -61,19 +61,6 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     return answer;
   };
 
-  /** Records the length of the newest answer's text at every change the page makes to it. */
-  async function recordGrowth(frame: Frame): Promise<void> {
-    await frame.evaluate(() => {
-      const seen: number[] = [];
-      (window as unknown as { answerLengths: number[] }).answerLengths = seen;
-      new MutationObserver(() => {
-        const answers = document.querySelectorAll(".turn.assistant .markdown");
-        const length = answers[answers.length - 1]?.textContent?.length ?? 0;
-        if (length !== seen[seen.length - 1]) seen.push(length);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
-  }
-
   it("Ask About Selection attaches the selected lines; the question gets an answer streamed from the local server, with its token usage", async () => {
     await ui.openFile("math.ts");
     await ui.page.locator(".editor-instance .monaco-editor .view-lines").first().click();
@@ -92,7 +79,6 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     const offered = await waitFor("the model list", () => frame.locator('select[aria-label="Model"] option').allInnerTexts(), (o) => !o.some((t) => t.includes("…")));
     assert.deepEqual(offered, textModels);
     assert.equal(await frame.locator('select[aria-label="Model"]').inputValue(), server.model);
-    await recordGrowth(frame);
     const before = await server.metrics();
     // The command put the focus in the prompt box: the user just types.
     await ui.page.keyboard.type("What does this do?");
@@ -107,10 +93,9 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     assert.equal(after.completionTokens - before.completionTokens, Number(answer), "the answer tokens the server generated");
     const evaluated = after.promptTokensEvaluated + after.promptTokensCached - before.promptTokensEvaluated - before.promptTokensCached;
     assert.equal(evaluated, Number(prompt), "the prompt tokens the server read");
-    const lengths = await frame.evaluate(() => (window as unknown as { answerLengths: number[] }).answerLengths);
-    const final = (await lastAnswer(frame).locator(".markdown").textContent())?.length ?? 0;
-    assert.ok(final > 0, "an answer was shown");
-    assert.ok(lengths.filter((n) => n > 0 && n < final).length >= 2, `the answer grew in steps while streaming: ${lengths.join(",")}`);
+    // How it streams in is the Stop test's (a part kept when stopped) and the rendering suite's: the
+    // generated model's answer here may be a few tokens, which the server sends in one piece.
+    assert.ok(((await lastAnswer(frame).locator(".markdown").textContent()) ?? "").length > 0, "an answer was shown");
     assert.equal(await frame.locator(".composer .chip").count(), 0, "the attachment went with the message");
   });
 
