@@ -9,7 +9,10 @@ import { tokenizeText } from "./inert-text";
 import { scanForStop } from "./stop-detector";
 import type { ChoiceResult, FinishReason, GenerationRequest } from "./types";
 
-/** log P(`line` then a line end | the prompt), the sequence holding the prompt but its `last` token. */
+/**
+ * log P(`line` then a line end | the prompt), the sequence holding the prompt but its `last` token;
+ * `last` and the line stay appended to it.
+ */
 type LineScore = (last: Token, line: readonly Token[]) => Promise<number>;
 
 export async function runLineChoice(
@@ -34,6 +37,8 @@ export async function runLineChoice(
     for (const tokens of options) {
       if (request.signal.aborted) break;
       const s = await score(rest.at(-1)!, tokens);
+      // Back to the prompt but its last token, for the next line.
+      await sequence.eraseContextTokenRanges([{ start: sequence.nextTokenIndex - tokens.length - 1, end: sequence.nextTokenIndex }]);
       if (s > top) (top = s), (best = tokens);
     }
   }
@@ -60,7 +65,6 @@ const logSumExp = (values: ArrayLike<number>) => {
 function nativeScore(sequence: LlamaContextSequence, decoder: BatchDecoder, lineEnds: Int32Array): LineScore {
   return async (last, line) => {
     const { each, then } = await decoder.logprobs(sequence, [last, ...line], lineEnds);
-    await sequence.eraseContextTokenRanges([{ start: sequence.nextTokenIndex - line.length - 1, end: sequence.nextTokenIndex }]);
     return each.reduce((a, b) => a + b, 0) + logSumExp(then);
   };
 }
@@ -70,7 +74,6 @@ function evaluatedScore(sequence: LlamaContextSequence, lineEnds: Int32Array): L
   return async (last, line) => {
     const input = [last, ...line].map((token) => [token, { generateNext: { probabilities: true } }] as [Token, { generateNext: { probabilities: true } }]);
     const out = await sequence.controlledEvaluate(input);
-    await sequence.eraseContextTokenRanges([{ start: sequence.nextTokenIndex - line.length - 1, end: sequence.nextTokenIndex }]);
     const each = line.map((token, i) => Math.log(out[i]?.next.probabilities?.get(token) ?? 0));
     const ending = out.at(-1)?.next.probabilities;
     let end = 0;

@@ -69,7 +69,7 @@ export class TextEngine {
   private readonly loaded = new Map<string, Promise<LoadedModel>>();
   /** Pools of the models loaded so far, for metrics. */
   private readonly pools = new Set<SequencePool>();
-  /** Each token's text, per model that heals prompts (see healedInfill). */
+  /** Each token's text, per model that heals prompts or copies lines (see textsOf). */
   private readonly tokenTexts = new WeakMap<LlamaModel, string[]>();
   /** The tokens that end a line, per model (see runLineChoice). */
   private readonly lineEndTokens = new WeakMap<LlamaModel, Int32Array>();
@@ -212,26 +212,30 @@ export class TextEngine {
 
   /** The request's logit bias, with every token whose text does not start with `text` ruled out. */
   private healingBias(model: LlamaModel, logitBias: ReadonlyMap<Token, number>, text: string): Map<Token, number> {
+    const bias = new Map(logitBias);
+    this.textsOf(model).forEach((t, token) => {
+      if (!t.startsWith(text)) bias.set(token as Token, -Infinity);
+    });
+    return bias;
+  }
+
+  /** Each token's text, made once per model (token healing and line ends read it). */
+  private textsOf(model: LlamaModel): string[] {
     let texts = this.tokenTexts.get(model);
     if (!texts) {
       const count = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
       texts = Array.from({ length: count }, (_, t) => model.detokenize([t as Token]));
       this.tokenTexts.set(model, texts);
     }
-    const bias = new Map(logitBias);
-    texts.forEach((t, token) => {
-      if (!t.startsWith(text)) bias.set(token as Token, -Infinity);
-    });
-    return bias;
+    return texts;
   }
 
   /** Tokens whose text starts with a line break, and the end-of-generation ones. */
   private lineEnds(model: LlamaModel): Int32Array {
     let ends = this.lineEndTokens.get(model);
     if (!ends) {
-      const count = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
-      const tokens = Array.from({ length: count }, (_, t) => t as Token).filter((t) => model.isEogToken(t) || /^\r?\n/.test(model.detokenize([t])));
-      ends = Int32Array.from(tokens);
+      const texts = this.textsOf(model);
+      ends = Int32Array.from(texts.flatMap((text, t) => (model.isEogToken(t as Token) || /^\r?\n/.test(text) ? [t] : [])));
       this.lineEndTokens.set(model, ends);
     }
     return ends;
