@@ -2,11 +2,11 @@
 // line's code, the rest of that line to write. Each chosen line gives two cases: the cursor at a
 // word boundary (after a space or punctuation, where a typist pauses for ghost text) and anywhere
 // (inside a word too).
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { collectCorpus } from "../../scripts/train/corpus-files";
 import { wordBoundaries } from "../../scripts/train/fim-examples";
+import { SeenLines } from "../../scripts/train/line-hashes";
 import { seededPick } from "../../scripts/train/seeded-pick";
 
 export interface FimCase {
@@ -95,27 +95,15 @@ function sourceFiles(dir: string): SourceFile[] {
     });
 }
 
-/** Lines as compared for near-duplicates: trimmed, inner white space collapsed, long enough to mean something. */
-function lineHashes(text: string): string[] {
-  return text
-    .split("\n")
-    .map((l) => l.trim().replace(/\s+/g, " "))
-    .filter((l) => l.length >= 12)
-    .map((l) => createHash("sha1").update(l).digest("base64"));
-}
-
 /**
  * Cases from code outside the training data and this repository's dependencies
  * (bench/fim-quality/third_party, see its SOURCES.md). A file sharing more than a third of its
  * lines with the training files is left out as a near-duplicate.
  */
 export function outsideCases(repoRoot: string, trainingFiles: readonly { text: string }[], perFile = 5): { cases: FimCase[]; files: number; nearDuplicates: number } {
-  const seen = new Set(trainingFiles.flatMap((f) => lineHashes(f.text)));
+  const seen = new SeenLines(trainingFiles.map((f) => f.text));
   const files = sourceFiles(path.join(repoRoot, "bench/fim-quality/third_party"));
-  const kept = files.filter((f) => {
-    const hashes = lineHashes(f.text);
-    return hashes.filter((h) => seen.has(h)).length <= hashes.length / 3;
-  });
+  const kept = files.filter((f) => seen.sharedShare(f.text) <= 1 / 3);
   const pick = seededPick(2025);
   return { cases: kept.flatMap((f) => casesFromFile(f, pick, perFile)), files: kept.length, nearDuplicates: files.length - kept.length };
 }

@@ -16,6 +16,7 @@ import { seededPick } from "./seeded-pick";
 const { values } = parseArgs({
   options: {
     out: { type: "string", default: ".cache/train/data" },
+    repos: { type: "string", default: ".cache/train/repos" },
     tokens: { type: "string", default: "7e6" },
     merges: { type: "string", default: "4096" },
     context: { type: "string", default: "1024" },
@@ -30,7 +31,7 @@ const say = (s: string) => process.stdout.write(`${s}\n`);
 
 await mkdir(out, { recursive: true });
 let started = Date.now();
-const files = collectCorpus(process.cwd());
+const files = collectCorpus(process.cwd(), path.resolve(values.repos!));
 const train = files.filter((f) => f.split === "train");
 say(`corpus: ${files.length} files (${train.length} for training, ${files.length - train.length} held out), ${(Date.now() - started) / 1000} s`);
 await writeFile(path.join(out, "corpus.json"), JSON.stringify(files.map(({ text, ...f }) => ({ ...f, bytes: Buffer.byteLength(text) }))));
@@ -50,19 +51,25 @@ const model = await llama.loadModel({ modelPath: tokenizerFile, vocabOnly: true 
 const special = (t: string) => model.tokenize(t, true)[0]!;
 const [SUF, PRE, MID, EOS, PAD] = ["<|fim_suffix|>", "<|fim_prefix|>", "<|fim_middle|>", "<|endoftext|>", "<|fim_pad|>"].map(special) as Token[];
 
-// Languages weighted by what people complete most here, files by their size within a language.
+// Languages weighted by what people complete most here; within a language, application code (the
+// training repositories) as often as library code, though there is less of it; files by their size.
 const languageWeights: [CorpusFile["language"], number][] = [["typescript", 40], ["javascript", 30], ["python", 30]];
-const byLanguage = new Map(languageWeights.map(([language]) => [language, train.filter((f) => f.language === language)]));
-const cumulative = new Map(
-  [...byLanguage].map(([language, fs]) => {
-    let sum = 0;
-    return [language, fs.map((f) => (sum += f.text.length))];
-  }),
-);
+const APPLICATION_SHARE = 0.5;
+const pools = new Map<string, { files: CorpusFile[]; sums: number[] }>();
+for (const file of train) {
+  const key = `${file.language}/${file.application}`;
+  const pool = pools.get(key) ?? { files: [], sums: [] };
+  pool.sums.push((pool.sums.at(-1) ?? 0) + file.text.length);
+  pool.files.push(file);
+  pools.set(key, pool);
+}
+for (const [key, pool] of [...pools].sort()) say(`  ${key.replace("/true", ", application").replace("/false", ", libraries")}: ${pool.files.length} files`);
 function pickFile(): CorpusFile {
   let r = pick(100);
   const [language] = languageWeights.find(([, w]) => (r -= w) < 0)!;
-  const sums = cumulative.get(language)!;
+  const application = pools.get(`${language}/true`);
+  const library = pools.get(`${language}/false`)!;
+  const { files: poolFiles, sums } = application && pick(1000) < APPLICATION_SHARE * 1000 ? application : library;
   const target = pick(sums.at(-1)!);
   let lo = 0;
   for (let hi = sums.length - 1; lo < hi; ) {
@@ -70,7 +77,7 @@ function pickFile(): CorpusFile {
     if (sums[mid]! > target) hi = mid;
     else lo = mid + 1;
   }
-  return byLanguage.get(language)![lo]!;
+  return poolFiles[lo]!;
 }
 
 const chats: { file: CorpusFile; fn: ReturnType<typeof pythonFunctions>[number] }[] = [];

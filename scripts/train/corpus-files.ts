@@ -1,15 +1,21 @@
-// The training corpus: permissively licensed source text that is on this machine without any
-// download (the JavaScript/TypeScript of npm dependencies under MIT/BSD/ISC/Apache licences, and
-// Python's standard library), deduplicated, with a held-out split by file that training never sees.
+// The training corpus: permissively licensed source text, the JavaScript/TypeScript of npm
+// dependencies under MIT/BSD/ISC/Apache licences and Python's standard library (on this machine
+// without any download), and the application code of the repositories in training-repos.ts
+// (fetched by fetch-repos.ts). Exact and near-duplicates dropped, with a held-out split by file
+// that training never sees.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { SeenLines } from "./line-hashes";
+import { repoFiles, repoGitDir, TRAINING_REPOS } from "./training-repos";
 
 export interface CorpusFile {
   /** Where it was read from, relative to its root (`node_modules/...` or `python3.11/...`). */
   path: string;
-  /** The npm package (name@version) or "python3.11 standard library". */
+  /** The npm package (name@version), "python3.11 standard library" or the repository (owner/name@commit). */
   origin: string;
+  /** Application code (a training repository), as opposed to libraries and the standard library. */
+  application: boolean;
   license: string;
   language: "typescript" | "javascript" | "python";
   split: "train" | "heldout";
@@ -17,10 +23,12 @@ export interface CorpusFile {
 }
 
 const PERMISSIVE = /^(MIT|ISC|0BSD|BSD-2-Clause|BSD-3-Clause|Apache-2\.0|Unlicense|CC0-1\.0|BlueOak-1\.0\.0|Python-2\.0|PSF-2\.0)$/i;
-const EXTENSIONS: Record<string, CorpusFile["language"]> = { ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".py": "python" };
-const MAX_FILE_BYTES = 200_000;
+const EXTENSIONS: Record<string, CorpusFile["language"]> = { ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescript", ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".py": "python" };
+export const MAX_FILE_BYTES = 200_000;
 /** One file in this many is held out (decided by a hash of its text, so copies fall together). */
 const HELDOUT_ONE_IN = 40;
+/** A file whose lines are more than this share another kept file's is a near-duplicate of it. */
+const NEAR_DUPLICATE_SHARE = 0.5;
 
 /** A licence expression is permissive when every alternative named in it is (`MIT OR Apache-2.0`). */
 export function permissiveLicense(expression: string): boolean {
@@ -36,7 +44,18 @@ export function looksHandWritten(text: string): boolean {
   const average = text.length / lines.length;
   if (average > 100 || average < 8) return false;
   // Source maps, base64 blobs and tables of numbers.
-  return !/sourceMappingURL=data:|^[A-Za-z0-9+/=]{200,}$/m.test(text);
+  if (/sourceMappingURL=data:|^[A-Za-z0-9+/=]{200,}$/m.test(text)) return false;
+  return !mostlyData(lines);
+}
+
+const LITERAL = String.raw`(?:"[^"]*"|'[^']*'|-?\d[\w.]*|true|false|null)`;
+/** A line that only lists literals (`"a", "b",`, `0x1f, 2,`) or maps a key to one (`foo: "bar",`). */
+const DATA_LINE = new RegExp(String.raw`^(?:(?:${LITERAL}\s*[,:]?\s*)+|[\w$"']+\s*:\s*${LITERAL}\s*,?)[,;]?$`);
+
+/** Generated tables (keyword lists, character maps, translations): most lines are data, not code. */
+function mostlyData(lines: string[]): boolean {
+  const code = lines.map((l) => l.trim()).filter((l) => l.length > 0);
+  return code.length >= 40 && code.filter((l) => DATA_LINE.test(l)).length > code.length * 0.6;
 }
 
 function licenseOf(pkg: { license?: unknown; licenses?: unknown }): string {
@@ -73,7 +92,9 @@ function splitOf(text: string): CorpusFile["split"] {
 }
 
 /** Packages under `nodeModules` (scoped and nested too), each with its own files only. */
-function* npmFiles(repoRoot: string): Generator<Omit<CorpusFile, "split" | "text"> & { full: string }> {
+type Located = Omit<CorpusFile, "split" | "text"> & ({ full: string } | { text: string });
+
+function* npmFiles(repoRoot: string): Generator<Located> {
   const nodeModules = path.join(repoRoot, "node_modules");
   const packageDirs: string[] = [];
   const visit = (dir: string) => {
@@ -111,39 +132,55 @@ function* npmFiles(repoRoot: string): Generator<Omit<CorpusFile, "split" | "text
       const language = EXTENSIONS[path.extname(full)]!;
       if (language === "javascript" && typescript.has(stem(full))) continue;
       if (/\.[mc]js$/.test(full) && all.has(full.replace(/\.[mc]js$/, ".js"))) continue;
-      yield { full, path: path.relative(repoRoot, full), origin, license, language };
+      yield { full, path: path.relative(repoRoot, full), origin, license, language, application: false };
     }
   }
 }
 
-function* pythonFiles(): Generator<Omit<CorpusFile, "split" | "text"> & { full: string }> {
+function* pythonFiles(): Generator<Located> {
   const root = "/usr/lib/python3.11";
   if (!existsSync(root)) return;
   const skip = (name: string) => name === "site-packages" || name === "dist-packages" || name === "__pycache__" || name.startsWith(".");
   for (const full of walk(root, skip)) {
     if (full.endsWith(".py")) {
-      yield { full, path: path.join("python3.11", path.relative(root, full)), origin: "python3.11 standard library", license: "PSF-2.0", language: "python" };
+      yield { full, path: path.join("python3.11", path.relative(root, full)), origin: "python3.11 standard library", license: "PSF-2.0", language: "python", application: false };
     }
   }
 }
 
-/** Every corpus file, in a fixed order, with exact copies dropped. */
-export function collectCorpus(repoRoot: string): CorpusFile[] {
+function* applicationFiles(reposDir: string): Generator<Located> {
+  for (const repo of TRAINING_REPOS) {
+    for (const file of repoFiles(repoGitDir(reposDir, repo), repo, (p) => EXTENSIONS[path.extname(p)] !== undefined)) {
+      const origin = `${repo.name}@${repo.commit.slice(0, 12)}`;
+      yield { text: file.text, path: `github.com/${repo.name}/${file.path}`, origin, license: repo.license, language: EXTENSIONS[path.extname(file.path)]!, application: true };
+    }
+  }
+}
+
+/**
+ * Every corpus file, in a fixed order, with exact copies and near-duplicates dropped (the first
+ * one seen is kept). Application code comes from `reposDir` (what fetch-repos.ts fetched; missing
+ * repositories are left out).
+ */
+export function collectCorpus(repoRoot: string, reposDir = path.join(repoRoot, ".cache/train/repos")): CorpusFile[] {
   const seen = new Set<string>();
+  const lines = new SeenLines();
   const files: CorpusFile[] = [];
-  for (const source of [npmFiles(repoRoot), pythonFiles()]) {
-    for (const { full, ...file } of source) {
+  for (const source of [npmFiles(repoRoot), pythonFiles(), applicationFiles(reposDir)]) {
+    for (const located of source) {
       let text: string;
       try {
-        text = readFileSync(full, "utf8");
+        text = "text" in located ? located.text : readFileSync(located.full, "utf8");
       } catch {
         continue;
       }
+      const { full: _full, text: _text, ...file } = located as Located & { full?: string; text?: string };
       text = text.replace(/\r\n/g, "\n");
       if (!looksHandWritten(text) || text.includes("\uFFFD")) continue;
       const digest = createHash("sha256").update(text).digest("hex");
       if (seen.has(digest)) continue;
       seen.add(digest);
+      if (!lines.addUnlessNearDuplicate(text, NEAR_DUPLICATE_SHARE)) continue;
       files.push({ ...file, text, split: splitOf(text) });
     }
   }

@@ -1,6 +1,7 @@
 // The text recorded beside the trained model: what it is, how it was made, and from which files
 // under which licences.
 import type { LlamaSpec } from "../../src/server/models/llama-gguf";
+import { TRAINING_REPOS } from "./training-repos";
 
 export interface CorpusEntry {
   path: string;
@@ -9,6 +10,8 @@ export interface CorpusEntry {
   language: string;
   split: "train" | "heldout";
   bytes: number;
+  /** Application code from a training repository (absent in corpora listed before there was any). */
+  application?: boolean;
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -25,6 +28,10 @@ export function modelCard(input: { name: string; spec: LlamaSpec; dataset: { tok
     licences.set(f.license, entry);
   }
   const rows = [...licences].sort((a, b) => b[1].bytes - a[1].bytes);
+  const repos = TRAINING_REPOS.map((repo) => {
+    const files = train.filter((f) => f.application && f.origin.startsWith(`${repo.name}@`));
+    return `| [${repo.name}](https://github.com/${repo.name}) | \`${repo.commit.slice(0, 12)}\` | ${repo.license} (\`${repo.licenseFile}\`) | ${files.length} | ${mib(files.reduce((a, f) => a + f.bytes, 0))} |`;
+  });
   const lastLines = input.log.trim().split("\n").filter((l) => /^(model|done|step)/.test(l)).slice(-3);
   return `# ${name}
 
@@ -45,10 +52,20 @@ It is tiny: expect short, plausible completions of common code, not a large mode
 ${lastLines.length ? `Training:\n\n\`\`\`\n${lastLines.join("\n")}\n\`\`\`\n` : ""}
 ## Licences of the training text
 
-Every file comes from this machine: the JavaScript and TypeScript of the project's npm
-dependencies whose licence is permissive, and Python's standard library. The full list of files
-is in \`${name}.files.txt\`; each package's licence text is in its own folder under
-\`node_modules/\`, Python's in \`/usr/share/doc/python3.11/copyright\`.
+The text is the JavaScript and TypeScript of the project's npm dependencies whose licence is
+permissive, Python's standard library, and application code from permissively licensed
+repositories at pinned commits (\`scripts/train/training-repos.ts\`, fetched by
+\`scripts/train/fetch-repos.ts\`; their tests, vendored, built and generated files left out). Exact
+copies and near-duplicates (a file sharing more than half of its lines with one already kept, such as
+a package's CommonJS and ESM builds of one module) are dropped, and so are minified, generated
+and data-like files (keyword and character tables). Within each language, half of the examples
+come from the application code. The full list of files is in \`${name}.files.txt\`; each package's
+licence text is in its own folder under \`node_modules/\`, Python's in
+\`/usr/share/doc/python3.11/copyright\`, each repository's in its licence file at the commit below.
+
+| repository | commit | licence | files | text |
+|---|---|---|---|---|
+${repos.join("\n")}
 
 | licence | files | text | sources |
 |---|---|---|---|

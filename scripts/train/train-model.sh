@@ -3,10 +3,13 @@
 # model and writes models/wisp-coder.gguf, its model card and its list of training files.
 #   1. setup: Debian's python3-torch and OpenBLAS (without OpenBLAS, torch's generic BLAS is
 #      about 14 times slower here), when missing and the machine allows it;
-#   2. the dataset (scripts/train/build-dataset.ts): corpus, tokenizer, examples;
+#   2. the application code of the corpus (scripts/train/fetch-repos.ts: pinned commits from GitHub;
+#      WISP_TRAIN_REPOS_FROM=DIR reads local copies instead), then the dataset
+#      (scripts/train/build-dataset.ts): corpus, tokenizer, examples;
 #   3. training (scripts/train/train.py), progress with tokens/s, loss and ETA;
 #   4. the GGUF (scripts/train/export-gguf.ts).
-# Reproducible: seeded, and the corpus is what `npm ci` and Debian's python3.11 put on the machine.
+# Reproducible: seeded, and the corpus is what `npm ci` and Debian's python3.11 put on the machine
+# plus the repositories at the commits training-repos.ts pins.
 # About 70 minutes on 2 CPU cores with the defaults (an hour of it training). Extra arguments go to train.py (see its
 # --help for going bigger on a GPU). Work files live in .cache/train: with --minutes N a run stops
 # after N minutes, checkpointed, and --resume goes on from the checkpoint (see train.py --help).
@@ -31,8 +34,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 mkdir -p "$WORK/data" "$WORK/run"
+log "fetching the application code into $WORK/repos"
+npx tsx scripts/train/fetch-repos.ts --dir "$WORK/repos" ${WISP_TRAIN_REPOS_FROM:+--from "$WISP_TRAIN_REPOS_FROM"}
 log "building the dataset in $WORK/data"
-npx tsx scripts/train/build-dataset.ts --out "$WORK/data" --tokens 13e6
+npx tsx scripts/train/build-dataset.ts --repos "$WORK/repos" --out "$WORK/data" --tokens 13e6
 log "training (progress below; the log is $WORK/train.log)"
 "$PYTHON" -u scripts/train/train.py --data "$WORK/data" --out "$WORK/run" "$@" 2>&1 | tee "$WORK/train.log"
 npx tsx scripts/train/export-gguf.ts --data "$WORK/data" --weights "$WORK/run" --out models/wisp-coder.gguf --log "$WORK/train.log"

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { looksHandWritten } from "../../../scripts/train/corpus-files";
+import { SeenLines } from "../../../scripts/train/line-hashes";
+import { repoFiles, type TrainingRepo } from "../../../scripts/train/training-repos";
+
+const moduleText = (name: string) =>
+  Array.from({ length: 30 }, (_, i) => `export function ${name}${i}(input) {\n  return transform(input, { step: ${i}, label: "${name}" });\n}`).join("\n");
+
+describe("training corpus: near-duplicates, data-like files, repository files", () => {
+  it("drops a second build of one module (other white space and wrapper) but keeps files that share only a header", () => {
+    const seen = new SeenLines();
+    const header = "// Copyright 2024 The Example Authors. Licensed under the MIT licence.\n// See the LICENSE file at the root of this repository.\n";
+    const esm = header + moduleText("parse");
+    const commonjs = `"use strict";\n${header}${moduleText("parse").replace(/  return/g, "    return")}\nmodule.exports = { parse0 };`;
+    assert.equal(seen.addUnlessNearDuplicate(esm, 0.5), true);
+    assert.equal(seen.addUnlessNearDuplicate(commonjs, 0.5), false, "the CommonJS copy is a near-duplicate");
+    assert.equal(seen.addUnlessNearDuplicate(header + moduleText("format"), 0.5), true, "another module with the same header is kept");
+    assert.ok(seen.sharedShare(commonjs) > 0.9);
+  });
+
+  it("leaves out tables of keywords and translations, keeps code that has literals", () => {
+    const keywords = `const KEYWORDS = [\n${Array.from({ length: 60 }, (_, i) => `  "keyword${i}", "other${i}",`).join("\n")}\n];\nexport default KEYWORDS;\n`;
+    const messages = `module.exports = {\n${Array.from({ length: 60 }, (_, i) => `  message_${i}: 'Text number ${i} for the user',`).join("\n")}\n};\n`;
+    const code = Array.from({ length: 60 }, (_, i) => `  options.set("key${i}", compute(${i}, "item"));`).join("\n");
+    assert.equal(looksHandWritten(keywords), false);
+    assert.equal(looksHandWritten(messages), false);
+    assert.equal(looksHandWritten(code), true);
+  });
+
+  describe("a training repository at its pinned commit", () => {
+    let dir: string;
+    let repo: TrainingRepo;
+    const files: Record<string, string> = {
+      "app/server/routes.ts": "export const routes = [];\n",
+      "app/client/view.jsx": "export const View = () => null;\n",
+      "app/server/routes.test.ts": "test('routes', () => {});\n",
+      "app/tests/helpers.py": "def helper():\n    pass\n",
+      "app/vendor/lib.js": "var vendored = 1;\n",
+      "app/dist/bundle.js": "var built = 1;\n",
+      "app/locales/en.js": "module.exports = {};\n",
+      "app/styles.css": "body {}\n",
+      "scripts/release.ts": "console.log('outside the roots');\n",
+    };
+
+    before(() => {
+      dir = mkdtempSync(path.join(tmpdir(), "wisp-repo-"));
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      const git = (...args: string[]) => execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { encoding: "utf8" });
+      git("init", "--quiet");
+      git("add", ".");
+      git("commit", "--quiet", "-m", "files");
+      // A later commit changes a file: the pinned commit's text is what is read.
+      writeFileSync(path.join(dir, "app/server/routes.ts"), "export const routes = ['changed'];\n");
+      git("commit", "--quiet", "-am", "later");
+      repo = { name: "example/app", commit: git("rev-parse", "HEAD~1").trim(), license: "MIT", licenseFile: "LICENSE", roots: ["app/"] };
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("reads only the project's own source under its roots, as of the pinned commit", () => {
+      const read = repoFiles(path.join(dir, ".git"), repo, (p) => /\.(ts|jsx|js|py)$/.test(p));
+      assert.deepEqual(
+        read.map((f) => [f.path, f.text]),
+        [
+          ["app/client/view.jsx", files["app/client/view.jsx"]],
+          ["app/server/routes.ts", files["app/server/routes.ts"]],
+        ],
+      );
+    });
+
+    it("gives nothing when the commit is not there (the repository was not fetched)", () => {
+      assert.deepEqual(repoFiles(path.join(dir, ".git"), { ...repo, commit: "0".repeat(40) }, () => true), []);
+      assert.deepEqual(repoFiles(path.join(dir, "missing.git"), repo, () => true), []);
+    });
+  });
+});
