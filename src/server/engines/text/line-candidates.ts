@@ -3,7 +3,9 @@
 // copies worse than a text search does: on code it never saw, continuing the current line as the
 // file did where the line's last characters occur beats the embedded model's own first line by
 // 3x. The candidates are those continuations; the engine lets the model choose among them by its
-// own likelihood (see line-choice.ts) and generates only where the file offers none.
+// own likelihood (see line-choice.ts) and generates only where the file offers none. A line that
+// would bring another function's parameters or locals along is not offered (out-of-scope-names.ts).
+import { outOfScopeNames } from "./out-of-scope-names";
 
 /** Shortest tail of the current line that is looked up (shorter ones match by chance too often). */
 const SHORTEST_TAIL = 4;
@@ -33,11 +35,12 @@ export function lineCandidates(prefix: string, suffix: string): string[] {
     // The longest tail that occurs again decides, even where what follows it there is of no use:
     // a shorter one would match by chance more often than it helps.
     if (found.length === 0) continue;
+    const outOfScope = outOfScopeNames(prefix, suffix);
     const lines = found.flatMap((text) => {
       const end = text.trimEnd();
       if (!end.endsWith(after)) return [];
       const rest = end.slice(0, end.length - after.length).trimEnd();
-      return rest === "" || rest.length > LONGEST_LINE ? [] : [rest];
+      return rest === "" || rest.length > LONGEST_LINE || outOfScope(rest) ? [] : [rest];
     });
     return [...new Set(lines)].slice(0, MOST);
   }

@@ -1,0 +1,76 @@
+// A line copied from elsewhere in the file can bring names with it that mean nothing where the
+// cursor is: `return a + b;` copied from `add(a, b)` into `clamp(value, low, high)`. A name is out
+// of scope here when the file declares it only inside other top-level items (a parameter or a
+// local there) and never mentions it in the item the cursor is in or at the top level. Globals,
+// imports, properties and names of the item itself pass; so does anything the check cannot place.
+
+const WORD = /[A-Za-z_$][\w$]*/g;
+const INDENTED = /^[ \t]/;
+/** A line that opens a top-level item's body elsewhere (`}` and `)` lines close one). */
+const CLOSING = /^[\]})]/;
+
+/** The text of the top-level item around the cursor: from its first line to where the next one starts. */
+function enclosingItem(prefix: string, suffix: string): string {
+  const above = prefix.split("\n");
+  let start = above.length - 1;
+  while (start > 0 && (above[start] === "" || INDENTED.test(above[start]!) || CLOSING.test(above[start]!))) start--;
+  const below = suffix.split("\n");
+  let end = 1;
+  while (end < below.length && (below[end] === "" || INDENTED.test(below[end]!) || CLOSING.test(below[end]!))) end++;
+  return [...above.slice(start), ...below.slice(0, end)].join("\n");
+}
+
+function words(text: string): Set<string> {
+  return new Set(text.match(WORD) ?? []);
+}
+
+/** A top-level function's header: its parameters belong to its body, not to the file. */
+const HEADER = /^(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\b|def\s)|=>/;
+
+/** Words of the file's top-level lines (imports, declarations, calls), less top-level functions' parameters. */
+function topLevelNames(text: string): Set<string> {
+  const lines = text.split("\n").filter((l) => l !== "" && !INDENTED.test(l));
+  return words(lines.map((l) => (HEADER.test(l) ? l.replace(/\([^)]*\)/g, "()") : l)).join("\n"));
+}
+
+/** Names the text declares: parameters of function headers, `const`/`let`/`var` and Python assignments. */
+function declaredNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of text.split("\n")) {
+    const header = /\b(?:function\b[^(]*|def\s+[\w$]+\s*|^\s*(?:async\s+)?[\w$]+\s*)\(([^)]*)\)\s*(?:=>|[:{]|->)|\(([^()]*)\)\s*=>|([\w$]+)\s*=>/.exec(line);
+    for (const part of header ? [header[1], header[2], header[3]] : []) {
+      for (const param of (part ?? "").split(",")) {
+        const name = /^\s*(?:\.\.\.|\*{1,2})?([A-Za-z_$][\w$]*)/.exec(param)?.[1];
+        if (name) names.add(name);
+      }
+    }
+    for (const m of line.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
+    const assigned = /^\s+([A-Za-z_][\w]*)\s*=[^=]/.exec(line);
+    if (assigned) names.add(assigned[1]!);
+  }
+  return names;
+}
+
+/**
+ * A test for lines that would continue the prefix's last line: whether one uses a name that only
+ * other top-level items of the file declare. The file is read once, when the first line is tested.
+ */
+export function outOfScopeNames(prefix: string, suffix: string): (line: string) => boolean {
+  const cursorLine = prefix.slice(prefix.lastIndexOf("\n") + 1);
+  let file: { here: Set<string>; topLevel: Set<string>; declared: Set<string> } | undefined;
+  return (line) => {
+    // With the cursor's line in front, a word the cursor is inside reads whole.
+    const whole = cursorLine + line;
+    const used = [...whole.matchAll(WORD)].filter((m) => whole[m.index! - 1] !== ".").map((m) => m[0]);
+    if (!file) {
+      const text = `${prefix}\n${suffix}`;
+      file = {
+        here: words(enclosingItem(prefix, suffix)),
+        topLevel: topLevelNames(text),
+        declared: declaredNames(text),
+      };
+    }
+    const { here, topLevel, declared } = file;
+    return used.some((name) => !here.has(name) && !topLevel.has(name) && declared.has(name));
+  };
+}
