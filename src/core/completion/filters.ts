@@ -48,9 +48,13 @@ export async function* firstLineOnly(source: AsyncIterable<string>): AsyncGenera
   }
 }
 
+/** Repeats of a unit with digits and no letters (`1, `) that make a loop. */
+const NUMBER_LOOP = 12;
+
 /**
  * A line caught in a loop: the same short unit (with a letter in it) at least `repeats` times in
- * a row, spanning 12 characters or more, as small models fall into (`import_get_get_get_get`).
+ * a row, spanning 12 characters or more, as small models fall into (`import_get_get_get_get`), or
+ * a unit of digits a dozen times (`new Date(1, 1, 1, 1, …`).
  * Returns where to cut: at the end of the last word that ends within the loop's first unit (the
  * loop may be read from any rotation of its unit), else after that unit; undefined when the line
  * does not loop.
@@ -60,7 +64,10 @@ export function loopCut(line: string, repeats = 4): number | undefined {
     const unit = match[1]!;
     let count = 1;
     while (line.startsWith(unit, match.index + count * unit.length)) count++;
-    if (!/[A-Za-z]/.test(unit) || count * unit.length < 12) continue;
+    const words = /[A-Za-z]/.test(unit) && count * unit.length >= 12;
+    // Numbers repeat on purpose (`[0, 0, 0, 0, 0, 0, 0, 0]`), but not a dozen times on one line.
+    const numbers = /\d/.test(unit) && count >= NUMBER_LOOP;
+    if (!words && !numbers) continue;
     for (let at = match.index + unit.length; at > match.index; at--) {
       if (/[A-Za-z0-9]/.test(line[at - 1]!) && !/[A-Za-z0-9]/.test(line[at] ?? "")) return at;
     }

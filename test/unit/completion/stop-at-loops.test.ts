@@ -16,10 +16,11 @@ describe("stopping at loops", () => {
     assert.equal(loopCut("import_get_get_get_get"), "import".length);
     assert.equal(loopCut("return self.self.self.self.self"), "return self".length);
     assert.equal(loopCut("xxxxxxxxxxxxxxxx"), 1);
+    assert.equal(loopCut(`new Date(${"1, ".repeat(14)}1`), "new Date(1".length, "a dozen repeats of a number");
   });
 
   it("leaves code that repeats on purpose, or not enough to be a loop", () => {
-    for (const line of ["const zeros = [0, 0, 0, 0, 0, 0, 0, 0];", "# ----------------------", "foo(bar, bar, bar)", "aaaa", "for (let i = 0; i < n; i++) {"]) {
+    for (const line of ["const zeros = [0, 0, 0, 0, 0, 0, 0, 0];", `const identity = [${"1, 0, 0, 0, 0, ".repeat(3)}1];`, "# ----------------------", "foo(bar, bar, bar)", "aaaa", "for (let i = 0; i < n; i++) {"]) {
       assert.equal(loopCut(line), undefined, line);
     }
   });
