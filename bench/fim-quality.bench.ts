@@ -23,7 +23,7 @@ import { lineCandidates } from "../src/server/engines/text/line-candidates";
 const TRAINED = path.resolve(process.env.FIM_BENCH_MODEL ?? "models/wisp-coder.gguf");
 const RANDOM = path.resolve(".cache/models/wisp-tiny.gguf");
 /** As many tokens as the trained model learned from (train.py's --tokens), for the n-gram model too. */
-const NGRAM_TOKENS = 17_000_000;
+const NGRAM_TOKENS = 23_000_000;
 const MAX_TOKENS = 48;
 
 if (!existsSync(TRAINED)) {
