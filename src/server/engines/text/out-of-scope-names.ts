@@ -6,7 +6,7 @@
 
 const WORD = /[A-Za-z_$][\w$]*/g;
 const INDENTED = /^[ \t]/;
-/** A line that opens a top-level item's body elsewhere (`}` and `)` lines close one). */
+/** An unindented line that closes a bracket (`}`, `)`, `]`) still belongs to the item above it. */
 const CLOSING = /^[\]})]/;
 
 /** The text of the top-level item around the cursor: from its first line to where the next one starts. */
