@@ -91,9 +91,10 @@ function splitOf(text: string): CorpusFile["split"] {
   return digest.readUInt32BE(0) % HELDOUT_ONE_IN === 0 ? "heldout" : "train";
 }
 
-/** Packages under `nodeModules` (scoped and nested too), each with its own files only. */
-type Located = Omit<CorpusFile, "split" | "text"> & ({ full: string } | { text: string });
+/** A corpus file before it is read: its text comes from disk or from a repository's objects. */
+type Located = Omit<CorpusFile, "split" | "text"> & { read: () => string };
 
+/** Packages under `nodeModules` (scoped and nested too), each with its own files only. */
 function* npmFiles(repoRoot: string): Generator<Located> {
   const nodeModules = path.join(repoRoot, "node_modules");
   const packageDirs: string[] = [];
@@ -132,7 +133,7 @@ function* npmFiles(repoRoot: string): Generator<Located> {
       const language = EXTENSIONS[path.extname(full)]!;
       if (language === "javascript" && typescript.has(stem(full))) continue;
       if (/\.[mc]js$/.test(full) && all.has(full.replace(/\.[mc]js$/, ".js"))) continue;
-      yield { full, path: path.relative(repoRoot, full), origin, license, language, application: false };
+      yield { path: path.relative(repoRoot, full), origin, license, language, application: false, read: () => readFileSync(full, "utf8") };
     }
   }
 }
@@ -143,16 +144,16 @@ function* pythonFiles(): Generator<Located> {
   const skip = (name: string) => name === "site-packages" || name === "dist-packages" || name === "__pycache__" || name.startsWith(".");
   for (const full of walk(root, skip)) {
     if (full.endsWith(".py")) {
-      yield { full, path: path.join("python3.11", path.relative(root, full)), origin: "python3.11 standard library", license: "PSF-2.0", language: "python", application: false };
+      yield { path: path.join("python3.11", path.relative(root, full)), origin: "python3.11 standard library", license: "PSF-2.0", language: "python", application: false, read: () => readFileSync(full, "utf8") };
     }
   }
 }
 
 function* applicationFiles(reposDir: string): Generator<Located> {
   for (const repo of TRAINING_REPOS) {
-    for (const file of repoFiles(repoGitDir(reposDir, repo), repo, (p) => EXTENSIONS[path.extname(p)] !== undefined)) {
+    for (const file of repoFiles(repoGitDir(reposDir, repo), repo, (p, size) => EXTENSIONS[path.extname(p)] !== undefined && size <= MAX_FILE_BYTES)) {
       const origin = `${repo.name}@${repo.commit.slice(0, 12)}`;
-      yield { text: file.text, path: `github.com/${repo.name}/${file.path}`, origin, license: repo.license, language: EXTENSIONS[path.extname(file.path)]!, application: true };
+      yield { path: `github.com/${repo.name}/${file.path}`, origin, license: repo.license, language: EXTENSIONS[path.extname(file.path)]!, application: true, read: () => file.text };
     }
   }
 }
@@ -167,14 +168,13 @@ export function collectCorpus(repoRoot: string, reposDir = path.join(repoRoot, "
   const lines = new SeenLines();
   const files: CorpusFile[] = [];
   for (const source of [npmFiles(repoRoot), pythonFiles(), applicationFiles(reposDir)]) {
-    for (const located of source) {
+    for (const { read, ...file } of source) {
       let text: string;
       try {
-        text = "text" in located ? located.text : readFileSync(located.full, "utf8");
+        text = read();
       } catch {
         continue;
       }
-      const { full: _full, text: _text, ...file } = located as Located & { full?: string; text?: string };
       text = text.replace(/\r\n/g, "\n");
       if (!looksHandWritten(text) || text.includes("\uFFFD")) continue;
       const digest = createHash("sha256").update(text).digest("hex");

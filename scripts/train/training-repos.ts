@@ -4,7 +4,6 @@
 // completion bench's projects (bench/fim-quality/third_party) or one kept for independent evaluation.
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
-import { MAX_FILE_BYTES } from "./corpus-files";
 
 export interface TrainingRepo {
   /** owner/name on GitHub. */
@@ -48,10 +47,10 @@ export interface RepoFile {
 }
 
 /**
- * The files of one repository at its pinned commit whose extension `wanted` accepts, read in
+ * The files of one repository at its pinned commit that `wanted` accepts (by path and size), read in
  * one `git cat-file --batch`. Nothing when the commit is not there (fetch-repos.ts not run).
  */
-export function repoFiles(gitDir: string, repo: TrainingRepo, wanted: (file: string) => boolean): RepoFile[] {
+export function repoFiles(gitDir: string, repo: TrainingRepo, wanted: (file: string, size: number) => boolean): RepoFile[] {
   let tree: string;
   try {
     tree = execFileSync("git", ["--git-dir", gitDir, "ls-tree", "-r", "-l", repo.commit], { encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "ignore"] });
@@ -63,14 +62,16 @@ export function repoFiles(gitDir: string, repo: TrainingRepo, wanted: (file: str
     .flatMap((line) => {
       const [meta, file] = line.split("\t");
       const [, type, object, size] = meta?.split(/\s+/) ?? [];
-      if (type !== "blob" || !file || !wanted(file) || NOT_OWN_CODE.test(file) || !(Number(size) <= MAX_FILE_BYTES)) return [];
+      // A snapshot may lack its largest files: git cannot tell their size, and they are left out.
+      if (type !== "blob" || !file || !Number.isFinite(Number(size)) || !wanted(file, Number(size)) || NOT_OWN_CODE.test(file)) return [];
       if (repo.roots && !repo.roots.some((root) => file.startsWith(root))) return [];
       return [{ file, object: object!, size: Number(size) }];
     })
     .sort((a, b) => (a.file < b.file ? -1 : 1));
   const total = entries.reduce((sum, e) => sum + e.size, 0);
   const step = Math.max(1, total / MAX_REPO_BYTES);
-  const picked = entries.filter((_, i) => Math.floor(i / step) !== Math.floor((i - 1) / step) || step === 1);
+  // The first file of each step's worth: every file when they fit.
+  const picked = entries.filter((_, i) => Math.floor(i / step) !== Math.floor((i - 1) / step));
   if (picked.length === 0) return [];
   const batch = spawnSync("git", ["--git-dir", gitDir, "cat-file", "--batch"], { input: picked.map((e) => e.object).join("\n") + "\n", maxBuffer: 1 << 30 });
   const out = batch.stdout;
