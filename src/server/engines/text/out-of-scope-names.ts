@@ -53,24 +53,23 @@ function declaredNames(text: string): Set<string> {
 
 /**
  * A test for lines that would continue the prefix's last line: whether one uses a name that only
- * other top-level items of the file declare. The file is read once, when the first line is tested.
+ * other top-level items of the file declare. The file is read once, when a line first needs it.
  */
 export function outOfScopeNames(prefix: string, suffix: string): (line: string) => boolean {
   const cursorLine = prefix.slice(prefix.lastIndexOf("\n") + 1);
-  let file: { here: Set<string>; topLevel: Set<string>; declared: Set<string> } | undefined;
+  const text = `${prefix}\n${suffix}`;
+  let visible: { here: Set<string>; topLevel: Set<string> } | undefined;
+  // Most lines use only visible names: the file's declarations are read only for one that does not.
+  let declared: Set<string> | undefined;
   return (line) => {
     // With the cursor's line in front, a word the cursor is inside reads whole.
     const whole = cursorLine + line;
     const used = [...whole.matchAll(WORD)].filter((m) => whole[m.index! - 1] !== ".").map((m) => m[0]);
-    if (!file) {
-      const text = `${prefix}\n${suffix}`;
-      file = {
-        here: words(enclosingItem(prefix, suffix)),
-        topLevel: topLevelNames(text),
-        declared: declaredNames(text),
-      };
-    }
-    const { here, topLevel, declared } = file;
-    return used.some((name) => !here.has(name) && !topLevel.has(name) && declared.has(name));
+    visible ??= { here: words(enclosingItem(prefix, suffix)), topLevel: topLevelNames(text) };
+    const { here, topLevel } = visible;
+    const elsewhere = used.filter((name) => !here.has(name) && !topLevel.has(name));
+    if (elsewhere.length === 0) return false;
+    declared ??= declaredNames(text);
+    return elsewhere.some((name) => declared!.has(name));
   };
 }
