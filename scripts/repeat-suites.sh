@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs test suites again and again to find flakes: `npm run test:repeat -- [--runs N] [--busy-core]
-# SUITE...` where SUITE is reliability, vscode, e2e or a VS Code test title pattern (WISP_VSCODE_GREP).
+# SUITE...` where SUITE is unit, server, reliability, vscode, e2e, or `--grep PATTERN` for the VS Code
+# tests whose title matches (WISP_VSCODE_GREP). Any other name is refused: a mistyped suite must not
+# pass for a title pattern.
 # --busy-core keeps one core spinning beside the suites, as a loaded CI machine would. Each run's
 # log goes to test-results/repeat/; a line per run and a closing count per suite are printed.
 set -uo pipefail
@@ -13,10 +15,12 @@ while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=$2; shift 2 ;;
     --busy-core) busy=1; shift ;;
-    *) suites+=("$1"); shift ;;
+    --grep) suites+=("grep:$2"); shift 2 ;;
+    unit | server | reliability | vscode | e2e) suites+=("$1"); shift ;;
+    *) echo "unknown suite: $1" >&2; suites=(); break ;;
   esac
 done
-[ ${#suites[@]} -gt 0 ] || { echo "usage: npm run test:repeat -- [--runs N] [--busy-core] reliability|vscode|e2e|'VS Code test title'..." >&2; exit 2; }
+[ ${#suites[@]} -gt 0 ] || { echo "usage: npm run test:repeat -- [--runs N] [--busy-core] [unit|server|reliability|vscode|e2e|--grep 'VS Code test title']..." >&2; exit 2; }
 
 out=test-results/repeat
 mkdir -p "$out"
@@ -26,7 +30,14 @@ if [ "$busy" = 1 ]; then
   spinner=$!
   trap 'kill $spinner 2>/dev/null' EXIT
 fi
-npm run --silent build >"$out/build.log" 2>&1 && npm run --silent package >>"$out/build.log" 2>&1 || { echo "build failed: $out/build.log" >&2; exit 1; }
+# The unit and server suites run from source; the others test the built extension.
+for suite in "${suites[@]}"; do
+  case $suite in
+    unit | server) ;;
+    *) npm run --silent build >"$out/build.log" 2>&1 && npm run --silent package >>"$out/build.log" 2>&1 || { echo "build failed: $out/build.log" >&2; exit 1; }
+       break ;;
+  esac
+done
 
 declare -A passed
 for ((i = 1; i <= runs; i++)); do
@@ -35,10 +46,12 @@ for ((i = 1; i <= runs; i++)); do
     log="$out/$name-$i.log"
     start=$SECONDS
     case $suite in
+      unit) npm run --silent test:unit >"$log" 2>&1 ;;
+      server) npm run --silent test:server >"$log" 2>&1 ;;
       reliability) npm run --silent test:reliability:short >"$log" 2>&1 ;;
       vscode) npm run --silent test:vscode >"$log" 2>&1 ;;
       e2e) npm run --silent test:e2e >"$log" 2>&1 ;;
-      *) WISP_VSCODE_GREP="$suite" npm run --silent test:vscode >"$log" 2>&1 ;;
+      grep:*) WISP_VSCODE_GREP="${suite#grep:}" npm run --silent test:vscode >"$log" 2>&1 ;;
     esac
     status=$?
     # A title pattern that matches no test proves nothing.
