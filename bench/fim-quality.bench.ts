@@ -18,12 +18,12 @@ import { prefixCopy } from "./fim-quality/prefix-copy";
 import { firstLine, score, type Score } from "./fim-quality/metrics";
 import { NgramModel } from "./fim-quality/ngram";
 import { percentile, printTable } from "./typing/table";
-import { lineCandidates } from "../src/server/engines/text/line-candidates";
+import { fileLines, lineCandidates } from "../src/server/engines/text/line-candidates";
 
 const TRAINED = path.resolve(process.env.FIM_BENCH_MODEL ?? "models/wisp-coder.gguf");
 const RANDOM = path.resolve(".cache/models/wisp-tiny.gguf");
 /** As many tokens as the trained model learned from (train.py's --tokens), for the n-gram model too. */
-const NGRAM_TOKENS = 23_000_000;
+const NGRAM_TOKENS = 35_000_000;
 const MAX_TOKENS = 48;
 
 if (!existsSync(TRAINED)) {
@@ -58,8 +58,7 @@ async function completeAll(through: TextEngine, id: string, file: string): Promi
     const t0 = performance.now();
     // As the server's /v1/completions builds it for a request with a suffix (token healing and the file's lines included).
     const { prompt, heal } = through.healedInfill(model, c.prefix, c.suffix, MAX_TOKENS);
-    const lines = lineCandidates(c.prefix, c.suffix);
-    const result = await through.generate(id, file, { prompt, heal, lines, promptParam: "prompt", n: 1, maxTokens: MAX_TOKENS, stop: ["\n"], sampling: greedy, signal: new AbortController().signal });
+    const result = await through.generate(id, file, { prompt, heal, file: fileLines(c.prefix, c.suffix), promptParam: "prompt", n: 1, maxTokens: MAX_TOKENS, stop: ["\n"], sampling: greedy, signal: new AbortController().signal });
     suggestions.push(result.choices[0]!.text);
     each.push(performance.now() - t0);
   }

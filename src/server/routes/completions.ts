@@ -1,7 +1,7 @@
 // POST /v1/completions (with suffix = fill-in-the-middle)
 import type { LlamaModel, Token } from "node-llama-cpp";
 import type { RoutePlugin } from "../deps";
-import { lineCandidates } from "../engines/text/line-candidates";
+import { fileLines } from "../engines/text/line-candidates";
 import type { ChoiceResult } from "../engines/text/types";
 import { ApiError } from "../errors";
 import type { SchemaType } from "./json-schema-to-ts-provider";
@@ -91,13 +91,13 @@ export const completionRoutes: RoutePlugin = async (app, { deps }) => {
       const tokens = text === undefined ? checkTokenIds(model, p as number[]) : deps.textEngine.tokenizePrompt(model, text);
       const prefix = text ?? model.detokenize(tokens);
       const fim = body.suffix != null ? deps.textEngine.healedInfill(model, prefix, body.suffix, maxTokens) : undefined;
-      const lines = body.suffix != null ? lineCandidates(prefix, body.suffix) : undefined;
-      return { tokens: fim?.prompt ?? tokens, heal: fim?.heal, lines, echo: body.echo ? prefix : "" };
+      const file = body.suffix != null ? fileLines(prefix, body.suffix) : undefined;
+      return { tokens: fim?.prompt ?? tokens, heal: fim?.heal, file, echo: body.echo ? prefix : "" };
     });
     const job = {
       prompts: prompts.map((p) => p.tokens),
       heals: prompts.map((p) => p.heal),
-      fileLines: prompts.map((p) => p.lines),
+      files: prompts.map((p) => p.file),
       promptParam: "prompt" as const,
       n,
       maxTokens,

@@ -5,7 +5,7 @@ import type { Token } from "node-llama-cpp";
 import { randomUUID } from "node:crypto";
 import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
-import type { ChoiceResult, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenHealing, TokenLogprob } from "../engines/text/types";
+import type { ChoiceResult, FileLines, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenHealing, TokenLogprob } from "../engines/text/types";
 import { errorBody, toApiError } from "../errors";
 import type { ModelEntry } from "../models/registry";
 import { SseWriter } from "./sse-writer";
@@ -35,12 +35,12 @@ export interface Usage {
 }
 
 /** What a route asks for: one prompt (chat) or several (completions), each with `n` choices. */
-export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPromptReady" | "prompt" | "heal" | "lines"> & {
+export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPromptReady" | "prompt" | "heal" | "file"> & {
   prompts: readonly (readonly Token[])[];
   /** Per prompt, its token healing if any. */
   heals?: readonly (TokenHealing | undefined)[];
-  /** Per prompt: lines copied from the file it may be answered with (see lineCandidates). */
-  fileLines?: readonly (readonly string[] | undefined)[];
+  /** Per prompt: what a one-line answer may take from its file (see fileLines). */
+  files?: readonly (FileLines | undefined)[];
 };
 
 export const usageOf = (r: Pick<GenerationResult, "promptTokens" | "completionTokens">): Usage => ({
@@ -176,7 +176,7 @@ export function openEventStream(reply: FastifyReply, stats: PromptStats): void {
 
 async function completeText(answer: Answer): Promise<void> {
   const { deps, reply, entry, job, signal, base, format } = answer;
-  const result = await settleComplete(answer, deps.textEngine.generateEach(entry.id, entry.path, { ...job, signal }, job.prompts, job.heals, job.fileLines));
+  const result = await settleComplete(answer, deps.textEngine.generateEach(entry.id, entry.path, { ...job, signal }, job.prompts, job.heals, job.files));
   if (!result) return;
   await reply.send(format.complete(base, result.choices, usageOf(result)));
 }
@@ -194,7 +194,7 @@ async function streamText(answer: Answer): Promise<void> {
       if (format.opensStream) for (let i = 0; i < job.n * job.prompts.length; i++) send(format.chunk(base, i, undefined, undefined, null));
     },
     onText: (index, text, logprobs) => send(format.chunk(base, index, text, job.topLogprobs === undefined ? undefined : logprobs, null)),
-  }, job.prompts, job.heals, job.fileLines);
+  }, job.prompts, job.heals, job.files);
   const result = await settleStream(answer, sse, generation);
   if (!result) return;
   result.choices.forEach((c, i) => send(format.chunk(base, i, "", undefined, c.finishReason)));

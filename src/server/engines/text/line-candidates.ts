@@ -4,8 +4,10 @@
 // file did where the line's last characters occur beats the embedded model's own first line by
 // 3x. The candidates are those continuations; the engine lets the model choose among them by its
 // own likelihood (see line-choice.ts) and generates only where the file offers none. A line that
-// would bring another function's parameters or locals along is not offered (out-of-scope-names.ts).
+// would bring another function's parameters or locals along is not offered (out-of-scope-names.ts),
+// nor is such a line of the model's own (see scoped-choice.ts).
 import { outOfScopeNames } from "./out-of-scope-names";
+import type { FileLines } from "./types";
 
 /** Shortest tail of the current line that is looked up (shorter ones match by chance too often). */
 const SHORTEST_TAIL = 4;
@@ -23,7 +25,7 @@ const LONGEST_LINE = 200;
  * must end the candidate, and comes off it. Empty when nothing matches, or the longest tail that
  * matches is followed by nothing of use.
  */
-export function lineCandidates(prefix: string, suffix: string): string[] {
+export function lineCandidates(prefix: string, suffix: string, outOfScope = outOfScopeNames(prefix, suffix)): string[] {
   const line = prefix.slice(prefix.lastIndexOf("\n") + 1);
   const lineEnd = suffix.indexOf("\n");
   const after = (lineEnd < 0 ? suffix : suffix.slice(0, lineEnd)).trim();
@@ -35,16 +37,21 @@ export function lineCandidates(prefix: string, suffix: string): string[] {
     // The longest tail that occurs again decides, even where what follows it there is of no use:
     // a shorter one would match by chance more often than it helps.
     if (found.length === 0) continue;
-    const outOfScope = outOfScopeNames(prefix, suffix);
     const lines = found.flatMap((text) => {
       const end = text.trimEnd();
       if (!end.endsWith(after)) return [];
       const rest = end.slice(0, end.length - after.length).trimEnd();
-      return rest === "" || rest.length > LONGEST_LINE || outOfScope(rest) ? [] : [rest];
+      return rest === "" || rest.length > LONGEST_LINE || outOfScope(rest).length > 0 ? [] : [rest];
     });
     return [...new Set(lines)].slice(0, MOST);
   }
   return [];
+}
+
+/** What a one-line answer at the cursor may copy from its file, and the scope check its own line must pass. */
+export function fileLines(prefix: string, suffix: string): FileLines {
+  const outOfScope = outOfScopeNames(prefix, suffix);
+  return { lines: lineCandidates(prefix, suffix, outOfScope), outOfScope };
 }
 
 /**

@@ -52,10 +52,11 @@ function declaredNames(text: string): Set<string> {
 }
 
 /**
- * A test for lines that would continue the prefix's last line: whether one uses a name that only
- * other top-level items of the file declare. The file is read once, when a line first needs it.
+ * A test for lines that would continue the prefix's last line: the names one uses that only other
+ * top-level items of the file declare (none: the line is in scope). The file is read once, when a
+ * line first needs it.
  */
-export function outOfScopeNames(prefix: string, suffix: string): (line: string) => boolean {
+export function outOfScopeNames(prefix: string, suffix: string): (line: string) => string[] {
   const cursorLine = prefix.slice(prefix.lastIndexOf("\n") + 1);
   const text = `${prefix}\n${suffix}`;
   let visible: { here: Set<string>; topLevel: Set<string> } | undefined;
@@ -68,8 +69,8 @@ export function outOfScopeNames(prefix: string, suffix: string): (line: string) 
     visible ??= { here: words(enclosingItem(prefix, suffix)), topLevel: topLevelNames(text) };
     const { here, topLevel } = visible;
     const elsewhere = used.filter((name) => !here.has(name) && !topLevel.has(name));
-    if (elsewhere.length === 0) return false;
+    if (elsewhere.length === 0) return [];
     declared ??= declaredNames(text);
-    return elsewhere.some((name) => declared!.has(name));
+    return [...new Set(elsewhere.filter((name) => declared!.has(name)))];
   };
 }

@@ -11,11 +11,12 @@ import { loadNativeStep, type NativeStepLoad } from "./native-step";
 import { directDecodingAvailable } from "./node-llama-cpp-internals";
 import { chatWrapper, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
 import { runLineChoice } from "./line-choice";
+import { runScopedChoice } from "./scoped-choice";
 import { alignToPrompt, runChoice } from "./run-choice";
 import { SequencePool } from "./sequence-pool";
 import { grammarSchema, toolCallGrammar } from "./tool-call-grammar";
 import type { CallLayout } from "./tool-call-layout";
-import type { ChoiceResult, GenerationRequest, GenerationResult, PromptStats, TokenHealing } from "./types";
+import type { ChoiceResult, FileLines, GenerationRequest, GenerationResult, PromptStats, TokenHealing } from "./types";
 import type { FimLayout } from "../../models/llama-gguf";
 
 export interface TextEngineOptions {
@@ -241,17 +242,18 @@ export class TextEngine {
     return ends;
   }
 
-  /** The lines a request may be answered with (see runLineChoice): only greedy, one line, one choice, nothing else asked of the tokens. */
-  private copiedLines(request: GenerationRequest): readonly string[] | undefined {
+  /** What a request may take from its file (see runLineChoice, runScopedChoice): only greedy, one line, one choice, nothing else asked of the tokens. */
+  private fileLines(request: GenerationRequest): FileLines | undefined {
     const s = request.sampling;
     const greedy = s.temperature === 0 && s.logitBias.size === 0 && s.presencePenalty === 0 && s.frequencyPenalty === 0 && s.grammar === undefined;
     const plain = request.n === 1 && request.topLogprobs === undefined && request.stop.includes("\n");
-    return this.options.lineCandidates !== false && greedy && plain && request.lines?.length ? request.lines : undefined;
+    return this.options.lineCandidates !== false && greedy && plain ? request.file : undefined;
   }
 
   async generate(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
     const { model, pool, decoder } = await this.load(id, path);
-    const lines = this.copiedLines(request);
+    const file = this.fileLines(request);
+    const lines = file?.lines.length ? file.lines : undefined;
     // Log probabilities and grammars take node-llama-cpp's own evaluation loop, which cannot heal:
     // there, the healed token goes back on the prompt.
     const direct = decoder !== undefined && request.topLogprobs === undefined && request.sampling.grammar === undefined;
@@ -286,6 +288,11 @@ export class TextEngine {
           const run = (s: LlamaContextSequence, i: number) =>
             lines
               ? runLineChoice(model, s, decoder, { ...request, maxTokens }, first + i, aligned[i]!.rest, lines, this.lineEnds(model))
+              : direct && file
+              ? runScopedChoice(
+                  (r, rest, bias) => runDirectChoice(model, s, decoder, r, first + i, rest, this.options.inputLookup ?? 0, bias),
+                  s, { ...request, maxTokens }, first + i, aligned[i]!.rest, healingBias, file.outOfScope, this.textsOf(model),
+                )
               : direct
               ? runDirectChoice(model, s, decoder, { ...request, maxTokens }, first + i, aligned[i]!.rest, this.options.inputLookup ?? 0, healingBias)
               : runChoice(model, s, { ...request, maxTokens }, first + i, aligned[i]!.rest);
@@ -317,10 +324,10 @@ export class TextEngine {
   async generateEach(
     id: string,
     path: string,
-    request: Omit<GenerationRequest, "prompt" | "heal" | "lines">,
+    request: Omit<GenerationRequest, "prompt" | "heal" | "file">,
     prompts: readonly (readonly Token[])[],
     heals: readonly (TokenHealing | undefined)[] = [],
-    lines: readonly (readonly string[] | undefined)[] = [],
+    files: readonly (FileLines | undefined)[] = [],
   ): Promise<GenerationResult> {
     const total: GenerationResult = { choices: [], promptTokens: 0, completionTokens: 0, prompt: { evaluated: 0, cached: 0 }, tokensAfterAbort: 0 };
     for (const [p, prompt] of prompts.entries()) {
@@ -329,7 +336,7 @@ export class TextEngine {
         ...request,
         prompt,
         heal: heals[p],
-        lines: lines[p],
+        file: files[p],
         onPromptReady: p === 0 ? request.onPromptReady : undefined,
         onText: request.onText && ((choice, text, logprobs) => request.onText!(p * request.n + choice, text, logprobs)),
       });

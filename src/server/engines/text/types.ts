@@ -27,16 +27,26 @@ export interface TokenHealing {
   text: string;
 }
 
+/** A fill-in-the-middle prompt's own file, as a one-line answer may use it (see line-candidates.ts). */
+export interface FileLines {
+  /** Lines copied from the file that may continue the cursor's line. */
+  readonly lines: readonly string[];
+  /** The names a line would use that only other top-level items of the file declare (see out-of-scope-names.ts). */
+  readonly outOfScope: (line: string) => readonly string[];
+}
+
 export interface GenerationRequest {
   prompt: readonly Token[];
   heal?: TokenHealing;
   /** The request field the prompt came from, named in errors about it. */
   promptParam: "prompt" | "messages";
   /**
-   * Lines copied from the file for a fill-in-the-middle answer (see line-candidates.ts): a greedy
-   * one-line request is answered with the one the model finds most likely (see line-choice.ts).
+   * What a greedy one-line fill-in-the-middle request may take from its file (see
+   * line-candidates.ts): it is answered with the copied line the model finds most likely (see
+   * line-choice.ts), or else with the model's own line, checked for names out of scope (see
+   * scoped-choice.ts).
    */
-  lines?: readonly string[];
+  file?: FileLines;
   n: number;
   maxTokens: number;
   stop: readonly string[];
