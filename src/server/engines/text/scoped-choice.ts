@@ -19,8 +19,8 @@ export async function runScopedChoice(
   rest: Token[],
   healingBias: ReadonlyMap<Token, number> | undefined,
   outOfScope: (line: string) => readonly string[],
-  /** Each token's text: a name's whole-word tokens are barred. */
-  tokenTexts: readonly string[],
+  /** Each token's text (a name's whole-word tokens are barred), read only for a line out of scope. */
+  tokenTexts: () => readonly string[],
 ): Promise<ChoiceResult> {
   const quiet = { ...request, onText: undefined };
   const first = await generate(quiet, rest, healingBias);
@@ -28,7 +28,7 @@ export async function runScopedChoice(
   const names = outOfScope(first.text);
   if (names.length > 0 && !request.signal.aborted) {
     const barred = new Map<Token, number>();
-    tokenTexts.forEach((text, token) => {
+    tokenTexts().forEach((text, token) => {
       if (names.includes(text.trim())) barred.set(token as Token, -Infinity);
     });
     // A name of several tokens cannot be barred this way: generating again would give the same line.

@@ -243,7 +243,7 @@ export class TextEngine {
   }
 
   /** What a request may take from its file (see runLineChoice, runScopedChoice): only greedy, one line, one choice, nothing else asked of the tokens. */
-  private fileLines(request: GenerationRequest): FileLines | undefined {
+  private usableFile(request: GenerationRequest): FileLines | undefined {
     const s = request.sampling;
     const greedy = s.temperature === 0 && s.logitBias.size === 0 && s.presencePenalty === 0 && s.frequencyPenalty === 0 && s.grammar === undefined;
     const plain = request.n === 1 && request.topLogprobs === undefined && request.stop.includes("\n");
@@ -252,7 +252,7 @@ export class TextEngine {
 
   async generate(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
     const { model, pool, decoder } = await this.load(id, path);
-    const file = this.fileLines(request);
+    const file = this.usableFile(request);
     const lines = file?.lines.length ? file.lines : undefined;
     // Log probabilities and grammars take node-llama-cpp's own evaluation loop, which cannot heal:
     // there, the healed token goes back on the prompt.
@@ -285,17 +285,17 @@ export class TextEngine {
           if (first === 0) request.onPromptReady?.(prompt);
         } else {
           if (first === 0) request.onPromptReady?.(prompt);
-          const run = (s: LlamaContextSequence, i: number) =>
-            lines
-              ? runLineChoice(model, s, decoder, { ...request, maxTokens }, first + i, aligned[i]!.rest, lines, this.lineEnds(model))
-              : direct && file
-              ? runScopedChoice(
-                  (r, rest, bias) => runDirectChoice(model, s, decoder, r, first + i, rest, this.options.inputLookup ?? 0, bias),
-                  s, { ...request, maxTokens }, first + i, aligned[i]!.rest, healingBias, file.outOfScope, this.textsOf(model),
-                )
-              : direct
-              ? runDirectChoice(model, s, decoder, { ...request, maxTokens }, first + i, aligned[i]!.rest, this.options.inputLookup ?? 0, healingBias)
-              : runChoice(model, s, { ...request, maxTokens }, first + i, aligned[i]!.rest);
+          const run = (s: LlamaContextSequence, i: number) => {
+            const choiceRequest = { ...request, maxTokens };
+            const rest = aligned[i]!.rest;
+            if (lines) return runLineChoice(model, s, decoder, choiceRequest, first + i, rest, lines, this.lineEnds(model));
+            if (!direct) return runChoice(model, s, choiceRequest, first + i, rest);
+            const generate = (r: GenerationRequest, from: Token[], bias?: ReadonlyMap<Token, number>) =>
+              runDirectChoice(model, s, decoder, r, first + i, from, this.options.inputLookup ?? 0, bias);
+            return file
+              ? runScopedChoice(generate, s, choiceRequest, first + i, rest, healingBias, file.outOfScope, () => this.textsOf(model))
+              : generate(choiceRequest, rest, healingBias);
+          };
           choices.push(...(await Promise.all(round.map(run))));
         }
       }
