@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { CodeAttachment, UserTurn } from "../../src/core/chat/conversation";
@@ -63,7 +63,7 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await vscode.workspace.getConfiguration("files").update("exclude", undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", undefined, vscode.ConfigurationTarget.Global);
-    for (const folder of ["shop", "ledger"]) rmSync(join(workspace, folder), { recursive: true, force: true });
+    for (const folder of ["shop", "ledger", "books"]) rmSync(join(workspace, folder), { recursive: true, force: true });
     await resetWisp();
     await server?.close();
   });
@@ -105,6 +105,20 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await api.chat.fromView({ type: "addMention", id: shown.find((i) => i.detail === "shop/src/pricing.ts")!.id });
     assert.deepEqual(pending().map((a) => [a.path, a.source]), [["shop/src/pricing.ts", "file"]]);
     for (const a of pending()) await api.chat.fromView({ type: "removeAttachment", id: a.id });
+  });
+
+  it("a new folder's files are offered, and stay offered when the folder itself changes", async () => {
+    const offered = async (name: string) => (await api.chat.mentions("file", name)).some((i) => i.detail === `books/${name}`);
+    // Written at once after the folder: the watcher may report only the new folder.
+    mkdirSync(join(workspace, "books"));
+    writeFileSync(join(workspace, "books/accounts.ts"), "export const accounts: string[] = [];\n");
+    await waitFor("accounts.ts indexed", () => offered("accounts.ts"), (yes) => yes, 60_000);
+    // The folder changes (its times, as a tool that touches it would): an event for the folder itself.
+    const now = new Date();
+    utimesSync(join(workspace, "books"), now, now);
+    writeFileSync(join(workspace, "books/journal.ts"), "export const journal: string[] = [];\n");
+    await waitFor("journal.ts indexed", () => offered("journal.ts"), (yes) => yes, 60_000);
+    assert.equal(await offered("accounts.ts"), true, "accounts.ts is still in the index");
   });
 
   it("@file refuses a file too large to send, with a message, and attaches nothing", async () => {

@@ -41,8 +41,8 @@ export class WorkspaceIndex implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher("**/*");
     this.disposables.push(
       watcher,
-      watcher.onDidCreate((uri) => void this.update(uri)),
-      watcher.onDidChange((uri) => void this.update(uri)),
+      watcher.onDidCreate((uri) => void this.update(uri, "create")),
+      watcher.onDidChange((uri) => void this.update(uri, "change")),
       watcher.onDidDelete((uri) => this.forget(uri)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rebuild()),
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -89,12 +89,13 @@ export class WorkspaceIndex implements vscode.Disposable {
     this.setState("off");
   }
 
-  /** The workspace-relative path of a file the index may hold, or undefined when it is left out. */
-  relativePath(uri: vscode.Uri): string | undefined {
+  /** The workspace-relative path of a file (or folder) the index may hold, or undefined when it is left out. */
+  relativePath(uri: vscode.Uri, isFolder = false): string | undefined {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (folder === undefined || uri.scheme !== "file") return undefined;
     const path = vscode.workspace.asRelativePath(uri, false);
-    return this.ignoreRules.get(folder.uri.toString())?.ignores(path) ? undefined : path;
+    // Git reads a folder as `path/`: `node_modules/` leaves the folder out.
+    return this.ignoreRules.get(folder.uri.toString())?.ignores(isFolder ? `${path}/` : path) ? undefined : path;
   }
 
   dispose(): void {
@@ -110,11 +111,25 @@ export class WorkspaceIndex implements vscode.Disposable {
     else this.index.removeFile(path);
   }
 
-  private async update(uri: vscode.Uri): Promise<void> {
+  private async update(uri: vscode.Uri, event: "create" | "change"): Promise<void> {
     if (this.state === "off") return;
     if (uri.path.endsWith("/.gitignore")) return void this.rebuild();
+    // A folder is no file to add or forget (findFiles never lists it: taken for a file, its event
+    // made the index forget everything in it). A new folder's files may come with no events of
+    // their own, so its event stands for them; a folder's change says nothing about its files.
+    if (await isFolder(uri)) return event === "create" ? this.addFolder(uri) : undefined;
     if (!(await this.included(uri))) return this.forget(uri);
     await this.add(uri);
+  }
+
+  /** Adds the files of a new folder, as findFiles lists them (files.exclude applied), unless .gitignore leaves the folder out. */
+  private async addFolder(uri: vscode.Uri): Promise<void> {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    const path = this.relativePath(uri, true);
+    if (folder === undefined || path === undefined) return;
+    // From the workspace folder, as `included` searches: files.exclude matches paths from the search's base.
+    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${path}/**`), undefined, this.options.maxFiles);
+    for (const file of files) await this.add(file);
   }
 
   private forget(uri: vscode.Uri): void {
@@ -135,4 +150,12 @@ export class WorkspaceIndex implements vscode.Disposable {
   private setState(state: IndexStatus["state"]): void {
     this.state = state;
   }
+}
+
+/** Whether `uri` is a folder now (not when it is gone: its delete event forgets what it held). */
+function isFolder(uri: vscode.Uri): Thenable<boolean> {
+  return vscode.workspace.fs.stat(uri).then(
+    (stat) => (stat.type & vscode.FileType.Directory) !== 0,
+    () => false,
+  );
 }
