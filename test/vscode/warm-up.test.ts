@@ -22,6 +22,8 @@ describe("Prompt warm-up (real VS Code, scripted server)", function () {
   });
   afterEach(async () => {
     server.failWarmUpsWith(undefined);
+    // Reverted first: auto save (on in the browser) could write a typed file back after it is deleted below.
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     for (const file of files.splice(0)) rmSync(file, { force: true });
   });
