@@ -23,7 +23,7 @@ import { fileLines, lineCandidates } from "../src/server/engines/text/line-candi
 const TRAINED = path.resolve(process.env.FIM_BENCH_MODEL ?? "models/wisp-coder.gguf");
 const RANDOM = path.resolve(".cache/models/wisp-tiny.gguf");
 /** As many tokens as the trained model learned from (train.py's --tokens), for the n-gram model too: all the training files' tokens where they are fewer. */
-const NGRAM_TOKENS = 35_000_000;
+const NGRAM_TOKENS = 330_000_000;
 const MAX_TOKENS = 48;
 
 if (!existsSync(TRAINED)) {

@@ -16,6 +16,8 @@ const { values } = parseArgs({
     out: { type: "string", default: "models/wisp-coder.gguf" },
     name: { type: "string", default: "wisp-coder" },
     log: { type: "string" },
+    /** Table rows for the card written by hand (default: scripts/train/NAME.card-notes.md, where there is one). */
+    notes: { type: "string" },
     type: { type: "string", default: "q8_0" },
   },
 });
@@ -48,7 +50,8 @@ await writeFile(temp, Buffer.concat(chunks));
 await rename(temp, out);
 const log = values.log ? await readFile(values.log, "utf8").catch(() => "") : "";
 const base = out.replace(/\.gguf$/, "");
-await writeFile(`${base}.md`, modelCard({ name: values.name!, spec, dataset, corpus, log }));
+const notes = await readFile(values.notes ?? path.join(import.meta.dirname, `${values.name}.card-notes.md`), "utf8").catch(() => "");
+await writeFile(`${base}.md`, modelCard({ name: values.name!, spec, dataset, corpus, log, notes }));
 await writeFile(`${base}.files.txt`, trainingFileList(corpus));
 const size = (await readFile(out)).length;
 process.stdout.write(`wrote ${out} (${(size / 2 ** 20).toFixed(1)} MiB), ${path.basename(base)}.md and ${path.basename(base)}.files.txt\n`);

@@ -16,7 +16,7 @@ export interface CorpusEntry {
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
-export function modelCard(input: { name: string; spec: LlamaSpec; dataset: { tokens: number; examples: Record<string, number>; seed: number; context: number; fimLayout?: string }; corpus: CorpusEntry[]; log: string }): string {
+export function modelCard(input: { name: string; spec: LlamaSpec; dataset: { tokens: number; examples: Record<string, number>; seed: number; context: number; fimLayout?: string }; corpus: CorpusEntry[]; log: string; notes?: string }): string {
   const { name, spec, dataset, corpus } = input;
   const train = corpus.filter((f) => f.split === "train");
   const licences = new Map<string, { files: number; bytes: number; origins: Set<string> }>();
@@ -32,6 +32,8 @@ export function modelCard(input: { name: string; spec: LlamaSpec; dataset: { tok
     const files = train.filter((f) => f.application && f.origin.startsWith(`${repo.name}@`));
     return `| [${repo.name}](https://github.com/${repo.name}) | \`${repo.commit.slice(0, 12)}\` | ${repo.license} (\`${repo.licenseFile}\`) | ${files.length} | ${mib(files.reduce((a, f) => a + f.bytes, 0))} |`;
   });
+  // Rows written by hand (how the run went, what the bench measured) that no export can know.
+  const notes = (input.notes ?? "").split("\n").filter((l) => l.startsWith("|")).map((l) => `${l}\n`).join("");
   const lastLines = input.log.trim().split("\n").filter((l) => /^(model|done|step)/.test(l)).slice(-3);
   return `# ${name}
 
@@ -48,7 +50,7 @@ It is tiny: expect short, plausible completions of common code, not a large mode
 | fill-in-the-middle | ${dataset.fimLayout === "suffix-middle-prefix" ? "suffix, middle, prefix: \`<|fim_prefix|><|fim_suffix|>…<|fim_middle|>…\`, the middle continuing the prefix (GGUF \`wisp.fim.layout\`)" : "suffix first: \`<|fim_suffix|>…<|fim_prefix|>…<|fim_middle|>\` (GGUF \`wisp.fim.suffix_first\`)"} |
 | training data | ${dataset.tokens.toLocaleString("en")} tokens: ${Object.entries(dataset.examples).map(([k, v]) => `${v} ${k}`).join(", ")} examples, seed ${dataset.seed} |
 | corpus | ${train.length} files for training (${mib(train.reduce((a, f) => a + f.bytes, 0))}), ${corpus.length - train.length} held out for the benchmark |
-
+${notes}
 ${lastLines.length ? `Training:\n\n\`\`\`\n${lastLines.join("\n")}\n\`\`\`\n` : ""}
 ## Licences of the training text
 

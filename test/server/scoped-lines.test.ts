@@ -15,12 +15,7 @@ const FILE = [
   "  return a + b;",
   "}",
   "",
-  "export function mean(values: readonly number[]): number {",
-  "  if (values.length === 0) return 0;",
-  "  return values.reduce((sum, v) => sum + v, 0) / values.length;",
-  "}",
-  "",
-  "export function clamp(value: number, low: number, high: number): number {",
+  "export function sum3(x: number, y: number, z: number): number {",
   "  return ",
 ].join("\n");
 const SUFFIX = "\n}\n";
@@ -49,7 +44,7 @@ describe("POST /v1/completions: the model's own line is checked for another func
     return (await response.json()) as { choices: { text: string; finish_reason: string }[]; usage: { completion_tokens: number } };
   };
 
-  it("a line using add's parameters in clamp is generated again without them, and streams as one piece", async () => {
+  it("a line using add's parameters in sum3 is generated again without them, and streams as one piece", async () => {
     const outOfScope = outOfScopeNames(FILE, SUFFIX);
     const raw = await complete(modelOnly);
     const rawLine = raw.choices[0]!.text;

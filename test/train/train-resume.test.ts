@@ -55,6 +55,16 @@ describe("train.py: a run stopped by --minutes and continued with --resume", fun
     assert.ok(readFileSync(path.join(straight, "weights.bin")).equals(readFileSync(path.join(split, "weights.bin"))), "the same weights");
   });
 
+  it("--fit-minutes lowers --tokens to what fits in the minutes, measured over steps 20 to 120", () => {
+    // No time is left after step 120 of a run fitted to a millionth of a minute: it ends there.
+    const log = train(dir, path.join(dir, "fitted"), "--tokens", "60000", "--fit-minutes", "0.000001");
+    const fitted = /--fit-minutes 1e-06: training on ([\d,]+) tokens/.exec(log);
+    assert.ok(fitted, log);
+    const done = /done: (\d+) steps, ([\d,]+) tokens/.exec(log)!;
+    assert.equal(done[1], "120");
+    assert.equal(done[2], fitted[1]);
+  });
+
   it("refuses a checkpoint of another model shape, saying what differs", () => {
     const out = path.join(dir, "other");
     train(dir, out, "--minutes", "0.000001");
