@@ -39,6 +39,15 @@ describe("outOfScopeNames: copied lines that bring another function's names alon
     assert.deepEqual(test("scaled = value * 2;"), []);
   });
 
+  it("a name the line declares itself passes, though another function declares it too", () => {
+    assert.deepEqual(outOfScopeNames(`${typescript}\n  const `, "\n}\n")("b = value - low;"), [], "const before the cursor");
+    assert.deepEqual(outOfScopeNames(`${typescript}\n  `, "\n}\n")("let scaled = value * 2;"), []);
+    assert.deepEqual(outOfScopeNames(`${typescript}\n  return `, "\n}\n")("[value].map((v) => v * high);"), [], "an arrow's parameter");
+    assert.deepEqual(outOfScopeNames(`${typescript}\n  return `, "\n}\n")("[value].map(v => v * factor);"), ["factor"]);
+    assert.deepEqual(outOfScopeNames(`${typescript}\n  const `, "\n}\n")("b = a * 2;"), ["a"], "what it declares with is still checked");
+    assert.deepEqual(outOfScopeNames(`${typescript}\n  if (`, "\n}\n")("a) {"), ["a"], "a condition is no parameter list");
+  });
+
   it("the word the cursor is inside reads whole", () => {
     // "sc" + "aled" is scaled, a local of another function; "valu" + "e" is this one's parameter.
     assert.deepEqual(outOfScopeNames(`${typescript}\n  return sc`, "\n}\n")("aled;"), ["scaled"]);
@@ -53,6 +62,7 @@ describe("outOfScopeNames: copied lines that bring another function's names alon
     assert.deepEqual(test("width * 2"), []);
     assert.deepEqual(test("self.total"), []);
     assert.deepEqual(test("os.getcwd()"), []);
+    assert.deepEqual(outOfScopeNames(python.replace(/return $/, ""), "\n")("total = width * 2"), [], "an assignment declares it here");
   });
 
   it("lineCandidates leaves such lines out: the model writes its own line instead", () => {

@@ -52,6 +52,24 @@ function declaredNames(text: string): Set<string> {
 }
 
 /**
+ * Names the line declares for itself: `const b = …`, an arrow's `(v) =>`, a Python `total = …`.
+ * Not a header's parameters: `if (a) {` reads like one.
+ */
+function ownNames(line: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of line.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
+  for (const m of line.matchAll(/\(([^()]*)\)\s*=>|([A-Za-z_$][\w$]*)\s*=>/g)) {
+    for (const param of (m[1] ?? m[2]!).split(",")) {
+      const name = /^\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/.exec(param)?.[1];
+      if (name) names.add(name);
+    }
+  }
+  const assigned = /^\s+([A-Za-z_][\w]*)\s*=[^=]/.exec(line);
+  if (assigned) names.add(assigned[1]!);
+  return names;
+}
+
+/**
  * A test for lines that would continue the prefix's last line: the names one uses that only other
  * top-level items of the file declare (none: the line is in scope). The file is read once, when a
  * line first needs it.
@@ -65,7 +83,8 @@ export function outOfScopeNames(prefix: string, suffix: string): (line: string) 
   return (line) => {
     // With the cursor's line in front, a word the cursor is inside reads whole.
     const whole = cursorLine + line;
-    const used = [...whole.matchAll(WORD)].filter((m) => whole[m.index! - 1] !== ".").map((m) => m[0]);
+    const own = ownNames(whole);
+    const used = [...whole.matchAll(WORD)].filter((m) => whole[m.index! - 1] !== "." && !own.has(m[0])).map((m) => m[0]);
     visible ??= { here: words(enclosingItem(prefix, suffix)), topLevel: topLevelNames(text) };
     const { here, topLevel } = visible;
     const elsewhere = used.filter((name) => !here.has(name) && !topLevel.has(name));
