@@ -33,20 +33,30 @@ function topLevelNames(text: string): Set<string> {
   return words(lines.map((l) => (HEADER.test(l) ? l.replace(/\([^)]*\)/g, "()") : l)).join("\n"));
 }
 
+const PARAM = /^\s*(?:\.\.\.|\*{1,2})?([A-Za-z_$][\w$]*)/;
+
+/** Adds the names of a comma-separated parameter list. */
+function addParams(list: string | undefined, names: Set<string>): void {
+  for (const param of (list ?? "").split(",")) {
+    const name = PARAM.exec(param)?.[1];
+    if (name) names.add(name);
+  }
+}
+
+/** Adds the names a line binds: `const`/`let`/`var` and a Python assignment's target. */
+function addBindings(line: string, names: Set<string>): void {
+  for (const m of line.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
+  const assigned = /^\s+([A-Za-z_][\w]*)\s*=[^=]/.exec(line);
+  if (assigned) names.add(assigned[1]!);
+}
+
 /** Names the text declares: parameters of function headers, `const`/`let`/`var` and Python assignments. */
 function declaredNames(text: string): Set<string> {
   const names = new Set<string>();
   for (const line of text.split("\n")) {
     const header = /\b(?:function\b[^(]*|def\s+[\w$]+\s*|^\s*(?:async\s+)?[\w$]+\s*)\(([^)]*)\)\s*(?:=>|[:{]|->)|\(([^()]*)\)\s*=>|([\w$]+)\s*=>/.exec(line);
-    for (const part of header ? [header[1], header[2], header[3]] : []) {
-      for (const param of (part ?? "").split(",")) {
-        const name = /^\s*(?:\.\.\.|\*{1,2})?([A-Za-z_$][\w$]*)/.exec(param)?.[1];
-        if (name) names.add(name);
-      }
-    }
-    for (const m of line.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
-    const assigned = /^\s+([A-Za-z_][\w]*)\s*=[^=]/.exec(line);
-    if (assigned) names.add(assigned[1]!);
+    if (header) for (const part of [header[1], header[2], header[3]]) addParams(part, names);
+    addBindings(line, names);
   }
   return names;
 }
@@ -57,15 +67,8 @@ function declaredNames(text: string): Set<string> {
  */
 function ownNames(line: string): Set<string> {
   const names = new Set<string>();
-  for (const m of line.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
-  for (const m of line.matchAll(/\(([^()]*)\)\s*=>|([A-Za-z_$][\w$]*)\s*=>/g)) {
-    for (const param of (m[1] ?? m[2]!).split(",")) {
-      const name = /^\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/.exec(param)?.[1];
-      if (name) names.add(name);
-    }
-  }
-  const assigned = /^\s+([A-Za-z_][\w]*)\s*=[^=]/.exec(line);
-  if (assigned) names.add(assigned[1]!);
+  for (const m of line.matchAll(/\(([^()]*)\)\s*=>|([A-Za-z_$][\w$]*)\s*=>/g)) addParams(m[1] ?? m[2], names);
+  addBindings(line, names);
   return names;
 }
 
