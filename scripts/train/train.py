@@ -110,17 +110,15 @@ class Block(torch.nn.Module):
         q = apply_rope(self.q(h).view(shape).transpose(1, 2) * (d // self.heads) ** -0.5, rope)
         k = apply_rope(self.k(h).view(shape).transpose(1, 2), rope)
         v = self.v(h).view(shape).transpose(1, 2)
-        if x.is_cuda:
+        if mask is None:
             # A GPU's fused attention (flash) never writes the T x T scores; q is scaled already.
-            attended = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=1.0)
-            x = x + self.o(attended.transpose(1, 2).reshape(b, t, d))
-            h = self.ffn_norm(x)
-            return x + self.down(F.silu(self.gate(h)) * self.up(h))
-        # One batched matmul that adds the mask as it goes (baddbmm), in the autocast precision:
-        # on a CPU the T x T score tensors' memory traffic, not the arithmetic, is what costs.
-        flat = (b * self.heads, t, d // self.heads)
-        scores = torch.baddbmm(mask.expand(b * self.heads, t, t), q.reshape(flat), k.reshape(flat).transpose(1, 2))
-        attended = (scores.softmax(-1) @ v.reshape(flat)).view(b, self.heads, t, -1).transpose(1, 2).reshape(b, t, d)
+            attended = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=1.0).transpose(1, 2).reshape(b, t, d)
+        else:
+            # One batched matmul that adds the mask as it goes (baddbmm), in the autocast precision:
+            # on a CPU the T x T score tensors' memory traffic, not the arithmetic, is what costs.
+            flat = (b * self.heads, t, d // self.heads)
+            scores = torch.baddbmm(mask.expand(b * self.heads, t, t), q.reshape(flat), k.reshape(flat).transpose(1, 2))
+            attended = (scores.softmax(-1) @ v.reshape(flat)).view(b, self.heads, t, -1).transpose(1, 2).reshape(b, t, d)
         x = x + self.o(attended)
         h = self.ffn_norm(x)
         return x + self.down(F.silu(self.gate(h)) * self.up(h))
@@ -144,8 +142,9 @@ class Llama(torch.nn.Module):
         x = self.embed(tokens)
         t = tokens.shape[1]
         rope = rope_table(x.shape[-1] // self.heads, t, self.rope_base).to(tokens.device)
-        # Examples are padded at their end: a causal mask keeps every real token off the padding.
-        mask = torch.full((t, t), float("-inf"), device=tokens.device).triu(1)
+        # Examples are padded at their end: a causal mask keeps every real token off the padding (on
+        # a GPU, the fused attention's own causal mask).
+        mask = None if tokens.is_cuda else torch.full((t, t), float("-inf"), device=tokens.device).triu(1)
         for block in self.blocks:
             x = block(x, rope, mask)
         return self.output(self.norm(x))
