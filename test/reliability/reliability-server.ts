@@ -16,6 +16,8 @@ export interface ReliabilityServer {
   readonly baseUrl: string;
   readonly key: string;
   readonly dataDir: string;
+  /** Where the server generates its default models on start. */
+  readonly modelsDir: string;
   readonly pid: number;
   /** Everything the server printed so far. */
   output(): string;
@@ -53,6 +55,7 @@ export async function startReliabilityServer(options: { args?: string[]; dataDir
       baseUrl,
       key,
       dataDir,
+      modelsDir,
       pid,
       output: () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : ""),
       rssKiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]),
