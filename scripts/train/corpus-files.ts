@@ -48,7 +48,10 @@ export function looksHandWritten(text: string): boolean {
   return !mostlyData(lines);
 }
 
-const LITERAL = String.raw`(?:"[^"]*"|'[^']*'|-?\d[\w.]*|true|false|null)`;
+// A number takes all its digits, letters and dots: were it free to end anywhere among them, a line
+// of run-together numbers (an SVG path's `2.717-.189.906-.377`) could be split so many ways that
+// the test would not end.
+const LITERAL = String.raw`(?:"[^"]*"|'[^']*'|-?\d[\w.]*(?![\w.])|true|false|null)`;
 /** A line that only lists literals (`"a", "b",`, `0x1f, 2,`) or maps a key to one (`foo: "bar",`). */
 const DATA_LINE = new RegExp(String.raw`^(?:(?:${LITERAL}\s*[,:]?\s*)+|[\w$"']+\s*:\s*${LITERAL}\s*,?)[,;]?$`);
 

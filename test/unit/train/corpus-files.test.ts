@@ -31,6 +31,12 @@ describe("training corpus: near-duplicates, data-like files, repository files", 
     assert.equal(looksHandWritten(code), true);
   });
 
+  it("judges a component with SVG path data (numbers run together) and ends", () => {
+    const path = "31.2163 194.019 35.3681C194.398 35.7669 194.352 36.3991 193.936 36.7609L191.492 38.8897C191.073 39.2538 190.441 39.2043 190.053 z";
+    const component = `export const Logo = () => (\n  <svg viewBox="0 0 342 342">\n${Array.from({ length: 50 }, (_, i) => `    <path d="M${i}" />\n           ${path}${i}`).join("\n")}\n  </svg>\n);\n`;
+    assert.equal(looksHandWritten(component), true);
+  });
+
   describe("a training repository at its pinned commit", () => {
     let dir: string;
     let repo: TrainingRepo;
