@@ -76,6 +76,9 @@ export class TextEngine {
   private readonly lineEndTokens = new WeakMap<LlamaModel, Int32Array>();
   /** Each model's chat template, made once (see chatWrapper). */
   private readonly chatWrappers = new WeakMap<LlamaModel, JinjaTemplateChatWrapper>();
+  /** Aborts the generations under way when the engine is disposed; `running` are they. */
+  private readonly closing = new AbortController();
+  private readonly running = new Set<Promise<GenerationResult>>();
   private readonly counters = { requests: 0, linesCopied: 0, aborted: 0, tokensAfterAbort: 0, promptTokensEvaluated: 0, promptTokensCached: 0, completionTokens: 0, lookupPredicted: 0, lookupAccepted: 0 };
 
   constructor(readonly options: TextEngineOptions) {}
@@ -250,7 +253,22 @@ export class TextEngine {
     return this.options.lineCandidates !== false && greedy && plain ? request.file : undefined;
   }
 
-  async generate(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
+  /**
+   * Generates the request's choices. Disposing the engine aborts the generation, and waits for it:
+   * llama.cpp crashes when a model is freed in the middle of a decode.
+   */
+  generate(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
+    if (this.closing.signal.aborted) return Promise.reject(new Error("the text engine is shut down"));
+    const run = this.run(id, path, { ...request, signal: AbortSignal.any([request.signal, this.closing.signal]) });
+    this.running.add(run);
+    run.then(
+      () => this.running.delete(run),
+      () => this.running.delete(run),
+    );
+    return run;
+  }
+
+  private async run(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
     const { model, pool, decoder } = await this.load(id, path);
     const file = this.usableFile(request);
     const lines = file?.lines.length ? file.lines : undefined;
@@ -363,6 +381,8 @@ export class TextEngine {
   }
 
   async dispose(): Promise<void> {
+    this.closing.abort();
+    await Promise.allSettled(this.running);
     const entries = await Promise.allSettled(this.loaded.values());
     this.loaded.clear();
     for (const e of entries) if (e.status === "fulfilled") await e.value.model.dispose();
