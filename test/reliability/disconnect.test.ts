@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { join } from "node:path";
-import { getLlama } from "node-llama-cpp";
 import { RUN_MAX_TOKENS } from "../../src/server/engines/text/batch-decoder";
-import { SPECIAL_TOKENS } from "../../src/server/models/llama-gguf";
 import { startReliabilityServer, TEXT_MODEL, untilIdle, type ReliabilityServer } from "./reliability-server";
+import { endlessLogitBiasOf } from "../harness/endless-logit-bias";
 import { record, scaled } from "./report";
 
 type Drop = "before-response" | "after-headers" | "after-chunks";
@@ -36,25 +35,13 @@ function droppedStream(server: ReliabilityServer, i: number, endless: Record<str
     });
     // Still generating when the drop arrives: a stream that already ended cannot show the server
     // stopping it. The tiny model makes a token in well under a millisecond and, left to itself,
-    // ends these after 6 and 127 tokens; with its end and other special tokens barred it writes
-    // all 2000.
+    // ends these after 6 and 127 tokens; with its end-of-generation tokens barred it writes all 2000.
     const body = i % 2
       ? { model: TEXT_MODEL, messages: [{ role: "user", content: "Tell me a long story." }], max_tokens: 2000, logit_bias: endless, stream: true }
       : { model: TEXT_MODEL, prompt: "Once upon a time", max_tokens: 2000, logit_bias: endless, stream: true };
     request.end(JSON.stringify(body));
     if (drop === "before-response") setTimeout(end, i % 7);
   });
-}
-
-/** A logit_bias that bars the model's special tokens (its end of text among them), read from its file. */
-async function specialTokensBarred(modelPath: string): Promise<Record<string, number>> {
-  const llama = await getLlama({ gpu: false, build: "never", logLevel: "error" as never });
-  const model = await llama.loadModel({ modelPath, vocabOnly: true });
-  try {
-    return Object.fromEntries(SPECIAL_TOKENS.map((t) => model.tokenize(t, true)).filter((ids) => ids.length === 1).map(([id]) => [String(id), -100]));
-  } finally {
-    await model.dispose();
-  }
 }
 
 describe("disconnect storm (real server process)", function () {
@@ -75,7 +62,7 @@ describe("disconnect storm (real server process)", function () {
       return Date.now() - started;
     };
     await timed(); // model loaded
-    const endless = await specialTokensBarred(join(server.modelsDir, `${TEXT_MODEL}.gguf`));
+    const endless = await endlessLogitBiasOf(join(server.modelsDir, `${TEXT_MODEL}.gguf`));
     const baseline = Math.min(await timed(), await timed(), await timed());
     const before = await server.metrics();
 

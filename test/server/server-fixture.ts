@@ -4,10 +4,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import type { Token } from "node-llama-cpp";
 import OpenAI from "openai";
 import { buildApp, type BuildAppOptions } from "../../src/server/app";
 import type { ServerDeps } from "../../src/server/deps";
+import { endlessLogitBias } from "../harness/endless-logit-bias";
 
 export const TEXT_MODEL = "wisp-tiny";
 
@@ -79,7 +79,5 @@ export async function readSse(response: Response): Promise<unknown[]> {
 
 /** logit_bias that forbids every end-of-generation token of TEXT_MODEL, so a generation runs to max_tokens. */
 export async function neverEnd(server: TestServer): Promise<Record<string, number>> {
-  const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
-  const ids = model.fileInfo.metadata.tokenizer.ggml.tokens.map((_, id) => id).filter((id) => model.isEogToken(id as Token));
-  return Object.fromEntries(ids.map((id) => [String(id), -100]));
+  return endlessLogitBias(await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path));
 }
