@@ -1,11 +1,11 @@
 // npm run train-model, step 1: the corpus, its tokenizer (the project's BPE trainer), and the
 // training examples (fill-in-the-middle cuts, plain code windows and chat turns) as token ids in
 // the exact form the local server will feed the model. Seeded and deterministic.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { getLlama, type LlamaModel, type Token } from "node-llama-cpp";
-import { trainBpe } from "../../src/server/models/bpe-trainer";
+import { trainBpe, type BpeVocabulary } from "../../src/server/models/bpe-trainer";
 import { TensorType } from "../../src/server/models/gguf-writer";
 import { encodeLlamaGguf, llamaVocabulary } from "../../src/server/models/llama-gguf";
 import { chatExample, pythonFunctions, scriptFunctions, type ChatExample } from "./chat-pairs";
@@ -21,6 +21,9 @@ const { values } = parseArgs({
     merges: { type: "string", default: "4096" },
     context: { type: "string", default: "1024" },
     seed: { type: "string", default: "1" },
+    // A trained model's tokenizer.json: the examples in its token ids, so that train.py --init can
+    // take that model further on this corpus (a tokenizer trained on a changed corpus has other ids).
+    tokenizer: { type: "string" },
   },
 });
 const out = path.resolve(values.out!);
@@ -38,9 +41,11 @@ await writeFile(path.join(out, "corpus.json"), JSON.stringify(files.map(({ text,
 
 started = Date.now();
 // Every training file's opening part: all languages and packages have a say in the vocabulary.
-const bpe = trainBpe(train.map((f) => f.text.slice(0, 4000)), Number(values.merges));
+const bpe: BpeVocabulary = values.tokenizer
+  ? JSON.parse(await readFile(values.tokenizer, "utf8"))
+  : trainBpe(train.map((f) => f.text.slice(0, 4000)), Number(values.merges));
 const vocabulary = llamaVocabulary(bpe);
-say(`tokenizer: ${vocabulary.tokens.length} tokens, ${(Date.now() - started) / 1000} s`);
+say(`tokenizer: ${vocabulary.tokens.length} tokens, ${values.tokenizer ? `read from ${values.tokenizer}` : `${(Date.now() - started) / 1000} s`}`);
 await writeFile(path.join(out, "tokenizer.json"), JSON.stringify(bpe));
 const tokenizerSpec = { name: "wisp-tokenizer", embedding: 32, layers: 1, heads: 1, kvHeads: 1, feedForward: 32, contextLength: context, tensorType: TensorType.F32 };
 const tokenizerFile = path.join(out, "tokenizer.gguf");

@@ -13,6 +13,8 @@
 # About 70 minutes on 2 CPU cores with the defaults (an hour of it training). Extra arguments go to train.py (see its
 # --help for going bigger on a GPU; WISP_TRAIN_DATASET_TOKENS=40e6 builds the larger dataset a GPU run wants). Work files live in .cache/train: with --minutes N a run stops
 # after N minutes, checkpointed, and --resume goes on from the checkpoint (see train.py --help).
+# WISP_TRAIN_TOKENIZER=FILE builds the examples with an earlier dataset's tokenizer.json, so that
+# --init DIR can start from that dataset's model's weights.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -37,7 +39,8 @@ mkdir -p "$WORK/data" "$WORK/run"
 log "fetching the application code into $WORK/repos"
 npx tsx scripts/train/fetch-repos.ts --dir "$WORK/repos" ${WISP_TRAIN_REPOS_FROM:+--from "$WISP_TRAIN_REPOS_FROM"}
 log "building the dataset in $WORK/data"
-npx tsx scripts/train/build-dataset.ts --repos "$WORK/repos" --out "$WORK/data" --tokens "${WISP_TRAIN_DATASET_TOKENS:-13e6}"
+npx tsx scripts/train/build-dataset.ts --repos "$WORK/repos" --out "$WORK/data" --tokens "${WISP_TRAIN_DATASET_TOKENS:-13e6}" \
+  ${WISP_TRAIN_TOKENIZER:+--tokenizer "$WISP_TRAIN_TOKENIZER"}
 log "training (progress below; the log is $WORK/train.log)"
 "$PYTHON" -u scripts/train/train.py --data "$WORK/data" --out "$WORK/run" "$@" 2>&1 | tee "$WORK/train.log"
 npx tsx scripts/train/export-gguf.ts --data "$WORK/data" --weights "$WORK/run" --out models/wisp-coder.gguf --log "$WORK/train.log"

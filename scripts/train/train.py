@@ -56,6 +56,11 @@ def parse_args():
     p.add_argument("--resume", action="store_true",
                    help="go on from --out's checkpoint.pt where there is one (same dataset and model shape); "
                         "a larger --tokens than the checkpoint's trains further, the learning rate following the new total")
+    # A trained model taken further on a grown corpus (new files, the same tokenizer: build-dataset.ts
+    # --tokenizer): its weights, with a fresh optimizer and schedule, rather than training afresh.
+    p.add_argument("--init", metavar="DIR",
+                   help="start from the weights.bin and weights.json an earlier run wrote in DIR (same model shape and "
+                        "vocabulary), not from random weights; the optimizer and learning rate start afresh")
     p.add_argument("--minutes", type=float, default=0,
                    help="stop after this many minutes of training (checkpointed, to --resume later); 0: run to --tokens")
     # A machine lent for a fixed time (a GPU for a few minutes): the learning rate decays to its end
@@ -231,6 +236,23 @@ def export(model, out, args, vocab):
     json.dump({"spec": spec, "tensors": entries}, open(os.path.join(out, "weights.json"), "w"), indent=1)
 
 
+def load_weights(folder, model, args, vocab):
+    """Weights written by export() into `model`, after checking they are of its shape and vocabulary."""
+    saved = json.load(open(os.path.join(folder, "weights.json")))
+    spec = {"embedding": args.embedding, "layers": args.layers, "heads": args.heads, "feedForward": args.feed_forward, "vocabSize": vocab}
+    theirs = {k: saved["spec"][k] for k in spec}
+    if theirs != spec:
+        raise SystemExit(f"{folder}/weights.json is of another model or vocabulary ({theirs}; this run: {spec})")
+    raw = open(os.path.join(folder, "weights.bin"), "rb").read()
+    state = model.state_dict()
+    # export() writes the state dict in its own order, so the entries pair up one to one.
+    for (name, p), entry in zip(state.items(), saved["tensors"], strict=True):
+        count = math.prod(entry["shape"])
+        values = torch.frombuffer(bytearray(raw[entry["offset"]: entry["offset"] + 4 * count]), dtype=torch.float32)
+        state[name] = values.view(entry["shape"])
+    model.load_state_dict(state)
+
+
 SHAPE = ("embedding", "layers", "heads", "feed_forward", "context", "rope_base")
 
 
@@ -291,6 +313,9 @@ def main():
     start = time.time()
     smoothed, seen, step, next_report, next_export = None, 0, 0, 0, args.tokens / 8
     resumed = load_checkpoint(args.out, model, opt, data, args) if args.resume else None
+    if args.init and not resumed:
+        load_weights(args.init, model, args, data.vocab)
+        print(f"weights from {args.init}", flush=True)
     if resumed:
         smoothed, seen, step = resumed["smoothed"], resumed["seen"], resumed["step"]
         next_report = seen + args.tokens / 200

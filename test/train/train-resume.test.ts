@@ -33,7 +33,7 @@ function train(data: string, out: string, ...more: string[]): string {
   return run.stdout;
 }
 
-describe("train.py: a run stopped by --minutes and continued with --resume", function () {
+describe("train.py: runs stopped and resumed, fitted to minutes, started from earlier weights", function () {
   this.timeout(300_000);
   let dir: string;
   before(() => {
@@ -63,6 +63,21 @@ describe("train.py: a run stopped by --minutes and continued with --resume", fun
     const done = /done: (\d+) steps, ([\d,]+) tokens/.exec(log)!;
     assert.equal(done[1], "120");
     assert.equal(done[2], fitted[1]);
+  });
+
+  it("--init starts from an earlier run's weights, and refuses another shape's", () => {
+    const earlier = path.join(dir, "earlier");
+    train(dir, earlier);
+    // At a learning rate of 0 nothing moves: the weights written are the ones read.
+    const log = train(dir, path.join(dir, "continued"), "--init", earlier, "--lr", "0");
+    assert.match(log, /weights from .*earlier/);
+    assert.ok(readFileSync(path.join(dir, "continued", "weights.bin")).equals(readFileSync(path.join(earlier, "weights.bin"))), "the earlier run's weights");
+    const fresh = train(dir, path.join(dir, "fresh"), "--lr", "0");
+    assert.doesNotMatch(fresh, /weights from/);
+    assert.ok(!readFileSync(path.join(dir, "fresh", "weights.bin")).equals(readFileSync(path.join(earlier, "weights.bin"))), "random weights without --init");
+    const other = spawnSync(PYTHON, [TRAIN, "--data", dir, "--out", path.join(dir, "wider"), ...TINY, "--embedding", "32", "--init", earlier], { encoding: "utf8" });
+    assert.notEqual(other.status, 0);
+    assert.match(other.stderr, /weights\.json is of another model or vocabulary \(\{'embedding': 16.*this run: \{'embedding': 32/);
   });
 
   it("refuses a checkpoint of another model shape, saying what differs", () => {
