@@ -14,7 +14,12 @@ export const fullRun = process.env.WISP_RELIABILITY === "full";
 /** The short or the full value of a bound. */
 export const scaled = (short: number, full: number): number => (fullRun ? full : short);
 
-const rows: ReportRow[] = [];
+// One list for the whole run, kept on the process: mocha requires this file for its root hook
+// (CommonJS, through tsx), while a test file it has to import as an ES module (the disconnect
+// storm's) gets a second instance of this file; a module-level list lost that file's row.
+const ROWS = Symbol.for("wisp.reliability.rows");
+const shared = globalThis as { [ROWS]?: ReportRow[] };
+const rows: ReportRow[] = (shared[ROWS] ??= []);
 
 export function record(row: ReportRow): void {
   rows.push(row);
