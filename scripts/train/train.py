@@ -231,22 +231,27 @@ def export(model, out, args, vocab):
             entries.append({"name": gguf, "shape": list(p.shape), "offset": offset})
             offset += len(data)
     os.replace(os.path.join(out, "weights.bin.tmp"), os.path.join(out, "weights.bin"))
-    spec = {"embedding": args.embedding, "layers": args.layers, "heads": args.heads, "kvHeads": args.heads,
+    json.dump({"spec": weights_spec(args, vocab), "tensors": entries}, open(os.path.join(out, "weights.json"), "w"), indent=1)
+
+
+def weights_spec(args, vocab):
+    """The model description weights.json carries (export-gguf.ts reads it)."""
+    return {"embedding": args.embedding, "layers": args.layers, "heads": args.heads, "kvHeads": args.heads,
             "feedForward": args.feed_forward, "contextLength": args.context, "ropeBase": args.rope_base, "vocabSize": vocab}
-    json.dump({"spec": spec, "tensors": entries}, open(os.path.join(out, "weights.json"), "w"), indent=1)
 
 
 def load_weights(folder, model, args, vocab):
     """Weights written by export() into `model`, after checking they are of its shape and vocabulary."""
     saved = json.load(open(os.path.join(folder, "weights.json")))
-    spec = {"embedding": args.embedding, "layers": args.layers, "heads": args.heads, "feedForward": args.feed_forward, "vocabSize": vocab}
+    # The entries that decide the tensors' shapes (kvHeads follows heads).
+    spec = {k: v for k, v in weights_spec(args, vocab).items() if k not in ("contextLength", "ropeBase", "kvHeads")}
     theirs = {k: saved["spec"][k] for k in spec}
     if theirs != spec:
         raise SystemExit(f"{folder}/weights.json is of another model or vocabulary ({theirs}; this run: {spec})")
     raw = open(os.path.join(folder, "weights.bin"), "rb").read()
     state = model.state_dict()
     # export() writes the state dict in its own order, so the entries pair up one to one.
-    for (name, p), entry in zip(state.items(), saved["tensors"], strict=True):
+    for name, entry in zip(state, saved["tensors"], strict=True):
         count = math.prod(entry["shape"])
         values = torch.frombuffer(bytearray(raw[entry["offset"]: entry["offset"] + 4 * count]), dtype=torch.float32)
         state[name] = values.view(entry["shape"])
