@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { authenticator } from "./auth/authenticate";
 import { KeyStore } from "./auth/key-store";
 import type { RoutePlugin, ServerConfig, ServerDeps } from "./deps";
+import { ImageEngine } from "./engines/image/image-engine";
 import { TextEngine } from "./engines/text/text-engine";
 import { defaultPromptThreads } from "./engines/text/prompt-threads";
 import { ApiError, handleError, sendError } from "./errors";
@@ -82,12 +83,13 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await upstreams.start();
   const keys = new KeyStore(config.dataDir);
   const textEngine = new TextEngine(config);
+  const imageEngine = new ImageEngine({ threads: config.threads, maxQueue: config.maxQueue });
   const usageLog = await UsageLog.open(config.dataDir, { log });
   const sessions = new SessionStore();
   const { admin, token: adminToken } = await AdminToken.loadOrCreate(config.dataDir, log);
   const limiter = new RateLimiter(config.rateLimit);
   const usage = new UsageRecorder(usageLog, Date.now, (key, tokens) => limiter.spent(key, tokens));
-  const deps: ServerDeps = { config, registry, keys, authenticate: authenticator(keys, sessions), textEngine, upstreams, usage, log };
+  const deps: ServerDeps = { config, registry, keys, authenticate: authenticator(keys, sessions), textEngine, imageEngine, upstreams, usage, log };
 
   const app = Fastify({
     logger,
@@ -103,6 +105,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "not_found_error", null, "unknown_route")));
   app.addHook("onClose", () => textEngine.dispose());
+  app.addHook("onClose", () => imageEngine.dispose());
   app.addHook("onClose", () => upstreams.dispose());
   app.addHook("onClose", () => usageLog.close());
   app.decorateRequest("wispKey", null);

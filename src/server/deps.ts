@@ -1,6 +1,7 @@
 // What every route plugin receives: the shared parts of one server instance.
 import type { FastifyPluginAsync, FastifyRequest, RawServerDefault } from "fastify";
 import type { KeyStore } from "./auth/key-store";
+import type { ImageEngine } from "./engines/image/image-engine";
 import type { TextEngine } from "./engines/text/text-engine";
 import type { ModelRegistry } from "./models/registry";
 import type { JsonSchemaToTsProvider } from "./routes/json-schema-to-ts-provider";
@@ -66,6 +67,7 @@ export interface ServerDeps {
   /** onRequest hook rejecting requests without a valid API key. */
   authenticate: (request: FastifyRequest) => Promise<void>;
   textEngine: TextEngine;
+  imageEngine: ImageEngine;
   /** The upstream engines and their models (none unless configured). */
   upstreams: UpstreamRegistry;
   /** Counts tokens and images per API key and model as requests are served. */

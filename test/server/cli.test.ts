@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import OpenAI from "openai";
+import { waitFor } from "../harness/wait-for";
 import { startServer, TEXT_MODEL } from "./server-fixture";
 
 const run = promisify(execFile);
@@ -87,8 +88,7 @@ describe("the wisp-server command", function () {
       const completion = await client.completions.create({ model: TEXT_MODEL, prompt: "hello", max_tokens: 2 });
       assert.equal(completion.model, TEXT_MODEL);
       // The console shows each request with its status and prompt reuse, never the key.
-      const logged = /POST \/v1\/completions 200/;
-      for (let i = 0; i < 50 && !logged.test(printed.text()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor("the request's log line", printed.text, (text) => /POST \/v1\/completions 200/.test(text));
       assert.match(printed.text(), /POST \/v1\/completions 200 \d+ ms prompt \d+ evaluated, \d+ cached/);
       assert.ok(!printed.text().slice(printed.text().indexOf("POST")).includes(key), "the key was printed with a request");
       // The console's login link, printed before the listening line (launchers read up to it).
@@ -100,8 +100,7 @@ describe("the wisp-server command", function () {
       const login = await fetch(consoleLine[1]!, { redirect: "manual" });
       assert.equal(login.status, 303);
       assert.match(login.headers.get("set-cookie") ?? "", /HttpOnly; SameSite=Strict/);
-      const loggedLogin = /GET \/login\S* 303/;
-      for (let i = 0; i < 50 && !loggedLogin.test(printed.text()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor("the login's log line", printed.text, (text) => /GET \/login\S* 303/.test(text));
       assert.match(printed.text(), /GET \/login 303/);
       assert.equal(printed.text().split(token).length - 1, 1, "the token is printed once, in the login link only");
     } finally {
@@ -136,7 +135,7 @@ describe("the wisp-server command", function () {
       const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey: key, maxRetries: 0 });
       const completion = await client.completions.create({ model: TEXT_MODEL, prompt: "hello", max_tokens: 2 });
       assert.equal(completion.choices.length, 1);
-      for (let i = 0; i < 50 && !/POST \/v1\/completions 200/.test(printed.text()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor("the request's log line", printed.text, (text) => /POST \/v1\/completions 200/.test(text));
       assert.match(printed.text(), /POST \/v1\/completions 200/);
       assert.ok(!printed.text().includes(upstream.key), "the upstream's key was printed");
     } finally {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import OpenAI from "openai";
 import { buildApp } from "../../src/server/app";
 import { CONSOLE_CSP } from "../../src/server/console/console-security";
+import { waitFor } from "../harness/wait-for";
 import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 import { ConsoleClient } from "./support/console-client";
 
@@ -215,13 +216,12 @@ describe("the web console's server side", function () {
     let received = "";
     while (!/"content":"[^"]/.test(received)) received += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    let report: UsageReport | undefined;
-    for (let i = 0; i < 100; i++) {
-      report = await client.json<UsageReport>("GET", "/console/api/usage");
-      if (report.buckets.some((x) => x.key === key.key.id)) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const bucket = report!.buckets.find((x) => x.key === key.key.id && x.model === TEXT_MODEL);
+    const report = await waitFor(
+      "the stream's usage",
+      () => client.json<UsageReport>("GET", "/console/api/usage"),
+      (r) => r.buckets.some((x) => x.key === key.key.id),
+    );
+    const bucket = report.buckets.find((x) => x.key === key.key.id && x.model === TEXT_MODEL);
     assert.ok(bucket, "the stream is counted");
     assert.equal(bucket.requests, 1);
     assert.ok(bucket.prompt_tokens > 0 && bucket.completion_tokens > 0 && bucket.completion_tokens < 2000, JSON.stringify(bucket));

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import OpenAI from "openai";
+import type { ImageEngineMetrics } from "../../src/server/engines/image/image-engine";
+import { waitFor } from "../harness/wait-for";
 import { describeImage, generate, imageBytes } from "./images-helpers";
 import { startServer, type TestServer } from "./server-fixture";
 
@@ -16,27 +17,39 @@ describe("image generation queue and client disconnects", function () {
   });
   after(() => server.close());
 
+  /** Waits until GET /metrics shows the image queue in this state. */
+  const queueIs = (want: ImageEngineMetrics) =>
+    waitFor(
+      `the image queue at ${JSON.stringify(want)}`,
+      async () => ((await (await server.fetch("/metrics")).json()) as { images: ImageEngineMetrics }).images,
+      (now) => now.running === want.running && now.waiting === want.waiting,
+      60_000,
+    );
+
   it("drops a waiting generation and stops a running one when their clients disconnect", async () => {
+    await queueIs({ running: 0, waiting: 0 });
     const long = new AbortController();
     const running = expectAbort(generate(server.client, { width: 1024, height: 1024, num_inference_steps: 100, n: 4 }, { signal: long.signal }));
-    await sleep(1000); // sequencing only: let the long one start first
+    await queueIs({ running: 1, waiting: 0 });
     const short = new AbortController();
     const waiting = expectAbort(generate(server.client, {}, { signal: short.signal }));
-    await sleep(500);
+    await queueIs({ running: 1, waiting: 1 });
 
     const full = await generate(server.client).catch((e: unknown) => e);
     assert.ok(full instanceof OpenAI.RateLimitError, `expected 429 with one running and one waiting, got ${String(full)}`);
 
     short.abort();
     await waiting;
-    await sleep(300);
-    // The disconnected one left the queue, so this one gets its place (it would be refused otherwise)...
+    // The disconnected one left the queue while the long one still runs...
+    await queueIs({ running: 1, waiting: 0 });
+    // ...so this one gets its place (it would be refused otherwise)...
     const next = generate(server.client, { seed: 5 });
-    await sleep(300);
+    await queueIs({ running: 1, waiting: 1 });
     // ...and starts once the running generation stops for its own disconnected client.
     long.abort();
     await running;
     const { body } = await next;
     assert.deepEqual(await describeImage(imageBytes(body)), { format: "png", width: 64, height: 64 });
+    await queueIs({ running: 0, waiting: 0 });
   });
 });

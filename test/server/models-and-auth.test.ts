@@ -91,6 +91,7 @@ describe("GET /v1/models and API keys", function () {
   it("answers health and metrics without a key, exposing no secrets", async () => {
     const metrics = (await (await fetch(`${server.origin}/metrics`)).json()) as Record<string, unknown>;
     assert.equal(typeof metrics.promptTokensEvaluated, "number");
+    assert.deepEqual(metrics.images, { running: 0, waiting: 0 }, "no image generation has run");
     assert.ok(!JSON.stringify(metrics).includes(server.key));
     assert.equal((await fetch(`${server.origin}/health`)).status, 200);
   });

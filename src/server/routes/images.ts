@@ -4,7 +4,6 @@ import type { FastifyReply } from "fastify";
 import type { RoutePlugin, ServerDeps } from "../deps";
 import { encodeImage, outputFormat } from "../engines/image/encode-image";
 import { GenerationCancelledError, ImageQueueFullError } from "../engines/image/image-errors";
-import { ImageEngine } from "../engines/image/image-engine";
 import { IMAGE_EXTENSIONS, IMAGE_LIMITS as L } from "../engines/image/image-limits";
 import { ApiError } from "../errors";
 import type { ModelEntry } from "../models/registry";
@@ -73,8 +72,7 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
 
 /** POST /images/generations (under /v1). */
 export const imageRoutes: RoutePlugin = async (app, { deps }) => {
-  const engine = new ImageEngine({ threads: deps.config.threads, maxQueue: deps.config.maxQueue });
-  app.addHook("onClose", () => engine.dispose());
+  const engine = deps.imageEngine;
 
   app.post("/images/generations", { preValidation: upstreamForwarder(deps, "/images/generations"), schema: { body: bodySchema } }, async (request, reply) => {
     const body = request.body;

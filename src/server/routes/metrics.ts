@@ -1,9 +1,9 @@
-// GET /metrics: counters that show prompt reuse and sequence use (no secrets, so no auth).
+// GET /metrics: counters that show prompt reuse, sequence use and the image queue (no secrets, so no auth).
 import type { RoutePlugin } from "../deps";
 
 /** GET /metrics and GET /health, at the root. */
 export const metricsRoutes: RoutePlugin = async (app, { deps }) => {
   // Spread into a plain object: the schema's type is an open record, which an interface is not.
-  app.get("/metrics", { schema: { response: { 200: { type: "object", additionalProperties: true } } } }, async () => ({ ...deps.textEngine.metrics() }));
+  app.get("/metrics", { schema: { response: { 200: { type: "object", additionalProperties: true } } } }, async () => ({ ...deps.textEngine.metrics(), images: deps.imageEngine.metrics() }));
   app.get("/health", { schema: { response: { 200: { type: "object", properties: { status: { type: "string" } } } } } }, async () => ({ status: "ok" }));
 };

@@ -10,6 +10,12 @@ export interface ImageEngineOptions {
   workerUrl?: URL;
 }
 
+/** Generations running and waiting, over all image models (GET /metrics). */
+export interface ImageEngineMetrics {
+  running: number;
+  waiting: number;
+}
+
 /** One worker thread per image model, started on first use. */
 export class ImageEngine {
   private readonly workers = new Map<string, ImageModelWorker>();
@@ -27,6 +33,11 @@ export class ImageEngine {
       this.workers.set(modelId, worker);
     }
     return worker.generate(params, options);
+  }
+
+  metrics(): ImageEngineMetrics {
+    const workers = [...this.workers.values()];
+    return { running: workers.filter((w) => w.busy).length, waiting: workers.reduce((sum, w) => sum + w.waiting, 0) };
   }
 
   async dispose(): Promise<void> {

@@ -70,6 +70,11 @@ export class ImageModelWorker {
     return this.queue.length;
   }
 
+  /** A generation is running (until its worker answers, also one being cancelled). */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
   async dispose(): Promise<void> {
     for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(new GenerationCancelledError()));
     const worker = this.worker;

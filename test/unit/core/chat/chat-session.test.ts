@@ -33,6 +33,15 @@ function harness(stream: (body: ChatRequestBody, signal: AbortSignal) => AsyncIt
   return { storage, store, session, events, deltas, notices, answer };
 }
 
+/** Lets the session run until `done` holds: waiting for what it did, not for a time. */
+async function until(what: string, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 async function* scripted(parts: ChatStreamDelta[]): AsyncIterable<ChatStreamDelta> {
   for (const part of parts) yield part;
 }
@@ -67,7 +76,7 @@ describe("chat session", () => {
       await new Promise<void>((_, reject) => signal.addEventListener("abort", () => ((aborted = true), reject(new Error("aborted")))));
     });
     const done = h.session.send("go");
-    await new Promise((r) => setTimeout(r, 10));
+    await until("the first part of the answer", () => h.deltas.some((d) => d.text === "partial "));
     assert.equal(h.session.isStreaming(h.store.active().id), true);
     h.session.stop(h.store.active().id);
     await done;
@@ -116,7 +125,7 @@ describe("chat session", () => {
     });
     assert.equal(await h.session.send("   "), false);
     const first = h.session.send("one");
-    await new Promise((r) => setTimeout(r, 5));
+    await until("the first answer to stream", () => h.session.isStreaming(h.store.active().id));
     assert.equal(await h.session.send("two"), false);
     release();
     await first;
@@ -129,7 +138,7 @@ describe("chat session", () => {
       await new Promise<void>((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
     });
     const done = h.session.send("go");
-    await new Promise((r) => setTimeout(r, 5));
+    await until("the first part of the answer", () => h.deltas.some((d) => d.text === "so far"));
     h.session.shutdown();
     // Recorded at once, with the text so far: the process may end before the stream unwinds.
     assert.deepEqual([h.answer().status, h.answer().text], ["interrupted", "so far"]);
