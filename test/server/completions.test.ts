@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createOpenApiValidator } from "../helpers/openapi";
-import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+import { metricsOf, readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 const openapi = createOpenApiValidator();
 /**
@@ -214,7 +214,7 @@ describe("POST /v1/completions", function () {
     const long = PROMPT.repeat(30);
     const first = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: long, max_tokens: 4, temperature: 0 } });
     assert.equal(first.status, 200);
-    const before = (await (await server.fetch("/metrics")).json()) as { promptTokensCached: number };
+    const before = await metricsOf(server);
     const extended = `${long}  if (n < 2)`;
     const second = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: extended, max_tokens: 4, temperature: 0 } });
     assert.equal(second.status, 200);
@@ -223,7 +223,7 @@ describe("POST /v1/completions", function () {
     const cached = Number(second.headers.get("x-wisp-prompt-tokens-cached"));
     assert.equal(evaluated + cached, total);
     assert.ok(total > 250 && evaluated <= 8, `evaluated ${evaluated} of ${total}`);
-    const after = (await (await server.fetch("/metrics")).json()) as { promptTokensCached: number };
+    const after = await metricsOf(server);
     assert.equal(after.promptTokensCached - before.promptTokensCached, cached);
   });
 });

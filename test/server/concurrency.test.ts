@@ -1,14 +1,8 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { RUN_MAX_TOKENS } from "../../src/server/engines/text/batch-decoder";
-import { neverEnd, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
-
-interface Metrics {
-  aborted: number;
-  tokensAfterAbort: number;
-  completionTokens: number;
-  sequences: { total: number; busy: number; waiting: number };
-}
+import type { ServerMetrics } from "../../src/server/routes/metrics";
+import { metricsOf, neverEnd, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 /** Starts a long streaming chat request with node:http, resolving once the first chunk arrives. */
 async function openStream(server: TestServer, maxTokens: number): Promise<http.ClientRequest> {
@@ -24,10 +18,8 @@ async function openStream(server: TestServer, maxTokens: number): Promise<http.C
   });
 }
 
-const metricsOf = async (server: TestServer) => (await (await server.fetch("/metrics")).json()) as Metrics;
-
 /** Polls state, not time: resolves as soon as the engine reports every sequence free. */
-async function untilIdleOf(server: TestServer): Promise<Metrics> {
+async function untilIdleOf(server: TestServer): Promise<ServerMetrics> {
   for (;;) {
     const m = await metricsOf(server);
     if (m.sequences.busy === 0) return m;

@@ -3,7 +3,7 @@ import OpenAI from "openai";
 import type { ImageEngineMetrics } from "../../src/server/engines/image/image-engine";
 import { waitFor } from "../harness/wait-for";
 import { describeImage, generate, imageBytes } from "./images-helpers";
-import { startServer, type TestServer } from "./server-fixture";
+import { metricsOf, startServer, type TestServer } from "./server-fixture";
 
 /** Never resolves before the request fails; the abort is what ends it. */
 const expectAbort = (promise: Promise<unknown>) => promise.then(() => assert.fail("expected the request to be aborted"), (e: unknown) => e);
@@ -21,7 +21,7 @@ describe("image generation queue and client disconnects", function () {
   const queueIs = (want: ImageEngineMetrics) =>
     waitFor(
       `the image queue at ${JSON.stringify(want)}`,
-      async () => ((await (await server.fetch("/metrics")).json()) as { images: ImageEngineMetrics }).images,
+      async () => (await metricsOf(server)).images,
       (now) => now.running === want.running && now.waiting === want.waiting,
       60_000,
     );

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+import { metricsOf, readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 // Code that repeats itself, so that guesses from the prompt can come true.
 const PROMPT = "const total = values.reduce((sum, value) => sum + value, 0);\nconst count = values.length;\nconst total = values.reduce((sum, value) => sum + ";
@@ -22,7 +22,6 @@ describe("input lookup (speculative decoding from the prompt)", function () {
     assert.equal(response.status, 200, await response.clone().text());
     return { headers: response.headers, body: (await response.json()) as { choices: { text: string; finish_reason: string }[]; usage: { completion_tokens: number } } };
   };
-  const metrics = async (server: TestServer) => (await (await server.fetch("/metrics")).json()) as { lookupPredicted: number; lookupAccepted: number };
 
   it("gives exactly the text generation without it gives: greedy, seeded sampling, stops, n > 1", async () => {
     const model = await lookup.deps.textEngine.model(TEXT_MODEL, lookup.deps.registry.get(TEXT_MODEL)!.path);
@@ -41,9 +40,9 @@ describe("input lookup (speculative decoding from the prompt)", function () {
       assert.deepEqual(b.body.choices, a.body.choices, JSON.stringify(body));
       assert.equal(b.body.usage.completion_tokens, a.body.usage.completion_tokens);
     }
-    const { lookupPredicted, lookupAccepted } = await metrics(lookup);
+    const { lookupPredicted, lookupAccepted } = await metricsOf(lookup);
     assert.ok(lookupAccepted > 10, `accepted ${lookupAccepted} of ${lookupPredicted} guesses`);
-    assert.deepEqual(await metrics(plain).then((m) => [m.lookupPredicted, m.lookupAccepted]), [0, 0]);
+    assert.deepEqual(await metricsOf(plain).then((m) => [m.lookupPredicted, m.lookupAccepted]), [0, 0]);
   });
 
   it("streams the same text, and the prompt is reused afterwards as without guesses", async () => {

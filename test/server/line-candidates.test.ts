@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { LlamaModel, Token } from "node-llama-cpp";
 import { lineCandidates } from "../../src/server/engines/text/line-candidates";
-import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+import { metricsOf, readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 // Greedy one-line fill-in-the-middle requests, as ghost text sends them mid-line, answered with a
 // line the file already has, chosen by the model's likelihood (see line-choice.ts).
@@ -33,7 +33,7 @@ describe("POST /v1/completions: one-line answers copied from the file, chosen by
     assert.equal(response.status, 200, await response.clone().text());
     return (await response.json()) as { choices: { text: string; finish_reason: string }[]; usage: { completion_tokens: number } };
   };
-  const copied = async (on: TestServer) => ((await (await on.fetch("/metrics")).json()) as { linesCopied: number }).linesCopied;
+  const copied = async (on: TestServer) => (await metricsOf(on)).linesCopied;
   const textModel = (on: TestServer): Promise<LlamaModel> => on.deps.textEngine.model(TEXT_MODEL, on.deps.registry.get(TEXT_MODEL)!.path);
 
   it("a line the file offers once is the answer, streamed the same, counted in usage and /metrics", async () => {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import OpenAI from "openai";
 import { buildApp, type BuildAppOptions } from "../../src/server/app";
 import type { ServerDeps } from "../../src/server/deps";
+import type { ServerMetrics } from "../../src/server/routes/metrics";
 import { endlessLogitBias } from "../harness/endless-logit-bias";
 
 export const TEXT_MODEL = "wisp-tiny";
@@ -81,3 +82,6 @@ export async function readSse(response: Response): Promise<unknown[]> {
 export async function neverEnd(server: TestServer): Promise<Record<string, number>> {
   return endlessLogitBias(await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path));
 }
+
+/** GET /metrics of the server (it needs no key). */
+export const metricsOf = async (server: TestServer): Promise<ServerMetrics> => (await (await fetch(`${server.origin}/metrics`)).json()) as ServerMetrics;

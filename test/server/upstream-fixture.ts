@@ -47,13 +47,6 @@ export async function startGateway(names: string[], gateway: StartOptions = {}, 
   };
 }
 
-export interface EngineMetrics {
-  aborted: number;
-  sequences: { busy: number };
-}
-
-export const metricsOf = async (server: TestServer) => (await (await fetch(`${server.origin}/metrics`)).json()) as EngineMetrics;
-
 /** The SSE stream of a POST through node:http, resolved once its first data arrived. */
 export function openStream(server: TestServer, path: string, body: object): Promise<{ request: http.ClientRequest; response: http.IncomingMessage; text: () => Promise<string> }> {
   return new Promise((resolve, reject) => {

@@ -3,8 +3,8 @@ import { copyFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { waitFor } from "../harness/wait-for";
 import { ConsoleClient } from "./support/console-client";
-import { neverEnd, readSse, TEXT_MODEL } from "./server-fixture";
-import { gatewayForSuite, metricsOf, openStream } from "./upstream-fixture";
+import { metricsOf, neverEnd, readSse, TEXT_MODEL } from "./server-fixture";
+import { gatewayForSuite, openStream } from "./upstream-fixture";
 
 type Chunk = { choices: { delta?: { content?: string }; text?: string }[]; usage?: { prompt_tokens: number; completion_tokens: number } | null };
 const textOf = (events: unknown[]) =>

@@ -3,6 +3,7 @@ import type { ChatRequestBody, ChatSetup } from "../../../../src/core/chat/chat-
 import { ChatSession, type ChatStreamDelta } from "../../../../src/core/chat/chat-session";
 import { ChatStore } from "../../../../src/core/chat/chat-store";
 import type { AssistantTurn, CodeAttachment } from "../../../../src/core/chat/conversation";
+import { waitFor } from "../../../harness/wait-for";
 import { MemoryStorage, counters } from "./memory-storage";
 
 const setup: ChatSetup = { model: "m", systemPrompt: "sys", temperature: 0, maxTokens: 50, contextTokens: 4096, contextSource: "server" };
@@ -31,15 +32,6 @@ function harness(stream: (body: ChatRequestBody, signal: AbortSignal) => AsyncIt
   });
   const answer = () => store.active().turns.at(-1) as AssistantTurn;
   return { storage, store, session, events, deltas, notices, answer };
-}
-
-/** Lets the session run until `done` holds: waiting for what it did, not for a time. */
-async function until(what: string, done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 async function* scripted(parts: ChatStreamDelta[]): AsyncIterable<ChatStreamDelta> {
@@ -76,7 +68,7 @@ describe("chat session", () => {
       await new Promise<void>((_, reject) => signal.addEventListener("abort", () => ((aborted = true), reject(new Error("aborted")))));
     });
     const done = h.session.send("go");
-    await until("the first part of the answer", () => h.deltas.some((d) => d.text === "partial "));
+    await waitFor("the first part of the answer", () => h.deltas.some((d) => d.text === "partial "), (seen) => seen);
     assert.equal(h.session.isStreaming(h.store.active().id), true);
     h.session.stop(h.store.active().id);
     await done;
@@ -125,7 +117,7 @@ describe("chat session", () => {
     });
     assert.equal(await h.session.send("   "), false);
     const first = h.session.send("one");
-    await until("the first answer to stream", () => h.session.isStreaming(h.store.active().id));
+    await waitFor("the first answer to stream", () => h.session.isStreaming(h.store.active().id), (streaming) => streaming);
     assert.equal(await h.session.send("two"), false);
     release();
     await first;
@@ -138,7 +130,7 @@ describe("chat session", () => {
       await new Promise<void>((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
     });
     const done = h.session.send("go");
-    await until("the first part of the answer", () => h.deltas.some((d) => d.text === "so far"));
+    await waitFor("the first part of the answer", () => h.deltas.some((d) => d.text === "so far"), (seen) => seen);
     h.session.shutdown();
     // Recorded at once, with the text so far: the process may end before the stream unwinds.
     assert.deepEqual([h.answer().status, h.answer().text], ["interrupted", "so far"]);
