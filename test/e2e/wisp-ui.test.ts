@@ -56,9 +56,26 @@ describe("Wisp in the real VS Code UI (code-server + Chromium)", () => {
   });
 
   it("Wisp: Select Model lists the server's models and writes the pick to settings.json", async () => {
+    const row = (text: string) => ui.page.locator(".quick-input-list .monaco-list-row", { hasText: text }).first();
     await ui.runCommand("Wisp: Select Model");
+    await row("Completion").waitFor();
+    // From the role to the model the pick stays open: count the times the quick input hides.
+    await ui.page.evaluate(() => {
+      const widget = document.querySelector<HTMLElement>(".quick-input-widget")!;
+      const seen = window as unknown as { quickInputHides: number };
+      seen.quickInputHides = 0;
+      new MutationObserver(() => {
+        if (widget.style.display === "none") seen.quickInputHides++;
+      }).observe(widget, { attributes: true, attributeFilter: ["style"] });
+    });
     await ui.pickQuickItem("Chat");
-    await ui.page.locator(".quick-input-list .monaco-list-row", { hasText: "tiny-coder-1m" }).waitFor();
+    await row("tiny-coder-1m").waitFor();
+    // Back to the roles, and the role again.
+    await ui.page.locator(".quick-input-widget .quick-input-titlebar .codicon-quick-input-back").click();
+    await row("Completion").waitFor();
+    await ui.pickQuickItem("Chat");
+    await row("tiny-coder-1m").waitFor();
+    assert.equal(await ui.page.evaluate(() => (window as unknown as { quickInputHides: number }).quickInputHides), 0, "the pick stayed open");
     await ui.pickQuickItem("tiny-chat-1m");
     const settingsFile = userSettingsPath(session!.userDataDir);
     await waitFor("wisp.chat.model in settings.json", () => readFileSync(settingsFile, "utf8"), (t) => t.includes('"wisp.chat.model": "tiny-chat-1m"'));

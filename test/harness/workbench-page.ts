@@ -27,7 +27,7 @@ export class WorkbenchPage {
     await this.openPalette(`>${title}`);
     await this.page.locator(quickRow, { hasText: title }).first().waitFor();
     await this.focusQuickRow(title);
-    await this.page.keyboard.press("Enter");
+    await this.pressInQuickInput("Enter");
   }
 
   /** Moves the open quick pick's focus with the arrow keys to the row labelled exactly `label`. */
@@ -38,9 +38,21 @@ export class WorkbenchPage {
       // A row's accessible name is its label, then ", " and its description or keybinding.
       const name = (await focused.getAttribute("aria-label", { timeout: 1_000 }).catch(() => null)) ?? "";
       if (name === label || name.startsWith(`${label}, `)) return;
-      if (Date.now() > deadline) throw new Error(`no quick pick row "${label}" (focused: "${name}")`);
+      if (Date.now() > deadline) throw new Error(`no quick pick row "${label}" (focused: "${name}"; ${await this.quickPickSummary()})`);
       await this.pressInQuickInput("ArrowDown");
     }
+  }
+
+  /** What the open quick pick shows and where the keyboard is, for a failure message. */
+  private async quickPickSummary(): Promise<string> {
+    const rows = await this.page.locator(quickRow).evaluateAll((nodes) => nodes.map((n) => n.getAttribute("aria-label")));
+    const value = await this.quickInputBox().inputValue({ timeout: 1_000 }).catch(() => "?");
+    const active = await this.page.evaluate(() => {
+      const e = document.activeElement;
+      return e === null ? "none" : `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(" ").join(".")}` : ""}`;
+    });
+    const shown = await this.page.locator(quickInput).isVisible();
+    return `${shown ? "shown" : "closed"}, rows: ${JSON.stringify(rows)}, input: ${JSON.stringify(value)}, keyboard on: ${active}`;
   }
 
   /** F1 with the `>` removed is Quick Open: type the file name, open it. */
@@ -63,10 +75,15 @@ export class WorkbenchPage {
     return this.page.locator(`${quickInput} .quick-input-box input`);
   }
 
-  /** Filters the open quick pick by `label` and accepts the first row that shows it. */
+  /**
+   * Filters the open quick pick by `label` and accepts the row labelled so, once it has the focus
+   * (the row can show before the filter has moved the focus to it).
+   */
   async pickQuickItem(label: string): Promise<void> {
     await this.quickInputBox().fill(label);
-    await this.acceptQuickItem(label);
+    await this.page.locator(quickRow, { hasText: label }).first().waitFor();
+    await this.focusQuickRow(label);
+    await this.pressInQuickInput("Enter");
   }
 
   /** Types into the active editor at the end of the document. */
@@ -107,7 +124,7 @@ export class WorkbenchPage {
 
   private async acceptQuickItem(label: string): Promise<void> {
     await this.page.locator(quickRow, { hasText: label }).first().waitFor();
-    await this.page.keyboard.press("Enter");
+    await this.pressInQuickInput("Enter");
   }
 }
 

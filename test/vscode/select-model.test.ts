@@ -47,6 +47,27 @@ describe("Wisp: Select Model", () => {
     assert.equal(vscode.workspace.getConfiguration("wisp").get("chat.model"), "tiny-chat-1m");
   });
 
+  it("with the server gone, choosing the role says why, and leaves the settings alone", async () => {
+    const down = await startModelsServer({ key, models });
+    const baseUrl = down.baseUrl;
+    await down.close();
+    await setBaseUrl(baseUrl);
+    try {
+      const before = vscode.workspace.getConfiguration("wisp").get("completion.model");
+      const picked = vscode.commands.executeCommand<string | undefined>("wisp.selectModel");
+      // Accept the first role (Completion) once the pick shows; the models' listing has failed by then.
+      const chosen = await waitFor("the role pick to accept", async () => {
+        await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+        return Promise.race([picked, new Promise<"open">((done) => setTimeout(() => done("open"), 300))]);
+      }, (value) => value !== "open");
+      assert.equal(chosen, undefined);
+      assert.equal(vscode.workspace.getConfiguration("wisp").get("completion.model"), before);
+      assert.ok(api.logLines().some((line) => line.includes("wisp.selectModel: Cannot reach") && line.includes(baseUrl)), "the error says the server cannot be reached");
+    } finally {
+      await setBaseUrl(server.baseUrl);
+    }
+  });
+
   it("refuses a model the server does not list, leaving the setting alone", async () => {
     const before = vscode.workspace.getConfiguration("wisp").get("image.model");
     const chosen = await vscode.commands.executeCommand("wisp.selectModel", "image", "no-such-model");
