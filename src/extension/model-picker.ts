@@ -31,13 +31,12 @@ export async function selectModel(
   const listing = listModels(clients, settings);
   listing.catch(() => undefined);
   const presetRole = isRole(roleArg) ? roleArg : undefined;
-  // With the role given, the pick opens once the models are there (the window shows the wait).
-  const listed =
-    presetRole === undefined ? undefined : await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Wisp: listing models…" }, () => listing);
-  if (presetRole !== undefined && listed !== undefined && typeof modelArg === "string") {
-    return save(settings, presetRole, requireListed(listed, modelArg));
+  if (presetRole !== undefined) {
+    // With the role given, the pick opens once the models are there (the window shows the wait).
+    const listed = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Wisp: listing models…" }, () => listing);
+    if (typeof modelArg === "string") return save(settings, presetRole, requireListed(listed, modelArg));
   }
-  const chosen = await pickRoleAndModel(settings, listing, presetRole, listed);
+  const chosen = await pickRoleAndModel(settings, listing, presetRole);
   return chosen === undefined ? undefined : save(settings, chosen.role, chosen.model);
 }
 
@@ -61,7 +60,6 @@ async function pickRoleAndModel(
   settings: Settings,
   listing: Promise<readonly ModelInfo[]>,
   presetRole: ModelRole | undefined,
-  listed: readonly ModelInfo[] | undefined,
 ): Promise<{ role: ModelRole; model: string } | undefined> {
   const pick = vscode.window.createQuickPick<Item>();
   // A webview that had the focus can still take it back as the pick opens: keep the pick open.
@@ -75,7 +73,8 @@ async function pickRoleAndModel(
         if (answer.kind !== "item" || !("role" in answer.item)) return undefined;
         role = answer.item.role;
       }
-      const models = listed ?? (await busyUntil(pick, "Listing the server's models…", listing));
+      // Busy only while the list is still on its way (not once it is there, as with a given role).
+      const models = await busyUntil(pick, "Listing the server's models…", listing);
       if (models === "closed") return undefined;
       showModels(pick, models, role, settings, presetRole === undefined);
       const answer = await nextAnswer(pick);

@@ -25,9 +25,7 @@ export class WorkbenchPage {
   /** F1, type the command's title, run it (the row with exactly that title, not a longer one that starts the same). */
   async runCommand(title: string): Promise<void> {
     await this.openPalette(`>${title}`);
-    await this.page.locator(quickRow, { hasText: title }).first().waitFor();
-    await this.focusQuickRow(title);
-    await this.pressInQuickInput("Enter");
+    await this.acceptRow(title);
   }
 
   /** Moves the open quick pick's focus with the arrow keys to the row labelled exactly `label`. */
@@ -81,6 +79,11 @@ export class WorkbenchPage {
    */
   async pickQuickItem(label: string): Promise<void> {
     await this.quickInputBox().fill(label);
+    await this.acceptRow(label);
+  }
+
+  /** Once a row shows `label`, moves the focus to the row labelled exactly so and accepts it. */
+  private async acceptRow(label: string): Promise<void> {
     await this.page.locator(quickRow, { hasText: label }).first().waitFor();
     await this.focusQuickRow(label);
     await this.pressInQuickInput("Enter");

@@ -6,6 +6,14 @@ import { userSettingsText } from "./support/user-settings";
 import { waitFor } from "../harness/wait-for";
 import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
 
+/** Runs `step` on the open quick pick until the command `picked` settles: the quick open commands do nothing while no pick is open. */
+function untilSettled<T>(picked: Thenable<T>, step: () => Thenable<unknown>): Promise<T> {
+  return waitFor("the quick pick to accept", async () => {
+    await step();
+    return Promise.race([picked, new Promise<"open">((done) => setTimeout(() => done("open"), 300))]);
+  }, (value) => value !== "open") as Promise<T>;
+}
+
 describe("Wisp: Select Model", () => {
   const key = "sk-wisp-select-model";
   const models = ["tiny-coder-1m", "tiny-chat-1m", "tiny-sd"];
@@ -38,11 +46,10 @@ describe("Wisp: Select Model", () => {
     await waitFor("the models request", () => server.authorizations.length, (n) => n > requests);
     // The pick lists the server's models in order: move to the second and accept it, again until
     // the pick has shown (the commands do nothing while no quick pick is open).
-    const chosen = await waitFor("the quick pick to accept", async () => {
+    const chosen = await untilSettled(picked, async () => {
       await vscode.commands.executeCommand("workbench.action.quickOpenSelectNext");
       await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-      return Promise.race([picked, new Promise<"open">((done) => setTimeout(() => done("open"), 300))]);
-    }, (value) => value !== "open");
+    });
     assert.equal(chosen, "tiny-chat-1m");
     assert.equal(vscode.workspace.getConfiguration("wisp").get("chat.model"), "tiny-chat-1m");
   });
@@ -56,10 +63,7 @@ describe("Wisp: Select Model", () => {
       const before = vscode.workspace.getConfiguration("wisp").get("completion.model");
       const picked = vscode.commands.executeCommand<string | undefined>("wisp.selectModel");
       // Accept the first role (Completion) once the pick shows; the models' listing has failed by then.
-      const chosen = await waitFor("the role pick to accept", async () => {
-        await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-        return Promise.race([picked, new Promise<"open">((done) => setTimeout(() => done("open"), 300))]);
-      }, (value) => value !== "open");
+      const chosen = await untilSettled(picked, () => vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"));
       assert.equal(chosen, undefined);
       assert.equal(vscode.workspace.getConfiguration("wisp").get("completion.model"), before);
       assert.ok(api.logLines().some((line) => line.includes("wisp.selectModel: Cannot reach") && line.includes(baseUrl)), "the error says the server cannot be reached");
