@@ -3,7 +3,7 @@
 // through /v1/completions with streaming at temperature 0, runs interleaved (and the local server
 // with --no-native-step, the path before decode-step, as a third side). Prints medians with
 // their spread and the ratios. Needs LLAMA_SERVER=/path/to/llama-server (a build of the llama.cpp
-// source node-llama-cpp bundles, see README); without it the comparison is skipped.
+// source node-llama-cpp bundles, see docs/benchmarks.md); without it the comparison is skipped.
 // Run with `npx tsx bench/engine-vs-llama-server.bench.ts` (or `npm run bench`).
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
@@ -19,7 +19,7 @@ import { percentile, printTable } from "./typing/table";
 
 const binary = process.env.LLAMA_SERVER;
 if (!binary || !existsSync(binary)) {
-  console.log("engine vs llama-server: skipped the comparison (set LLAMA_SERVER to a llama-server binary built from node_modules/node-llama-cpp/llama/gitRelease.bundle; the README says how)");
+  console.log("engine vs llama-server: skipped the comparison (set LLAMA_SERVER to a llama-server binary built from node_modules/node-llama-cpp/llama/gitRelease.bundle; docs/benchmarks.md says how)");
   process.exit(0);
 }
 const RUNS = Number(process.env.ENGINE_BENCH_RUNS ?? 9);

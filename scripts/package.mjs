@@ -67,7 +67,9 @@ async function packageTarget(target) {
   // Everything staged ships (this file itself never does).
   writeFileSync(join(stage, ".vscodeignore"), "# The stage holds exactly what ships: see scripts/package.mjs.\n");
   rmSync(out, { force: true });
-  vsce(["package", "--no-dependencies", "--allow-missing-repository", ...(target === universal ? [] : ["--target", target]), "--out", out], stage, "ignore");
+  // The README links to docs/ by relative paths, which ship beside it; with no repository URL to
+  // rewrite them against, vsce would otherwise refuse to package.
+  vsce(["package", "--no-dependencies", "--allow-missing-repository", "--no-rewrite-relative-links", ...(target === universal ? [] : ["--target", target]), "--out", out], stage, "ignore");
 
   console.log(`\n${target}:`);
   printContents(contents.map(({ to }) => to), stage);
@@ -116,7 +118,7 @@ function partOf(file) {
   if (file.startsWith(`${serverDir}/build/`)) return `${serverDir}/build/native (the server's native generation step)`;
   if (file.startsWith(`${serverDir}/`)) return `${serverDir}/*.js (the local server's bundle)`;
   if (file.startsWith("models/")) return "models/ (shipped models)";
-  return "the extension (dist/extension.cjs, webview, media, package.json, README, LICENSE)";
+  return "the extension (dist/extension.cjs, webview, media, package.json, README, docs, LICENSE)";
 }
 
 function mib(bytes) {

@@ -5,7 +5,7 @@ import { hostTarget, vsixFileName } from "../../scripts/package/vsix-name.mjs";
 import { repoRoot } from "./toolchain";
 
 /** Folders and files whose change makes a packaged .vsix stale. */
-const sources = ["src", "package.json", "package-lock.json", "media", "README.md", "models", ".vscodeignore", "scripts/package.mjs", "scripts/package", "build/native"];
+const sources = ["src", "package.json", "package-lock.json", "media", "README.md", "docs", "models", ".vscodeignore", "scripts/package.mjs", "scripts/package", "build/native"];
 
 /** The packaged extension for this platform, packaged again with `npm run package` when stale or missing. */
 export function ensureVsix(root = repoRoot): string {

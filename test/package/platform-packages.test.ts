@@ -5,12 +5,13 @@ import { dirname, join } from "node:path";
 import { formatPlatform, readBinaryHeader } from "../../scripts/package/binary-header.mjs";
 import { supportedTargets, unavailableReason } from "../../scripts/package/server-files.mjs";
 import { universal } from "../../scripts/package/vsix-name.mjs";
+import { relativeFileLinks } from "../helpers/markdown-links";
 import { TempDirs } from "../harness/temp-dirs";
 import { repoRoot } from "../harness/toolchain";
 import { ensureVsixes } from "../harness/vsix";
 import { zipEntries, type ZipEntry } from "../harness/zip-entries";
 
-/** Largest .vsix allowed for a platform (README, "Which package"): CPU engines only. */
+/** Largest .vsix allowed for a platform (docs/packages.md): CPU engines only. */
 const budgetMiB = 60;
 /** The universal package is the extension alone. */
 const universalBudgetMiB = 1;
@@ -85,6 +86,7 @@ describe("npm run package -- --all: a package per platform with that platform's 
         assert.ok(names.includes(`${server}${file}`), `${server}${file} in the ${target} package`);
       }
       assert.deepEqual(files(names, "extension/models/"), shippedModels());
+      assert.deepEqual(brokenReadmeLinks(entries), [], `README links to pages missing from the ${target} package`);
       const mib = statSync(join(repoRoot, `wisp-${target}-${version()}.vsix`)).size / 1024 / 1024;
       assert.ok(mib < budgetMiB, `${target}: ${mib.toFixed(1)} MiB, over the ${budgetMiB} MiB budget`);
     });
@@ -113,10 +115,19 @@ describe("npm run package -- --all: a package per platform with that platform's 
     assert.ok(packages.get(universal)!.every((entry) => entry.size < 64 || readBinaryHeader(entry.read().subarray(0, 4096)) === undefined));
     const manifest = packages.get(universal)!.find((entry) => entry.name === "extension.vsixmanifest")!.read().toString();
     assert.doesNotMatch(manifest, /TargetPlatform=/, "a package for every platform");
+    assert.deepEqual(brokenReadmeLinks(packages.get(universal)!), [], "README links to pages missing from the universal package");
     const mib = statSync(join(repoRoot, `wisp-${version()}.vsix`)).size / 1024 / 1024;
     assert.ok(mib < universalBudgetMiB, `${mib.toFixed(2)} MiB`);
   });
 });
+
+/** The README's links to files (docs/…) that the package itself lacks: the extension page shows them. */
+function brokenReadmeLinks(entries: ZipEntry[]): string[] {
+  const readme = entries.find((entry) => entry.name.toLowerCase() === "extension/readme.md");
+  if (readme === undefined) return ["no extension/readme.md"];
+  const names = new Set(entries.map((entry) => entry.name));
+  return relativeFileLinks(readme.read().toString()).filter(({ path }) => path !== "" && !names.has(`extension/${path}`)).map(({ target }) => target);
+}
 
 /** The names of the folders right under `prefix`. */
 function folders(names: string[], prefix: string): string[] {

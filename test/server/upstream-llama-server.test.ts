@@ -12,7 +12,7 @@ const textOf = (events: unknown[]) =>
 
 if (!binary) {
   // Not a skipped test: the suite has no llama-server to run against, and says so.
-  console.log("upstream llama-server: not run here, because LLAMA_SERVER does not name a llama-server binary (see the README's server tests)");
+  console.log("upstream llama-server: not run here, because LLAMA_SERVER does not name a llama-server binary (see docs/development.md, the server suite)");
 } else {
   describe("llama.cpp's llama-server as an upstream", function () {
     this.timeout(120_000);

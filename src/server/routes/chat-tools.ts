@@ -27,7 +27,7 @@ export const toolProperties = {
       { type: "object", required: ["type", "function"], properties: { type: { const: "function" }, function: namedFunction } },
     ],
   }),
-  // Accepted; an answer makes at most one call either way (see README).
+  // Accepted; an answer makes at most one call either way (see docs/server.md, Tool calling).
   parallel_tool_calls: nullable({ type: "boolean" }),
   functions: nullable({ type: "array", maxItems: 128, items: functionObject }),
   function_call: nullable({ anyOf: [{ enum: ["none", "auto"] }, namedFunction] }),

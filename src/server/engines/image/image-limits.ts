@@ -1,4 +1,4 @@
-/** What /v1/images/generations accepts: the route's schema and the README quote these. */
+/** What /v1/images/generations accepts: the route's schema and docs/server.md quote these. */
 export const IMAGE_LIMITS = {
   minSize: 64,
   maxSize: 1024,
