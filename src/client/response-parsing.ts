@@ -1,4 +1,4 @@
-import type { ModelInfo, Usage } from "../core/api/types";
+import type { ModelInfo, ToolCallDelta, Usage } from "../core/api/types";
 import { MalformedResponseError } from "./error-mapping";
 
 export interface CompletionDelta {
@@ -11,6 +11,8 @@ export interface ChatDelta {
   finishReason?: string;
   /** Token counts, from the last chunk when the request asked for stream_options.include_usage. */
   usage?: Usage;
+  /** Pieces of tool calls (agent mode): reassembled by index. */
+  toolCalls?: ToolCallDelta[];
 }
 
 export interface GeneratedImages {
@@ -59,10 +61,38 @@ export function parseChatChunk(chunk: unknown): ChatDelta | undefined {
   let delta: ChatDelta | undefined;
   if (choice !== undefined) {
     const holder = choice.delta ?? choice.message;
-    const content = holder === undefined ? "" : optionalString(asRecord(holder, "a choice has a bad delta").content, '"content"');
-    delta = withFinish({ content }, content, choice);
+    const record = holder === undefined ? undefined : asRecord(holder, "a choice has a bad delta");
+    const content = record === undefined ? "" : optionalString(record.content, '"content"');
+    const toolCalls = record === undefined ? [] : toolCallDeltas(record.tool_calls);
+    delta = toolCalls.length > 0 ? { content, toolCalls, ...finishOf(choice) } : withFinish({ content }, content, choice);
   }
   return usage === undefined ? delta : { ...(delta ?? { content: "" }), usage };
+}
+
+/**
+ * Tool-call pieces of a delta (or the whole calls of a non-streamed message, which have no
+ * index: their position is used).
+ */
+function toolCallDeltas(value: unknown): ToolCallDelta[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new MalformedResponseError('a choice\'s "tool_calls" is not an array');
+  return value.map((item, position) => {
+    const call = asRecord(item, "a tool call is not an object");
+    const fn = call.function === undefined ? undefined : asRecord(call.function, "a tool call's function is not an object");
+    const index = typeof call.index === "number" && Number.isSafeInteger(call.index) ? call.index : position;
+    const name = fn === undefined ? "" : optionalString(fn.name, "tool call name");
+    const args = fn === undefined ? undefined : fn.arguments;
+    const argumentsText = typeof args === "string" ? args : args === undefined || args === null ? "" : JSON.stringify(args);
+    return {
+      index,
+      ...(typeof call.id === "string" && call.id !== "" ? { id: call.id } : {}),
+      function: { ...(name === "" ? {} : { name }), arguments: argumentsText },
+    };
+  });
+}
+
+function finishOf(choice: Json): { finishReason?: string } {
+  return typeof choice.finish_reason === "string" ? { finishReason: choice.finish_reason } : {};
 }
 
 /** Token counts when they are all there (vLLM sends `usage: null` in every chunk but the last). */

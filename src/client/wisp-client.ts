@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import type { ChatRequest, CompletionRequest, ImageRequest, ModelInfo } from "../core/api/types";
+import type { AgentChatRequest, ChatRequest, CompletionRequest, ImageRequest, ModelInfo } from "../core/api/types";
 import { parseBaseUrl, type BaseUrl } from "./base-url";
 import { toWispError, type ErrorContext } from "./error-mapping";
 import { RequestScope } from "./request-scope";
@@ -69,8 +69,8 @@ export class WispClient {
     return this.stream("/completions", req, req.model, signal, parseCompletionChunk);
   }
 
-  /** `POST /chat/completions` with `stream: true`; yields the assistant's content as it arrives. */
-  streamChat(req: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatDelta> {
+  /** `POST /chat/completions` with `stream: true`; yields the assistant's content (and tool-call pieces) as it arrives. */
+  streamChat(req: ChatRequest | AgentChatRequest, signal?: AbortSignal): AsyncIterable<ChatDelta> {
     return this.stream("/chat/completions", req, req.model, signal, parseChatChunk);
   }
 
@@ -107,7 +107,7 @@ export class WispClient {
 
   private async *stream<T extends { finishReason?: string }>(
     path: string,
-    req: CompletionRequest | ChatRequest,
+    req: CompletionRequest | ChatRequest | AgentChatRequest,
     model: string,
     signal: AbortSignal | undefined,
     parse: (chunk: unknown) => T | undefined,

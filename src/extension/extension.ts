@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { defaultModelFor } from "../core/api/models";
 import { fromServer, type CompletionOutcome } from "../core/completion/types";
 import { ApiKeyStore } from "./api-key";
+import { SensitiveFileRules } from "./context/sensitive-file-rules";
 import { registerChat, type ChatProbe } from "./chat/register-chat";
 import { registerEdit } from "./edit/register-edit";
 import type { EditProbe } from "./edit/edit-controller";
@@ -84,6 +85,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
 
   context.subscriptions.push(registerImageCommands({ settings, clients, log, state: context.globalState, extensionUri: context.extensionUri }));
 
+  // One reading of wisp.sensitiveFiles and .wispignore for everything that sends file text by itself.
+  const sensitive = new SensitiveFileRules();
+  context.subscriptions.push(sensitive);
   const outcomes: CompletionOutcome[] = [];
   context.subscriptions.push(
     registerCompletions({
@@ -99,12 +103,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
         reportOutcome(outcome, statusBar, connection);
       },
       onRequest: () => statusBar.beginRequest(),
+      isSensitive: (uri) => sensitive.isSensitive(uri),
     }),
   );
 
   const edit = registerEdit({ settings, clients, log, state: context.globalState });
   context.subscriptions.push(edit.disposable);
-  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply });
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive });
   context.subscriptions.push(chat.disposable);
 
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);

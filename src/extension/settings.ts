@@ -25,6 +25,7 @@ export interface WispSettings {
     readonly workspaceContext: boolean;
   };
   readonly image: ImageSettings;
+  readonly agent: AgentSettings;
   readonly localServer: { readonly autoStart: boolean; readonly modelsDir: string; readonly modelMirror: string };
 }
 
@@ -42,6 +43,22 @@ export interface ImageSettings {
   readonly seed: number;
   readonly variations: number;
   readonly timeoutSeconds: number;
+}
+
+export interface AgentSettings {
+  readonly maxSteps: number;
+  /** Command prefixes or /regexes/ that run without asking (each sub-command must match). */
+  readonly autoApprove: readonly string[];
+  /** More commands refused at once, beside the built-in deny rules. */
+  readonly denyCommands: readonly string[];
+  readonly commandTimeoutSeconds: number;
+  readonly maxOutputChars: number;
+  /** AGENTS.md, .github/copilot-instructions.md and .wisp/rules/*.md in the system prompt. */
+  readonly rules: boolean;
+  /** "auto": reads run at once (sensitive files still ask); "ask": every read asks. */
+  readonly approveReads: "auto" | "ask";
+  /** "auto": edits apply at once, Keep/Undo at the end; "ask": each edit asks first. */
+  readonly approveEdits: "auto" | "ask";
 }
 
 const imageFormats: readonly ImageExtension[] = ["png", "jpg", "webp"];
@@ -116,6 +133,20 @@ function readSettings(): WispSettings {
       variations: c.get<number>("image.variations", 4),
       timeoutSeconds: c.get<number>("image.timeoutSeconds", 600),
     },
+    agent: {
+      maxSteps: Math.max(1, c.get<number>("agent.maxSteps", 25)),
+      autoApprove: strings(c.get<unknown>("agent.autoApprove", [])),
+      denyCommands: strings(c.get<unknown>("agent.denyCommands", [])),
+      commandTimeoutSeconds: Math.max(1, c.get<number>("agent.commandTimeoutSeconds", 120)),
+      maxOutputChars: Math.max(1000, c.get<number>("agent.maxOutputChars", 16_000)),
+      rules: c.get<boolean>("agent.rules", true),
+      approveReads: c.get<string>("agent.approveReads") === "ask" ? "ask" : "auto",
+      approveEdits: c.get<string>("agent.approveEdits") === "ask" ? "ask" : "auto",
+    },
     localServer: { autoStart: c.get<boolean>("localServer.autoStart", true), modelsDir: str("localServer.modelsDir", ""), modelMirror: str("localServer.modelMirror", "") },
   };
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : [];
 }

@@ -11,6 +11,7 @@ import { useWorkbench } from "./support/workbench-suite";
 
 const pricing = "export function roundPrice(amount: number): number {\n  return Math.round(amount * 100) / 100;\n}\n";
 const checkout = 'import { roundPrice } from "./pricing";\n\nexport const total = roundPrice(19.999);\n';
+const secret = "tok_wisp_e2e_5e1f";
 
 describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server, code-server + Chromium)", () => {
   const key = `sk-wisp-mentions-${Date.now().toString(36)}`;
@@ -26,6 +27,7 @@ describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server,
     mkdirSync(join(folder, "src"));
     writeFileSync(join(folder, "src", "pricing.ts"), pricing);
     writeFileSync(join(folder, "src", "checkout.ts"), checkout);
+    writeFileSync(join(folder, ".env"), `PAYMENT_TOKEN=${secret}\n`);
     return { server: started, workbench: { vsixes: [vsix], folder, settings: { "wisp.baseUrl": started.baseUrl, "wisp.completion.enabled": false }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-chat-mentions-" } };
   });
   before(async () => {
@@ -91,6 +93,42 @@ describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server,
     await menu().waitFor({ state: "visible" });
     await menu().locator("[role=option]", { hasText: "@open" }).click();
     await waitFor("the open editor attached", pendingChips, (chips) => chips.includes("src/checkout.ts, lines 1-3"));
+  });
+
+  it("@.env asks first: Don't send leaves the secret out of the request, Send attaches it", async () => {
+    const sent = () => JSON.stringify(server.chatRequests);
+    /** Picks @.env from the list and answers the warning that follows. */
+    async function mentionEnv(answer: "Send" | "Don't send"): Promise<void> {
+      await focusPrompt();
+      await ui.page.keyboard.type("@.env");
+      await menu().waitFor({ state: "visible" });
+      await waitFor(".env offered", activeOption, (o) => o === ".env");
+      await ui.page.keyboard.press("Enter");
+      const dialog = ui.page.locator(".monaco-dialog-box");
+      await dialog.waitFor();
+      assert.match(await dialog.innerText(), new RegExp(`\\.env matches wisp\\.sensitiveFiles/\\.wispignore and may contain secrets\\. Send it to ${new URL(server.baseUrl).host}\\?`));
+      await dialog.getByRole("button", { name: answer, exact: true }).click();
+      await dialog.waitFor({ state: "detached" });
+    }
+    async function ask(question: string): Promise<void> {
+      const before = server.chatRequests.length;
+      await focusPrompt();
+      await prompt().fill(question);
+      server.queue({ text: "Noted." });
+      await ui.page.keyboard.press("Enter");
+      await waitFor("the request", async () => server.chatRequests.length, (n) => n === before + 1);
+    }
+    await ui.page.keyboard.press("Escape");
+    await prompt().fill("");
+    await mentionEnv("Don't send");
+    await waitFor("the notice", () => frame.locator(".notice").innerText(), (t) => t.includes(".env was not attached: it matches wisp.sensitiveFiles/.wispignore and you chose not to send it."));
+    assert.ok(!(await pendingChips()).some((chip) => chip.startsWith(".env")), "nothing of .env attached");
+    await ask("Which token does the payment use?");
+    assert.ok(!sent().includes(secret), "the secret stayed here");
+    await mentionEnv("Send");
+    await waitFor("the file attached as a chip", pendingChips, (chips) => chips.includes(".env, line 1"));
+    await ask("Which token does the payment use now?");
+    assert.ok(JSON.stringify(server.chatRequests.at(-1)).includes(`PAYMENT_TOKEN=${secret}`), "sent after Send");
   });
 
   it("a code block that names a workspace file offers Open, which opens that file", async () => {

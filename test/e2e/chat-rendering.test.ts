@@ -158,7 +158,8 @@ describe("Chat rendering in the real VS Code UI (scripted server, code-server + 
       return list.scrollTop;
     });
     assert.ok(top > 0, "the conversation is long enough to scroll");
-    await ui.page.waitForTimeout(500); // the page saves its scroll position after a short pause
+    // The page saves its scroll position after a short pause; the host acknowledges once it is stored.
+    await frame.locator(`.conversation[data-saved-scroll-top="${Math.round(top)}"]`).waitFor({ state: "attached" });
     const before = await chat.turns();
     await ui.page.reload();
     await ui.waitReady();

@@ -4,6 +4,8 @@ import type { AddressInfo, Socket } from "node:net";
 /** One scripted answer: exact text streamed in token-sized chunks, or an OpenAI-shaped error. */
 export interface ScriptedAnswer {
   readonly text?: string;
+  /** Tool calls streamed after the text (agent mode), their arguments in several pieces; finish_reason "tool_calls". */
+  readonly toolCalls?: readonly ScriptedToolCall[];
   /** Streaming pace (default: as fast as the socket takes it). */
   readonly tokensPerSecond?: number;
   readonly error?: { readonly status: number; readonly message: string; readonly code?: string; readonly type?: string };
@@ -19,6 +21,11 @@ export interface ScriptedChatServer {
   queue(...answers: ScriptedAnswer[]): void;
   /** Chat requests whose client went away before the answer ended. */
   readonly aborted: number;
+  /**
+   * Per chat request, in order (performance.now()): when its body had arrived and when its answer's
+   * stream ended, so a benchmark can tell the client's time between answers from the model's.
+   */
+  readonly timeline: readonly { readonly receivedAt: number; readonly answeredAt?: number }[];
   close(): Promise<void>;
 }
 
@@ -30,6 +37,7 @@ export interface ScriptedChatServer {
 export async function startScriptedChatServer(options: { key: string; models?: { id: string; context_length?: number }[]; fallback?: ScriptedAnswer }): Promise<ScriptedChatServer> {
   const answers: ScriptedAnswer[] = [];
   const chatRequests: Record<string, unknown>[] = [];
+  const timeline: { receivedAt: number; answeredAt?: number }[] = [];
   const sockets = new Set<Socket>();
   let aborted = 0;
   const models = options.models ?? [{ id: "scripted-chat", context_length: 8192 }];
@@ -53,6 +61,9 @@ export async function startScriptedChatServer(options: { key: string; models?: {
     if (request.method !== "POST" || request.url !== "/v1/chat/completions") {
       return send(404, { error: { message: `Unknown route ${request.method} ${request.url}`, type: "invalid_request_error", param: null, code: null } });
     }
+    const times: { receivedAt: number; answeredAt?: number } = { receivedAt: performance.now() };
+    timeline.push(times);
+    response.on("finish", () => (times.answeredAt = performance.now()));
     const parsed = JSON.parse(body) as Record<string, unknown>;
     chatRequests.push(parsed);
     const answer = answers.shift() ?? options.fallback ?? { text: "ok" };
@@ -69,6 +80,7 @@ export async function startScriptedChatServer(options: { key: string; models?: {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     key: options.key,
     chatRequests,
+    timeline,
     queue: (...next) => answers.push(...next),
     get aborted() {
       return aborted;
@@ -78,6 +90,13 @@ export async function startScriptedChatServer(options: { key: string; models?: {
       await new Promise<void>((done) => server.close(() => done()));
     },
   };
+}
+
+export interface ScriptedToolCall {
+  readonly name: string;
+  /** An object is sent as its JSON; a string as it is (to script malformed arguments). */
+  readonly arguments: Record<string, unknown> | string;
+  readonly id?: string;
 }
 
 /** Text split the way a tokenizer roughly would: words and runs of up to 4 characters. */
@@ -121,7 +140,15 @@ async function streamAnswer(response: ServerResponse, model: string, answer: Scr
     if (interval > 0 && due > Date.now()) await new Promise((done) => setTimeout(done, due - Date.now()));
   }
   if (closed) return;
-  response.write(chunk({}, "stop"));
+  const calls = answer.toolCalls ?? [];
+  calls.forEach((call, index) => {
+    const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+    const id = call.id ?? `call_${Math.random().toString(36).slice(2, 10)}`;
+    response.write(chunk({ tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] }, null));
+    // Arguments arrive in pieces, as real servers stream them.
+    for (let at = 0; at < args.length; at += 7) response.write(chunk({ tool_calls: [{ index, function: { arguments: args.slice(at, at + 7) } }] }, null));
+  });
+  response.write(chunk({}, calls.length > 0 ? "tool_calls" : "stop"));
   response.write(event({ ...base, choices: [], usage: { prompt_tokens: 42, completion_tokens: pieces.length, total_tokens: 42 + pieces.length } }));
   response.end("data: [DONE]\n\n");
 }

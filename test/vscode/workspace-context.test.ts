@@ -1,5 +1,4 @@
 import * as assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
@@ -7,6 +6,7 @@ import type { CodeAttachment, UserTurn } from "../../src/core/chat/conversation"
 import type { WispApi } from "../../src/extension/extension";
 import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
 import { waitFor } from "../harness/wait-for";
+import { gitIn, openedByGit } from "./support/git-repository";
 import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
 
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
@@ -224,7 +224,7 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     // A repository of its own in the workspace: one commit, then a change staged and one not.
     const repo = join(workspace, "ledger");
     mkdirSync(repo, { recursive: true });
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=Wisp Test", "-c", "user.email=test@wisp.invalid", ...args], { cwd: repo, encoding: "utf8" });
+    const git = gitIn(repo);
     const book = ["export function balance(entries: number[]): number {", "  return entries.reduce((a, b) => a + b, 0);", "}", ""].join("\n");
     writeFileSync(join(repo, "book.ts"), book);
     writeFileSync(join(repo, "notes.md"), "# Ledger\n");
@@ -232,9 +232,8 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     git("add", ".");
     git("commit", "--quiet", "-m", "first");
     await vscode.window.showTextDocument(uri("ledger/book.ts"));
-    // VS Code's Git extension finds the new repository on its own; @git reads it through that extension.
-    const gitApi = (await vscode.extensions.getExtension<{ getAPI(version: 1): { getRepository(uri: vscode.Uri): unknown } }>("vscode.git")!.activate()).getAPI(1);
-    await waitFor("the Git extension to open the repository", () => gitApi.getRepository(uri("ledger/book.ts")) !== null, (found) => found, 60_000);
+    // @git reads the repository through VS Code's Git extension.
+    await openedByGit(uri("ledger/book.ts"));
     await assert.rejects(addGit(), /@git: there are no uncommitted changes\./);
     assert.deepEqual(pending(), []);
 

@@ -2,10 +2,35 @@ import type { FinishReason, StopSequences, Usage } from "./usage";
 
 export type ChatRole = "system" | "user" | "assistant";
 
+/** A plain message: what the chat panel sends. */
 export interface ChatMessage {
   role: ChatRole;
   content: string;
 }
+
+/** A function call the model made, as the API carries it (arguments: a JSON text). */
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** The model's turn that called tools (agent mode). */
+export interface AssistantToolCallMessage {
+  role: "assistant";
+  content: string | null;
+  tool_calls: ToolCall[];
+}
+
+/** A tool's result, answering the call with the same id. */
+export interface ToolResultMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+/** Any message of an agent's conversation. */
+export type AgentMessage = ChatMessage | AssistantToolCallMessage | ToolResultMessage;
 
 /** Body of `POST /v1/chat/completions` (the fields Wisp speaks; `stream` is set by the sender). */
 export interface ChatRequest {
@@ -28,6 +53,8 @@ export interface ChatRequest {
   /** vLLM-style constrained output: a JSON schema the reply must satisfy. */
   guided_json?: Record<string, unknown>;
   response_format?: { type: "json_object" | "text" };
+  tools?: ChatTool[];
+  tool_choice?: "auto" | "none" | "required" | { type: "function"; function: { name: string } };
 }
 
 export interface ChatChoice {
@@ -51,7 +78,7 @@ export interface ChatResponse {
 
 export interface ChatChunkChoice {
   index: number;
-  delta: { role?: "assistant"; content?: string | null };
+  delta: { role?: "assistant"; content?: string | null; tool_calls?: ToolCallDelta[] };
   logprobs?: unknown;
   finish_reason: FinishReason | null;
 }
@@ -65,4 +92,21 @@ export interface ChatChunk {
   system_fingerprint?: string;
   choices: ChatChunkChoice[];
   usage?: Usage | null;
+}
+
+/** A chat request whose conversation holds tool calls and their results. */
+export type AgentChatRequest = Omit<ChatRequest, "messages"> & { messages: AgentMessage[] };
+
+/** A piece of a streamed tool call: the first carries id and name, later ones more of the arguments. */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: "function";
+  function?: { name?: string; arguments?: string };
+}
+
+/** A function the model may call (`tools` of a chat request). */
+export interface ChatTool {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
 }

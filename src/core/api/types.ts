@@ -10,6 +10,11 @@ export type {
   ChatResponse,
   ChatChunk,
   ChatChunkChoice,
+  AgentChatRequest,
+  AgentMessage,
+  ChatTool,
+  ToolCall,
+  ToolCallDelta,
 } from "./chat";
 export type { ImageExtension, ImageRequest, ImageData, ImageResponse } from "./images";
 export type { ApiErrorBody, ApiErrorDetail } from "./error-body";

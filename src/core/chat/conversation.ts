@@ -3,6 +3,7 @@
  * (JSON round-trips), so the same shapes go to storage and, through the protocol, to the webview.
  */
 import type { Usage } from "../api/usage";
+import { recoverTask, type AgentTask } from "../agent/agent-task";
 
 /**
  * Where attached code came from: the editor's selection (or its visible part when nothing was
@@ -63,6 +64,8 @@ export interface AssistantTurn {
   readonly droppedMessages?: number;
   /** Attached code shortened or left out to fit the model's context, as the user reads it. */
   readonly contextCuts?: readonly string[];
+  /** Agent mode: the task's steps and changed files; `text` is the model's last answer. */
+  readonly agent?: AgentTask;
 }
 
 export type ChatTurn = UserTurn | AssistantTurn;
@@ -152,6 +155,8 @@ export function recoverInterrupted(chat: Chat): Chat {
   if (!chat.turns.some((t) => t.role === "assistant" && t.status === "streaming")) return chat;
   return {
     ...chat,
-    turns: chat.turns.map((t) => (t.role === "assistant" && t.status === "streaming" ? { ...t, status: "interrupted" } : t)),
+    turns: chat.turns.map((t) =>
+      t.role === "assistant" && t.status === "streaming" ? { ...t, status: "interrupted", ...(t.agent ? { agent: recoverTask(t.agent) } : {}) } : t,
+    ),
   };
 }

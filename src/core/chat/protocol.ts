@@ -51,7 +51,14 @@ export interface ViewState {
   /** Where the user was in this chat, and their unsent text. */
   readonly view: ChatViewState;
   readonly notice?: Notice;
+  /** Ask: chat; Agent: a message is a task the agent carries out with tools. */
+  readonly mode: ChatMode;
+  /** Why agent mode cannot act here (an untrusted workspace, no folder); undefined when it can. */
+  readonly agentBlocked?: string;
 }
+
+export type ChatMode = "ask" | "agent";
+export type ApprovalChoice = "allow" | "session" | "deny";
 
 export type HostMessage =
   | { readonly type: "state"; readonly state: ViewState }
@@ -59,7 +66,9 @@ export type HostMessage =
   | { readonly type: "delta"; readonly chatId: string; readonly turnId: string; readonly offset: number; readonly text: string }
   | { readonly type: "snippets"; readonly snippets: readonly CodeSnippet[]; readonly note: string }
   | { readonly type: "focusPrompt" }
-  | { readonly type: "mentionItems"; readonly requestId: number; readonly items: readonly MentionItem[] };
+  | { readonly type: "mentionItems"; readonly requestId: number; readonly items: readonly MentionItem[] }
+  /** The chat's view state (scroll position and draft) is stored, with this position. */
+  | { readonly type: "viewSaved"; readonly chatId: string; readonly scrollTop: number };
 
 export type CodeAction = "copy" | "insert" | "apply" | "newFile";
 export type ErrorAction = "setApiKey" | "selectModel" | "retry" | "startLocalServer" | "openSettings" | "showLogs";
@@ -86,7 +95,16 @@ export type ViewMessage =
   /** What follows an `@` in the prompt box (kind "" while no kind is typed). */
   | { readonly type: "mentionQuery"; readonly requestId: number; readonly kind: MentionKind | ""; readonly query: string }
   | { readonly type: "addMention"; readonly id: string }
-  | { readonly type: "openFile"; readonly path: string };
+  | { readonly type: "openFile"; readonly path: string }
+  | { readonly type: "setMode"; readonly mode: ChatMode }
+  /** The user's answer on an agent step's approval card. */
+  | { readonly type: "agentApproval"; readonly stepId: string; readonly answer: ApprovalChoice }
+  /** Keep or Undo the last task's changes: all of them, or one file's. */
+  | { readonly type: "agentReview"; readonly turnId: string; readonly action: "keep" | "undo"; readonly path?: string }
+  /** Go on with a task that reached its step limit. */
+  | { readonly type: "agentContinue" }
+  /** The diff of a file the task changed, from its original. */
+  | { readonly type: "agentDiff"; readonly path: string };
 
 /** Longest text accepted from the webview (a message, a code block): 1 MiB of characters. */
 export const maxViewText = 1 << 20;
@@ -101,6 +119,8 @@ const id = (v: unknown) => typeof v === "string" && /^[\w-]{1,64}$/.test(v);
 const name = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 256;
 const language = (v: unknown) => typeof v === "string" && v.length <= 64;
 const filePath = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 1024;
+
+const stepId = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 128;
 
 const shapes: Record<ViewMessage["type"], Fields> = {
   ready: {},
@@ -123,6 +143,11 @@ const shapes: Record<ViewMessage["type"], Fields> = {
   mentionQuery: { requestId: (v) => Number.isSafeInteger(v), kind: (v) => v === "" || isMentionKind(v), query: (v) => typeof v === "string" && v.length <= 256 },
   addMention: { id },
   openFile: { path: filePath },
+  setMode: { mode: (v) => v === "ask" || v === "agent" },
+  agentApproval: { stepId, answer: (v) => v === "allow" || v === "session" || v === "deny" },
+  agentReview: { turnId: id, action: (v) => v === "keep" || v === "undo", path: (v) => v === undefined || filePath(v) },
+  agentContinue: {},
+  agentDiff: { path: filePath },
 };
 
 /** The message if it is one the webview may send, with exactly its fields; otherwise undefined. */

@@ -86,6 +86,11 @@ export class Bm25Index {
     return this.files.keys();
   }
 
+  /** A file's chunks in line order (they cover the file as indexed). */
+  chunksOf(path: string): Chunk[] {
+    return (this.files.get(path) ?? []).map((id) => this.entries.get(id)!.chunk);
+  }
+
   /** Puts a file's chunks in place of what the index had for it. */
   setFile(path: string, chunks: readonly Chunk[]): void {
     this.removeFile(path);

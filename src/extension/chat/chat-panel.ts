@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { localAddress } from "../../core/net/local-address";
 import { chatSnippets, planChatRequest, type ChatRequestBody, type ChatSetup } from "../../core/chat/chat-request";
 import { chosenChatModel } from "../../core/chat/chat-models";
-import { ChatSession } from "../../core/chat/chat-session";
+import { ChatSession, type ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import { DeltaQueue } from "../../core/chat/delta-queue";
 import type { ChatViewMemory } from "../../core/chat/view-memory";
@@ -10,6 +10,8 @@ import { lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../..
 import type { HostMessage, Notice, ViewMessage, ViewState } from "../../core/chat/protocol";
 import type { ClientFactory } from "../client-factory";
 import type { ChatContext } from "../context/chat-context";
+import type { AgentController } from "../agent/agent-controller";
+import { agentMessage, isAgentMessage } from "../agent/agent-messages";
 import { workspaceFile } from "../context/workspace-file";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
@@ -33,6 +35,8 @@ export interface ChatPanelDeps {
    */
   readonly post: (message: HostMessage) => PromiseLike<unknown>;
   readonly newId: () => string;
+  /** Agent mode, built with the panel's events and chat setup. */
+  readonly agent: (events: ChatSessionEvents, chatSetup: () => Promise<ChatSetup>) => AgentController;
 }
 
 /**
@@ -42,6 +46,7 @@ export interface ChatPanelDeps {
 export class ChatPanel implements vscode.Disposable {
   readonly session: ChatSession;
   readonly models: ChatModelList;
+  readonly agent: AgentController;
   private notice: Notice | undefined;
   private noticeId = 0;
   private focusOnReady = false;
@@ -50,21 +55,16 @@ export class ChatPanel implements vscode.Disposable {
   constructor(private readonly deps: ChatPanelDeps) {
     this.models = new ChatModelList(deps.clients, deps.log);
     this.deltas = new DeltaQueue((delta) => deps.post({ type: "delta", ...delta }));
-    this.session = new ChatSession({
-      store: deps.store,
-      stream: (body, signal) => this.stream(body, signal),
-      setup: () => this.setup(),
-      newId: deps.newId,
-      now: () => Date.now(),
-      events: {
-        changed: (chatId) => this.postStateIfActive(chatId),
-        delta: (chatId, turnId, offset, text) => {
-          if (chatId === deps.store.active().id) this.deltas.push({ chatId, turnId, offset, text });
-        },
-        ended: (chatId, turn) => this.ended(chatId, turn),
-        notice: (text) => this.showNotice(text),
+    const events: ChatSessionEvents = {
+      changed: (chatId) => this.postStateIfActive(chatId),
+      delta: (chatId, turnId, offset, text) => {
+        if (chatId === deps.store.active().id) this.deltas.push({ chatId, turnId, offset, text });
       },
-    });
+      ended: (chatId, turn) => this.ended(chatId, turn),
+      notice: (text) => this.showNotice(text),
+    };
+    this.session = new ChatSession({ store: deps.store, stream: (body, signal) => this.stream(body, signal), setup: () => this.setup(), newId: deps.newId, now: () => Date.now(), events });
+    this.agent = deps.agent(events, () => this.setup());
   }
 
   /** The full state the view draws. */
@@ -78,7 +78,7 @@ export class ChatPanel implements vscode.Disposable {
     return {
       chats: store.list(),
       chat,
-      streaming: this.session.isStreaming(chat.id),
+      streaming: this.session.isStreaming(chat.id) || this.agent.isRunning(chat.id),
       models: setting && !listed.includes(setting) ? [setting, ...listed] : listed,
       modelsListed: this.models.loaded,
       model,
@@ -87,6 +87,8 @@ export class ChatPanel implements vscode.Disposable {
       serverIsLocal: this.serverIsLocal(),
       view: this.deps.views.get(chat.id),
       ...(this.notice ? { notice: this.notice } : {}),
+      mode: this.agent.mode,
+      ...(this.agent.blocked() ? { agentBlocked: this.agent.blocked() } : {}),
     };
   }
 
@@ -115,10 +117,20 @@ export class ChatPanel implements vscode.Disposable {
 
   async message(message: ViewMessage): Promise<void> {
     const { store, codeActions } = this.deps;
+    if (isAgentMessage(message)) {
+      const notice = await agentMessage(this.agent, message);
+      if (notice) this.showNotice(notice);
+      else this.postState();
+      return;
+    }
     switch (message.type) {
       case "ready":
         return this.ready();
       case "send": {
+        if (this.agent.mode === "agent") {
+          await this.agent.start(message.text);
+          return;
+        }
         // The draft may have changed since the last look: the snippets sent are the ones for this text.
         this.deps.context.refreshFound(this.session, message.text);
         const sent = this.session.send(message.text);
@@ -127,6 +139,7 @@ export class ChatPanel implements vscode.Disposable {
         return;
       }
       case "stop":
+        this.agent.stop(store.active().id);
         return this.session.stop(store.active().id);
       case "regenerate":
         await this.session.regenerate();
@@ -176,6 +189,7 @@ export class ChatPanel implements vscode.Disposable {
         if (!store.get(message.chatId)) return;
         if (message.chatId === store.active().id) this.deps.context.refreshFound(this.session, message.draft);
         await this.deps.views.set(message.chatId, { scrollTop: message.scrollTop, draft: message.draft });
+        void this.deps.post({ type: "viewSaved", chatId: message.chatId, scrollTop: message.scrollTop });
         return;
     }
   }
@@ -211,6 +225,7 @@ export class ChatPanel implements vscode.Disposable {
 
   dispose(): void {
     this.session.shutdown();
+    this.agent.dispose();
     void this.deps.store.flush();
   }
 

@@ -12,8 +12,13 @@ import type { Logger } from "../logger";
 import { registerWispCommand } from "../run-command";
 import type { Settings } from "../settings";
 import { ChatPanel } from "./chat-panel";
+import type { ChatSessionEvents } from "../../core/chat/chat-session";
+import type { ChatSetup } from "../../core/chat/chat-request";
+import { AgentController } from "../agent/agent-controller";
+import { registerOriginalContent } from "../agent/original-content";
 import { ChatViewProvider, chatViewId } from "./chat-view-provider";
 import { ChatContext } from "../context/chat-context";
+import type { SensitiveFileRules } from "../context/sensitive-file-rules";
 import type { IndexStatus } from "../context/workspace-index";
 import { problemsOnLines } from "../context/problems";
 import { CodeActions, type ApplyAsEdit } from "./code-actions";
@@ -28,6 +33,8 @@ export interface ChatDeps {
   readonly log: Logger;
   /** Chat code applied to an editor opens as a reviewed edit. */
   readonly applyAsEdit: ApplyAsEdit;
+  /** wisp.sensitiveFiles and .wispignore, shared with ghost text. */
+  readonly sensitive: SensitiveFileRules;
 }
 
 /** Read-only views of the chat for the extension's own tests. */
@@ -65,11 +72,25 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     onError: (error) => log.error(`chat: saving chats failed: ${(error as Error).message}`),
   });
   const codeActions = new CodeActions(deps.applyAsEdit);
-  const chatContext = new ChatContext(settings, log, newId);
+  const chatContext = new ChatContext(settings, log, newId, deps.sensitive);
   // The provider posts for the panel and the panel answers the provider: built in this order.
   let provider: ChatViewProvider | undefined;
   const views = new ChatViewMemory(storage);
-  const panel = new ChatPanel({ store, views, settings, clients, codeActions, context: chatContext, log, newId, post: (message) => provider?.post(message) ?? Promise.resolve(false) });
+  const agent = (events: ChatSessionEvents, chatSetup: () => Promise<ChatSetup>) =>
+    new AgentController({
+      store,
+      settings,
+      clients,
+      log,
+      events,
+      chatSetup,
+      isSensitive: (uri) => chatContext.sensitive.isSensitive(uri),
+      indexed: (path) => chatContext.index.index.chunksOf(path),
+      memento: context.workspaceState,
+      storageFolder: context.storageUri?.scheme === "file" ? context.storageUri.fsPath : undefined,
+      newId,
+    });
+  const panel = new ChatPanel({ store, views, settings, clients, codeActions, context: chatContext, log, newId, agent, post: (message) => provider?.post(message) ?? Promise.resolve(false) });
   provider = new ChatViewProvider(context.extensionUri, { ready: () => panel.ready(), message: (m) => void handle(panel.message(m)) }, log);
 
   /** View actions run detached from the view: their failures become a notice and a log line. */
@@ -88,6 +109,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     if (editor === undefined) throw new Error("Open a file and select the code to ask about.");
     const attachment = attachmentFromEditor(editor, newId);
     if (attachment === undefined) throw new Error("There is no code to attach: select some, or open a file that is not empty.");
+    await chatContext.consent.require(editor.document.uri);
     panel.session.attach(attachment);
     const problems = withProblems ? problemsOnLines(editor.document, attachment.startLine, attachment.endLine, newId) : undefined;
     if (problems) panel.session.attach(problems);
@@ -123,6 +145,15 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
         await panel.session.send(quickActions[action as QuickAction].prompt);
       }),
     ),
+    registerOriginalContent((path) => panel.agent.original(path)),
+    command("wisp.agent.ask", async (task) => {
+      const text = typeof task === "string" && task.trim() !== "" ? task : await vscode.window.showInputBox({ title: "Wisp: Ask Agent", prompt: "The task for the agent: it reads, edits and runs commands in this workspace, asking before commands.", placeHolder: "Make the failing test pass", ignoreFocusOut: true });
+      if (text === undefined || text.trim() === "") return;
+      await panel.agent.setMode("agent");
+      panel.newChat();
+      await provider!.reveal(true);
+      await panel.agent.start(text);
+    }),
     command("wisp.newChat", async () => {
       panel.newChat();
       await provider!.reveal(true);

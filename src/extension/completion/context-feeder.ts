@@ -9,9 +9,10 @@ export const codeSchemes: ReadonlySet<string> = new Set(["file", "untitled", "vs
  * they edit and what they save. Chunks of the current file are not sent while it is being edited
  * (it is already in the prefix), so edits here never disturb the prompt's shared start.
  */
-export function feedContextRing(ring: ContextRing): vscode.Disposable {
+export function feedContextRing(ring: ContextRing, isSensitive: (uri: vscode.Uri) => boolean): vscode.Disposable {
   const add = (document: vscode.TextDocument, line: number) => {
-    if (!codeSchemes.has(document.uri.scheme)) return;
+    // A sensitive file's lines would go with completions in other files: never taken.
+    if (!codeSchemes.has(document.uri.scheme) || isSensitive(document.uri)) return;
     const lines = { lineCount: document.lineCount, lineText: (i: number) => document.lineAt(i).text };
     ring.addAround(document.uri.toString(), vscode.workspace.asRelativePath(document.uri), lines, line);
   };

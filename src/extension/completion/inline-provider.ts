@@ -15,6 +15,8 @@ export interface AdapterDeps {
   readonly report: (outcome: CompletionOutcome, document: vscode.TextDocument) => void;
   /** Whatever went wrong on the way: logged, never thrown at the editor. */
   readonly fail: (error: unknown) => void;
+  /** Files that may hold secrets: no ghost text comes by itself there (their text would go to the server). */
+  readonly isSensitive?: (uri: vscode.Uri) => boolean;
   /** When `document` last changed, on the pipeline's clock (undefined: not seen). */
   readonly editedAt?: (document: vscode.TextDocument) => number | undefined;
 }
@@ -68,7 +70,7 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
     const manual = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
     // The toggle and the language list stop what comes by itself, not what the user asks for.
     const settings = this.deps.settings();
-    if (!manual && (!settings.enabled || settings.disabledLanguages.includes(document.languageId))) return undefined;
+    if (!manual && (!settings.enabled || settings.disabledLanguages.includes(document.languageId) || this.deps.isSensitive?.(document.uri))) return undefined;
     // With the suggest widget open, the ghost text must extend its selected item, over its range.
     const selected = context.selectedCompletionInfo;
     const start = selected?.range.start ?? position;

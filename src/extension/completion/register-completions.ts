@@ -18,6 +18,8 @@ export interface CompletionDeps {
   readonly log: { debug(message: string): void; info(message: string): void; error(message: string): void };
   /** Every outcome (status bar: last latency, errors). */
   readonly onOutcome: (outcome: CompletionOutcome) => void;
+  /** wisp.sensitiveFiles and .wispignore: such files' text never goes out by itself. */
+  readonly isSensitive: (uri: vscode.Uri) => boolean;
   /** A request was sent; call the returned function when it ends (status bar spinner). */
   readonly onRequest?: () => () => void;
   readonly clock?: Clock;
@@ -45,6 +47,7 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
     report,
     fail: (error) => deps.log.error(`completion failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     editedAt,
+    isSensitive: deps.isSensitive,
   });
   const pipeline = new CompletionPipeline({
     stream: deps.stream,
@@ -56,12 +59,12 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
   });
   const warmable = (document: vscode.TextDocument) => {
     const settings = deps.settings();
-    return settings.enabled && !settings.disabledLanguages.includes(document.languageId) && codeSchemes.has(document.uri.scheme);
+    return settings.enabled && !settings.disabledLanguages.includes(document.languageId) && codeSchemes.has(document.uri.scheme) && !deps.isSensitive(document.uri);
   };
   return vscode.Disposable.from(
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
     warmOnNavigation((document, position) => pipeline.warm(toInput(document, position, position, "", false)), warmable),
-    feedContextRing(ring),
+    feedContextRing(ring, deps.isSensitive),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length > 0) edits.set(e.document, { version: e.document.version, at: clock.now() });
     }),

@@ -5,6 +5,8 @@ import { relevantSnippets } from "../../core/context/relevant-snippets";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 import { MentionSources } from "./mention-sources";
+import { SensitiveConsent, serverName } from "./sensitive-consent";
+import type { SensitiveFileRules } from "./sensitive-file-rules";
 import { WorkspaceIndex, defaultIndexOptions, type WorkspaceIndexOptions } from "./workspace-index";
 
 /** Lines around the cursor that steer the search for a question asked from an editor. */
@@ -29,6 +31,10 @@ const key = (a: Pick<CodeAttachment, "path" | "startLine">) => `${a.path}:${a.st
 export class ChatContext implements vscode.Disposable {
   readonly index: WorkspaceIndex;
   readonly mentions: MentionSources;
+  /** Asks before a sensitive file the user names goes with a question. */
+  readonly consent: SensitiveConsent;
+  /** wisp.sensitiveFiles and .wispignore (agent mode's reads use them too). */
+  readonly sensitive: SensitiveFileRules;
   /** Found snippets the user removed from the message being written: not offered again for it. */
   private removedKeys = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -38,10 +44,13 @@ export class ChatContext implements vscode.Disposable {
     settings: Settings,
     log: Logger,
     private readonly newId: () => string,
+    rules: SensitiveFileRules,
     options: WorkspaceIndexOptions = defaultIndexOptions,
   ) {
-    this.index = new WorkspaceIndex(log, options);
-    this.mentions = new MentionSources(this.index, newId);
+    this.sensitive = rules;
+    this.consent = new SensitiveConsent(rules, () => serverName(settings.value.baseUrl));
+    this.index = new WorkspaceIndex(log, rules, options);
+    this.mentions = new MentionSources(this.index, newId, this.consent);
     this.enabled = settings.value.chat.workspaceContext;
     this.disposables.push(
       this.index,

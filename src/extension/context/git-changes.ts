@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { CodeAttachment } from "../../core/chat/conversation";
+import { withoutFiles } from "../../core/context/diff-files";
 
 /** The part of the built-in git extension's API this file uses. */
 interface GitRepository {
@@ -14,8 +15,11 @@ interface GitApi {
 /** A diff larger than this is cut: the model cannot use a whole refactor's diff anyway. */
 const maxDiffChars = 100_000;
 
-/** @git: the uncommitted changes (staged and not) of the active file's repository, as a diff. */
-export async function gitChanges(newId: () => string): Promise<CodeAttachment> {
+/**
+ * @git: the uncommitted changes (staged and not) of the active file's repository, as a diff,
+ * without the changes of sensitive files (the diff names them as left out).
+ */
+export async function gitChanges(newId: () => string, isSensitive: (uri: vscode.Uri) => boolean): Promise<CodeAttachment> {
   const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>("vscode.git");
   if (extension === undefined) throw new Error("@git needs VS Code's Git extension, which is not enabled in this window.");
   const api = (extension.isActive ? extension.exports : await extension.activate()).getAPI(1);
@@ -23,8 +27,10 @@ export async function gitChanges(newId: () => string): Promise<CodeAttachment> {
   const repository = (active && api.getRepository(active)) || api.repositories[0];
   if (repository === undefined) throw new Error("@git: this workspace is not in a git repository.");
   const [staged, unstaged] = await Promise.all([repository.diff(true), repository.diff(false)]);
-  let text = [staged, unstaged].filter((d) => d.trim() !== "").join("\n");
-  if (text.trim() === "") throw new Error("@git: there are no uncommitted changes.");
+  const diff = [staged, unstaged].filter((d) => d.trim() !== "").join("\n");
+  if (diff.trim() === "") throw new Error("@git: there are no uncommitted changes.");
+  const filtered = withoutFiles(diff, (path) => isSensitive(vscode.Uri.joinPath(repository.rootUri, path)));
+  let text = filtered.dropped.length === 0 ? diff : `${filtered.text}(left out, matching wisp.sensitiveFiles/.wispignore: ${filtered.dropped.join(", ")})`;
   if (text.length > maxDiffChars) text = `${text.slice(0, text.lastIndexOf("\n", maxDiffChars))}\n… (diff cut at ${maxDiffChars / 1000} KB)`;
   const lines = text.split("\n").length;
   return { id: newId(), path: vscode.workspace.asRelativePath(repository.rootUri, false) || ".", language: "diff", startLine: 1, endLine: lines, text, source: "git", label: "Uncommitted changes (git diff)" };

@@ -7,6 +7,7 @@ import { problemsAttachment } from "./problems";
 import { readTextFile } from "./text-files";
 import type { WorkspaceIndex } from "./workspace-index";
 import { gitChanges } from "./git-changes";
+import type { SensitiveConsent } from "./sensitive-consent";
 
 /** Largest file attached by @file: more than a model should read in one go. */
 const maxMentionBytes = 256 * 1024;
@@ -27,6 +28,7 @@ type Target =
 /**
  * What the @-mention list offers and what a picked mention attaches. Items are listed by the host
  * and picked by id, so the webview never names a path or a range the host has not offered.
+ * Sensitive files are offered only to a query that names them, and picking one asks first.
  */
 export class MentionSources {
   private readonly offered = new Map<string, Target>();
@@ -35,6 +37,7 @@ export class MentionSources {
   constructor(
     private readonly index: WorkspaceIndex,
     private readonly newId: () => string,
+    private readonly consent: SensitiveConsent,
   ) {}
 
   async list(kind: MentionKind | "", query: string): Promise<MentionItem[]> {
@@ -51,21 +54,25 @@ export class MentionSources {
     if (target === undefined) throw new Error("That suggestion is out of date: type @ again.");
     switch (target.kind) {
       case "file":
+        await this.consent.require(target.uri);
         return [await this.file(target.uri)];
       case "symbol":
+        await this.consent.require(target.uri);
         return [await this.symbol(target)];
       case "problems":
-        return [problemsAttachment(this.newId)];
+        return [problemsAttachment(this.newId, this.isSensitive)];
       case "open":
         return this.openEditors();
       case "selection":
-        return [this.selection()];
+        return [await this.selection()];
       case "git":
-        return [await gitChanges(this.newId)];
+        return [await gitChanges(this.newId, this.isSensitive)];
       case "pick":
         throw new Error(`Pick a ${target.of} from the list.`);
     }
   }
+
+  private readonly isSensitive = (uri: vscode.Uri) => this.consent.rules.isSensitive(uri);
 
   private offer(target: Target, item: Omit<MentionItem, "id">): MentionItem {
     const id = `m${++this.nextId}`;
@@ -81,8 +88,8 @@ export class MentionSources {
   private files(query: string): MentionItem[] {
     const open = vscode.window.visibleTextEditors.map((e) => this.index.relativePath(e.document.uri)).filter((p): p is string => p !== undefined);
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputText ? [this.index.relativePath(t.input.uri)] : [])).filter((p): p is string => p !== undefined);
-    // Open and recently opened files first, then the rest of the index.
-    const paths = [...new Set([...open, ...tabs, ...this.index.index.paths()])];
+    // Open and recently opened files first, then the rest of the index, then sensitive files the query names.
+    const paths = [...new Set([...open, ...tabs, ...this.index.index.paths(), ...this.index.sensitiveNamed(query)])];
     const folder = vscode.workspace.workspaceFolders?.[0];
     return rankCandidates(query, paths, (p) => p, listLength).flatMap((path) =>
       folder ? [this.offer({ kind: "file", uri: vscode.Uri.joinPath(folder.uri, path) }, { kind: "file", label: path.slice(path.lastIndexOf("/") + 1), detail: path })] : [],
@@ -128,8 +135,10 @@ export class MentionSources {
     };
   }
 
-  private openEditors(): CodeAttachment[] {
-    const attachments = vscode.window.visibleTextEditors.flatMap((editor) => {
+  private async openEditors(): Promise<CodeAttachment[]> {
+    const editors: vscode.TextEditor[] = [];
+    for (const editor of vscode.window.visibleTextEditors) if (await this.consent.allows(editor.document.uri)) editors.push(editor);
+    const attachments = editors.flatMap((editor) => {
       const range = visibleRange(editor);
       if (range === undefined || editor.document.uri.scheme === "output") return [];
       // Blank lines at the end of the view say nothing.
@@ -143,10 +152,11 @@ export class MentionSources {
     return attachments;
   }
 
-  private selection(): CodeAttachment {
+  private async selection(): Promise<CodeAttachment> {
     const editor = vscode.window.activeTextEditor;
     const attachment = editor && !editor.selection.isEmpty ? attachmentFromEditor(editor, this.newId) : undefined;
     if (attachment === undefined) throw new Error("Nothing is selected: select code in an editor first.");
+    await this.consent.require(editor!.document.uri);
     return attachment;
   }
 }

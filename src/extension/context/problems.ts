@@ -19,15 +19,18 @@ function attachment(newId: () => string, label: string, path: string, lines: str
   return { id: newId(), path, language: "text", startLine: 1, endLine: shown.length, text: shown.join("\n"), source: "problems", label };
 }
 
-/** @problems: the active file's diagnostics when it has any, else the whole workspace's. */
-export function problemsAttachment(newId: () => string): CodeAttachment {
+/**
+ * @problems: the active file's diagnostics when it has any, else the whole workspace's. Those of
+ * sensitive files are left out: a linter's message can quote the secret it complains about.
+ */
+export function problemsAttachment(newId: () => string, isSensitive: (uri: vscode.Uri) => boolean): CodeAttachment {
   const active = vscode.window.activeTextEditor?.document.uri;
-  const own = active ? vscode.languages.getDiagnostics(active) : [];
+  const own = active && !isSensitive(active) ? vscode.languages.getDiagnostics(active) : [];
   if (active && own.length > 0) {
     const path = vscode.workspace.asRelativePath(active, false);
     return attachment(newId, `Problems in ${path} (${own.length})`, path, own.map((d) => line(active, d)));
   }
-  const all = vscode.languages.getDiagnostics().flatMap(([uri, list]) => list.map((d) => line(uri, d)));
+  const all = vscode.languages.getDiagnostics().flatMap(([uri, list]) => (isSensitive(uri) ? [] : list.map((d) => line(uri, d))));
   if (all.length === 0) throw new Error("There are no problems (errors or warnings) in the workspace.");
   return attachment(newId, `Problems in the workspace (${all.length})`, "workspace", all);
 }

@@ -1,9 +1,11 @@
 import * as vscode from "vscode";
 import { Bm25Index } from "../../core/context/bm25-index";
 import { chunkText } from "../../core/context/chunker";
+import { namesExplicitly } from "../../core/context/sensitive-files";
 import { slicedLoop } from "../../core/context/sliced-loop";
 import type { Logger } from "../logger";
 import { IgnoreRules } from "./ignore-rules";
+import type { SensitiveFileRules } from "./sensitive-file-rules";
 import { readTextFile, type TextFileLimits } from "./text-files";
 
 export interface WorkspaceIndexOptions extends TextFileLimits {
@@ -25,17 +27,20 @@ export interface IndexStatus {
 /**
  * The lexical index of the workspace's files, built in the background (in short slices, so typing
  * never waits for it) and kept current on save, create and delete. Respects .gitignore and
- * files.exclude; skips large and binary files.
+ * files.exclude; skips large and binary files. Sensitive files (wisp.sensitiveFiles, .wispignore)
+ * are never read: only their paths are kept, for an @ mention that names one.
  */
 export class WorkspaceIndex implements vscode.Disposable {
   readonly index = new Bm25Index();
   private readonly disposables: vscode.Disposable[] = [];
   private ignoreRules = new Map<string, IgnoreRules>();
+  private readonly sensitivePaths = new Set<string>();
   private state: IndexStatus["state"] = "off";
   private generation = 0;
 
   constructor(
     private readonly log: Logger,
+    private readonly sensitive: SensitiveFileRules,
     private readonly options: WorkspaceIndexOptions = defaultIndexOptions,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher("**/*");
@@ -47,6 +52,9 @@ export class WorkspaceIndex implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rebuild()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("files.exclude")) void this.rebuild();
+      }),
+      sensitive.onDidChange(() => {
+        if (this.state !== "off") void this.rebuild();
       }),
     );
   }
@@ -86,16 +94,18 @@ export class WorkspaceIndex implements vscode.Disposable {
   clear(): void {
     this.generation++;
     for (const path of [...this.index.paths()]) this.index.removeFile(path);
+    this.sensitivePaths.clear();
     this.setState("off");
   }
 
-  /** The workspace-relative path of a file (or folder) the index may hold, or undefined when it is left out. */
-  relativePath(uri: vscode.Uri, isFolder = false): string | undefined {
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (folder === undefined || uri.scheme !== "file") return undefined;
-    const path = vscode.workspace.asRelativePath(uri, false);
-    // Git reads a folder as `path/`: `node_modules/` leaves the folder out.
-    return this.ignoreRules.get(folder.uri.toString())?.ignores(isFolder ? `${path}/` : path) ? undefined : path;
+  /** The workspace-relative path of a file the index may hold and Wisp may offer, or undefined when it is left out. */
+  relativePath(uri: vscode.Uri): string | undefined {
+    return this.sensitive.isSensitive(uri) ? undefined : this.workspacePath(uri);
+  }
+
+  /** Sensitive files of the workspace (never read) whose name or path the query starts. */
+  sensitiveNamed(query: string): string[] {
+    return [...this.sensitivePaths].filter((path) => namesExplicitly(query, path));
   }
 
   dispose(): void {
@@ -103,9 +113,24 @@ export class WorkspaceIndex implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
+  /** The workspace-relative path of a file (or folder) in the workspace that .gitignore lets in, else undefined. */
+  private workspacePath(uri: vscode.Uri, isFolder = false): string | undefined {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (folder === undefined || uri.scheme !== "file") return undefined;
+    const path = vscode.workspace.asRelativePath(uri, false);
+    // Git reads a folder as `path/`: `node_modules/` leaves the folder out.
+    return this.ignoreRules.get(folder.uri.toString())?.ignores(isFolder ? `${path}/` : path) ? undefined : path;
+  }
+
   private async add(uri: vscode.Uri): Promise<void> {
-    const path = this.relativePath(uri);
+    const path = this.workspacePath(uri);
     if (path === undefined) return;
+    if (this.sensitive.isSensitive(uri)) {
+      this.index.removeFile(path);
+      this.sensitivePaths.add(path);
+      return;
+    }
+    this.sensitivePaths.delete(path);
     const text = await readTextFile(uri, this.options).catch(() => undefined);
     if (typeof text === "string") this.index.setFile(path, chunkText(path, text));
     else this.index.removeFile(path);
@@ -125,7 +150,7 @@ export class WorkspaceIndex implements vscode.Disposable {
   /** Adds the files of a new folder, as findFiles lists them (files.exclude applied), unless .gitignore leaves the folder out. */
   private async addFolder(uri: vscode.Uri): Promise<void> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    const path = this.relativePath(uri, true);
+    const path = this.workspacePath(uri, true);
     if (folder === undefined || path === undefined) return;
     // From the workspace folder, as `included` searches: files.exclude matches paths from the search's base.
     const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${path}/**`), undefined, this.options.maxFiles);
@@ -136,7 +161,11 @@ export class WorkspaceIndex implements vscode.Disposable {
     const path = vscode.workspace.asRelativePath(uri, false);
     const prefix = `${path}/`;
     // A deleted folder takes its files with it.
-    for (const known of [...this.index.paths()]) if (known === path || known.startsWith(prefix)) this.index.removeFile(known);
+    for (const known of [...this.index.paths(), ...this.sensitivePaths]) {
+      if (known !== path && !known.startsWith(prefix)) continue;
+      this.index.removeFile(known);
+      this.sensitivePaths.delete(known);
+    }
   }
 
   /** Whether files.exclude lets the file in (findFiles applies it; a single file is checked the same way). */

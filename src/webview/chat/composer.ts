@@ -1,5 +1,5 @@
 import type { CodeAttachment } from "../../core/chat/conversation";
-import type { MentionItem, ViewMessage } from "../../core/chat/protocol";
+import type { ChatMode, MentionItem, ViewMessage } from "../../core/chat/protocol";
 import { describeAttachment } from "../../core/chat/prompt";
 import { actionButton, button, el } from "./dom";
 import { MentionMenu } from "./mention-menu";
@@ -9,7 +9,13 @@ export interface ComposerEvents {
   stop(): void;
   removeAttachment(id: string): void;
   draftChanged(text: string): void;
+  setMode(mode: ChatMode): void;
 }
+
+const placeholders: Record<ChatMode, string> = {
+  ask: "Ask Wisp… (@ to mention files, symbols, problems; Enter to send)",
+  agent: "Describe a task for the agent… (it reads, edits and runs commands, asking before commands; Enter to start)",
+};
 
 /** The prompt box: attachment chips, the text area (Enter sends, Shift+Enter new line), Send / Stop. */
 export class Composer {
@@ -19,6 +25,11 @@ export class Composer {
   private readonly mentions: MentionMenu;
   private readonly sendButton = el("button", { type: "submit", className: "primary", title: "Send (Enter)" }, "Send");
   private readonly stopButton = button("Stop", { className: "stop", title: "Stop the answer (Escape)" });
+  private readonly modeButtons = {
+    ask: button("Ask", { className: "mode", title: "Ask: chat about your code" }),
+    agent: button("Agent", { className: "mode", title: "Agent: carry out a task with tools (read, edit, run)" }),
+  };
+  private mode: ChatMode = "ask";
   private streaming = false;
   private hasAttachments = false;
 
@@ -27,7 +38,9 @@ export class Composer {
     post: (message: ViewMessage) => void,
   ) {
     this.mentions = new MentionMenu(this.input, post);
-    this.element.append(this.chips, this.mentions.element, this.input, el("div", { className: "composer-actions" }, this.stopButton, this.sendButton));
+    const modes = el("div", { className: "modes", role: "group", "aria-label": "Mode" }, this.modeButtons.ask, this.modeButtons.agent);
+    for (const mode of ["ask", "agent"] as const) this.modeButtons[mode].addEventListener("click", () => this.events.setMode(mode));
+    this.element.append(this.chips, this.mentions.element, this.input, el("div", { className: "composer-actions" }, modes, this.stopButton, this.sendButton));
     this.element.addEventListener("submit", (event) => {
       event.preventDefault();
       this.submit();
@@ -66,8 +79,12 @@ export class Composer {
     this.input.focus();
   }
 
-  show(pending: readonly CodeAttachment[], streaming: boolean): void {
+  show(pending: readonly CodeAttachment[], streaming: boolean, mode: ChatMode = this.mode): void {
     this.streaming = streaming;
+    this.mode = mode;
+    for (const m of ["ask", "agent"] as const) this.modeButtons[m].setAttribute("aria-pressed", String(m === mode));
+    this.input.placeholder = placeholders[mode];
+    this.sendButton.textContent = mode === "agent" ? "Start" : "Send";
     this.hasAttachments = pending.length > 0;
     this.chips.replaceChildren(
       ...pending.map((a) =>

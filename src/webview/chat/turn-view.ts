@@ -4,6 +4,7 @@ import { describeAttachment } from "../../core/chat/prompt";
 import type { ViewMessage } from "../../core/chat/protocol";
 import { actionButton, el } from "./dom";
 import { StreamingMarkdown } from "./streaming-markdown";
+import { agentFooter, agentKey, agentSteps } from "./agent-view";
 
 export interface TurnContext {
   /** The newest answer of the chat (it gets Regenerate). */
@@ -54,8 +55,8 @@ export class TurnView {
     // Only the parts around the markdown are replaced: detaching a long answer to re-append it
     // would restyle and lay out all of it again (a long task when a 2,000-token answer ends).
     for (const node of this.around) node.remove();
-    const above = answerHeader(turn).filter((n): n is HTMLElement => n !== undefined);
-    const below = answerFooter(turn, context, this.post);
+    const above = [...answerHeader(turn), turn.agent ? agentSteps(turn.agent, this.post) : undefined].filter((n): n is HTMLElement => n !== undefined);
+    const below = [...(turn.agent ? agentFooter(turn, turn.agent, context.latest, context.streaming, this.post) : []), ...answerFooter(turn, context, this.post)];
     this.markdown.element.before(...above);
     this.markdown.element.after(...below);
     this.around = [...above, ...below];
@@ -96,7 +97,7 @@ function answerFooter(turn: AssistantTurn, context: TurnContext, post: (message:
   const status = statusText(turn);
   const actions: Node[] = [];
   if (turn.status !== "streaming" && turn.text !== "") actions.push(actionButton("Copy answer", () => post({ type: "copyAnswer", turnId: turn.id }), {}, "Copy"));
-  if (context.latest && !context.streaming && turn.status !== "error") actions.push(actionButton("Regenerate", () => post({ type: "regenerate" })));
+  if (context.latest && !context.streaming && turn.status !== "error" && !turn.agent) actions.push(actionButton("Regenerate", () => post({ type: "regenerate" })));
   parts.push(el("footer", { className: "turn-footer" }, status ? el("span", { className: `status ${turn.status}` }, status) : undefined, ...actions));
   return parts;
 }
@@ -104,6 +105,7 @@ function answerFooter(turn: AssistantTurn, context: TurnContext, post: (message:
 function statusText(turn: AssistantTurn): string {
   switch (turn.status) {
     case "streaming":
+      if (turn.agent) return "Working…";
       return turn.text === "" ? "Waiting for the answer…" : "";
     case "stopped":
       return withUsage("Stopped", turn);
@@ -125,5 +127,5 @@ function withUsage(prefix: string, turn: AssistantTurn): string {
 /** What a turn's frame (everything but an answer's text) depends on. */
 function frameKey(turn: ChatTurn, context: TurnContext): string {
   if (turn.role === "user") return JSON.stringify([turn.text, turn.attachments.map((a) => a.id)]);
-  return JSON.stringify([turn.status, turn.model, turn.usage, turn.error, turn.droppedMessages, turn.contextCuts, turn.finishedAt, turn.text === "", context]);
+  return JSON.stringify([turn.status, turn.model, turn.usage, turn.error, turn.droppedMessages, turn.contextCuts, turn.finishedAt, turn.text === "", context, agentKey(turn.agent)]);
 }

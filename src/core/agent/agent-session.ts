@@ -1,0 +1,194 @@
+/**
+ * Agent tasks in a chat: adds the task as the user's message, runs the loop into one assistant
+ * turn (its steps, its changed files, its final answer), and stops, continues or ends it. The
+ * store keeps every step, so the transcript survives a reload and keeps arriving while the view is
+ * hidden. The tools themselves are a seam (the extension runs them in the workspace).
+ */
+import type { AgentChatRequest, AgentMessage, ChatTool, ToolCall } from "../api/chat";
+import type { ChatStore } from "../chat/chat-store";
+import type { ChatSessionEvents } from "../chat/chat-session";
+import { toChatError } from "../chat/chat-session";
+import { buildMessages } from "../chat/prompt";
+import { lastAnswer, withTurn, withUserTurn, type AssistantTurn, type Chat } from "../chat/conversation";
+import { fitAgentMessages } from "./agent-context";
+import { runAgentLoop, type AgentStream, type ToolOutcome, type ValidCall } from "./agent-loop";
+import { emptyTask, withChangedFile, withReview, withStep, type AgentTask, type ToolStep } from "./agent-task";
+
+export interface AgentSetup {
+  readonly model: string;
+  readonly systemPrompt: string;
+  readonly temperature: number;
+  readonly maxTokens: number;
+  readonly contextTokens: number;
+  readonly tools: readonly ChatTool[];
+  readonly maxSteps: number;
+}
+
+/** What a running tool tells the transcript. */
+export interface StepReporter {
+  readonly stepId: string;
+  /** The step as the transcript has it now. */
+  current(): ToolStep | undefined;
+  update(step: Partial<Omit<ToolStep, "kind" | "id">>): void;
+  /** An edit the task made: the file's row gets the line counts (Keep/Undo work per file). */
+  changed(path: string, added: number, removed: number, created: boolean): void;
+}
+
+export interface AgentTools {
+  validate(call: ToolCall): { readonly ok: true; readonly args: Record<string, unknown> } | { readonly ok: false; readonly error: string };
+  run(call: ValidCall, signal: AbortSignal, step: StepReporter): Promise<ToolOutcome>;
+}
+
+export interface AgentSessionDeps {
+  readonly store: ChatStore;
+  readonly stream: AgentStream;
+  /** Model, prompt, tools and limits for the task; throws (with a `kind`) when there is none. */
+  readonly setup: () => Promise<AgentSetup>;
+  /** The tools for a task's run (a new task, or one going on). */
+  readonly tools: (task: { readonly chatId: string; readonly turnId: string; readonly resumed: boolean }) => Promise<AgentTools>;
+  readonly events: ChatSessionEvents;
+  readonly newId: () => string;
+  readonly now: () => number;
+}
+
+const tokensPerChar = 0.3;
+
+export class AgentSession {
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(private readonly deps: AgentSessionDeps) {}
+
+  isRunning(chatId: string): boolean {
+    return this.running.has(chatId);
+  }
+
+  /** Starts a task in the active chat; resolves when it ended. False when nothing was started. */
+  async start(text: string, refusal?: string): Promise<boolean> {
+    const chat = this.deps.store.active();
+    if (this.isRunning(chat.id) || text.trim() === "") return false;
+    const question = { id: this.deps.newId(), role: "user" as const, text, attachments: chat.pending, createdAt: this.deps.now() };
+    const next = withUserTurn(chat, question);
+    this.deps.store.put(next);
+    const user = buildMessages("", [question]).at(-1)!;
+    await this.run(next, { ...emptyTask, messages: [user] }, refusal);
+    return true;
+  }
+
+  /** Goes on with the chat's last task (after its step limit) for another round of steps. */
+  async continue(chatId: string): Promise<boolean> {
+    const chat = this.deps.store.get(chatId);
+    const answer = chat && lastAnswer(chat);
+    if (!chat || !answer?.agent || this.isRunning(chatId)) return false;
+    await this.run(chat, { ...answer.agent, end: undefined } as AgentTask, undefined, answer);
+    return true;
+  }
+
+  stop(chatId: string): void {
+    this.running.get(chatId)?.abort();
+  }
+
+  /** Marks a task's changed files kept or undone (the caller did the undoing on disk). */
+  review(chatId: string, turnId: string, review: "kept" | "undone", paths?: readonly string[]): void {
+    const chat = this.deps.store.get(chatId);
+    const turn = chat?.turns.find((t): t is AssistantTurn => t.id === turnId && t.role === "assistant");
+    if (!chat || !turn?.agent) return;
+    this.deps.store.put(withTurn(chat, { ...turn, agent: withReview(turn.agent, review, paths) }, this.deps.now()));
+    this.deps.events.changed(chatId);
+  }
+
+  shutdown(): void {
+    for (const controller of this.running.values()) controller.abort();
+  }
+
+  private async run(chat: Chat, task: AgentTask, refusal: string | undefined, resumed?: AssistantTurn): Promise<void> {
+    const { store, events } = this.deps;
+    const controller = new AbortController();
+    this.running.set(chat.id, controller);
+    let turn: AssistantTurn = resumed
+      ? { ...resumed, status: "streaming", agent: task }
+      : { id: this.deps.newId(), role: "assistant", text: "", model: "", status: "streaming", createdAt: this.deps.now(), agent: task };
+    const save = (when: "now" | "soon" = "now", redraw = true) => {
+      const current = store.get(chat.id);
+      if (current === undefined) return controller.abort();
+      store.put(withTurn(current, turn, this.deps.now()), when);
+      if (redraw) events.changed(chat.id);
+    };
+    const setTask = (next: AgentTask, when: "now" | "soon" = "now") => {
+      turn = { ...turn, agent: next };
+      save(when);
+    };
+    save();
+    try {
+      if (refusal !== undefined) {
+        turn = { ...turn, text: refusal, agent: { ...turn.agent!, end: "untrusted" } };
+        return;
+      }
+      const setup = await this.deps.setup();
+      const tools = await this.deps.tools({ chatId: chat.id, turnId: turn.id, resumed: resumed !== undefined });
+      turn = { ...turn, model: setup.model };
+      const toolsTokens = Math.ceil(JSON.stringify(setup.tools).length * tokensPerChar);
+      const request = (messages: readonly AgentMessage[]): AgentChatRequest => ({
+        model: setup.model,
+        messages: fitAgentMessages([{ role: "system", content: setup.systemPrompt }, ...messages], { ...setup, tokensPerChar, toolsTokens }),
+        tools: [...setup.tools],
+        tool_choice: "auto",
+        temperature: setup.temperature,
+        max_tokens: setup.maxTokens,
+        stream_options: { include_usage: true },
+      });
+      const result = await runAgentLoop(
+        {
+          stream: this.deps.stream,
+          request,
+          validate: (call) => tools.validate(call),
+          run: (call, signal) => tools.run(call, signal, this.reporter(this.deps.newId(), () => turn.agent!, setTask)),
+          maxSteps: setup.maxSteps,
+          events: {
+            text: (delta) => {
+              const offset = turn.text.length;
+              turn = { ...turn, text: turn.text + delta };
+              save(offset === 0 ? "now" : "soon", false);
+              events.delta(chat.id, turn.id, offset, delta);
+            },
+            answered: (text, calls) => {
+              if (calls.length === 0) return;
+              // Text before tool calls becomes a step of the transcript; the next answer streams anew.
+              const withText = text.trim() === "" ? turn.agent! : withStep(turn.agent!, { kind: "text", id: this.deps.newId(), text });
+              turn = { ...turn, text: "" };
+              setTask(withText);
+            },
+            rejected: (call, error) => setTask(withStep(turn.agent!, { kind: "tool", id: this.deps.newId(), tool: call.function.name || "(no name)", title: `${call.function.name || "a tool"}: not run`, status: "failed", note: error })),
+          },
+        },
+        task.messages,
+        controller.signal,
+      );
+      turn = { ...turn, agent: { ...turn.agent!, messages: result.messages, end: result.end }, ...(result.usage ? { usage: result.usage } : {}) };
+      if (result.end === "error") turn = { ...turn, status: "error", error: toChatError(result.error) };
+      if (result.end === "repeated") events.notice("The agent made the same call 3 times in a row, so the task was stopped.");
+    } catch (error) {
+      turn = { ...turn, status: "error", error: toChatError(error), agent: { ...turn.agent!, end: "error" } };
+    } finally {
+      this.running.delete(chat.id);
+      const end = turn.agent?.end;
+      const status = turn.status === "error" ? "error" : end === "stopped" ? "stopped" : "done";
+      turn = { ...turn, status, finishedAt: this.deps.now() };
+      save();
+      events.ended(chat.id, turn);
+    }
+  }
+
+  private reporter(stepId: string, task: () => AgentTask, setTask: (task: AgentTask, when?: "now" | "soon") => void): StepReporter {
+    const current = () => task().steps.find((s): s is ToolStep => s.id === stepId && s.kind === "tool");
+    return {
+      stepId,
+      current,
+      update: (fields) => {
+        const current_ = current();
+        const base: ToolStep = current_ ?? { kind: "tool", id: stepId, tool: "", title: "", status: "running" };
+        setTask(withStep(task(), { ...base, ...fields }), fields.output !== undefined && fields.status === undefined ? "soon" : "now");
+      },
+      changed: (path, added, removed, created) => setTask(withChangedFile(task(), path, added, removed, created)),
+    };
+  }
+}

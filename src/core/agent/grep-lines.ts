@@ -1,0 +1,53 @@
+/**
+ * grep_search's matching: lines of files' text that contain the query (a plain string, case
+ * insensitive, or a regular expression), as `path:line: text` rows, at most `limit` of them.
+ */
+
+export interface GrepQuery {
+  readonly query: string;
+  readonly isRegexp: boolean;
+}
+
+export interface GrepMatch {
+  readonly path: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+/** Longest line text shown in a row: minified code would otherwise fill the result. */
+const maxLineChars = 240;
+
+/** The line test for a query, or an error the model reads (a bad regular expression). */
+export function lineMatcher(query: GrepQuery): ((line: string) => boolean) | { readonly error: string } {
+  if (query.query === "") return { error: "The query is empty." };
+  if (!query.isRegexp) {
+    const needle = query.query.toLowerCase();
+    return (line) => line.toLowerCase().includes(needle);
+  }
+  try {
+    const pattern = new RegExp(query.query, "i");
+    return (line) => pattern.test(line);
+  } catch (error) {
+    return { error: `The query is not a valid regular expression: ${(error as Error).message}` };
+  }
+}
+
+/** Matches in one piece of a file (its text starting at `firstLine`), appended to `into` up to `limit`. */
+export function grepText(path: string, text: string, firstLine: number, matches: (line: string) => boolean, into: GrepMatch[], limit: number): void {
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length && into.length < limit; i++) {
+    const line = lines[i]!.replace(/\r$/, "");
+    if (matches(line)) into.push({ path, line: firstLine + i, text: line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line });
+  }
+}
+
+export function formatMatches(matches: readonly GrepMatch[], limit: number, skipped: number): string {
+  if (matches.length === 0) return `No matches.${skippedNote(skipped)}`;
+  const rows = matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
+  const more = matches.length >= limit ? `\n[Only the first ${limit} matches are shown: narrow the query or use include.]` : "";
+  return `${rows.join("\n")}${more}${skippedNote(skipped)}`;
+}
+
+function skippedNote(skipped: number): string {
+  return skipped > 0 ? `\n[${skipped} sensitive file(s) not searched (wisp.sensitiveFiles, .wispignore): read one by name to ask the user.]` : "";
+}

@@ -1,0 +1,39 @@
+/**
+ * Notices a model stuck calling the same tool with the same arguments over and over, so the loop
+ * can stop it instead of spending every remaining step.
+ */
+
+export class RepeatDetector {
+  private last: string | undefined;
+  private count = 0;
+
+  constructor(private readonly limit = 3) {}
+
+  /** Records a call; true when it is the `limit`-th identical call in a row. */
+  record(name: string, argsJson: string): boolean {
+    const key = `${name}\u0000${canonicalArguments(argsJson)}`;
+    this.count = key === this.last ? this.count + 1 : 1;
+    this.last = key;
+    return this.count >= this.limit;
+  }
+}
+
+/** The arguments with sorted keys and no spacing; arguments that are not JSON compare as written. */
+export function canonicalArguments(argsJson: string): string {
+  if (argsJson.trim() === "") return "{}";
+  try {
+    return JSON.stringify(sortKeys(JSON.parse(argsJson)));
+  } catch {
+    return argsJson;
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}

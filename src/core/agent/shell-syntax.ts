@@ -1,0 +1,112 @@
+/**
+ * The shell parser (mvdan/sh, POSIX and bash syntax, compiled to JavaScript) and the few helpers
+ * the command policy needs on its syntax tree: source text of a node, and the literal value of a word.
+ */
+import { stackTraceLimitBefore } from "./stack-trace-limit";
+import sh from "mvdan-sh";
+
+Error.stackTraceLimit = stackTraceLimitBefore;
+
+export type ShellNode = sh.Node;
+export type ShellStmt = sh.Stmt;
+
+export const nodeType = (node: ShellNode): string => sh.syntax.NodeType(node);
+
+/** Visits `node` and everything under it; `visit` returns false to skip a node's children. */
+export function walk(node: ShellNode, visit: (node: ShellNode) => boolean): void {
+  // Walk also calls back with null after each node's children.
+  sh.syntax.Walk(node, (n) => (n ? visit(n) : true));
+}
+
+/** A parsed script and its text, addressed by the parser's UTF-8 byte offsets. */
+export class ShellSource {
+  private readonly bytes: Uint8Array;
+
+  private constructor(
+    readonly code: string,
+    readonly statements: readonly ShellStmt[],
+    bytes: Uint8Array,
+  ) {
+    this.bytes = bytes;
+  }
+
+  static parse(code: string): ShellSource | { readonly error: string } {
+    try {
+      const file = sh.syntax.NewParser().Parse(code, "");
+      return new ShellSource(code, present(file.Stmts), new TextEncoder().encode(code));
+    } catch (error) {
+      return { error: parseError(error) };
+    }
+  }
+
+  /** The text from `from`'s start to `to`'s end (default: `from`'s end). */
+  text(from: ShellNode, to: ShellNode = from): string {
+    return new TextDecoder().decode(this.bytes.subarray(from.Pos().Offset(), to.End().Offset()));
+  }
+
+  /** The operator text at a position (`|`, `&&`, `>>`, `<<-`, `<<<`…). */
+  operatorAt(position: sh.Pos): string {
+    const start = position.Offset();
+    let end = start;
+    while (end < this.bytes.length && end - start < 3 && "<>&|".includes(String.fromCharCode(this.bytes[end]!))) end++;
+    const operator = new TextDecoder().decode(this.bytes.subarray(start, end));
+    // `-` belongs only to `<<-`; in `>-file` it starts the word.
+    return operator === "<<" && this.bytes[end] === 0x2d ? "<<-" : operator;
+  }
+}
+
+export function present<T>(items: readonly (T | null)[] | null | undefined): T[] {
+  return (items ?? []).filter((item): item is T => item !== null && item !== undefined);
+}
+
+function parseError(error: unknown): string {
+  // GopherJS throws the Go error value: its message comes from Error().
+  if (typeof error === "object" && error !== null && typeof (error as { Error?: unknown }).Error === "function") return String((error as { Error(): string }).Error());
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The word as the shell passes it to the command, quotes and escapes removed, with plain
+ * parameters kept as `$NAME` (unless `keepParameters` is false); undefined when it depends on
+ * anything else (command substitution, `${x:-y}`, ANSI-C escapes…), so no rule mistakes a computed
+ * word for a written one.
+ */
+export function wordValue(word: sh.Word | null | undefined, keepParameters = true): string | undefined {
+  if (!word) return "";
+  let value = "";
+  for (const part of word.Parts) {
+    const piece = partValue(part, false, keepParameters);
+    if (piece === undefined) return undefined;
+    value += piece;
+  }
+  return value;
+}
+
+function partValue(part: ShellNode, quoted: boolean, keepParameters: boolean): string | undefined {
+  switch (nodeType(part)) {
+    case "Lit": {
+      const raw = (part as sh.Lit).Value;
+      return quoted ? raw.replace(/\\([$`"\\])/g, "$1") : raw.replace(/\\(.)/gs, "$1");
+    }
+    case "SglQuoted": {
+      const single = part as sh.SglQuoted;
+      return single.Dollar && single.Value.includes("\\") ? undefined : single.Value;
+    }
+    case "DblQuoted": {
+      let value = "";
+      for (const inner of (part as sh.DblQuoted).Parts) {
+        const piece = partValue(inner, true, keepParameters);
+        if (piece === undefined) return undefined;
+        value += piece;
+      }
+      return value;
+    }
+    case "ParamExp": {
+      const p = part as sh.ParamExp;
+      const plain = keepParameters && !p.Exp && !p.Length && !p.Index && !p.Repl && !p.Slice && !p.Excl && !p.Width && !p.Names && p.Param;
+      return plain ? `$${p.Param!.Value}` : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+import * as vscode from "vscode";
+import type { ViewMessage } from "../../core/chat/protocol";
+import type { AgentController } from "./agent-controller";
+import { originalUri } from "./original-content";
+
+type AgentMessage = Extract<ViewMessage, { type: "setMode" | "agentApproval" | "agentReview" | "agentContinue" | "agentDiff" }>;
+
+const agentTypes: ReadonlySet<string> = new Set(["setMode", "agentApproval", "agentReview", "agentContinue", "agentDiff"]);
+
+export function isAgentMessage(message: ViewMessage): message is AgentMessage {
+  return agentTypes.has(message.type);
+}
+
+/** Carries out what the chat view asked of agent mode; a notice for the user, if any. */
+export async function agentMessage(agent: AgentController, message: AgentMessage): Promise<string | undefined> {
+  switch (message.type) {
+    case "setMode":
+      await agent.setMode(message.mode);
+      return undefined;
+    case "agentApproval":
+      return agent.answer(message.stepId, message.answer) ? undefined : "That step is no longer waiting for an answer.";
+    case "agentReview":
+      return agent.review(message.turnId, message.action, message.path);
+    case "agentContinue":
+      void agent.continue();
+      return undefined;
+    case "agentDiff": {
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      if (!folder || (await agent.original(message.path)) === undefined) return `There is no change of the last task to ${message.path} to show.`;
+      const current = vscode.Uri.joinPath(folder.uri, message.path);
+      await vscode.commands.executeCommand("vscode.diff", originalUri(message.path), current, `${message.path} (before the task ↔ now)`);
+      return undefined;
+    }
+  }
+}

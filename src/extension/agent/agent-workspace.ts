@@ -1,0 +1,119 @@
+import * as vscode from "vscode";
+import type { ToolOutcome } from "../../core/agent/agent-loop";
+import type { StepReporter } from "../../core/agent/agent-session";
+import type { Chunk } from "../../core/context/chunker";
+import { IgnoreRules } from "../context/ignore-rules";
+import { readTextFile } from "../context/text-files";
+import type { Approvals } from "./approvals";
+import { resolveContained } from "./contained-path";
+
+export interface WorkspaceFileRef {
+  readonly uri: vscode.Uri;
+  readonly absolute: string;
+  /** Workspace-relative, forward slashes ("" for the folder itself). */
+  readonly relative: string;
+}
+
+export interface AgentWorkspaceDeps {
+  readonly folder: vscode.WorkspaceFolder;
+  readonly approvals: Approvals;
+  readonly isSensitive: (uri: vscode.Uri) => boolean;
+  /** The workspace index's chunks of a file, when it has them (fast grep). */
+  readonly indexed: (path: string) => readonly Chunk[] | undefined;
+  readonly askBeforeReads: boolean;
+  readonly maxOutputChars: number;
+}
+
+const maxReadBytes = 2 * 1024 * 1024;
+
+/**
+ * The workspace as the agent's tools see it: paths the model gives, kept inside the folder
+ * (symlinks included); the editor's text for open files; .gitignore and files.exclude honoured
+ * in listings and searches; reads of sensitive files asked for. One per task.
+ */
+export class AgentWorkspace {
+  private constructor(
+    private readonly deps: AgentWorkspaceDeps,
+    private readonly ignores: IgnoreRules,
+  ) {}
+
+  static async open(deps: AgentWorkspaceDeps): Promise<AgentWorkspace> {
+    return new AgentWorkspace(deps, await IgnoreRules.load(deps.folder));
+  }
+
+  get root(): string {
+    return this.deps.folder.uri.fsPath;
+  }
+
+  get maxOutputChars(): number {
+    return this.deps.maxOutputChars;
+  }
+
+  /** The file a model's path names, or why it cannot be used. */
+  async file(path: string): Promise<WorkspaceFileRef | { readonly error: string }> {
+    const resolved = await resolveContained(this.root, path);
+    if ("error" in resolved) return resolved;
+    return { uri: vscode.Uri.file(resolved.absolute), absolute: resolved.absolute, relative: resolved.relative };
+  }
+
+  uri(relative: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.deps.folder.uri, relative);
+  }
+
+  relative(uri: vscode.Uri): string | undefined {
+    const root = this.deps.folder.uri.path.replace(/\/$/, "");
+    if (uri.scheme !== "file" || !uri.path.startsWith(`${root}/`)) return undefined;
+    return uri.path.slice(root.length + 1);
+  }
+
+  isSensitivePath(relative: string): boolean {
+    return this.deps.isSensitive(this.uri(relative));
+  }
+
+  /** Whether listings and searches leave the path out (.git, .gitignore). Folders end in "/". */
+  hidden(relative: string): boolean {
+    return relative === ".git/" || this.ignores.ignores(relative);
+  }
+
+  indexed(path: string): readonly Chunk[] | undefined {
+    const chunks = this.deps.indexed(path);
+    return chunks && chunks.length > 0 ? chunks : undefined;
+  }
+
+  /** Workspace files matching a glob (files.exclude applied by VS Code, .gitignore here), sorted. */
+  async files(glob: string, max: number): Promise<string[]> {
+    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(this.deps.folder, glob), undefined, max);
+    return uris
+      .map((u) => this.relative(u))
+      .filter((p): p is string => p !== undefined && !this.hidden(p))
+      .sort();
+  }
+
+  /** The text the user sees: the open document's (unsaved edits included), else the file's. */
+  async text(uri: vscode.Uri): Promise<string | "missing" | "binary" | "too-large"> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) return open.getText();
+    try {
+      return await readTextFile(uri, { maxBytes: maxReadBytes });
+    } catch {
+      return "missing";
+    }
+  }
+
+  /**
+   * Asks before a read where the settings say so (a sensitive file; every read with
+   * approveReads "ask"). Undefined: go on; otherwise the result the model gets instead.
+   */
+  async askToRead(file: WorkspaceFileRef, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome | undefined> {
+    const sensitive = this.deps.isSensitive(file.uri);
+    if (!sensitive && !this.deps.askBeforeReads) return undefined;
+    const note = sensitive ? `${file.relative} matches wisp.sensitiveFiles or .wispignore and may hold secrets.` : "Reads ask first (wisp.agent.approveReads).";
+    const answer = await this.deps.approvals.ask(step, `read:${file.relative}`, { note }, signal);
+    if (answer === "allow" || answer === "session") {
+      step.update({ status: "running" });
+      return undefined;
+    }
+    step.update({ status: answer === "stopped" ? "stopped" : "denied" });
+    return { content: answer === "stopped" ? "Not read: the user stopped the task." : `The user denied reading ${file.relative}.`, isError: true };
+  }
+}

@@ -1,0 +1,104 @@
+import { mkdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Checkpoint, type FileOriginal } from "../../core/agent/checkpoint";
+
+/** Which task the checkpoint belongs to: the chat and its answer turn. */
+export interface CheckpointOwner {
+  readonly chatId: string;
+  readonly turnId: string;
+}
+
+interface Manifest {
+  readonly owner: CheckpointOwner;
+  readonly files: readonly { readonly path: string; readonly existed: boolean; readonly blob?: string }[];
+}
+
+/**
+ * The originals of the files the current task changed, kept on disk in the workspace's storage
+ * (so Undo still restores them after a reload), for one task at a time: starting the next task
+ * keeps the last one's changes.
+ */
+export class CheckpointStore {
+  private checkpoint = new Checkpoint();
+  private owner: CheckpointOwner | undefined;
+
+  private constructor(private readonly folder: string | undefined) {}
+
+  /** The store in `folder` (undefined: kept in memory only), with what an earlier window left. */
+  static async open(folder: string | undefined): Promise<CheckpointStore> {
+    const store = new CheckpointStore(folder);
+    if (folder) await store.load(folder).catch(() => undefined);
+    return store;
+  }
+
+  ownedBy(): CheckpointOwner | undefined {
+    return this.owner;
+  }
+
+  /** A new task starts: the previous one's originals are forgotten (its changes kept). */
+  async begin(owner: CheckpointOwner): Promise<void> {
+    this.checkpoint = new Checkpoint();
+    this.owner = owner;
+    if (this.folder) await rm(this.folder, { recursive: true, force: true });
+    await this.save();
+  }
+
+  /** A changed file's original bytes (empty for one the task created); undefined when not changed. */
+  original(path: string): Uint8Array | undefined {
+    if (!this.checkpoint.has(path)) return undefined;
+    const step = this.checkpoint.undoPlan([path])[0];
+    return step?.action === "restore" ? step.bytes : new Uint8Array();
+  }
+
+  has(path: string): boolean {
+    return this.checkpoint.has(path);
+  }
+
+  async remember(path: string, original: FileOriginal): Promise<void> {
+    if (this.checkpoint.has(path)) return;
+    this.checkpoint.remember(path, original);
+    await this.save();
+  }
+
+  /** Restores the originals of `paths` (all when undefined) under `root`: exact bytes, created files deleted. */
+  async undo(root: string, paths?: readonly string[]): Promise<string[]> {
+    const done: string[] = [];
+    for (const step of this.checkpoint.undoPlan(paths)) {
+      const absolute = join(root, step.path);
+      if (step.action === "restore") await writeFile(absolute, step.bytes);
+      else await unlink(absolute).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
+      done.push(step.path);
+    }
+    await this.forget(paths);
+    return done;
+  }
+
+  async forget(paths?: readonly string[]): Promise<void> {
+    this.checkpoint.forget(paths);
+    await this.save();
+  }
+
+  private async save(): Promise<void> {
+    if (!this.folder || !this.owner) return;
+    await mkdir(this.folder, { recursive: true });
+    const files = await Promise.all(
+      this.checkpoint.undoPlan().map(async (step, index) => {
+        if (step.action === "delete") return { path: step.path, existed: false };
+        const blob = `${index}.bin`;
+        await writeFile(join(this.folder!, blob), step.bytes);
+        return { path: step.path, existed: true, blob };
+      }),
+    );
+    const manifest: Manifest = { owner: this.owner, files };
+    await writeFile(join(this.folder, "manifest.json"), JSON.stringify(manifest));
+  }
+
+  private async load(folder: string): Promise<void> {
+    const manifest = JSON.parse(await readFile(join(folder, "manifest.json"), "utf8")) as Manifest;
+    this.owner = manifest.owner;
+    for (const file of manifest.files) {
+      const original: FileOriginal = file.existed && file.blob ? { existed: true, bytes: new Uint8Array(await readFile(join(folder, file.blob))) } : { existed: false };
+      this.checkpoint.remember(file.path, original);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import { spawn } from "node:child_process";
+import { OutputBuffer } from "../../core/agent/output-cut";
+
+export interface CommandRun {
+  readonly command: string;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  /** Most characters of output kept (head and tail). */
+  readonly maxOutputChars: number;
+  readonly signal: AbortSignal;
+  /** The output so far, as it grows (already cut to the limit). */
+  readonly onOutput: (text: string) => void;
+}
+
+export interface CommandResult {
+  /** null when the process was killed. */
+  readonly exitCode: number | null;
+  readonly output: string;
+  readonly timedOut: boolean;
+  readonly stopped: boolean;
+}
+
+/** How long a killed command's group gets between SIGTERM and SIGKILL. */
+const graceMs = 2_000;
+
+/**
+ * Runs a command with the user's shell in its own process group, so a timeout or Stop ends the
+ * whole tree (a test runner's workers, a dev server it started), not just the shell.
+ */
+export function runCommand(run: CommandRun): Promise<CommandResult> {
+  const windows = process.platform === "win32";
+  const shell = windows ? process.env.ComSpec || "cmd.exe" : process.env.SHELL || "/bin/sh";
+  const args = windows ? ["/d", "/s", "/c", run.command] : ["-c", run.command];
+  const child = spawn(shell, args, { cwd: run.cwd, detached: !windows, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: { ...process.env, GIT_PAGER: "cat", PAGER: "cat" } });
+  const output = new OutputBuffer();
+  let timedOut = false;
+  let stopped = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const kill = () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    signalTree(child.pid, "SIGTERM", windows);
+    killTimer ??= setTimeout(() => signalTree(child.pid, "SIGKILL", windows), graceMs);
+  };
+  const onAbort = () => {
+    stopped = true;
+    kill();
+  };
+  run.signal.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, run.timeoutMs);
+  const append = (chunk: Buffer) => {
+    output.append(chunk.toString("utf8"));
+    run.onOutput(output.text(run.maxOutputChars));
+  };
+  child.stdout.on("data", append);
+  child.stderr.on("data", append);
+  return new Promise((resolve) => {
+    const finish = (exitCode: number | null) => {
+      clearTimeout(timer);
+      run.signal.removeEventListener("abort", onAbort);
+      if (killTimer) clearTimeout(killTimer);
+      resolve({ exitCode, output: output.text(run.maxOutputChars), timedOut, stopped });
+    };
+    child.on("error", (error) => {
+      output.append(`${error.message}\n`);
+      finish(null);
+    });
+    // The shell is gone: whatever it left in its group goes too, or its open pipes would hold "close".
+    child.on("exit", () => {
+      if (!windows) signalTree(child.pid, "SIGKILL", windows);
+    });
+    child.on("close", (code) => finish(code));
+    if (run.signal.aborted) onAbort();
+  });
+}
+
+function signalTree(pid: number | undefined, signal: NodeJS.Signals, windows: boolean): void {
+  if (pid === undefined) return;
+  try {
+    if (windows) spawn("taskkill", ["/pid", String(pid), "/t", "/f"], { windowsHide: true });
+    else process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}

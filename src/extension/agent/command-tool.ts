@@ -1,0 +1,53 @@
+import * as vscode from "vscode";
+import type { ToolOutcome } from "../../core/agent/agent-loop";
+import type { StepReporter } from "../../core/agent/agent-session";
+import { decideCommand, defaultDenyRules } from "../../core/agent/command-policy";
+import type { Approvals } from "./approvals";
+import { runCommand } from "./command-runner";
+
+export interface CommandToolDeps {
+  readonly cwd: string;
+  readonly approvals: Approvals;
+  /** wisp.agent.autoApprove. */
+  readonly autoApprove: readonly string[];
+  /** wisp.agent.denyCommands: added to the built-in deny rules. */
+  readonly denyCommands: readonly string[];
+  readonly timeoutMs: number;
+  readonly maxOutputChars: number;
+}
+
+/**
+ * run_in_terminal: the deny rules refuse at once, the auto-approve list runs at once, anything
+ * else shows a card (Allow, Allow in this session, Deny). Open documents are saved first, so the
+ * command sees what the editor shows.
+ */
+export async function runInTerminal(deps: CommandToolDeps, args: { command: string; explanation?: string }, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome> {
+  const command = args.command.trim();
+  step.update({ title: `ran ${command}`, command, ...(args.explanation ? { explanation: args.explanation } : {}) });
+  if (command === "") return { content: "The command is empty.", isError: true };
+  const decision = decideCommand(command, { autoApprove: deps.autoApprove, deny: [...defaultDenyRules, ...deps.denyCommands] });
+  if (decision.kind === "deny") {
+    step.update({ status: "denied", note: `Refused: ${decision.reason}` });
+    return { content: `Refused without asking the user: ${decision.reason} (in "${decision.subcommand}"). Do not try to get around this rule.`, isError: true };
+  }
+  if (decision.kind === "ask") {
+    const answer = await deps.approvals.ask(step, `command:${command}`, decision.reason ? { note: decision.reason } : {}, signal);
+    if (answer === "deny" || answer === "stopped") {
+      step.update({ status: answer === "stopped" ? "stopped" : "denied" });
+      return { content: answer === "stopped" ? "Not run: the user stopped the task." : "The user denied this command; it was not run.", isError: true };
+    }
+  }
+  step.update({ status: "running", output: "" });
+  await vscode.workspace.saveAll(false);
+  const result = await runCommand({
+    command,
+    cwd: deps.cwd,
+    timeoutMs: deps.timeoutMs,
+    maxOutputChars: deps.maxOutputChars,
+    signal,
+    onOutput: (output) => step.update({ output }),
+  });
+  const how = result.stopped ? "stopped by the user" : result.timedOut ? `stopped after ${Math.round(deps.timeoutMs / 1000)} s (the time limit)` : `exit code ${result.exitCode}`;
+  step.update({ status: result.stopped ? "stopped" : result.exitCode === 0 ? "done" : "failed", exitCode: result.exitCode, output: result.output });
+  return { content: `${how}\n${result.output === "" ? "(no output)" : result.output}` };
+}

@@ -1,0 +1,50 @@
+/**
+ * A model-given path resolved on disk and kept inside the workspace folder: after the lexical
+ * check, the deepest part of the path that exists is resolved through every symbolic link, so a
+ * link that leads out (to a file or a folder) is refused, while a new file under a real folder is fine.
+ */
+import { lstat, realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { relativeInside, type RelativeOptions } from "../../core/agent/workspace-path";
+
+export async function resolveContained(
+  root: string,
+  relPath: string,
+  options: RelativeOptions = {},
+): Promise<{ readonly absolute: string; readonly relative: string } | { readonly error: string }> {
+  const checked = relativeInside(relPath, options);
+  if ("error" in checked) return checked;
+  const realRoot = await realpath(root);
+  let existing = join(realRoot, ...checked.path.split("/").filter((s) => s !== ""));
+  const missing: string[] = [];
+  for (;;) {
+    const real = await realpathIfPresent(existing);
+    if (real === "absent") {
+      if (existing === realRoot) throw new Error(`the workspace folder ${root} does not exist`);
+      missing.unshift(basename(existing));
+      existing = dirname(existing);
+      continue;
+    }
+    if (real === "dangling") return { error: `Path ${relPath} is a symbolic link that leads nowhere (a missing target or a loop): give another path.` };
+    if (!inside(realRoot, real)) return { error: `Path ${relPath} leads outside the workspace through a symbolic link: give a path inside the workspace folder.` };
+    return { absolute: join(real, ...missing), relative: checked.path };
+  }
+}
+
+/** The real path; "absent" when nothing is there; "dangling" for a link to nothing (writing through it would create its target) or a loop. */
+async function realpathIfPresent(path: string): Promise<string | "absent" | "dangling"> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return "dangling";
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+    const entry = await lstat(path).catch(() => undefined);
+    return entry?.isSymbolicLink() ? "dangling" : "absent";
+  }
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}

@@ -1,0 +1,126 @@
+import { mkdir, readFile as readBytes, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import * as vscode from "vscode";
+import type { ToolOutcome } from "../../core/agent/agent-loop";
+import { agentsFileCandidates } from "../../core/agent/agent-prompt";
+import type { StepReporter } from "../../core/agent/agent-session";
+import { lineDelta } from "../../core/agent/checkpoint";
+import type { AgentWorkspace, WorkspaceFileRef } from "./agent-workspace";
+import type { Approvals } from "./approvals";
+import type { CheckpointStore } from "./checkpoint-store";
+
+export interface EditToolDeps {
+  readonly ws: AgentWorkspace;
+  readonly checkpoint: CheckpointStore;
+  readonly approvals: Approvals;
+  readonly askBeforeEdits: boolean;
+  /** Whether project rules go to the model (the nearest AGENTS.md of an edited file). */
+  readonly rules: boolean;
+}
+
+const fail = (content: string): ToolOutcome => ({ content, isError: true });
+
+/**
+ * create_file and replace_string_in_file. Edits apply at once (the next command sees them) and
+ * are saved; the first write to a file takes its original bytes into the task's checkpoint, so
+ * Undo restores them exactly.
+ */
+export class EditTools {
+  private readonly rulesShown = new Set<string>();
+
+  constructor(private readonly deps: EditToolDeps) {}
+
+  async createFile(args: { path: string; content: string }, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome> {
+    const file = await this.deps.ws.file(args.path);
+    if ("error" in file) return fail(file.error);
+    if (file.relative === "") return fail("Give the path of a file to create, not the workspace folder.");
+    const before = await this.deps.ws.text(file.uri);
+    if (before === "binary" || before === "too-large") return fail(`${file.relative} exists and is ${before === "binary" ? "a binary file" : "too large"}; it was not replaced.`);
+    const existed = before !== "missing";
+    step.update({ title: `${existed ? "rewrote" : "created"} ${file.relative}`, path: file.relative });
+    return this.write(file, existed ? before : "", args.content, !existed, step, signal);
+  }
+
+  async replaceString(args: { path: string; old_string: string; new_string: string }, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome> {
+    const file = await this.deps.ws.file(args.path);
+    if ("error" in file) return fail(file.error);
+    step.update({ title: `edited ${file.relative}`, path: file.relative });
+    const text = await this.deps.ws.text(file.uri);
+    if (text === "missing") return fail(`${file.relative} does not exist. Use create_file to make a new file.`);
+    if (text === "binary" || text === "too-large") return fail(`${file.relative} is ${text === "binary" ? "a binary file" : "too large to edit"}.`);
+    if (args.old_string === "") return fail("old_string is empty: give the exact text to replace, with a few lines around it.");
+    const crlf = !args.old_string.includes("\r\n") && text.includes("\r\n");
+    const oldText = crlf ? args.old_string.replace(/\n/g, "\r\n") : args.old_string;
+    const newText = crlf ? args.new_string.replace(/\n/g, "\r\n") : args.new_string;
+    const count = occurrences(text, oldText);
+    if (count !== 1) {
+      return fail(
+        count === 0
+          ? `old_string was not found in ${file.relative} (0 matches). Read the file and copy the exact text, whitespace included.`
+          : `old_string matches ${count} places in ${file.relative}; exactly one is needed. Include more of the surrounding lines so it is unique.`,
+      );
+    }
+    const index = text.indexOf(oldText);
+    return this.write(file, text, text.slice(0, index) + newText + text.slice(index + oldText.length), false, step, signal);
+  }
+
+  private async write(file: WorkspaceFileRef, before: string, after: string, created: boolean, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome> {
+    const { added, removed } = lineDelta(before, after);
+    step.update({ added, removed });
+    if (this.deps.askBeforeEdits) {
+      const answer = await this.deps.approvals.ask(step, `edit:${file.relative}`, { note: `Apply this edit to ${file.relative} (+${added} −${removed})?` }, signal);
+      if (answer === "deny" || answer === "stopped") {
+        step.update({ status: answer === "stopped" ? "stopped" : "denied" });
+        return fail(answer === "stopped" ? "Not applied: the user stopped the task." : `The user denied the edit of ${file.relative}.`);
+      }
+      step.update({ status: "running" });
+    }
+    await this.remember(file);
+    await applyText(file, after);
+    step.changed(file.relative, added, removed, created);
+    step.update({ status: "done" });
+    const rules = await this.rulesFor(file.relative);
+    return { content: `${created ? "Created" : "Edited"} ${file.relative} (+${added} −${removed}).${rules}` };
+  }
+
+  /** The file's bytes before the task's first write to it. */
+  private async remember(file: WorkspaceFileRef): Promise<void> {
+    if (this.deps.checkpoint.has(file.relative)) return;
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.uri.toString());
+    // Unsaved changes of the user's are saved first: they are the state the task starts from.
+    if (open?.isDirty) await open.save();
+    const bytes = await readBytes(file.absolute).catch(() => undefined);
+    await this.deps.checkpoint.remember(file.relative, bytes === undefined ? { existed: false } : { existed: true, bytes: new Uint8Array(bytes) });
+  }
+
+  /** The nearest AGENTS.md below the root above an edited file, once per task. */
+  private async rulesFor(path: string): Promise<string> {
+    if (!this.deps.rules) return "";
+    for (const agents of agentsFileCandidates(path)) {
+      const text = await this.deps.ws.text(this.deps.ws.uri(agents));
+      if (text === "missing" || text === "binary" || text === "too-large") continue;
+      if (this.rulesShown.has(agents)) return "";
+      this.rulesShown.add(agents);
+      return `\n\nRules for this folder, from ${agents}:\n${text.trim()}`;
+    }
+    return "";
+  }
+}
+
+function occurrences(text: string, part: string): number {
+  let count = 0;
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
+  return count;
+}
+
+/** Writes the text: through the open document (the editor keeps its undo history) and saved, or to disk. */
+async function applyText(file: WorkspaceFileRef, text: string): Promise<void> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.uri.toString());
+  if (open) {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(open.uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), text);
+    if ((await vscode.workspace.applyEdit(edit)) && (await open.save())) return;
+  }
+  await mkdir(dirname(file.absolute), { recursive: true });
+  await writeFile(file.absolute, text);
+}

@@ -1,0 +1,61 @@
+import type { ToolCall } from "../../core/api/chat";
+import type { ToolOutcome, ValidCall } from "../../core/agent/agent-loop";
+import type { AgentTools, StepReporter } from "../../core/agent/agent-session";
+import { agentTools, type AgentToolName } from "../../core/agent/tool-schemas";
+import { ToolArgValidator } from "../../core/agent/tool-args";
+import type { AgentWorkspace } from "./agent-workspace";
+import type { CommandToolDeps } from "./command-tool";
+import { EditTools } from "./edit-tools";
+import { fileSearch, getErrors, grepSearch, listDir, readFile } from "./read-tools";
+
+/** The agent's tools over one workspace folder, for one task. */
+export class WorkspaceTools implements AgentTools {
+  private readonly validator = new ToolArgValidator(agentTools);
+
+  constructor(
+    private readonly ws: AgentWorkspace,
+    private readonly edits: EditTools,
+    private readonly command: CommandToolDeps,
+  ) {}
+
+  validate(call: ToolCall) {
+    return this.validator.validate(call.function.name, call.function.arguments);
+  }
+
+  async run(call: ValidCall, signal: AbortSignal, step: StepReporter): Promise<ToolOutcome> {
+    step.update({ tool: call.name, title: call.name, status: "running" });
+    try {
+      const outcome = await this.dispatch(call.name as AgentToolName, call.args, signal, step);
+      const status = step.current()?.status;
+      if (outcome.isError && status !== "denied" && status !== "stopped") step.update({ status: "failed", note: outcome.content });
+      return outcome;
+    } catch (error) {
+      const message = (error as Error).message;
+      step.update({ status: "failed", note: message });
+      return { content: `The tool failed: ${message}`, isError: true };
+    }
+  }
+
+  private async dispatch(name: AgentToolName, args: Record<string, unknown>, signal: AbortSignal, step: StepReporter): Promise<ToolOutcome> {
+    const a = args as never;
+    switch (name) {
+      case "read_file":
+        return readFile(this.ws, a, step, signal);
+      case "list_dir":
+        return listDir(this.ws, a, step);
+      case "file_search":
+        return fileSearch(this.ws, a, step);
+      case "grep_search":
+        return grepSearch(this.ws, a, step);
+      case "get_errors":
+        return getErrors(this.ws, a, step);
+      case "create_file":
+        return this.edits.createFile(a, step, signal);
+      case "replace_string_in_file":
+        return this.edits.replaceString(a, step, signal);
+      case "run_in_terminal":
+        // Loaded on first use: the shell parser takes a few hundred ms to load, not worth paying at startup.
+        return (await import("./command-tool")).runInTerminal(this.command, a, step, signal);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import { posix } from "node:path";
+import * as vscode from "vscode";
+import { DEFAULT_SENSITIVE_FILES, SensitiveFiles } from "../../core/context/sensitive-files";
+
+export const sensitiveFilesSetting = "wisp.sensitiveFiles";
+const wispignore = ".wispignore";
+
+/**
+ * The files that may hold secrets, for everything that reads files to send them (chat context,
+ * the agent's reads): `wisp.sensitiveFiles` plus each workspace folder's `.wispignore`, kept
+ * current as either changes. Read synchronously, so that no read is ever judged by stale rules.
+ */
+export class SensitiveFileRules implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after the rules changed (the setting, a .wispignore, the workspace folders). */
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private setting = new SensitiveFiles([]);
+  private folders = new Map<string, SensitiveFiles>();
+
+  constructor() {
+    this.load();
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/${wispignore}`);
+    const reload = () => {
+      this.load();
+      this.changed.fire();
+    };
+    this.disposables.push(
+      this.changed,
+      watcher,
+      watcher.onDidCreate(reload),
+      watcher.onDidChange(reload),
+      watcher.onDidDelete(reload),
+      vscode.workspace.onDidChangeWorkspaceFolders(reload),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(sensitiveFilesSetting)) reload();
+      }),
+    );
+  }
+
+  /**
+   * Whether the file matches the rules of its workspace folder; a file outside the workspace is
+   * judged by its name alone, against the setting and every folder's .wispignore.
+   */
+  isSensitive(uri: vscode.Uri): boolean {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    const matcher = folder && this.folders.get(folder.uri.toString());
+    if (folder && matcher) return matcher.isSensitive(posix.relative(folder.uri.path, uri.path));
+    const name = posix.basename(uri.path);
+    return [this.setting, ...this.folders.values()].some((m) => m.isSensitive(name));
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private load(): void {
+    const configured = vscode.workspace.getConfiguration().get<unknown>(sensitiveFilesSetting, DEFAULT_SENSITIVE_FILES);
+    const patterns = Array.isArray(configured) ? configured.filter((p): p is string => typeof p === "string") : DEFAULT_SENSITIVE_FILES;
+    this.setting = new SensitiveFiles(patterns);
+    this.folders = new Map((vscode.workspace.workspaceFolders ?? []).map((f) => [f.uri.toString(), new SensitiveFiles(patterns, readWispignore(f.uri))]));
+  }
+}
+
+/** The folder's .wispignore; none (or a folder not on this machine's disk) adds no rules. */
+function readWispignore(folder: vscode.Uri): string {
+  if (folder.scheme !== "file") return "";
+  try {
+    return readFileSync(vscode.Uri.joinPath(folder, wispignore).fsPath, "utf8");
+  } catch {
+    return "";
+  }
+}

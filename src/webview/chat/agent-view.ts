@@ -1,0 +1,98 @@
+/**
+ * An agent task in the conversation: a compact row per step (read, edited with Open Diff, ran
+ * with its output folded), an approval card on the step that asks, and under the transcript the
+ * changed files with Keep and Undo, or Continue when the task reached its step limit.
+ */
+import type { AgentTask, ChangedFile, ToolStep } from "../../core/agent/agent-task";
+import type { AssistantTurn } from "../../core/chat/conversation";
+import type { ViewMessage } from "../../core/chat/protocol";
+import { actionButton, el } from "./dom";
+
+type Post = (message: ViewMessage) => void;
+
+const statusLabels: Record<ToolStep["status"], string> = {
+  asking: "waiting for you",
+  running: "running",
+  done: "",
+  failed: "failed",
+  denied: "denied",
+  stopped: "stopped",
+};
+
+/** The steps of the task, in order (text the model wrote between its calls included). */
+export function agentSteps(task: AgentTask, post: Post): HTMLElement {
+  const list = el("ol", { className: "agent-steps", "aria-label": "What the agent did" });
+  for (const step of task.steps) {
+    if (step.kind === "text") list.append(el("li", { className: "agent-text" }, step.text.trim()));
+    else list.append(toolRow(step, post));
+  }
+  return list;
+}
+
+function toolRow(step: ToolStep, post: Post): HTMLElement {
+  const counts = step.added !== undefined && step.status === "done" ? el("span", { className: "agent-counts" }, el("span", { className: "added" }, `+${step.added}`), " ", el("span", { className: "removed" }, `−${step.removed ?? 0}`)) : undefined;
+  const exit = step.exitCode !== undefined ? el("span", { className: "agent-exit" }, step.exitCode === null ? "killed" : `exit ${step.exitCode}`) : undefined;
+  const status = statusLabels[step.status] ? el("span", { className: `agent-status ${step.status}` }, statusLabels[step.status]) : undefined;
+  const diff = counts && step.path ? actionButton(`Open Diff of ${step.path}`, () => post({ type: "agentDiff", path: step.path! }), { className: "link" }, "Open Diff") : undefined;
+  const row = el("li", { className: `agent-step ${step.status}`, "data-step": step.id, "data-tool": step.tool }, el("div", { className: "agent-row" }, el("span", { className: "agent-title" }, step.title || step.tool), counts, exit, status, diff));
+  if (step.status === "asking") row.append(approvalCard(step, post));
+  else if (step.note && (step.status === "failed" || step.status === "denied")) row.append(el("p", { className: "agent-note" }, step.note));
+  if (step.output !== undefined && step.status !== "asking") {
+    const details = el("details", { className: "agent-output" }, el("summary", {}, step.status === "running" ? "Output (live)" : "Output"), el("pre", {}, step.output === "" ? "(no output yet)" : step.output));
+    // A running command's output stays open while it runs; finished ones are folded.
+    if (step.status === "running") details.open = true;
+    row.append(details);
+  }
+  return row;
+}
+
+function approvalCard(step: ToolStep, post: Post): HTMLElement {
+  const answer = (choice: "allow" | "session" | "deny") => () => post({ type: "agentApproval", stepId: step.id, answer: choice });
+  const what = step.command ? el("pre", { className: "agent-command" }, el("code", {}, step.command)) : undefined;
+  const allow = actionButton("Allow", answer("allow"), { className: "primary" });
+  const card = el(
+    "div",
+    { className: "agent-approval", role: "group", "aria-label": step.command ? "Run this command?" : "Allow this step?" },
+    el("p", { className: "agent-ask" }, step.command ? "Run this command?" : "Allow this?"),
+    what,
+    step.explanation ? el("p", { className: "agent-explanation" }, step.explanation) : undefined,
+    step.note ? el("p", { className: "agent-note" }, step.note) : undefined,
+    el("div", { className: "actions" }, allow, actionButton(step.command ? "Allow in this session" : "Allow in this session", answer("session")), actionButton("Deny", answer("deny"))),
+  );
+  return card;
+}
+
+/** Under the transcript: Continue after the step limit; Keep / Undo for the task's changes. */
+export function agentFooter(turn: AssistantTurn, task: AgentTask, latest: boolean, running: boolean, post: Post): HTMLElement[] {
+  const parts: HTMLElement[] = [];
+  if (task.end === "max-steps" && latest && !running) {
+    parts.push(el("div", { className: "agent-continue" }, el("p", {}, "The agent reached its step limit (wisp.agent.maxSteps)."), actionButton("Continue", () => post({ type: "agentContinue" }), { className: "primary" })));
+  }
+  if (task.files.length === 0) return parts;
+  const pending = task.files.some((f) => f.review === "pending");
+  const rows = task.files.map((file) => fileRow(turn, file, running, post));
+  const whole = pending && !running
+    ? el("div", { className: "actions" }, actionButton("Keep", () => post({ type: "agentReview", turnId: turn.id, action: "keep" }), { className: "primary", title: "Keep all of the task's changes" }), actionButton("Undo", () => post({ type: "agentReview", turnId: turn.id, action: "undo" }), { title: "Undo all of the task's changes: the files as they were before it" }))
+    : undefined;
+  parts.push(el("section", { className: "agent-files", "aria-label": "Files the task changed" }, el("ul", {}, ...rows), whole));
+  return parts;
+}
+
+function fileRow(turn: AssistantTurn, file: ChangedFile, running: boolean, post: Post): HTMLElement {
+  const review = (action: "keep" | "undo") => () => post({ type: "agentReview", turnId: turn.id, action, path: file.path });
+  const state = file.review === "pending" ? undefined : el("span", { className: `agent-review ${file.review}` }, file.review === "kept" ? "kept" : "undone");
+  const buttons = file.review === "pending" && !running ? [actionButton(`Keep ${file.path}`, review("keep"), { className: "link" }, "Keep"), actionButton(`Undo ${file.path}`, review("undo"), { className: "link" }, "Undo")] : [];
+  return el(
+    "li",
+    { className: "agent-file", "data-path": file.path },
+    el("span", { className: "agent-title" }, `${file.created ? "created" : "edited"} ${file.path}`),
+    el("span", { className: "agent-counts" }, el("span", { className: "added" }, `+${file.added}`), " ", el("span", { className: "removed" }, `−${file.removed}`)),
+    state,
+    ...buttons,
+  );
+}
+
+/** What an agent turn's frame depends on (its steps and files, not the conversation it keeps). */
+export function agentKey(task: AgentTask | undefined): unknown {
+  return task ? [task.steps, task.files, task.end] : undefined;
+}

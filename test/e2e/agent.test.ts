@@ -1,0 +1,93 @@
+import * as assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Frame } from "playwright-core";
+import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { ensureVsix } from "../harness/vsix";
+import { waitFor } from "../harness/wait-for";
+import type { WorkbenchPage } from "../harness/workbench-page";
+import { ChatView } from "./support/chat-view";
+import { useWorkbench } from "./support/workbench-suite";
+
+const cart = "exports.total = (items) => items.reduce((sum, item) => sum + item.price, 0);\n";
+const cartTest = 'const assert = require("assert");\nconst { total } = require("./cart");\nassert.equal(total([{ price: 2, qty: 3 }]), 6);\nconsole.log("cart tests passed");\n';
+
+describe("Agent mode in the chat view: approval cards and the transcript with mouse and keyboard (code-server + Chromium)", () => {
+  const key = `sk-wisp-agent-${Date.now().toString(36)}`;
+  let server: ScriptedChatServer;
+  let ui: WorkbenchPage;
+  let frame: Frame;
+  let folder: string;
+
+  const suite = useWorkbench(async (temp) => {
+    const vsix = ensureVsix();
+    const started = await startScriptedChatServer({ key });
+    folder = temp.make("e2e-agent");
+    writeFileSync(join(folder, "cart.js"), cart);
+    writeFileSync(join(folder, "cart.test.js"), cartTest);
+    return { server: started, workbench: { vsixes: [vsix], folder, settings: { "wisp.baseUrl": started.baseUrl, "wisp.completion.enabled": false }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-agent-" } };
+  });
+  before(async () => {
+    ({ server, ui } = suite);
+    frame = await new ChatView(ui).open();
+  });
+
+  const card = () => frame.locator(".agent-approval");
+  const rows = () => frame.locator(".agent-step .agent-row").allInnerTexts();
+
+  it("a task runs with Allow clicked, Allow in this session pressed from the keyboard, shows its rows, and Undo puts the file back", async () => {
+    await frame.locator(".modes button", { hasText: "Agent" }).click();
+    await waitFor("agent mode on", () => frame.locator(".modes button[aria-pressed=true]").innerText(), (t) => t === "Agent");
+    assert.equal(await frame.locator(".composer button[type=submit]").innerText(), "Start");
+    server.queue(
+      { text: "Running the tests.", toolCalls: [{ name: "run_in_terminal", arguments: { command: "node cart.test.js", explanation: "See what fails" } }] },
+      { toolCalls: [{ name: "replace_string_in_file", arguments: { path: "cart.js", old_string: "sum + item.price,", new_string: "sum + item.price * item.qty," } }] },
+      { toolCalls: [{ name: "run_in_terminal", arguments: { command: "node cart.test.js", explanation: "Check the fix" } }] },
+      { text: "Fixed **cart.js**: prices are multiplied by quantities." },
+    );
+    await frame.locator(".composer textarea").fill("Make the test pass");
+    await ui.page.keyboard.press("Enter");
+
+    // The first card, answered with the mouse.
+    await card().waitFor({ state: "visible" });
+    assert.equal(await card().locator(".agent-command").innerText(), "node cart.test.js");
+    assert.equal(await card().locator(".agent-explanation").innerText(), "See what fails");
+    await card().getByRole("button", { name: "Allow", exact: true }).click();
+
+    // The second card, answered from the keyboard.
+    await waitFor("the second card", () => card().locator(".agent-explanation").innerText().catch(() => ""), (t) => t === "Check the fix");
+    await card().getByRole("button", { name: "Allow in this session" }).focus();
+    await ui.page.keyboard.press("Enter");
+
+    await waitFor("the answer", () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes("prices are multiplied by quantities"));
+    assert.deepEqual(await normalised(), ["ran node cart.test.js exit 1 failed", "edited cart.js +1 −1 Open Diff", "ran node cart.test.js exit 0"]);
+    assert.equal(await frame.locator(".agent-text").first().innerText(), "Running the tests.");
+    assert.equal(readFileSync(join(folder, "cart.js"), "utf8"), cart.replace("sum + item.price,", "sum + item.price * item.qty,"));
+
+    // A finished command's output is folded; a click opens it.
+    const output = frame.locator(".agent-step").first().locator("details.agent-output");
+    assert.equal(await output.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    await output.locator("summary").click();
+    assert.match(await output.locator("pre").innerText(), /AssertionError/);
+
+    // Open Diff shows the file before the task beside it now.
+    await frame.locator(".agent-step").nth(1).getByRole("button", { name: "Open Diff of cart.js" }).click();
+    await ui.page.locator(".tab", { hasText: "before the task" }).first().waitFor({ state: "visible" });
+    frame = await new ChatView(ui).frame();
+
+    // Keep / Undo under the transcript: Undo from the keyboard restores the file.
+    const files = frame.locator(".agent-files");
+    await files.waitFor({ state: "visible" });
+    assert.match(await files.innerText(), /edited cart\.js\s*\+1\s*−1/);
+    await files.locator(".actions").getByRole("button", { name: "Undo" }).focus();
+    await ui.page.keyboard.press("Enter");
+    await waitFor("the file restored", () => readFileSync(join(folder, "cart.js"), "utf8"), (t) => t === cart);
+    await waitFor("the row says undone", () => files.locator(".agent-review").allInnerTexts(), (t) => t.join() === "undone");
+    assert.equal(await files.getByRole("button", { name: "Undo" }).count(), 0, "nothing left to undo");
+    assert.equal(server.chatRequests.length, 4);
+  });
+
+  async function normalised(): Promise<string[]> {
+    return (await rows()).map((r) => r.replace(/\s+/g, " ").trim());
+  }
+});

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { resolveContained } from "../../../src/extension/agent/contained-path";
+
+describe("extension/agent: paths contained in the workspace, through symbolic links", () => {
+  let base: string;
+  let root: string;
+  let outside: string;
+
+  before(async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), "wisp-contained-")));
+    root = join(base, "workspace");
+    outside = join(base, "outside");
+    await mkdir(join(root, "src"), { recursive: true });
+    await mkdir(outside);
+    await writeFile(join(root, "src", "cart.js"), "cart");
+    await writeFile(join(outside, "secret.txt"), "secret");
+    await symlink(join(outside, "secret.txt"), join(root, "secret-link.txt"));
+    await symlink(outside, join(root, "out-dir"));
+    await symlink(join(root, "src"), join(root, "src-link"));
+    await symlink(join(outside, "missing.txt"), join(root, "dangling.txt"));
+    await symlink(join(root, "loop-b"), join(root, "loop-a"));
+    await symlink(join(root, "loop-a"), join(root, "loop-b"));
+  });
+
+  after(() => rm(base, { recursive: true, force: true }));
+
+  it("resolves an existing file and a new file under a real folder", async () => {
+    assert.deepEqual(await resolveContained(root, "src/cart.js"), { absolute: join(root, "src", "cart.js"), relative: "src/cart.js" });
+    assert.deepEqual(await resolveContained(root, "src/new/deep/file.js"), { absolute: join(root, "src", "new", "deep", "file.js"), relative: "src/new/deep/file.js" });
+    assert.deepEqual(await resolveContained(root, "."), { absolute: root, relative: "" });
+  });
+
+  it("follows a symbolic link that stays inside", async () => {
+    assert.deepEqual(await resolveContained(root, "src-link/cart.js"), { absolute: join(root, "src", "cart.js"), relative: "src-link/cart.js" });
+  });
+
+  it("refuses a symlinked file that leads out", async () => {
+    assert.match(errorOf(await resolveContained(root, "secret-link.txt")), /secret-link\.txt leads outside the workspace through a symbolic link/);
+  });
+
+  it("refuses a file in a symlinked folder that leads out, existing or new", async () => {
+    assert.match(errorOf(await resolveContained(root, "out-dir/secret.txt")), /outside the workspace/);
+    assert.match(errorOf(await resolveContained(root, "out-dir/new-file.txt")), /outside the workspace/);
+    assert.match(errorOf(await resolveContained(root, "out-dir")), /outside the workspace/);
+  });
+
+  it("refuses a link to nothing (writing through it would create its target) and a link loop", async () => {
+    assert.match(errorOf(await resolveContained(root, "dangling.txt")), /symbolic link that leads nowhere/);
+    assert.match(errorOf(await resolveContained(root, "loop-a/x")), /symbolic link that leads nowhere/);
+  });
+
+  it("refuses lexically outside paths before touching the disk", async () => {
+    assert.match(errorOf(await resolveContained(root, "../outside/secret.txt")), /outside the workspace/);
+    assert.match(errorOf(await resolveContained(root, join(outside, "secret.txt"))), /outside the workspace/);
+  });
+
+  it("works when the workspace folder itself is reached through a symbolic link", async () => {
+    const alias = join(base, "alias");
+    await symlink(root, alias);
+    assert.deepEqual(await resolveContained(alias, "src/cart.js"), { absolute: join(root, "src", "cart.js"), relative: "src/cart.js" });
+    assert.match(errorOf(await resolveContained(alias, "secret-link.txt")), /outside the workspace/);
+  });
+});
+
+function errorOf(result: { error: string } | { absolute: string }): string {
+  assert.ok("error" in result, `expected an error, got ${JSON.stringify(result)}`);
+  return result.error;
+}

@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { Ajv } from "ajv";
+import type { ChatTool } from "../../../src/core/api/chat";
+import { ToolArgValidator, validateToolArgs } from "../../../src/core/agent/tool-args";
+import { agentTools } from "../../../src/core/agent/tool-schemas";
+
+const validator = new ToolArgValidator(agentTools);
+const errorOf = (name: string, args: string) => {
+  const result = validator.validate(name, args);
+  assert.equal(result.ok, false, `expected an error for ${name} ${args}`);
+  return (result as { error: string }).error;
+};
+
+describe("core/agent: tool schemas and argument validation", () => {
+  it("declares the 8 tools with exactly their parameters, strict objects, valid JSON schemas", () => {
+    const shape = Object.fromEntries(
+      agentTools.map((t) => {
+        const p = t.function.parameters as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+        assert.equal(p.additionalProperties, false, t.function.name);
+        assert.ok(t.function.description.length > 40, t.function.name);
+        assert.ok(new Ajv({ strict: true }).validateSchema(p), t.function.name);
+        return [t.function.name, { params: Object.keys(p.properties), required: p.required }];
+      }),
+    );
+    assert.deepEqual(shape, {
+      read_file: { params: ["path", "start_line", "end_line"], required: ["path"] },
+      list_dir: { params: ["path"], required: ["path"] },
+      file_search: { params: ["query"], required: ["query"] },
+      grep_search: { params: ["query", "is_regexp", "include"], required: ["query"] },
+      get_errors: { params: ["paths"], required: [] },
+      create_file: { params: ["path", "content"], required: ["path", "content"] },
+      replace_string_in_file: { params: ["path", "old_string", "new_string"], required: ["path", "old_string", "new_string"] },
+      run_in_terminal: { params: ["command", "explanation"], required: ["command"] },
+    });
+  });
+
+  it("accepts valid arguments as they were sent", () => {
+    assert.deepEqual(validator.validate("read_file", '{"path":"src/cart.js","start_line":3,"end_line":9}'), { ok: true, args: { path: "src/cart.js", start_line: 3, end_line: 9 } });
+    assert.deepEqual(validator.validate("get_errors", ""), { ok: true, args: {} }, "empty arguments are {}");
+    assert.deepEqual(validator.validate("get_errors", '{"paths":["a.ts"]}'), { ok: true, args: { paths: ["a.ts"] } });
+    assert.deepEqual(validateToolArgs("run_in_terminal", '{"command":"npm test","explanation":"run the tests"}', agentTools), { ok: true, args: { command: "npm test", explanation: "run the tests" } });
+  });
+
+  it("names an unknown tool and lists the known ones", () => {
+    assert.equal(errorOf("delete_file", "{}"), "There is no tool named \"delete_file\". The tools are: read_file, list_dir, file_search, grep_search, get_errors, create_file, replace_string_in_file, run_in_terminal.");
+  });
+
+  it("says when the arguments are not JSON, with the parse error", () => {
+    assert.match(errorOf("read_file", '{"path": "a.js",}'), /^The arguments of read_file are not valid JSON \(.+\): send one JSON object with the parameters\.$/);
+    assert.equal(errorOf("read_file", '["a.js"]'), "The arguments of read_file must be a JSON object with the parameters, not an array.");
+    assert.equal(errorOf("read_file", '"a.js"'), "The arguments of read_file must be a JSON object with the parameters, not a string.");
+    assert.equal(errorOf("read_file", "null"), "The arguments of read_file must be a JSON object with the parameters, not null.");
+  });
+
+  it("names the missing parameter and its type", () => {
+    assert.equal(errorOf("read_file", "{}"), 'Invalid arguments for read_file: "path" is required (a string).');
+    assert.equal(errorOf("replace_string_in_file", '{"path":"a"}'), 'Invalid arguments for replace_string_in_file: "old_string" is required (a string); "new_string" is required (a string).');
+  });
+
+  it("names an unknown parameter and lists the real ones", () => {
+    assert.equal(errorOf("read_file", '{"path":"a","line":3}'), 'Invalid arguments for read_file: there is no parameter "line" (the parameters are path, start_line, end_line).');
+  });
+
+  it("names a wrongly typed parameter, what was expected and what was sent", () => {
+    assert.equal(errorOf("read_file", '{"path":"a","start_line":"3"}'), 'Invalid arguments for read_file: "start_line" must be an integer, not a string.');
+    assert.equal(errorOf("read_file", '{"path":"a","start_line":0}'), 'Invalid arguments for read_file: "start_line" must be >= 1.');
+    assert.equal(errorOf("get_errors", '{"paths":["a", 2]}'), 'Invalid arguments for get_errors: "paths[1]" must be a string, not a number.');
+    assert.equal(errorOf("grep_search", '{"query":"x","is_regexp":"yes"}'), 'Invalid arguments for grep_search: "is_regexp" must be a boolean, not a string.');
+  });
+
+  it("keeps a long list of problems to one line", () => {
+    const error = errorOf("read_file", '{"a":1,"b":2,"c":3,"d":4,"e":5}');
+    assert.match(error, /and 3 more\.$/);
+    assert.ok(!error.includes("\n"));
+  });
+
+  it("checks other tool lists (MCP tools) and survives a schema that does not compile", () => {
+    const tools: ChatTool[] = [
+      { type: "function", function: { name: "lookup", description: "d", parameters: { type: "object", properties: { id: { type: "string", enum: ["a", "b"] } }, required: ["id"] } } },
+      { type: "function", function: { name: "broken", description: "d", parameters: { type: "object", properties: { x: { type: "no-such-type" } } } } },
+    ];
+    const own = new ToolArgValidator(tools);
+    assert.equal((own.validate("lookup", '{"id":"c"}') as { error: string }).error, 'Invalid arguments for lookup: "id" must be one of "a", "b".');
+    assert.deepEqual(own.validate("broken", '{"x":1}'), { ok: true, args: { x: 1 } });
+    assert.equal(own.validate("broken", "[]").ok, false);
+  });
+});

@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { withoutFiles } from "../../../../src/core/context/diff-files";
+
+const envChange = [
+  "diff --git a/config/.env b/config/.env",
+  "index 1111111..2222222 100644",
+  "--- a/config/.env",
+  "+++ b/config/.env",
+  "@@ -1 +1 @@",
+  "-API_TOKEN=old-secret",
+  "+API_TOKEN=new-secret",
+  "",
+].join("\n");
+const codeChange = [
+  "diff --git a/src/app.ts b/src/app.ts",
+  "index 3333333..4444444 100644",
+  "--- a/src/app.ts",
+  "+++ b/src/app.ts",
+  "@@ -1 +1 @@",
+  "-export const port = 80;",
+  "+export const port = 8080;",
+  "",
+].join("\n");
+const isEnv = (path: string) => /(^|\/)\.env/.test(path);
+
+describe("diff files (@git without sensitive files)", () => {
+  it("drops the sections of the files picked and keeps the others byte for byte", () => {
+    const { text, dropped } = withoutFiles(`${codeChange}${envChange}${codeChange}`, isEnv);
+    assert.equal(text, `${codeChange}${codeChange}`);
+    assert.deepEqual(dropped, ["config/.env"]);
+  });
+
+  it("keeps a diff with nothing to drop as it is", () => {
+    assert.deepEqual(withoutFiles(codeChange, isEnv), { text: codeChange, dropped: [] });
+  });
+
+  it("sees the file in a new file, a deletion, a rename and a binary or mode-only change", () => {
+    const added = "diff --git a/.env b/.env\nnew file mode 100644\nindex 0000000..5555555\n--- /dev/null\n+++ b/.env\n@@ -0,0 +1 @@\n+KEY=1\n";
+    const deleted = "diff --git a/.env.local b/.env.local\ndeleted file mode 100644\nindex 5555555..0000000\n--- a/.env.local\n+++ /dev/null\n@@ -1 +0,0 @@\n-KEY=1\n";
+    const renamed = "diff --git a/settings.txt b/.env.prod\nsimilarity index 90%\nrename from settings.txt\nrename to .env.prod\n";
+    const binary = "diff --git a/keys/.env.bin b/keys/.env.bin\nindex 6666666..7777777 100644\nBinary files a/keys/.env.bin and b/keys/.env.bin differ\n";
+    const mode = "diff --git a/.env.sh b/.env.sh\nold mode 100644\nnew mode 100755\n";
+    const { text, dropped } = withoutFiles([added, deleted, renamed, binary, mode, codeChange].join(""), isEnv);
+    assert.equal(text, codeChange);
+    assert.deepEqual(dropped, [".env", ".env.local", ".env.prod", "keys/.env.bin", ".env.sh"]);
+  });
+});
