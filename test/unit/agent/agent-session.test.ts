@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import { AgentSession, type AgentSetup, type AgentTools } from "../../../src/core/agent/agent-session";
+import type { AgentStreamDelta } from "../../../src/core/agent/agent-loop";
+import { agentTools } from "../../../src/core/agent/tool-schemas";
+import { ChatStore } from "../../../src/core/chat/chat-store";
+import type { AssistantTurn } from "../../../src/core/chat/conversation";
+import type { ToolStep } from "../../../src/core/agent/agent-task";
+import { MemoryStorage, counters } from "../core/chat/memory-storage";
+import { waitFor } from "../../harness/wait-for";
+
+const setup: AgentSetup = { model: "m", systemPrompt: "You are an agent.", temperature: 0, maxTokens: 100, contextTokens: 8192, tools: agentTools, maxSteps: 5 };
+
+function harness(answers: AgentStreamDelta[][], tools: AgentTools) {
+  const storage = new MemoryStorage();
+  const ids = counters();
+  const store = new ChatStore(storage, ids);
+  let toolRuns = 0;
+  const session = new AgentSession({
+    store,
+    stream: async function* () {
+      for (const delta of answers.shift() ?? [{ content: "done" }]) yield delta;
+    },
+    setup: async () => setup,
+    tools: async () => {
+      toolRuns++;
+      return tools;
+    },
+    events: { changed: () => undefined, delta: () => undefined, ended: () => undefined, notice: () => undefined },
+    newId: ids.newId,
+    now: ids.now,
+  });
+  const answer = () => store.active().turns.at(-1) as AssistantTurn;
+  return { storage, store, session, answer, toolRuns: () => toolRuns };
+}
+
+const editTools: AgentTools = {
+  validate: () => ({ ok: true, args: {} }),
+  run: async (call, _signal, step) => {
+    step.update({ title: `edited ${String(call.name)}`, path: "src/a.js" });
+    step.changed("src/a.js", 2, 1, false);
+    step.update({ status: "done" });
+    return { content: "Edited src/a.js (+2 −1)." };
+  },
+};
+
+const callOnce = (name: string): AgentStreamDelta[] => [{ content: "", toolCalls: [{ index: 0, id: "c1", function: { name, arguments: "{}" } }] }];
+
+describe("agent session", () => {
+  it("an untrusted workspace: the task is answered with why, and no tool is even prepared", async () => {
+    const h = harness([callOnce("create_file")], editTools);
+    await h.session.start("delete the build folder", "Agent mode is off in Restricted Mode.");
+    const turn = h.answer();
+    assert.equal(turn.text, "Agent mode is off in Restricted Mode.");
+    assert.equal(turn.agent?.end, "untrusted");
+    assert.deepEqual(turn.agent?.steps, []);
+    assert.equal(h.toolRuns(), 0);
+  });
+
+  it("keeps each step and the changed files in the stored turn; Keep and Undo mark the files", async () => {
+    const h = harness([[{ content: "Editing." }, ...callOnce("replace_string_in_file")], [{ content: "All done." }]], editTools);
+    await h.session.start("fix it");
+    const turn = h.answer();
+    assert.equal(turn.status, "done");
+    assert.equal(turn.text, "All done.");
+    const [text, tool] = turn.agent!.steps;
+    assert.deepEqual(text && { kind: text.kind, text: (text as { text: string }).text }, { kind: "text", text: "Editing." });
+    assert.deepEqual([(tool as ToolStep).title, (tool as ToolStep).status], ["edited replace_string_in_file", "done"]);
+    assert.deepEqual(turn.agent!.files, [{ path: "src/a.js", added: 2, removed: 1, created: false, review: "pending" }]);
+    h.session.review(h.store.active().id, turn.id, "undone", ["src/a.js"]);
+    assert.equal(h.answer().agent!.files[0]!.review, "undone");
+    // The conversation the model saw is kept with the turn, so the task can go on after a reload.
+    assert.deepEqual(turn.agent!.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
+    await h.store.flush();
+    const reopened = new ChatStore(h.storage, counters());
+    assert.deepEqual((reopened.active().turns.at(-1) as AssistantTurn).agent?.files[0]?.review, "undone");
+  });
+
+  it("a step still asking when the window closed comes back stopped", async () => {
+    const h = harness([callOnce("run_in_terminal")], {
+      validate: () => ({ ok: true, args: {} }),
+      run: (_call, signal, step) => {
+        step.update({ title: "ran npm test", status: "asking" });
+        return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ content: "stopped", isError: true })));
+      },
+    });
+    void h.session.start("run the tests");
+    await waitFor("the step asking", () => (h.answer().agent?.steps[0] as ToolStep | undefined)?.status, (s) => s === "asking");
+    await h.store.flush();
+    const reopened = new ChatStore(h.storage, counters());
+    const turn = reopened.active().turns.at(-1) as AssistantTurn;
+    assert.equal(turn.status, "interrupted");
+    assert.equal((turn.agent!.steps[0] as ToolStep).status, "stopped");
+    h.session.shutdown();
+  });
+});
