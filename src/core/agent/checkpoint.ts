@@ -2,7 +2,7 @@
  * The undo record of an agent task: each file's state before the task first wrote to it, and what
  * Undo has to do to put it back. Pure data; the extension reads and writes the files.
  */
-import { diffLines } from "../edit/streaming-diff";
+import { lineChanges } from "./line-diff";
 
 export type FileOriginal = { readonly existed: true; readonly bytes: Uint8Array } | { readonly existed: false };
 
@@ -44,8 +44,13 @@ export class Checkpoint {
 
 /** Lines added and removed from `before` to `after`, for a file row's "+1 −1". */
 export function lineDelta(before: string, after: string): { added: number; removed: number } {
-  const rows = diffLines(linesOf(before), linesOf(after));
-  return { added: rows.filter((r) => r.kind === "added").length, removed: rows.filter((r) => r.kind === "removed").length };
+  const changes = lineChanges(linesOf(before), linesOf(after));
+  return { added: changes.added.length, removed: changes.removed };
+}
+
+/** The lines of `after` (0-based) that the edit from `before` added or changed. */
+export function addedLines(before: string, after: string): number[] {
+  return [...lineChanges(linesOf(before), linesOf(after)).added];
 }
 
 function linesOf(text: string): string[] {

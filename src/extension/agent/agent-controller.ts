@@ -11,6 +11,7 @@ import type { Chunk } from "../../core/context/chunker";
 import type { ClientFactory } from "../client-factory";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
+import { AgentHighlights } from "./agent-highlights";
 import { AgentWorkspace } from "./agent-workspace";
 import { loadRules } from "./agent-rules";
 import { Approvals } from "./approvals";
@@ -45,9 +46,12 @@ export class AgentController implements vscode.Disposable {
   readonly session: AgentSession;
   readonly approvals = new Approvals();
   private checkpoint: Promise<CheckpointStore>;
+  private readonly highlights: AgentHighlights | undefined;
 
   constructor(private readonly deps: AgentControllerDeps) {
     this.checkpoint = CheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-checkpoint") : undefined);
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    this.highlights = folder ? new AgentHighlights(folder.uri, (path) => this.original(path)) : undefined;
     this.session = new AgentSession({
       store: deps.store,
       stream: (body, signal) => this.stream(body, signal),
@@ -96,6 +100,7 @@ export class AgentController implements vscode.Disposable {
     if (owner?.turnId !== turnId) return "These changes can no longer be undone: a newer task started since.";
     if (this.session.isRunning(chatId)) return "Stop the task before keeping or undoing its changes.";
     const paths = path === undefined ? undefined : [path];
+    this.highlights?.untrack(paths);
     if (action === "keep") {
       await checkpoint.forget(paths);
       this.session.review(owner.chatId, turnId, "kept", paths);
@@ -123,6 +128,7 @@ export class AgentController implements vscode.Disposable {
 
   dispose(): void {
     this.session.shutdown();
+    this.highlights?.dispose();
   }
 
   private async setup(): Promise<AgentSetup> {
@@ -148,6 +154,7 @@ export class AgentController implements vscode.Disposable {
       const previous = checkpoint.ownedBy();
       // Starting the next task keeps the last one's changes (its Keep/Undo go away).
       if (previous) this.session.review(previous.chatId, previous.turnId, "kept");
+      this.highlights?.untrack();
       await checkpoint.begin({ chatId: task.chatId, turnId: task.turnId });
     }
     const ws = await AgentWorkspace.open({
@@ -158,7 +165,7 @@ export class AgentController implements vscode.Disposable {
       askBeforeReads: agent.approveReads === "ask",
       maxOutputChars: agent.maxOutputChars,
     });
-    const edits = new EditTools({ ws, checkpoint, approvals: this.approvals, askBeforeEdits: agent.approveEdits === "ask", rules: agent.rules });
+    const edits = new EditTools({ ws, checkpoint, approvals: this.approvals, askBeforeEdits: agent.approveEdits === "ask", rules: agent.rules, edited: (path) => this.highlights?.track(path) });
     return new WorkspaceTools(ws, edits, {
       cwd: folder.uri.fsPath,
       approvals: this.approvals,

@@ -16,6 +16,8 @@ export interface EditToolDeps {
   readonly askBeforeEdits: boolean;
   /** Whether project rules go to the model (the nearest AGENTS.md of an edited file). */
   readonly rules: boolean;
+  /** A file was written (its new lines are shown in the editor). */
+  readonly edited: (path: string) => void;
 }
 
 const fail = (content: string): ToolOutcome => ({ content, isError: true });
@@ -78,6 +80,7 @@ export class EditTools {
     await this.remember(file);
     await applyText(file, after);
     step.changed(file.relative, added, removed, created);
+    this.deps.edited(file.relative);
     step.update({ status: "done" });
     const rules = await this.rulesFor(file.relative);
     return { content: `${created ? "Created" : "Edited"} ${file.relative} (+${added} −${removed}).${rules}` };

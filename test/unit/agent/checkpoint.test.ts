@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Checkpoint, lineDelta } from "../../../src/core/agent/checkpoint";
+import { addedLines, Checkpoint, lineDelta } from "../../../src/core/agent/checkpoint";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -51,5 +51,12 @@ describe("core/agent: checkpoint and undo arithmetic", () => {
     assert.deepEqual(lineDelta("one\ntwo\n", ""), { added: 0, removed: 2 });
     assert.deepEqual(lineDelta("a\r\nb\r\n", "a\nb\n"), { added: 0, removed: 0 }, "line endings alone are no change of lines");
     assert.deepEqual(lineDelta("same\n", "same\n"), { added: 0, removed: 0 });
+  });
+
+  it("addedLines: the new text's lines an edit added or changed, for the editor's highlight", () => {
+    assert.deepEqual(addedLines("a\nb\nc\n", "a\nB\nc\nd\n"), [1, 3]);
+    assert.deepEqual(addedLines("", "x\ny\n"), [0, 1]);
+    assert.deepEqual(addedLines("a\nb\n", "b\n"), [], "a removed line adds nothing");
+    assert.deepEqual(addedLines("same\n", "same\n"), []);
   });
 });
