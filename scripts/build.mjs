@@ -3,8 +3,9 @@
 // web console (browser script and static files in dist/server/console, so they travel with the
 // server bundle and nothing is built at run time).
 import { build } from "esbuild";
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { consoleJob, copyConsoleFiles } from "./build-console.mjs";
 
 const watch = process.argv.includes("--watch");
 const minify = process.argv.includes("--minify");
@@ -61,9 +62,8 @@ if (Object.keys(serverEntries).length > 0) {
 }
 
 if (existsSync("src/console/main.ts")) {
-  jobs.push({ ...common, entryPoints: { console: "src/console/main.ts" }, outdir: "dist/server/console", platform: "browser", format: "iife", target: "es2022" });
-  mkdirSync("dist/server/console", { recursive: true });
-  for (const name of ["index.html", "console.css"]) cpSync(join("media/console", name), join("dist/server/console", name));
+  jobs.push(consoleJob(common));
+  copyConsoleFiles();
 }
 
 if (watch) {

@@ -8,7 +8,7 @@ import { ImageEngine } from "./engines/image/image-engine";
 import { TextEngine } from "./engines/text/text-engine";
 import { defaultPromptThreads } from "./engines/text/prompt-threads";
 import { ApiError, handleError, sendError } from "./errors";
-import { ensureDefaultModels } from "./models/default-models";
+import { ensureDefaultModels } from "./engines/default-models";
 import { ModelRegistry } from "./models/registry";
 import { chatCompletionRoutes } from "./routes/chat-completions";
 import { completionRoutes } from "./routes/completions";

@@ -4,7 +4,7 @@ import type { KeyStore } from "./auth/key-store";
 import type { ImageEngine } from "./engines/image/image-engine";
 import type { TextEngine } from "./engines/text/text-engine";
 import type { ModelRegistry } from "./models/registry";
-import type { JsonSchemaToTsProvider } from "./routes/json-schema-to-ts-provider";
+import type { JsonSchemaToTsProvider } from "./json-schema-to-ts-provider";
 import type { RateLimit, UpstreamSpec } from "./upstreams/upstream-config";
 import type { UpstreamRegistry } from "./upstreams/upstream-registry";
 import type { UsageRecorder } from "./usage/usage-recorder";

@@ -1,7 +1,7 @@
 // One error shape for every failure: {"error": {"message", "type", "param", "code"}}.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { drainBody } from "./drain-body";
-import { EngineBusyError, EngineInputError } from "./engines/text/engine-input-error";
+import { EngineBusyError, EngineInputError } from "./engine-input-error";
 
 export type ApiErrorType =
   | "invalid_request_error"

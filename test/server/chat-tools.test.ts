@@ -97,7 +97,8 @@ describe("tool calling on /v1/chat/completions", function () {
   });
 
   it("tool_choice required calls one of the tools, for every choice of n", async () => {
-    const response = await chat({ tool_choice: "required", n: 3 });
+    // Room for the longest of three random-weight calls to end.
+    const response = await chat({ tool_choice: "required", n: 3, max_tokens: 600 });
     openapi.assertValid("CreateChatCompletionResponse", response);
     assert.equal(response.choices.length, 3);
     for (const choice of response.choices) {
@@ -196,7 +197,7 @@ describe("tool calling on /v1/chat/completions", function () {
       return { choices: [{ text: "Let me look. ", tokens: 4, finishReason: "stop", stopString: "<tool_call>" }], promptTokens: request.prompt.length, completionTokens: 4, prompt: { evaluated: request.prompt.length, cached: 0 }, tokensAfterAbort: 0 };
     };
     try {
-      const response = await chat({ tool_choice: "auto", seed: 8 });
+      const response = await chat({ tool_choice: "auto", seed: 8, max_tokens: 600 });
       openapi.assertValid("CreateChatCompletionResponse", response);
       const choice = response.choices[0]!;
       assert.equal(choice.message.content, "Let me look. ");
@@ -205,7 +206,7 @@ describe("tool calling on /v1/chat/completions", function () {
       assertValidCall(call);
       assert.ok(response.usage!.completion_tokens > 4);
 
-      const stream = await server.client.chat.completions.create({ model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, tool_choice: "auto", max_tokens: 200, temperature: 1, seed: 8, stream: true });
+      const stream = await server.client.chat.completions.create({ model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, tool_choice: "auto", max_tokens: 600, temperature: 1, seed: 8, stream: true });
       let content = "";
       let args = "";
       let finish: string | null = null;

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { readGgufFileInfo } from "node-llama-cpp";
-import { DEFAULT_TEXT_MODEL_FILE, ensureDefaultModels } from "../../src/server/models/default-models";
+import { DEFAULT_TEXT_MODEL_FILE, ensureDefaultModels } from "../../src/server/engines/default-models";
 import { ModelRegistry } from "../../src/server/models/registry";
 import { buildTinyLlamaGguf, CHATML_TEMPLATE } from "../../src/server/models/tiny-llama";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { dirname, join, normalize, relative, sep } from "node:path";
 
 const root = join(import.meta.dirname, "..", "..");
 const src = join(root, "src");
@@ -27,6 +27,37 @@ function importsOf(code: string): string[] {
 }
 
 const nodeBuiltins = new Set(["fs", "path", "os", "http", "https", "net", "child_process", "crypto", "url", "util", "stream", "events", "worker_threads", "buffer", "process", "timers"]);
+
+/**
+ * src/server's layers, lowest first: a file imports from its own layer and the ones below, never
+ * from above, so the server reads top-down. Paths are relative to src/server (a folder ends in /).
+ */
+const serverLayers: readonly (readonly string[])[] = [
+  ["errors.ts", "drain-body.ts", "atomic-file.ts", "busy-retry.ts", "engine-input-error.ts", "json-schema-to-ts-provider.ts"],
+  ["auth/"],
+  ["models/"],
+  ["engines/"],
+  ["upstreams/", "usage/"],
+  ["deps.ts"],
+  ["routes/", "console/"],
+  ["app.ts", "cli-args.ts", "main.ts"],
+];
+
+/** The layer of a path under src/server, or -1 when no layer names it. */
+function serverLayer(path: string): number {
+  const inServer = path.replace(/^src\/server\//, "").replace(/(\.ts)?$/, ".ts");
+  return serverLayers.findIndex((layer) => layer.some((entry) => (entry.endsWith("/") ? inServer.startsWith(entry) : inServer === entry)));
+}
+
+/** Imports of `file` (under src/server) that reach a higher layer of src/server. */
+function upwardServerImports(file: { path: string; imports: string[] }): string[] {
+  const own = serverLayer(file.path);
+  return file.imports
+    .filter((i) => i.startsWith("."))
+    .map((i) => normalize(join(dirname(file.path), i)).split(sep).join("/"))
+    .filter((target) => target.startsWith("src/server/") && serverLayer(target) > own)
+    .map((target) => `${file.path} (layer ${own}) imports ${target} (layer ${serverLayer(target)})`);
+}
 
 describe("layering", () => {
   const files = sources(src).map((path) => ({ path: relative(root, path).split(sep).join("/"), imports: importsOf(readFileSync(path, "utf8")) }));
@@ -74,6 +105,23 @@ describe("layering", () => {
       );
     assert.ok(files.some((f) => f.path.startsWith("src/console/")), "no files under src/console");
     assert.deepEqual(offenders, []);
+  });
+
+  it("places every src/server file in one of the server's layers", () => {
+    const unplaced = files.filter((f) => f.path.startsWith("src/server/") && serverLayer(f.path) === -1).map((f) => f.path);
+    assert.ok(files.some((f) => f.path.startsWith("src/server/")), "no files under src/server");
+    assert.deepEqual(unplaced, []);
+  });
+
+  it("keeps src/server's imports from running up its layers", () => {
+    assert.deepEqual(files.filter((f) => f.path.startsWith("src/server/")).flatMap(upwardServerImports), []);
+  });
+
+  it("sees an import that runs up the server's layers", () => {
+    assert.deepEqual(upwardServerImports({ path: "src/server/deps.ts", imports: ["./routes/schemas", "./models/registry", "node:fs"] }), [
+      "src/server/deps.ts (layer 5) imports src/server/routes/schemas (layer 6)",
+    ]);
+    assert.deepEqual(upwardServerImports({ path: "src/server/engines/text/x.ts", imports: ["../../models/llama-gguf", "../../../core/api/sse"] }), []);
   });
 
   it("recognises every import form it checks", () => {

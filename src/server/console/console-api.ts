@@ -1,7 +1,7 @@
 // The console's JSON API (behind the session guard): the session's tokens, API keys, usage, models.
 import type { FastifyPluginAsync, RawServerDefault } from "fastify";
 import { ApiError } from "../errors";
-import type { JsonSchemaToTsProvider } from "../routes/json-schema-to-ts-provider";
+import type { JsonSchemaToTsProvider } from "../json-schema-to-ts-provider";
 import type { ConsoleContext } from "./console-context";
 import { PLAYGROUND_KEY } from "./sessions";
 

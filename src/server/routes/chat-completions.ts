@@ -8,7 +8,7 @@ import { samplingProperties } from "./schemas";
 import { answerText, answerWith, type TextResponseFormat } from "./text-response";
 import { resolveTextModel, samplingSettings, stopList } from "./text-model";
 import { answerTools } from "./tool-answer";
-import { upstreamForwarder } from "../upstreams/upstream-forward";
+import { upstreamForwarder } from "./upstream-forward";
 
 const bodySchema = {
   type: "object",

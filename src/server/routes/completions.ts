@@ -4,13 +4,13 @@ import type { RoutePlugin } from "../deps";
 import { fileLines } from "../engines/text/line-candidates";
 import type { ChoiceResult } from "../engines/text/types";
 import { ApiError } from "../errors";
-import type { SchemaType } from "./json-schema-to-ts-provider";
+import type { SchemaType } from "../json-schema-to-ts-provider";
 import { completionLogprobs } from "./logprobs-format";
 import { completionResponseSchema } from "./response-schemas";
 import { samplingProperties } from "./schemas";
 import { answerText, type TextResponseFormat } from "./text-response";
 import { resolveTextModel, samplingSettings, stopList } from "./text-model";
-import { upstreamForwarder } from "../upstreams/upstream-forward";
+import { upstreamForwarder } from "./upstream-forward";
 
 /** Prompts in one request: each is generated in turn, so a long list is a long wait. */
 const MAX_PROMPTS = 16;

@@ -7,8 +7,8 @@ import { GenerationCancelledError, ImageQueueFullError } from "../engines/image/
 import { IMAGE_EXTENSIONS, IMAGE_LIMITS as L } from "../engines/image/image-limits";
 import { ApiError } from "../errors";
 import type { ModelEntry } from "../models/registry";
-import type { SchemaType } from "./json-schema-to-ts-provider";
-import { upstreamForwarder } from "../upstreams/upstream-forward";
+import type { SchemaType } from "../json-schema-to-ts-provider";
+import { upstreamForwarder } from "./upstream-forward";
 
 const dimension = { type: "integer", minimum: L.minSize, maximum: L.maxSize, multipleOf: L.sizeMultiple } as const;
 

@@ -1,5 +1,5 @@
 // JSON schema fragments shared by the text routes (fastify validates bodies with them).
-import type { SchemaType } from "./json-schema-to-ts-provider";
+import type { SchemaType } from "../json-schema-to-ts-provider";
 
 // `const`: the fragment keeps its literal type, which the body types are read from.
 const nullable = <const Schema extends object>(schema: Schema) => ({ anyOf: [schema, { type: "null" }] }) as const;

@@ -1,6 +1,6 @@
 // Renders chat messages with the model's own chat template from the GGUF.
 import { JinjaTemplateChatWrapper, LlamaText, type ChatHistoryItem, type ChatModelFunctionCall, type ChatModelFunctions, type LlamaModel, type Token } from "node-llama-cpp";
-import { EngineInputError } from "./engine-input-error";
+import { EngineInputError } from "../../engine-input-error";
 import { inertTokenizer } from "./inert-text";
 import type { CallLayout } from "./tool-call-layout";
 

@@ -18,4 +18,9 @@ export class IncrementalText {
     this.settledTokens = this.tokens.length;
     return this.settled;
   }
+
+  /** The tokens of a character not yet whole (none when the text so far ends with one). */
+  pending(): readonly Token[] {
+    return this.tokens.slice(this.settledTokens);
+  }
 }

@@ -6,6 +6,7 @@ import { logprobEntry } from "./logprobs";
 import { evaluateOptions } from "./sampling";
 import { scanForStop } from "./stop-detector";
 import type { ChoiceResult, FinishReason, GenerationRequest, PromptStats, TokenLogprob } from "./types";
+import type { CharacterContinuations } from "./whole-characters";
 
 /** Erases what differs from `prompt` and returns the tokens still to evaluate (at least one). */
 export async function alignToPrompt(sequence: LlamaContextSequence, prompt: readonly Token[], reuse = true): Promise<PromptStats & { rest: Token[] }> {
@@ -24,16 +25,19 @@ export async function runChoice(
   request: GenerationRequest,
   choice: number,
   rest: Token[],
+  continuations?: CharacterContinuations,
 ): Promise<ChoiceResult> {
   const generated: Token[] = [];
   const logprobs: TokenLogprob[] = [];
   const wantLogprobs = request.topLogprobs !== undefined;
-  const options = evaluateOptions(model, request.sampling, choice, generated);
+  const decoded = new IncrementalText(model);
+  // Under a grammar, a character once begun is finished as UTF-8 (see whole-characters.ts).
+  const ruledOut = request.sampling.grammar && continuations ? () => continuations.after(model, decoded.pending()) : undefined;
+  const options = evaluateOptions(model, request.sampling, choice, generated, ruledOut);
   // Probabilities cost about half the decode speed: only ask for them when the client did.
   const stream = wantLogprobs
     ? sequence.evaluateWithMetadata(rest, { probabilities: true }, options)
     : sequence.evaluate(rest, options);
-  const decoded = new IncrementalText(model);
   let emitted = "";
   let emittedLogprobs = 0;
   const emit = (text: string) => {

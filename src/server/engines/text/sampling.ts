@@ -8,7 +8,8 @@ import {
 } from "node-llama-cpp";
 import type { SamplingSettings } from "./types";
 
-function tokenBiasFor(model: LlamaModel, logitBias: ReadonlyMap<Token, number>): TokenBias {
+/** `logitBias` as node-llama-cpp's TokenBias, with `never` ruled out. */
+function tokenBiasFor(model: LlamaModel, logitBias: ReadonlyMap<Token, number>, never: readonly Token[] = []): TokenBias {
   const bias = new TokenBias(model.tokenizer);
   for (const [token, value] of logitBias) {
     if (model.isEogToken(token)) {
@@ -19,16 +20,22 @@ function tokenBiasFor(model: LlamaModel, logitBias: ReadonlyMap<Token, number>):
       bias.set(token, { logit: value });
     }
   }
+  for (const token of never) bias.set(token, "never");
   return bias;
 }
 
-/** Options for one choice; `generated` is that choice's output so far (what penalties punish). */
+/**
+ * Options for one choice; `generated` is that choice's output so far (what penalties punish);
+ * `ruledOut`, asked before each token, what must not come next (see CharacterContinuations).
+ */
 export function evaluateOptions(
   model: LlamaModel,
   sampling: SamplingSettings,
   choiceIndex: number,
   generated: readonly Token[],
+  ruledOut?: () => readonly Token[],
 ): SequenceEvaluateOptions {
+  const bias = sampling.logitBias.size > 0 || ruledOut ? tokenBiasFor(model, sampling.logitBias) : undefined;
   const penalize = sampling.presencePenalty !== 0 || sampling.frequencyPenalty !== 0;
   return {
     temperature: sampling.temperature,
@@ -36,7 +43,12 @@ export function evaluateOptions(
     topK: sampling.topK,
     // Distinct seeds per choice, or n > 1 with a seed would return n identical choices.
     seed: sampling.seed === undefined ? undefined : sampling.seed + choiceIndex,
-    tokenBias: sampling.logitBias.size > 0 ? tokenBiasFor(model, sampling.logitBias) : undefined,
+    tokenBias: ruledOut
+      ? () => {
+          const never = ruledOut();
+          return never.length === 0 ? bias! : tokenBiasFor(model, sampling.logitBias, never);
+        }
+      : bias,
     repeatPenalty: penalize
       ? {
           punishTokens: () => generated as Token[],

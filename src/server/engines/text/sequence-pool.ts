@@ -1,7 +1,7 @@
 // Hands out a context's sequences to requests, FIFO, and keeps each sequence's evaluated tokens
 // between requests so that a prompt sharing a prefix with an earlier one only evaluates the rest.
 import type { LlamaContext, LlamaContextSequence, Token } from "node-llama-cpp";
-import { EngineBusyError } from "./engine-input-error";
+import { EngineBusyError } from "../../engine-input-error";
 
 interface Waiter {
   count: number;

@@ -7,10 +7,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
 import { ApiError, errorBody, type ApiErrorType } from "../errors";
-import { SseRelay, type RelayedUsage } from "./sse-relay";
-import type { Upstream } from "./upstream";
-import type { UpstreamRoute } from "./upstream-registry";
-import { openUpstream, readBody } from "./upstream-transport";
+import { SseRelay, type RelayedUsage } from "../upstreams/sse-relay";
+import type { Upstream } from "../upstreams/upstream";
+import type { UpstreamRoute } from "../upstreams/upstream-registry";
+import { openUpstream, readBody } from "../upstreams/upstream-transport";
 
 /** The POST routes whose bodies name a model and may go upstream (paths under /v1). */
 export type ForwardedPath = "/chat/completions" | "/completions" | "/images/generations";

@@ -1,0 +1,92 @@
+// Loads llama.cpp's binary once and each model once per id, with its context, its sequences
+// (`parallel` of them, handed out by a SequencePool) and, where node-llama-cpp allows it, the batch
+// decoder that drives decoding directly.
+import { getLlama, type Llama, type LlamaModel } from "node-llama-cpp";
+import { llamaGpu } from "../native-engines";
+import { BatchDecoder } from "./batch-decoder";
+import { loadNativeStep, type NativeStepLoad } from "./native-step";
+import { directDecodingAvailable } from "./node-llama-cpp-internals";
+import { SequencePool } from "./sequence-pool";
+
+export interface ModelLoaderOptions {
+  threads: number;
+  /** Threads for prompt-sized decodes through the batch decoder (default: threads). */
+  threadsBatch?: number;
+  parallel: number;
+  contextSize: number;
+  /** Requests that may wait for a sequence; more get a 429. */
+  maxQueue: number;
+  /** Generation steps on the server's thread where decode-step is built (native-step.ts); default true. */
+  nativeStep?: boolean;
+}
+
+export interface LoadedModel {
+  model: LlamaModel;
+  pool: SequencePool;
+  /** Drives decoding directly (see batch-decoder.ts); undefined where node-llama-cpp lacks what it needs. */
+  decoder?: BatchDecoder;
+}
+
+export class ModelLoader {
+  private llama?: Promise<Llama>;
+  private nativeStep?: NativeStepLoad;
+  private readonly loaded = new Map<string, Promise<LoadedModel>>();
+  /** Pools of the models loaded so far, for metrics. */
+  readonly pools = new Set<SequencePool>();
+
+  constructor(private readonly options: ModelLoaderOptions) {}
+
+  binary(): Promise<Llama> {
+    // node-llama-cpp prefers a build of its own for this machine over its prebuilt binaries when
+    // one was made (its `source download` command); nothing is ever built or downloaded here.
+    // Apple silicon's prebuilt binary is the Metal one; everywhere else the CPU one.
+    this.llama ??= getLlama({ gpu: llamaGpu(`${process.platform}-${process.arch}`), build: "never", logLevel: "error" as never });
+    return this.llama;
+  }
+
+  /** Which llama.cpp binary runs the models, for the server's start-up lines. */
+  async describeBinary(): Promise<string> {
+    const llama = await this.binary();
+    const kind = llama.buildType === "localBuild" ? "node-llama-cpp's own build for this machine" : `node-llama-cpp's prebuilt ${llama.gpu === "metal" ? "Metal" : "CPU"} binaries`;
+    const { reason } = this.stepLoad();
+    const steps = reason === undefined ? "generation steps on the server's thread (decode-step)" : `generation steps on node-llama-cpp's thread pool: ${reason}`;
+    return `llama.cpp ${llama.llamaCppRelease.release}, ${kind}; ${steps}`;
+  }
+
+  /** The native step, loaded once the binary is (it binds to node-llama-cpp's loaded copy). */
+  private stepLoad(): NativeStepLoad {
+    this.nativeStep ??= this.options.nativeStep === false ? { reason: "off (--no-native-step)" } : loadNativeStep();
+    return this.nativeStep;
+  }
+
+  /** Loads (once) the GGUF at `path` under `id`; a load that fails is tried again next time. */
+  load(id: string, path: string): Promise<LoadedModel> {
+    let entry = this.loaded.get(id);
+    if (!entry) {
+      entry = (async () => {
+        const model = await (await this.binary()).loadModel({ modelPath: path });
+        const context = await model.createContext({
+          contextSize: Math.min(this.options.contextSize, model.trainContextSize),
+          sequences: this.options.parallel,
+          threads: this.options.threads,
+        });
+        const pool = new SequencePool(context, this.options.maxQueue);
+        this.pools.add(pool);
+        const direct = pool.sequences.every((s) => directDecodingAvailable(model, context, s));
+        const threads = { generation: this.options.threads, prompt: this.options.threadsBatch ?? this.options.threads };
+        return { model, pool, decoder: direct ? new BatchDecoder(context, context.batchSize, threads, this.stepLoad().step) : undefined };
+      })();
+      entry.catch(() => this.loaded.delete(id));
+      this.loaded.set(id, entry);
+    }
+    return entry;
+  }
+
+  /** Frees every model, then the binary; nothing may be generating any more. */
+  async dispose(): Promise<void> {
+    const entries = await Promise.allSettled(this.loaded.values());
+    this.loaded.clear();
+    for (const e of entries) if (e.status === "fulfilled") await e.value.model.dispose();
+    if (this.llama) await (await this.llama).dispose();
+  }
+}
