@@ -1,74 +1,14 @@
 import * as assert from "node:assert/strict";
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, statSync } from "node:fs";
 import * as vscode from "vscode";
-import type { WispApi } from "../../src/extension/extension";
-import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
 import { waitFor } from "../harness/wait-for";
-import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
-
-const sample = [
-  "const header = 1;",
-  "",
-  "function total(values: number[]): number {",
-  "  let result = 0;",
-  "  for (const v of values) {",
-  "    result += v;",
-  "  }",
-  "  return result;",
-  "}",
-  "",
-  "export const footer = 2;",
-  "",
-].join("\n");
-
-const renamed = ["function total(values: number[]): number {", "  let sum = 0;", "  for (const v of values) {", "    sum += v;", "  }", "  return sum;", "}"];
-const fenced = (lines: readonly string[], language = "ts") => `Here is the updated code:\n\n\`\`\`${language}\n${lines.join("\n")}\n\`\`\`\n\nIt renames the variable.`;
-const replaceLines = (text: string, from: number, to: number, lines: readonly string[], eol = "\n") => {
-  const all = text.split(eol);
-  all.splice(from, to - from + 1, ...lines);
-  return all.join(eol);
-};
+import { fenced, longAnswer, renamed, replaceLines, sample, useEditSuite } from "./support/edit-suite";
 
 describe("Edit in place (real VS Code, scripted chat server)", function () {
   this.timeout(120_000);
-  let api: WispApi;
-  let server: ScriptedChatServer;
-  const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
-  const files: string[] = [];
-  let count = 0;
-
-  before(async () => {
-    api = await activateWisp();
-    server = await startScriptedChatServer({ key: "sk-edit-test", models: [{ id: "scripted-chat", context_length: 8192 }] });
-    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
-    // In the browser auto save defaults to on: it would write proposals to disk while they are reviewed.
-    await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
-    await setBaseUrl(server.baseUrl);
-    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
-  });
-  afterEach(async () => {
-    for (const session of api.edit.sessions()) await vscode.commands.executeCommand("wisp.edit.reject", session.id);
-    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
-    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-  });
-  after(async () => {
-    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration("files").update("autoSave", undefined, vscode.ConfigurationTarget.Global);
-    for (const file of files) rmSync(file, { force: true });
-    await resetWisp();
-    await server?.close();
-  });
-
-  /** Writes `text` to a new file and opens it with lines `from`-`to` (0-based, inclusive) selected. */
-  async function open(text: string, from: number, to: number, extension = "ts"): Promise<vscode.TextEditor> {
-    const file = join(workspace, `edit-${++count}.${extension}`);
-    files.push(file);
-    writeFileSync(file, text);
-    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
-    editor.selection = new vscode.Selection(from, 0, to, editor.document.lineAt(to).text.length);
-    return editor;
-  }
+  const suite = useEditSuite("edit");
+  const { open, session, edit, review } = suite;
+  const active = () => vscode.window.activeTextEditor!;
 
   /** The document has the sample's text and no unsaved changes, and its file was not written since `written`. */
   async function assertSavedAsBefore(document: vscode.TextDocument, written: number): Promise<void> {
@@ -78,32 +18,34 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(statSync(document.uri.fsPath).mtimeMs, written, "the file was not saved");
   }
 
-  const session = () => api.edit.sessions()[0];
-  const edit = (instruction: string) => vscode.commands.executeCommand("wisp.editSelection", { instruction });
-  const lastRequest = () => server.chatRequests.at(-1) as { model: string; messages: { role: string; content: string }[] };
+  /** Types in the active editor; a streamed line landing at the same moment refuses the edit, which is then typed again. */
+  const typeWhileStreaming = (at: vscode.Position, text: string) =>
+    waitFor("the typing taken", async () => active().edit((e) => e.insert(at, text)), (taken) => taken);
+  const lastRequest = () => suite.server.chatRequests.at(-1) as { model: string; messages: { role: string; content: string }[] };
 
   it("streams the answer in as a diff, and Accept gives the exact text in one undo step", async () => {
     const editor = await open(sample, 2, 8);
-    server.queue({ text: fenced(renamed) });
+    suite.server.queue({ text: fenced(renamed) });
     await edit("rename result to sum");
     const shown = session()!;
     assert.equal(shown.state, "reviewing");
     assert.equal(shown.hunks, 3);
     assert.deepEqual(shown.kinds, ["same", "removed", "added", "same", "removed", "added", "same", "removed", "added", "same"]);
-    assert.equal(editor.document.lineAt(3).text, "  let result = 0;");
-    assert.equal(editor.document.lineAt(4).text, "  let sum = 0;");
+    assert.equal(review().lineAt(3).text, "  let result = 0;");
+    assert.equal(review().lineAt(4).text, "  let sum = 0;");
+    assert.equal(editor.document.getText(), sample, "the file itself keeps the original lines");
 
     const request = lastRequest();
     assert.equal(request.model, "scripted-chat");
     const user = request.messages.at(-1)!.content;
-    assert.match(user, new RegExp(`^File: edit-${count}\\.ts \\(typescript\\)`));
+    assert.match(user, new RegExp(`^File: ${vscode.workspace.asRelativePath(editor.document.uri)} \\(typescript\\)`));
     assert.match(user, /The block, lines 3-9:\n```typescript\nfunction total/);
     assert.match(user, /Lines 1-2, before the block/);
     assert.match(user, /Instruction: rename result to sum/);
 
     await vscode.commands.executeCommand("wisp.edit.accept");
     assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
-    assert.deepEqual(api.edit.sessions(), []);
+    assert.deepEqual(suite.api.edit.sessions(), []);
     await vscode.commands.executeCommand("undo");
     assert.equal(editor.document.getText(), sample, "one undo gives the original back");
   });
@@ -111,22 +53,23 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
   it("Reject leaves the document byte-identical", async () => {
     const text = "\tconst a = 1;   \n\n\tconst b = 2;";
     const editor = await open(text, 0, 2);
-    server.queue({ text: "```ts\nconst a = 10;\n\nconst b = 20;\n```" });
+    suite.server.queue({ text: "```ts\nconst a = 10;\n\nconst b = 20;\n```" });
     await edit("bigger numbers");
     assert.equal(session()?.state, "reviewing");
-    assert.notEqual(editor.document.getText(), text);
+    assert.notEqual(review().getText(), text);
     await vscode.commands.executeCommand("wisp.edit.reject");
     assert.equal(editor.document.getText(), text);
-    assert.deepEqual(api.edit.sessions(), []);
+    assert.deepEqual(suite.api.edit.sessions(), []);
   });
 
   it("Reject on a file with no unsaved changes leaves it clean, without writing it", async () => {
     const editor = await open(sample, 2, 8);
     const written = statSync(editor.document.uri.fsPath).mtimeMs;
-    server.queue({ text: fenced(renamed) });
+    suite.server.queue({ text: fenced(renamed) });
     await edit("rename result to sum");
     assert.equal(session()?.state, "reviewing");
-    assert.equal(editor.document.isDirty, true, "the proposal is an unsaved change while it is reviewed");
+    assert.equal(review().isDirty, true, "the proposal is an unsaved change of the review copy");
+    assert.equal(editor.document.isDirty, false, "the file itself has no change");
     await vscode.commands.executeCommand("wisp.edit.reject");
     await assertSavedAsBefore(editor.document, written);
   });
@@ -134,11 +77,11 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
   it("Escape while streaming on a file with no unsaved changes leaves it clean, without writing it", async () => {
     const editor = await open(sample, 2, 8);
     const written = statSync(editor.document.uri.fsPath).mtimeMs;
-    const long = ["function total(values: number[]): number {", ...Array.from({ length: 200 }, (_, i) => `  const step${i} = values.length + ${i};`), "}"];
-    server.queue({ text: fenced(long), tokensPerSecond: 40 });
+    const long = longAnswer(200);
+    suite.server.queue({ text: fenced(long), tokensPerSecond: 40 });
     const running = edit("spell out the steps");
-    await waitFor("new lines streaming in", () => session()?.kinds ?? [], (kinds) => kinds.includes("added") && kinds.includes("pending"));
-    assert.equal(editor.document.isDirty, true);
+    await suite.streaming();
+    assert.equal(editor.document.isDirty, false);
     // Escape is bound to this command while an edit streams.
     await vscode.commands.executeCommand("wisp.edit.reject");
     await running;
@@ -151,11 +94,11 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     const before = editor.document.getText();
     assert.equal(editor.document.isDirty, true);
     editor.selection = new vscode.Selection(3, 0, 9, 1);
-    server.queue({ text: fenced(renamed) });
+    suite.server.queue({ text: fenced(renamed) });
     await edit("rename result to sum");
     assert.equal(session()?.state, "reviewing");
     await vscode.commands.executeCommand("wisp.edit.reject");
-    assert.deepEqual(api.edit.sessions(), []);
+    assert.deepEqual(suite.api.edit.sessions(), []);
     assert.equal(editor.document.getText(), before);
     assert.equal(editor.document.isDirty, true, "the user's own changes stay unsaved");
     assert.equal(readFileSync(editor.document.uri.fsPath, "utf8"), sample);
@@ -163,12 +106,14 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
 
   it("Reject after typing elsewhere in a clean file during the review keeps the typing, unsaved", async () => {
     const editor = await open(sample, 2, 8);
-    server.queue({ text: fenced(renamed) });
+    suite.server.queue({ text: fenced(renamed) });
     await edit("rename result to sum");
     assert.equal(session()?.state, "reviewing");
-    await editor.edit((e) => e.insert(new vscode.Position(editor.document.lineCount - 1, 0), "// typed during the review\n"));
+    // Typed where the proposal is shown, below it: the file gets the typing, not the proposal.
+    await active().edit((e) => e.insert(new vscode.Position(active().document.lineCount - 1, 0), "// typed during the review\n"));
+    await waitFor("the typing in the file", () => editor.document.getText(), (text) => text === `${sample}// typed during the review\n`);
     await vscode.commands.executeCommand("wisp.edit.reject");
-    assert.deepEqual(api.edit.sessions(), []);
+    assert.deepEqual(suite.api.edit.sessions(), []);
     assert.equal(editor.document.getText(), `${sample}// typed during the review\n`);
     assert.equal(editor.document.isDirty, true, "the typing stays as an unsaved change");
     assert.equal(readFileSync(editor.document.uri.fsPath, "utf8"), sample);
@@ -177,11 +122,11 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
   it("accepting one of two hunks from its CodeLens applies exactly that hunk", async () => {
     const editor = await open(sample, 2, 8);
     const answer = [...renamed.slice(0, 0), "function total(values: number[]): number {", "  let result = 0; // running sum", "  for (const v of values) {", "    result += v;", "  }", "  return result * 2;", "}"];
-    server.queue({ text: fenced(answer) });
+    suite.server.queue({ text: fenced(answer) });
     await edit("comment and double");
     const { id, hunks } = session()!;
     assert.equal(hunks, 2);
-    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", editor.document.uri);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", review().uri);
     const titles = lenses.map((lens) => `${lens.range.start.line}:${lens.command?.title}`);
     assert.deepEqual(titles.filter((t) => /:(Accept|Reject)$/.test(t)), ["3:Accept", "3:Reject", "8:Accept", "8:Reject"]);
     assert.ok(titles.includes("2:$(check) Accept All (Ctrl+Enter)") && titles.includes("2:$(diff) Open Diff"), titles.join(", "));
@@ -196,32 +141,32 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
 
   it("Stop mid-stream puts the original back and closes the request", async () => {
     const editor = await open(sample, 2, 8);
-    const long = ["function total(values: number[]): number {", ...Array.from({ length: 200 }, (_, i) => `  const step${i} = values.length + ${i};`), "}"];
-    server.queue({ text: fenced(long), tokensPerSecond: 40 });
-    const aborted = server.aborted;
+    const long = longAnswer(200);
+    suite.server.queue({ text: fenced(long), tokensPerSecond: 40 });
+    const aborted = suite.server.aborted;
     const running = edit("spell out the steps");
-    await waitFor("new lines streaming in", () => session()?.kinds ?? [], (kinds) => kinds.includes("added") && kinds.includes("pending"));
+    await suite.streaming();
     assert.equal(session()?.state, "streaming");
     await vscode.commands.executeCommand("wisp.edit.reject");
     await running;
     assert.equal(editor.document.getText(), sample);
-    assert.deepEqual(api.edit.sessions(), []);
-    await waitFor("the server to see the request closed", () => server.aborted, (n) => n === aborted + 1);
+    assert.deepEqual(suite.api.edit.sessions(), []);
+    await waitFor("the server to see the request closed", () => suite.server.aborted, (n) => n === aborted + 1);
   });
 
   it("keeps a CRLF file CRLF, and re-indents an answer written at column 0", async () => {
     const crlf = sample.replace(/\n/g, "\r\n");
     const editor = await open(crlf, 3, 7);
     assert.equal(editor.document.eol, vscode.EndOfLine.CRLF);
-    server.queue({ text: fenced(["let sum = 0;", "for (const v of values) {", "  sum += v;", "}", "return sum;"]) });
+    suite.server.queue({ text: fenced(["let sum = 0;", "for (const v of values) {", "  sum += v;", "}", "return sum;"]) });
     await edit("rename result to sum");
     await vscode.commands.executeCommand("wisp.edit.accept");
     assert.equal(editor.document.getText(), replaceLines(crlf, 2, 8, renamed, "\r\n"));
     await vscode.commands.executeCommand("undo");
     assert.equal(editor.document.getText(), crlf);
 
-    server.queue({ text: fenced(["let sum = 0;"]) });
-    editor.selection = new vscode.Selection(3, 0, 3, 5);
+    suite.server.queue({ text: fenced(["let sum = 0;"]) });
+    active().selection = new vscode.Selection(3, 0, 3, 5);
     await edit("rename");
     await vscode.commands.executeCommand("wisp.edit.reject");
     assert.equal(editor.document.getText(), crlf);
@@ -229,10 +174,10 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
 
   it("the user can type above the block while it streams; the edit follows its lines", async () => {
     const editor = await open(sample, 2, 8);
-    server.queue({ text: fenced(renamed), tokensPerSecond: 30 });
+    suite.server.queue({ text: fenced(renamed), tokensPerSecond: 30 });
     const running = edit("rename result to sum");
     await waitFor("streaming", () => session()?.state, (state) => state === "streaming");
-    await editor.edit((e) => e.insert(new vscode.Position(0, 0), "// typed while it streams\n"));
+    await typeWhileStreaming(new vscode.Position(0, 0), "// typed while it streams\n");
     await running;
     assert.equal(session()?.startLine, 3);
     await vscode.commands.executeCommand("wisp.edit.accept");
@@ -241,13 +186,13 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
 
   it("typing inside the lines being edited stops the edit and puts the original back", async () => {
     const editor = await open(sample, 2, 8);
-    const long = ["function total(values: number[]): number {", ...Array.from({ length: 100 }, (_, i) => `  const step${i} = values.length + ${i};`), "}"];
-    server.queue({ text: fenced(long), tokensPerSecond: 40 });
+    const long = longAnswer(100);
+    suite.server.queue({ text: fenced(long), tokensPerSecond: 40 });
     const running = edit("spell out the steps");
     await waitFor("new lines streaming in", () => session()?.kinds ?? [], (kinds) => kinds.includes("added"));
-    await editor.edit((e) => e.insert(new vscode.Position(3, 0), "x"));
+    await typeWhileStreaming(new vscode.Position(3, 0), "x");
     await running;
-    await waitFor("the edit stopped", () => api.edit.sessions().length, (n) => n === 0);
+    await waitFor("the edit stopped", () => suite.api.edit.sessions().length, (n) => n === 0);
     assert.equal(editor.document.getText(), sample);
   });
 
@@ -257,16 +202,17 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     await vscode.window.showTextDocument(first.document, vscode.ViewColumn.One);
     const right = await vscode.window.showTextDocument(second.document, vscode.ViewColumn.Two);
     right.selection = new vscode.Selection(2, 0, 8, 1);
-    server.queue({ text: fenced(renamed), tokensPerSecond: 30 }, { text: fenced(renamed), tokensPerSecond: 30 });
+    // Slow enough that the first is still streaming once the second has opened its review copy.
+    suite.server.queue({ text: fenced(renamed), tokensPerSecond: 10 }, { text: fenced(renamed), tokensPerSecond: 10 });
     const leftEditor = await vscode.window.showTextDocument(first.document, vscode.ViewColumn.One);
     leftEditor.selection = new vscode.Selection(2, 0, 8, 1);
     const runningLeft = edit("rename result to sum");
-    await waitFor("the first edit streaming", () => api.edit.sessions().length, (n) => n === 1);
+    await waitFor("the first edit streaming", () => suite.api.edit.sessions().length, (n) => n === 1);
     await vscode.window.showTextDocument(second.document, vscode.ViewColumn.Two);
     const runningRight = edit("rename it too");
-    await waitFor("both edits streaming at once", () => api.edit.sessions().map((s) => s.state), (states) => states.length === 2 && states.every((s) => s === "streaming"));
+    await waitFor("both edits streaming at once", () => suite.api.edit.sessions().map((s) => s.state), (states) => states.length === 2 && states.every((s) => s === "streaming"));
     await Promise.all([runningLeft, runningRight]);
-    const [a, b] = api.edit.sessions();
+    const [a, b] = suite.api.edit.sessions();
     assert.deepEqual([a?.state, b?.state, a?.uri, b?.uri], ["reviewing", "reviewing", first.document.uri.toString(), second.document.uri.toString()]);
     await vscode.commands.executeCommand("wisp.edit.accept", a!.id);
     await vscode.commands.executeCommand("wisp.edit.reject", b!.id);
@@ -283,7 +229,7 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
       const fix = actions.find((a) => a.title === "Fix with Wisp");
       assert.ok(fix?.command, `actions offered: ${actions.map((a) => a.title).join(", ")}`);
       assert.equal(fix.kind?.value, "quickfix");
-      server.queue({ text: fenced(["  return Number(result);"]) });
+      suite.server.queue({ text: fenced(["  return Number(result);"]) });
       await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
       const user = lastRequest().messages.at(-1)!.content;
       assert.match(user, /Instruction: Fix this problem: Type 'string' is not assignable to type 'number'\./);
@@ -314,27 +260,31 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
   });
 
-  it("Open Diff's proposed side follows the hunks rejected since, with the file hidden or beside it", async () => {
+  it("Open Diff shows what is left to decide after each hunk's Accept or Reject, and closes when nothing is", async () => {
     const editor = await open(sample, 2, 8);
-    server.queue({ text: fenced(renamed) });
+    suite.server.queue({ text: fenced(renamed) });
     await edit("rename result to sum");
     const { id, hunks } = session()!;
     assert.equal(hunks, 3);
     await vscode.commands.executeCommand("wisp.edit.showDiff", id);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     assert.ok(tab instanceof vscode.TabInputTextDiff, "the diff editor is open");
-    const proposed = await vscode.workspace.openTextDocument(tab.modified);
-    assert.equal(proposed.getText(), replaceLines(sample, 2, 8, renamed));
-    // Decided while the diff editor hides the file, then beside it.
+    const [left, right] = await Promise.all([vscode.workspace.openTextDocument(tab.original), vscode.workspace.openTextDocument(tab.modified)]);
+    const sides = () => [left.getText(), right.getText()];
+    assert.deepEqual(sides(), [sample, replaceLines(sample, 2, 8, renamed)]);
+    // Decided while the diff editor hides the proposal: the accepted hunk is on both sides, no longer a difference.
+    await vscode.commands.executeCommand("wisp.edit.acceptHunk", id, 0);
+    const firstAccepted = sample.replace("  let result = 0;", "  let sum = 0;");
+    await waitFor("the accepted hunk on both sides", sides, ([l, r]) => l === firstAccepted && r === replaceLines(sample, 2, 8, renamed));
+    // Then with the proposal beside it: the rejected hunk leaves the proposed side.
+    await vscode.window.showTextDocument(review(), vscode.ViewColumn.Beside);
     await vscode.commands.executeCommand("wisp.edit.rejectHunk", id, 1);
-    const oneRejected = replaceLines(sample, 2, 8, renamed).replace("    sum += v;", "    result += v;");
-    await waitFor("the proposed side without the rejected hunk", () => proposed.getText(), (text) => text === oneRejected);
-    await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.Beside);
-    await vscode.commands.executeCommand("wisp.edit.rejectHunk", id, 2);
-    const twoRejected = oneRejected.replace("  return sum;", "  return result;");
-    await waitFor("the proposed side without both rejected hunks", () => proposed.getText(), (text) => text === twoRejected);
-    await vscode.commands.executeCommand("wisp.edit.accept", id);
-    assert.equal(editor.document.getText(), twoRejected);
+    const lastLeft = firstAccepted.replace("  return result;", "  return sum;");
+    await waitFor("only the last hunk left as a difference", sides, ([l, r]) => l === firstAccepted && r === lastLeft);
+    await vscode.commands.executeCommand("wisp.edit.acceptHunk", id, 2);
+    const diffs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff);
+    await waitFor("the diff editor closed", () => diffs().length, (n) => n === 0);
+    assert.equal(editor.document.getText(), lastLeft);
   });
 
   it("chat Apply puts the code block in exactly, re-indented: a sentence-like first line and a ``` line inside a string stay", async () => {
@@ -351,7 +301,7 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
 
     // Without a fence, lines that open and close like a model's prose are the code too.
     const prose = ["    This function adds the prices.", "    Note: the prices are in cents."];
-    editor.selection = new vscode.Selection(2, 0, 2, 10);
+    active().selection = new vscode.Selection(2, 0, 2, 10);
     await vscode.commands.executeCommand("wisp.chat.applyCode", prose.join("\n"), "python");
     await vscode.commands.executeCommand("wisp.edit.accept");
     assert.equal(editor.document.getText(), replaceLines(applied, 2, 2, prose));
@@ -359,16 +309,16 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
 
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
     const editor = await open(sample, 2, 8);
-    server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });
+    suite.server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });
     await edit("rename result to sum");
     await vscode.commands.executeCommand("wisp.edit.reject");
-    editor.selection = new vscode.Selection(5, 4, 5, 4);
-    const before = server.chatRequests.length;
+    active().selection = new vscode.Selection(5, 4, 5, 4);
+    const before = suite.server.chatRequests.length;
     // "rename result to sum" is now the most recent instruction: the input lists it first.
     const running = vscode.commands.executeCommand("wisp.editSelection");
     await waitFor("the instruction input to take the listed instruction", async () => {
       await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-      return server.chatRequests.length;
+      return suite.server.chatRequests.length;
     }, (n) => n > before);
     await running;
     assert.match(lastRequest().messages.at(-1)!.content, /Instruction: rename result to sum$/m);
@@ -379,24 +329,24 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
 
   it("errors leave the document unchanged and say what to do: no key, unknown model, no code in the answer", async () => {
     const editor = await open(sample, 2, 8);
-    server.queue({ text: "I can't help with that.\n" });
+    suite.server.queue({ text: "I can't help with that.\n" });
     await edit("rename");
-    assert.match(api.edit.lastError() ?? "", /no code/);
+    assert.match(suite.api.edit.lastError() ?? "", /no code/);
     assert.equal(editor.document.getText(), sample);
 
-    server.queue({ error: { status: 404, message: "The model `gone` does not exist.", code: "model_not_found" } });
+    suite.server.queue({ error: { status: 404, message: "The model `gone` does not exist.", code: "model_not_found" } });
     await edit("rename");
-    assert.match(api.edit.lastError() ?? "", /gone/);
+    assert.match(suite.api.edit.lastError() ?? "", /gone/);
     assert.equal(editor.document.getText(), sample);
 
     await vscode.commands.executeCommand("wisp.clearApiKey");
     try {
       await edit("rename");
-      assert.match(api.edit.lastError() ?? "", /Set API Key/);
+      assert.match(suite.api.edit.lastError() ?? "", /Set API Key/);
       assert.equal(editor.document.getText(), sample);
-      assert.deepEqual(api.edit.sessions(), []);
+      assert.deepEqual(suite.api.edit.sessions(), []);
     } finally {
-      await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+      await vscode.commands.executeCommand("wisp.setApiKey", suite.server.key);
     }
   });
 });

@@ -14,7 +14,8 @@ const editTries = 5;
 export class BlockRegion {
   private start: number;
   private count: number;
-  private ownEdits = 0;
+  /** The session's edits under way, as the document will report them: a change matching one is the session's own. */
+  private readonly ownEdits: { readonly range: vscode.Range; readonly text: string }[] = [];
   /** Whether the region's text was edited yet: the first edit starts an undo step of its own. */
   private edited = false;
 
@@ -42,25 +43,46 @@ export class BlockRegion {
     return this.document.getText(this.range());
   }
 
+  /** The document's text with `text` in place of the region's lines. */
+  documentWith(text: string): string {
+    const range = this.range();
+    const all = this.document.getText();
+    return all.slice(0, this.document.offsetAt(range.start)) + text + all.slice(this.document.offsetAt(range.end));
+  }
+
   /**
    * Follows a change of the document: lines added or removed above move the region; a change
-   * inside it that is not the session's own edit is reported.
+   * inside it that is not the session's own edit is reported. `outside` is given each change above
+   * or below the region, placed as it would be were the region `block`'s lines.
    */
-  follow(event: vscode.TextDocumentChangeEvent): RegionChange {
+  follow(event: vscode.TextDocumentChangeEvent, outside?: (range: vscode.Range, text: string) => void): RegionChange {
     if (event.document !== this.document) return "none";
     let result: RegionChange = "none";
     for (const change of event.contentChanges) {
       const { start, end } = change.range;
+      const delta = (change.text.match(/\n/g) ?? []).length - (end.line - start.line);
+      const own = this.ownEdits.findIndex((edit) => edit.range.isEqual(change.range) && edit.text === change.text);
+      if (own >= 0) {
+        // The region grows or shrinks with the session's edit before that edit resolves.
+        this.ownEdits.splice(own, 1);
+        this.count += delta;
+        continue;
+      }
       // Ending at column 0 of the first line leaves that line as it was.
       const above = end.line < this.start || (end.line === this.start && end.character === 0 && start.line < this.start);
       if (above) {
-        const delta = (change.text.match(/\n/g) ?? []).length - (end.line - start.line);
+        outside?.(change.range, change.text);
         if (delta !== 0) result = "moved";
         this.start += delta;
         continue;
       }
       const below = start.line >= this.start + this.count && (this.block.finalEol || this.count === 0);
-      if (!below && this.ownEdits === 0) return "inside";
+      if (below) {
+        const shift = this.block.lines.length - this.count;
+        outside?.(new vscode.Range(start.translate(shift), end.translate(shift)), change.text);
+        continue;
+      }
+      return "inside";
     }
     return result;
   }
@@ -68,7 +90,7 @@ export class BlockRegion {
   /**
    * Puts `text` (whole lines, `lines` of them) in place of the region, in an editor showing the
    * document, where undo stops can be chosen. With no editor showing it the edit waits (false),
-   * unless `hidden` says to apply it to the document anyway (ending a session in a hidden tab).
+   * unless `hidden` says to apply it to the document anyway (the file, behind its review copy).
    * False too when the document kept changing under the edit.
    */
   async replace(text: string, lines: number, options: { undoStopBefore: boolean; undoStopAfter: boolean; hidden?: boolean }): Promise<boolean> {
@@ -83,14 +105,17 @@ export class BlockRegion {
       }
       const base = this.document.offsetAt(range.start);
       const target = new vscode.Range(this.document.positionAt(base + span.start), this.document.positionAt(base + span.end));
-      this.ownEdits++;
+      const own = { range: target, text: span.text };
+      this.ownEdits.push(own);
       let done: boolean;
       try {
-        // The session's edits then make one undo step of their own, which SavedState relies on.
+        // The session's edits then make one undo step of their own, apart from the user's typing.
         const stops = { undoStopBefore: options.undoStopBefore || !this.edited, undoStopAfter: options.undoStopAfter };
         done = editor ? await editor.edit((edit) => edit.replace(target, span.text), stops) : await this.applyHidden(target, span.text);
       } finally {
-        this.ownEdits--;
+        // Not reported (the edit was refused): nothing to match any more.
+        const left = this.ownEdits.indexOf(own);
+        if (left >= 0) this.ownEdits.splice(left, 1);
       }
       if (done) {
         this.edited = true;

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { editMessages } from "../../core/edit/edit-prompt";
-import { codeAsGiven, codeOfReply } from "../../core/edit/reply-code";
+import { codeAsGiven, codeOfReply, type CodeReader } from "../../core/edit/reply-code";
+import type { IndentStyle } from "../../core/edit/reindent";
 import { ChatModelList } from "../chat/chat-models";
 import type { ClientFactory } from "../client-factory";
 import type { Logger } from "../logger";
@@ -9,6 +10,8 @@ import { EditDecorations } from "./edit-decorations";
 import { reportEditError } from "./edit-errors";
 import { EditSession, type EditEnd, type EditState } from "./edit-session";
 import { blockOf, requestInput, type EditTarget } from "./edit-target";
+import { ReviewCopies } from "./review-copies";
+import { ReviewCopy, type MirroredChange } from "./review-copy";
 
 export interface EditControllerDeps {
   readonly settings: Settings;
@@ -18,7 +21,8 @@ export interface EditControllerDeps {
 
 /** What the extension's own tests and benchmark read about the edits. */
 export interface EditProbe {
-  sessions(): { id: number; uri: string; state: EditState; startLine: number; hunks: number; kinds: string[] }[];
+  /** `uri` is the file's, `review` its review copy's, where the proposal is shown. */
+  sessions(): { id: number; uri: string; review: string; state: EditState; startLine: number; hunks: number; kinds: string[] }[];
   /** Milliseconds from a streamed line's arrival to the editor showing it, oldest first (bounded). */
   latencies(): readonly number[];
   /** The last error message shown for an edit. */
@@ -30,12 +34,24 @@ export type EditSource = { readonly instruction: string } | { readonly code: str
 
 const keptLatencies = 20_000;
 
+type Answer = (signal: AbortSignal) => AsyncIterable<{ content: string }>;
+
+/** Code already written, as an answer of one piece. */
+const given = (code: string): Answer =>
+  async function* () {
+    yield { content: code };
+  };
+
 /**
  * The edits under way, one per document at most: starts them, feeds them the answer, ends them on
  * the user's word, keeps the decorations and the context keys for the keyboard in step.
  */
 export class EditController implements vscode.Disposable {
   private readonly sessions = new Set<EditSession>();
+  /** Files whose review copy is being opened: a second edit of them waits for none. */
+  private readonly opening = new Set<vscode.TextDocument>();
+  /** Where the review copies live (registered as a file system by registerEdit). */
+  readonly copies = new ReviewCopies();
   private readonly decorations = new EditDecorations();
   private readonly changedEmitter = new vscode.EventEmitter<void>();
   private readonly editedEmitter = new vscode.EventEmitter<void>();
@@ -54,6 +70,7 @@ export class EditController implements vscode.Disposable {
   constructor(private readonly deps: EditControllerDeps) {
     this.models = new ChatModelList(deps.clients, deps.log);
     this.subscriptions = [
+      this.copies,
       this.decorations,
       this.changedEmitter,
       this.editedEmitter,
@@ -64,7 +81,15 @@ export class EditController implements vscode.Disposable {
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
       vscode.workspace.onDidCloseTextDocument((document) => {
-        for (const session of this.sessionsOf(document)) void this.finish(session, session.cancel());
+        for (const session of this.sessionsEditing(document)) void this.finish(session, session.cancel());
+      }),
+      // Closing the copy's last tab is a Reject; its document may stay open a while after.
+      vscode.window.tabGroups.onDidChangeTabs(({ closed }) => {
+        if (closed.length === 0) return;
+        const shown = new Set(vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => (tab.input instanceof vscode.TabInputText ? tab.input.uri.toString() : "")));
+        for (const session of this.sessions) {
+          if (session.state !== "ended" && !shown.has(session.document.uri.toString())) void this.finish(session, session.cancel());
+        }
       }),
       deps.settings.onDidChange(() => this.models.invalidate()),
     ];
@@ -72,20 +97,26 @@ export class EditController implements vscode.Disposable {
 
   readonly probe: EditProbe = {
     sessions: () =>
-      [...this.sessions].map((s) => ({ id: s.id, uri: s.document.uri.toString(), state: s.state, startLine: s.region.startLine, hunks: s.hunks.length, kinds: s.shown.map((l) => l.kind) })),
+      [...this.sessions].map((s) => ({ id: s.id, uri: s.file.uri.toString(), review: s.document.uri.toString(), state: s.state, startLine: s.region.startLine, hunks: s.hunks.length, kinds: s.shown.map((l) => l.kind) })),
     latencies: () => this.shownAfter,
     lastError: () => this.errorShown,
   };
 
+  /** The sessions shown in `document` (a review copy). */
   sessionsOf(document: vscode.TextDocument): EditSession[] {
     return [...this.sessions].filter((s) => s.document === document);
+  }
+
+  /** The sessions editing `document`, as the file or as its review copy. */
+  sessionsEditing(document: vscode.TextDocument): EditSession[] {
+    return [...this.sessions].filter((s) => s.document === document || s.file === document);
   }
 
   /** The session a command means: by id (CodeLens), else the one in the active editor. */
   find(id?: unknown): EditSession | undefined {
     if (typeof id === "number") return [...this.sessions].find((s) => s.id === id);
     const document = vscode.window.activeTextEditor?.document;
-    return document === undefined ? undefined : this.sessionsOf(document)[0];
+    return document === undefined ? undefined : this.sessionsEditing(document)[0];
   }
 
   /**
@@ -93,29 +124,22 @@ export class EditController implements vscode.Disposable {
    * review. Failures put the original back and show one message with a way out.
    */
   async start(target: EditTarget, source: EditSource): Promise<void> {
-    if (this.sessionsOf(target.document).length > 0) {
+    if (this.sessionsEditing(target.document).length > 0 || this.opening.has(target.document)) {
       throw new Error("An edit is already open in this file: accept it (Ctrl+Enter) or reject it (Escape) first.");
     }
     const editor = vscode.window.visibleTextEditors.find((e) => e.document === target.document);
     const options = editor?.options ?? {};
     const indent = { useTabs: options.insertSpaces === false, tabSize: typeof options.tabSize === "number" ? options.tabSize : 4 };
-    const session = new EditSession(++this.lastId, target.document, target.startLine, blockOf(target), indent, {
-      changed: () => this.changed(session.document),
-      shown: (ms) => {
-        this.shownAfter.push(ms);
-        if (this.shownAfter.length > keptLatencies) this.shownAfter.shift();
-      },
-    }, "code" in source ? codeAsGiven : codeOfReply);
-    this.sessions.add(session);
-    this.errorShown = undefined;
-    this.changed(target.document);
+    let session: EditSession | undefined;
     try {
-      if ("code" in source) session.receive(source.code);
-      else await this.stream(session, target, source.instruction);
+      // Asked before the copy opens: a missing key or model fails without a tab opening and closing.
+      const answer = "code" in source ? given(source.code) : await this.request(target, source.instruction);
+      session = await this.open(target, indent, "code" in source ? codeAsGiven : codeOfReply);
+      for await (const delta of answer(session.signal)) session.receive(delta.content);
       await session.complete();
     } catch (error) {
-      if (session.signal.aborted) return;
-      await this.finish(session, session.cancel("failed"));
+      if (session?.signal.aborted) return;
+      if (session) await this.finish(session, session.cancel("failed"));
       this.errorShown = reportEditError(error, { baseUrl: this.deps.settings.value.baseUrl, log: this.deps.log, retry: () => this.start(target, source) });
       return;
     }
@@ -129,7 +153,7 @@ export class EditController implements vscode.Disposable {
   async finish(session: EditSession, ending: Promise<EditEnd | undefined>): Promise<EditEnd | undefined> {
     const end = await ending;
     if (session.state === "ended" && this.sessions.delete(session)) {
-      this.deps.log.info(`edit: ${end ?? "ended"} (${session.document.uri.fsPath}, line ${session.region.startLine + 1})`);
+      this.deps.log.info(`edit: ${end ?? "ended"} (${session.file.uri.fsPath}, line ${session.region.startLine + 1})`);
       this.changed(session.document);
     }
     return end;
@@ -141,7 +165,32 @@ export class EditController implements vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
   }
 
-  private async stream(session: EditSession, target: EditTarget, instruction: string): Promise<void> {
+  /** Opens the review copy of the target's file and starts a session in it. */
+  private async open(target: EditTarget, indent: Omit<IndentStyle, "target">, readCode: CodeReader): Promise<EditSession> {
+    const id = ++this.lastId;
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === target.document);
+    this.opening.add(target.document);
+    let copy: ReviewCopy;
+    try {
+      copy = await ReviewCopy.open(this.copies, target.document, editor, id);
+    } finally {
+      this.opening.delete(target.document);
+    }
+    const session = new EditSession(id, copy, target.startLine, blockOf(target), indent, {
+      changed: () => this.changed(session.document),
+      shown: (ms) => {
+        this.shownAfter.push(ms);
+        if (this.shownAfter.length > keptLatencies) this.shownAfter.shift();
+      },
+    }, readCode);
+    this.sessions.add(session);
+    this.errorShown = undefined;
+    this.changed(session.document);
+    return session;
+  }
+
+  /** The chat request for an instruction, ready to stream once the session has its signal. */
+  private async request(target: EditTarget, instruction: string): Promise<Answer> {
     const { settings, clients, log } = this.deps;
     const client = await clients.create();
     client.checkReady();
@@ -150,14 +199,24 @@ export class EditController implements vscode.Disposable {
     const messages = editMessages(requestInput(target, instruction));
     log.info(`edit: ${model}, lines ${target.startLine + 1}-${target.endLine + 1} of ${target.document.uri.fsPath}`);
     const body = { model, messages, temperature: chat.temperature, max_tokens: chat.maxTokens, stream_options: { include_usage: true } };
-    for await (const delta of client.streamChat(body, session.signal)) session.receive(delta.content);
+    return (signal) => client.streamChat(body, signal);
   }
 
   private documentChanged(event: vscode.TextDocumentChangeEvent): void {
-    for (const session of this.sessionsOf(event.document)) {
-      const change = session.region.follow(event);
+    for (const session of this.sessionsEditing(event.document)) {
+      if (session.state === "ended" || event.contentChanges.length === 0) continue;
+      if (event.document === session.file) {
+        // The copy's text is the file's around the edited lines: the file changed by something else no longer matches it.
+        if (session.copy.owns()) continue;
+        void this.finish(session, session.cancel());
+        void vscode.window.showWarningMessage("Wisp: the file was changed outside the edit, so the edit stopped; the file keeps that change.");
+        continue;
+      }
+      const outside: MirroredChange[] = [];
+      const change = session.region.follow(event, (range, text) => outside.push({ range, text }));
+      session.copy.mirror(outside);
       if (change === "moved") this.changed(event.document);
-      if (change === "inside" && session.state !== "ended") {
+      if (change === "inside") {
         void this.finish(session, session.cancel());
         void vscode.window.showWarningMessage("Wisp: the lines being edited were changed by hand, so the edit stopped and its lines are back as they were.");
       }

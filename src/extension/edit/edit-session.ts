@@ -6,7 +6,7 @@ import { indentStyleOf, Reindenter, type IndentStyle } from "../../core/edit/rei
 import { StreamingLineDiff } from "../../core/edit/streaming-diff";
 import { BlockRegion } from "./block-region";
 import type { DecoratedBlock } from "./edit-decorations";
-import { SavedState } from "./saved-state";
+import type { ReviewCopy } from "./review-copy";
 
 export type EditState = "streaming" | "reviewing" | "ended";
 
@@ -29,15 +29,13 @@ export class NoCodeError extends Error {
 
 /**
  * One edit of a block: the proposal streams in as lines below the removed ones, then each hunk is
- * accepted or rejected. The document only ever holds the original block, the proposal being shown,
- * or the final text; rejecting puts back the original's exact text, and accepting first puts it
- * back and then writes the result as one edit, so a single undo returns to the original.
+ * accepted or rejected. The proposal is shown in the file's review copy only (see ReviewCopy): the
+ * file keeps the original lines until Accept writes the result there as one edit, so a single undo
+ * returns to the original, and Reject or Stop leave the file untouched.
  */
 export class EditSession {
   readonly region: BlockRegion;
   readonly originalText: string;
-  /** The document's saved text: an end without a change undoes back to it, leaving it saved. */
-  private readonly saved: SavedState;
   private current: EditState = "streaming";
   private diff: StreamingLineDiff;
   private reindenter: Reindenter;
@@ -55,7 +53,8 @@ export class EditSession {
 
   constructor(
     readonly id: number,
-    document: vscode.TextDocument,
+    /** Where the proposal is shown, and the file it is for. */
+    readonly copy: ReviewCopy,
     startLine: number,
     readonly original: BlockText,
     indent: Omit<IndentStyle, "target">,
@@ -63,8 +62,7 @@ export class EditSession {
     /** How the received text becomes code lines: a model's reply is cleaned, chat's Apply code is taken as it is. */
     private readonly readCode: CodeReader = codeOfReply,
   ) {
-    this.saved = new SavedState(document);
-    this.region = new BlockRegion(document, startLine, original);
+    this.region = new BlockRegion(copy.document, startLine, original);
     this.originalText = joinBlock(original);
     this.indent = indentStyleOf(original.lines, indent);
     this.diff = new StreamingLineDiff(original.lines);
@@ -72,8 +70,14 @@ export class EditSession {
     this.lines = shownLines(original.lines, this.shape, [], 0);
   }
 
+  /** The review copy, where the proposal is shown. */
   get document(): vscode.TextDocument {
-    return this.region.document;
+    return this.copy.document;
+  }
+
+  /** The file being edited. */
+  get file(): vscode.TextDocument {
+    return this.copy.file;
   }
 
   get state(): EditState {
@@ -109,9 +113,14 @@ export class EditSession {
     return { startLine: this.region.startLine, lines: this.lines, streaming: this.current === "streaming" };
   }
 
-  /** The text the hunks make if every undecided one is accepted (for the diff editor). */
+  /** The file's text as the hunks decided so far make it (for the diff editor's left side). */
+  decidedText(): string {
+    return this.textWith(this.decisions);
+  }
+
+  /** The file's text if every undecided hunk is accepted too (for the diff editor's right side). */
   proposedText(): string {
-    return joinBlock({ ...this.original, lines: decidedLines(this.original.lines, this.shape, this.decisions.map((d) => (d === "rejected" ? d : "accepted"))) });
+    return this.textWith(this.decisions.map((d) => (d === "rejected" ? d : "accepted")));
   }
 
   /** Takes a piece of the answer; only complete lines are shown. */
@@ -154,17 +163,15 @@ export class EditSession {
     return this.end();
   }
 
-  /** Stops the answer and puts the original back. */
+  /** Stops the answer and closes the copy: the file is as it was. */
   async cancel(end: EditEnd = "cancelled"): Promise<EditEnd> {
     this.controller.abort();
     if (this.current === "ended") return end;
     this.current = "ended";
     await this.rendering;
-    if (!(await this.saved.undoToSaved(this.textWithOriginal()))) {
-      await this.region.replace(this.originalText, this.original.lines.length, { undoStopBefore: false, undoStopAfter: false, hidden: true });
-    }
-    this.lines = shownLines(this.original.lines, { hunks: [], segments: [] }, [], 0).map((l) => ({ ...l, kind: "same" }));
+    this.lines = this.original.lines.map((text) => ({ text, kind: "same" }));
     this.events.changed(this);
+    await this.copy.close();
     return end;
   }
 
@@ -179,19 +186,19 @@ export class EditSession {
     if (finalText === this.originalText) return this.cancel("rejected");
     this.current = "ended";
     await this.rendering;
-    await this.region.replace(this.originalText, this.original.lines.length, { undoStopBefore: false, undoStopAfter: false, hidden: true });
-    const done = await this.region.replace(finalText, final.length, { undoStopBefore: true, undoStopAfter: true, hidden: true });
+    await this.copy.idle();
+    const expected = this.region.documentWith(this.originalText);
+    const done = await this.copy.write(this.region.startLine, this.original, expected, finalText, final.length);
     this.lines = final.map((text) => ({ text, kind: "same" }));
     this.events.changed(this);
-    if (!done) throw new Error("The editor did not take the change (is the file still open and writable?). The original text is back.");
+    await this.copy.close();
+    if (!done) throw new Error("The file changed outside the edit, or did not take the change (is it still open and writable?): it is left as it was.");
     return "accepted";
   }
 
-  /** The document's text once the original block is back in place. */
-  private textWithOriginal(): string {
-    const range = this.region.range();
-    const text = this.document.getText();
-    return text.slice(0, this.document.offsetAt(range.start)) + this.originalText + text.slice(this.document.offsetAt(range.end));
+  /** The copy's text with the edited lines as `decisions` make them (pending ones as the original). */
+  private textWith(decisions: readonly Decision[]): string {
+    return this.region.documentWith(joinBlock({ ...this.original, lines: decidedLines(this.original.lines, this.shape, decisions) }));
   }
 
   private take(final: boolean): void {

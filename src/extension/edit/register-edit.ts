@@ -10,6 +10,7 @@ import { EditDiffView, editDiffScheme } from "./edit-diff-view";
 import { FixWithWisp, fixInstruction, isFixRequest } from "./fix-code-action";
 import { askInstruction, remember } from "./instruction-input";
 import { targetOf, type EditTarget } from "./edit-target";
+import { reviewScheme } from "./review-copies";
 
 export interface EditDeps {
   readonly settings: Settings;
@@ -42,6 +43,7 @@ export function registerEdit(deps: EditDeps): { disposable: vscode.Disposable; p
     diffView,
     vscode.languages.registerCodeLensProvider({ scheme: "*" }, new EditCodeLens(edits)),
     vscode.workspace.registerTextDocumentContentProvider(editDiffScheme, diffView),
+    vscode.workspace.registerFileSystemProvider(reviewScheme, edits.copies, { isCaseSensitive: true }),
     vscode.languages.registerCodeActionsProvider({ scheme: "*" }, new FixWithWisp(), { providedCodeActionKinds: FixWithWisp.kinds }),
     // The instruction may come as an argument ({ instruction }) from a keybinding or another extension.
     command("wisp.editSelection", async (arg) => {
