@@ -42,6 +42,7 @@ export function parseModelList(body: unknown): ModelInfo[] {
       ...(typeof model.kind === "string" ? { kind: model.kind } : {}),
       ...(contextLength === undefined ? {} : { context_length: contextLength }),
       ...(typeof model.fim === "boolean" ? { fim: model.fim } : {}),
+      ...(Array.isArray(model.supported_parameters) ? { tools: model.supported_parameters.includes("tools") } : {}),
     };
   });
 }

@@ -3,6 +3,9 @@ import { defaultModelFor } from "../core/api/models";
 import { fromServer, type CompletionOutcome } from "../core/completion/types";
 import { ApiKeyStore } from "./api-key";
 import { SensitiveFileRules } from "./context/sensitive-file-rules";
+import { McpInputs } from "./mcp/mcp-inputs";
+import { registerMcpCommands } from "./mcp/mcp-commands";
+import { McpServers, type McpServerView } from "./mcp/mcp-servers";
 import { registerChat, type ChatProbe } from "./chat/register-chat";
 import { registerEdit } from "./edit/register-edit";
 import type { EditProbe } from "./edit/edit-controller";
@@ -11,6 +14,7 @@ import { registerCompletions } from "./completion/register-completions";
 import { ClientFactory } from "./client-factory";
 import { registerCommands } from "./commands";
 import { registerImageCommands } from "./image/image-commands";
+import { registerLanguageModels } from "./language-models/register-language-models";
 import { ConnectionMonitor } from "./connection-monitor";
 import { registerAutoStart } from "./local-engine/auto-start";
 import { LocalServer } from "./local-server";
@@ -33,6 +37,8 @@ export interface WispApi {
   chat: ChatProbe;
   /** The edits in place under way. */
   edit: EditProbe;
+  /** MCP servers: their states and what the Wisp MCP output channel says. */
+  mcp: { list(): Promise<(McpServerView & { toolNames: string[] })[]>; outputLines(): readonly string[] };
 }
 
 /** Small records; bounded for a long session, far above what the tests index by position. */
@@ -109,8 +115,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
 
   const edit = registerEdit({ settings, clients, log, state: context.globalState });
   context.subscriptions.push(edit.disposable);
-  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive });
+  const mcpOutput = new Logger("Wisp MCP");
+  const mcp = new McpServers({
+    log,
+    output: mcpOutput,
+    inputs: new McpInputs(context.secrets, (values) => {
+      log.setSecrets(values, "mcp");
+      mcpOutput.setSecrets(values, "mcp");
+    }),
+    memento: context.workspaceState,
+    version: context.extension.packageJSON.version as string,
+  });
+  context.subscriptions.push(mcpOutput, mcp, registerMcpCommands(mcp, mcpOutput, log));
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp });
   context.subscriptions.push(chat.disposable);
+  context.subscriptions.push(registerLanguageModels({ settings, keys, clients, connection, log }));
 
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
   await refreshKey();
@@ -124,6 +143,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     localServer: () => localServer.state,
     chat: chat.probe,
     edit: edit.probe,
+    mcp: {
+      list: async () => (await mcp.list()).map((view) => ({ ...view, toolNames: mcp.connection(view.entry.name)?.tools.map((t) => t.name) ?? [] })),
+      outputLines: () => mcpOutput.lines(),
+    },
   };
 }
 

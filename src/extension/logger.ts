@@ -11,14 +11,16 @@ export class Logger implements vscode.Disposable {
   private readonly channel: vscode.LogOutputChannel;
   private readonly recent: string[] = [];
   private secrets: readonly string[] = [];
+  private readonly sourced = new Map<string, readonly string[]>();
 
   constructor(name = "Wisp", private readonly keep = 2000) {
     this.channel = vscode.window.createOutputChannel(name, { log: true });
   }
 
-  /** Secrets to scrub from every line (the current API key). */
-  setSecrets(secrets: readonly string[]): void {
-    this.secrets = secrets.filter((s) => s.length > 0);
+  /** Secrets to scrub from every line: the current API key, or (with a source) others, such as MCP inputs. */
+  setSecrets(secrets: readonly string[], source = "key"): void {
+    this.sourced.set(source, secrets.filter((s) => s.length > 0));
+    this.secrets = [...this.sourced.values()].flat();
   }
 
   debug(message: string): void { this.write("debug", message); }

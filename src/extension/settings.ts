@@ -26,7 +26,10 @@ export interface WispSettings {
   };
   readonly image: ImageSettings;
   readonly agent: AgentSettings;
+  readonly mcp: { readonly maxTools: number; readonly timeoutSeconds: number };
   readonly localServer: { readonly autoStart: boolean; readonly modelsDir: string; readonly modelMirror: string };
+  /** The server's chat models in the editor's own chat (VS Code's Language Model Chat Provider). */
+  readonly languageModels: { readonly enabled: boolean };
 }
 
 export interface ImageSettings {
@@ -143,7 +146,9 @@ function readSettings(): WispSettings {
       approveReads: c.get<string>("agent.approveReads") === "ask" ? "ask" : "auto",
       approveEdits: c.get<string>("agent.approveEdits") === "ask" ? "ask" : "auto",
     },
+    mcp: { maxTools: Math.max(0, c.get<number>("mcp.maxTools", 128)), timeoutSeconds: Math.max(1, c.get<number>("mcp.timeoutSeconds", 60)) },
     localServer: { autoStart: c.get<boolean>("localServer.autoStart", true), modelsDir: str("localServer.modelsDir", ""), modelMirror: str("localServer.modelMirror", "") },
+    languageModels: { enabled: c.get<boolean>("languageModels.enabled", true) },
   };
 }
 

@@ -15,12 +15,14 @@ export const vscodeTestsOutDir = join(repoRoot, "out/test/vscode");
 export async function buildVscodeTests(suitesDir = "test/vscode"): Promise<string> {
   const srcDir = join(repoRoot, "test/vscode");
   const suites = readdirSync(join(repoRoot, suitesDir)).filter((name) => name.endsWith(".test.ts")).map((name) => join(repoRoot, suitesDir, name));
-  rmSync(vscodeTestsOutDir, { recursive: true, force: true });
+  // Another folder's suites get their own output, so a benchmark and a test run at once do not swap suites.
+  const outdir = suitesDir === "test/vscode" ? vscodeTestsOutDir : join(repoRoot, "out", suitesDir);
+  rmSync(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: repoRoot,
     // Named outputs: suites from another folder land next to index.cjs, where run() looks for them.
     entryPoints: [join(srcDir, "index.ts"), ...suites].map((path) => ({ in: path, out: basename(path, ".ts") })),
-    outdir: vscodeTestsOutDir,
+    outdir,
     outExtension: { ".js": ".cjs" },
     bundle: true,
     platform: "node",
@@ -33,5 +35,5 @@ export async function buildVscodeTests(suitesDir = "test/vscode"): Promise<strin
     // Bundled mocha mentions its parallel-mode worker files, which the extension host never uses.
     logOverride: { "require-resolve-not-external": "silent" },
   });
-  return join(vscodeTestsOutDir, "index.cjs");
+  return join(outdir, "index.cjs");
 }

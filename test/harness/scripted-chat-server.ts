@@ -34,7 +34,7 @@ export interface ScriptedChatServer {
  * text, streamed as `chat.completion.chunk` events with usage, or an error. The extension and
  * the webview under test are the real ones; only the model is replaced by a script.
  */
-export async function startScriptedChatServer(options: { key: string; models?: { id: string; context_length?: number }[]; fallback?: ScriptedAnswer }): Promise<ScriptedChatServer> {
+export async function startScriptedChatServer(options: { key: string; models?: { id: string; context_length?: number; kind?: string }[]; fallback?: ScriptedAnswer }): Promise<ScriptedChatServer> {
   const answers: ScriptedAnswer[] = [];
   const chatRequests: Record<string, unknown>[] = [];
   const timeline: { receivedAt: number; answeredAt?: number }[] = [];

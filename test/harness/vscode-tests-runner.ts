@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildVscodeTests } from "./build-vscode-tests";
+import { installFixtureExtensions } from "./fixture-extensions";
 import { TempDirs } from "./temp-dirs";
 import { ensureToolchain, repoRoot } from "./toolchain";
 
@@ -23,6 +24,9 @@ async function main(): Promise<number> {
     const workspace = temp.make("workspace");
     writeFileSync(join(workspace, "hello.ts"), "export function hello(name: string): string {\n  return `hi ${name}`;\n}\n");
     const userDataDir = temp.make("user-data");
+    // Other extensions the suites drive (one uses Wisp's models through vscode.lm, as any extension would).
+    const extensionsDir = temp.make("extensions");
+    await installFixtureExtensions(extensionsDir);
     // The suites bring their own servers; test/vscode/local-server.test.ts turns auto-start on itself.
     mkdirSync(join(userDataDir, "User"), { recursive: true });
     writeFileSync(join(userDataDir, "User", "settings.json"), `${JSON.stringify({ "wisp.localServer.autoStart": false }, null, 2)}\n`);
@@ -30,7 +34,7 @@ async function main(): Promise<number> {
       vscodeExecutablePath: join(repoRoot, "test/harness/code-cli.mjs"),
       extensionDevelopmentPath: extensionPath,
       extensionTestsPath,
-      launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${temp.make("extensions")}`],
+      launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${extensionsDir}`],
       // Read by the suites: where the user's settings.json lives, and the opened folder.
       extensionTestsEnv: { WISP_TEST_USER_DATA_DIR: userDataDir, WISP_TEST_WORKSPACE: workspace, ...benchEnv() },
     });

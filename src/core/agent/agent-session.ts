@@ -20,7 +20,6 @@ export interface AgentSetup {
   readonly temperature: number;
   readonly maxTokens: number;
   readonly contextTokens: number;
-  readonly tools: readonly ChatTool[];
   readonly maxSteps: number;
 }
 
@@ -35,6 +34,11 @@ export interface StepReporter {
 }
 
 export interface AgentTools {
+  /**
+   * The tools offered for this run (the workspace's, and those of MCP servers, started here; a
+   * server's start may ask the user or fail, shown as steps made with `step`).
+   */
+  definitions(step: () => StepReporter, signal: AbortSignal): Promise<readonly ChatTool[]>;
   validate(call: ToolCall): { readonly ok: true; readonly args: Record<string, unknown> } | { readonly ok: false; readonly error: string };
   run(call: ValidCall, signal: AbortSignal, step: StepReporter): Promise<ToolOutcome>;
 }
@@ -113,7 +117,9 @@ export class AgentSession {
       store.put(withTurn(current, turn, this.deps.now()), when);
       if (redraw) events.changed(chat.id);
     };
-    const setTask = (next: AgentTask, when: "now" | "soon" = "now") => {
+    // A task's steps are stored in batches (as a streaming answer's text is), its end at once:
+    // writing the whole chat on every step update took more of a step than the tool.
+    const setTask = (next: AgentTask, when: "now" | "soon" = "soon") => {
       turn = { ...turn, agent: next };
       save(when);
     };
@@ -126,11 +132,12 @@ export class AgentSession {
       const setup = await this.deps.setup();
       const tools = await this.deps.tools({ chatId: chat.id, turnId: turn.id, resumed: resumed !== undefined });
       turn = { ...turn, model: setup.model };
-      const toolsTokens = Math.ceil(JSON.stringify(setup.tools).length * tokensPerChar);
+      const definitions = await tools.definitions(() => this.reporter(this.deps.newId(), () => turn.agent!, setTask), controller.signal);
+      const toolsTokens = Math.ceil(JSON.stringify(definitions).length * tokensPerChar);
       const request = (messages: readonly AgentMessage[]): AgentChatRequest => ({
         model: setup.model,
         messages: fitAgentMessages([{ role: "system", content: setup.systemPrompt }, ...messages], { ...setup, tokensPerChar, toolsTokens }),
-        tools: [...setup.tools],
+        tools: [...definitions],
         tool_choice: "auto",
         temperature: setup.temperature,
         max_tokens: setup.maxTokens,
@@ -186,9 +193,10 @@ export class AgentSession {
       update: (fields) => {
         const current_ = current();
         const base: ToolStep = current_ ?? { kind: "tool", id: stepId, tool: "", title: "", status: "running" };
-        setTask(withStep(task(), { ...base, ...fields }), fields.output !== undefined && fields.status === undefined ? "soon" : "now");
+        setTask(withStep(task(), { ...base, ...fields }));
       },
-      changed: (path, added, removed, created) => setTask(withChangedFile(task(), path, added, removed, created)),
+      // A changed file's row is stored at once: Keep and Undo must survive a reload right after the edit.
+      changed: (path, added, removed, created) => setTask(withChangedFile(task(), path, added, removed, created), "now"),
     };
   }
 }

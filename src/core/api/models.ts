@@ -10,6 +10,8 @@ export interface ModelInfo {
   context_length?: number;
   /** Wisp's local server: it applies this model's own fill-in-the-middle tokens to a `suffix`. */
   fim?: boolean;
+  /** Whether the model takes `tools`, where the server says (OpenRouter's `supported_parameters`); undefined: not said. */
+  tools?: boolean;
 }
 
 /** `GET /v1/models` response. */

@@ -58,7 +58,8 @@ export interface ViewState {
 }
 
 export type ChatMode = "ask" | "agent";
-export type ApprovalChoice = "allow" | "session" | "deny";
+/** `always`: this MCP tool from now on, in this workspace. */
+export type ApprovalChoice = "allow" | "session" | "always" | "deny";
 
 export type HostMessage =
   | { readonly type: "state"; readonly state: ViewState }
@@ -144,7 +145,7 @@ const shapes: Record<ViewMessage["type"], Fields> = {
   addMention: { id },
   openFile: { path: filePath },
   setMode: { mode: (v) => v === "ask" || v === "agent" },
-  agentApproval: { stepId, answer: (v) => v === "allow" || v === "session" || v === "deny" },
+  agentApproval: { stepId, answer: (v) => v === "allow" || v === "session" || v === "always" || v === "deny" },
   agentReview: { turnId: id, action: (v) => v === "keep" || v === "undo", path: (v) => v === undefined || filePath(v) },
   agentContinue: {},
   agentDiff: { path: filePath },

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { AgentSession, type AgentSetup } from "../../core/agent/agent-session";
 import { agentSystemPrompt } from "../../core/agent/agent-prompt";
-import { agentTools } from "../../core/agent/tool-schemas";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import type { ChatSetup } from "../../core/chat/chat-request";
@@ -18,6 +17,7 @@ import { Approvals } from "./approvals";
 import { CheckpointStore } from "./checkpoint-store";
 import { EditTools } from "./edit-tools";
 import { WorkspaceTools } from "./workspace-tools";
+import type { McpAgentTools } from "../mcp/mcp-agent-tools";
 
 export interface AgentControllerDeps {
   readonly store: ChatStore;
@@ -31,6 +31,8 @@ export interface AgentControllerDeps {
   readonly indexed: (path: string) => readonly Chunk[] | undefined;
   /** Per-workspace memory (the mode). */
   readonly memento: vscode.Memento;
+  /** MCP servers' tools for the agent (undefined: none). */
+  readonly mcp?: (approvals: Approvals) => McpAgentTools;
   /** Where the task's checkpoint is kept (undefined: in memory). */
   readonly storageFolder: string | undefined;
   readonly newId: () => string;
@@ -45,10 +47,12 @@ const modeKey = "wisp.chat.mode";
 export class AgentController implements vscode.Disposable {
   readonly session: AgentSession;
   readonly approvals = new Approvals();
+  private readonly mcpTools: McpAgentTools | undefined;
   private checkpoint: Promise<CheckpointStore>;
   private readonly highlights: AgentHighlights | undefined;
 
   constructor(private readonly deps: AgentControllerDeps) {
+    this.mcpTools = deps.mcp?.(this.approvals);
     this.checkpoint = CheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-checkpoint") : undefined);
     const folder = vscode.workspace.workspaceFolders?.[0];
     this.highlights = folder ? new AgentHighlights(folder.uri, (path) => this.original(path)) : undefined;
@@ -143,7 +147,7 @@ export class AgentController implements vscode.Disposable {
       rules,
       userPrompt: chat.systemPrompt,
     });
-    return { model: chat.model, systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, tools: agentTools, maxSteps: agent.maxSteps };
+    return { model: chat.model, systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, maxSteps: agent.maxSteps };
   }
 
   private async tools(task: { chatId: string; turnId: string; resumed: boolean }): Promise<WorkspaceTools> {
@@ -173,7 +177,7 @@ export class AgentController implements vscode.Disposable {
       denyCommands: agent.denyCommands,
       timeoutMs: agent.commandTimeoutSeconds * 1000,
       maxOutputChars: agent.maxOutputChars,
-    });
+    }, this.mcpTools);
   }
 
   private async *stream(body: Parameters<ConstructorParameters<typeof AgentSession>[0]["stream"]>[0], signal: AbortSignal) {

@@ -1,8 +1,9 @@
 import type { StepReporter } from "../../core/agent/agent-session";
 import type { ToolStep } from "../../core/agent/agent-task";
+import type { ApprovalChoice } from "../../core/chat/protocol";
 
 /** The user's answer on an approval card. */
-export type ApprovalAnswer = "allow" | "session" | "deny";
+export type ApprovalAnswer = ApprovalChoice;
 
 /**
  * The approval cards of agent mode: a step asks (its card shows the buttons) and waits until the

@@ -1,4 +1,4 @@
-import type { ToolCall } from "../../core/api/chat";
+import type { ChatTool, ToolCall } from "../../core/api/chat";
 import type { ToolOutcome, ValidCall } from "../../core/agent/agent-loop";
 import type { AgentTools, StepReporter } from "../../core/agent/agent-session";
 import { agentTools, type AgentToolName } from "../../core/agent/tool-schemas";
@@ -7,16 +7,26 @@ import type { AgentWorkspace } from "./agent-workspace";
 import type { CommandToolDeps } from "./command-tool";
 import { EditTools } from "./edit-tools";
 import { fileSearch, getErrors, grepSearch, listDir, readFile } from "./read-tools";
+import type { McpAgentTools } from "../mcp/mcp-agent-tools";
 
-/** The agent's tools over one workspace folder, for one task. */
+/** The agent's tools over one workspace folder, and those of the MCP servers, for one task. */
 export class WorkspaceTools implements AgentTools {
-  private readonly validator = new ToolArgValidator(agentTools);
+  private validator = new ToolArgValidator(agentTools);
 
   constructor(
     private readonly ws: AgentWorkspace,
     private readonly edits: EditTools,
     private readonly command: CommandToolDeps,
+    private readonly mcp: McpAgentTools | undefined,
   ) {}
+
+  async definitions(step: () => StepReporter, signal: AbortSignal): Promise<readonly ChatTool[]> {
+    const own = new Set(agentTools.map((t) => t.function.name));
+    const offered = this.mcp ? await this.mcp.offer(step, signal, own) : [];
+    const all = [...agentTools, ...offered.map((t) => t.chatTool)];
+    this.validator = new ToolArgValidator(all);
+    return all;
+  }
 
   validate(call: ToolCall) {
     return this.validator.validate(call.function.name, call.function.arguments);
@@ -25,7 +35,8 @@ export class WorkspaceTools implements AgentTools {
   async run(call: ValidCall, signal: AbortSignal, step: StepReporter): Promise<ToolOutcome> {
     step.update({ tool: call.name, title: call.name, status: "running" });
     try {
-      const outcome = await this.dispatch(call.name as AgentToolName, call.args, signal, step);
+      const mcp = this.mcp?.find(call.name);
+      const outcome = mcp ? await this.mcp!.run(mcp, call.args, step, signal) : await this.dispatch(call.name as AgentToolName, call.args, signal, step);
       const status = step.current()?.status;
       if (outcome.isError && status !== "denied" && status !== "stopped") step.update({ status: "failed", note: outcome.content });
       return outcome;

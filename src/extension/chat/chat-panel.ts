@@ -5,6 +5,7 @@ import { chosenChatModel } from "../../core/chat/chat-models";
 import { ChatSession, type ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import { DeltaQueue } from "../../core/chat/delta-queue";
+import { viewChat } from "../../core/chat/view-chat";
 import type { ChatViewMemory } from "../../core/chat/view-memory";
 import { lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../../core/chat/conversation";
 import type { HostMessage, Notice, ViewMessage, ViewState } from "../../core/chat/protocol";
@@ -112,7 +113,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   postState(): void {
-    void this.deps.post({ type: "state", state: this.state() });
+    const state = this.state();
+    void this.deps.post({ type: "state", state: { ...state, chat: viewChat(state.chat) } });
   }
 
   async message(message: ViewMessage): Promise<void> {

@@ -19,6 +19,8 @@ import { registerOriginalContent } from "../agent/original-content";
 import { ChatViewProvider, chatViewId } from "./chat-view-provider";
 import { ChatContext } from "../context/chat-context";
 import type { SensitiveFileRules } from "../context/sensitive-file-rules";
+import { McpAgentTools } from "../mcp/mcp-agent-tools";
+import type { McpServers } from "../mcp/mcp-servers";
 import type { IndexStatus } from "../context/workspace-index";
 import { problemsOnLines } from "../context/problems";
 import { CodeActions, type ApplyAsEdit } from "./code-actions";
@@ -35,6 +37,8 @@ export interface ChatDeps {
   readonly applyAsEdit: ApplyAsEdit;
   /** wisp.sensitiveFiles and .wispignore, shared with ghost text. */
   readonly sensitive: SensitiveFileRules;
+  /** MCP servers, whose tools agent mode offers. */
+  readonly mcp: McpServers;
 }
 
 /** Read-only views of the chat for the extension's own tests. */
@@ -87,6 +91,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
       isSensitive: (uri) => chatContext.sensitive.isSensitive(uri),
       indexed: (path) => chatContext.index.index.chunksOf(path),
       memento: context.workspaceState,
+      mcp: (approvals) => new McpAgentTools(deps.mcp, approvals, context.workspaceState, () => ({ ...settings.value.mcp, maxOutputChars: settings.value.agent.maxOutputChars })),
       storageFolder: context.storageUri?.scheme === "file" ? context.storageUri.fsPath : undefined,
       newId,
     });

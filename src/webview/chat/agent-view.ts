@@ -5,7 +5,7 @@
  */
 import type { AgentTask, ChangedFile, ToolStep } from "../../core/agent/agent-task";
 import type { AssistantTurn } from "../../core/chat/conversation";
-import type { ViewMessage } from "../../core/chat/protocol";
+import type { ApprovalChoice, ViewMessage } from "../../core/chat/protocol";
 import { actionButton, el } from "./dom";
 
 type Post = (message: ViewMessage) => void;
@@ -46,20 +46,36 @@ function toolRow(step: ToolStep, post: Post): HTMLElement {
   return row;
 }
 
+/** What a card asks, by the kind of step. */
+function question(step: ToolStep): string {
+  if (step.tool === "run_in_terminal") return "Run this command?";
+  if (step.tool === "mcp_start") return "Start this MCP server?";
+  if (step.tool.startsWith("mcp_")) return "Call this MCP tool?";
+  if (step.tool === "read_file") return "Read this file?";
+  return "Allow this?";
+}
+
 function approvalCard(step: ToolStep, post: Post): HTMLElement {
-  const answer = (choice: "allow" | "session" | "deny") => () => post({ type: "agentApproval", stepId: step.id, answer: choice });
+  const answer = (choice: ApprovalChoice) => () => post({ type: "agentApproval", stepId: step.id, answer: choice });
   const what = step.command ? el("pre", { className: "agent-command" }, el("code", {}, step.command)) : undefined;
-  const allow = actionButton("Allow", answer("allow"), { className: "primary" });
-  const card = el(
+  const ask = question(step);
+  const mcpCall = step.tool.startsWith("mcp_") && step.tool !== "mcp_start";
+  return el(
     "div",
-    { className: "agent-approval", role: "group", "aria-label": step.command ? "Run this command?" : "Allow this step?" },
-    el("p", { className: "agent-ask" }, step.command ? "Run this command?" : "Allow this?"),
+    { className: "agent-approval", role: "group", "aria-label": ask },
+    el("p", { className: "agent-ask" }, ask),
     what,
     step.explanation ? el("p", { className: "agent-explanation" }, step.explanation) : undefined,
     step.note ? el("p", { className: "agent-note" }, step.note) : undefined,
-    el("div", { className: "actions" }, allow, actionButton(step.command ? "Allow in this session" : "Allow in this session", answer("session")), actionButton("Deny", answer("deny"))),
+    el(
+      "div",
+      { className: "actions" },
+      actionButton("Allow", answer("allow"), { className: "primary" }),
+      actionButton("Allow in this session", answer("session")),
+      mcpCall ? actionButton("Always allow this tool", answer("always"), { title: "Always allow this tool in this workspace" }) : undefined,
+      actionButton("Deny", answer("deny")),
+    ),
   );
-  return card;
 }
 
 /** Under the transcript: Continue after the step limit; Keep / Undo for the task's changes. */

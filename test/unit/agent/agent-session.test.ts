@@ -8,7 +8,8 @@ import type { ToolStep } from "../../../src/core/agent/agent-task";
 import { MemoryStorage, counters } from "../core/chat/memory-storage";
 import { waitFor } from "../../harness/wait-for";
 
-const setup: AgentSetup = { model: "m", systemPrompt: "You are an agent.", temperature: 0, maxTokens: 100, contextTokens: 8192, tools: agentTools, maxSteps: 5 };
+const setup: AgentSetup = { model: "m", systemPrompt: "You are an agent.", temperature: 0, maxTokens: 100, contextTokens: 8192, maxSteps: 5 };
+const definitions = async () => agentTools;
 
 function harness(answers: AgentStreamDelta[][], tools: AgentTools) {
   const storage = new MemoryStorage();
@@ -34,6 +35,7 @@ function harness(answers: AgentStreamDelta[][], tools: AgentTools) {
 }
 
 const editTools: AgentTools = {
+  definitions,
   validate: () => ({ ok: true, args: {} }),
   run: async (call, _signal, step) => {
     step.update({ title: `edited ${String(call.name)}`, path: "src/a.js" });
@@ -77,6 +79,7 @@ describe("agent session", () => {
 
   it("a step still asking when the window closed comes back stopped", async () => {
     const h = harness([callOnce("run_in_terminal")], {
+      definitions,
       validate: () => ({ ok: true, args: {} }),
       run: (_call, signal, step) => {
         step.update({ title: "ran npm test", status: "asking" });

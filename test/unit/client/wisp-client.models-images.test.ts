@@ -67,6 +67,11 @@ describe("WispClient models and images", () => {
     assert.deepEqual((await client.listModels()).map((m) => [m.id, m.fim]), [["a", true], ["b", false], ["c", undefined], ["d", undefined]]);
   });
 
+  it("keeps whether a model takes tools where the server lists its parameters (OpenRouter's supported_parameters)", async () => {
+    api.handle((_req, res) => sendJson(res, 200, { object: "list", data: [{ id: "a", supported_parameters: ["tools", "tool_choice"] }, { id: "b", supported_parameters: ["temperature"] }, { id: "c" }] }));
+    assert.deepEqual((await client.listModels()).map((m) => [m.id, m.tools]), [["a", true], ["b", false], ["c", undefined]]);
+  });
+
   for (const [name, body] of [
     ["a list without data", { object: "list" }],
     ["a model without id", { object: "list", data: [{ object: "model" }] }],

@@ -1,0 +1,42 @@
+import * as vscode from "vscode";
+import type { ApiKeyStore } from "../api-key";
+import type { ConnectionMonitor } from "../connection-monitor";
+import { WispChatProvider, type WispChatProviderDeps } from "./wisp-chat-provider";
+
+export interface LanguageModelDeps extends WispChatProviderDeps {
+  readonly keys: ApiKeyStore;
+  readonly connection: ConnectionMonitor;
+}
+
+/** The vendor in package.json's `languageModelChatProviders`. */
+const vendor = "wisp";
+
+/**
+ * Offers the server's chat models in the editor's own chat while wisp.languageModels.enabled is
+ * on, and has the editor list them again when the settings, the key or the connection change (a
+ * check sees the server's model list, e.g. after the local server started).
+ */
+export function registerLanguageModels(deps: LanguageModelDeps): vscode.Disposable {
+  let registered: { provider: WispChatProvider; registration: vscode.Disposable } | undefined;
+  const unregister = () => {
+    registered?.registration.dispose();
+    registered?.provider.dispose();
+    registered = undefined;
+  };
+  const update = () => {
+    if (!deps.settings.value.languageModels.enabled) return unregister();
+    if (registered) return registered.provider.refresh();
+    const provider = new WispChatProvider(deps);
+    registered = { provider, registration: vscode.lm.registerLanguageModelChatProvider(vendor, provider) };
+  };
+  update();
+  const subscriptions = [
+    deps.settings.onDidChange(update),
+    deps.keys.onDidChange(() => registered?.provider.refresh()),
+    deps.connection.onDidChange(() => registered?.provider.refresh()),
+  ];
+  return new vscode.Disposable(() => {
+    for (const subscription of subscriptions) subscription.dispose();
+    unregister();
+  });
+}

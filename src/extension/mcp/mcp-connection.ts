@@ -1,0 +1,110 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerConfig } from "../../core/mcp/mcp-config";
+import type { ResultContent, ServerTool } from "../../core/mcp/mcp-tools";
+
+export interface ConnectionEvents {
+  /** A line the server wrote to stderr (or a note about its transport). */
+  output(line: string): void;
+  /** The connection ended without being asked to (the process exited, the HTTP session closed). */
+  closed(): void;
+}
+
+/** Longest wait for a server to start and answer `initialize`. */
+const startTimeoutMs = 30_000;
+const closeTimeoutMs = 3_000;
+
+/** One running MCP server: the SDK's client over stdio, Streamable HTTP or (older servers) SSE. */
+export class McpConnection {
+  private closing = false;
+
+  private constructor(
+    private readonly client: Client,
+    readonly tools: readonly ServerTool[],
+  ) {}
+
+  static async open(name: string, config: McpServerConfig, version: string, events: ConnectionEvents): Promise<McpConnection> {
+    let connection: McpConnection | undefined;
+    const stderr: string[] = [];
+    const newClient = () => {
+      const made = new Client({ name: "wisp", version });
+      made.onclose = () => {
+        if (connection && !connection.closing) events.closed();
+      };
+      return made;
+    };
+    let client = newClient();
+    try {
+      client = await withTimeout(
+        connect(client, newClient, config, (line) => {
+          stderr.push(line);
+          events.output(line);
+        }),
+        startTimeoutMs,
+        `did not answer within ${startTimeoutMs / 1000} s`,
+      );
+      const listed = await client.listTools();
+      const tools = listed.tools.map((t) => ({ server: name, name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown> }));
+      connection = new McpConnection(client, tools);
+      return connection;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      const tail = stderr.slice(-5).join("\n").trim();
+      throw new Error(`${(error as Error).message}${tail ? `\n${tail}` : ""}`);
+    }
+  }
+
+  async call(tool: string, args: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<{ content: ResultContent[]; isError: boolean; structured?: unknown }> {
+    const result = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal });
+    const content = Array.isArray(result.content) ? (result.content as ResultContent[]) : [];
+    return { content, isError: result.isError === true, ...(result.structuredContent !== undefined ? { structured: result.structuredContent } : {}) };
+  }
+
+  /** Ends the connection; a server that does not let go in time is left to the transport (never waited on forever). */
+  async close(): Promise<void> {
+    this.closing = true;
+    await withTimeout(this.client.close(), closeTimeoutMs, "close timed out").catch(() => undefined);
+  }
+}
+
+/** The client connected (for an http server that only speaks SSE: a second client, over SSE). */
+async function connect(client: Client, newClient: () => Client, config: McpServerConfig, output: (line: string) => void): Promise<Client> {
+  if (config.type === "stdio") {
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: [...config.args],
+      env: { ...getDefaultEnvironment(), ...config.env },
+      ...(config.cwd ? { cwd: config.cwd } : {}),
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString("utf8").split(/\r?\n/)) if (line.trim() !== "") output(line);
+    });
+    await client.connect(transport);
+    return client;
+  }
+  const url = new URL(config.url);
+  const requestInit = { headers: { ...config.headers } };
+  if (config.type === "http") {
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit }) as Transport);
+      return client;
+    } catch (error) {
+      // Servers from before Streamable HTTP speak SSE only: the spec's fallback, on a fresh client.
+      output(`Streamable HTTP failed (${(error as Error).message}); trying SSE`);
+      await client.close().catch(() => undefined);
+      client = newClient();
+    }
+  }
+  await client.connect(new SSEClientTransport(url, { requestInit }));
+  return client;
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

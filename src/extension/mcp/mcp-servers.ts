@@ -1,0 +1,199 @@
+import * as vscode from "vscode";
+import { configKey, describeServer, expandConfig, inputIds, type McpInput, type McpServerEntry } from "../../core/mcp/mcp-config";
+import type { Logger } from "../logger";
+import { McpConfigFiles } from "./mcp-config-files";
+import { McpConnection } from "./mcp-connection";
+import type { McpInputs } from "./mcp-inputs";
+
+export type McpServerState =
+  | { readonly kind: "stopped" }
+  | { readonly kind: "starting" }
+  | { readonly kind: "running"; readonly tools: number }
+  | { readonly kind: "failed"; readonly message: string };
+
+export interface McpServerView {
+  readonly entry: McpServerEntry;
+  readonly state: McpServerState;
+  /** What it runs: the command line, or the URL. */
+  readonly runs: string;
+}
+
+/** Whether a workspace-defined server may start: undefined = not asked yet. */
+export type StartApproval = (entry: McpServerEntry, runs: string) => Promise<boolean>;
+
+export interface McpServersDeps {
+  readonly log: Logger;
+  /** The "Wisp MCP" output channel: servers' stderr and what happened to them. */
+  readonly output: Logger;
+  readonly inputs: McpInputs;
+  /** Per-workspace memory: which workspace servers the user allowed to start. */
+  readonly memento: vscode.Memento;
+  readonly version: string;
+}
+
+const allowedKey = "wisp.mcp.allowedServers";
+
+/**
+ * The MCP servers of this window: started when agent mode first needs tools (or from the MCP
+ * Servers list), restarted when their configuration changes, stopped with the window. A server that
+ * fails is one message (its stderr in the output channel); the others go on.
+ */
+export class McpServers implements vscode.Disposable {
+  private readonly files = new McpConfigFiles();
+  private entries: readonly McpServerEntry[] = [];
+  private inputDefs: readonly McpInput[] = [];
+  private readonly states = new Map<string, McpServerState>();
+  private readonly connections = new Map<string, { connection: McpConnection; key: string }>();
+  private readonly starting = new Map<string, Promise<void>>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private loaded: Promise<void>;
+
+  constructor(private readonly deps: McpServersDeps) {
+    this.loaded = this.load();
+    this.files.onDidChange(() => {
+      this.loaded = this.reload();
+    });
+  }
+
+  async list(): Promise<McpServerView[]> {
+    await this.loaded;
+    return this.entries.map((entry) => ({ entry, state: this.state(entry.name), runs: describeServer(entry.config) }));
+  }
+
+  state(name: string): McpServerState {
+    return this.states.get(name) ?? { kind: "stopped" };
+  }
+
+  /**
+   * Starts every configured server not running yet (not in an untrusted workspace), asking
+   * `approve` before a workspace server's first start; resolves when each is running or failed.
+   */
+  async startAll(approve: StartApproval): Promise<void> {
+    await this.loaded;
+    if (!vscode.workspace.isTrusted) return;
+    await Promise.all(this.entries.filter((e) => this.state(e.name).kind !== "running").map((e) => this.startLoaded(e.name, approve)));
+  }
+
+  async start(name: string, approve: StartApproval): Promise<void> {
+    await this.loaded;
+    return this.startLoaded(name, approve);
+  }
+
+  /** Starts a server of the entries as loaded (reload calls this: it must not wait for itself). */
+  private async startLoaded(name: string, approve: StartApproval): Promise<void> {
+    const entry = this.entries.find((e) => e.name === name);
+    if (!entry || this.connections.has(name)) return;
+    if (!vscode.workspace.isTrusted) return this.fail(name, "not started: this workspace is not trusted (Restricted Mode).");
+    const running = this.starting.get(name);
+    if (running) return running;
+    const work = this.open(entry, approve).finally(() => this.starting.delete(name));
+    this.starting.set(name, work);
+    return work;
+  }
+
+  async stop(name: string): Promise<void> {
+    const held = this.connections.get(name);
+    this.connections.delete(name);
+    this.setState(name, { kind: "stopped" });
+    await held?.connection.close();
+  }
+
+  async restart(name: string, approve: StartApproval): Promise<void> {
+    await this.loaded;
+    await this.stop(name);
+    await this.startLoaded(name, approve);
+  }
+
+  /** The tools of the running servers, in configuration order. */
+  tools(): { server: string; tools: McpConnection["tools"] }[] {
+    return this.entries.flatMap((e) => {
+      const held = this.connections.get(e.name);
+      return held ? [{ server: e.name, tools: held.connection.tools }] : [];
+    });
+  }
+
+  connection(name: string): McpConnection | undefined {
+    return this.connections.get(name)?.connection;
+  }
+
+  private async open(entry: McpServerEntry, approve: StartApproval): Promise<void> {
+    const { name } = entry;
+    const key = configKey(entry.config);
+    if (entry.source === "workspace" && !this.allowed(name, key)) {
+      if (!(await approve(entry, describeServer(entry.config)))) return this.fail(name, "not started: not allowed.");
+      await this.deps.memento.update(allowedKey, { ...this.allowedMap(), [name]: key });
+    }
+    this.setState(name, { kind: "starting" });
+    try {
+      const values = await this.deps.inputs.values(inputIds(entry.config), this.inputDefs);
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      const config = expandConfig(entry.config, { workspaceFolder: folder, env: process.env, inputs: values });
+      this.deps.output.info(`${name}: starting ${describeServer(entry.config)}`);
+      const connection = await McpConnection.open(name, config, this.deps.version, {
+        output: (line) => this.deps.output.info(`${name}: ${line}`),
+        closed: () => {
+          if (this.connections.get(name)?.connection !== connection) return;
+          this.connections.delete(name);
+          this.fail(name, "stopped unexpectedly (it exited or closed the connection).");
+        },
+      });
+      this.connections.set(name, { connection, key });
+      this.deps.output.info(`${name}: running, ${connection.tools.length} tool(s)`);
+      this.setState(name, { kind: "running", tools: connection.tools.length });
+    } catch (error) {
+      this.fail(name, `failed to start: ${(error as Error).message}`);
+    }
+  }
+
+  private fail(name: string, message: string): void {
+    this.deps.output.error(`${name}: ${message}`);
+    this.deps.log.warn(`MCP server "${name}" ${message.split("\n")[0]} (details in the Wisp MCP output)`);
+    this.setState(name, { kind: "failed", message });
+  }
+
+  private setState(name: string, state: McpServerState): void {
+    this.states.set(name, state);
+    this.changed.fire();
+  }
+
+  private allowedMap(): Record<string, string> {
+    return this.deps.memento.get<Record<string, string>>(allowedKey) ?? {};
+  }
+
+  private allowed(name: string, key: string): boolean {
+    return this.allowedMap()[name] === key;
+  }
+
+  private async load(): Promise<void> {
+    const snapshot = await this.files.read();
+    this.entries = snapshot.servers;
+    this.inputDefs = snapshot.inputs;
+    for (const problem of snapshot.problems) this.deps.output.warn(problem);
+    this.changed.fire();
+  }
+
+  /** A changed configuration: servers removed or changed stop; changed ones that ran start again. */
+  private async reload(): Promise<void> {
+    await this.load();
+    for (const [name, held] of [...this.connections]) {
+      const entry = this.entries.find((e) => e.name === name);
+      if (entry && configKey(entry.config) === held.key) continue;
+      await this.stop(name);
+      if (!entry) continue;
+      // A workspace server whose command changed is asked for again when it is next needed.
+      if (entry.source === "workspace" && !this.allowed(name, configKey(entry.config))) {
+        this.deps.output.info(`${name}: its configuration changed; Wisp asks before starting it again`);
+        continue;
+      }
+      await this.startLoaded(name, async () => true);
+    }
+  }
+
+  dispose(): void {
+    for (const { connection } of this.connections.values()) void connection.close();
+    this.connections.clear();
+    this.files.dispose();
+    this.changed.dispose();
+  }
+}
