@@ -4,7 +4,7 @@
 // than 50 ms), and the time to answer a question, each beside a baseline measured in the same run:
 // reading the files without indexing them, and scanning every chunk for the question's words.
 // Run with `npx tsx bench/workspace-index.bench.ts` (or `npm run bench`).
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,34 +15,15 @@ import { searchTerms } from "../src/core/context/identifiers";
 import { relevantSnippets } from "../src/core/context/relevant-snippets";
 import { slicedLoop } from "../src/core/context/sliced-loop";
 import { percentile, printTable } from "./typing/table";
+import { copySourceFiles } from "./workspace-files";
 
 const FILES = 5000;
 const QUERIES = 300;
 const SLICE_MS = 8;
 
-function walk(dir: string, out: string[]): void {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== ".bin" && entry.name !== ".cache") walk(full, out);
-    } else if (/\.(m?js|cjs|ts|tsx|py)$/.test(entry.name) && !/\.min\.js$/.test(entry.name)) out.push(full);
-  }
-}
-
-const all: string[] = [];
-walk(path.resolve("node_modules"), all);
-all.sort();
-const sizes = all.filter((f) => statSync(f).size <= 256 * 1024);
-const step = sizes.length / FILES;
-const picked = Array.from({ length: Math.min(FILES, sizes.length) }, (_, i) => sizes[Math.floor(i * step)]!);
 const root = mkdtempSync(path.join(tmpdir(), "wisp-index-bench-"));
-const files = picked.map((source, i) => {
-  const relative = path.join(`pkg${i % 50}`, `dir${i % 7}`, `${i}-${path.basename(source)}`);
-  mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-  copyFileSync(source, path.join(root, relative));
-  return relative;
-});
-console.log(`workspace-index: ${files.length} files from ${sizes.length} installed sources, in ${root}`);
+const { files, candidates } = copySourceFiles(path.resolve("node_modules"), root, FILES);
+console.log(`workspace-index: ${files.length} files from ${candidates} installed sources, in ${root}`);
 
 /** Runs `work` over the files in slices, measuring the wall time and the event loop's longest wait. */
 async function sliced(work: (relative: string) => Promise<void>): Promise<{ ms: number; lagMax: number; lagP99: number }> {
