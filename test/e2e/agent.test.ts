@@ -1,9 +1,11 @@
 import * as assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "playwright-core";
 import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { repoRoot } from "../harness/toolchain";
 import { ensureVsix } from "../harness/vsix";
+import { userSettingsPath } from "../harness/workbench-session";
 import { waitFor } from "../harness/wait-for";
 import type { WorkbenchPage } from "../harness/workbench-page";
 import { ChatView } from "./support/chat-view";
@@ -85,6 +87,51 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     await waitFor("the row says undone", () => files.locator(".agent-review").allInnerTexts(), (t) => t.join() === "undone");
     assert.equal(await files.getByRole("button", { name: "Undo" }).count(), 0, "nothing left to undo");
     assert.equal(server.chatRequests.length, 4);
+  });
+
+  it("an MCP server's ${input:…} is asked once in a password box, reaches the server, and is written to no settings file", async () => {
+    const token = "tok_mcp_e2e_7c41";
+    const notes = join(folder, "notes.txt");
+    mkdirSync(join(folder, ".vscode"), { recursive: true });
+    const config = {
+      inputs: [{ type: "promptString", id: "notes-token", description: "Notes token", password: true }],
+      servers: { notes: { type: "stdio", command: "node", args: [join(repoRoot, "test", "fixtures", "mcp", "notes-server.mjs")], env: { NOTES_TOKEN: "${input:notes-token}", NOTES_FILE: notes } } },
+    };
+    writeFileSync(join(folder, ".vscode", "mcp.json"), JSON.stringify(config, null, 2));
+    const call = { toolCalls: [{ name: "mcp_notes_add_note", arguments: { text: "from the browser" } }] };
+    server.queue(call, { text: "Noted once." }, call, { text: "Noted twice." });
+    const before = server.chatRequests.length;
+    await frame.locator(".composer textarea").fill("Add a note");
+    await ui.page.keyboard.press("Enter");
+
+    // The workspace's server asks before its first start, showing what it runs.
+    await waitFor("the start card", () => card().locator(".agent-ask").innerText().catch(() => ""), (t) => t === "Start this MCP server?");
+    assert.match(await card().locator(".agent-command").innerText(), /^node .*notes-server\.mjs$/);
+    await card().getByRole("button", { name: "Allow", exact: true }).click();
+
+    // Then its input, in a password box.
+    const input = ui.page.locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible" });
+    assert.equal(await input.getAttribute("type"), "password");
+    await input.fill(token);
+    await ui.page.keyboard.press("Enter");
+
+    frame = await new ChatView(ui).frame();
+    await waitFor("the call's card", () => card().locator(".agent-ask").innerText().catch(() => ""), (t) => t === "Call this MCP tool?");
+    await card().getByRole("button", { name: "Allow in this session" }).click();
+    await waitFor("the first answer", () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes("Noted once."));
+    assert.match(String((server.chatRequests[before + 1]!.messages as { content: string }[]).at(-1)!.content), /^noted: from the browser \(token of 16 characters\)/);
+
+    // A second task: no input box, no card; the server still has the token.
+    await frame.locator(".composer textarea").fill("Add it again");
+    await ui.page.keyboard.press("Enter");
+    await waitFor("the second answer", () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes("Noted twice."));
+    assert.match(String((server.chatRequests[before + 3]!.messages as { content: string }[]).at(-1)!.content), /\(token of 16 characters\)/);
+    assert.equal(readFileSync(notes, "utf8"), "from the browser\nfrom the browser\n");
+
+    // Nowhere in settings: the user's settings.json, the workspace's .vscode folder.
+    const settingsFiles = [userSettingsPath(suite.session.userDataDir), ...readdirSync(join(folder, ".vscode")).map((f) => join(folder, ".vscode", f))];
+    for (const file of settingsFiles.filter((f) => existsSync(f) && statSync(f).isFile())) assert.ok(!readFileSync(file, "utf8").includes(token), `${file} holds the token`);
   });
 
   async function normalised(): Promise<string[]> {

@@ -17,23 +17,31 @@ export interface GrepMatch {
 /** Longest line text shown in a row: minified code would otherwise fill the result. */
 const maxLineChars = 240;
 
+/** A query's tests: for a line, and a quick one for a whole text (most texts have no match at all). */
+export interface LineMatcher {
+  (line: string): boolean;
+  readonly anywhere: (text: string) => boolean;
+}
+
 /** The line test for a query, or an error the model reads (a bad regular expression). */
-export function lineMatcher(query: GrepQuery): ((line: string) => boolean) | { readonly error: string } {
+export function lineMatcher(query: GrepQuery): LineMatcher | { readonly error: string } {
   if (query.query === "") return { error: "The query is empty." };
-  if (!query.isRegexp) {
-    const needle = query.query.toLowerCase();
-    return (line) => line.toLowerCase().includes(needle);
-  }
+  const source = query.isRegexp ? query.query : query.query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  let line: RegExp;
+  let text: RegExp;
   try {
-    const pattern = new RegExp(query.query, "i");
-    return (line) => pattern.test(line);
+    line = new RegExp(source, "i");
+    // Multiline, so ^ and $ mean what they mean for one line.
+    text = new RegExp(source, "im");
   } catch (error) {
     return { error: `The query is not a valid regular expression: ${(error as Error).message}` };
   }
+  return Object.assign((l: string) => line.test(l), { anywhere: (t: string) => text.test(t) });
 }
 
 /** Matches in one piece of a file (its text starting at `firstLine`), appended to `into` up to `limit`. */
-export function grepText(path: string, text: string, firstLine: number, matches: (line: string) => boolean, into: GrepMatch[], limit: number): void {
+export function grepText(path: string, text: string, firstLine: number, matches: LineMatcher, into: GrepMatch[], limit: number): void {
+  if (into.length >= limit || !matches.anywhere(text)) return;
   const lines = text.split("\n");
   for (let i = 0; i < lines.length && into.length < limit; i++) {
     const line = lines[i]!.replace(/\r$/, "");

@@ -29,6 +29,7 @@ export interface AgentControllerDeps {
   readonly chatSetup: () => Promise<ChatSetup>;
   readonly isSensitive: (uri: vscode.Uri) => boolean;
   readonly indexed: (path: string) => readonly Chunk[] | undefined;
+  readonly indexedPaths: () => string[] | undefined;
   /** Per-workspace memory (the mode). */
   readonly memento: vscode.Memento;
   /** MCP servers' tools for the agent (undefined: none). */
@@ -166,6 +167,7 @@ export class AgentController implements vscode.Disposable {
       approvals: this.approvals,
       isSensitive: this.deps.isSensitive,
       indexed: this.deps.indexed,
+      indexedPaths: this.deps.indexedPaths,
       askBeforeReads: agent.approveReads === "ask",
       maxOutputChars: agent.maxOutputChars,
     });

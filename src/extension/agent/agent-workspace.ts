@@ -20,6 +20,8 @@ export interface AgentWorkspaceDeps {
   readonly isSensitive: (uri: vscode.Uri) => boolean;
   /** The workspace index's chunks of a file, when it has them (fast grep). */
   readonly indexed: (path: string) => readonly Chunk[] | undefined;
+  /** The files the workspace index holds, sorted; undefined while it is not ready (or off). */
+  readonly indexedPaths: () => string[] | undefined;
   readonly askBeforeReads: boolean;
   readonly maxOutputChars: number;
 }
@@ -73,6 +75,10 @@ export class AgentWorkspace {
   /** Whether listings and searches leave the path out (.git, .gitignore). Folders end in "/". */
   hidden(relative: string): boolean {
     return relative === ".git/" || this.ignores.ignores(relative);
+  }
+
+  indexedPaths(): string[] | undefined {
+    return this.deps.indexedPaths();
   }
 
   indexed(path: string): readonly Chunk[] | undefined {

@@ -72,8 +72,10 @@ export async function grepSearch(ws: AgentWorkspace, args: { query: string; is_r
   step.update({ title: `searched for ${args.query}${args.include ? ` in ${args.include}` : ""}` });
   const matches: GrepMatch[] = [];
   let skipped = 0;
-  const include = args.include ? (args.include.includes("/") || args.include.startsWith("**") ? args.include : `**/${args.include}`) : "**/*";
-  for (const path of await ws.files(include, 20_000)) {
+  const include = args.include ? (args.include.includes("/") || args.include.startsWith("**") ? args.include : `**/${args.include}`) : undefined;
+  // Without a pattern, the index's files (already without ignored, excluded, binary and large ones) spare a file search.
+  const paths = include === undefined ? (ws.indexedPaths() ?? (await ws.files("**/*", 20_000))) : await ws.files(include, 20_000);
+  for (const path of paths) {
     if (matches.length >= maxRows) break;
     if (ws.isSensitivePath(path)) {
       skipped++;
