@@ -9,6 +9,8 @@ import { McpServers, type McpServerView } from "./mcp/mcp-servers";
 import { registerChat, type ChatProbe } from "./chat/register-chat";
 import { registerEdit } from "./edit/register-edit";
 import type { EditProbe } from "./edit/edit-controller";
+import { registerNextEdit } from "./next-edit/register-next-edit";
+import type { NextEditProbe } from "./next-edit/next-edit-controller";
 import { clientCompletionStream } from "./completion/client-stream";
 import { registerCompletions } from "./completion/register-completions";
 import { ClientFactory } from "./client-factory";
@@ -37,6 +39,8 @@ export interface WispApi {
   chat: ChatProbe;
   /** The edits in place under way. */
   edit: EditProbe;
+  /** The next-edit suggestion shown, if any. */
+  nextEdit: NextEditProbe;
   /** MCP servers: their states and what the Wisp MCP output channel says. */
   mcp: { list(): Promise<(McpServerView & { toolNames: string[] })[]>; outputLines(): readonly string[] };
 }
@@ -115,6 +119,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
 
   const edit = registerEdit({ settings, clients, log, state: context.globalState });
   context.subscriptions.push(edit.disposable);
+  const nextEdit = registerNextEdit(settings);
+  context.subscriptions.push(nextEdit.disposable);
   const mcpOutput = new Logger("Wisp MCP");
   const mcp = new McpServers({
     log,
@@ -143,6 +149,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     localServer: () => localServer.state,
     chat: chat.probe,
     edit: edit.probe,
+    nextEdit: nextEdit.probe,
     mcp: {
       list: async () => (await mcp.list()).map((view) => ({ ...view, toolNames: mcp.connection(view.entry.name)?.tools.map((t) => t.name) ?? [] })),
       outputLines: () => mcpOutput.lines(),

@@ -11,6 +11,10 @@ export async function showStatusMenu(settings: WispSettings, headline: string): 
       label: settings.completion.enabled ? "$(circle-slash) Turn Completions Off" : "$(check) Turn Completions On",
       command: "wisp.toggleCompletions",
     },
+    {
+      label: settings.nextEdit.enabled ? "$(circle-slash) Turn Next-Edit Suggestions Off" : "$(check) Turn Next-Edit Suggestions On",
+      command: "wisp.toggleNextEdit",
+    },
     { label: "$(server-process) Start Local Server", command: "wisp.startLocalServer" },
     { label: "$(debug-stop) Stop Local Server", command: "wisp.stopLocalServer" },
     { label: "$(globe) Open Web Console", command: "wisp.openWebConsole" },

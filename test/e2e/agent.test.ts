@@ -9,6 +9,7 @@ import { userSettingsPath } from "../harness/workbench-session";
 import { waitFor } from "../harness/wait-for";
 import type { WorkbenchPage } from "../harness/workbench-page";
 import { ChatView } from "./support/chat-view";
+import { e2eResultsDir } from "./support/screenshot-on-failure";
 import { useWorkbench } from "./support/workbench-suite";
 
 const cart = "exports.total = (items) => items.reduce((sum, item) => sum + item.price, 0);\n";
@@ -65,6 +66,10 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     assert.deepEqual(await normalised(), ["ran node cart.test.js exit 1 failed", "edited cart.js +1 −1 Open Diff", "ran node cart.test.js exit 0"]);
     assert.equal(await frame.locator(".agent-text").first().innerText(), "Running the tests.");
     assert.equal(readFileSync(join(folder, "cart.js"), "utf8"), cart.replace("sum + item.price,", "sum + item.price * item.qty,"));
+
+    // What a finished task looks like, kept for the record (test-results/ is not committed).
+    mkdirSync(e2eResultsDir, { recursive: true });
+    await ui.page.screenshot({ path: join(e2eResultsDir, "agent-finished-task.png") });
 
     // A finished command's output is folded; a click opens it.
     const output = frame.locator(".agent-step").first().locator("details.agent-output");

@@ -48,6 +48,8 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
   });
   after(async () => {
     await api.chat.fromView({ type: "setMode", mode: "ask" });
+    // The suites after this one start from an empty chat, as in a fresh window.
+    await api.chat.fromView({ type: "newChat" });
     await vscode.workspace.getConfiguration("wisp.agent").update("maxSteps", undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");

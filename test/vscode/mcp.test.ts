@@ -48,6 +48,8 @@ describe("MCP servers' tools in agent mode (real VS Code, real MCP servers, scri
   beforeEach(() => api.chat.fromView({ type: "newChat" }));
   after(async () => {
     await api.chat.fromView({ type: "setMode", mode: "ask" });
+    // The suites after this one start from an empty chat, as in a fresh window.
+    await api.chat.fromView({ type: "newChat" });
     await vscode.workspace.getConfiguration("wisp.mcp").update("servers", undefined, vscode.ConfigurationTarget.Global);
     rmSync(mcpJson, { force: true });
     await waitFor("the servers gone", () => api.mcp.list(), (list) => list.length === 0);

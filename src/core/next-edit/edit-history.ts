@@ -1,0 +1,108 @@
+/** One change to a document's text: `length` characters at `offset` (in the text before it) replaced by `text`. */
+export interface TextChange {
+  readonly offset: number;
+  readonly length: number;
+  readonly text: string;
+}
+
+/** A run of the user's typing: `oldText` became `newText`, which now starts at `offset` of the document. */
+export interface Hunk {
+  readonly uri: string;
+  readonly offset: number;
+  readonly oldText: string;
+  readonly newText: string;
+}
+
+/** How many hunks are kept, across all documents, newest last. */
+const keptHunks = 16;
+
+/**
+ * The user's recent edits per document, coalesced into hunks as they type: a change that touches
+ * the latest hunk of its document grows it, any other starts a new one. Wisp's own edits (accepted
+ * suggestions) move the hunks but are never recorded as typing. Keeps each open document's text,
+ * so a hunk's old text is known whatever the editor reports.
+ */
+export class EditHistory {
+  private readonly texts = new Map<string, string>();
+  private hunks: Hunk[] = [];
+
+  /** Starts following a document (again): its history so far is forgotten. */
+  open(uri: string, text: string): void {
+    this.close(uri);
+    this.texts.set(uri, text);
+  }
+
+  close(uri: string): void {
+    this.texts.delete(uri);
+    this.hunks = this.hunks.filter((h) => h.uri !== uri);
+  }
+
+  text(uri: string): string | undefined {
+    return this.texts.get(uri);
+  }
+
+  /**
+   * Applies one editor event's changes (offsets in the text before the event, not overlapping).
+   * `own`: Wisp made them, so they shift the hunks but are not the user's typing.
+   */
+  change(uri: string, changes: readonly TextChange[], own = false): void {
+    let text = this.texts.get(uri);
+    if (text === undefined) return;
+    // From the end backwards, every offset still refers to the text as it was.
+    for (const change of [...changes].sort((a, b) => b.offset - a.offset)) {
+      const removed = text.slice(change.offset, change.offset + change.length);
+      this.apply(uri, change, removed, own, text);
+      text = text.slice(0, change.offset) + change.text + text.slice(change.offset + change.length);
+    }
+    this.texts.set(uri, text);
+  }
+
+  /** The latest hunk of `uri` that changed something, if the user has typed there since it was opened. */
+  last(uri: string): Hunk | undefined {
+    return this.hunks.findLast((h) => h.uri === uri && changes(h));
+  }
+
+  /** The latest hunks that changed something, across documents, newest last. */
+  recent(): readonly Hunk[] {
+    return this.hunks.filter(changes);
+  }
+
+  private apply(uri: string, change: TextChange, removed: string, own: boolean, before: string): void {
+    const end = change.offset + change.length;
+    const delta = change.text.length - change.length;
+    const latest = this.hunks.findLast((h) => h.uri === uri);
+    const next: Hunk[] = [];
+    let grown: Hunk | undefined;
+    for (const hunk of this.hunks) {
+      const hunkEnd = hunk.offset + hunk.newText.length;
+      if (hunk.uri !== uri || hunkEnd < change.offset) next.push(hunk);
+      else if (hunk.offset > end) next.push({ ...hunk, offset: hunk.offset + delta });
+      else if (hunk === latest && !own) grown = grow(hunk, change, before);
+      // An older hunk (or any hunk under Wisp's own edit) that the change cuts into no longer says what the user did.
+    }
+    this.hunks = next;
+    const hunk = grown ?? (own ? undefined : { uri, offset: change.offset, oldText: removed, newText: change.text });
+    if (hunk) this.hunks.push(hunk);
+    if (this.hunks.length > keptHunks) this.hunks.splice(0, this.hunks.length - keptHunks);
+  }
+}
+
+/**
+ * Typing that ends where it began (a word typed and erased) is no edit; its hunk is kept, so that
+ * typing on from there (`g(x)` retyped as `g(x) + g(x)`) still grows one hunk.
+ */
+function changes(hunk: Hunk): boolean {
+  return hunk.oldText !== hunk.newText;
+}
+
+/** `hunk` with `change`, which touches or overlaps its new text, folded in. */
+function grow(hunk: Hunk, change: TextChange, before: string): Hunk {
+  const start = Math.min(hunk.offset, change.offset);
+  const hunkEnd = hunk.offset + hunk.newText.length;
+  const end = Math.max(hunkEnd, change.offset + change.length);
+  const oldText = before.slice(start, hunk.offset) + hunk.oldText + before.slice(hunkEnd, end);
+  const covered = before.slice(start, end);
+  const from = change.offset - start;
+  const newText = covered.slice(0, from) + change.text + covered.slice(from + change.length);
+  return { uri: hunk.uri, offset: start, oldText, newText };
+}

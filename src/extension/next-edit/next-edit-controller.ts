@@ -1,0 +1,216 @@
+import * as vscode from "vscode";
+import { EditHistory } from "../../core/next-edit/edit-history";
+import { nextEditFrom, onlyInserts, predictNextEdits, type NextEdit } from "../../core/next-edit/predict-next-edits";
+import type { NextEditDecorations } from "./next-edit-decorations";
+
+/** What the editor shows of the current next edit, for tests. */
+export interface NextEditView {
+  readonly uri: string;
+  /** 0-based line of the text it changes. */
+  readonly line: number;
+  readonly oldText: string;
+  readonly newText: string;
+  /** The hint at the end of the cursor's line. */
+  readonly hint: string;
+  /** Offered as ghost text (an insertion at the cursor) rather than drawn as a diff. */
+  readonly ghost: boolean;
+  /** From the change it follows (a keystroke, or the accepted edit before it) to being shown. */
+  readonly latencyMs: number;
+}
+
+export interface NextEditProbe {
+  shown(): NextEditView | undefined;
+  /** How many changes were considered for a prediction: a test waits for it before asserting that nothing is shown. */
+  predictions(): number;
+}
+
+/** How long a dismissed suggestion stays away. */
+const rejectedForMs = 60_000;
+/** Beyond this the local predictor's scans are not worth a keystroke. */
+const maxChars = 400_000;
+const contextKey = "wisp.nextEditShown";
+/** Documents the user edits; not output channels, logs and other views that change by themselves. */
+const editedSchemes = new Set(["file", "untitled", "vscode-remote", "vscode-notebook-cell"]);
+
+interface Shown {
+  readonly editor: vscode.TextEditor;
+  readonly edit: NextEdit;
+  readonly range: vscode.Range;
+  readonly latencyMs: number;
+  /** Whether the inline suggestion was asked for since the cursor reached the edit. */
+  triggered: boolean;
+}
+
+/**
+ * Follows the user's edits, proposes the next one with the local predictor, shows it, and moves
+ * to it (Tab), applies it (Tab again) or drops it (Escape). Any change of the document that is not
+ * an accepted suggestion replaces the suggestion with a fresh prediction; leaving the file drops it.
+ * An insertion at the cursor is offered as ghost text (see `ghostText`), which VS Code's own Tab accepts.
+ */
+export class NextEditController implements vscode.Disposable, NextEditProbe {
+  private readonly history = new EditHistory();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly rejected = new Map<string, number>();
+  private current: Shown | undefined;
+  /** The document Wisp is editing right now: its changes are not the user's. */
+  private applying: vscode.TextDocument | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private runs = 0;
+
+  constructor(
+    private readonly enabled: () => boolean,
+    private readonly decorations: NextEditDecorations,
+  ) {
+    for (const document of vscode.workspace.textDocuments) this.follow(document);
+    this.subscriptions.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.follow(d)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        this.history.close(d.uri.toString());
+        if (this.current?.editor.document === d) this.clear();
+      }),
+      vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (this.current && editor?.document !== this.current.editor.document) this.clear();
+      }),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.textEditor === this.current?.editor) this.draw(this.current);
+      }),
+    );
+  }
+
+  shown(): NextEditView | undefined {
+    const shown = this.current;
+    if (!shown) return undefined;
+    const { uri } = shown.editor.document;
+    const { edit, range, latencyMs } = shown;
+    return { uri: uri.toString(), line: range.start.line, oldText: edit.oldText, newText: edit.newText, hint: hintFor(shown), ghost: isGhost(shown), latencyMs };
+  }
+
+  /** The ghost text for the inline completion provider: the suggestion, when it only inserts at `position` of `document`. */
+  ghostText(document: vscode.TextDocument, position: vscode.Position): { range: vscode.Range; text: string } | undefined {
+    const shown = this.current;
+    if (!shown || shown.editor.document !== document || !position.isEqual(shown.range.start) || !isGhost(shown)) return undefined;
+    return { range: shown.range, text: shown.edit.newText };
+  }
+
+  predictions(): number {
+    return this.runs;
+  }
+
+  /** Tab: to the suggestion when the cursor is elsewhere, else applies it and proposes the next one. */
+  async tab(): Promise<void> {
+    const shown = this.current;
+    if (!shown) return;
+    const { editor, range, edit } = shown;
+    if (!editor.selection.active.isEqual(range.start)) {
+      editor.selection = new vscode.Selection(range.start, range.start);
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      return;
+    }
+    const since = performance.now();
+    this.clear();
+    this.applying = editor.document;
+    try {
+      if (!(await editor.edit((builder) => builder.replace(range, edit.newText)))) return;
+    } finally {
+      this.applying = undefined;
+    }
+    const end = editor.document.positionAt(edit.offset + edit.newText.length);
+    editor.selection = new vscode.Selection(end, end);
+    this.predict(editor.document, since);
+  }
+
+  /** Escape: drops the suggestion, and the same one is not offered again for a while. */
+  dismiss(): void {
+    if (!this.current) return;
+    if (isGhost(this.current)) void vscode.commands.executeCommand("editor.action.inlineSuggest.hide");
+    this.rejected.set(keyOf(this.current.editor.document, this.current.edit), Date.now() + rejectedForMs);
+    this.clear();
+  }
+
+  private follow(document: vscode.TextDocument): void {
+    if (editedSchemes.has(document.uri.scheme)) this.history.open(document.uri.toString(), document.getText());
+  }
+
+  private changed(e: vscode.TextDocumentChangeEvent): void {
+    if (e.contentChanges.length === 0 || !editedSchemes.has(e.document.uri.scheme)) return;
+    const uri = e.document.uri.toString();
+    const accepted = this.current?.editor.document === e.document && isGhost(this.current) && this.committed(this.current.edit, e);
+    const own = this.applying === e.document || accepted;
+    this.history.change(uri, e.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })), own);
+    if (this.applying === e.document) return;
+    // The user's change, or the ghost text just accepted: either way, a fresh prediction follows.
+    if (this.current?.editor.document === e.document) this.clear();
+    clearTimeout(this.timer);
+    // Undo and redo restore what was there: nothing follows from them.
+    if (e.reason !== undefined) return;
+    // After the editor has applied the keystroke (and moved the cursor), not inside its event.
+    const since = performance.now();
+    this.timer = setTimeout(() => this.predict(e.document, since), 0);
+  }
+
+  private predict(document: vscode.TextDocument, since: number): void {
+    this.runs++;
+    const editor = vscode.window.activeTextEditor;
+    if (!this.enabled() || editor?.document !== document) return;
+    const uri = document.uri.toString();
+    const hunk = this.history.last(uri);
+    const text = this.history.text(uri);
+    if (!hunk || text === undefined || text.length > maxChars) return;
+    const now = Date.now();
+    for (const [key, until] of this.rejected) if (until <= now) this.rejected.delete(key);
+    const edits = predictNextEdits(text, hunk).filter((edit) => !this.rejected.has(keyOf(document, edit)));
+    const edit = nextEditFrom(edits, document.offsetAt(editor.selection.active));
+    if (!edit) return;
+    const range = new vscode.Range(document.positionAt(edit.offset), document.positionAt(edit.offset + edit.oldText.length));
+    this.current = { editor, edit, range, latencyMs: performance.now() - since, triggered: false };
+    void vscode.commands.executeCommand("setContext", contextKey, true);
+    this.draw(this.current);
+  }
+
+  private draw(shown: Shown): void {
+    const ghost = isGhost(shown);
+    this.decorations.draw(shown.editor, ghost ? undefined : shown.range, shown.edit.newText, shown.editor.selection.active.line, hintFor(shown));
+    if (ghost && !shown.triggered) {
+      shown.triggered = true;
+      void vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
+    }
+  }
+
+  /**
+   * Whether the event is VS Code committing the suggestion's ghost text (it may send only the
+   * inserted characters): the document is now exactly the text with the suggestion applied.
+   */
+  private committed(edit: NextEdit, e: vscode.TextDocumentChangeEvent): boolean {
+    const before = this.history.text(e.document.uri.toString());
+    if (before === undefined) return false;
+    return e.document.getText() === before.slice(0, edit.offset) + edit.newText + before.slice(edit.offset + edit.oldText.length);
+  }
+
+  /** Hides the suggestion, if any (when turned off, or when it no longer applies). */
+  clear(): void {
+    if (!this.current) return;
+    this.decorations.clear(this.current.editor);
+    this.current = undefined;
+    void vscode.commands.executeCommand("setContext", contextKey, false);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.clear();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+function isGhost({ editor, range, edit }: Shown): boolean {
+  return editor.selection.active.isEqual(range.start) && onlyInserts(edit);
+}
+
+function hintFor({ editor, range }: Shown): string {
+  return editor.selection.active.isEqual(range.start) ? "Tab to accept · Esc to dismiss" : `Tab to jump to line ${range.start.line + 1} · Esc to dismiss`;
+}
+
+/** The same change of the same text in the same document, wherever it is. */
+function keyOf(document: vscode.TextDocument, edit: NextEdit): string {
+  return `${document.uri.toString()}\0${edit.oldText}\0${edit.newText}`;
+}

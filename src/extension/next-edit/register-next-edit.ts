@@ -1,0 +1,36 @@
+import * as vscode from "vscode";
+import type { Settings } from "../settings";
+import { NextEditController, type NextEditProbe } from "./next-edit-controller";
+import { NextEditDecorations } from "./next-edit-decorations";
+
+/**
+ * Next-edit suggestions from the local predictor: the controller, its ghost text at the cursor,
+ * its Tab and Escape commands (bound in package.json while `wisp.nextEditShown`), the on/off
+ * toggle of the status menu, and a read-only probe for tests.
+ */
+export function registerNextEdit(settings: Settings): { disposable: vscode.Disposable; probe: NextEditProbe } {
+  const decorations = new NextEditDecorations();
+  const controller = new NextEditController(() => settings.value.nextEdit.enabled, decorations);
+  const disposable = vscode.Disposable.from(
+    decorations,
+    controller,
+    // Beside Wisp's completion provider: this one answers only while a suggestion sits at the cursor.
+    vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, {
+      provideInlineCompletionItems: (document, position) => {
+        const ghost = controller.ghostText(document, position);
+        return ghost ? [new vscode.InlineCompletionItem(ghost.text, ghost.range)] : [];
+      },
+    }),
+    vscode.commands.registerCommand("wisp.nextEdit.tab", () => controller.tab()),
+    vscode.commands.registerCommand("wisp.nextEdit.dismiss", () => controller.dismiss()),
+    vscode.commands.registerCommand("wisp.toggleNextEdit", async () => {
+      const enabled = !settings.value.nextEdit.enabled;
+      await vscode.workspace.getConfiguration("wisp").update("nextEdit.enabled", enabled, vscode.ConfigurationTarget.Global);
+      return enabled;
+    }),
+    settings.onDidChange((s) => {
+      if (!s.nextEdit.enabled) controller.clear();
+    }),
+  );
+  return { disposable, probe: { shown: () => controller.shown(), predictions: () => controller.predictions() } };
+}
