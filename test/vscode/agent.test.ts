@@ -54,6 +54,7 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     rmSync(abs(dir), { recursive: true, force: true });
+    rmSync(abs("AGENTS.md"), { force: true });
     await resetWisp();
     await server?.close();
   });
@@ -81,6 +82,9 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
       { toolCalls: [{ name: "run_in_terminal", arguments: { command: runTests, explanation: "Check the fix" } }] },
       { text: "Fixed: total now multiplies each price by its quantity, and the test passes." },
     );
+    // Project rules: the root's AGENTS.md in the instructions, the edited folder's with the edit's result.
+    writeFileSync(abs("AGENTS.md"), "Run the tests with node before you answer.\n");
+    writeFileSync(abs(`${dir}/AGENTS.md`), "Cart prices are in cents.\n");
     const requestsBefore = server.chatRequests.length;
     const task = start("Make the failing test in agent-task pass");
     await approve(0, "allow");
@@ -96,7 +100,11 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     assert.match(failed!, /^exit code 1\n/);
     assert.match(failed!, /AssertionError/);
     assert.match(toolResults(requests[2]!).at(-1)!, /items\.reduce\(\(sum, item\) => sum \+ item\.price, 0\)/);
-    assert.match(toolResults(requests[3]!).at(-1)!, /^Edited agent-task\/cart\.js \(\+1 −1\)\./);
+    assert.match(toolResults(requests[3]!).at(-1)!, /^Edited agent-task\/cart\.js \(\+1 −1\)\.\n\nRules for this folder, from agent-task\/AGENTS\.md:\nCart prices are in cents\.$/);
+    const system = (requests[0]!.messages as AgentMessage[])[0]!;
+    assert.equal(system.role, "system");
+    assert.match(String(system.content), /Project rules from AGENTS\.md:\nRun the tests with node before you answer\./);
+    rmSync(abs("AGENTS.md"), { force: true });
     assert.match(toolResults(requests[4]!).at(-1)!, /^exit code 0\ncart tests passed/);
     // Each result answers the call before it by its id.
     const second = requests[1]!.messages as AgentMessage[];
