@@ -10,6 +10,7 @@ import { waitFor } from "../harness/wait-for";
 import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { alive } from "../harness/marked-processes";
 
 const statusId = "wisp.wisp.wisp.status";
 const fileText = "export function add(a: number, b: number): number {\n  return a + b;\n}\n";
@@ -107,15 +108,6 @@ describe("Zero config: the installed .vsix runs its own server (code-server + Ch
     await waitFor("the server gone", () => serverPid(port), (p) => p === undefined, 15_000);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The wisp-server process listening on `port` (by its command line), if any. */
 function serverPid(port: number): number | undefined {

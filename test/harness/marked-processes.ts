@@ -34,3 +34,13 @@ export async function killMarkedProcesses(name: string, value: string, graceMs =
   while (markedProcesses(name, value).length > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
   signal(markedProcesses(name, value), "SIGKILL");
 }
+
+/** Whether a process with this pid is still there (signal 0 only checks). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

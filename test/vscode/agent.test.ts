@@ -9,6 +9,7 @@ import type { WispApi } from "../../src/extension/extension";
 import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
 import { waitFor } from "../harness/wait-for";
 import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+import { alive } from "../harness/marked-processes";
 
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
 const dir = "agent-task";
@@ -248,12 +249,3 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     assert.equal(answer()!.text, "listed three times");
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -12,6 +12,7 @@ import { startLocalTextServer } from "../harness/local-text-server";
 import { findSecrets, serverKeyPattern } from "../harness/secret-scan";
 import { waitFor } from "../harness/wait-for";
 import { activateWisp, resetWisp, setBaseUrl, wispExtensionId } from "./support/wisp-extension";
+import { alive } from "../harness/marked-processes";
 
 type Running = Extract<LocalServerState, { kind: "running" }>;
 
@@ -194,15 +195,6 @@ async function setAutoStart(on: boolean): Promise<void> {
 
 function commandLine(pid: number): string {
   return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** An HTTP server that is not Wisp's: every path is a 404. */
