@@ -119,7 +119,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
 
   const edit = registerEdit({ settings, clients, log, state: context.globalState });
   context.subscriptions.push(edit.disposable);
-  const nextEdit = registerNextEdit(settings);
+  const nextEdit = registerNextEdit(settings, {
+    client: () => clients.create({ timeoutMs: completionTimeoutMs }),
+    isSensitive: (uri) => sensitive.isSensitive(uri),
+    log,
+  });
   context.subscriptions.push(nextEdit.disposable);
   const mcpOutput = new Logger("Wisp MCP");
   const mcp = new McpServers({

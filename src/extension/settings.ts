@@ -31,7 +31,8 @@ export interface WispSettings {
   /** The server's chat models in the editor's own chat (VS Code's Language Model Chat Provider). */
   readonly languageModels: { readonly enabled: boolean };
   /** Next-edit suggestions from the local predictor. */
-  readonly nextEdit: { readonly enabled: boolean };
+  /** `model`: empty, the local predictor only. */
+  readonly nextEdit: { readonly enabled: boolean; readonly model: string };
 }
 
 export interface ImageSettings {
@@ -151,7 +152,7 @@ function readSettings(): WispSettings {
     mcp: { maxTools: Math.max(0, c.get<number>("mcp.maxTools", 128)), timeoutSeconds: Math.max(1, c.get<number>("mcp.timeoutSeconds", 60)) },
     localServer: { autoStart: c.get<boolean>("localServer.autoStart", true), modelsDir: str("localServer.modelsDir", ""), modelMirror: str("localServer.modelMirror", "") },
     languageModels: { enabled: c.get<boolean>("languageModels.enabled", true) },
-    nextEdit: { enabled: c.get<boolean>("nextEdit.enabled", true) },
+    nextEdit: { enabled: c.get<boolean>("nextEdit.enabled", true), model: c.get<string>("nextEdit.model", "").trim() },
   };
 }
 

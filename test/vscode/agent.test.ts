@@ -47,6 +47,8 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     writeFileSync(abs(cartTest), cartTestSource);
     await api.chat.fromView({ type: "newChat" });
   });
+  // A test that failed while a card waited leaves its task running: stopped, so the next starts clean.
+  afterEach(() => api.chat.fromView({ type: "stop" }));
   after(async () => {
     await api.chat.fromView({ type: "setMode", mode: "ask" });
     // The suites after this one start from an empty chat, as in a fresh window.

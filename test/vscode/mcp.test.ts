@@ -46,6 +46,8 @@ describe("MCP servers' tools in agent mode (real VS Code, real MCP servers, scri
     await waitFor("the mcp.json read", () => api.mcp.list(), (list) => list.some((s) => s.entry.name === "notes"));
   });
   beforeEach(() => api.chat.fromView({ type: "newChat" }));
+  // A test that failed while a card waited leaves its task running: stopped, so the next starts clean.
+  afterEach(() => api.chat.fromView({ type: "stop" }));
   after(async () => {
     await api.chat.fromView({ type: "setMode", mode: "ask" });
     // The suites after this one start from an empty chat, as in a fresh window.
@@ -72,7 +74,9 @@ describe("MCP servers' tools in agent mode (real VS Code, real MCP servers, scri
     const task = api.chat.fromView({ type: "send", text: "Note: buy milk" });
     const start = await asking(0);
     assert.equal(start!.title, "start MCP server notes");
-    assert.equal(start!.command, `node ${fixture()}`);
+    // A path with spaces (a clone in "my projects/") is shown quoted, as a shell would need it.
+    const path = fixture();
+    assert.equal(start!.command, `node ${/\s/.test(path) ? JSON.stringify(path) : path}`);
     assert.equal(server.chatRequests.length, before, "nothing is asked of the model before the server is allowed");
     await api.chat.fromView({ type: "agentApproval", stepId: start!.id, answer: "allow" });
     const call = await asking(1);

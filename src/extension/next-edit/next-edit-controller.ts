@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
-import { EditHistory } from "../../core/next-edit/edit-history";
+import { EditHistory, type Hunk } from "../../core/next-edit/edit-history";
 import { nextEditFrom, onlyInserts, predictNextEdits, type NextEdit } from "../../core/next-edit/predict-next-edits";
+import type { ModelPredictor } from "./model-predictor";
 import type { NextEditDecorations } from "./next-edit-decorations";
 
 /** What the editor shows of the current next edit, for tests. */
@@ -42,7 +43,8 @@ interface Shown {
 }
 
 /**
- * Follows the user's edits, proposes the next one with the local predictor, shows it, and moves
+ * Follows the user's edits, proposes the next one with the local predictor (then, when a model is
+ * set, with the model's answer in its place), shows it, and moves
  * to it (Tab), applies it (Tab again) or drops it (Escape). Any change of the document that is not
  * an accepted suggestion replaces the suggestion with a fresh prediction; leaving the file drops it.
  * An insertion at the cursor is offered as ghost text (see `ghostText`), which VS Code's own Tab accepts.
@@ -56,10 +58,14 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   private applying: vscode.TextDocument | undefined;
   private timer: NodeJS.Timeout | undefined;
   private runs = 0;
+  /** The model's request in flight: any change of a document makes its answer stale. */
+  private asking: AbortController | undefined;
 
   constructor(
     private readonly enabled: () => boolean,
     private readonly decorations: NextEditDecorations,
+    /** With `wisp.nextEdit.model` set, its suggestion replaces the local one when it comes. */
+    private readonly model?: ModelPredictor,
   ) {
     for (const document of vscode.workspace.textDocuments) this.follow(document);
     this.subscriptions.push(
@@ -138,6 +144,7 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
     const accepted = this.current?.editor.document === e.document && isGhost(this.current) && this.committed(this.current.edit, e);
     const own = this.applying === e.document || accepted;
     this.history.change(uri, e.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })), own);
+    this.asking?.abort();
     if (this.applying === e.document) return;
     // The user's change, or the ghost text just accepted: either way, a fresh prediction follows.
     if (this.current?.editor.document === e.document) this.clear();
@@ -157,15 +164,38 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
     const hunk = this.history.last(uri);
     const text = this.history.text(uri);
     if (!hunk || text === undefined || text.length > maxChars) return;
+    this.show(editor, predictNextEdits(text, hunk), since);
+    if (this.model?.asks(document)) this.ask(this.model, editor, text, hunk, since);
+  }
+
+  /** Shows the first of `edits` from the cursor on that was not dismissed lately, in place of the current one. */
+  private show(editor: vscode.TextEditor, edits: readonly NextEdit[], since: number): void {
+    const { document } = editor;
     const now = Date.now();
     for (const [key, until] of this.rejected) if (until <= now) this.rejected.delete(key);
-    const edits = predictNextEdits(text, hunk).filter((edit) => !this.rejected.has(keyOf(document, edit)));
-    const edit = nextEditFrom(edits, document.offsetAt(editor.selection.active));
+    const edit = nextEditFrom(edits.filter((e) => !this.rejected.has(keyOf(document, e))), document.offsetAt(editor.selection.active));
     if (!edit) return;
+    this.clear();
     const range = new vscode.Range(document.positionAt(edit.offset), document.positionAt(edit.offset + edit.oldText.length));
     this.current = { editor, edit, range, latencyMs: performance.now() - since, triggered: false };
     void vscode.commands.executeCommand("setContext", contextKey, true);
     this.draw(this.current);
+  }
+
+  /** Asks the model about the same text; its answer is shown unless the document changed or the user left meanwhile. */
+  private ask(model: ModelPredictor, editor: vscode.TextEditor, text: string, latest: Hunk, since: number): void {
+    this.asking?.abort();
+    const asking = new AbortController();
+    this.asking = asking;
+    const recent = this.history.recent().flatMap((hunk) => {
+      const its = this.history.text(hunk.uri);
+      return its === undefined ? [] : [{ hunk, text: its }];
+    });
+    const question = { document: editor.document, text, cursor: editor.document.offsetAt(editor.selection.active), latest, recent };
+    void model.predict(question, asking.signal).then((edits) => {
+      if (asking.signal.aborted || !this.enabled() || vscode.window.activeTextEditor !== editor) return;
+      this.show(editor, edits, since);
+    });
   }
 
   private draw(shown: Shown): void {
@@ -197,6 +227,7 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.asking?.abort();
     this.clear();
     for (const s of this.subscriptions) s.dispose();
   }

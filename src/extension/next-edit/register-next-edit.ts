@@ -1,16 +1,21 @@
 import * as vscode from "vscode";
 import type { Settings } from "../settings";
+import { ModelPredictor, type ModelPredictorDeps } from "./model-predictor";
 import { NextEditController, type NextEditProbe } from "./next-edit-controller";
 import { NextEditDecorations } from "./next-edit-decorations";
 
 /**
- * Next-edit suggestions from the local predictor: the controller, its ghost text at the cursor,
+ * Next-edit suggestions from the local predictor, and from `wisp.nextEdit.model` when set: the controller, its ghost text at the cursor,
  * its Tab and Escape commands (bound in package.json while `wisp.nextEditShown`), the on/off
  * toggle of the status menu, and a read-only probe for tests.
  */
-export function registerNextEdit(settings: Settings): { disposable: vscode.Disposable; probe: NextEditProbe } {
+export function registerNextEdit(
+  settings: Settings,
+  model: Omit<ModelPredictorDeps, "model">,
+): { disposable: vscode.Disposable; probe: NextEditProbe } {
   const decorations = new NextEditDecorations();
-  const controller = new NextEditController(() => settings.value.nextEdit.enabled, decorations);
+  const predictor = new ModelPredictor({ ...model, model: () => settings.value.nextEdit.model });
+  const controller = new NextEditController(() => settings.value.nextEdit.enabled, decorations, predictor);
   const disposable = vscode.Disposable.from(
     decorations,
     controller,
