@@ -25,6 +25,8 @@ const keptHunks = 16;
 export class EditHistory {
   private readonly texts = new Map<string, string>();
   private hunks: Hunk[] = [];
+  /** Documents where Wisp edited last: the user's next change there starts a new hunk, never grows the old one. */
+  private readonly sealed = new Set<string>();
 
   /** Starts following a document (again): its history so far is forgotten. */
   open(uri: string, text: string): void {
@@ -34,6 +36,7 @@ export class EditHistory {
 
   close(uri: string): void {
     this.texts.delete(uri);
+    this.sealed.delete(uri);
     this.hunks = this.hunks.filter((h) => h.uri !== uri);
   }
 
@@ -77,10 +80,12 @@ export class EditHistory {
       const hunkEnd = hunk.offset + hunk.newText.length;
       if (hunk.uri !== uri || hunkEnd < change.offset) next.push(hunk);
       else if (hunk.offset > end) next.push({ ...hunk, offset: hunk.offset + delta });
-      else if (hunk === latest && !own) grown = grow(hunk, change, before);
+      else if (hunk === latest && !own && !this.sealed.has(uri)) grown = grow(hunk, change, before);
       // An older hunk (or any hunk under Wisp's own edit) that the change cuts into no longer says what the user did.
     }
     this.hunks = next;
+    if (own) this.sealed.add(uri);
+    else this.sealed.delete(uri);
     const hunk = grown ?? (own ? undefined : { uri, offset: change.offset, oldText: removed, newText: change.text });
     if (hunk) this.hunks.push(hunk);
     if (this.hunks.length > keptHunks) this.hunks.splice(0, this.hunks.length - keptHunks);

@@ -42,6 +42,16 @@ describe("EditHistory", () => {
     assert.deepEqual(history.recent(), []);
   });
 
+  it("after Wisp's own edits, the user's next change at the same place is a new hunk, not the old one grown", () => {
+    const history = new EditHistory();
+    history.open(uri, "let count = 1;\ncount++;\n");
+    history.change(uri, [{ offset: 4, length: 5, text: "total" }]);
+    history.change(uri, [{ offset: 15, length: 5, text: "total" }], true); // the suggestion accepted
+    history.change(uri, [{ offset: 4, length: 5, text: "amount" }]); // the declaration renamed again
+    assert.equal(history.text(uri), "let amount = 1;\ntotal++;\n");
+    assert.deepEqual(history.last(uri), { uri, offset: 4, oldText: "total", newText: "amount" });
+  });
+
   it("forgets typing that ends where it began, and a document's hunks when it closes", () => {
     const history = new EditHistory();
     history.open(uri, "abc");
