@@ -4,6 +4,8 @@
  * in place's streaming diff decides line by line as text arrives; a whole file can do better.
  */
 
+import { lcsTable } from "../base/lcs-table";
+
 export interface LineChanges {
   /** Lines of the new text (0-based) that are not in the old one. */
   readonly added: readonly number[];
@@ -23,11 +25,7 @@ export function lineChanges(before: readonly string[], after: readonly string[])
   const now = after.slice(start, after.length - end);
   const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
   if (old.length * now.length > maxCells) return { added: range(start, now.length), removed: old.length };
-  // lcs[i][j]: the longest common subsequence of old[i..] and now[j..].
-  const lcs = Array.from({ length: old.length + 1 }, () => new Uint32Array(now.length + 1));
-  for (let i = old.length - 1; i >= 0; i--) {
-    for (let j = now.length - 1; j >= 0; j--) lcs[i]![j] = old[i] === now[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-  }
+  const lcs = lcsTable(old, now);
   const added: number[] = [];
   let removed = 0;
   let i = 0;

@@ -1,3 +1,4 @@
+import { lcsTable } from "../base/lcs-table";
 import type { NextEdit } from "./predict-next-edits";
 
 /** Beyond this many line pairs the line diff is not worth it: one edit spans all the changes. */
@@ -13,11 +14,7 @@ export function editsBetween(current: string, updated: string): NextEdit[] {
   const a = linesOf(current);
   const b = linesOf(updated);
   if (a.length * b.length > maxCells) return [narrowed(current, updated, 0)];
-  // lcs[i][j]: the common lines of a[i..] and b[j..].
-  const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-  }
+  const lcs = lcsTable(a, b);
   const edits: NextEdit[] = [];
   let i = 0;
   let j = 0;
