@@ -5,7 +5,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { WispApi } from "../../src/extension/extension";
-import { activateWisp } from "../../test/vscode/support/wisp-extension";
+import { ScriptedApi } from "../../test/harness/scripted-api";
+import { activateWisp, connectWisp, resetWisp } from "../../test/vscode/support/wisp-extension";
 
 const samples = Number(process.env.WISP_BENCH_SAMPLES ?? 60);
 /** On and off take turns in this many blocks, so the host's drift hits both sides alike. */
@@ -27,6 +28,34 @@ export interface Row {
   readonly change: number[];
   /** Keystroke -> the suggestion shown (decorations set, context key set), next edit on. */
   readonly shown: number[];
+}
+
+/** The model path against a scripted server that answers after a fixed delay. */
+export interface ModelRow {
+  readonly lines: number;
+  readonly delayMs: number;
+  /** Keystroke -> the model's request reaching the server (Date.now() resolution). */
+  readonly request: number[];
+  /** Keystroke -> the model's suggestion shown. */
+  readonly shown: number[];
+}
+
+/** The scripted model's delay before it answers: the time a fast next-edit model takes. */
+const modelDelayMs = 100;
+const modelName = "sweep-next-edit";
+
+/**
+ * What the scripted model makes of the window Sweep's prompt carries: the comment below the
+ * renamed declaration gets the new name, an edit no local rule would propose, so the suggestion
+ * shown says which keystroke's answer it is.
+ */
+function modelRewrite(prompt: string): string {
+  const current = prompt.indexOf("\n", prompt.indexOf("<|file_sep|>current/")) + 1;
+  const lines = prompt.slice(current, prompt.indexOf("<|file_sep|>updated/")).split("\n");
+  const declared = lines.findIndex((line) => /let (?!count\b)\w+ = 0;/.test(line));
+  const comment = lines.findIndex((line, i) => i > declared && line.includes("// count the scaled items"));
+  if (declared >= 0 && comment >= 0) lines[comment] += ` (${/let (\w+)/.exec(lines[declared]!)![1]})`;
+  return `${lines.join("\n")}<|file_sep|>`;
 }
 
 /** One way of making an edit in the file: where the cursor goes, what is typed, the suggestion it should bring. */
@@ -67,10 +96,14 @@ describe("benchmark: next-edit suggestion latency (local predictor)", function (
     // Ghost text off: no completion requests compete for the extension host.
     await config.update("wisp.completion.enabled", false, vscode.ConfigurationTarget.Global);
   });
+  const rows: Row[] = [];
+  const modelRows: ModelRow[] = [];
   after(async () => {
-    for (const key of ["wisp.completion.enabled", "wisp.nextEdit.enabled"]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ["wisp.completion.enabled", "wisp.nextEdit.enabled", "wisp.nextEdit.model"]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     for (const file of files) rmSync(file, { force: true });
+    const out = process.env.WISP_BENCH_OUT;
+    if (out) writeFileSync(out, JSON.stringify({ samples, rows, modelRows }));
   });
 
   async function open(functions: number): Promise<{ editor: vscode.TextEditor; middle: number; original: string }> {
@@ -106,7 +139,6 @@ describe("benchmark: next-edit suggestion latency (local predictor)", function (
   }
 
   it("measures keystroke -> suggestion shown against keystroke -> change event with next edit off", async () => {
-    const rows: Row[] = [];
     for (const functions of [10, 200]) {
       const { editor, middle, original } = await open(functions);
       for (const scenario of scenarios) {
@@ -128,7 +160,52 @@ describe("benchmark: next-edit suggestion latency (local predictor)", function (
       }
       await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     }
-    const out = process.env.WISP_BENCH_OUT;
-    if (out) writeFileSync(out, JSON.stringify({ samples, rows }));
+  });
+
+  /**
+   * Renames the local on its declaration with the model set: the last key is timed to the
+   * model's request reaching the server and to the model's suggestion shown (the previous key's
+   * suggestion is on screen first, as when the user types on while one is shown).
+   */
+  async function modelSample(editor: vscode.TextEditor, selection: vscode.Selection, server: ScriptedApi, original: string): Promise<{ request: number; shown: number }> {
+    editor.selection = selection;
+    for (const key of "tota") await vscode.commands.executeCommand("type", { text: key });
+    await when(() => api.nextEdit.shown()?.newText.endsWith("(tota)") === true);
+    const sent = server.textRequests.length;
+    const [start, wallStart] = [performance.now(), Date.now()];
+    const typed = vscode.commands.executeCommand("type", { text: "l" });
+    const shownAt = await when(() => api.nextEdit.shown()?.newText.endsWith("(total)") === true);
+    await typed;
+    const request = server.textRequests.slice(sent).find((c) => c.body.prompt.includes("let total = 0;"));
+    for (let i = 0; i < 10 && editor.document.getText() !== original; i++) await vscode.commands.executeCommand("undo");
+    if (editor.document.getText() !== original) throw new Error("undo did not restore the file");
+    return { request: request ? request.at - wallStart : Number.NaN, shown: shownAt - start };
+  }
+
+  it("measures keystroke -> the model's suggestion shown against a scripted model's fixed delay", async () => {
+    const server = await ScriptedApi.start({ key: "sk-wisp-bench", models: [modelName], complete: (body) => ({ chunks: [modelRewrite(body.prompt)], delayMs: modelDelayMs }) });
+    try {
+      // The status bar reads "ready" only with ghost text on: on to connect, off again to measure.
+      await config.update("wisp.completion.enabled", true, vscode.ConfigurationTarget.Global);
+      await connectWisp(api, server.baseUrl, "sk-wisp-bench");
+      await config.update("wisp.completion.enabled", false, vscode.ConfigurationTarget.Global);
+      await config.update("wisp.nextEdit.enabled", true, vscode.ConfigurationTarget.Global);
+      await config.update("wisp.nextEdit.model", modelName, vscode.ConfigurationTarget.Global);
+      for (const functions of [10, 200]) {
+        const { editor, middle, original } = await open(functions);
+        const selection = scenarios[0]!.select(middle);
+        const row: ModelRow = { lines: editor.document.lineCount, delayMs: modelDelayMs, request: [], shown: [] };
+        for (let i = 0; i < 3; i++) await modelSample(editor, selection, server, original);
+        for (let i = 0; i < samples; i++) {
+          const { request, shown } = await modelSample(editor, selection, server, original);
+          row.request.push(request), row.shown.push(shown);
+        }
+        modelRows.push(row);
+        await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+      }
+    } finally {
+      await resetWisp();
+      await server.close();
+    }
   });
 });

@@ -104,6 +104,15 @@ describe("Next-edit suggestions in the real VS Code UI (local predictor, code-se
     await save("every use renamed, the comment and the other function untouched", (t) => t === renamed.join("\n"));
   });
 
+  it("typing the old name back leaves nothing to propose: the hint and the decorations go", async () => {
+    await renameAt(3, 14, "entry");
+    await waitFor("the suggestion for the whole name", drawn, (d) => d.after.some((a) => a.text === "entry"), 10_000);
+    for (let i = 0; i < "entry".length; i++) await ui.page.keyboard.press("Backspace");
+    await ui.page.keyboard.type("item");
+    await waitFor("the hint and decorations gone", drawn, (d) => d.struck.length === 0 && d.after.length === 0);
+    await save("the file as it was", (t) => t === renamed.join("\n"));
+  });
+
   it("Escape dismisses the suggestion: the hint and the decorations go, and only the typed change stays", async () => {
     // A fresh rename of another local (the loop's `item`).
     await renameAt(3, 14, "entry");

@@ -54,6 +54,10 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly rejected = new Map<string, number>();
   private current: Shown | undefined;
+  /** The editor whose decorations are on screen: a suggestion the user typed over stays drawn until the next one replaces it. */
+  private painted: vscode.TextEditor | undefined;
+  /** The context key's value as last sent, so a keystroke does not send it twice. */
+  private keyShown = false;
   /** The document Wisp is editing right now: its changes are not the user's. */
   private applying: vscode.TextDocument | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -147,13 +151,18 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
     this.asking?.abort();
     if (this.applying === e.document) return;
     // The user's change, or the ghost text just accepted: either way, a fresh prediction follows.
-    if (this.current?.editor.document === e.document) this.clear();
+    // Its drawing stays until then (a tick), so a keystroke repaints once rather than erasing first:
+    // the renderer's work delays the editor's next keystroke.
+    if (this.current?.editor.document === e.document) this.current = undefined;
     clearTimeout(this.timer);
     // Undo and redo restore what was there: nothing follows from them.
-    if (e.reason !== undefined) return;
+    if (e.reason !== undefined) return this.erase();
     // After the editor has applied the keystroke (and moved the cursor), not inside its event.
     const since = performance.now();
-    this.timer = setTimeout(() => this.predict(e.document, since), 0);
+    this.timer = setTimeout(() => {
+      this.predict(e.document, since);
+      this.erase();
+    }, 0);
   }
 
   private predict(document: vscode.TextDocument, since: number): void {
@@ -175,10 +184,10 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
     for (const [key, until] of this.rejected) if (until <= now) this.rejected.delete(key);
     const edit = nextEditFrom(edits.filter((e) => !this.rejected.has(keyOf(document, e))), document.offsetAt(editor.selection.active));
     if (!edit) return;
-    this.clear();
+    if (this.painted && this.painted !== editor) this.decorations.clear(this.painted);
     const range = new vscode.Range(document.positionAt(edit.offset), document.positionAt(edit.offset + edit.oldText.length));
     this.current = { editor, edit, range, latencyMs: performance.now() - since, triggered: false };
-    void vscode.commands.executeCommand("setContext", contextKey, true);
+    this.setKey(true);
     this.draw(this.current);
   }
 
@@ -200,6 +209,7 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
 
   private draw(shown: Shown): void {
     const ghost = isGhost(shown);
+    this.painted = shown.editor;
     this.decorations.draw(shown.editor, ghost ? undefined : shown.range, shown.edit.newText, shown.editor.selection.active.line, hintFor(shown));
     if (ghost && !shown.triggered) {
       shown.triggered = true;
@@ -219,10 +229,22 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
 
   /** Hides the suggestion, if any (when turned off, or when it no longer applies). */
   clear(): void {
-    if (!this.current) return;
-    this.decorations.clear(this.current.editor);
     this.current = undefined;
-    void vscode.commands.executeCommand("setContext", contextKey, false);
+    this.erase();
+  }
+
+  /** Takes a suggestion that no longer applies off the screen, unless another one is shown. */
+  private erase(): void {
+    if (this.current) return;
+    if (this.painted) this.decorations.clear(this.painted);
+    this.painted = undefined;
+    this.setKey(false);
+  }
+
+  private setKey(shown: boolean): void {
+    if (shown === this.keyShown) return;
+    this.keyShown = shown;
+    void vscode.commands.executeCommand("setContext", contextKey, shown);
   }
 
   dispose(): void {
