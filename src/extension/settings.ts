@@ -95,6 +95,10 @@ export class Settings implements vscode.Disposable {
     await vscode.workspace.getConfiguration("wisp").update(`${role}.model`, model, vscode.ConfigurationTarget.Global);
   }
 
+  async setNextEditModel(model: string): Promise<void> {
+    await vscode.workspace.getConfiguration("wisp").update("nextEdit.model", model, vscode.ConfigurationTarget.Global);
+  }
+
   async setCompletionsEnabled(enabled: boolean): Promise<void> {
     await vscode.workspace.getConfiguration("wisp").update("completion.enabled", enabled, vscode.ConfigurationTarget.Global);
   }

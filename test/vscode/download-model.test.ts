@@ -79,6 +79,23 @@ describe("Wisp: Download Model", function () {
     assert.equal(config().get("chat.model"), "", "chat keeps its model");
   });
 
+  it("a next-edit model's offer has one button, and it sets the model for next edit only", async () => {
+    const preset = modelPresets.find((p) => p.role === "next-edit")!;
+    hub.serve(preset.repo, preset.file, { body: gguf });
+    const completionModel = config().get("completion.model");
+    const id = await vscode.commands.executeCommand<string | undefined>("wisp.downloadModel", preset.name);
+    assert.equal(id, preset.file.replace(/\.gguf$/, ""));
+    try {
+      await waitFor("the offer's button to set the next-edit model", async () => {
+        await vscode.commands.executeCommand("notification.acceptPrimaryAction");
+        return config().get("nextEdit.model");
+      }, (model) => model === id);
+      assert.equal(config().get("completion.model"), completionModel, "completions keep their model");
+    } finally {
+      await config().update("nextEdit.model", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it("says what went wrong and writes nothing for a file the mirror does not have", async () => {
     const before = api.logLines().length;
     const id = await vscode.commands.executeCommand("wisp.downloadModel", "wisp-test/Missing-GGUF/missing.gguf", "completion");

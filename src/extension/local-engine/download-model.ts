@@ -12,7 +12,7 @@ import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 
 /** What the downloaded model is used for: the answer to the offer, or a scripted caller's choice. */
-export type ModelUse = "completion" | "chat" | "both" | "none";
+export type ModelUse = "completion" | "chat" | "both" | "next-edit" | "none";
 
 export interface DownloadModelDeps {
   readonly settings: Settings;
@@ -23,7 +23,7 @@ export interface DownloadModelDeps {
   readonly refreshModels: () => Promise<unknown>;
 }
 
-const uses: Readonly<Record<string, ModelUse>> = { "Use for Completions": "completion", "Use for Chat": "chat", "Use for Both": "both" };
+const uses: Readonly<Record<string, ModelUse>> = { "Use for Completions": "completion", "Use for Chat": "chat", "Use for Both": "both", "Use for Next Edit": "next-edit" };
 
 /** Scripted callers may pass what to download (a preset, owner/repo/file.gguf or a URL) and its use. */
 export async function downloadModel(deps: DownloadModelDeps, specArg?: unknown, useArg?: unknown): Promise<string | undefined> {
@@ -65,7 +65,7 @@ export async function downloadModel(deps: DownloadModelDeps, specArg?: unknown, 
   }
   describeResult(result, deps.log);
   await deps.refreshModels();
-  const use = typeof useArg === "string" && ["completion", "chat", "both", "none"].includes(useArg) ? (useArg as ModelUse) : undefined;
+  const use = typeof useArg === "string" && ["completion", "chat", "both", "next-edit", "none"].includes(useArg) ? (useArg as ModelUse) : undefined;
   if (use !== undefined) await applyUse(deps.settings, result.modelId, use);
   else void offerUse(deps, result, preset);
   return result.modelId;
@@ -78,7 +78,7 @@ function describeResult(result: PullResult, log: Logger): void {
 }
 
 async function offerUse(deps: DownloadModelDeps, result: PullResult, preset: ModelPreset | undefined): Promise<void> {
-  const buttons = preset?.role === "chat" ? ["Use for Chat", "Use for Completions", "Use for Both"] : ["Use for Completions", "Use for Chat", "Use for Both"];
+  const buttons = preset?.role === "next-edit" ? ["Use for Next Edit"] : preset?.role === "chat" ? ["Use for Chat", "Use for Completions", "Use for Both"] : ["Use for Completions", "Use for Chat", "Use for Both"];
   const what = result.alreadyPresent ? "is already downloaded" : `is downloaded (${formatBytes(result.bytes ?? 0)})`;
   const answer = await vscode.window.showInformationMessage(`Wisp: ${result.modelId} ${what}. Use it with the local server?`, ...buttons);
   if (answer !== undefined) await applyUse(deps.settings, result.modelId, uses[answer] ?? "none");
@@ -87,6 +87,7 @@ async function offerUse(deps: DownloadModelDeps, result: PullResult, preset: Mod
 async function applyUse(settings: Settings, modelId: string, use: ModelUse): Promise<void> {
   if (use === "completion" || use === "both") await settings.setModel("completion", modelId);
   if (use === "chat" || use === "both") await settings.setModel("chat", modelId);
+  if (use === "next-edit") await settings.setNextEditModel(modelId);
 }
 
 type PickItem = vscode.QuickPickItem & { spec?: string };
@@ -104,6 +105,8 @@ async function pickModel(modelsDir: string, mirror: string): Promise<string | un
     ...modelPresets.filter((p) => p.role === "completion").map(item),
     section("Chat: instruct models"),
     ...modelPresets.filter((p) => p.role === "chat").map(item),
+    section("Next edit: models that predict the next edit (wisp.nextEdit.model)"),
+    ...modelPresets.filter((p) => p.role === "next-edit").map(item),
     section("Other"),
     { label: "$(link) A GGUF file by URL or hub path…", detail: "https://…/model.gguf, or owner/repo/file.gguf" },
   ];

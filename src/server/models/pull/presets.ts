@@ -1,10 +1,11 @@
 // Recommended models, as data. Every repository and file name here is one that llama.cpp's own source
-// names (common/arg.cpp's --fim-* presets, its backend docs), so none is guessed. No publisher
+// names (common/arg.cpp's --fim-* presets, its backend docs), or for the next-edit models one that
+// their publisher's own plugin downloads (Sweep's JetBrains plugin, LocalAutocompleteServerManager), so none is guessed. No publisher
 // states a SHA-256 in those places: the first download's hash is recorded instead (see checksums.ts).
 // Sizes and memory are estimates from the parameter count and the quantisation, rounded; the
 // download shows the exact size the server reports.
 
-export type PresetRole = "completion" | "chat";
+export type PresetRole = "completion" | "chat" | "next-edit";
 
 export interface ModelPreset {
   /** What `wisp-server models pull NAME` takes. */
@@ -74,6 +75,26 @@ export const modelPresets: readonly ModelPreset[] = [
     file: "qwen2.5-coder-14b-q8_0.gguf",
     approxBytes: 15.7 * GB,
     ramGb: 18,
+    licence: "Apache-2.0",
+  },
+  {
+    name: "sweep-next-edit-0.5b",
+    role: "next-edit",
+    description: "Sweep Next-Edit 0.5B, Q8_0: predicts the next edit in Sweep's format (wisp.nextEdit.model)",
+    repo: "sweepai/sweep-next-edit-0.5B",
+    file: "sweep-next-edit-0.5b.q8_0.gguf",
+    approxBytes: 0.53 * GB,
+    ramGb: 1,
+    licence: "Apache-2.0",
+  },
+  {
+    name: "sweep-next-edit-1.5b",
+    role: "next-edit",
+    description: "Sweep Next-Edit 1.5B, Q8_0: better next edits, about 3x the work per suggestion",
+    repo: "sweepai/sweep-next-edit-1.5B",
+    file: "sweep-next-edit-1.5b.q8_0.v2.gguf",
+    approxBytes: 1.54 * GB,
+    ramGb: 2.5,
     licence: "Apache-2.0",
   },
   {
