@@ -2,12 +2,11 @@ import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { ToolStep } from "../../src/core/agent/agent-task";
 import type { AgentMessage } from "../../src/core/api/chat";
-import type { AssistantTurn } from "../../src/core/chat/conversation";
 import type { WispApi } from "../../src/extension/extension";
 import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
 import { waitFor } from "../harness/wait-for";
+import { agentTaskView, toolResults } from "./support/agent-task";
 import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
 import { alive } from "../harness/marked-processes";
 
@@ -62,20 +61,12 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     await server?.close();
   });
 
-  const answer = () => api.chat.state().chat.turns.filter((t): t is AssistantTurn => t.role === "assistant").at(-1);
-  const steps = () => (answer()?.agent?.steps ?? []).filter((s): s is ToolStep => s.kind === "tool");
-  const toolResults = (request: Record<string, unknown>) => (request.messages as AgentMessage[]).filter((m) => m.role === "tool").map((m) => m.content);
+  const { answer, steps, asking, approve, ended } = agentTaskView(() => api);
   /** Starts a task the way the chat view does (not awaited: it may wait for approvals). */
   const start = (task: string) => {
     const done = api.chat.fromView({ type: "send", text: task });
     return done;
   };
-  const asking = (n: number) => waitFor(`step ${n} asking`, () => steps()[n], (s) => s?.status === "asking");
-  const approve = async (n: number, answer: "allow" | "session" | "deny") => {
-    const step = await asking(n);
-    await api.chat.fromView({ type: "agentApproval", stepId: step!.id, answer });
-  };
-  const ended = () => waitFor("the task ended", () => answer(), (t) => t !== undefined && t.status !== "streaming" && api.chat.state().streaming === false);
 
   it("fixes the failing test: the approved run fails, it reads, edits, the approved run passes, and it answers", async () => {
     server.queue(

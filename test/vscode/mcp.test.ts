@@ -3,12 +3,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { ToolStep } from "../../src/core/agent/agent-task";
-import type { AgentMessage, ChatTool } from "../../src/core/api/chat";
-import type { AssistantTurn } from "../../src/core/chat/conversation";
+import type { ChatTool } from "../../src/core/api/chat";
 import type { WispApi } from "../../src/extension/extension";
 import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
 import { waitFor } from "../harness/wait-for";
+import { agentTaskView, toolResults } from "./support/agent-task";
 import { activateWisp, resetWisp, setBaseUrl, wispExtensionId } from "./support/wisp-extension";
 
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
@@ -62,11 +61,7 @@ describe("MCP servers' tools in agent mode (real VS Code, real MCP servers, scri
     await server?.close();
   });
 
-  const answer = () => api.chat.state().chat.turns.filter((t): t is AssistantTurn => t.role === "assistant").at(-1);
-  const steps = () => (answer()?.agent?.steps ?? []).filter((s): s is ToolStep => s.kind === "tool");
-  const asking = (n: number) => waitFor(`step ${n} asking`, () => steps()[n], (s) => s?.status === "asking");
-  const ended = () => waitFor("the task ended", () => answer(), (t) => t !== undefined && t.status !== "streaming" && !api.chat.state().streaming);
-  const toolResults = (request: Record<string, unknown>) => (request.messages as AgentMessage[]).filter((m) => m.role === "tool").map((m) => m.content);
+  const { answer, steps, asking, ended } = agentTaskView(() => api);
 
   it("a workspace server's first start asks with its command line; its tool reaches the model with its schema; an approved call runs it", async () => {
     server.queue({ toolCalls: [{ name: "mcp_notes_add_note", arguments: { text: "buy milk" } }] }, { text: "Noted." });

@@ -76,6 +76,7 @@ export class ChatPanel implements vscode.Disposable {
     const listed = this.models.chat.map((m) => m.id);
     const model = chosenChatModel(setting, this.models.all);
     const { contextTokens, contextSource } = this.contextFor(model);
+    const agentBlocked = this.agent.blocked();
     return {
       chats: store.list(),
       chat,
@@ -89,7 +90,7 @@ export class ChatPanel implements vscode.Disposable {
       view: this.deps.views.get(chat.id),
       ...(this.notice ? { notice: this.notice } : {}),
       mode: this.agent.mode,
-      ...(this.agent.blocked() ? { agentBlocked: this.agent.blocked() } : {}),
+      ...(agentBlocked ? { agentBlocked } : {}),
     };
   }
 
