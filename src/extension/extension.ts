@@ -35,6 +35,8 @@ export interface WispApi {
   completionOutcomes(): readonly CompletionOutcome[];
   /** What the local server this window runs is doing (its pid while it runs). */
   localServer(): LocalServerState;
+  /** Resolves once wisp.localServer.autoStart has acted on every change seen so far. */
+  autoStartSettled(): Promise<void>;
   /** The chat panel's state. */
   chat: ChatProbe;
   /** The edits in place under way. */
@@ -143,7 +145,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
 
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
   await refreshKey();
-  context.subscriptions.push(registerAutoStart({ settings, connection, localServer, log }));
+  const autoStart = registerAutoStart({ settings, connection, localServer, log });
+  context.subscriptions.push(autoStart);
 
   return {
     statusBar: () => statusBar.current,
@@ -151,6 +154,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     apiKeySource: async () => (await keys.resolve()).source,
     completionOutcomes: () => outcomes,
     localServer: () => localServer.state,
+    autoStartSettled: () => autoStart.settled(),
     chat: chat.probe,
     edit: edit.probe,
     nextEdit: nextEdit.probe,

@@ -93,7 +93,7 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
     await status("unreachable");
     // The next connection checks find nothing there: auto-start leaves a server stopped on purpose alone.
     await vscode.commands.executeCommand("wisp.checkConnection");
-    await new Promise((done) => setTimeout(done, 2000));
+    await api.autoStartSettled();
     assert.equal(api.localServer().kind, "stopped");
 
     assert.equal(await vscode.commands.executeCommand("wisp.startLocalServer"), "started");

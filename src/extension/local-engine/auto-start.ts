@@ -20,7 +20,12 @@ export interface AutoStartDeps {
  * failed start, until the user starts it again. A server this window runs for a base URL that
  * changed since is stopped.
  */
-export function registerAutoStart({ settings, connection, localServer, log }: AutoStartDeps): vscode.Disposable {
+export interface AutoStart extends vscode.Disposable {
+  /** Resolves once the evaluations asked for so far have run (tests wait on it rather than on time). */
+  settled(): Promise<void>;
+}
+
+export function registerAutoStart({ settings, connection, localServer, log }: AutoStartDeps): AutoStart {
   const evaluate = async (): Promise<void> => {
     const { baseUrl, localServer: options } = settings.value;
     if (localServer.state.kind === "running" && !localServer.serves(baseUrl)) {
@@ -55,10 +60,11 @@ export function registerAutoStart({ settings, connection, localServer, log }: Au
     queue = queue.then(evaluate);
   };
   schedule();
-  return vscode.Disposable.from(
+  const subscriptions = vscode.Disposable.from(
     connection.onDidChange((state) => {
       if (state.kind === "unreachable") schedule();
     }),
     settings.onDidChange(() => schedule()),
   );
+  return { settled: () => queue, dispose: () => subscriptions.dispose() };
 }
