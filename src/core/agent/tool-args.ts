@@ -11,15 +11,30 @@ export type ToolArgs = { readonly ok: true; readonly args: Record<string, unknow
 /** Most schema problems named in one answer. */
 const maxProblems = 3;
 
-/** Compiles each tool's schema once; validates any number of calls. */
+/**
+ * Compiled schemas, kept by their text: compiling the agent's eight schemas takes 60-140 ms here,
+ * which every task paid (twice) before its first request; the same schema compiles once.
+ */
+export class ToolSchemaCompiler {
+  // No coercion and no removal: the arguments run as the model sent them, or not at all.
+  // verbose: errors carry the offending value, so a type error can say what was sent.
+  private readonly ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, removeAdditional: false });
+  private readonly compiled = new Map<string, ValidateFunction | undefined>();
+
+  /** The schema's check; undefined for a schema that does not compile (a broken third-party tool), which leaves only the object check. */
+  check(schema: Record<string, unknown>): ValidateFunction | undefined {
+    const key = JSON.stringify(schema);
+    if (!this.compiled.has(key)) this.compiled.set(key, compile(this.ajv, schema));
+    return this.compiled.get(key);
+  }
+}
+
+/** Each tool's compiled schema; validates any number of calls. */
 export class ToolArgValidator {
   private readonly tools = new Map<string, { readonly tool: ChatTool; readonly check: ValidateFunction | undefined }>();
 
-  constructor(tools: readonly ChatTool[]) {
-    // No coercion and no removal: the arguments run as the model sent them, or not at all.
-    // verbose: errors carry the offending value, so a type error can say what was sent.
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, removeAdditional: false });
-    for (const tool of tools) this.tools.set(tool.function.name, { tool, check: compile(ajv, tool.function.parameters) });
+  constructor(tools: readonly ChatTool[], compiler = new ToolSchemaCompiler()) {
+    for (const tool of tools) this.tools.set(tool.function.name, { tool, check: compiler.check(tool.function.parameters) });
   }
 
   validate(name: string, argumentsJson: string): ToolArgs {
@@ -43,7 +58,6 @@ export function validateToolArgs(name: string, argumentsJson: string, tools: rea
   return new ToolArgValidator(tools).validate(name, argumentsJson);
 }
 
-/** A schema that does not compile (a broken third-party tool) leaves only the object check. */
 function compile(ajv: Ajv, schema: Record<string, unknown>): ValidateFunction | undefined {
   try {
     return ajv.compile(schema);

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { AgentSession, type AgentSetup } from "../../core/agent/agent-session";
 import { agentSystemPrompt } from "../../core/agent/agent-prompt";
+import { ToolSchemaCompiler } from "../../core/agent/tool-args";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import type { ChatSetup } from "../../core/chat/chat-request";
@@ -48,6 +49,7 @@ const modeKey = "wisp.chat.mode";
 export class AgentController implements vscode.Disposable {
   readonly session: AgentSession;
   readonly approvals = new Approvals();
+  private readonly schemas = new ToolSchemaCompiler();
   private readonly mcpTools: McpAgentTools | undefined;
   private checkpoint: Promise<CheckpointStore>;
   private readonly highlights: AgentHighlights | undefined;
@@ -179,7 +181,7 @@ export class AgentController implements vscode.Disposable {
       denyCommands: agent.denyCommands,
       timeoutMs: agent.commandTimeoutSeconds * 1000,
       maxOutputChars: agent.maxOutputChars,
-    }, this.mcpTools);
+    }, this.mcpTools, this.schemas);
   }
 
   private async *stream(body: Parameters<ConstructorParameters<typeof AgentSession>[0]["stream"]>[0], signal: AbortSignal) {

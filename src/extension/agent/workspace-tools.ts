@@ -2,7 +2,7 @@ import type { ChatTool, ToolCall } from "../../core/api/chat";
 import type { ToolOutcome, ValidCall } from "../../core/agent/agent-loop";
 import type { AgentTools, StepReporter } from "../../core/agent/agent-session";
 import { agentTools, type AgentToolName } from "../../core/agent/tool-schemas";
-import { ToolArgValidator } from "../../core/agent/tool-args";
+import { ToolArgValidator, type ToolSchemaCompiler } from "../../core/agent/tool-args";
 import type { AgentWorkspace } from "./agent-workspace";
 import type { CommandToolDeps } from "./command-tool";
 import { EditTools } from "./edit-tools";
@@ -11,24 +11,27 @@ import type { McpAgentTools } from "../mcp/mcp-agent-tools";
 
 /** The agent's tools over one workspace folder, and those of the MCP servers, for one task. */
 export class WorkspaceTools implements AgentTools {
-  private validator = new ToolArgValidator(agentTools);
+  private validator: ToolArgValidator | undefined;
 
   constructor(
     private readonly ws: AgentWorkspace,
     private readonly edits: EditTools,
     private readonly command: CommandToolDeps,
     private readonly mcp: McpAgentTools | undefined,
+    /** Kept by the controller, so each task does not compile the same schemas again. */
+    private readonly schemas: ToolSchemaCompiler,
   ) {}
 
   async definitions(step: () => StepReporter, signal: AbortSignal): Promise<readonly ChatTool[]> {
     const own = new Set(agentTools.map((t) => t.function.name));
     const offered = this.mcp ? await this.mcp.offer(step, signal, own) : [];
     const all = [...agentTools, ...offered.map((t) => t.chatTool)];
-    this.validator = new ToolArgValidator(all);
+    this.validator = new ToolArgValidator(all, this.schemas);
     return all;
   }
 
   validate(call: ToolCall) {
+    this.validator ??= new ToolArgValidator(agentTools, this.schemas);
     return this.validator.validate(call.function.name, call.function.arguments);
   }
 

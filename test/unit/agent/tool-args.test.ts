@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Ajv } from "ajv";
 import type { ChatTool } from "../../../src/core/api/chat";
-import { ToolArgValidator, validateToolArgs } from "../../../src/core/agent/tool-args";
+import { ToolArgValidator, ToolSchemaCompiler, validateToolArgs } from "../../../src/core/agent/tool-args";
 import { agentTools } from "../../../src/core/agent/tool-schemas";
 
 const validator = new ToolArgValidator(agentTools);
@@ -83,5 +83,16 @@ describe("core/agent: tool schemas and argument validation", () => {
     assert.equal((own.validate("lookup", '{"id":"c"}') as { error: string }).error, 'Invalid arguments for lookup: "id" must be one of "a", "b".');
     assert.deepEqual(own.validate("broken", '{"x":1}'), { ok: true, args: { x: 1 } });
     assert.equal(own.validate("broken", "[]").ok, false);
+  });
+
+  it("a compiler kept across tasks compiles each schema once, and its validators check as a fresh one does", () => {
+    const compiler = new ToolSchemaCompiler();
+    const [first, second] = [new ToolArgValidator(agentTools, compiler), new ToolArgValidator(agentTools, compiler)];
+    const read = agentTools.find((t) => t.function.name === "read_file")!;
+    assert.equal(compiler.check(read.function.parameters), compiler.check(structuredClone(read.function.parameters)), "the same schema's text gives the same compiled check");
+    for (const [args, ok] of [['{"path":"a.ts"}', true], ['{"path":3}', false]] as const) {
+      assert.deepEqual(second.validate("read_file", args), first.validate("read_file", args));
+      assert.equal(second.validate("read_file", args).ok, ok);
+    }
   });
 });
