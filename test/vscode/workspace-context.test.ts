@@ -121,6 +121,25 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     assert.equal(await offered("accounts.ts"), true, "accounts.ts is still in the index");
   });
 
+  it("a file changed on disk is found by its new text, and a changed excluded file stays out", async () => {
+    // accounts.ts is in the index (the test before): its change is read again.
+    writeFileSync(join(workspace, "books/accounts.ts"), "export function reconcileLedger(entries: number[]): number {\n  return entries.reduce((sum, entry) => sum + entry, 0);\n}\n");
+    writeFileSync(join(workspace, "shop/generated/discount.ts"), "export function reconcileLedger(): void { /* generated copy */ }\n");
+    const chatId = api.chat.state().chat.id;
+    const draft = "How does reconcileLedger add up the entries?";
+    // The draft is searched as it is typed: typed again (a space more each time) until the index has the change.
+    let typed = draft;
+    const found = await waitFor("the changed file found", async () => {
+      typed += " ";
+      await api.chat.fromView({ type: "viewState", chatId, scrollTop: 0, draft: typed });
+      return pending();
+    }, (p) => p.some((a) => a.path === "books/accounts.ts"), 60_000);
+    assert.ok(!found.some((a) => a.path.includes("generated")), "files.exclude still keeps generated/ out");
+    for (const a of found) await api.chat.fromView({ type: "removeAttachment", id: a.id });
+    await api.chat.fromView({ type: "viewState", chatId, scrollTop: 0, draft: "" });
+    writeFileSync(join(workspace, "shop/generated/discount.ts"), vendored);
+  });
+
   it("@file refuses a file too large to send, with a message, and attaches nothing", async () => {
     const big = `// generated\n${"export const row = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];\n".repeat(6000)}`;
     writeFileSync(join(workspace, "shop/big.ts"), big);

@@ -86,6 +86,10 @@ export class Bm25Index {
     return this.files.keys();
   }
 
+  has(path: string): boolean {
+    return this.files.has(path);
+  }
+
   /** A file's chunks in line order (they cover the file as indexed). */
   chunksOf(path: string): Chunk[] {
     return (this.files.get(path) ?? []).map((id) => this.entries.get(id)!.chunk);

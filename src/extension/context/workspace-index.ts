@@ -139,6 +139,10 @@ export class WorkspaceIndex implements vscode.Disposable {
   private async update(uri: vscode.Uri, event: "create" | "change"): Promise<void> {
     if (this.state === "off") return;
     if (uri.path.endsWith("/.gitignore")) return void this.rebuild();
+    // A file the index holds got in past files.exclude, and a change of files.exclude rebuilds
+    // the index: a save of it is read again without asking the search service (~40 ms of CPU).
+    const known = this.workspacePath(uri);
+    if (event === "change" && known !== undefined && this.index.has(known)) return this.add(uri);
     // A folder is no file to add or forget (findFiles never lists it: taken for a file, its event
     // made the index forget everything in it). A new folder's files may come with no events of
     // their own, so its event stands for them; a folder's change says nothing about its files.
