@@ -226,6 +226,23 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     rmSync(join(workspace, "..", "outside-secret.txt"), { force: true });
   });
 
+  it("file_search leaves out what a .gitignore added during the session ignores", async () => {
+    writeFileSync(abs(`${dir}/.gitignore`), "build/\n");
+    mkdirSync(abs(`${dir}/build`));
+    writeFileSync(abs(`${dir}/build/bundle.js`), "module.exports = 1;\n");
+    // Written last: once the index offers it, it has taken in the .gitignore written before it.
+    writeFileSync(abs(`${dir}/marker.js`), "module.exports = 2;\n");
+    await waitFor("the index to take the new files in", () => api.chat.mentions("file", "marker"), (items) => items.some((i) => i.detail === `${dir}/marker.js`), 60_000);
+    server.queue({ toolCalls: [{ name: "file_search", arguments: { query: `${dir}/**/*.js` } }] }, { text: "done" });
+    const before = server.chatRequests.length;
+    await start("Which files are there?");
+    await ended();
+    const [listed] = toolResults(server.chatRequests[before + 1]!);
+    assert.match(listed!, /cart\.js/);
+    assert.match(listed!, /marker\.js/);
+    assert.doesNotMatch(listed!, /bundle\.js/, "build/ is ignored");
+  });
+
   it("stops at wisp.agent.maxSteps and asks Continue?, which goes on", async () => {
     await vscode.workspace.getConfiguration("wisp.agent").update("maxSteps", 2, vscode.ConfigurationTarget.Global);
     server.queue(

@@ -9,6 +9,7 @@ import type { ChatSetup } from "../../core/chat/chat-request";
 import type { ApprovalChoice, ChatMode } from "../../core/chat/protocol";
 import type { Chunk } from "../../core/context/chunker";
 import type { ClientFactory } from "../client-factory";
+import type { IgnoreRules } from "../context/ignore-rules";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 import { AgentHighlights } from "./agent-highlights";
@@ -31,6 +32,7 @@ export interface AgentControllerDeps {
   readonly isSensitive: (uri: vscode.Uri) => boolean;
   readonly indexed: (path: string) => readonly Chunk[] | undefined;
   readonly indexedPaths: () => string[] | undefined;
+  readonly ignoreRules?: (folder: vscode.WorkspaceFolder) => IgnoreRules | undefined;
   /** Per-workspace memory (the mode). */
   readonly memento: vscode.Memento;
   /** MCP servers' tools for the agent (undefined: none). */
@@ -170,6 +172,7 @@ export class AgentController implements vscode.Disposable {
       isSensitive: this.deps.isSensitive,
       indexed: this.deps.indexed,
       indexedPaths: this.deps.indexedPaths,
+      ignoreRules: this.deps.ignoreRules,
       askBeforeReads: agent.approveReads === "ask",
       maxOutputChars: agent.maxOutputChars,
     });

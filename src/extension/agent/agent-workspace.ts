@@ -22,6 +22,8 @@ export interface AgentWorkspaceDeps {
   readonly indexed: (path: string) => readonly Chunk[] | undefined;
   /** The files the workspace index holds, sorted; undefined while it is not ready (or off). */
   readonly indexedPaths: () => string[] | undefined;
+  /** The workspace index's .gitignore rules, current while it is ready (else they are read from disk). */
+  readonly ignoreRules?: (folder: vscode.WorkspaceFolder) => IgnoreRules | undefined;
   readonly askBeforeReads: boolean;
   readonly maxOutputChars: number;
 }
@@ -40,7 +42,7 @@ export class AgentWorkspace {
   ) {}
 
   static async open(deps: AgentWorkspaceDeps): Promise<AgentWorkspace> {
-    return new AgentWorkspace(deps, await IgnoreRules.load(deps.folder));
+    return new AgentWorkspace(deps, deps.ignoreRules?.(deps.folder) ?? (await IgnoreRules.load(deps.folder)));
   }
 
   get root(): string {

@@ -103,6 +103,11 @@ export class WorkspaceIndex implements vscode.Disposable {
     return this.sensitive.isSensitive(uri) ? undefined : this.workspacePath(uri);
   }
 
+  /** A folder's .gitignore rules as the ready index keeps them (a .gitignore change rebuilds it); undefined while not ready. */
+  ignoreRulesOf(folder: vscode.WorkspaceFolder): IgnoreRules | undefined {
+    return this.state === "ready" ? this.ignoreRules.get(folder.uri.toString()) : undefined;
+  }
+
   /** Sensitive files of the workspace (never read) whose name or path the query starts. */
   sensitiveNamed(query: string): string[] {
     return [...this.sensitivePaths].filter((path) => namesExplicitly(query, path));
