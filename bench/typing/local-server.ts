@@ -2,7 +2,7 @@
 // large generated model (declaring one FIM layout or the other) for the typing replay, or on any
 // GGUF file.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +27,8 @@ export interface LocalServer {
   /** The server's process id (its CPU time can be read from /proc). */
   readonly pid: number | undefined;
   metrics(): Promise<EngineMetrics>;
+  /** CPU time the server's process has used so far, all threads (ms, in 10 ms ticks). */
+  cpuMs(): number;
   /** What the server printed so far (a line per request, with its prompt reuse). */
   output(): string;
   stop(): Promise<void>;
@@ -79,9 +81,16 @@ export async function startWispServer(modelFile: string, model: string, extraArg
     model,
     pid: child.pid,
     metrics: async () => (await (await fetch(`${root}/metrics`)).json()) as EngineMetrics,
+    cpuMs: () => processCpuMs(child.pid),
     output: () => output,
     stop,
   };
+}
+
+/** utime + stime of /proc/PID/stat (fields 14 and 15, after the parenthesised name), in ms. */
+function processCpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** SIGTERM to a detached child's process group, SIGKILL after half a second. */

@@ -7,13 +7,14 @@ import { repoRoot } from "./toolchain";
 const fixtureExtensions = ["lm-consumer"];
 
 /**
- * Bundles each fixture extension into `extensionsDir` as an installed extension, before VS Code
- * starts (it takes in the folders it finds there on first start). Not as development extensions:
- * the browser workbench keeps only one extensionDevelopmentPath.
+ * Bundles each fixture extension (`names`: folders of test/fixtures) into `extensionsDir` as an
+ * installed extension, before VS Code starts (it takes in the folders it finds there on first
+ * start). Not as development extensions: the browser workbench keeps only one
+ * extensionDevelopmentPath.
  */
-export async function installFixtureExtensions(extensionsDir: string): Promise<void> {
+export async function installFixtureExtensions(extensionsDir: string, names: readonly string[] = fixtureExtensions): Promise<void> {
   await Promise.all(
-    fixtureExtensions.map(async (name) => {
+    names.map(async (name) => {
       const source = join(repoRoot, "test/fixtures", name);
       const manifest = JSON.parse(readFileSync(join(source, "package.json"), "utf8")) as { publisher: string; name: string; version: string };
       const out = join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./browser";
 import { installVsix, startCodeServer, type CodeServer } from "./code-server";
+import { installFixtureExtensions } from "./fixture-extensions";
 import { TempDirs } from "./temp-dirs";
 import type { Toolchain } from "./toolchain";
 import { workbenchUrl } from "./workbench-url";
@@ -11,6 +12,8 @@ export interface WorkbenchOptions {
   toolchain: Toolchain;
   /** Packaged extensions to install before the workbench starts. */
   vsixes?: string[];
+  /** Fixture extensions (folders of test/fixtures) to install beside them. */
+  fixtures?: string[];
   /** Folder to open. */
   folder: string;
   /** User settings written to settings.json before start. */
@@ -50,6 +53,8 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
     temp.removeAll();
   };
   try {
+    // Fixtures first: installing a package writes the list of installed extensions, from what the folder holds then.
+    if (options.fixtures) await installFixtureExtensions(dirs.extensionsDir, options.fixtures);
     for (const vsix of options.vsixes ?? []) installVsix(options.toolchain, vsix, dirs);
     writeUserSettings(dirs.userDataDir, options.settings ?? {});
     server = await startCodeServer({ toolchain: options.toolchain, ...dirs, port: options.port, env: options.env, onOutput: options.onOutput });

@@ -31,7 +31,10 @@ export interface CursorContext {
    */
   readonly closedOnLine: number;
   readonly closedInFile: number;
-  /** On a fresh line or just after a statement or block: where users tend to pause. */
+  /**
+   * Not inside a word: on a fresh line, or after a space, an operator or punctuation. Where users
+   * pause to think about what comes next (mid-word the next key usually follows at once).
+   */
   readonly atBoundary: boolean;
   readonly insertSpaces: boolean;
   readonly tabSize: number;
@@ -72,7 +75,7 @@ export function cursorContext(input: CompletionInput, lookahead = 16): CursorCon
     brackets,
     closedOnLine: closed.onLine,
     closedInFile: inFile,
-    atBoundary: linePrefix.trim() === "" || /[;{}]\s*$/.test(linePrefix),
+    atBoundary: !/[\p{L}\p{N}_$]$/u.test(linePrefix),
     insertSpaces,
     tabSize,
   };

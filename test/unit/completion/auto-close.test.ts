@@ -104,7 +104,7 @@ describe("completion with the editor's auto-closing", () => {
   it("a running request is joined when typing its prediction makes the editor insert a closer", async () => {
     const s = session("const tax = █\n", () => ({ chunks: ["Math.round(", "x * 0.2);"], chunkDelayMs: 100 }));
     void s.ask();
-    await s.clock.advance(250); // sent at 100, "Math.round(" streamed at 200
+    await s.clock.advance(150); // sent at 33 (between words), "Math.round(" streamed at 133, the rest comes at 233
     const outcomes: Array<Promise<CompletionOutcome>> = [];
     for (const ch of "Math.round(") outcomes.push(s.key(ch));
     await s.clock.advance(1000);

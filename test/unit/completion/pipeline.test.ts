@@ -58,7 +58,7 @@ describe("completion pipeline", () => {
       assert.equal(h.server.requests.length - learned, 1, "then only in the final pause");
     });
 
-    it("where a pause is likely (a new line), the wait is not stretched for a slow typist", async () => {
+    it("where a pause is likely (a new line), the wait is a third of the debounce, not stretched for a slow typist", async () => {
       const h = harness(() => ({ chunks: ["zzz"] }));
       const typed = "abcdefghijkl";
       for (let i = 1; i <= typed.length; i++) {
@@ -67,10 +67,25 @@ describe("completion pipeline", () => {
       }
       const requests = h.server.requests.length;
       const atLineStart = h.call(inputAt(`function main() {\n  const x = ${typed};\n  █\n}\n`));
-      await h.clock.advance(100); // the configured debounce, not 1.3 x 160 ms
+      await h.clock.advance(32);
+      assert.equal(h.server.requests.length, requests, "not sent before a third of the 100 ms debounce");
+      await h.clock.advance(1); // not 1.25 x 160 ms
       assert.equal(h.server.requests.length, requests + 1);
       await h.clock.advance(100);
       assert.equal((await atLineStart).kind, "shown");
+    });
+
+    it("between words a request goes out a third of the debounce after the key, inside words none while typing", async () => {
+      const h = harness(() => ({ chunks: ["42;"] }));
+      const typed = "width * height + ";
+      let last: Promise<CompletionOutcome> | undefined;
+      for (let i = 1; i <= typed.length; i++) {
+        last = h.call(line(typed.slice(0, i)));
+        await h.clock.advance(i < typed.length ? 80 : 33); // keys inside the 100 ms debounce, then a hesitation
+      }
+      const sent = h.server.requests.map((r) => r.prompt.slice(r.prompt.indexOf("const x = ") + 10, r.prompt.indexOf("<|fim_suffix|>")));
+      assert.deepEqual(sent, ["width ", "width *", "width * ", "width * height ", "width * height +", "width * height + "]);
+      assert.deepEqual(pick(await last!), { kind: "shown", text: "42;", source: "network" });
     });
 
     it("the wait counts from the edit, not from the editor's later provider call", async () => {
@@ -143,7 +158,7 @@ describe("completion pipeline", () => {
     it("typing into a running request's prediction reuses it", async () => {
       const h = harness(slow);
       void h.call(line(""));
-      await h.clock.advance(250); // request started at 100, "comp" arrived at 200
+      await h.clock.advance(250); // sent at 33 (between words: a third of the debounce), "comp" arrived at 133
       const second = h.call(line("co"));
       await h.clock.advance(1000);
       assert.deepEqual(pick(await second), { kind: "shown", text: "mpute(1);", source: "reused" });
@@ -154,7 +169,7 @@ describe("completion pipeline", () => {
     it("typing before the request has streamed anything joins it on trust", async () => {
       const h = harness(slow);
       void h.call(line(""));
-      await h.clock.advance(150); // sent at 100, nothing streamed yet
+      await h.clock.advance(100); // sent at 33, nothing streamed yet
       const second = h.call(line("co"));
       await h.clock.advance(1000);
       assert.deepEqual(pick(await second), { kind: "shown", text: "mpute(1);", source: "reused" });
@@ -164,13 +179,13 @@ describe("completion pipeline", () => {
     it("a trusted guess that turns out wrong is dropped as soon as the stream shows it", async () => {
       const h = harness(slow);
       void h.call(line(""));
-      await h.clock.advance(150);
+      await h.clock.advance(100); // sent at 33, nothing streamed yet
       const second = h.call(line("x"));
       await settle();
       assert.equal(h.server.stoppedEarly, 0, "joined, not cancelled");
-      await h.clock.advance(50); // "comp" arrives at 200: it contradicts "x"
+      await h.clock.advance(33); // "comp" arrives at 133: it contradicts "x"
       assert.equal(h.server.stoppedEarly, 1);
-      await h.clock.advance(150); // the wait (1.3 x the 150 ms gap) counts from the keystroke at 150
+      await h.clock.advance(67); // mid-word, the whole debounce, counted from the keystroke at 100
       assert.equal(h.server.requests.length, 2);
       await h.clock.advance(1000);
       assert.equal((await second).kind, "shown");
