@@ -1,12 +1,15 @@
 // Completion quality of the embedded default model (models/wisp-coder.gguf): single-line
-// fill-in-the-middle on application code from projects outside the training data and this
-// repository's dependencies (bench/fim-quality/third_party), through the local server's own text
-// engine, against the prefix-copy baseline (continue as the file did where the line's last
-// characters occurred before), a token n-gram model counted over the same training text, and the
-// random-weight generated model. Prints exact match and edit similarity of the first line per
-// language, how many answers loop, and examples.
-// Run with `npx tsx bench/fim-quality.bench.ts` (or `npm run bench`).
-import { existsSync } from "node:fs";
+// fill-in-the-middle on code (applications, libraries, samples) from projects outside the training
+// data and this repository's dependencies (bench/fim-quality/third_party), through the local
+// server's own text engine, against the prefix-copy baseline (continue as the file did where the
+// line's last characters occurred before), a token n-gram model counted over the same training
+// text, and the random-weight generated model. Prints exact match and edit similarity of the first
+// line per language and per project (each project's files split into development and test halves),
+// how many answers loop, and examples.
+// Run with `npx tsx bench/fim-quality.bench.ts` (or `npm run bench`). FIM_BENCH_SPLIT=dev (or test)
+// keeps one split's cases; FIM_BENCH_BASELINES=0 leaves out the n-gram and random-weight rows;
+// FIM_BENCH_OUT=file.json writes every case with its answers and the file's candidate lines.
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { LlamaModel, Token } from "node-llama-cpp";
 import { TextEngine } from "../src/server/engines/text/text-engine";
@@ -19,6 +22,7 @@ import { firstLine, score, type Score } from "./fim-quality/metrics";
 import { NgramModel } from "./fim-quality/ngram";
 import { percentile, printTable } from "./typing/table";
 import { fileLines, lineCandidates } from "../src/server/engines/text/line-candidates";
+import { printProjectTable } from "./fim-quality/project-table";
 
 const TRAINED = path.resolve(process.env.FIM_BENCH_MODEL ?? "models/wisp-coder.gguf");
 const RANDOM = path.resolve(".cache/models/wisp-tiny.gguf");
@@ -34,7 +38,9 @@ if (!existsSync(RANDOM)) await writeTinyLlamaGguf(RANDOM, "tiny");
 
 const { trainingFiles } = heldOutCases(process.cwd());
 const outside = outsideCases(process.cwd(), trainingFiles);
-const cases = outside.cases;
+const split = process.env.FIM_BENCH_SPLIT;
+const baselines = process.env.FIM_BENCH_BASELINES !== "0";
+const cases = outside.cases.filter((c) => !split || c.split === split);
 console.log(`${cases.length} cases from ${outside.files} files outside the training data (${outside.nearDuplicates} near-duplicates of training files left out)`);
 const engineOptions = { threads: 1, parallel: 1, contextSize: 4096, maxQueue: 4, prefixReuse: true };
 const engine = new TextEngine(engineOptions);
@@ -89,8 +95,8 @@ function ngramBaseline(model: LlamaModel): { suggestions: string[]; ms: number }
 
 const trained = await completeAll(engine, "wisp-coder", TRAINED);
 const trainedAlone = await completeAll(alone, "wisp-coder", TRAINED);
-const random = await completeAll(alone, "wisp-tiny", RANDOM);
-const ngram = ngramBaseline(await engine.model("wisp-coder", TRAINED));
+const random = baselines ? await completeAll(alone, "wisp-tiny", RANDOM) : undefined;
+const ngram = baselines ? ngramBaseline(await engine.model("wisp-coder", TRAINED)) : undefined;
 const copyStarted = performance.now();
 const copied = cases.map((c) => prefixCopy(c.prefix));
 const copyMs = performance.now() - copyStarted;
@@ -106,9 +112,9 @@ const methods: [string, string[], number][] = [
   ["  loops cut", withLoopStop(trainedAlone.suggestions), trainedAlone.ms],
   ["prefix copy (baseline)", copied, copyMs],
   ["the file's first line candidate, no model", firstLines, NaN],
-  ["n-gram (orders 1-4)", ngram.suggestions, ngram.ms],
-  ["wisp-tiny (random weights)", random.suggestions, random.ms],
 ];
+if (ngram) methods.push(["n-gram (orders 1-4)", ngram.suggestions, ngram.ms]);
+if (random) methods.push(["wisp-tiny (random weights)", random.suggestions, random.ms]);
 const loops = (s: string[]) => s.filter((t) => loopCut(firstLine(t)) !== undefined).length;
 const subsets: [string, (c: FimCase) => boolean][] = [
   ["all", () => true],
@@ -132,6 +138,11 @@ for (const [name, keep] of subsets) {
     }),
     [0, 1, 0, 1, 0, 0, 1],
   );
+}
+printProjectTable(cases, { server: withLoopStop(trained.suggestions), alone: withLoopStop(trainedAlone.suggestions), copy: copied });
+if (process.env.FIM_BENCH_OUT) {
+  const out = cases.map((c, i) => ({ ...c, prefix: c.prefix.slice(-600), suffix: c.suffix.slice(0, 200), server: trained.suggestions[i], alone: trainedAlone.suggestions[i], copy: copied[i], candidates: lineCandidates(c.prefix, c.suffix) }));
+  writeFileSync(process.env.FIM_BENCH_OUT, JSON.stringify(out, null, 1));
 }
 console.log(`\n${fromFile} of ${cases.length} cases had lines from the file to choose from; the rest are the model's own.`);
 console.log("time to the whole first line, ms (each prompt evaluated from scratch, one thread):");

@@ -2,6 +2,7 @@
 // line's code, the rest of that line to write. Each chosen line gives two cases: the cursor at a
 // word boundary (after a space or punctuation, where a typist pauses for ghost text) and anywhere
 // (inside a word too).
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { collectCorpus } from "../../scripts/train/corpus-files";
@@ -11,6 +12,10 @@ import { seededPick } from "../../scripts/train/seeded-pick";
 
 export interface FimCase {
   file: string;
+  /** The outside project (third_party's folder, `owner__name`); "heldout" for the training corpus's held-out files. */
+  project: string;
+  /** Settings are chosen on "dev" only; "test" is what is reported as the result. */
+  split: "dev" | "test";
   language: string;
   cursor: "boundary" | "anywhere";
   prefix: string;
@@ -24,6 +29,8 @@ const SUFFIX_CHARS = 800;
 
 interface SourceFile {
   readonly path: string;
+  readonly project: string;
+  readonly split: FimCase["split"];
   readonly language: string;
   readonly text: string;
 }
@@ -59,6 +66,8 @@ function casesFromFile(file: SourceFile, pick: (n: number) => number, perFile: n
       const from = starts[l]! + at;
       cases.push({
         file: file.path,
+        project: file.project,
+        split: file.split,
         language: file.language,
         cursor,
         prefix: file.text.slice(Math.max(0, from - PREFIX_CHARS), from),
@@ -78,20 +87,25 @@ function casesFromFile(file: SourceFile, pick: (n: number) => number, perFile: n
 export function heldOutCases(repoRoot: string, perFile = 5): { cases: FimCase[]; trainingFiles: { text: string }[] } {
   const corpus = collectCorpus(repoRoot);
   const pick = seededPick(2024);
-  const cases = corpus.filter((f) => f.split === "heldout").flatMap((file) => casesFromFile(file, pick, perFile));
+  const cases = corpus.filter((f) => f.split === "heldout").flatMap((file) => casesFromFile({ ...file, project: "heldout", split: "dev" }, pick, perFile));
   return { cases, trainingFiles: corpus.filter((f) => f.split === "train") };
 }
 
 const languageOf: Record<string, string> = { ".py": "python", ".js": "javascript", ".mjs": "javascript", ".ts": "typescript", ".tsx": "typescript" };
 
-function sourceFiles(dir: string): SourceFile[] {
+/** Half the files of each project, by a hash of the path inside it: a file's cases stay together. */
+const splitOf = (inProject: string): FimCase["split"] => (createHash("sha256").update(inProject).digest()[0]! % 2 === 0 ? "dev" : "test");
+
+function sourceFiles(root: string, dir = root): SourceFile[] {
   return readdirSync(dir)
     .sort()
     .flatMap((name) => {
       const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) return sourceFiles(full);
+      if (statSync(full).isDirectory()) return sourceFiles(root, full);
       const language = languageOf[path.extname(name)];
-      return language ? [{ path: full, language, text: readFileSync(full, "utf8").replace(/\r\n/g, "\n") }] : [];
+      if (!language) return [];
+      const [project, ...inProject] = path.relative(root, full).split(path.sep);
+      return [{ path: full, project: project!, split: splitOf(inProject.join("/")), language, text: readFileSync(full, "utf8").replace(/\r\n/g, "\n") }];
     });
 }
 
@@ -104,6 +118,8 @@ export function outsideCases(repoRoot: string, trainingFiles: readonly { text: s
   const seen = new SeenLines(trainingFiles.map((f) => f.text));
   const files = sourceFiles(path.join(repoRoot, "bench/fim-quality/third_party"));
   const kept = files.filter((f) => seen.sharedShare(f.text) <= 1 / 3);
-  const pick = seededPick(2025);
-  return { cases: kept.flatMap((f) => casesFromFile(f, pick, perFile)), files: kept.length, nearDuplicates: files.length - kept.length };
+  // One sequence of picks per project, so adding a project leaves the others' cases as they were.
+  const picks = new Map<string, (n: number) => number>();
+  const pickFor = (project: string) => picks.get(project) ?? picks.set(project, seededPick(2025)).get(project)!;
+  return { cases: kept.flatMap((f) => casesFromFile(f, pickFor(f.project), perFile)), files: kept.length, nearDuplicates: files.length - kept.length };
 }
