@@ -22,18 +22,7 @@ WORK="${WISP_TRAIN_DIR:-$ROOT/.cache/train}"
 PYTHON="${WISP_PYTHON:-/usr/bin/python3}"
 log() { printf '[train-model] %s\n' "$*" >&2; }
 
-missing=()
-"$PYTHON" -c "import torch" 2>/dev/null || missing+=(python3-torch)
-dpkg -s libopenblas0-pthread >/dev/null 2>&1 || missing+=(libopenblas0-pthread)
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    log "missing Debian packages (${missing[*]}) and cannot apt-get here; install them yourself"
-    exit 1
-  fi
-  log "apt-get install ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+source scripts/train/python-torch.sh
 
 mkdir -p "$WORK/data" "$WORK/run"
 log "fetching the application code into $WORK/repos"

@@ -134,14 +134,18 @@ function folders(names: string[], prefix: string): string[] {
   return [...new Set(names.filter((name) => name.startsWith(prefix) && name.slice(prefix.length).includes("/")).map((name) => name.slice(prefix.length).split("/")[0]!))].sort();
 }
 
-/** The names of the files right under `prefix`. */
+/** The files under a folder of the package, with their paths in it (a model folder's files too). */
 function files(names: string[], prefix: string): string[] {
-  return names.filter((name) => name.startsWith(prefix) && !name.slice(prefix.length).includes("/")).map((name) => name.slice(prefix.length)).sort();
+  return names.filter((name) => name.startsWith(prefix) && !name.endsWith("/")).map((name) => name.slice(prefix.length)).sort();
 }
 
 function shippedModels(): string[] {
   const dir = join(repoRoot, "models");
-  return existsSync(dir) ? readdirSync(dir).sort() : [];
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1).split("\\").join("/"))
+    .sort();
 }
 
 function version(): string {

@@ -33,6 +33,20 @@ describe("provisionShippedModels", () => {
     assert.equal(readFileSync(join(models, "wisp-coder.gguf"), "utf8"), "version 3");
   });
 
+  it("copies a shipped model folder (an image model) file by file, and again a file that changed", async () => {
+    const shipped = temp.make("shipped");
+    const models = temp.make("models");
+    mkdirSync(join(shipped, "wisp-tiny-diffusion", "unet"), { recursive: true });
+    writeFileSync(join(shipped, "wisp-tiny-diffusion", "model_index.json"), "{}");
+    writeFileSync(join(shipped, "wisp-tiny-diffusion", "unet", "model.onnx"), "trained");
+    assert.deepEqual(await provisionShippedModels(shipped, models), ["wisp-tiny-diffusion/model_index.json", "wisp-tiny-diffusion/unet/model.onnx"]);
+    assert.equal(readFileSync(join(models, "wisp-tiny-diffusion", "unet", "model.onnx"), "utf8"), "trained");
+    // A random-weight model the server generated earlier is replaced where it differs.
+    writeFileSync(join(shipped, "wisp-tiny-diffusion", "unet", "model.onnx"), "trained further");
+    assert.deepEqual(await provisionShippedModels(shipped, models), ["wisp-tiny-diffusion/unet/model.onnx"]);
+    assert.deepEqual(readdirSync(join(models, "wisp-tiny-diffusion", "unet")), ["model.onnx"], "no partial files left");
+  });
+
   it("does nothing without a shipped models folder", async () => {
     const models = temp.make("models");
     assert.deepEqual(await provisionShippedModels(join(models, "absent"), models), []);

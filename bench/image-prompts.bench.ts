@@ -1,0 +1,86 @@
+// Does the embedded default image model follow the prompt? The shipped trained model
+// (models/wisp-tiny-diffusion) and, as the floor, the random-weight model the server generates
+// where none is shipped, draw the held-out prompts (bench/image/held-out-prompts.ts) at 256 x 256
+// with the server's default steps and guidance; bench/image/shape-scorer.ts checks each picture.
+// Prints, per prompt kind, the share with both colours right and with the shape right, the
+// model's size and the time per picture. Targets: colours >= 85%, shapes >= 60%.
+//   npx tsx bench/image-prompts.bench.ts [--show N] [--size S] [--steps N] [--model DIR]
+// (--show: the first N pictures, described; --size, --steps: another size or step count, e.g.
+// the image command's defaults, 512 and 4; --model: another trained folder, e.g. half way).
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { writeDiffusionModel } from "../src/server/engines/image/default-model/default-image-model";
+import { DiffusionPipeline } from "../src/server/engines/image/diffusion-pipeline";
+import { IMAGE_LIMITS } from "../src/server/engines/image/image-limits";
+import { type BenchPrompt, heldOutPrompts, PROMPT_KINDS } from "./image/held-out-prompts";
+import { scorePicture, type Seen } from "./image/shape-scorer";
+
+const SEED = 42;
+const { values } = parseArgs({ options: { show: { type: "string", default: "0" }, size: { type: "string", default: "256" }, model: { type: "string", default: path.join(import.meta.dirname, "..", "models", "wisp-tiny-diffusion") }, steps: { type: "string", default: String(IMAGE_LIMITS.defaultSteps) } } });
+const TRAINED = values.model;
+const SIZE = Number(values.size);
+const STEPS = Number(values.steps);
+
+interface Result extends BenchPrompt {
+  seen: Seen;
+  ms: number;
+}
+
+async function run(dir: string): Promise<Result[]> {
+  const pipeline = await DiffusionPipeline.load(dir, { threads: 2 });
+  const results: Result[] = [];
+  for (const prompt of heldOutPrompts()) {
+    const started = performance.now();
+    const [image] = await pipeline.generate({
+      prompt: prompt.prompt,
+      negativePrompt: "",
+      width: SIZE,
+      height: SIZE,
+      steps: STEPS,
+      seed: SEED,
+      guidanceScale: IMAGE_LIMITS.defaultGuidanceScale,
+      count: 1,
+    });
+    results.push({ ...prompt, seen: scorePicture(image!.pixels, SIZE, SIZE), ms: performance.now() - started });
+  }
+  await pipeline.release();
+  return results;
+}
+
+const coloursRight = (r: Result) => r.seen.colour === r.colour && r.seen.background === r.background;
+const share = (results: Result[], right: (r: Result) => boolean) => `${Math.round((100 * results.filter(right).length) / results.length)}%`.padStart(5);
+
+function table(name: string, results: Result[]): void {
+  console.log(`\n${name}: ${results.length} pictures`);
+  console.log("  kind        n  colours  shape  background  shape colour");
+  for (const kind of [...PROMPT_KINDS, "all"] as const) {
+    const some = kind === "all" ? results : results.filter((r) => r.kind === kind);
+    const cells = [share(some, coloursRight), share(some, (r) => r.seen.shape === r.shape), share(some, (r) => r.seen.background === r.background), share(some, (r) => r.seen.colour === r.colour)];
+    console.log(`  ${kind.padEnd(9)} ${String(some.length).padStart(3)}    ${cells[0]}  ${cells[1]}       ${cells[2]}         ${cells[3]}`);
+  }
+}
+
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+const temp = await mkdtemp(path.join(os.tmpdir(), "wisp-image-prompts-"));
+try {
+  const randomDir = path.join(temp, "random");
+  await writeDiffusionModel(randomDir);
+  const trained = await run(TRAINED);
+  const random = await run(randomDir);
+  table(`trained (${path.relative(process.cwd(), TRAINED)})`, trained);
+  table("random weights (the generated fallback)", random);
+  const times = trained.map((r) => r.ms).sort((a, b) => a - b);
+  console.log(`\ntrained model: ${((await folderBytes(TRAINED)) / 2 ** 20).toFixed(1)} MiB; ${SIZE}x${SIZE}, ${STEPS} steps: median ${Math.round(times[times.length >> 1]!)} ms a picture (2 threads)`);
+  for (const r of trained.slice(0, Number(values.show))) console.log(`  "${r.prompt}" -> ${r.seen.colour} ${r.seen.shape} on ${r.seen.background}`);
+} finally {
+  await rm(temp, { recursive: true, force: true });
+}

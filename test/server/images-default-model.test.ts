@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { scorePicture } from "../../bench/image/shape-scorer";
+import { ensureDefaultImageModel, shippedImageModelDir } from "../../src/server/engines/image/default-model/default-image-model";
+import { DiffusionPipeline } from "../../src/server/engines/image/diffusion-pipeline";
+import { generate, imageBytes } from "./images-helpers";
+import { startServer, type TestServer } from "./server-fixture";
+
+const SHIPPED = path.join(import.meta.dirname, "..", "..", "models", "wisp-tiny-diffusion");
+
+// What a newcomer sees from the embedded default: pictures in the colours the prompt names, checked
+// by the image bench's scorer (the background's and the shape's mean colour). Fixed examples, the
+// README's first; how often the model gets colours and shapes right is the bench's measure.
+const PROMPTS = [
+  { prompt: "a yellow star on a dark blue background", background: "dark blue", colour: "yellow" },
+  { prompt: "a large red circle on a white background", background: "white", colour: "red" },
+  { prompt: "a green square on a black background", background: "black", colour: "green" },
+  { prompt: "a pink square on a gray gradient background", background: "gray", colour: "pink" },
+];
+
+describe("the trained default image model (models/wisp-tiny-diffusion)", function () {
+  this.timeout(180_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server?.close());
+
+  it("is the shipped model, copied into an empty models folder; random weights only where none is shipped", async () => {
+    assert.equal(shippedImageModelDir(), SHIPPED);
+    const served = path.join(server.dir, "models", "wisp-tiny-diffusion");
+    for (const part of ["unet/model.onnx", "tokenizer/vocab.json", "scheduler/scheduler_config.json"]) {
+      assert.ok((await readFile(path.join(served, part))).equals(await readFile(path.join(SHIPPED, part))), part);
+    }
+    const bare = await mkdtemp(path.join(os.tmpdir(), "wisp-no-shipped-"));
+    try {
+      const lines: string[] = [];
+      const dir = await ensureDefaultImageModel(bare, (line) => lines.push(line), false);
+      assert.match(lines.join("\n"), /generated the default image model/);
+      assert.ok(!(await readFile(path.join(dir, "unet", "model.onnx"))).equals(await readFile(path.join(SHIPPED, "unet", "model.onnx"))));
+    } finally {
+      await rm(bare, { recursive: true, force: true });
+    }
+  });
+
+  for (const expected of PROMPTS) {
+    it(`draws "${expected.prompt}" in those colours, through /v1/images/generations`, async () => {
+      const { body } = await generate(server.client, { prompt: expected.prompt, width: 256, height: 256, num_inference_steps: undefined, seed: 1 });
+      const { data, info } = await sharp(imageBytes(body)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const seen = scorePicture(new Uint8Array(data), info.width, info.height);
+      assert.deepEqual({ background: seen.background, colour: seen.colour }, { background: expected.background, colour: expected.colour });
+    });
+  }
+
+  it("loads in the server's pipeline and gives the same bytes for the same seed", async () => {
+    const pipeline = await DiffusionPipeline.load(SHIPPED);
+    try {
+      const params = { prompt: PROMPTS[0]!.prompt, negativePrompt: "", width: 256, height: 256, steps: 20, seed: 5, guidanceScale: 7.5, count: 1 };
+      const [first] = await pipeline.generate(params);
+      const [again] = await pipeline.generate(params);
+      const [other] = await pipeline.generate({ ...params, seed: 6 });
+      assert.ok(Buffer.from(first!.pixels).equals(Buffer.from(again!.pixels)));
+      assert.ok(!Buffer.from(first!.pixels).equals(Buffer.from(other!.pixels)), "another seed, another picture");
+    } finally {
+      await pipeline.release();
+    }
+  });
+});

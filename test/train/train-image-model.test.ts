@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DiffusionPipeline } from "../../src/server/engines/image/diffusion-pipeline";
+
+// scripts/train/image: a tiny run of the image model's training, stopped and resumed, then the
+// folder the server loads. Needs Debian's python3-torch (npm run train-image-model installs it);
+// run with `npm run test:train`.
+const PYTHON = process.env.WISP_PYTHON ?? "/usr/bin/python3";
+const TRAIN = path.resolve("scripts/train/image/train_image.py");
+const TINY = ["--decoder-steps", "2", "--steps", "2", "--batch", "4"];
+
+function run(command: string, args: string[], input?: string): string {
+  const result = spawnSync(command, args, { encoding: "utf8", input });
+  assert.equal(result.status, 0, `${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+describe("train-image-model: the tokenizer, a run stopped and resumed, the folder the server loads", function () {
+  this.timeout(300_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "wisp-train-image-"));
+    const captions = run(PYTHON, [TRAIN, "--tokenizer", "-", "--out", "-", "--captions", "2000"]);
+    run("npx", ["tsx", "scripts/train/image/write-tokenizer.ts", "--out", path.join(dir, "tokenizer")], captions);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const train = (out: string, ...more: string[]) => run(PYTHON, ["-u", TRAIN, "--tokenizer", path.join(dir, "tokenizer"), "--out", path.join(dir, out), ...TINY, ...more]);
+
+  it("stopped after every step and resumed, it exports what one run straight through exports", () => {
+    train("straight");
+    // --minutes that any step outlasts: each run trains one step, checkpoints and stops.
+    let runs = 0;
+    while (!train("resumed", "--resume", "--minutes", "0.0001").includes("exported")) runs++;
+    assert.ok(runs >= 3, `stopped ${runs} times`);
+    const parity = (out: string) => JSON.parse(readFileSync(path.join(dir, out, "parity.json"), "utf8")) as Record<string, unknown>;
+    assert.deepEqual(parity("resumed"), parity("straight"));
+  });
+
+  it("assembles an SD-style folder that onnxruntime runs as PyTorch did, and the server's pipeline draws with it", async () => {
+    const model = path.join(dir, "model");
+    const printed = run("npx", ["tsx", "scripts/train/image/assemble-model.ts", "--run", path.join(dir, "straight"), "--tokenizer", path.join(dir, "tokenizer"), "--out", model]);
+    assert.match(printed, /unet: onnxruntime matches PyTorch/);
+    const pipeline = await DiffusionPipeline.load(model);
+    try {
+      // 72 pixels: a latent side of 9, which the denoiser pads to its patches and cuts back.
+      const [image] = await pipeline.generate({ prompt: "a red circle on a blue background", negativePrompt: "", width: 72, height: 64, steps: 2, seed: 1, guidanceScale: 7.5, count: 1 });
+      assert.equal(image!.pixels.length, 72 * 64 * 3);
+    } finally {
+      await pipeline.release();
+    }
+  });
+});
