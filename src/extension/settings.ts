@@ -134,7 +134,7 @@ function readSettings(): WispSettings {
       model: str("image.model", ""),
       width: c.get<number>("image.width", 512),
       height: c.get<number>("image.height", 512),
-      steps: c.get<number>("image.steps", 4),
+      steps: c.get<number>("image.steps", 20),
       negativePrompt: c.get<string>("image.negativePrompt", ""),
       format: imageFormats.find((f) => f === c.get<string>("image.format")) ?? "png",
       folder: str("image.folder", "images"),
