@@ -12,13 +12,17 @@ export interface CpuPin {
   readonly note: string;
 }
 
-/** `cpu` from ENGINE_BENCH_CPU (default 0; "none" leaves the scheduler to it). */
+/**
+ * `setting` from ENGINE_BENCH_CPU (default 0): a CPU number or a comma-separated list of them
+ * (servers running several threads get as many CPUs); "none" leaves the scheduler to it.
+ */
 export function cpuPin(setting = process.env.ENGINE_BENCH_CPU ?? "0"): CpuPin {
   if (setting === "none") return { prefix: [], note: "not pinned to a CPU" };
-  const cpu = Number(setting);
-  if (!Number.isInteger(cpu) || cpu < 0 || cpu >= availableParallelism()) throw new Error(`ENGINE_BENCH_CPU must be a CPU number below ${availableParallelism()} or "none", got '${setting}'`);
-  if (spawnSync("taskset", ["-c", String(cpu), "true"], { stdio: "ignore" }).status !== 0) return { prefix: [], note: "not pinned (no taskset)" };
-  return { prefix: ["taskset", "-c", String(cpu)], note: `both servers on CPU ${cpu}` };
+  const cpus = setting.split(",").map(Number);
+  if (cpus.some((cpu) => !Number.isInteger(cpu) || cpu < 0 || cpu >= availableParallelism())) throw new Error(`ENGINE_BENCH_CPU must list CPU numbers below ${availableParallelism()} or be "none", got '${setting}'`);
+  const list = cpus.join(",");
+  if (spawnSync("taskset", ["-c", list, "true"], { stdio: "ignore" }).status !== 0) return { prefix: [], note: "not pinned (no taskset)" };
+  return { prefix: ["taskset", "-c", list], note: `both servers on CPU${cpus.length > 1 ? "s" : ""} ${list}` };
 }
 
 /** spawn()'s command and arguments with the pin in front. */

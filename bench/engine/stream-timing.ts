@@ -16,6 +16,15 @@ export interface StreamTiming {
 // (llama-server after 5 s), and a request on a socket closed under it fails.
 const freshConnections = new http.Agent({ keepAlive: false });
 
+/** The data of each whole server-sent event in `buffer`, and what is left of a partial one; comments and [DONE] are skipped. */
+export function sseEvents(buffer: string): { events: string[]; rest: string } {
+  const parts = buffer.split("\n\n");
+  const rest = parts.pop()!;
+  // SSE comments (": keep-alive" while a long prompt is evaluated) carry no data.
+  const events = parts.map((event) => event.replace(/^data: /, "")).filter((data) => data !== "[DONE]" && data.trim() !== "" && !data.startsWith(":"));
+  return { events, rest };
+}
+
 export function timedCompletion(baseUrl: string, key: string, body: Record<string, unknown>, agent: http.Agent = freshConnections): Promise<StreamTiming> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -28,12 +37,9 @@ export function timedCompletion(baseUrl: string, key: string, body: Record<strin
     const request = http.request(`${baseUrl}/completions`, { method: "POST", agent, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } }, (response) => {
       response.setEncoding("utf8");
       response.on("data", (text: string) => {
-        buffer += text;
-        const events = buffer.split("\n\n");
-        buffer = events.pop()!;
-        for (const event of events) {
-          const data = event.replace(/^data: /, "");
-          if (data === "[DONE]" || data === "") continue;
+        const { events, rest } = sseEvents(buffer + text);
+        buffer = rest;
+        for (const data of events) {
           const chunk = JSON.parse(data) as { error?: { message: string }; choices?: { text: string }[]; usage?: { completion_tokens: number } };
           if (chunk.error) return reject(new Error(chunk.error.message));
           if (chunk.usage) usageTokens = chunk.usage.completion_tokens;

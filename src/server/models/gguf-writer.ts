@@ -1,6 +1,6 @@
 // A minimal GGUF v3 writer: header, metadata key/values, tensor infos, aligned tensor data.
-// Only what the generated and trained models need (scalars, strings, arrays of those; f32, f16
-// and q8_0 tensors).
+// Only what the generated and trained models need (scalars, strings, arrays of those; f32, f16,
+// q8_0 and q4_0 tensors). Large files are written a tensor at a time (ggufHeader, tensorBytes).
 
 export const GGUF_ALIGNMENT = 32;
 
@@ -26,6 +26,8 @@ export type GgufValue =
 export enum TensorType {
   F32 = 0,
   F16 = 1,
+  /** Blocks of 32 4-bit values with one f16 scale each (ggml's q4_0): rows must be multiples of 32. */
+  Q4_0 = 2,
   /** Blocks of 32 int8 values with one f16 scale each (ggml's q8_0): rows must be multiples of 32. */
   Q8_0 = 8,
 }
@@ -33,12 +35,16 @@ export enum TensorType {
 /** Values per q8_0 block, and the block's bytes (an f16 scale, then 32 int8 values). */
 export const Q8_0_BLOCK = 32;
 const Q8_0_BLOCK_BYTES = 2 + Q8_0_BLOCK;
+const Q4_0_BLOCK_BYTES = 2 + Q8_0_BLOCK / 2;
 
-export interface GgufTensor {
+export interface GgufTensorInfo {
   name: string;
   /** ggml order: dims[0] is the fastest-varying (row length). */
   dims: readonly number[];
   type: TensorType;
+}
+
+export interface GgufTensor extends GgufTensorInfo {
   /** Values in row-major ggml order, converted to `type` on write. */
   data: Float32Array;
 }
@@ -150,19 +156,59 @@ export function quantizeQ8_0(data: Float32Array): Uint8Array {
   return out;
 }
 
-function tensorBytes(t: GgufTensor): Uint8Array {
-  if (t.type === TensorType.F32) return new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
-  if (t.type === TensorType.Q8_0) {
-    if (t.dims[0]! % Q8_0_BLOCK !== 0) throw new Error(`${t.name}: q8_0 rows must be multiples of ${Q8_0_BLOCK}`);
-    return quantizeQ8_0(t.data);
+/**
+ * ggml's reference q4_0 quantization: the value of largest magnitude maps to -8, scale = it / -8,
+ * each value stored as round(x / scale) + 8 in a nibble (the block's first 16 in the low nibbles).
+ */
+export function quantizeQ4_0(data: Float32Array): Uint8Array {
+  if (data.length % Q8_0_BLOCK !== 0) throw new Error(`q4_0 needs a multiple of ${Q8_0_BLOCK} values, got ${data.length}`);
+  const half = Q8_0_BLOCK / 2;
+  const out = new Uint8Array((data.length / Q8_0_BLOCK) * Q4_0_BLOCK_BYTES);
+  const view = new DataView(out.buffer);
+  for (let b = 0, at = 0; b < data.length; b += Q8_0_BLOCK, at += Q4_0_BLOCK_BYTES) {
+    let amax = 0;
+    let max = 0;
+    for (let i = 0; i < Q8_0_BLOCK; i++) {
+      const v = data[b + i]!;
+      if (Math.abs(v) > amax) [amax, max] = [Math.abs(v), v];
+    }
+    const d = max / -8;
+    const id = d === 0 ? 0 : 1 / d;
+    view.setUint16(at, toHalf(d), true);
+    const nibble = (v: number) => Math.min(15, Math.floor(v * id + 8.5));
+    for (let i = 0; i < half; i++) out[at + 2 + i] = nibble(data[b + i]!) | (nibble(data[b + half + i]!) << 4);
   }
-  const half = new Uint16Array(t.data.length);
-  for (let i = 0; i < t.data.length; i++) half[i] = toHalf(t.data[i]!);
-  return new Uint8Array(half.buffer);
+  return out;
 }
 
-/** Serializes a whole GGUF file as a list of chunks (write them in order). */
-export function encodeGguf(metadata: ReadonlyMap<string, GgufValue>, tensors: readonly GgufTensor[]): Uint8Array[] {
+/** The bytes a tensor's data takes in the file (before alignment). */
+export function tensorByteLength(t: GgufTensorInfo): number {
+  const count = t.dims.reduce((a, b) => a * b, 1);
+  if (t.type === TensorType.Q8_0 || t.type === TensorType.Q4_0) {
+    if (t.dims[0]! % Q8_0_BLOCK !== 0) throw new Error(`${t.name}: quantized rows must be multiples of ${Q8_0_BLOCK}`);
+    return (count / Q8_0_BLOCK) * (t.type === TensorType.Q8_0 ? Q8_0_BLOCK_BYTES : Q4_0_BLOCK_BYTES);
+  }
+  return count * (t.type === TensorType.F32 ? 4 : 2);
+}
+
+/** A tensor's data in its file type, padded to the alignment: write these after ggufHeader, in order. */
+export function tensorBytes(t: GgufTensor): Uint8Array {
+  tensorByteLength(t); // checks the row length
+  const sink = new ByteSink();
+  if (t.type === TensorType.F32) sink.bytes(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+  else if (t.type === TensorType.Q8_0) sink.bytes(quantizeQ8_0(t.data));
+  else if (t.type === TensorType.Q4_0) sink.bytes(quantizeQ4_0(t.data));
+  else {
+    const half = new Uint16Array(t.data.length);
+    for (let i = 0; i < t.data.length; i++) half[i] = toHalf(t.data[i]!);
+    sink.bytes(new Uint8Array(half.buffer));
+  }
+  sink.padTo(GGUF_ALIGNMENT);
+  return sink.chunks.length === 1 ? sink.chunks[0]! : Buffer.concat(sink.chunks);
+}
+
+/** The file's header, metadata and tensor infos, padded to where the first tensor's data starts. */
+export function ggufHeader(metadata: ReadonlyMap<string, GgufValue>, tensors: readonly GgufTensorInfo[]): Uint8Array[] {
   const head = new ByteSink();
   head.bytes(new TextEncoder().encode("GGUF"));
   head.u32(3);
@@ -174,21 +220,20 @@ export function encodeGguf(metadata: ReadonlyMap<string, GgufValue>, tensors: re
     head.string(key);
     writeValue(head, value);
   }
-  const datas = tensors.map(tensorBytes);
   let offset = 0;
-  tensors.forEach((t, i) => {
+  for (const t of tensors) {
     head.string(t.name);
     head.u32(t.dims.length);
     t.dims.forEach((d) => head.u64(d));
     head.u32(t.type);
     head.u64(offset);
-    offset += Math.ceil(datas[i]!.length / GGUF_ALIGNMENT) * GGUF_ALIGNMENT;
-  });
-  head.padTo(GGUF_ALIGNMENT);
-  const body = new ByteSink();
-  for (const d of datas) {
-    body.bytes(d);
-    body.padTo(GGUF_ALIGNMENT);
+    offset += Math.ceil(tensorByteLength(t) / GGUF_ALIGNMENT) * GGUF_ALIGNMENT;
   }
-  return [...head.chunks, ...body.chunks];
+  head.padTo(GGUF_ALIGNMENT);
+  return head.chunks;
+}
+
+/** Serializes a whole GGUF file as a list of chunks (write them in order). */
+export function encodeGguf(metadata: ReadonlyMap<string, GgufValue>, tensors: readonly GgufTensor[]): Uint8Array[] {
+  return [...ggufHeader(metadata, tensors), ...tensors.map(tensorBytes)];
 }

@@ -15,6 +15,11 @@ export interface LlamaSpec {
   /** The type of the large matrices; norms stay f32. */
   tensorType: TensorType;
   ropeBase?: number;
+  /** GGUF architecture: `llama` (default), or `qwen2` (the same blocks with biases on q, k and v). */
+  architecture?: "llama" | "qwen2";
+  rmsEpsilon?: number;
+  /** No output.weight: the output projection is the token embedding's (llama.cpp reuses it). */
+  tiedEmbeddings?: boolean;
 }
 
 export const SPECIAL_TOKENS = [
@@ -102,25 +107,26 @@ export interface LlamaMetadataOptions {
   extra?: ReadonlyMap<string, GgufValue>;
 }
 
-const FILE_TYPE: Record<TensorType, number> = { [TensorType.F32]: 0, [TensorType.F16]: 1, [TensorType.Q8_0]: 7 };
+const FILE_TYPE: Record<TensorType, number> = { [TensorType.F32]: 0, [TensorType.F16]: 1, [TensorType.Q4_0]: 2, [TensorType.Q8_0]: 7 };
 
 export function llamaMetadata(spec: LlamaSpec, vocabulary: LlamaVocabulary, options: LlamaMetadataOptions = {}): Map<string, GgufValue> {
   const { tokens } = vocabulary;
   const u32 = (value: number) => ({ type: "u32" as const, value });
+  const arch = spec.architecture ?? "llama";
   const metadata = new Map<string, GgufValue>([
-    ["general.architecture", { type: "string", value: "llama" }],
+    ["general.architecture", { type: "string", value: arch }],
     ["general.name", { type: "string", value: spec.name }],
     ["general.file_type", u32(FILE_TYPE[spec.tensorType])],
-    ["llama.context_length", u32(spec.contextLength)],
-    ["llama.embedding_length", u32(spec.embedding)],
-    ["llama.block_count", u32(spec.layers)],
-    ["llama.feed_forward_length", u32(spec.feedForward)],
-    ["llama.attention.head_count", u32(spec.heads)],
-    ["llama.attention.head_count_kv", u32(spec.kvHeads)],
-    ["llama.rope.dimension_count", u32(spec.embedding / spec.heads)],
-    ["llama.rope.freq_base", { type: "f32", value: spec.ropeBase ?? 10000 }],
-    ["llama.attention.layer_norm_rms_epsilon", { type: "f32", value: 1e-5 }],
-    ["llama.vocab_size", u32(tokens.length)],
+    [`${arch}.context_length`, u32(spec.contextLength)],
+    [`${arch}.embedding_length`, u32(spec.embedding)],
+    [`${arch}.block_count`, u32(spec.layers)],
+    [`${arch}.feed_forward_length`, u32(spec.feedForward)],
+    [`${arch}.attention.head_count`, u32(spec.heads)],
+    [`${arch}.attention.head_count_kv`, u32(spec.kvHeads)],
+    [`${arch}.rope.dimension_count`, u32(spec.embedding / spec.heads)],
+    [`${arch}.rope.freq_base`, { type: "f32", value: spec.ropeBase ?? 10000 }],
+    [`${arch}.attention.layer_norm_rms_epsilon`, { type: "f32", value: spec.rmsEpsilon ?? 1e-5 }],
+    [`${arch}.vocab_size`, u32(tokens.length)],
     ["tokenizer.ggml.model", { type: "string", value: "gpt2" }],
     ["tokenizer.ggml.pre", { type: "string", value: "qwen2" }],
     ["tokenizer.ggml.tokens", { type: "string[]", value: tokens }],
@@ -160,11 +166,14 @@ export function llamaTensorShapes(spec: LlamaSpec, vocabSize: number): { name: s
   const shapes = [{ name: "token_embd.weight", dims: [d, vocabSize], norm: false }];
   for (let l = 0; l < spec.layers; l++) {
     const p = `blk.${l}.`;
+    // Biases stay f32 like norms (llama.cpp's converters keep 1-D tensors unquantized).
+    const biases = spec.architecture === "qwen2" ? (["q", "k", "v"] as const).map((x) => ({ name: `${p}attn_${x}.bias`, dims: [x === "q" ? d : kvDim], norm: true })) : [];
     shapes.push(
       { name: `${p}attn_norm.weight`, dims: [d], norm: true },
       { name: `${p}attn_q.weight`, dims: [d, d], norm: false },
       { name: `${p}attn_k.weight`, dims: [d, kvDim], norm: false },
       { name: `${p}attn_v.weight`, dims: [d, kvDim], norm: false },
+      ...biases,
       { name: `${p}attn_output.weight`, dims: [d, d], norm: false },
       { name: `${p}ffn_norm.weight`, dims: [d], norm: true },
       { name: `${p}ffn_gate.weight`, dims: [d, ff], norm: false },
@@ -172,7 +181,8 @@ export function llamaTensorShapes(spec: LlamaSpec, vocabSize: number): { name: s
       { name: `${p}ffn_down.weight`, dims: [ff, d], norm: false },
     );
   }
-  shapes.push({ name: "output_norm.weight", dims: [d], norm: true }, { name: "output.weight", dims: [d, vocabSize], norm: false });
+  shapes.push({ name: "output_norm.weight", dims: [d], norm: true });
+  if (!spec.tiedEmbeddings) shapes.push({ name: "output.weight", dims: [d, vocabSize], norm: false });
   return shapes;
 }
 

@@ -77,8 +77,11 @@ export const realFamilies: readonly RealFamily[] = [
 
 const tinySpec: LlamaSpec = { name: "real-vocab", embedding: 64, layers: 1, heads: 4, kvHeads: 2, feedForward: 128, contextLength: 4096, tensorType: TensorType.Q8_0 };
 
-/** Writes `{family.id}.gguf` into `dir`. */
-export async function writeFamilyModel(family: RealFamily, dir: string, vocabFile: string): Promise<string> {
+/**
+ * The GGUF metadata of a model shaped as `spec` that speaks `family`'s real tokenizer (from
+ * llama.cpp's `vocabFile`), with its added tokens, chat template and metadata; and the vocabulary's size.
+ */
+export async function familyMetadata(family: RealFamily, vocabFile: string, spec: LlamaSpec): Promise<{ metadata: Map<string, GgufValue>; vocabSize: number }> {
   const info = await readGgufFileInfo(vocabFile, { readTensorInfo: false, sourceType: "filesystem", logWarnings: false });
   const tokenizer = (info.metadata as unknown as { tokenizer: { ggml: Record<string, unknown>; chat_template?: string } }).tokenizer;
   const tokens = [...(tokenizer.ggml.tokens as string[])];
@@ -87,7 +90,7 @@ export async function writeFamilyModel(family: RealFamily, dir: string, vocabFil
     tokens[Number(id)] = text;
     types[Number(id)] = 3;
   }
-  const metadata = llamaMetadata({ ...tinySpec, name: family.id }, { tokens, tokenTypes: types, merges: [] }, { fimLayout: "prefix-suffix-middle" });
+  const metadata = llamaMetadata({ ...spec, name: family.id }, { tokens, tokenTypes: types, merges: [] }, { fimLayout: "prefix-suffix-middle" });
   for (const key of [...metadata.keys()]) if (key.startsWith("tokenizer.") || key.startsWith("wisp.")) metadata.delete(key);
   for (const [key, value] of Object.entries(tokenizer.ggml)) {
     if (key === "tokens") metadata.set("tokenizer.ggml.tokens", { type: "string[]", value: tokens });
@@ -101,7 +104,13 @@ export async function writeFamilyModel(family: RealFamily, dir: string, vocabFil
   const chatTemplate = family.chatTemplate ? await family.chatTemplate() : tokenizer.chat_template;
   if (chatTemplate) metadata.set("tokenizer.chat_template", { type: "string", value: chatTemplate });
   for (const [key, value] of Object.entries(family.metadata ?? {})) metadata.set(key, value);
-  const tensors = llamaTensorShapes(tinySpec, tokens.length).map(({ name, dims, norm }) => ({ name, dims, type: norm ? TensorType.F32 : tinySpec.tensorType, data: randomWeights(name, dims, norm) }));
+  return { metadata, vocabSize: tokens.length };
+}
+
+/** Writes `{family.id}.gguf` into `dir`. */
+export async function writeFamilyModel(family: RealFamily, dir: string, vocabFile: string): Promise<string> {
+  const { metadata, vocabSize } = await familyMetadata(family, vocabFile, tinySpec);
+  const tensors = llamaTensorShapes(tinySpec, vocabSize).map(({ name, dims, norm }) => ({ name, dims, type: norm ? TensorType.F32 : tinySpec.tensorType, data: randomWeights(name, dims, norm) }));
   const file = path.join(dir, `${family.id}.gguf`);
   // One write: the encoder yields a chunk per string, hundreds of thousands for a real vocabulary.
   await writeFile(file, Buffer.concat(encodeGguf(metadata, tensors)));

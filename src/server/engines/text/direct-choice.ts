@@ -3,7 +3,7 @@
 // several tokens guessed from the prompt checked per decode. The same tokens come out as through
 // node-llama-cpp's evaluation loop: each token is still sampled after exactly the tokens before it.
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
-import type { BatchDecoder } from "./batch-decoder";
+import { PROMPT_SLICE, type BatchDecoder } from "./batch-decoder";
 import { IncrementalText } from "./incremental-text";
 import { lookupPrediction } from "./prompt-lookup";
 import { evaluateOptions } from "./sampling";
@@ -45,6 +45,11 @@ export async function runDirectChoice(
   let visible = "";
   let afterAbort = 0;
   try {
+    // The prompt's start in slices, each after a check for an abort; its last slice goes with the first sample.
+    while (input.length > PROMPT_SLICE && !request.signal.aborted) {
+      await decoder.decode(sequence, input.slice(0, PROMPT_SLICE));
+      input = input.slice(PROMPT_SLICE);
+    }
     generation: while (request.maxTokens > 0 && !request.signal.aborted) {
       const guess = lookup > 0 && !healing ? lookupPrediction([...sequence.contextTokens, ...input], Math.min(lookup, request.maxTokens - generated.length - 1)) : [];
       // A run of steps in one call (see BatchDecoder.generate) needs each token's sampler settled

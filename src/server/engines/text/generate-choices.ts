@@ -4,7 +4,7 @@
 // loop for grammars and log probabilities), and the engine's counters brought up to date.
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { EngineInputError } from "../../engine-input-error";
-import type { BatchDecoder } from "./batch-decoder";
+import { PROMPT_SLICE, type BatchDecoder } from "./batch-decoder";
 import { runDirectChoice } from "./direct-choice";
 import { runLineChoice } from "./line-choice";
 import type { LoadedModel } from "./model-loader";
@@ -131,16 +131,13 @@ export async function generateChoices(
   }
 }
 
-/** Prompt slices evaluated between checks for an abort: a warm-up of a long prompt stops soon after its client leaves. */
-const warmUpSlice = 256;
-
 /**
  * max_tokens 0: evaluates the prompt and generates nothing, so that later requests sharing the
  * prompt's start reuse it (an editor warms the cache when a file is opened).
  */
 async function evaluateOnly(sequence: LlamaContextSequence, rest: readonly Token[], signal: AbortSignal, decoder?: BatchDecoder): Promise<ChoiceResult> {
-  for (let at = 0; at < rest.length && !signal.aborted; at += warmUpSlice) {
-    const slice = rest.slice(at, at + warmUpSlice);
+  for (let at = 0; at < rest.length && !signal.aborted; at += PROMPT_SLICE) {
+    const slice = rest.slice(at, at + PROMPT_SLICE);
     // Through the batch decoder where there is one: it evaluates prompts with the prompt threads.
     if (decoder) await decoder.decode(sequence, slice);
     else await sequence.evaluateWithoutGeneratingNewTokens(slice);

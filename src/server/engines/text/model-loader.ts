@@ -64,11 +64,16 @@ export class ModelLoader {
     let entry = this.loaded.get(id);
     if (!entry) {
       entry = (async () => {
-        const model = await (await this.binary()).loadModel({ modelPath: path });
+        // Direct I/O reads the weights once into the process: with mmap, the file's pages stayed
+        // resident beside the CPU backend's repacked copy of the same weights (0.5B q4_0: 190 MiB more).
+        const model = await (await this.binary()).loadModel({ modelPath: path, useDirectIo: true });
         const context = await model.createContext({
           contextSize: Math.min(this.options.contextSize, model.trainContextSize),
           sequences: this.options.parallel,
           threads: this.options.threads,
+          // As llama-server does on CPUs: attention without the full score matrix, 1.7x the prompt
+          // speed on a 1,500-token prompt of the 0.5B model.
+          flashAttention: true,
         });
         const pool = new SequencePool(context, this.options.maxQueue);
         this.pools.add(pool);
