@@ -10,7 +10,8 @@
 // The model path: wisp.nextEdit.model set, against a scripted server in the same host that answers
 // Sweep's prompt after a fixed delay; keystroke -> the model's suggestion shown, and Wisp's
 // overhead beyond that delay (its part of the time a real model's answer takes to show). Run with `npx tsx bench/next-edit.bench.ts` (or `npm run bench`);
-// WISP_BENCH_SAMPLES sets the samples per side and row (default 60).
+// WISP_BENCH_SAMPLES sets the samples per side and row (default 60); the timed key comes
+// WISP_BENCH_KEY_GAP_MS (default 120) after the one before it, as in typing.
 import type { ModelRow, Row } from "./next-edit/next-edit.test";
 import { percentile, printTable } from "./typing/table";
 import { runVscodeBench } from "./vscode-bench";
