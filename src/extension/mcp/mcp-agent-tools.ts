@@ -29,6 +29,7 @@ export class McpAgentTools {
 
   /** Starts the servers (asking before a workspace server's first start) and names their tools for the model. */
   async offer(newStep: () => StepReporter, signal: AbortSignal, taken: ReadonlySet<string>): Promise<readonly OfferedTool[]> {
+    await this.servers.refresh();
     const configured = await this.servers.list();
     if (configured.length === 0) return (this.offered = []);
     if (!vscode.workspace.isTrusted) {

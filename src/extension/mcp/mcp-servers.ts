@@ -48,12 +48,25 @@ export class McpServers implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private loaded: Promise<void>;
+  /** The configuration as last loaded, to tell whether it changed since. */
+  private loadedConfig = "";
 
   constructor(private readonly deps: McpServersDeps) {
     this.loaded = this.load();
     this.files.onDidChange(() => {
       this.loaded = this.reload();
     });
+  }
+
+  /**
+   * Reads the configuration again and reloads when it changed: a task started right after
+   * .vscode/mcp.json was saved must see it, whether or not the file watcher has reported it yet.
+   */
+  async refresh(): Promise<void> {
+    await this.loaded;
+    if (JSON.stringify(await this.files.read()) === this.loadedConfig) return;
+    this.loaded = this.reload();
+    await this.loaded;
   }
 
   async list(): Promise<McpServerView[]> {
@@ -167,6 +180,7 @@ export class McpServers implements vscode.Disposable {
 
   private async load(): Promise<void> {
     const snapshot = await this.files.read();
+    this.loadedConfig = JSON.stringify(snapshot);
     this.entries = snapshot.servers;
     this.inputDefs = snapshot.inputs;
     for (const problem of snapshot.problems) this.deps.output.warn(problem);
