@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { configKey, describeServer, expandConfig, inputIds, type McpInput, type McpServerEntry } from "../../core/mcp/mcp-config";
 import type { Logger } from "../logger";
-import { McpConfigFiles } from "./mcp-config-files";
+import { McpConfigFiles, type McpConfigSnapshot } from "./mcp-config-files";
 import { McpConnection } from "./mcp-connection";
 import type { McpInputs } from "./mcp-inputs";
 
@@ -64,8 +64,9 @@ export class McpServers implements vscode.Disposable {
    */
   async refresh(): Promise<void> {
     await this.loaded;
-    if (JSON.stringify(await this.files.read()) === this.loadedConfig) return;
-    this.loaded = this.reload();
+    const snapshot = await this.files.read();
+    if (JSON.stringify(snapshot) === this.loadedConfig) return;
+    this.loaded = this.reload(snapshot);
     await this.loaded;
   }
 
@@ -178,8 +179,9 @@ export class McpServers implements vscode.Disposable {
     return this.allowedMap()[name] === key;
   }
 
-  private async load(): Promise<void> {
-    const snapshot = await this.files.read();
+  /** Takes in the configuration: `snapshot` when the caller has just read it, else read now. */
+  private async load(given?: McpConfigSnapshot): Promise<void> {
+    const snapshot = given ?? (await this.files.read());
     this.loadedConfig = JSON.stringify(snapshot);
     this.entries = snapshot.servers;
     this.inputDefs = snapshot.inputs;
@@ -188,8 +190,8 @@ export class McpServers implements vscode.Disposable {
   }
 
   /** A changed configuration: servers removed or changed stop; changed ones that ran start again. */
-  private async reload(): Promise<void> {
-    await this.load();
+  private async reload(snapshot?: McpConfigSnapshot): Promise<void> {
+    await this.load(snapshot);
     for (const [name, held] of [...this.connections]) {
       const entry = this.entries.find((e) => e.name === name);
       if (entry && configKey(entry.config) === held.key) continue;
