@@ -95,7 +95,9 @@ describe("Chat rendering in the real VS Code UI (scripted server, code-server + 
     assert.equal(await answer.locator(".code-frame .code-language").innerText(), "html");
     assert.ok((await answer.locator(".code-frame code span[class^='hljs-']").count()) > 0, "the code block is highlighted");
     for (const text of ["click me", "raw link"]) await answer.locator("a, p", { hasText: text }).first().click();
-    await ui.page.waitForTimeout(500);
+    // Click handlers run during the click; what they would queue (a javascript: navigation) runs
+    // before the frame's next rendered frame and the task after it.
+    await frame.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
     await assertInert(frame);
     assert.deepEqual(await frame.evaluate(() => (window as unknown as { violations: string[] }).violations), [], "nothing even tried to run");
   });
