@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { loadNativeStep } from "../../src/server/engines/text/native-step";
 import { neverEnd, readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 const PROMPT = "export function mean(values: readonly number[]): number {\n  if (values.length === 0) return 0;\n  return ";
@@ -100,5 +101,13 @@ describe("generation steps on the server's thread (build/native/decode-step.node
     await streamed;
     assert.equal(finish, "length");
     assert.deepEqual(events, ["first token", "models listed", "stream ended"]);
+  });
+
+  it("hands what a model load freed back to the system, and the loaded model still answers", async () => {
+    // The model loader calls it while a model loads and its context is created, and after (glibc's
+    // malloc_trim): the pages it hands back must be none the model still uses.
+    assert.equal(loadNativeStep().step?.releaseFreeMemory?.(), true);
+    const [choice] = await complete(native, { max_tokens: 8 });
+    assert.equal(choice!.finish_reason, "length");
   });
 });

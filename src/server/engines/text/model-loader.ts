@@ -55,8 +55,36 @@ export class ModelLoader {
 
   /** The native step, loaded once the binary is (it binds to node-llama-cpp's loaded copy). */
   private stepLoad(): NativeStepLoad {
-    this.nativeStep ??= this.options.nativeStep === false ? { reason: "off (--no-native-step)" } : loadNativeStep();
+    return this.options.nativeStep === false ? { reason: "off (--no-native-step)" } : this.addon();
+  }
+
+  /** decode-step, loaded once, whether generation steps use it or not. */
+  private addon(): NativeStepLoad {
+    this.nativeStep ??= loadNativeStep();
     return this.nativeStep;
+  }
+
+  /** Hands freed native memory back to the system where decode-step can (see NativeStep.releaseFreeMemory). */
+  private releaseFreeMemory(): void {
+    this.addon().step?.releaseFreeMemory?.();
+  }
+
+  /**
+   * `work` (a load or a context's creation on node-llama-cpp's threads), with freed memory handed
+   * back every 25 ms while it runs and once it is done. Both free much on the way: a model's load
+   * its metadata, its vocabulary's build-up and q4_0 weights read before they are repacked; a
+   * context's creation a simulated model and context (node-llama-cpp's memory estimate, the
+   * vocabulary again) just before the real cache is allocated. Left in place, that memory counts
+   * in the peak beside the weights and the cache (0.5B: 60-200 MiB).
+   */
+  private async releasingWhile<T>(work: Promise<T>): Promise<T> {
+    const timer = setInterval(() => this.releaseFreeMemory(), 25);
+    try {
+      return await work;
+    } finally {
+      clearInterval(timer);
+      this.releaseFreeMemory();
+    }
   }
 
   /** Loads (once) the GGUF at `path` under `id`; a load that fails is tried again next time. */
@@ -66,15 +94,19 @@ export class ModelLoader {
       entry = (async () => {
         // Direct I/O reads the weights once into the process: with mmap, the file's pages stayed
         // resident beside the CPU backend's repacked copy of the same weights (0.5B q4_0: 190 MiB more).
-        const model = await (await this.binary()).loadModel({ modelPath: path, useDirectIo: true });
-        const context = await model.createContext({
+        const llama = await this.binary();
+        const model = await this.releasingWhile(llama.loadModel({ modelPath: path, useDirectIo: true }));
+        // node-llama-cpp keeps the GGUF's metadata in JavaScript, BPE merges included (qwen2: 151k
+        // strings, 6 MiB), which nothing reads again: llama.cpp tokenizes from its own copy.
+        delete (model.fileInfo.metadata.tokenizer?.ggml as { merges?: unknown } | undefined)?.merges;
+        const context = await this.releasingWhile(model.createContext({
           contextSize: Math.min(this.options.contextSize, model.trainContextSize),
           sequences: this.options.parallel,
           threads: this.options.threads,
           // As llama-server does on CPUs: attention without the full score matrix, 1.7x the prompt
           // speed on a 1,500-token prompt of the 0.5B model.
           flashAttention: true,
-        });
+        }));
         const pool = new SequencePool(context, this.options.maxQueue);
         this.pools.add(pool);
         const direct = pool.sequences.every((s) => directDecodingAvailable(model, context, s));

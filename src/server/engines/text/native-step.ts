@@ -22,6 +22,12 @@ export interface NativeStep {
   generate(context: NativeContext, sequenceId: number, position: number, token: number, sampler: NativeSampler, budgetMs: number, out: Int32Array): number;
   /** out[j] = log P(tokens[j]) at a logit index of the last decode: the model's own distribution, no sampler. */
   logprobs(context: NativeContext, batchLogitIndex: number, tokens: Int32Array, out: Float64Array): void;
+  /**
+   * Hands the C allocator's free pages back to the system (glibc's malloc_trim; false elsewhere):
+   * what loading a model frees on node-llama-cpp's threads stays resident otherwise. Missing from
+   * builds of an older native/decode-step.cpp.
+   */
+  releaseFreeMemory?(): boolean;
 }
 
 export type NativeStepLoad = { step: NativeStep; reason?: undefined } | { step?: undefined; reason: string };
