@@ -59,11 +59,11 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     assert.ok(Number(next.headers.get("x-wisp-prompt-tokens-evaluated")) <= model.tokenize(typed, false).length + 3, "only what was typed is evaluated");
   });
 
-  it("suffix-middle-prefix: the answer may finish the token the cursor is in (token healing); other layouts continue after it", async () => {
+  /** A prefix ending in a piece of a longer token, as a cursor in the middle of a word leaves it. */
+  const healableCursor = async () => {
     const model = await server.deps.textEngine.model(SMP_MODEL, server.deps.registry.get(SMP_MODEL)!.path);
     const count = model.fileInfo.metadata.tokenizer.ggml.tokens.length;
     const texts = Array.from({ length: count }, (_, t) => model.detokenize([t as never]));
-    // A prefix ending in a piece of a longer token, as a cursor in the middle of a word leaves it.
     const found = ["  return Math.ma", "  const result = fib", "  if (n <= 1) ret", "  let val", "  con"].flatMap((line) => {
       const prefix = `function fibonacci(n: number): number {\n${line}`;
       const end = model.detokenize([model.tokenize(prefix, false).at(-1)!]);
@@ -71,6 +71,11 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
       return end.trim() !== "" && longer >= 0 ? [{ prefix, end, longer }] : [];
     })[0];
     assert.ok(found, "one of the prefixes ends in a piece of a longer token of the tiny vocabulary");
+    return { model, texts, found };
+  };
+
+  it("suffix-middle-prefix: the answer may finish the token the cursor is in (token healing); other layouts continue after it", async () => {
+    const { texts, found } = await healableCursor();
     // The bias makes the longer token the model's choice wherever it may come.
     const request = { prompt: found.prefix, suffix: SUFFIX, max_tokens: 3, logit_bias: { [found.longer]: 100 } };
     const healed = (await complete({ model: SMP_MODEL, ...request })).body.choices[0]!.text;
@@ -80,6 +85,17 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     assert.equal(chunks.map((c) => c.choices[0]?.text ?? "").join(""), healed, "streamed, the same text");
     const after = (await complete({ model: PSM_MODEL, ...request })).body.choices[0]!.text;
     assert.ok(after.startsWith(texts[found.longer]!), `${JSON.stringify(after)} comes after ${JSON.stringify(found.end)}`);
+  });
+
+  it("token healing holds against a client's logit_bias: the first token still finishes the cursor's token", async () => {
+    const { model, texts, found } = await healableCursor();
+    // A token that cannot finish it, biased above the one that can: healing lets only the latter through.
+    const other = texts.findIndex((t, id) => !t.startsWith(found.end) && /^[a-z]{2,}$/.test(t.trim()) && !model.isEogToken(id as never));
+    const request = { prompt: found.prefix, suffix: SUFFIX, max_tokens: 3, logit_bias: { [found.longer]: 50, [other]: 100 } };
+    const healed = (await complete({ model: SMP_MODEL, ...request })).body.choices[0]!.text;
+    assert.ok(healed.startsWith(texts[found.longer]!.slice(found.end.length)), `${JSON.stringify(found.prefix + healed)} finishes ${JSON.stringify(texts[found.longer])}`);
+    // Without healing (prefix-suffix-middle continues after the prompt), the client's bias decides.
+    assert.ok((await complete({ model: PSM_MODEL, ...request })).body.choices[0]!.text.startsWith(texts[other]!));
   });
 
   it("suffix first: typing at the cursor evaluates what was typed, not the suffix again", async () => {

@@ -11,15 +11,11 @@ import type { SamplingSettings } from "./types";
 /** `logitBias` as node-llama-cpp's TokenBias, with `never` ruled out. */
 function tokenBiasFor(model: LlamaModel, logitBias: ReadonlyMap<Token, number>, never: readonly Token[] = []): TokenBias {
   const bias = new TokenBias(model.tokenizer);
-  for (const [token, value] of logitBias) {
-    if (model.isEogToken(token)) {
-      // TokenBias.set() silently skips end-of-generation tokens, but OpenAI clients bias EOS to
-      // force or forbid stopping: write the entry the native sampler reads directly.
-      (bias as unknown as { _biases: Map<Token, number> })._biases.set(token, value);
-    } else {
-      bias.set(token, { logit: value });
-    }
-  }
+  // The entries the native sampler reads, written directly: TokenBias.set() tokenizes its input
+  // twice and asks the tokenizer about each token (0.7 µs a token: a long bias cost 100 ms), and
+  // it silently skips end-of-generation tokens, which OpenAI clients bias to force or forbid stopping.
+  const entries = (bias as unknown as { _biases: Map<Token, number> })._biases;
+  for (const [token, value] of logitBias) entries.set(token, value);
   for (const token of never) bias.set(token, "never");
   return bias;
 }
