@@ -6,7 +6,8 @@
 // model's size and the time per picture. Targets: colours >= 85%, shapes >= 60%.
 //   npx tsx bench/image-prompts.bench.ts [--show N] [--size S] [--steps N] [--model DIR]
 // (--show: the first N pictures, described; --size, --steps: another size or step count, e.g.
-// the image command's defaults, 512 and 4; --model: another trained folder, e.g. half way).
+// the image command's defaults, 512 and 4; --model: another trained folder, e.g. half way;
+// IMAGE_BENCH_FLOOR=0 leaves out the random-weight model's rows).
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -75,9 +76,8 @@ try {
   const randomDir = path.join(temp, "random");
   await writeDiffusionModel(randomDir);
   const trained = await run(TRAINED);
-  const random = await run(randomDir);
   table(`trained (${path.relative(process.cwd(), TRAINED)})`, trained);
-  table("random weights (the generated fallback)", random);
+  if (process.env.IMAGE_BENCH_FLOOR !== "0") table("random weights (the generated fallback)", await run(randomDir));
   const times = trained.map((r) => r.ms).sort((a, b) => a - b);
   console.log(`\ntrained model: ${((await folderBytes(TRAINED)) / 2 ** 20).toFixed(1)} MiB; ${SIZE}x${SIZE}, ${STEPS} steps: median ${Math.round(times[times.length >> 1]!)} ms a picture (2 threads)`);
   for (const r of trained.slice(0, Number(values.show))) console.log(`  "${r.prompt}" -> ${r.seen.colour} ${r.seen.shape} on ${r.seen.background}`);

@@ -8,6 +8,7 @@ each step draws its pictures and noise from (seed, phase, step), so a run stoppe
 resumed (--resume) trains on exactly what an uninterrupted one does. Progress goes to stdout.
 """
 import argparse
+import copy
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import time
 import numpy as np
 import torch
 import torch.nn.functional as F
+import torch.nn.utils.parametrize as parametrize
 
 import shapes
 from tiny_diffusion import CONTEXT, TextEncoder, Unet, VaeDecoder, alphas_cumprod, downsample
@@ -171,10 +173,28 @@ def cosine(step, total):
     return 0.05 + 0.95 * 0.5 * (1 + np.cos(np.pi * min(step, total) / total))
 
 
+class AsFloat(torch.nn.Module):
+    def forward(self, weight):
+        return weight.float()
+
+
+def half_weights(model):
+    """A copy whose weight matrices and kernels are stored as float16 and cast to float32 where
+    used: the ONNX file holds them at half the size (the packages have a size budget), computes in
+    float32 as before, and PyTorch's parity outputs use the same rounded weights."""
+    model = copy.deepcopy(model)
+    for module in list(model.modules()):
+        for name, weight in list(module.named_parameters(recurse=False)):
+            if weight.dim() >= 2:
+                parametrize.register_parametrization(module, name, AsFloat(), unsafe=True)
+                getattr(module.parametrizations, name).original = torch.nn.Parameter(weight.detach().half(), requires_grad=False)
+    return model
+
+
 def export(run, out):
     """The three ONNX files, with the inputs and outputs of a diffusers export, and parity.json:
     PyTorch's outputs for fixed inputs, which check-parity.ts compares with onnxruntime's."""
-    text, unet, decoder = run.ema["text"].eval(), run.ema["unet"].eval(), run.decoder.eval()
+    text, unet, decoder = run.ema["text"].eval(), half_weights(run.ema["unet"]).eval(), run.decoder.eval()
     prompt = "a yellow star on a dark blue background"
     ids = torch.tensor([run.tokenizer.encode(prompt)])
     generator = torch.Generator().manual_seed(7)
@@ -194,8 +214,9 @@ def export(run, out):
     ]
     for folder, model, inputs, names, outputs, axes in exports:
         os.makedirs(os.path.join(out, folder), exist_ok=True)
+        # Folding constants would fold the float16 weights' casts back into float32 weights.
         torch.onnx.export(model, inputs, os.path.join(out, folder, "model.onnx"), input_names=names, output_names=outputs,
-                          dynamic_axes=axes, opset_version=17, do_constant_folding=True)
+                          dynamic_axes=axes, opset_version=17, do_constant_folding=model is not unet)
     flat = lambda t: [round(float(v), 6) for v in t.flatten()]
     parity = {
         "prompt": prompt, "input_ids": ids[0].tolist(), "last_hidden_state": flat(hidden),
