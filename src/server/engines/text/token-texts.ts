@@ -16,24 +16,17 @@ export class TokenTexts {
 
   /** Each token's text (a piece of a character reads as U+FFFD). */
   of(model: LlamaModel): string[] {
-    let texts = this.texts.get(model);
-    if (!texts) {
+    return once(this.texts, model, () => {
       const count = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
-      texts = Array.from({ length: count }, (_, t) => model.detokenize([t as Token]));
-      this.texts.set(model, texts);
-    }
-    return texts;
+      return Array.from({ length: count }, (_, t) => model.detokenize([t as Token]));
+    });
   }
 
   /** Tokens whose text starts with a line break, and the end-of-generation ones (see runLineChoice). */
   lineEnds(model: LlamaModel): Int32Array {
-    let ends = this.lineEndTokens.get(model);
-    if (!ends) {
-      const texts = this.of(model);
-      ends = Int32Array.from(texts.flatMap((text, t) => (model.isEogToken(t as Token) || /^\r?\n/.test(text) ? [t] : [])));
-      this.lineEndTokens.set(model, ends);
-    }
-    return ends;
+    return once(this.lineEndTokens, model, () =>
+      Int32Array.from(this.of(model).flatMap((text, t) => (model.isEogToken(t as Token) || /^\r?\n/.test(text) ? [t] : []))),
+    );
   }
 
   /**
@@ -44,15 +37,21 @@ export class TokenTexts {
    */
   healingBias(model: LlamaModel, logitBias: ReadonlyMap<Token, number>, text: string): Map<Token, number> {
     const texts = this.of(model);
-    let order = this.byText.get(model);
-    if (!order) {
-      order = Int32Array.from(texts.keys()).sort((a, b) => (texts[a]! < texts[b]! ? -1 : texts[a]! > texts[b]! ? 1 : a - b));
-      this.byText.set(model, order);
-    }
+    const order = once(this.byText, model, () => Int32Array.from(texts.keys()).sort((a, b) => (texts[a]! < texts[b]! ? -1 : texts[a]! > texts[b]! ? 1 : a - b)));
     const bias = new Map(logitBias);
     for (const token of tokensStartingWith(texts, order, text)) bias.set(token as Token, (logitBias.get(token as Token) ?? 0) + HEALING_BOOST);
     return bias;
   }
+}
+
+/** `cache`'s value for `model`, made by `make` the first time. */
+function once<T>(cache: WeakMap<LlamaModel, T>, model: LlamaModel, make: () => T): T {
+  let value = cache.get(model);
+  if (value === undefined) {
+    value = make();
+    cache.set(model, value);
+  }
+  return value;
 }
 
 /** The tokens whose text starts with `text`, found in `order` (the token ids sorted by their texts). */
