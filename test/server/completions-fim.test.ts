@@ -38,9 +38,24 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     const spm = await complete({ model: TEXT_MODEL, prompt: PREFIX, suffix: SUFFIX, max_tokens: 12 });
     assert.equal(spm.body.choices[0]!.text, (await complete({ model: TEXT_MODEL, prompt: spelledSpm, max_tokens: 12 })).body.choices[0]!.text);
     assert.notEqual(spm.body.choices[0]!.text, (await complete({ model: TEXT_MODEL, prompt: spelledPsm, max_tokens: 12 })).body.choices[0]!.text);
-    const psm = await complete({ model: PSM_MODEL, prompt: PREFIX, suffix: SUFFIX, max_tokens: 12 });
-    assert.equal(psm.body.choices[0]!.text, (await complete({ model: PSM_MODEL, prompt: spelledPsm, max_tokens: 12 })).body.choices[0]!.text);
-    assert.equal(spm.body.usage.prompt_tokens, psm.body.usage.prompt_tokens, "the same tokens, in another order");
+    // At a line's start (the cursor's line goes after the middle token: see the next test).
+    const atLineStart = "function fibonacci(n: number): number {\n";
+    const psm = await complete({ model: PSM_MODEL, prompt: atLineStart, suffix: SUFFIX, max_tokens: 12 });
+    const spelled = `<|fim_prefix|>${atLineStart}<|fim_suffix|>${SUFFIX}<|fim_middle|>`;
+    assert.equal(psm.body.choices[0]!.text, (await complete({ model: PSM_MODEL, prompt: spelled, max_tokens: 12 })).body.choices[0]!.text);
+    const spmAtLineStart = await complete({ model: TEXT_MODEL, prompt: atLineStart, suffix: SUFFIX, max_tokens: 12 });
+    assert.equal(spmAtLineStart.body.usage.prompt_tokens, psm.body.usage.prompt_tokens, "the same tokens, in another order");
+  });
+
+  it("prefix-suffix-middle: the cursor's line up to the cursor goes after the middle token, so the prompt before it stays while the user types on the line", async () => {
+    const { textEngine, registry } = server.deps;
+    const model = await textEngine.model(PSM_MODEL, registry.get(PSM_MODEL)!.path);
+    const prefix = `${PREFIX}if (n < 2) ret`;
+    const spelled = `<|fim_prefix|>function fibonacci(n: number): number {\n<|fim_suffix|>${SUFFIX}<|fim_middle|>  if (n < 2) ret`;
+    assert.deepEqual(textEngine.infillPrompt(model, prefix, SUFFIX), textEngine.tokenizePrompt(model, spelled));
+    // A line longer than a quarter of the room (minified code) stays in the prefix.
+    const long = `const table = [${Array.from({ length: 400 }, (_, i) => i).join(", ")}, `;
+    assert.deepEqual(textEngine.infillPrompt(model, long, SUFFIX), textEngine.tokenizePrompt(model, `<|fim_prefix|>${long}<|fim_suffix|>${SUFFIX}<|fim_middle|>`));
   });
 
   it("a model declaring wisp.fim.layout suffix-middle-prefix gets its middle continuing the prefix, and typing only extends the prompt", async () => {
@@ -74,7 +89,7 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     return { model, texts, found };
   };
 
-  it("suffix-middle-prefix: the answer may finish the token the cursor is in (token healing); other layouts continue after it", async () => {
+  it("the answer may finish the token the cursor is in (token healing) where the prompt ends with it; suffix first continues after it", async () => {
     const { texts, found } = await healableCursor();
     // The bias makes the longer token the model's choice wherever it may come.
     const request = { prompt: found.prefix, suffix: SUFFIX, max_tokens: 3, logit_bias: { [found.longer]: 100 } };
@@ -83,7 +98,10 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     const stream = await server.fetch("/v1/completions", { json: { model: SMP_MODEL, temperature: 0, stream: true, ...request } });
     const chunks = (await readSse(stream)).filter((e): e is { choices: { text: string }[] } => e !== "[DONE]");
     assert.equal(chunks.map((c) => c.choices[0]?.text ?? "").join(""), healed, "streamed, the same text");
-    const after = (await complete({ model: PSM_MODEL, ...request })).body.choices[0]!.text;
+    // Prefix-suffix-middle ends with the cursor's line too (after the middle token).
+    const psm = (await complete({ model: PSM_MODEL, ...request })).body.choices[0]!.text;
+    assert.ok(psm.startsWith(texts[found.longer]!.slice(found.end.length)), `${JSON.stringify(found.prefix + psm)} finishes ${JSON.stringify(texts[found.longer])}`);
+    const after = (await complete({ model: TEXT_MODEL, ...request })).body.choices[0]!.text;
     assert.ok(after.startsWith(texts[found.longer]!), `${JSON.stringify(after)} comes after ${JSON.stringify(found.end)}`);
   });
 
@@ -94,24 +112,27 @@ describe("POST /v1/completions: fill-in-the-middle layouts and warm-ups", functi
     const request = { prompt: found.prefix, suffix: SUFFIX, max_tokens: 3, logit_bias: { [found.longer]: 50, [other]: 100 } };
     const healed = (await complete({ model: SMP_MODEL, ...request })).body.choices[0]!.text;
     assert.ok(healed.startsWith(texts[found.longer]!.slice(found.end.length)), `${JSON.stringify(found.prefix + healed)} finishes ${JSON.stringify(texts[found.longer])}`);
-    // Without healing (prefix-suffix-middle continues after the prompt), the client's bias decides.
-    assert.ok((await complete({ model: PSM_MODEL, ...request })).body.choices[0]!.text.startsWith(texts[other]!));
+    // Without healing (suffix first continues after the prompt), the client's bias decides.
+    assert.ok((await complete({ model: TEXT_MODEL, ...request })).body.choices[0]!.text.startsWith(texts[other]!));
   });
 
-  it("suffix first: typing at the cursor evaluates what was typed, not the suffix again", async () => {
+  it("typing at the cursor evaluates what was typed, not the suffix again (suffix first; prefix-suffix-middle within a line)", async () => {
     const typed = "if (n < 2) return n;";
-    const evaluated = async (model: string) => {
+    const evaluated = async (model: string, more = typed) => {
       await complete({ model, prompt: PREFIX, suffix: SUFFIX });
-      const next = await complete({ model, prompt: PREFIX + typed, suffix: SUFFIX });
+      const next = await complete({ model, prompt: PREFIX + more, suffix: SUFFIX });
       return Number(next.headers.get("x-wisp-prompt-tokens-evaluated"));
     };
     const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
     const typedTokens = model.tokenize(typed, false).length;
     const suffixTokens = model.tokenize(SUFFIX, false).length;
-    const spm = await evaluated(TEXT_MODEL);
     // The last token of the old prefix may merge with what follows, and is evaluated again anyway.
-    assert.ok(spm <= typedTokens + 3, `suffix first: ${spm} evaluated for ${typedTokens} typed tokens`);
-    assert.ok((await evaluated(PSM_MODEL)) >= spm + suffixTokens, "prefix-suffix-middle evaluates the suffix again");
+    for (const name of [TEXT_MODEL, PSM_MODEL]) {
+      const n = await evaluated(name);
+      assert.ok(n <= typedTokens + 3, `${name}: ${n} evaluated for ${typedTokens} typed tokens`);
+    }
+    // A new line moves the end of prefix-suffix-middle's prefix: the suffix after it is evaluated again.
+    assert.ok((await evaluated(PSM_MODEL, `${typed}\n  `)) >= suffixTokens, "prefix-suffix-middle after a line break");
   });
 
   it("fits a prompt longer than the context (the prefix keeps its end, the suffix its start) and keeps it stable while typing", async () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import type { LlamaModel, Token } from "node-llama-cpp";
+import { TokenTexts } from "../../src/server/engines/text/token-texts";
 import { startServer, type TestServer } from "./server-fixture";
 import { llamaCppSourceFile } from "./support/llama-cpp-source";
 import { realFamilies, writeFamilyModels, type RealFamily } from "./support/real-families";
@@ -44,26 +45,43 @@ describe("real tokenizers, templates and FIM formats", function () {
         const wrong = texts.filter((text, i) => model.tokenize(text, false).join(" ") !== ids[i]!.trim());
         assert.deepEqual(wrong, []);
       });
+      it("finds the tokens healing lets through and the line ends the same by the vocabulary's stored spellings as by each token's text", async () => {
+        const model = await load(family);
+        const tables = new TokenTexts();
+        const texts = tables.of(model);
+        const startingWith = (text: string) => texts.flatMap((t, id) => (t.startsWith(text) ? [id] : []));
+        for (const text of ["ret", " ", "    ", "\t", "(", "<", "é", "—", "def", "\n"]) {
+          const healed = [...tables.healingBias(model, new Map(), text).keys()].sort((a, b) => a - b);
+          assert.deepEqual(healed, startingWith(text), JSON.stringify(text));
+        }
+        const ends = texts.flatMap((t, id) => (model.isEogToken(id as Token) || /^\r?\n/.test(t) ? [id] : []));
+        assert.deepEqual([...tables.lineEnds(model)], ends);
+      });
+
       if (fim) {
         const [pre, suf, mid] = fim.tokens;
 
-        it("fills in the middle with exactly the family's tokens, in its order", async () => {
+        it("fills in the middle with exactly the family's tokens, in its order (the cursor's line after the middle token)", async () => {
           const model = await load(family);
           assert.deepEqual([idOf(model, pre), idOf(model, suf), idOf(model, mid)], fim.ids);
           const [preId, sufId, midId] = fim.ids;
-          const expected = [...bosFirst(model), preId, ...model.tokenize(prefix, false), sufId, ...model.tokenize(suffix, false), midId];
+          const [head, line] = [prefix.slice(0, prefix.lastIndexOf("\n") + 1), prefix.slice(prefix.lastIndexOf("\n") + 1)];
+          const expected = [...bosFirst(model), preId, ...model.tokenize(head, false), sufId, ...model.tokenize(suffix, false), midId, ...model.tokenize(line, false)];
           assert.deepEqual(server.deps.textEngine.infillPrompt(model, prefix, suffix), expected);
           const listed = (await (await server.fetch("/v1/models")).json()) as { data: { id: string; fim?: boolean }[] };
           assert.equal(listed.data.find((m) => m.id === family.id)?.fim, true);
           const answer = await server.client.completions.create({ model: family.id, prompt: prefix, suffix, max_tokens: 2, temperature: 0 });
-          assert.equal(answer.usage?.prompt_tokens, expected.length);
+          // The prompt ends with the cursor's text: its last token is healed (generated again), not counted.
+          assert.equal(answer.usage?.prompt_tokens, server.deps.textEngine.healedInfill(model, prefix, suffix).prompt.length);
+          assert.ok(answer.usage!.prompt_tokens >= expected.length - 1);
         });
 
         it("stops at its end-of-generation token and never shows it", async () => {
           const model = await load(family);
           const end = idOf(model, fim.end);
           assert.ok(model.isEogToken(end), `${fim.end} ends generation`);
-          const answer = await server.client.completions.create({ model: family.id, prompt: prefix, suffix, max_tokens: 8, temperature: 0, logit_bias: { [end]: 100 } });
+          // At a line's start: nothing to heal, so the biased token may come first.
+          const answer = await server.client.completions.create({ model: family.id, prompt: "def area(r):\n", suffix, max_tokens: 8, temperature: 0, logit_bias: { [end]: 100 } });
           assert.deepEqual([answer.choices[0]?.text, answer.choices[0]?.finish_reason], ["", "stop"]);
         });
 
@@ -73,7 +91,9 @@ describe("real tokenizers, templates and FIM formats", function () {
           const prompt = server.deps.textEngine.infillPrompt(model, code + prefix, suffix);
           for (const id of fim.ids) assert.equal(prompt.filter((t) => t === id).length, 1, `token ${id} appears once`);
           assert.deepEqual(prompt.filter((t) => model.isEogToken(t)), [], "no end-of-generation token");
-          assert.equal(model.detokenize(prompt.slice(bosFirst(model).length + 1, prompt.indexOf(fim.ids[1] as Token)), false), code + prefix);
+          const [, sufId, midId] = fim.ids.map((id) => id as Token);
+          const before = model.detokenize(prompt.slice(bosFirst(model).length + 1, prompt.indexOf(sufId)), false);
+          assert.equal(before + model.detokenize(prompt.slice(prompt.indexOf(midId) + 1), false), code + prefix);
         });
       }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tokensStartingWith } from "../../../src/server/engines/text/token-texts";
+import { byteLevelSpelling, tokensStartingWith } from "../../../src/server/engines/text/token-texts";
 
 // Token healing lets through only the tokens whose text starts with the healed text: found by a
 // binary search over the vocabulary sorted by text, not a scan of every token.
@@ -17,5 +17,18 @@ describe("tokensStartingWith: the tokens healing lets through", () => {
     assert.deepEqual(found("x"), []);
     assert.deepEqual(found("\u0000"), []);
     assert.deepEqual(found("\uffff"), []);
+  });
+});
+
+// A byte-level vocabulary (GGUF tokenizer "gpt2") stores each token spelled one character per byte.
+describe("byteLevelSpelling: a text as a byte-level vocabulary stores it", () => {
+  it("keeps printable ASCII and maps space, line break and tab as GPT-2's table does", () => {
+    assert.equal(byteLevelSpelling(" return x;\n"), "\u0120return\u0120x;\u010a");
+    assert.equal(byteLevelSpelling("\tif"), "\u0109if");
+  });
+
+  it("spells a character of several bytes byte by byte", () => {
+    assert.equal(byteLevelSpelling("é"), "\u00c3\u00a9");
+    assert.equal(byteLevelSpelling("—"), "\u00e2\u0122\u0136");
   });
 });

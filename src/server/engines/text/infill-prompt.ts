@@ -36,26 +36,45 @@ export function infillPrompt(model: LlamaModel, contextSize: number, prefix: str
     throw new EngineInputError("this model has no fill-in-the-middle tokens: suffix is not supported", "suffix");
   }
   const limit = Math.min(contextSize, model.trainContextSize);
-  const fitted = fitInfill(tokenizeText(model, prefix), tokenizeText(model, suffix), limit - 4 - Math.min(maxTokens, Math.floor(limit / 4)));
-  switch (fimLayout(model)) {
-    case "suffix-middle-prefix":
-      return withBos(model, [pre, suf, ...fitted.suffix, mid, ...fitted.prefix]);
-    case "suffix-first":
-      return withBos(model, [suf, ...fitted.suffix, pre, ...fitted.prefix, mid]);
-    default:
-      return withBos(model, [pre, ...fitted.prefix, suf, ...fitted.suffix, mid]);
+  const room = limit - 4 - Math.min(maxTokens, Math.floor(limit / 4));
+  const layout = fimLayout(model);
+  if (layout === "prefix-suffix-middle") {
+    const { head, line } = typedLine(model, prefix, room);
+    const fitted = fitInfill(head, tokenizeText(model, suffix), room - line.length);
+    return withBos(model, [pre, ...fitted.prefix, suf, ...fitted.suffix, mid, ...line]);
   }
+  const fitted = fitInfill(tokenizeText(model, prefix), tokenizeText(model, suffix), room);
+  return layout === "suffix-middle-prefix"
+    ? withBos(model, [pre, suf, ...fitted.suffix, mid, ...fitted.prefix])
+    : withBos(model, [suf, ...fitted.suffix, pre, ...fitted.prefix, mid]);
 }
 
 /**
- * The FIM prompt with token healing (see TokenHealing) where the model's middle continues its
- * prefix (suffix-middle-prefix): the prefix's last token comes off the prompt, and the answer
- * starts by choosing it again or a longer token that begins with it. Otherwise infillPrompt.
+ * A prefix-suffix-middle prompt puts the suffix after the prefix, so a prefix that grows with each
+ * typed character made the server evaluate the whole suffix again per keystroke (800 characters,
+ * about 200 tokens: most of a pause's wait for a 0.5B model on a CPU). The cursor's line up to the
+ * cursor goes after the middle token instead, as the start of the middle (the model was trained on
+ * middles that start at a line start): the prompt up to there stays the same while the user types
+ * on the line, and what was typed is all the server evaluates. A line too long for that (minified
+ * code) stays in the prefix.
+ */
+function typedLine(model: LlamaModel, prefix: string, room: number): { head: Token[]; line: Token[] } {
+  const start = prefix.lastIndexOf("\n") + 1;
+  const line = tokenizeText(model, prefix.slice(start));
+  if (line.length > room / 4) return { head: tokenizeText(model, prefix), line: [] };
+  return { head: tokenizeText(model, prefix.slice(0, start)), line };
+}
+
+/**
+ * The FIM prompt with token healing (see TokenHealing) where it ends with the text before the cursor
+ * (suffix-middle-prefix, and prefix-suffix-middle with the cursor's line after the middle token):
+ * its last token comes off the prompt, and the answer starts by choosing it again or a longer token
+ * that begins with it. Otherwise infillPrompt.
  */
 export function healedInfill(model: LlamaModel, contextSize: number, prefix: string, suffix: string, maxTokens = 0): { prompt: Token[]; heal?: TokenHealing } {
   const prompt = infillPrompt(model, contextSize, prefix, suffix, maxTokens);
   const last = prompt.at(-1)!;
-  if (fimLayout(model) !== "suffix-middle-prefix" || last === model.tokens.infill.middle) return { prompt };
+  if (last === model.tokens.infill.middle) return { prompt };
   const text = model.detokenize([last]);
   // A line break ends what the prefix says; a piece of a character cannot be matched as text.
   if (text === "" || text.includes("\n") || text.includes("\uFFFD")) return { prompt };
