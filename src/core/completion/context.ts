@@ -23,7 +23,8 @@ export interface ContextBudget {
   readonly dropLeadingClosers: boolean;
 }
 
-// The suffix is re-evaluated on every request (it follows the changing prefix), so it is kept short.
+// Where a prompt's suffix follows the prefix (prefix-suffix-middle from a client's own template, or
+// after each new line on the local server), it is evaluated again per request: it is kept short.
 export const defaultBudget: ContextBudget = { prefixChars: 6000, suffixChars: 800, extraChars: 2000, prefixStep: 1024, dropLeadingClosers: true };
 
 export interface Prompt {
