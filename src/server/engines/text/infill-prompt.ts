@@ -53,8 +53,8 @@ export function infillPrompt(model: LlamaModel, contextSize: number, prefix: str
  * A prefix-suffix-middle prompt puts the suffix after the prefix, so a prefix that grows with each
  * typed character made the server evaluate the whole suffix again per keystroke (800 characters,
  * about 200 tokens: most of a pause's wait for a 0.5B model on a CPU). The cursor's line up to the
- * cursor goes after the middle token instead, as the start of the middle (the model was trained on
- * middles that start at a line start): the prompt up to there stays the same while the user types
+ * cursor goes after the middle token instead, as the start of the middle (training middles start
+ * anywhere, line starts included): the prompt up to there stays the same while the user types
  * on the line, and what was typed is all the server evaluates. A line too long for that (minified
  * code) stays in the prefix.
  */
