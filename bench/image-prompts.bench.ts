@@ -4,9 +4,11 @@
 // with the server's default steps and guidance; bench/image/shape-scorer.ts checks each picture.
 // Prints, per prompt kind, the share with both colours right and with the shape right, the
 // model's size and the time per picture. Targets: colours >= 85%, shapes >= 60%.
-//   npx tsx bench/image-prompts.bench.ts [--show N] [--size S] [--steps N] [--model DIR]
+//   npx tsx bench/image-prompts.bench.ts [--show N] [--size S] [--steps N] [--guidance G] [--prompts held-out|dev] [--model DIR]
 // (--show: the first N pictures, described; --size, --steps: another size or step count, e.g.
-// the image command's defaults, 512 and 4; --model: another trained folder, e.g. half way;
+// the image command's defaults, 512 and 4; --guidance: another guidance scale; --prompts dev:
+// combinations seen in training instead of the held-out ones, for choosing settings; --model:
+// another trained folder, e.g. half way;
 // IMAGE_BENCH_FLOOR=0 leaves out the random-weight model's rows).
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
@@ -15,11 +17,23 @@ import { parseArgs } from "node:util";
 import { writeDiffusionModel } from "../src/server/engines/image/default-model/default-image-model";
 import { DiffusionPipeline } from "../src/server/engines/image/diffusion-pipeline";
 import { IMAGE_LIMITS } from "../src/server/engines/image/image-limits";
-import { type BenchPrompt, heldOutPrompts, PROMPT_KINDS } from "./image/held-out-prompts";
+import { type BenchPrompt, devPrompts, heldOutPrompts, PROMPT_KINDS } from "./image/held-out-prompts";
 import { scorePicture, type Seen } from "./image/shape-scorer";
 
 const SEED = 42;
-const { values } = parseArgs({ options: { show: { type: "string", default: "0" }, size: { type: "string", default: "256" }, model: { type: "string", default: path.join(import.meta.dirname, "..", "models", "wisp-tiny-diffusion") }, steps: { type: "string", default: String(IMAGE_LIMITS.defaultSteps) } } });
+const { values } = parseArgs({
+  options: {
+    show: { type: "string", default: "0" },
+    size: { type: "string", default: "256" },
+    model: { type: "string", default: path.join(import.meta.dirname, "..", "models", "wisp-tiny-diffusion") },
+    steps: { type: "string", default: String(IMAGE_LIMITS.defaultSteps) },
+    guidance: { type: "string", default: String(IMAGE_LIMITS.defaultGuidanceScale) },
+    prompts: { type: "string", default: "held-out" },
+  },
+});
+if (values.prompts !== "held-out" && values.prompts !== "dev") throw new Error("--prompts is held-out (the result) or dev (combinations seen in training, for choosing settings)");
+const PROMPTS = values.prompts === "dev" ? devPrompts() : heldOutPrompts();
+const GUIDANCE = Number(values.guidance);
 const TRAINED = values.model;
 const SIZE = Number(values.size);
 const STEPS = Number(values.steps);
@@ -32,7 +46,7 @@ interface Result extends BenchPrompt {
 async function run(dir: string): Promise<Result[]> {
   const pipeline = await DiffusionPipeline.load(dir, { threads: 2 });
   const results: Result[] = [];
-  for (const prompt of heldOutPrompts()) {
+  for (const prompt of PROMPTS) {
     const started = performance.now();
     const [image] = await pipeline.generate({
       prompt: prompt.prompt,
@@ -41,7 +55,7 @@ async function run(dir: string): Promise<Result[]> {
       height: SIZE,
       steps: STEPS,
       seed: SEED,
-      guidanceScale: IMAGE_LIMITS.defaultGuidanceScale,
+      guidanceScale: GUIDANCE,
       count: 1,
     });
     results.push({ ...prompt, seen: scorePicture(image!.pixels, SIZE, SIZE), ms: performance.now() - started });
