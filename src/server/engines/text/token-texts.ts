@@ -85,7 +85,10 @@ function byteLevelSearch(model: LlamaModel, stored: readonly string[], types: re
   // them: sorting took 200 ms on the first healed request and kept 8 MiB.
   const spelled = Uint8Array.from(stored, (_, t) => (types[t] === NORMAL && !byText(t) && (!looksSpecial(t) || text(t) !== "") ? 1 : 0));
   const others: { t: number; text: string }[] = [];
-  for (let t = 0; t < stored.length; t++) if (byText(t) && text(t) !== "") others.push({ t, text: text(t) });
+  for (let t = 0; t < stored.length; t++) {
+    const read = byText(t) ? text(t) : "";
+    if (read !== "") others.push({ t, text: read });
+  }
   return {
     startingWith(start) {
       const spelling = byteLevelSpelling(start);
