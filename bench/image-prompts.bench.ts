@@ -1,7 +1,7 @@
 // Does the embedded default image model follow the prompt? The shipped trained model
 // (models/wisp-tiny-diffusion) and, as the floor, the random-weight model the server generates
 // where none is shipped, draw the held-out prompts (bench/image/held-out-prompts.ts) at 256 x 256
-// with the server's default steps and guidance; bench/image/shape-scorer.ts checks each picture.
+// with the server's default steps and each model's default guidance; bench/image/shape-scorer.ts checks each picture.
 // Prints, per prompt kind, the share with both colours right and with the shape right, the
 // model's size and the time per picture. Targets: colours >= 85%, shapes >= 60%.
 //   npx tsx bench/image-prompts.bench.ts [--show N] [--size S] [--steps N] [--guidance G] [--prompts held-out|dev] [--model DIR]
@@ -27,13 +27,13 @@ const { values } = parseArgs({
     size: { type: "string", default: "256" },
     model: { type: "string", default: path.join(import.meta.dirname, "..", "models", "wisp-tiny-diffusion") },
     steps: { type: "string", default: String(IMAGE_LIMITS.defaultSteps) },
-    guidance: { type: "string", default: String(IMAGE_LIMITS.defaultGuidanceScale) },
+    guidance: { type: "string" },
     prompts: { type: "string", default: "held-out" },
   },
 });
 if (values.prompts !== "held-out" && values.prompts !== "dev") throw new Error("--prompts is held-out (the result) or dev (combinations seen in training, for choosing settings)");
 const PROMPTS = values.prompts === "dev" ? devPrompts() : heldOutPrompts();
-const GUIDANCE = Number(values.guidance);
+const GUIDANCE = values.guidance === undefined ? undefined : Number(values.guidance);
 const TRAINED = values.model;
 const SIZE = Number(values.size);
 const STEPS = Number(values.steps);
@@ -43,8 +43,9 @@ interface Result extends BenchPrompt {
   ms: number;
 }
 
-async function run(dir: string): Promise<Result[]> {
+async function run(dir: string): Promise<{ results: Result[]; guidance: number }> {
   const pipeline = await DiffusionPipeline.load(dir, { threads: 2 });
+  const guidance = GUIDANCE ?? pipeline.defaultGuidanceScale;
   const results: Result[] = [];
   for (const prompt of PROMPTS) {
     const started = performance.now();
@@ -55,26 +56,29 @@ async function run(dir: string): Promise<Result[]> {
       height: SIZE,
       steps: STEPS,
       seed: SEED,
-      guidanceScale: GUIDANCE,
+      guidanceScale: guidance,
       count: 1,
     });
     results.push({ ...prompt, seen: scorePicture(image!.pixels, SIZE, SIZE), ms: performance.now() - started });
   }
   await pipeline.release();
-  return results;
+  return { results, guidance };
 }
 
 const coloursRight = (r: Result) => r.seen.colour === r.colour && r.seen.background === r.background;
 const share = (results: Result[], right: (r: Result) => boolean) => `${Math.round((100 * results.filter(right).length) / results.length)}%`.padStart(5);
 
-function table(name: string, results: Result[]): void {
-  console.log(`\n${name}: ${results.length} pictures`);
+function table(name: string, { results, guidance }: { results: Result[]; guidance: number }): void {
+  console.log(`\n${name}: ${results.length} pictures, guidance ${guidance}`);
   console.log("  kind        n  colours  shape  background  shape colour");
   for (const kind of [...PROMPT_KINDS, "all"] as const) {
     const some = kind === "all" ? results : results.filter((r) => r.kind === kind);
     const cells = [share(some, coloursRight), share(some, (r) => r.seen.shape === r.shape), share(some, (r) => r.seen.background === r.background), share(some, (r) => r.seen.colour === r.colour)];
     console.log(`  ${kind.padEnd(9)} ${String(some.length).padStart(3)}    ${cells[0]}  ${cells[1]}       ${cells[2]}         ${cells[3]}`);
   }
+  // Which shapes it draws, and what it draws instead.
+  const shapes = [...new Set(results.map((r) => r.shape))];
+  console.log(`  shape right: ${shapes.map((shape) => `${shape} ${share(results.filter((r) => r.shape === shape), (r) => r.seen.shape === shape).trim()}`).join(", ")}`);
 }
 
 async function folderBytes(dir: string): Promise<number> {
@@ -94,9 +98,9 @@ try {
     await writeDiffusionModel(randomDir);
     table("random weights (the generated fallback)", await run(randomDir));
   }
-  const times = trained.map((r) => r.ms).sort((a, b) => a - b);
+  const times = trained.results.map((r) => r.ms).sort((a, b) => a - b);
   console.log(`\ntrained model: ${((await folderBytes(TRAINED)) / 2 ** 20).toFixed(1)} MiB; ${SIZE}x${SIZE}, ${STEPS} steps: median ${Math.round(times[times.length >> 1]!)} ms a picture (2 threads)`);
-  for (const r of trained.slice(0, Number(values.show))) console.log(`  "${r.prompt}" -> ${r.seen.colour} ${r.seen.shape} on ${r.seen.background}`);
+  for (const r of trained.results.slice(0, Number(values.show))) console.log(`  "${r.prompt}" -> ${r.seen.colour} ${r.seen.shape} on ${r.seen.background}`);
 } finally {
   await rm(temp, { recursive: true, force: true });
 }

@@ -40,11 +40,20 @@ describe("train-image-model: the tokenizer, a run stopped and resumed, the folde
     assert.deepEqual(parity("resumed"), parity("straight"));
   });
 
+  it("draws the same pictures in data workers, and a kept weights file exports what the run exported", () => {
+    train("workers", "--workers", "2", "--keep", "2");
+    const parity = (out: string) => JSON.parse(readFileSync(path.join(dir, out, "parity.json"), "utf8")) as Record<string, unknown>;
+    assert.deepEqual(parity("workers"), parity("straight"));
+    train("kept", "--export-only", "--weights", path.join(dir, "workers", "weights-2.pt"));
+    assert.deepEqual(parity("kept"), parity("straight"));
+  });
+
   it("assembles an SD-style folder that onnxruntime runs as PyTorch did, and the server's pipeline draws with it", async () => {
     const model = path.join(dir, "model");
-    const printed = run("npx", ["tsx", "scripts/train/image/assemble-model.ts", "--run", path.join(dir, "straight"), "--tokenizer", path.join(dir, "tokenizer"), "--out", model]);
+    const printed = run("npx", ["tsx", "scripts/train/image/assemble-model.ts", "--run", path.join(dir, "straight"), "--tokenizer", path.join(dir, "tokenizer"), "--out", model, "--guidance", "2"]);
     assert.match(printed, /unet: onnxruntime matches PyTorch/);
     const pipeline = await DiffusionPipeline.load(model);
+    assert.equal(pipeline.defaultGuidanceScale, 2, "the folder's default guidance");
     try {
       // 72 pixels: a latent side of 9, which the denoiser pads to its patches and cuts back.
       const [image] = await pipeline.generate({ prompt: "a red circle on a blue background", negativePrompt: "", width: 72, height: 64, steps: 2, seed: 1, guidanceScale: 7.5, count: 1 });

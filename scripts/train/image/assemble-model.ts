@@ -27,14 +27,16 @@ interface Parity {
   sample: number[];
 }
 
-const { values } = parseArgs({ options: { run: { type: "string" }, tokenizer: { type: "string" }, out: { type: "string" } } });
-if (!values.run || !values.tokenizer || !values.out) throw new Error("usage: assemble-model.ts --run DIR --tokenizer DIR --out DIR");
+const { values } = parseArgs({ options: { run: { type: "string" }, tokenizer: { type: "string" }, out: { type: "string" }, guidance: { type: "string" } } });
+if (!values.run || !values.tokenizer || !values.out) throw new Error("usage: assemble-model.ts --run DIR --tokenizer DIR --out DIR [--guidance G]");
+const guidanceScale = values.guidance === undefined ? undefined : Number(values.guidance);
+if (guidanceScale !== undefined && !(guidanceScale >= 0 && guidanceScale <= 30)) throw new Error(`--guidance ${values.guidance}: a number from 0 to 30`);
 const vocab = JSON.parse(await readFile(join(values.tokenizer, "vocab.json"), "utf8")) as Record<string, number>;
 const merges = (await readFile(join(values.tokenizer, "merges.txt"), "utf8")).split("\n").filter((l) => l && !l.startsWith("#version"));
 const files = diffusionConfigFiles(
   { vocab, merges },
   // The latent is the picture averaged over 8x8 blocks, in [-1, 1]: no scaling.
-  { predictionType: "v_prediction", latentChannels: 3, scalingFactor: 1, generator: "wisp scripts/train/image (npm run train-image-model)" },
+  { predictionType: "v_prediction", latentChannels: 3, scalingFactor: 1, generator: "wisp scripts/train/image (npm run train-image-model)", guidanceScale },
 );
 for (const part of PARTS) files.push([`${part}/model.onnx`, await readFile(join(values.run, part, "model.onnx"))]);
 

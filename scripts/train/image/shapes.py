@@ -10,6 +10,7 @@ import math
 import os
 
 import numpy as np
+import torch
 
 SPEC = json.load(open(os.path.join(os.path.dirname(__file__), "shapes.json")))
 COLOURS = list(SPEC["colours"])
@@ -70,10 +71,14 @@ def caption(spec, rng):
     return templates[rng.integers(len(templates))]
 
 
-def render(spec, rng, size=256):
-    """The picture as float32 [3, size, size] in [-1, 1]."""
-    half = SIZES[spec["size"]] if spec["size"] else 0.2
-    half *= rng.uniform(0.9, 1.1)
+# A picture's numbers, drawn on the CPU with the caption; render() draws a batch of them at once
+# (on the GPU when training there: the pictures themselves never cross from the data workers).
+PARAMS = ["cx", "cy", "half", "shape", "r", "g", "b", "bg_r", "bg_g", "bg_b", "gradient", "across", "flip"]
+
+
+def params(spec, rng):
+    """The numbers render() draws spec's picture from, with its jitter (position, size, colour)."""
+    half = (SIZES[spec["size"]] if spec["size"] else 0.2) * rng.uniform(0.9, 1.1)
     if spec["position"]:
         cx, cy = POSITIONS[spec["position"]]
         cx, cy = cx + rng.uniform(-0.04, 0.04), cy + rng.uniform(-0.04, 0.04)
@@ -82,51 +87,59 @@ def render(spec, rng, size=256):
     # Keep the whole shape in the picture, with a margin.
     margin = half + 0.03
     cx, cy = min(max(cx, margin), 1 - margin), min(max(cy, margin), 1 - margin)
-
-    coords = (np.arange(size, dtype=np.float32) + 0.5) / size
-    x, y = np.meshgrid(coords, coords)
-    mask = shape_mask(spec["shape"], x - cx, y - cy, half)
-
-    background = np.array(SPEC["colours"][spec["background"]], np.float32)
-    if spec["gradient"]:
-        light, dark = background + (255 - background) * 0.3, background * 0.7
-        ramp = (y if rng.random() < 0.5 else x)[..., None]
-        if rng.random() < 0.5:
-            ramp = 1 - ramp
-        picture = light + (dark - light) * ramp
-    else:
-        picture = np.broadcast_to(background, (size, size, 3)).copy()
     colour = np.clip(np.array(SPEC["colours"][spec["colour"]], np.float32) + rng.uniform(-12, 12, 3), 0, 255)
-    picture[mask] = colour
-    picture += rng.normal(0, 2, picture.shape).astype(np.float32)  # a little texture, as photos have
-    return (np.clip(picture, 0, 255).transpose(2, 0, 1) / 127.5 - 1).astype(np.float32)
+    # A gradient runs down or across, light to dark or the other way.
+    across, flip = (rng.random() < 0.5, rng.random() < 0.5) if spec["gradient"] else (False, False)
+    return [cx, cy, half, SHAPES.index(spec["shape"]), *colour, *SPEC["colours"][spec["background"]], spec["gradient"], across, flip]
+
+
+def render(params, size, generator=None):
+    """params [B, len(PARAMS)] (a tensor on the device to draw on) -> pictures [B, 3, size, size] in [-1, 1]."""
+    p = params.float()
+    coords = (torch.arange(size, dtype=torch.float32, device=p.device) + 0.5) / size
+    y, x = torch.meshgrid(coords, coords, indexing="ij")
+    column = lambda name: p[:, PARAMS.index(name), None, None]
+    dx, dy, half = x - column("cx"), y - column("cy"), column("half")
+    masks = torch.stack([shape_mask(shape, dx, dy, half) for shape in SHAPES], 1)
+    index = column("shape").long()[:, None].expand(-1, 1, size, size)
+    mask = masks.gather(1, index)  # [B, 1, size, size]
+
+    background = p[:, PARAMS.index("bg_r"):PARAMS.index("bg_b") + 1, None, None]
+    light, dark = background + (255 - background) * 0.3, background * 0.7
+    ramp = torch.where(column("across") > 0.5, x, y)
+    ramp = torch.where(column("flip") > 0.5, 1 - ramp, ramp)[:, None]
+    backdrop = torch.where(column("gradient")[:, None] > 0.5, light + (dark - light) * ramp, background.expand(-1, 3, size, size))
+    picture = torch.where(mask, p[:, PARAMS.index("r"):PARAMS.index("b") + 1, None, None], backdrop)
+    # A little texture, as photos have.
+    picture = picture + torch.randn(picture.shape, generator=generator, device=p.device) * 2
+    return picture.clamp(0, 255) / 127.5 - 1
 
 
 def shape_mask(shape, dx, dy, half):
-    distance = np.sqrt(dx * dx + dy * dy)
+    distance = torch.sqrt(dx * dx + dy * dy)
     if shape == "circle":
         return distance <= half
     if shape == "square":
-        return (np.abs(dx) <= half * 0.85) & (np.abs(dy) <= half * 0.85)
+        return (dx.abs() <= half * 0.85) & (dy.abs() <= half * 0.85)
     if shape == "triangle":  # pointing up
-        return (dy <= half * 0.8) & (np.abs(dx) <= (dy + half) * 0.58)
+        return (dy <= half * 0.8) & (dx.abs() <= (dy + half) * 0.58)
     if shape == "ring":
         return (distance <= half) & (distance >= half * 0.6)
     if shape == "stripes":  # three horizontal bars in a square
-        band = np.floor((dy + half) / (2 * half) * 5)
-        return (np.abs(dx) <= half) & (np.abs(dy) < half) & (band % 2 == 0)
+        band = torch.floor((dy + half) / (2 * half) * 5)
+        return (dx.abs() <= half) & (dy.abs() < half) & (band % 2 == 0)
     if shape == "star":  # five points, one up
-        angle = np.arctan2(dx, -dy) % (2 * math.pi / 5) / (2 * math.pi / 5)
-        radius = half * (0.42 + 0.58 * np.abs(1 - 2 * angle))
+        angle = torch.atan2(dx, -dy) % (2 * math.pi / 5) / (2 * math.pi / 5)
+        radius = half * (0.42 + 0.58 * (1 - 2 * angle).abs())
         return distance <= radius
     raise ValueError(shape)
 
 
-def batch(rng, count, size=256, drop_caption=0.0):
-    """count pictures [count, 3, size, size] and their captions ("" for a dropped one)."""
-    pictures, captions = [], []
+def batch(rng, count, drop_caption=0.0):
+    """count pictures' params [count, len(PARAMS)] (for render()) and captions ("" for a dropped one)."""
+    rows, captions = [], []
     for _ in range(count):
         spec = sample_spec(rng)
-        pictures.append(render(spec, rng, size))
+        rows.append(params(spec, rng))
         captions.append("" if rng.random() < drop_caption else caption(spec, rng))
-    return np.stack(pictures), captions
+    return torch.tensor(rows, dtype=torch.float32), captions

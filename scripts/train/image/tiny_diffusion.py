@@ -25,11 +25,13 @@ def downsample(pictures):
     return F.avg_pool2d(pictures, 8)
 
 
-def attention(q, k, v, heads):
-    """Multi-head attention of q [B,n,C] over k, v [B,m,C] (written out: it exports as plain ops)."""
+def attention(q, k, v, heads, mask=None):
+    """Multi-head attention of q [B,n,C] over k, v [B,m,C] (written out: it exports as plain ops);
+    mask [n,m] is added to the scores."""
     b, n, c = q.shape
     split = lambda x: x.reshape(b, -1, heads, c // heads).transpose(1, 2)
-    weights = torch.softmax(split(q) @ split(k).transpose(-1, -2) / math.sqrt(c // heads), dim=-1)
+    scores = split(q) @ split(k).transpose(-1, -2) / math.sqrt(c // heads)
+    weights = torch.softmax(scores if mask is None else scores + mask, dim=-1)
     return (weights @ split(v)).transpose(1, 2).reshape(b, n, c)
 
 
@@ -43,9 +45,9 @@ class SelfAttention(nn.Module):
         self.qkv = nn.Linear(width, 3 * width)
         self.proj = nn.Linear(width, width)
 
-    def attend(self, x):
+    def attend(self, x, mask=None):
         q, k, v = self.qkv(self.norm1(x)).chunk(3, dim=-1)
-        return x + self.proj(attention(q, k, v, self.heads))
+        return x + self.proj(attention(q, k, v, self.heads, mask))
 
 
 class TextBlock(SelfAttention):
@@ -54,32 +56,37 @@ class TextBlock(SelfAttention):
         self.norm2 = nn.LayerNorm(width)
         self.mlp = nn.Sequential(nn.Linear(width, width * 2), nn.GELU(), nn.Linear(width * 2, width))
 
-    def forward(self, x):
-        x = self.attend(x)
+    def forward(self, x, mask=None):
+        x = self.attend(x, mask)
         return x + self.mlp(self.norm2(x))
 
 
 class TextEncoder(nn.Module):
-    """input_ids [B,77] -> last_hidden_state [B,77,64], pooler_output [B,64]."""
+    """input_ids [B,77] -> last_hidden_state [B,77,64], pooler_output [B,64].
 
-    def __init__(self, vocab_size, layers=2, heads=4):
+    causal: each word sees only the words before it, as in CLIP's text encoder, so a word's state
+    does not depend on what the caption says after it."""
+
+    def __init__(self, vocab_size, layers=2, heads=4, causal=False):
         super().__init__()
         self.tokens = nn.Embedding(vocab_size, TEXT_WIDTH)
         self.positions = nn.Parameter(torch.randn(CONTEXT, TEXT_WIDTH) * 0.02)
         self.blocks = nn.ModuleList(TextBlock(TEXT_WIDTH, heads) for _ in range(layers))
         self.norm = nn.LayerNorm(TEXT_WIDTH)
+        mask = torch.full((CONTEXT, CONTEXT), -1e4).triu(1) if causal else None
+        self.register_buffer("mask", mask, persistent=False)
 
     def forward(self, input_ids):
         x = self.tokens(input_ids) + self.positions
         for block in self.blocks:
-            x = block(x)
+            x = block(x, self.mask)
         x = self.norm(x)
         return x, x.mean(dim=1)
 
 
 def timestep_embedding(t, width):
     half = width // 2
-    frequencies = torch.exp(-math.log(10000.0) * torch.arange(half, dtype=torch.float32) / half)
+    frequencies = torch.exp(-math.log(10000.0) * torch.arange(half, dtype=torch.float32, device=t.device) / half)
     angles = t.float()[:, None] * frequencies[None]
     return torch.cat([torch.sin(angles), torch.cos(angles)], dim=1)
 
@@ -106,18 +113,17 @@ class Block(SelfAttention):
 class Unet(nn.Module):
     """sample [B,3,h,w], timestep [B], encoder_hidden_states [B,77,64] -> out_sample (v prediction).
 
-    Named for its place in the pipeline; inside it is a small transformer over 4x4 patches of the
-    latent (an 8 x 8 grid at 256 x 256): cheaper to train on 2 cores than convolutions, and each
+    Named for its place in the pipeline; inside it is a small transformer over patches of the
+    latent (4x4 ones make an 8 x 8 grid at 256 x 256): cheaper to train than convolutions, and each
     patch sees the whole picture and the prompt at every layer. It predicts the clean latent, which
     it turns into the v the scheduler config names: flat colours are easy to draw, while the noise
     v asks for at low noise levels is hard to learn in a short training.
     """
 
-    PATCH = 4
-
-    def __init__(self, width=128, layers=4, heads=4, grid=8):
+    def __init__(self, width=128, layers=4, heads=4, patch=4):
         super().__init__()
-        patch = LATENT_CHANNELS * self.PATCH * self.PATCH
+        self.patch, grid = patch, 32 // patch  # the grid of a 256 x 256 picture's latent
+        patch = LATENT_CHANNELS * patch * patch
         self.width = width
         self.time = nn.Sequential(nn.Linear(width, width), nn.SiLU(), nn.Linear(width, width))
         self.patch_in = nn.Linear(patch, width)
@@ -144,8 +150,8 @@ class Unet(nn.Module):
         """The clean latent, as predicted from the noised one."""
         height, width = sample.shape[2], sample.shape[3]
         # A side that is not a multiple of the patch (a 72-pixel picture's 9) is padded, then cut.
-        sample = F.pad(sample, (0, (-width) % self.PATCH, 0, (-height) % self.PATCH), mode="replicate")
-        patches = F.pixel_unshuffle(sample, self.PATCH)  # [B, 48, h/4, w/4]
+        sample = F.pad(sample, (0, (-width) % self.patch, 0, (-height) % self.patch), mode="replicate")
+        patches = F.pixel_unshuffle(sample, self.patch)  # [B, 3 * patch^2, h/patch, w/patch]
         b, c, h, w = patches.shape
         # Other picture sizes stretch the position grid over their patches.
         position = F.interpolate(self.position, size=(h, w), mode="bilinear", align_corners=False)
@@ -154,7 +160,7 @@ class Unet(nn.Module):
         for block in self.blocks:
             x = block(x, encoder_hidden_states)
         out = self.patch_out(self.norm_out(x)).transpose(1, 2).reshape(b, c, h, w)
-        return F.pixel_shuffle(out, self.PATCH)[:, :, :height, :width]
+        return F.pixel_shuffle(out, self.patch)[:, :, :height, :width]
 
 
 class VaeDecoder(nn.Module):

@@ -1,4 +1,5 @@
-"""Trains wisp-tiny-diffusion on procedural pictures (shapes.py) on the CPU, and exports it to ONNX.
+"""Trains wisp-tiny-diffusion on procedural pictures (shapes.py) on the CPU or a GPU (--device
+cuda), and exports it to ONNX.
 
 Two phases: the decoder (latent -> sharp picture, on 64 x 64 crops), then the text encoder and
 the UNet together (the clean latent from the noised one, at the noise levels of the scaled-linear
@@ -6,6 +7,9 @@ schedule the scheduler config names; the export answers in v prediction; with
 one caption in ten dropped so that classifier-free guidance has an unconditional model). Seeded:
 each step draws its pictures and noise from (seed, phase, step), so a run stopped (--minutes) and
 resumed (--resume) trains on exactly what an uninterrupted one does. Progress goes to stdout.
+The data workers (--workers) only draw captions and each picture's numbers; the pictures are
+drawn where the model trains. On a GPU the texture noise and the kernels' sums differ from the
+CPU's, so a GPU run repeats itself there, not bit for bit here.
 """
 import argparse
 import copy
@@ -32,9 +36,22 @@ def parse_args():
     p.add_argument("--batch", type=int, default=48)
     p.add_argument("--lr", type=float, default=1.5e-3)
     p.add_argument("--seed", type=int, default=1234)
+    p.add_argument("--patch", type=int, default=4, help="the denoiser's patch side, in latent pixels (4: an 8 x 8 grid at 256 x 256)")
+    p.add_argument("--width", type=int, default=128, help="the denoiser's width")
+    p.add_argument("--layers", type=int, default=4, help="the denoiser's blocks")
+    p.add_argument("--heads", type=int, default=4, help="the denoiser's attention heads")
+    p.add_argument("--causal-text", action="store_true", help="each caption word sees only the words before it (as CLIP's)")
+    p.add_argument("--ema", type=float, default=0.995, help="the averaged weights' decay (the exported ones)")
     # One thread: on 2 cores shared with other work, two threads wait on each other (4 times slower here).
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--device", default="cpu", help="cpu, or cuda on a GPU machine (the pictures and noise are drawn on the CPU either way)")
+    p.add_argument("--workers", type=int, default=0, help="processes drawing the pictures (0: the training process)")
+    p.add_argument("--keep", type=int, default=0, help="also write this many evenly spaced weights-STEP.pt files of the averaged weights, to choose the step count on the dev prompts")
+    p.add_argument("--no-export", action="store_true", help="train only: --export-only exports later (on a machine whose PyTorch exports as this one's)")
+    p.add_argument("--weights", help="with --export-only: export this weights-STEP.pt file instead of the checkpoint")
     p.add_argument("--minutes", type=float, default=0, help="stop after this many minutes, checkpointed; 0: run to the end")
+    p.add_argument("--fit-minutes", type=float, default=0,
+                   help="lower --steps, once the speed is known (at UNet step 100), so that training ends within this many minutes; the log gives the --steps that repeats the run")
     p.add_argument("--resume", action="store_true", help="go on from --out's checkpoint.pt (a finished run too, with a larger --steps)")
     p.add_argument("--export-only", action="store_true", help="export --out's checkpoint as it is (a run half way, to look at)")
     p.add_argument("--captions", type=int, default=0, help="only print this many sample captions (the tokenizer's corpus)")
@@ -55,28 +72,59 @@ class Tokenizer:
         return ids + [self.end] * (CONTEXT - len(ids))
 
 
+class Batches(torch.utils.data.Dataset):
+    """Step -> that step's pictures (as shapes.render's params) and captions, drawn from (seed,
+    phase, step) alone: the same in any process."""
+
+    def __init__(self, args, unet):
+        self.args, self.unet = args, unet
+        self.tokenizer = Tokenizer(args.tokenizer)
+
+    def __getitem__(self, step):
+        rng = np.random.default_rng([self.args.seed, int(self.unet), step])
+        if not self.unet:
+            params, _ = shapes.batch(rng, 16)
+            return params, torch.from_numpy(rng.integers(0, 25, 2) * 8)  # a 64 x 64 crop on the latent's grid
+        params, captions = shapes.batch(rng, self.args.batch, drop_caption=0.1)
+        return params, torch.tensor([self.tokenizer.encode(c) for c in captions])
+
+
 class Run:
     def __init__(self, args):
         self.args = args
         self.tokenizer = Tokenizer(args.tokenizer)
         torch.manual_seed(args.seed)
+        self.shape = {k: getattr(args, k) for k in ["patch", "width", "layers", "heads", "causal_text"]}
         self.decoder = VaeDecoder()
-        self.text = TextEncoder(len(self.tokenizer.vocab))
-        self.unet = Unet()
-        self.ema = {"text": TextEncoder(len(self.tokenizer.vocab)), "unet": Unet()}
+        self.text, self.unet = self.networks()
+        self.ema = dict(zip(["text", "unet"], self.networks()))
         self.ema["text"].load_state_dict(self.text.state_dict())
         self.ema["unet"].load_state_dict(self.unet.state_dict())
+        for model in [self.decoder, self.text, self.unet, *self.ema.values()]:
+            model.to(args.device)
         self.decoder_opt = torch.optim.AdamW(self.decoder.parameters(), lr=args.lr, weight_decay=0.0)
         self.opt = torch.optim.AdamW([*self.text.parameters(), *self.unet.parameters()], lr=args.lr, weight_decay=0.01)
         self.phase, self.step, self.seconds = "decoder", 0, 0.0
         self.log = []
 
+    def networks(self):
+        shape = self.shape
+        return (TextEncoder(len(self.tokenizer.vocab), causal=shape["causal_text"]),
+                Unet(width=shape["width"], layers=shape["layers"], heads=shape["heads"], patch=shape["patch"]))
+
     def state(self):
         return {k: getattr(self, k).state_dict() for k in ["decoder", "text", "unet", "decoder_opt", "opt"]} | {
-            "ema_text": self.ema["text"].state_dict(), "ema_unet": self.ema["unet"].state_dict(),
+            "ema_text": self.ema["text"].state_dict(), "ema_unet": self.ema["unet"].state_dict(), "shape": self.shape,
             "phase": self.phase, "step": self.step, "seconds": self.seconds, "log": self.log, "unet_steps": self.args.steps}
 
+    def check_shape(self, state):
+        # Checkpoints from before the shape was recorded are of the defaults.
+        saved = state.get("shape", {"patch": 4, "width": 128, "layers": 4, "heads": 4, "causal_text": False})
+        if saved != self.shape:
+            raise SystemExit(f"the checkpoint is of another model ({saved}); give the same --patch, --width, --layers, --heads, --causal-text")
+
     def load(self, state):
+        self.check_shape(state)
         for k in ["decoder", "text", "unet", "decoder_opt", "opt"]:
             getattr(self, k).load_state_dict(state[k])
         self.ema["text"].load_state_dict(state["ema_text"])
@@ -86,40 +134,66 @@ class Run:
             # A finished run taken further (a larger --steps): on from its last step.
             self.phase, self.step = "unet", state["unet_steps"]
 
+    def load_weights(self, path):
+        """A weights-STEP.pt file (--keep) as the averaged weights and the decoder."""
+        weights = torch.load(path, map_location="cpu")
+        self.check_shape(weights)
+        float32 = lambda state: {k: v.float() for k, v in state.items()}
+        self.ema["text"].load_state_dict(float32(weights["ema_text"]))
+        self.ema["unet"].load_state_dict(float32(weights["ema_unet"]))
+        self.decoder.load_state_dict(float32(weights["decoder"]))
+        self.seconds, self.log = weights["seconds"], weights["log"] + [f"exported: the averaged weights at UNet step {weights['step']} of {weights['unet_steps']}"]
+
     def save(self):
         path = os.path.join(self.args.out, "checkpoint.pt")
         torch.save(self.state(), path + ".partial")
         os.replace(path + ".partial", path)
 
-    def decoder_step(self):
-        rng = np.random.default_rng([self.args.seed, 0, self.step])
+    def keep(self):
+        """The averaged weights at this step, for --export-only --weights: a few MB, since the
+        denoiser's matrices are kept as the float16 the export stores them in."""
+        cpu = lambda model, half=False: {k: (v.half() if half and v.dim() >= 2 else v).detach().cpu() for k, v in model.state_dict().items()}
+        torch.save({"ema_text": cpu(self.ema["text"]), "ema_unet": cpu(self.ema["unet"], half=True), "decoder": cpu(self.decoder),
+                    "shape": self.shape, "step": self.step, "unet_steps": self.args.steps, "seconds": self.seconds, "log": self.log},
+                   os.path.join(self.args.out, f"weights-{self.step}.pt"))
+
+    def batches(self):
+        """This phase's batches from the current step on, drawn (in --workers processes) from (seed, phase, step)."""
+        total = self.args.decoder_steps if self.phase == "decoder" else self.args.steps
+        source = Batches(self.args, self.phase == "unet")
+        ahead = {"num_workers": self.args.workers, "prefetch_factor": 8} if self.args.workers else {}
+        return iter(torch.utils.data.DataLoader(source, batch_size=None, sampler=range(self.step, total), **ahead))
+
+    def texture(self):
+        """The pictures' texture noise: seeded by the step, drawn where they are drawn."""
+        return torch.Generator(self.args.device).manual_seed(self.args.seed * 7919 + 2_000_000 + self.step * 2 + (self.phase == "unet"))
+
+    def decoder_step(self, params, corner):
         torch.manual_seed(self.args.seed * 7919 + self.step)
-        pictures, _ = shapes.batch(rng, 16)
-        y, x = rng.integers(0, 25, 2) * 8  # a 64 x 64 crop on the latent's grid
-        target = torch.from_numpy(pictures[:, :, y:y + 64, x:x + 64])
+        y, x = corner.tolist()
+        target = shapes.render(params.to(self.args.device), 256, self.texture())[:, :, y:y + 64, x:x + 64]
         latent = downsample(target)
         # Diffusion leaves latents a little off: the decoder learns to sharpen those too.
-        latent = latent + torch.randn_like(latent) * 0.03
+        latent = latent + torch.randn(latent.shape).to(self.args.device) * 0.03
         out = self.decoder(latent)
         loss = F.l1_loss(out, target) + F.mse_loss(out, target)
         set_lr(self.decoder_opt, self.args.lr * cosine(self.step, self.args.decoder_steps))
         self.decoder_opt.zero_grad()
         loss.backward()
         self.decoder_opt.step()
-        return loss.item()
+        return loss.detach()
 
-    def unet_step(self, schedule):
-        rng = np.random.default_rng([self.args.seed, 1, self.step])
+    def unet_step(self, schedule, params, ids):
         torch.manual_seed(self.args.seed * 7919 + 1_000_000 + self.step)
         # Drawn at 64 x 64 and halved: the latent (the 256 x 256 picture's 8x8 means) but for the
         # edges' antialiasing, at a sixteenth of the drawing.
-        pictures, captions = shapes.batch(rng, self.args.batch, size=64, drop_caption=0.1)
-        x0 = F.avg_pool2d(torch.from_numpy(pictures), 2)
-        ids = torch.tensor([self.tokenizer.encode(c) for c in captions])
-        t = torch.randint(0, 1000, (len(captions),))
+        x0 = F.avg_pool2d(shapes.render(params.to(self.args.device), 64, self.texture()), 2)
+        # Drawn on the CPU whatever the device, so that a run on a GPU trains on the same noise.
+        t = torch.randint(0, 1000, (len(ids),))
         a = schedule[t].sqrt()[:, None, None, None]
         s = (1 - schedule[t]).sqrt()[:, None, None, None]
-        noise = torch.randn_like(x0)
+        noise = torch.randn(x0.shape)
+        ids, t, a, s, noise = (v.to(self.args.device) for v in (ids, t, a, s, noise))
         # The UNet sees a * x0 + s * noise: the scheduler's sample times 1/sqrt(sigma^2 + 1). Its
         # clean-latent prediction is trained; the exported graph turns it into v.
         predicted = self.unet.clean(a * x0 + s * noise, t.float(), self.text(ids)[0])
@@ -130,38 +204,65 @@ class Run:
         torch.nn.utils.clip_grad_norm_([*self.text.parameters(), *self.unet.parameters()], 1.0)
         self.opt.step()
         with torch.no_grad():
-            decay = min(0.995, (1 + self.step) / (10 + self.step))
+            decay = min(self.args.ema, (1 + self.step) / (10 + self.step))
             for name, model in [("text", self.text), ("unet", self.unet)]:
-                for e, p in zip(self.ema[name].parameters(), model.parameters()):
-                    e.mul_(decay).add_(p, alpha=1 - decay)
-        return loss.item()
+                averaged = list(self.ema[name].parameters())
+                torch._foreach_mul_(averaged, decay)
+                torch._foreach_add_(averaged, list(model.parameters()), alpha=1 - decay)
+        return loss.detach()
 
     def train(self):
         args, schedule = self.args, alphas_cumprod()
         started, budget = time.time(), args.minutes * 60
-        total = {"decoder": args.decoder_steps, "unet": args.steps}
-        losses = []
+        losses, batches, fitted_at = [], self.batches(), None
         while self.phase != "done":
+            total = args.decoder_steps if self.phase == "decoder" else args.steps
             if budget and time.time() - started > budget:
                 self.save()
+                if args.keep and self.phase == "unet":
+                    self.keep()
                 print(f"stopped after {args.minutes} minutes at {self.phase} step {self.step}: --resume goes on", flush=True)
                 return False
             t0 = time.time()
-            losses.append(self.decoder_step() if self.phase == "decoder" else self.unet_step(schedule))
+            if self.phase == "decoder":
+                losses.append(self.decoder_step(*next(batches)))
+            else:
+                losses.append(self.unet_step(schedule, *next(batches)))
             self.seconds += time.time() - t0
             self.step += 1
-            if self.step % 25 == 0 or self.step == total[self.phase]:
-                rate = self.seconds / max(1, self.step + (args.decoder_steps if self.phase == "unet" else 0))
-                line = f"{self.phase} step {self.step}/{total[self.phase]} loss {np.mean(losses):.4f} ({self.seconds / 60:.1f} min trained)"
+            if self.phase == "unet" and args.fit_minutes and fitted_at is None and self.step >= 100:
+                fitted_at = self.fit(started, self.step)
+                total = args.steps
+            if self.step % 25 == 0 or self.step >= total:
+                line = f"{self.phase} step {self.step}/{total} loss {torch.stack(losses).mean().item():.4f} ({self.seconds / 60:.1f} min trained)"
                 print(line, flush=True)
                 self.log.append(line)
                 losses = []
-            if self.step == total[self.phase]:
+            if self.phase == "unet" and args.keep and (self.step % max(1, args.steps // args.keep) == 0 or self.step >= total):
+                self.keep()
+            if self.step >= total:
                 self.phase, self.step = ("unet", 0) if self.phase == "decoder" else ("done", 0)
                 self.save()
+                batches = self.batches()
             elif self.step % 200 == 0:
                 self.save()
         return True
+
+    def fit(self, started, step):
+        """--fit-minutes: the UNet steps that end the run in time, at the speed of the steps so far."""
+        if not hasattr(self, "unet_started"):
+            self.unet_started = (time.time(), step)
+            return None
+        seconds, steps = time.time() - self.unet_started[0], step - self.unet_started[1]
+        if steps < 100:
+            return None
+        left = self.args.fit_minutes * 60 - (time.time() - started)
+        fitted = max(step, min(self.args.steps, (step + int(left * steps / seconds)) // 100 * 100))
+        line = f"fitted to {fitted} UNet steps ({steps / seconds:.1f} steps/s): --steps {fitted} repeats this run but for its first {step} steps' learning rate"
+        print(line, flush=True)
+        self.log.append(line)
+        self.args.steps = fitted
+        return step
 
 
 def set_lr(opt, lr):
@@ -194,7 +295,7 @@ def half_weights(model):
 def export(run, out):
     """The three ONNX files, with the inputs and outputs of a diffusers export, and parity.json:
     PyTorch's outputs for fixed inputs, which check-parity.ts compares with onnxruntime's."""
-    text, unet, decoder = run.ema["text"].eval(), half_weights(run.ema["unet"]).eval(), run.decoder.eval()
+    text, unet, decoder = run.ema["text"].cpu().eval(), half_weights(run.ema["unet"].cpu()).eval(), run.decoder.cpu().eval()
     prompt = "a yellow star on a dark blue background"
     ids = torch.tensor([run.tokenizer.encode(prompt)])
     generator = torch.Generator().manual_seed(7)
@@ -235,15 +336,20 @@ def main():
             print(shapes.caption(shapes.sample_spec(rng), rng))
         return
     torch.set_num_threads(args.threads)
+    if args.device.startswith("cuda"):
+        # TF32 matrix products: float32's last bits change nothing a picture shows, and cost 3-4x.
+        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
     os.makedirs(args.out, exist_ok=True)
     run = Run(args)
     checkpoint = os.path.join(args.out, "checkpoint.pt")
-    if (args.resume or args.export_only) and os.path.exists(checkpoint):
-        run.load(torch.load(checkpoint))
+    if args.weights:
+        run.load_weights(args.weights)
+    elif (args.resume or args.export_only) and os.path.exists(checkpoint):
+        run.load(torch.load(checkpoint, map_location="cpu"))
         print(f"resumed at {run.phase} step {run.step}", flush=True)
     params = sum(p.numel() for m in [run.decoder, run.text, run.unet] for p in m.parameters())
     print(f"{params / 1e6:.2f}M parameters; {args.decoder_steps} decoder steps, {args.steps} UNet steps of {args.batch}", flush=True)
-    if (args.export_only and os.path.exists(checkpoint)) or run.train():
+    if (args.export_only and (args.weights or os.path.exists(checkpoint))) or (run.train() and not args.no_export):
         export(run, args.out)
         print(f"exported to {args.out} ({run.seconds / 60:.1f} min of training)", flush=True)
 

@@ -88,7 +88,7 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
       height,
       steps: body.num_inference_steps ?? L.defaultSteps,
       seed,
-      guidanceScale: body.guidance_scale ?? L.defaultGuidanceScale,
+      guidanceScale: body.guidance_scale,
       count: body.n ?? 1,
     };
 

@@ -4,6 +4,7 @@ import * as ort from "onnxruntime-node";
 import { ClipTokenizer } from "./clip-tokenizer";
 import { GaussianRandom } from "./gaussian-random";
 import { GenerationCancelledError } from "./image-errors";
+import { IMAGE_LIMITS } from "./image-limits";
 import { EulerScheduler } from "./scheduler/euler-scheduler";
 import { GuidedStepKernel } from "./scheduler/guided-step-kernel";
 import { type SchedulerConfig, parseSchedulerConfig } from "./scheduler/scheduler-config";
@@ -21,7 +22,8 @@ export interface GenerationParams {
   steps: number;
   /** Seed of the first image; image i uses seed + i. */
   seed: number;
-  guidanceScale: number;
+  /** Absent: the model's own default (see DiffusionPipeline.defaultGuidanceScale). */
+  guidanceScale?: number;
   count: number;
 }
 
@@ -74,6 +76,9 @@ export class DiffusionPipeline {
     private readonly scheduler: SchedulerConfig,
     private readonly vaeScalingFactor: number,
     private readonly postprocess: RgbPostprocess,
+    /** model_index.json's _wisp_guidance_scale where the folder sets one (a model trained for
+     * another scale than Stable Diffusion's usual one), else IMAGE_LIMITS' default. */
+    readonly defaultGuidanceScale: number,
   ) {}
 
   /** 4 for Stable Diffusion 1.x/2.x; read from the UNet where the export fixes it. */
@@ -92,6 +97,7 @@ export class DiffusionPipeline {
       return { session, feeds: new TensorFeeds(session), name };
     };
     const vaeConfig = await readJson(join(dir, "vae_decoder", "config.json"), {});
+    const guidance = (await readJson(join(dir, "model_index.json"), {}))._wisp_guidance_scale;
     return new DiffusionPipeline(
       await ClipTokenizer.load(join(dir, "tokenizer")),
       await load("text_encoder"),
@@ -100,10 +106,12 @@ export class DiffusionPipeline {
       parseSchedulerConfig(await readJson(join(dir, "scheduler", "scheduler_config.json"), {})),
       typeof vaeConfig.scaling_factor === "number" ? vaeConfig.scaling_factor : 0.18215,
       new RgbPostprocess(RgbPostprocess.compile()),
+      typeof guidance === "number" && guidance >= 0 && guidance <= IMAGE_LIMITS.maxGuidanceScale ? guidance : IMAGE_LIMITS.defaultGuidanceScale,
     );
   }
 
-  async generate(params: GenerationParams, hooks: GenerationHooks = {}): Promise<RgbImage[]> {
+  async generate(request: GenerationParams, hooks: GenerationHooks = {}): Promise<RgbImage[]> {
+    const params = { ...request, guidanceScale: request.guidanceScale ?? this.defaultGuidanceScale };
     const guided = params.guidanceScale > 1;
     const prompts = guided ? [params.negativePrompt, params.prompt] : [params.prompt];
     const context = await this.encodeText(prompts, hooks);

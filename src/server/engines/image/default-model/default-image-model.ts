@@ -54,12 +54,15 @@ export interface DiffusionConfig {
   scalingFactor: number;
   /** model_index.json's generator field: what made the weights. */
   generator?: string;
+  /** model_index.json's _wisp_guidance_scale: the guidance a request without one gets (the
+   * underscore keeps diffusers from taking it for a component). */
+  guidanceScale?: number;
 }
 
 /** A diffusers ONNX folder's files besides the models: index, tokenizer, scheduler and VAE configs. */
 export function diffusionConfigFiles(tokenizer: ClipVocabulary, config: DiffusionConfig): [string, string | Uint8Array][] {
   return [
-    ["model_index.json", json({ _class_name: "OnnxStableDiffusionPipeline", _diffusers_version: "0.30.0", generator: config.generator ?? "wisp" })],
+    ["model_index.json", json({ _class_name: "OnnxStableDiffusionPipeline", _diffusers_version: "0.30.0", generator: config.generator ?? "wisp", ...(config.guidanceScale === undefined ? {} : { _wisp_guidance_scale: config.guidanceScale }) })],
     ["tokenizer/vocab.json", json(tokenizer.vocab)],
     ["tokenizer/merges.txt", ["#version: 0.2", ...tokenizer.merges, ""].join("\n")],
     ["tokenizer/tokenizer_config.json", json({ model_max_length: CLIP_CONTEXT_LENGTH, bos_token: START_TOKEN, eos_token: END_TOKEN, pad_token: END_TOKEN })],
