@@ -44,14 +44,14 @@ def parse_args():
     p.add_argument("--ema", type=float, default=0.995, help="the averaged weights' decay (the exported ones)")
     # One thread: on 2 cores shared with other work, two threads wait on each other (4 times slower here).
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--device", default="cpu", help="cpu, or cuda on a GPU machine (the pictures and noise are drawn on the CPU either way)")
-    p.add_argument("--workers", type=int, default=0, help="processes drawing the pictures (0: the training process)")
+    p.add_argument("--device", default="cpu", help="cpu, or cuda on a GPU machine (the pictures are drawn there too)")
+    p.add_argument("--workers", type=int, default=0, help="processes drawing each step's captions and pictures' numbers (0: the training process)")
     p.add_argument("--keep", type=int, default=0, help="also write this many evenly spaced weights-STEP.pt files of the averaged weights, to choose the step count on the dev prompts")
     p.add_argument("--no-export", action="store_true", help="train only: --export-only exports later (on a machine whose PyTorch exports as this one's)")
     p.add_argument("--weights", help="with --export-only: export this weights-STEP.pt file instead of the checkpoint")
     p.add_argument("--minutes", type=float, default=0, help="stop after this many minutes, checkpointed; 0: run to the end")
     p.add_argument("--fit-minutes", type=float, default=0,
-                   help="lower --steps, once the speed is known (at UNet step 100), so that training ends within this many minutes; the log gives the --steps that repeats the run")
+                   help="lower --steps, once the speed is known (UNet steps 100 to 200), so that training ends within this many minutes; the log gives the --steps that repeats the run")
     p.add_argument("--resume", action="store_true", help="go on from --out's checkpoint.pt (a finished run too, with a larger --steps)")
     p.add_argument("--export-only", action="store_true", help="export --out's checkpoint as it is (a run half way, to look at)")
     p.add_argument("--captions", type=int, default=0, help="only print this many sample captions (the tokenizer's corpus)")
@@ -214,7 +214,7 @@ class Run:
     def train(self):
         args, schedule = self.args, alphas_cumprod()
         started, budget = time.time(), args.minutes * 60
-        losses, batches, fitted_at = [], self.batches(), None
+        losses, batches, timing = [], self.batches(), None  # timing: (time, step) --fit-minutes measures from
         while self.phase != "done":
             total = args.decoder_steps if self.phase == "decoder" else args.steps
             if budget and time.time() - started > budget:
@@ -230,9 +230,11 @@ class Run:
                 losses.append(self.unet_step(schedule, *next(batches)))
             self.seconds += time.time() - t0
             self.step += 1
-            if self.phase == "unet" and args.fit_minutes and fitted_at is None and self.step >= 100:
-                fitted_at = self.fit(started, self.step)
-                total = args.steps
+            if self.phase == "unet" and args.fit_minutes and timing != "fitted" and self.step >= 100:
+                if timing is None:
+                    timing = (time.time(), self.step)
+                elif self.step - timing[1] >= 100:
+                    total, timing = self.fit(started, timing), "fitted"
             if self.step % 25 == 0 or self.step >= total:
                 line = f"{self.phase} step {self.step}/{total} loss {torch.stack(losses).mean().item():.4f} ({self.seconds / 60:.1f} min trained)"
                 print(line, flush=True)
@@ -248,21 +250,17 @@ class Run:
                 self.save()
         return True
 
-    def fit(self, started, step):
-        """--fit-minutes: the UNet steps that end the run in time, at the speed of the steps so far."""
-        if not hasattr(self, "unet_started"):
-            self.unet_started = (time.time(), step)
-            return None
-        seconds, steps = time.time() - self.unet_started[0], step - self.unet_started[1]
-        if steps < 100:
-            return None
+    def fit(self, started, timing):
+        """--fit-minutes: the UNet steps that end the run in time, at the speed since timing's step."""
+        step = self.step
+        seconds, steps = time.time() - timing[0], step - timing[1]
         left = self.args.fit_minutes * 60 - (time.time() - started)
         fitted = max(step, min(self.args.steps, (step + int(left * steps / seconds)) // 100 * 100))
         line = f"fitted to {fitted} UNet steps ({steps / seconds:.1f} steps/s): --steps {fitted} repeats this run but for its first {step} steps' learning rate"
         print(line, flush=True)
         self.log.append(line)
         self.args.steps = fitted
-        return step
+        return fitted
 
 
 def set_lr(opt, lr):
