@@ -28,6 +28,7 @@ describe("train-image-model: the tokenizer, a run stopped and resumed, the folde
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  const parity = (out: string) => JSON.parse(readFileSync(path.join(dir, out, "parity.json"), "utf8")) as Record<string, unknown>;
   const train = (out: string, ...more: string[]) => run(PYTHON, ["-u", TRAIN, "--tokenizer", path.join(dir, "tokenizer"), "--out", path.join(dir, out), ...TINY, ...more]);
 
   it("stopped after every step and resumed, it exports what one run straight through exports", () => {
@@ -36,13 +37,11 @@ describe("train-image-model: the tokenizer, a run stopped and resumed, the folde
     let runs = 0;
     while (!train("resumed", "--resume", "--minutes", "0.0001").includes("exported")) runs++;
     assert.ok(runs >= 3, `stopped ${runs} times`);
-    const parity = (out: string) => JSON.parse(readFileSync(path.join(dir, out, "parity.json"), "utf8")) as Record<string, unknown>;
     assert.deepEqual(parity("resumed"), parity("straight"));
   });
 
   it("draws the same pictures in data workers, and a kept weights file exports what the run exported", () => {
     train("workers", "--workers", "2", "--keep", "2");
-    const parity = (out: string) => JSON.parse(readFileSync(path.join(dir, out, "parity.json"), "utf8")) as Record<string, unknown>;
     assert.deepEqual(parity("workers"), parity("straight"));
     train("kept", "--export-only", "--weights", path.join(dir, "workers", "weights-2.pt"));
     assert.deepEqual(parity("kept"), parity("straight"));

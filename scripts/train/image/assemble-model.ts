@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import * as ort from "onnxruntime-node";
 import { ClipTokenizer } from "../../../src/server/engines/image/clip-tokenizer";
 import { diffusionConfigFiles, writeModelFolder } from "../../../src/server/engines/image/default-model/default-image-model";
+import { IMAGE_LIMITS } from "../../../src/server/engines/image/image-limits";
 
 const PARTS = ["text_encoder", "unet", "vae_decoder"] as const;
 /** float32 in two frameworks, different kernels: far below what changes a pixel (1/127.5). */
@@ -30,7 +31,9 @@ interface Parity {
 const { values } = parseArgs({ options: { run: { type: "string" }, tokenizer: { type: "string" }, out: { type: "string" }, guidance: { type: "string" } } });
 if (!values.run || !values.tokenizer || !values.out) throw new Error("usage: assemble-model.ts --run DIR --tokenizer DIR --out DIR [--guidance G]");
 const guidanceScale = values.guidance === undefined ? undefined : Number(values.guidance);
-if (guidanceScale !== undefined && !(guidanceScale >= 0 && guidanceScale <= 30)) throw new Error(`--guidance ${values.guidance}: a number from 0 to 30`);
+if (guidanceScale !== undefined && !(guidanceScale >= 0 && guidanceScale <= IMAGE_LIMITS.maxGuidanceScale)) {
+  throw new Error(`--guidance ${values.guidance}: a number from 0 to ${IMAGE_LIMITS.maxGuidanceScale}`);
+}
 const vocab = JSON.parse(await readFile(join(values.tokenizer, "vocab.json"), "utf8")) as Record<string, number>;
 const merges = (await readFile(join(values.tokenizer, "merges.txt"), "utf8")).split("\n").filter((l) => l && !l.startsWith("#version"));
 const files = diffusionConfigFiles(

@@ -76,9 +76,8 @@ class Batches(torch.utils.data.Dataset):
     """Step -> that step's pictures (as shapes.render's params) and captions, drawn from (seed,
     phase, step) alone: the same in any process."""
 
-    def __init__(self, args, unet):
-        self.args, self.unet = args, unet
-        self.tokenizer = Tokenizer(args.tokenizer)
+    def __init__(self, args, tokenizer, unet):
+        self.args, self.tokenizer, self.unet = args, tokenizer, unet
 
     def __getitem__(self, step):
         rng = np.random.default_rng([self.args.seed, int(self.unet), step])
@@ -160,7 +159,7 @@ class Run:
     def batches(self):
         """This phase's batches from the current step on, drawn (in --workers processes) from (seed, phase, step)."""
         total = self.args.decoder_steps if self.phase == "decoder" else self.args.steps
-        source = Batches(self.args, self.phase == "unet")
+        source = Batches(self.args, self.tokenizer, self.phase == "unet")
         ahead = {"num_workers": self.args.workers, "prefetch_factor": 8} if self.args.workers else {}
         return iter(torch.utils.data.DataLoader(source, batch_size=None, sampler=range(self.step, total), **ahead))
 
@@ -214,7 +213,9 @@ class Run:
     def train(self):
         args, schedule = self.args, alphas_cumprod()
         started, budget = time.time(), args.minutes * 60
-        losses, batches, timing = [], self.batches(), None  # timing: (time, step) --fit-minutes measures from
+        losses, batches = [], self.batches()
+        # --fit-minutes: the (time, step) its speed is measured from, until the steps are fitted.
+        timing, fitted = None, not args.fit_minutes
         while self.phase != "done":
             total = args.decoder_steps if self.phase == "decoder" else args.steps
             if budget and time.time() - started > budget:
@@ -230,11 +231,11 @@ class Run:
                 losses.append(self.unet_step(schedule, *next(batches)))
             self.seconds += time.time() - t0
             self.step += 1
-            if self.phase == "unet" and args.fit_minutes and timing != "fitted" and self.step >= 100:
+            if self.phase == "unet" and not fitted and self.step >= 100:
                 if timing is None:
                     timing = (time.time(), self.step)
                 elif self.step - timing[1] >= 100:
-                    total, timing = self.fit(started, timing), "fitted"
+                    total, fitted = self.fit(started, timing), True
             if self.step % 25 == 0 or self.step >= total:
                 line = f"{self.phase} step {self.step}/{total} loss {torch.stack(losses).mean().item():.4f} ({self.seconds / 60:.1f} min trained)"
                 print(line, flush=True)
