@@ -132,8 +132,8 @@ function readSettings(): WispSettings {
     },
     image: {
       model: str("image.model", ""),
-      width: c.get<number>("image.width", 512),
-      height: c.get<number>("image.height", 512),
+      width: c.get<number>("image.width", 0),
+      height: c.get<number>("image.height", 0),
       steps: c.get<number>("image.steps", 20),
       negativePrompt: c.get<string>("image.negativePrompt", ""),
       format: imageFormats.find((f) => f === c.get<string>("image.format")) ?? "png",

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { scorePicture } from "../../bench/image/shape-scorer";
 import { ensureDefaultImageModel, shippedImageModelDir } from "../../src/server/engines/image/default-model/default-image-model";
 import { DiffusionPipeline } from "../../src/server/engines/image/diffusion-pipeline";
-import { generate, imageBytes } from "./images-helpers";
+import { describeImage, generate, imageBytes } from "./images-helpers";
 import { startServer, type TestServer } from "./server-fixture";
 
 const SHIPPED = path.join(import.meta.dirname, "..", "..", "models", "wisp-tiny-diffusion");
@@ -65,6 +65,14 @@ describe("the trained default image model (models/wisp-tiny-diffusion)", functio
     const unnamed = await picture();
     assert.ok(unnamed.equals(await picture(index._wisp_guidance_scale)), `the same picture as guidance_scale ${index._wisp_guidance_scale}`);
     assert.ok(!unnamed.equals(await picture(7.5)), "guidance_scale 7.5 draws another");
+  });
+
+  it("draws at the size it was trained at (its unet/config.json) when a request names none, as OpenAI's `size: \"auto\"` asks", async () => {
+    const unsized = await generate(server.client, { prompt: PROMPTS[1]!.prompt, seed: 4, width: undefined, height: undefined, num_inference_steps: 2 });
+    assert.deepEqual(await describeImage(imageBytes(unsized.body)), { format: "png", width: 256, height: 256 });
+    const auto = await generate(server.client, { prompt: PROMPTS[1]!.prompt, seed: 4, width: undefined, height: undefined, size: "auto" as never, num_inference_steps: 2 });
+    const sized = await generate(server.client, { prompt: PROMPTS[1]!.prompt, seed: 4, width: 256, height: 256, num_inference_steps: 2 });
+    assert.ok(imageBytes(auto.body).equals(imageBytes(unsized.body)) && imageBytes(sized.body).equals(imageBytes(unsized.body)), "the same picture all three ways");
   });
 
   it("loads in the server's pipeline and gives the same bytes for the same seed", async () => {

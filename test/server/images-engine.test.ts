@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type DiffusionModelOptions, writeDiffusionModel } from "../../src/server/engines/image/default-model/default-image-model";
@@ -49,6 +49,15 @@ describe("image engine on generated model variants", function () {
       assert.notDeepEqual(other!.pixels, first!.pixels);
     });
   }
+
+  it("draws at 512 x 512 when neither the request nor the folder (no unet/config.json) names a size, at 8 x sample_size where it does", async () => {
+    const [unsized] = await run("float32-timestep", { width: undefined, height: undefined, steps: 1 });
+    assert.deepEqual([unsized!.width, unsized!.height, unsized!.pixels.length], [512, 512, 512 * 512 * 3]);
+    await writeDiffusionModel(path.join(dir, "sample-size-12"));
+    await writeFile(path.join(dir, "sample-size-12", "unet", "config.json"), JSON.stringify({ sample_size: 12 }));
+    const [native] = await run("sample-size-12", { width: undefined, height: 64, steps: 1 });
+    assert.deepEqual([native!.width, native!.height], [96, 64], "the model's width, the asked height");
+  });
 
   it("runs guidance row by row on a UNet exported with batch size 1, to the same image", async () => {
     const [batched] = await run("float32-timestep");

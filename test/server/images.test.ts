@@ -35,6 +35,13 @@ describe("POST /v1/images/generations", function () {
     assert.deepEqual(await describeImage(imageBytes(sized.body)), { format: "png", width: 256, height: 512 });
   });
 
+  it("leaves a dimension the request does not name to the model, `size: \"auto\"` both", async () => {
+    const wide = await generate(server.client, { width: 128, height: undefined, num_inference_steps: 1 });
+    assert.deepEqual(await describeImage(imageBytes(wide.body)), { format: "png", width: 128, height: 256 }, "the default model's own side is 256");
+    const auto = await generate(server.client, { width: undefined, height: 64, size: "auto" as never, num_inference_steps: 1 });
+    assert.deepEqual(await describeImage(imageBytes(auto.body)), { format: "png", width: 256, height: 64 });
+  });
+
   it("gives identical bytes for the same seed and inputs, and reports the seed", async () => {
     const first = await generate(server.client, { seed: 1234 });
     const second = await generate(server.client, { seed: 1234 });

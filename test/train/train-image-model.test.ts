@@ -53,6 +53,7 @@ describe("train-image-model: the tokenizer, a run stopped and resumed, the folde
     assert.match(printed, /unet: onnxruntime matches PyTorch/);
     const pipeline = await DiffusionPipeline.load(model);
     assert.equal(pipeline.defaultGuidanceScale, 2, "the folder's default guidance");
+    assert.equal(pipeline.defaultSize, 256, "the size it trains at, from unet/config.json");
     try {
       // 72 pixels: a latent side of 9, which the denoiser pads to its patches and cuts back.
       const [image] = await pipeline.generate({ prompt: "a red circle on a blue background", negativePrompt: "", width: 72, height: 64, steps: 2, seed: 1, guidanceScale: 7.5, count: 1 });

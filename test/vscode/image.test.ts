@@ -101,6 +101,17 @@ describe("Wisp: Generate Image against the local server (real VS Code)", functio
     assert.ok(api.logLines().some((line) => line.includes(`seed ${result.seed}`)), "the seed is reported");
   });
 
+  it("leaves the size to the model by default (wisp.image.width and height 0): 256×256 from the embedded one", async () => {
+    await configure({ steps: 2 });
+    await openWithCursor("own-size.ts", "// a red circle on a white background|\n");
+    const result = await generate();
+    assert.equal(result.model, "wisp-tiny-diffusion");
+    assert.deepEqual(result.size, { width: 0, height: 0 }, "nothing asked: the server picks");
+    const meta = await sharp(readFileSync(fileOf(result))).metadata();
+    assert.deepEqual({ width: meta.width, height: meta.height }, { width: 256, height: 256 }, "the size it was trained at");
+    assert.ok(api.logLines().some((line) => line.includes("image: generating image at the model's own size, 2 steps")), "the log says so");
+  });
+
   it("makes the same bytes from the same seed, and the seed it reports makes the image again", async () => {
     await openWithCursor("seeds.ts", "// a red fox in the snow|\n");
     const random = await generate();

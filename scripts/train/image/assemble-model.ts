@@ -38,8 +38,10 @@ const vocab = JSON.parse(await readFile(join(values.tokenizer, "vocab.json"), "u
 const merges = (await readFile(join(values.tokenizer, "merges.txt"), "utf8")).split("\n").filter((l) => l && !l.startsWith("#version"));
 const files = diffusionConfigFiles(
   { vocab, merges },
-  // The latent is the picture averaged over 8x8 blocks, in [-1, 1]: no scaling.
-  { predictionType: "v_prediction", latentChannels: 3, scalingFactor: 1, generator: "wisp scripts/train/image (npm run train-image-model)", guidanceScale },
+  // The latent is the picture averaged over 8x8 blocks, in [-1, 1]: no scaling. train_image.py
+  // trains the UNet on 256 x 256 pictures' 32 x 32 latents only, so that is the size a request
+  // without one gets (at 512 x 512 the shipped model draws the right shape half as often).
+  { predictionType: "v_prediction", latentChannels: 3, scalingFactor: 1, generator: "wisp scripts/train/image (npm run train-image-model)", guidanceScale, sampleSize: 32 },
 );
 for (const part of PARTS) files.push([`${part}/model.onnx`, await readFile(join(values.run, part, "model.onnx"))]);
 

@@ -36,8 +36,9 @@ export function buildImageRequest(options: ImageOptions): ImageRequest {
     model: options.model,
     prompt: options.prompt,
     negative_prompt: options.negativePrompt,
-    width: options.size.width,
-    height: options.size.height,
+    // A side of 0 is left to the server: the model's own.
+    ...(options.size.width === 0 ? {} : { width: options.size.width }),
+    ...(options.size.height === 0 ? {} : { height: options.size.height }),
     num_inference_steps: options.steps,
     seed: options.seed,
     response_format: "b64_json",

@@ -1,7 +1,12 @@
+/** A side of 0 is the model's own (the request leaves it out and the server picks: diffusers
+ * reads the UNet's sample_size, 512 for Stable Diffusion 1.x, 256 for the embedded model). */
 export interface ImageSize {
   readonly width: number;
   readonly height: number;
 }
+
+/** The size the settings give by default: the model's own on both sides. */
+export const MODEL_SIZE: ImageSize = { width: 0, height: 0 };
 
 /**
  * What Wisp asks for: multiples of 8 (the latent grid of Stable-Diffusion-style models) within the
@@ -12,7 +17,9 @@ export const SIZE_LIMITS = { min: 64, max: 2048, multiple: 8 } as const;
 
 /** `512×768`: how sizes are shown. */
 export function formatSize(size: ImageSize): string {
-  return `${size.width}×${size.height}`;
+  if (size.width === 0 && size.height === 0) return "the model's own size";
+  const side = (value: number) => (value === 0 ? "model's" : String(value));
+  return `${side(size.width)}×${side(size.height)}`;
 }
 
 /** Why a width or height cannot be asked for, or undefined when it can. */
@@ -43,7 +50,7 @@ export interface SizeChoice {
 }
 
 /**
- * The sizes to offer: the width/height settings first, then the presets setting in its order,
+ * The sizes to offer: the width/height settings first (0: the model's own side), then the presets setting in its order,
  * without repeats. Presets that are not valid sizes are returned apart, so that they can be reported.
  */
 export function sizeChoices(current: ImageSize, presets: readonly string[]): { choices: SizeChoice[]; invalid: string[] } {
@@ -56,9 +63,8 @@ export function sizeChoices(current: ImageSize, presets: readonly string[]): { c
     seen.add(key);
     choices.push({ size, origin });
   };
-  if (dimensionProblem("width", current.width) === undefined && dimensionProblem("height", current.height) === undefined) {
-    add(current, "settings");
-  }
+  const askable = (value: number, name: "width" | "height") => value === 0 || dimensionProblem(name, value) === undefined;
+  if (askable(current.width, "width") && askable(current.height, "height")) add(current, "settings");
   for (const preset of presets) {
     const parsed = parseSize(preset);
     if ("size" in parsed) add(parsed.size, "preset");

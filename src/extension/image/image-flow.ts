@@ -83,7 +83,7 @@ function suggestedPrompt(editor: vscode.TextEditor): string | undefined {
  */
 export async function generateWithProgress(client: WispClient, request: ImageRequest, log: Logger): Promise<GeneratedImages | undefined> {
   const size = formatSize({ width: request.width ?? 0, height: request.height ?? 0 });
-  const what = `${request.n && request.n > 1 ? `${request.n} images` : "image"} ${size}, ${request.num_inference_steps} steps with ${request.model}`;
+  const what = `${request.n && request.n > 1 ? `${request.n} images` : "image"} ${request.width || request.height ? size : `at ${size}`}, ${request.num_inference_steps} steps with ${request.model}`;
   log.info(`image: generating ${what}, seed ${request.seed}`);
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Wisp: generating ${what}`, cancellable: true },

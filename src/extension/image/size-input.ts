@@ -1,6 +1,9 @@
 import * as vscode from "vscode";
 import { seedProblem, stepsProblem } from "../../core/image/image-request";
-import { formatSize, parseSize, sizeChoices, type ImageSize } from "../../core/image/image-size";
+import { formatSize, parseSize, sizeChoices, type ImageSize, type SizeChoice } from "../../core/image/image-size";
+
+/** What the size input is prefilled with when the settings leave the size to the model. */
+const TYPED_SIZE: ImageSize = { width: 512, height: 512 };
 import type { ImageSettings } from "../settings";
 
 /** The generation parameters besides the prompt and the model. */
@@ -30,7 +33,7 @@ export async function askParameters(
   if (invalid.length > 0) onInvalidPresets(invalid);
   const fromSettings = { negativePrompt: settings.negativePrompt, steps: settings.steps, seed: settings.seed, advanced: false };
   const items: SizeItem[] = [
-    ...choices.map((c): SizeItem => ({ label: formatSize(c.size), description: c.origin === "settings" ? "wisp.image.width × height" : "preset", choice: c.size })),
+    ...choices.map((c): SizeItem => ({ label: capitalized(formatSize(c.size)), description: description(c), choice: c.size })),
     { label: "", kind: vscode.QuickPickItemKind.Separator, choice: "custom" },
     { label: "Custom size…", description: "WIDTHxHEIGHT, multiples of 8", choice: "custom" },
     { label: "Advanced…", description: "size, negative prompt, steps and seed", choice: "advanced" },
@@ -43,11 +46,24 @@ export async function askParameters(
   });
   if (picked === undefined) return undefined;
   if (picked.choice === "custom") {
-    const size = await askSize(title, choices[0]?.size ?? current);
+    const size = await askSize(title, typedFrom(choices));
     return size === undefined ? undefined : { size, ...fromSettings };
   }
-  if (picked.choice === "advanced") return askAdvanced(title, choices[0]?.size ?? current, settings);
+  if (picked.choice === "advanced") return askAdvanced(title, typedFrom(choices), settings);
   return { size: picked.choice, ...fromSettings };
+}
+
+function description(choice: SizeChoice): string {
+  if (choice.origin === "preset") return "preset";
+  const leftToModel = choice.size.width === 0 || choice.size.height === 0;
+  return leftToModel ? "the server picks it (wisp.image.width × height: 0)" : "wisp.image.width × height";
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The first offered size with both sides set, to prefill a typed one. */
+function typedFrom(choices: readonly SizeChoice[]): ImageSize {
+  return choices.find((c) => c.size.width > 0 && c.size.height > 0)?.size ?? TYPED_SIZE;
 }
 
 async function askSize(title: string, initial: ImageSize): Promise<ImageSize | undefined> {

@@ -21,8 +21,8 @@ const bodySchema = {
     negative_prompt: { anyOf: [{ type: "string", maxLength: L.maxPromptChars }, { type: "null" }] },
     width: dimension,
     height: dimension,
-    // OpenAI's way to ask for a size; width/height take precedence.
-    size: { type: "string", pattern: "^[0-9]+x[0-9]+$" },
+    // OpenAI's way to ask for a size ("auto": the model's own); width/height take precedence.
+    size: { type: "string", pattern: "^([0-9]+x[0-9]+|auto)$" },
     num_inference_steps: { type: "integer", minimum: L.minSteps, maximum: L.maxSteps },
     guidance_scale: { type: "number", minimum: 0, maximum: L.maxGuidanceScale },
     seed: { type: "integer", minimum: -1, maximum: L.maxSeed },
@@ -47,14 +47,15 @@ function resolveImageModel(deps: ServerDeps, id: string | undefined): ModelEntry
   return entry;
 }
 
-/** width/height, else `size`, else the default; `size` goes through the same limits. */
-function imageSize(body: ImageBody): { width: number; height: number } {
-  const [sizeWidth, sizeHeight] = body.size ? body.size.split("x").map(Number) : [];
-  const width = body.width ?? sizeWidth ?? L.defaultSize;
-  const height = body.height ?? sizeHeight ?? L.defaultSize;
+/** width/height, else `size`; each one absent is the model's own (the pipeline knows it). `size`
+ * goes through the same limits. */
+function imageSize(body: ImageBody): { width?: number; height?: number } {
+  const [sizeWidth, sizeHeight] = body.size && body.size !== "auto" ? body.size.split("x").map(Number) : [];
+  const width = body.width ?? sizeWidth;
+  const height = body.height ?? sizeHeight;
   for (const [name, value] of [["width", width], ["height", height]] as const) {
-    const param = body[name] === undefined && body.size ? "size" : name;
-    if (value < L.minSize || value > L.maxSize || value % L.sizeMultiple !== 0) {
+    const param = body[name] === undefined && sizeWidth !== undefined ? "size" : name;
+    if (value !== undefined && (value < L.minSize || value > L.maxSize || value % L.sizeMultiple !== 0)) {
       throw new ApiError(400, `${name} must be a multiple of ${L.sizeMultiple} from ${L.minSize} to ${L.maxSize}, got ${value}`, "invalid_request_error", param);
     }
   }

@@ -17,8 +17,9 @@ export const POSTPROCESS = "rgb_postprocess";
 export interface GenerationParams {
   prompt: string;
   negativePrompt: string;
-  width: number;
-  height: number;
+  /** Absent: the model's own size (see DiffusionPipeline.defaultSize). */
+  width?: number;
+  height?: number;
   steps: number;
   /** Seed of the first image; image i uses seed + i. */
   seed: number;
@@ -79,6 +80,9 @@ export class DiffusionPipeline {
     /** model_index.json's _wisp_guidance_scale where the folder sets one (a model trained for
      * another scale than Stable Diffusion's usual one), else IMAGE_LIMITS' default. */
     readonly defaultGuidanceScale: number,
+    /** The picture side a request without a size gets: unet/config.json's sample_size times the
+     * VAE's 8 where the folder has one (as diffusers does), else IMAGE_LIMITS' default. */
+    readonly defaultSize: number,
   ) {}
 
   /** 4 for Stable Diffusion 1.x/2.x; read from the UNet where the export fixes it. */
@@ -98,6 +102,8 @@ export class DiffusionPipeline {
     };
     const vaeConfig = await readJson(join(dir, "vae_decoder", "config.json"), {});
     const guidance = (await readJson(join(dir, "model_index.json"), {}))._wisp_guidance_scale;
+    const sampleSize = (await readJson(join(dir, "unet", "config.json"), {})).sample_size;
+    const nativeSize = typeof sampleSize === "number" ? sampleSize * 8 : Number.NaN;
     return new DiffusionPipeline(
       await ClipTokenizer.load(join(dir, "tokenizer")),
       await load("text_encoder"),
@@ -107,11 +113,17 @@ export class DiffusionPipeline {
       typeof vaeConfig.scaling_factor === "number" ? vaeConfig.scaling_factor : 0.18215,
       new RgbPostprocess(RgbPostprocess.compile()),
       typeof guidance === "number" && guidance >= 0 && guidance <= IMAGE_LIMITS.maxGuidanceScale ? guidance : IMAGE_LIMITS.defaultGuidanceScale,
+      Number.isInteger(nativeSize) && nativeSize >= IMAGE_LIMITS.minSize && nativeSize <= IMAGE_LIMITS.maxSize ? nativeSize : IMAGE_LIMITS.defaultSize,
     );
   }
 
   async generate(request: GenerationParams, hooks: GenerationHooks = {}): Promise<RgbImage[]> {
-    const params = { ...request, guidanceScale: request.guidanceScale ?? this.defaultGuidanceScale };
+    const params = {
+      ...request,
+      width: request.width ?? this.defaultSize,
+      height: request.height ?? this.defaultSize,
+      guidanceScale: request.guidanceScale ?? this.defaultGuidanceScale,
+    };
     const guided = params.guidanceScale > 1;
     const prompts = guided ? [params.negativePrompt, params.prompt] : [params.prompt];
     const context = await this.encodeText(prompts, hooks);
@@ -144,7 +156,7 @@ export class DiffusionPipeline {
   }
 
   private async denoise(
-    params: GenerationParams,
+    params: Required<GenerationParams>,
     seed: number,
     context: Output,
     kernel: GuidedStepKernel,

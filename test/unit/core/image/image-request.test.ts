@@ -27,6 +27,14 @@ describe("image requests", () => {
     });
   });
 
+  it("leaves a side of 0 (the model's own) out of the request, for the server to pick", () => {
+    const options = { model: "m", prompt: "p", negativePrompt: "", steps: 2, seed: 1, format: "png" as const, count: 1 };
+    const unsized = buildImageRequest({ ...options, size: { width: 0, height: 0 } });
+    assert.ok(!("width" in unsized) && !("height" in unsized), JSON.stringify(unsized));
+    const wide = buildImageRequest({ ...options, size: { width: 768, height: 0 } });
+    assert.deepEqual([wide.width, "height" in wide], [768, false]);
+  });
+
   it("checks seeds and steps before sending", () => {
     for (const ok of [-1, 0, 42, 4_294_967_295]) assert.equal(seedProblem(ok), undefined, String(ok));
     for (const bad of [-2, 1.5, 4_294_967_296, Number.NaN]) assert.match(seedProblem(bad) ?? "", /-1 \(random\)/, String(bad));

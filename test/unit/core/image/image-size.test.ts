@@ -26,6 +26,12 @@ describe("image sizes", () => {
     assert.deepEqual(invalid, ["oops", "100x100"]);
   });
 
+  it("offers the model's own size first where the settings leave it at 0, the default", () => {
+    const { choices } = sizeChoices({ width: 0, height: 0 }, ["256x256"]);
+    assert.deepEqual(choices.map((c) => `${formatSize(c.size)} ${c.origin}`), ["the model's own size settings", "256×256 preset"]);
+    assert.equal(formatSize({ width: 768, height: 0 }), "768×model's");
+  });
+
   it("leaves out a settings size that cannot be asked for", () => {
     const { choices } = sizeChoices({ width: 500, height: 512 }, ["256x256"]);
     assert.deepEqual(choices, [{ size: { width: 256, height: 256 }, origin: "preset" }]);

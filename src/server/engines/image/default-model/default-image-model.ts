@@ -57,6 +57,9 @@ export interface DiffusionConfig {
   /** model_index.json's _wisp_guidance_scale: the guidance a request without one gets (the
    * underscore keeps diffusers from taking it for a component). */
   guidanceScale?: number;
+  /** unet/config.json's sample_size: the latent side the UNet was trained on (diffusers' default
+   * picture side is 8 times it), for a model that draws well at one size only. */
+  sampleSize?: number;
 }
 
 /** A diffusers ONNX folder's files besides the models: index, tokenizer, scheduler and VAE configs. */
@@ -68,6 +71,7 @@ export function diffusionConfigFiles(tokenizer: ClipVocabulary, config: Diffusio
     ["tokenizer/tokenizer_config.json", json({ model_max_length: CLIP_CONTEXT_LENGTH, bos_token: START_TOKEN, eos_token: END_TOKEN, pad_token: END_TOKEN })],
     ["scheduler/scheduler_config.json", json(schedulerConfig(config.scheduler ?? "EulerDiscreteScheduler", config.predictionType ?? "epsilon"))],
     ["vae_decoder/config.json", json({ latent_channels: config.latentChannels, scaling_factor: config.scalingFactor })],
+    ...(config.sampleSize === undefined ? [] : [["unet/config.json", json({ sample_size: config.sampleSize })] as [string, string]]),
   ];
 }
 
