@@ -78,7 +78,10 @@ function describeRefusal(failure: ImageFailure, attempt: ImageAttempt): ImageErr
   }
   if (failure.param !== undefined && sizeParams.has(failure.param)) {
     return {
-      message: `The server refused the size ${formatSize(attempt.size)} (${why}). Choose another size.`,
+      message:
+        attempt.size.width === 0 || attempt.size.height === 0
+          ? `The server wants a size where the settings leave it to the model (${why}). Choose a size, or set wisp.image.width and wisp.image.height.`
+          : `The server refused the size ${formatSize(attempt.size)} (${why}). Choose another size.`,
       actions: ["Try Again", "Open Settings"],
       setting: "wisp.image",
     };

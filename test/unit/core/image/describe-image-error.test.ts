@@ -49,6 +49,12 @@ describe("image errors as the user reads them", () => {
     assert.deepEqual(report.actions, ["Try Again", "Open Settings"]);
   });
 
+  it("says how to name a size when a server wants one and the settings leave it to the model", () => {
+    const failure = { kind: "bad-request", status: 400, param: "width", message: "x refused the request (400): width is required" } as const;
+    const report = describeImageError(failure, { ...attempt, size: { width: 0, height: 0 } });
+    assert.equal(report.message, "The server wants a size where the settings leave it to the model (width is required). Choose a size, or set wisp.image.width and wisp.image.height.");
+  });
+
   it("offers to start the local server only when the base URL is on this machine", () => {
     const failure = { kind: "unreachable", message: "Cannot reach http://127.0.0.1:8765/v1: the connection was refused." };
     assert.deepEqual(describeImageError(failure, attempt).actions, ["Start Local Server", "Open Settings"]);
