@@ -5,9 +5,6 @@ export interface ImageSize {
   readonly height: number;
 }
 
-/** The size the settings give by default: the model's own on both sides. */
-export const MODEL_SIZE: ImageSize = { width: 0, height: 0 };
-
 /**
  * What Wisp asks for: multiples of 8 (the latent grid of Stable-Diffusion-style models) within the
  * range of the width/height settings. A server may accept less (the local one stops at 1024) and
