@@ -156,7 +156,7 @@ function* applicationFiles(reposDir: string): Generator<Located> {
   for (const repo of TRAINING_REPOS) {
     for (const file of repoFiles(repoGitDir(reposDir, repo), repo, (p, size) => EXTENSIONS[path.extname(p)] !== undefined && size <= MAX_FILE_BYTES)) {
       const origin = `${repo.name}@${repo.commit.slice(0, 12)}`;
-      yield { path: `github.com/${repo.name}/${file.path}`, origin, license: repo.license, language: EXTENSIONS[path.extname(file.path)]!, application: true, read: () => file.text };
+      yield { path: `github.com/${repo.name}/${file.path}`, origin, license: repo.license, language: EXTENSIONS[path.extname(file.path)]!, application: !repo.library, read: () => file.text };
     }
   }
 }

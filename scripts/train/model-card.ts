@@ -29,7 +29,7 @@ export function modelCard(input: { name: string; spec: LlamaSpec; dataset: { tok
   }
   const rows = [...licences].sort((a, b) => b[1].bytes - a[1].bytes);
   const repos = TRAINING_REPOS.map((repo) => {
-    const files = train.filter((f) => f.application && f.origin.startsWith(`${repo.name}@`));
+    const files = train.filter((f) => f.origin.startsWith(`${repo.name}@`));
     return `| [${repo.name}](https://github.com/${repo.name}) | \`${repo.commit.slice(0, 12)}\` | ${repo.license} (\`${repo.licenseFile}\`) | ${files.length} | ${mib(files.reduce((a, f) => a + f.bytes, 0))} |`;
   });
   // Rows written by hand (how the run went, what the bench measured) that no export can know.
@@ -55,13 +55,14 @@ ${lastLines.length ? `Training:\n\n\`\`\`\n${lastLines.join("\n")}\n\`\`\`\n` : 
 ## Licences of the training text
 
 The text is the JavaScript and TypeScript of the project's npm dependencies whose licence is
-permissive, Python's standard library, and application code from permissively licensed
-repositories at pinned commits (\`scripts/train/training-repos.ts\`, fetched by
+permissive, Python's standard library, and the code of permissively licensed applications and
+libraries at pinned commits (\`scripts/train/training-repos.ts\`, fetched by
 \`scripts/train/fetch-repos.ts\`; their tests, vendored, built and generated files left out). Exact
 copies and near-duplicates (a file sharing more than half of its lines with one already kept, such as
 a package's CommonJS and ESM builds of one module) are dropped, and so are minified, generated
 and data-like files (keyword and character tables). Within each language, half of the examples
-come from the application code. The full list of files is in \`${name}.files.txt\`; each package's
+come from the applications, half from the libraries (the packages, the standard library and the
+repositories marked \`library\`). The full list of files is in \`${name}.files.txt\`; each package's
 licence text is in its own folder under \`node_modules/\`, Python's in
 \`/usr/share/doc/python3.11/copyright\`, each repository's in its licence file at the commit below.
 

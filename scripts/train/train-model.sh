@@ -14,7 +14,8 @@
 # --help for going bigger on a GPU; WISP_TRAIN_DATASET_TOKENS=40e6 builds the larger dataset a GPU run wants). Work files live in .cache/train: with --minutes N a run stops
 # after N minutes, checkpointed, and --resume goes on from the checkpoint (see train.py --help).
 # WISP_TRAIN_TOKENIZER=FILE builds the examples with an earlier dataset's tokenizer.json, so that
-# --init DIR can start from that dataset's model's weights.
+# --init DIR can start from that dataset's model's weights; `npx tsx scripts/train/gguf-weights.ts
+# --out DIR` writes both (DIR/tokenizer.json, DIR's weights) from the shipped models/wisp-coder.gguf.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"

@@ -14,6 +14,8 @@ export interface TrainingRepo {
   licenseFile: string;
   /** Only paths under these folders: the project's own code, not what it vendors or generates. */
   roots?: string[];
+  /** A library's code goes to the libraries' half of the examples (with the npm packages'), not the applications'. */
+  library?: true;
 }
 
 export const TRAINING_REPOS: readonly TrainingRepo[] = [
@@ -29,6 +31,13 @@ export const TRAINING_REPOS: readonly TrainingRepo[] = [
   { name: "saleor/saleor", commit: "723cd4eba87dfc72822ade45dc08a3caa548428d", license: "BSD-3-Clause", licenseFile: "LICENSE", roots: ["saleor/"] },
   { name: "netbox-community/netbox", commit: "43fe81f9e833228c9869f7ddadb67e6c5f145060", license: "Apache-2.0", licenseFile: "LICENSE.txt", roots: ["netbox/"] },
   { name: "mitmproxy/mitmproxy", commit: "8fc25b3045934777b0796d8ec7958bbc257d7bb5", license: "MIT", licenseFile: "LICENSE", roots: ["mitmproxy/", "examples/"] },
+  // Libraries, written for other programmers to read and extend (the bench's Leaflet and httpx are of this kind).
+  { name: "chartjs/Chart.js", commit: "cb02e1d207bd4c4c40b20c259017f85f26f1e30a", license: "MIT", licenseFile: "LICENSE.md", roots: ["src/"], library: true },
+  { name: "openlayers/openlayers", commit: "58a284c3469e6d5601a8ff95f5bb60cf877c0244", license: "BSD-2-Clause", licenseFile: "LICENSE.md", roots: ["src/ol/"], library: true },
+  { name: "jquery/jquery", commit: "51eb576cca6ffce252dc152bf8e91d5230a0d887", license: "MIT", licenseFile: "LICENSE.txt", roots: ["src/"], library: true },
+  { name: "Turfjs/turf", commit: "98b9a4ed270148fda73dda48b7fd1f7c8b6f88e0", license: "MIT", licenseFile: "LICENSE", roots: ["packages/"], library: true },
+  { name: "psf/requests", commit: "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e", license: "Apache-2.0", licenseFile: "LICENSE", roots: ["src/requests/"], library: true },
+  { name: "urllib3/urllib3", commit: "6a8536b6e1b0cbe69ae801337c599951e527ae29", license: "MIT", licenseFile: "LICENSE.txt", roots: ["src/urllib3/"], library: true },
 ];
 
 /** Where fetch-repos.ts keeps a repository's objects. */

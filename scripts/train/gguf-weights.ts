@@ -1,0 +1,83 @@
+// A shipped GGUF back into what training starts from: weights.bin and weights.json (train.py's
+// layout, for --init) and the tokenizer.json its dataset had (build-dataset.ts --tokenizer), so
+// models/wisp-coder.gguf can be taken further on a grown corpus without the run that made it.
+//   npx tsx scripts/train/gguf-weights.ts [--gguf models/wisp-coder.gguf] --out DIR
+// q8_0 and f16 tensors are widened to float32: the model starts where the shipped file is, not
+// where its training ended (q8_0 moves a weight by at most half a step of its block's scale).
+import { mkdir, open, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { readGgufFileInfo } from "node-llama-cpp";
+import type { BpeVocabulary } from "../../src/server/models/bpe-trainer";
+import { Q8_0_BLOCK, TensorType, tensorByteLength } from "../../src/server/models/gguf-writer";
+
+const { values } = parseArgs({ options: { gguf: { type: "string", default: "models/wisp-coder.gguf" }, out: { type: "string" } } });
+if (!values.out) throw new Error("--out DIR is required");
+const info = await readGgufFileInfo(values.gguf!, { sourceType: "filesystem", readTensorInfo: true, logWarnings: false });
+const arch = info.architectureMetadata as Record<string, unknown> & { rope?: { freq_base?: number }; attention?: { head_count?: number; head_count_kv?: number } };
+const ggml = (info.metadata as unknown as { tokenizer: { ggml: { tokens: string[]; token_type: number[]; merges: string[] } } }).tokenizer.ggml;
+
+// llamaVocabulary() appends the special tokens (control type) after the BPE's own.
+const NORMAL = 1;
+const bpeCount = ggml.token_type.findIndex((t) => t !== NORMAL);
+const bpe: BpeVocabulary = { tokens: ggml.tokens.slice(0, bpeCount < 0 ? undefined : bpeCount), merges: ggml.merges };
+
+const layers = Number(arch.block_count);
+const spec = {
+  embedding: Number(arch.embedding_length), layers, heads: Number(arch.attention?.head_count), kvHeads: Number(arch.attention?.head_count_kv ?? arch.attention?.head_count),
+  feedForward: Number(arch.feed_forward_length), contextLength: Number(arch.context_length), ropeBase: Number(arch.rope?.freq_base ?? 10000), vocabSize: ggml.tokens.length,
+};
+
+// train.py's state_dict order, which its load_weights pairs one to one with weights.json's entries.
+const perBlock = ["attn_norm", "attn_q", "attn_k", "attn_v", "attn_output", "ffn_norm", "ffn_gate", "ffn_up", "ffn_down"];
+const order = ["token_embd.weight", ...Array.from({ length: layers }, (_, i) => perBlock.map((n) => `blk.${i}.${n}.weight`)).flat(), "output_norm.weight", "output.weight"];
+const byName = new Map((info.tensorInfo ?? []).map((t) => [t.name, t]));
+
+function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exponent = (h >> 10) & 0x1f;
+  const fraction = h & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 31) return fraction ? NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
+
+function widen(type: TensorType, bytes: Buffer, count: number): Float32Array {
+  const out = new Float32Array(count);
+  if (type === TensorType.F32) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + count * 4));
+  if (type === TensorType.F16) {
+    for (let i = 0; i < count; i++) out[i] = halfToFloat(bytes.readUInt16LE(2 * i));
+    return out;
+  }
+  if (type !== TensorType.Q8_0) throw new Error(`tensor type ${type} is not read here (f32, f16 and q8_0 are)`);
+  for (let b = 0, at = 0; b < count; b += Q8_0_BLOCK, at += 2 + Q8_0_BLOCK) {
+    const scale = halfToFloat(bytes.readUInt16LE(at));
+    for (let i = 0; i < Q8_0_BLOCK; i++) out[b + i] = scale * bytes.readInt8(at + 2 + i);
+  }
+  return out;
+}
+
+await mkdir(values.out, { recursive: true });
+const file = await open(values.gguf!);
+const tensors: { name: string; shape: number[]; offset: number }[] = [];
+const parts: Buffer[] = [];
+let offset = 0;
+for (const name of order) {
+  const t = byName.get(name);
+  if (!t) throw new Error(`${values.gguf} has no tensor ${name}`);
+  const dims = t.dimensions.map(Number);
+  const count = dims.reduce((a, b) => a * b, 1);
+  const type = t.ggmlType as number as TensorType;
+  const bytes = Buffer.alloc(tensorByteLength({ name, dims, type }));
+  await file.read(bytes, 0, bytes.length, Number(t.fileOffset));
+  const values32 = widen(type, bytes, count);
+  parts.push(Buffer.from(values32.buffer, values32.byteOffset, values32.byteLength));
+  // torch's [out, in] is ggml's dims reversed; the values are in the same row-major order.
+  tensors.push({ name, shape: [...dims].reverse(), offset });
+  offset += values32.byteLength;
+}
+await file.close();
+await writeFile(path.join(values.out, "weights.bin"), Buffer.concat(parts));
+await writeFile(path.join(values.out, "weights.json"), JSON.stringify({ spec, tensors }, null, 1));
+await writeFile(path.join(values.out, "tokenizer.json"), JSON.stringify(bpe));
+process.stdout.write(`wrote ${values.out}: ${tensors.length} tensors (${(offset / 2 ** 20).toFixed(1)} MiB float32), ${bpe.tokens.length} tokens and ${bpe.merges.length} merges\n`);
