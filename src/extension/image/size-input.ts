@@ -1,10 +1,10 @@
 import * as vscode from "vscode";
 import { seedProblem, stepsProblem } from "../../core/image/image-request";
 import { formatSize, parseSize, sizeChoices, type ImageSize, type SizeChoice } from "../../core/image/image-size";
+import type { ImageSettings } from "../settings";
 
 /** What the size input is prefilled with when the settings leave the size to the model. */
 const TYPED_SIZE: ImageSize = { width: 512, height: 512 };
-import type { ImageSettings } from "../settings";
 
 /** The generation parameters besides the prompt and the model. */
 export interface ImageParameters {
