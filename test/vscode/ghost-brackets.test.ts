@@ -18,8 +18,13 @@ type Shown = Extract<CompletionOutcome, { kind: "shown" }>;
 describe("Ghost text around auto-closed brackets (real VS Code, scripted server)", function () {
   this.timeout(60_000);
   const key = "sk-wisp-brackets";
-  /** Long enough that typing through the `type` command never pauses that long. */
-  const debounceMs = 300;
+  /** Long enough that typing through the `type` command never pauses that long. At 300 ms a loaded
+   * machine let the debounce of `{` run out in the extension host between two keys the test saw
+   * under 300 ms apart (2 requests with "0 pauses" in 1 of 4 runs with both cores busy). */
+  const debounceMs = 1000;
+  /** A gap the test counts as a pause: half the debounce, so that a slow extension host is on the
+   * side of more requests allowed, never of a false failure. */
+  const pauseMs = debounceMs / 2;
   let api: WispApi;
   let server: ScriptedApi;
   let file: string | undefined;
@@ -57,7 +62,7 @@ describe("Ghost text around auto-closed brackets (real VS Code, scripted server)
     for (const ch of text) {
       await vscode.commands.executeCommand("type", { text: ch });
       const now = performance.now();
-      if (now - last >= debounceMs) pauses++;
+      if (now - last >= pauseMs) pauses++;
       last = now;
     }
     return pauses;
@@ -120,7 +125,8 @@ describe("Ghost text around auto-closed brackets (real VS Code, scripted server)
     assert.equal(shown.text, body.slice(0, body.lastIndexOf("\n}")));
     await accept(editor, `export function average(values: number[]): number {\n    ${body}`);
     const sent = server.textRequests.length - requests;
-    assert.ok(sent >= 1 && sent <= 1 + pauses, `${sent} requests with ${pauses} pauses`);
+    const prompts = server.textRequests.slice(requests).map((r) => r.body.prompt.slice(-24));
+    assert.ok(sent >= 1 && sent <= 1 + pauses, `${sent} requests with ${pauses} pauses, prompts ending ${JSON.stringify(prompts)}`);
   });
 
   it("an answer far longer than the block: 8 lines shown, and the stream cut as soon as they are in", async () => {
