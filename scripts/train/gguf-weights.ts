@@ -9,7 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { readGgufFileInfo } from "node-llama-cpp";
 import type { BpeVocabulary } from "../../src/server/models/bpe-trainer";
-import { Q8_0_BLOCK, TensorType, tensorByteLength } from "../../src/server/models/gguf-writer";
+import { dequantizeQ8_0, fromHalf, TensorType, tensorByteLength } from "../../src/server/models/gguf-writer";
 
 const { values } = parseArgs({ options: { gguf: { type: "string", default: "models/wisp-coder.gguf" }, out: { type: "string" } } });
 if (!values.out) throw new Error("--out DIR is required");
@@ -33,28 +33,11 @@ const perBlock = ["attn_norm", "attn_q", "attn_k", "attn_v", "attn_output", "ffn
 const order = ["token_embd.weight", ...Array.from({ length: layers }, (_, i) => perBlock.map((n) => `blk.${i}.${n}.weight`)).flat(), "output_norm.weight", "output.weight"];
 const byName = new Map((info.tensorInfo ?? []).map((t) => [t.name, t]));
 
-function halfToFloat(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exponent = (h >> 10) & 0x1f;
-  const fraction = h & 0x3ff;
-  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
-  if (exponent === 31) return fraction ? NaN : sign * Infinity;
-  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
-}
-
 function widen(type: TensorType, bytes: Buffer, count: number): Float32Array {
-  const out = new Float32Array(count);
   if (type === TensorType.F32) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + count * 4));
-  if (type === TensorType.F16) {
-    for (let i = 0; i < count; i++) out[i] = halfToFloat(bytes.readUInt16LE(2 * i));
-    return out;
-  }
-  if (type !== TensorType.Q8_0) throw new Error(`tensor type ${type} is not read here (f32, f16 and q8_0 are)`);
-  for (let b = 0, at = 0; b < count; b += Q8_0_BLOCK, at += 2 + Q8_0_BLOCK) {
-    const scale = halfToFloat(bytes.readUInt16LE(at));
-    for (let i = 0; i < Q8_0_BLOCK; i++) out[b + i] = scale * bytes.readInt8(at + 2 + i);
-  }
-  return out;
+  if (type === TensorType.F16) return Float32Array.from({ length: count }, (_, i) => fromHalf(bytes.readUInt16LE(2 * i)));
+  if (type === TensorType.Q8_0) return dequantizeQ8_0(bytes);
+  throw new Error(`tensor type ${type} is not read here (f32, f16 and q8_0 are)`);
 }
 
 await mkdir(values.out, { recursive: true });

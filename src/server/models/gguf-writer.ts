@@ -122,6 +122,16 @@ function writeValue(sink: ByteSink, v: GgufValue): void {
   }
 }
 
+/** An IEEE 754 half precision value's bits as a number: toHalf read back. */
+export function fromHalf(half: number): number {
+  const sign = half & 0x8000 ? -1 : 1;
+  const exponent = (half >> 10) & 0x1f;
+  const fraction = half & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 31) return fraction ? Number.NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
+
 /** IEEE 754 half precision, round-to-nearest-even, for f16 tensors. */
 export function toHalf(value: number): number {
   const f32 = new Float32Array([value]);
@@ -152,6 +162,17 @@ export function quantizeQ8_0(data: Float32Array): Uint8Array {
     const id = d === 0 ? 0 : 1 / d;
     view.setUint16(at, toHalf(d), true);
     for (let i = 0; i < Q8_0_BLOCK; i++) view.setInt8(at + 2 + i, Math.round(Math.abs(data[b + i]! * id)) * Math.sign(data[b + i]!));
+  }
+  return out;
+}
+
+/** quantizeQ8_0's layout read back: per block, the f16 scale times each of its 32 int8 values. */
+export function dequantizeQ8_0(bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float32Array((bytes.length / Q8_0_BLOCK_BYTES) * Q8_0_BLOCK);
+  for (let b = 0, at = 0; b < out.length; b += Q8_0_BLOCK, at += Q8_0_BLOCK_BYTES) {
+    const scale = fromHalf(view.getUint16(at, true));
+    for (let i = 0; i < Q8_0_BLOCK; i++) out[b + i] = scale * view.getInt8(at + 2 + i);
   }
   return out;
 }

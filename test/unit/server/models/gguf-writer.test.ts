@@ -1,18 +1,12 @@
 import assert from "node:assert/strict";
-import { ggufHeader, Q8_0_BLOCK, quantizeQ4_0, quantizeQ8_0, tensorBytes, TensorType } from "../../../../src/server/models/gguf-writer";
-
-const halfToFloat = (half: number) => {
-  const exp = (half >> 10) & 0x1f;
-  const mant = half & 0x3ff;
-  return (exp === 0 ? (mant / 1024) * 2 ** -14 : (1 + mant / 1024) * 2 ** (exp - 15)) * (half & 0x8000 ? -1 : 1);
-};
+import { dequantizeQ8_0, fromHalf, ggufHeader, Q8_0_BLOCK, quantizeQ4_0, quantizeQ8_0, tensorBytes, TensorType } from "../../../../src/server/models/gguf-writer";
 
 /** ggml's q4_0 layout read back: an f16 scale, then 16 bytes of nibbles (value i low, value 16 + i high), minus 8. */
 function dequantizeQ4_0(bytes: Uint8Array): Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float32Array((bytes.length / 18) * Q8_0_BLOCK);
   for (let b = 0; b < bytes.length / 18; b++) {
-    const scale = halfToFloat(view.getUint16(b * 18, true));
+    const scale = fromHalf(view.getUint16(b * 18, true));
     for (let i = 0; i < 16; i++) {
       const byte = bytes[b * 18 + 2 + i]!;
       out[b * 32 + i] = ((byte & 15) - 8) * scale;
@@ -22,24 +16,12 @@ function dequantizeQ4_0(bytes: Uint8Array): Float32Array {
   return out;
 }
 
-/** ggml's q8_0 layout read back: an f16 scale, then 32 signed bytes, per block. */
-function dequantize(bytes: Uint8Array): Float32Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const blocks = bytes.length / (2 + Q8_0_BLOCK);
-  const out = new Float32Array(blocks * Q8_0_BLOCK);
-  for (let b = 0; b < blocks; b++) {
-    const scale = halfToFloat(view.getUint16(b * 34, true));
-    for (let i = 0; i < Q8_0_BLOCK; i++) out[b * Q8_0_BLOCK + i] = view.getInt8(b * 34 + 2 + i) * scale;
-  }
-  return out;
-}
-
 describe("q8_0 quantization", () => {
   it("packs blocks of 32 as an f16 scale and int8 values that read back within half a step", () => {
     const values = Float32Array.from({ length: 4 * Q8_0_BLOCK }, (_, i) => Math.sin(i * 0.7) * (1 + (i >> 5)));
     const bytes = quantizeQ8_0(values);
     assert.equal(bytes.length, 4 * 34);
-    const back = dequantize(bytes);
+    const back = dequantizeQ8_0(bytes);
     for (let b = 0; b < 4; b++) {
       const block = values.subarray(b * 32, b * 32 + 32);
       const step = Math.max(...block.map(Math.abs)) / 127;
@@ -51,10 +33,10 @@ describe("q8_0 quantization", () => {
   it("keeps the largest value of a block exact up to the scale's rounding, and zeros as zeros", () => {
     const values = new Float32Array(Q8_0_BLOCK);
     values[3] = -2.5;
-    const back = dequantize(quantizeQ8_0(values));
+    const back = dequantizeQ8_0(quantizeQ8_0(values));
     assert.ok(Math.abs(back[3]! + 2.5) < 2.5e-3);
     assert.equal(back.filter((v, i) => i !== 3 && v !== 0).length, 0);
-    assert.deepEqual([...dequantize(quantizeQ8_0(new Float32Array(Q8_0_BLOCK)))], new Array(Q8_0_BLOCK).fill(0));
+    assert.deepEqual([...dequantizeQ8_0(quantizeQ8_0(new Float32Array(Q8_0_BLOCK)))], new Array(Q8_0_BLOCK).fill(0));
   });
 
   it("refuses a length that is not whole blocks", () => {
