@@ -1,4 +1,4 @@
-import { formatSize, type ImageSize } from "./image-size";
+import { formatSize, leavesSideToModel, type ImageSize } from "./image-size";
 
 /** A failed image request as the client reports it (the fields of a WispError). */
 export interface ImageFailure {
@@ -79,7 +79,7 @@ function describeRefusal(failure: ImageFailure, attempt: ImageAttempt): ImageErr
   if (failure.param !== undefined && sizeParams.has(failure.param)) {
     return {
       message:
-        attempt.size.width === 0 || attempt.size.height === 0
+        leavesSideToModel(attempt.size)
           ? `The server wants a size where the settings leave it to the model (${why}). Choose a size, or set wisp.image.width and wisp.image.height.`
           : `The server refused the size ${formatSize(attempt.size)} (${why}). Choose another size.`,
       actions: ["Try Again", "Open Settings"],

@@ -12,6 +12,11 @@ export interface ImageSize {
  */
 export const SIZE_LIMITS = { min: 64, max: 2048, multiple: 8 } as const;
 
+/** True when the request leaves at least one side to the server (a side of 0). */
+export function leavesSideToModel(size: ImageSize): boolean {
+  return size.width === 0 || size.height === 0;
+}
+
 /** `512×768`: how sizes are shown. */
 export function formatSize(size: ImageSize): string {
   if (size.width === 0 && size.height === 0) return "the model's own size";

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { seedProblem, stepsProblem } from "../../core/image/image-request";
-import { formatSize, parseSize, sizeChoices, type ImageSize, type SizeChoice } from "../../core/image/image-size";
+import { formatSize, leavesSideToModel, parseSize, sizeChoices, type ImageSize, type SizeChoice } from "../../core/image/image-size";
 import type { ImageSettings } from "../settings";
 
 /** What the size input is prefilled with when the settings leave the size to the model. */
@@ -55,15 +55,14 @@ export async function askParameters(
 
 function description(choice: SizeChoice): string {
   if (choice.origin === "preset") return "preset";
-  const leftToModel = choice.size.width === 0 || choice.size.height === 0;
-  return leftToModel ? "the server picks it (wisp.image.width × height: 0)" : "wisp.image.width × height";
+  return leavesSideToModel(choice.size) ? "the server picks it (wisp.image.width × height: 0)" : "wisp.image.width × height";
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The first offered size with both sides set, to prefill a typed one. */
 function typedFrom(choices: readonly SizeChoice[]): ImageSize {
-  return choices.find((c) => c.size.width > 0 && c.size.height > 0)?.size ?? TYPED_SIZE;
+  return choices.find((c) => !leavesSideToModel(c.size))?.size ?? TYPED_SIZE;
 }
 
 async function askSize(title: string, initial: ImageSize): Promise<ImageSize | undefined> {
