@@ -10,7 +10,7 @@ import { ApiError, errorBody, type ApiErrorType } from "../errors";
 import { SseRelay, type RelayedUsage } from "../upstreams/sse-relay";
 import type { Upstream } from "../upstreams/upstream";
 import type { UpstreamRoute } from "../upstreams/upstream-registry";
-import { openUpstream, readBody } from "../upstreams/upstream-transport";
+import { openUpstream, readBody, staleConnection } from "../upstreams/upstream-transport";
 
 /** The POST routes whose bodies name a model and may go upstream (paths under /v1). */
 export type ForwardedPath = "/chat/completions" | "/completions" | "/images/generations";
@@ -89,7 +89,7 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
 
 /** The upstream's response headers, an Error when it cannot be reached, or "client-gone". */
 async function connect(upstream: Upstream, path: string, body: string, reply: FastifyReply): Promise<IncomingMessage | Error | "client-gone"> {
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     if (closed(reply)) return "client-gone";
     const { request, response } = openUpstream(upstream.transport, upstream, "POST", path, body);
     const leave = () => {
@@ -105,8 +105,7 @@ async function connect(upstream: Upstream, path: string, body: string, reply: Fa
       upstream.outstanding--;
       reply.raw.off("close", leave);
       if (closed(reply)) return "client-gone";
-      // A kept-alive connection the upstream had just closed: try once more on a new one.
-      if (request.reusedSocket && (error as NodeJS.ErrnoException).code === "ECONNRESET" && attempt === 0) continue;
+      if (staleConnection(request, error)) continue;
       return error as Error;
     }
   }

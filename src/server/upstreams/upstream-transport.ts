@@ -56,6 +56,16 @@ export function openUpstream(transport: UpstreamTransport, target: Target, metho
   return { request, response };
 }
 
+/**
+ * Whether a request failed only because its kept-alive connection had been closed by the upstream
+ * while idle (reset on read, broken pipe on write), which says nothing about the upstream: send it
+ * again. The pool may hold several such connections; each failure drops one, and a new connection
+ * is never "reused", so retrying ends at a real answer or a real error.
+ */
+export function staleConnection(request: http.ClientRequest, error: unknown): boolean {
+  return request.reusedSocket && ["ECONNRESET", "EPIPE"].includes((error as NodeJS.ErrnoException).code ?? "");
+}
+
 /** Reads a whole response body. */
 export function readBody(response: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -69,12 +79,17 @@ export function readBody(response: IncomingMessage): Promise<Buffer> {
 
 /** A whole request and answer, given up after `timeoutMs`. */
 export async function upstreamCall(transport: UpstreamTransport, target: Target, method: string, path: string, body: string | undefined, timeoutMs: number): Promise<{ status: number; body: Buffer }> {
-  const { request, response } = openUpstream(transport, target, method, path, body);
-  const timer = setTimeout(() => request.destroy(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
-  try {
-    const res = await response;
-    return { status: res.statusCode ?? 0, body: await readBody(res) };
-  } finally {
-    clearTimeout(timer);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { request, response } = openUpstream(transport, target, method, path, body);
+    const timer = setTimeout(() => request.destroy(new Error(`no answer in ${timeoutMs} ms`)), deadline - Date.now());
+    try {
+      const res = await response;
+      return { status: res.statusCode ?? 0, body: await readBody(res) };
+    } catch (error) {
+      if (!staleConnection(request, error)) throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

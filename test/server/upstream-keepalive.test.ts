@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import net from "node:net";
+import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+
+/**
+ * A TCP relay in front of a real upstream that can make every connection open so far behave as
+ * one the upstream closed while idle, before the gateway has noticed: the next request written
+ * on it gets the connection reset. New connections go through. (Done at the socket because the
+ * real race, a close and a reuse in the same instant, cannot be timed from a test.)
+ */
+async function staleRelay(target: TestServer): Promise<{ url: string; connections: () => number; closeIdle: () => void; close: () => Promise<void> }> {
+  const open = new Set<net.Socket>();
+  const stale = new WeakSet<net.Socket>();
+  const { port } = new URL(target.origin);
+  const server = net.createServer((client) => {
+    open.add(client);
+    const upstream = net.connect(Number(port), "127.0.0.1");
+    client.on("data", (chunk) => (stale.has(client) ? client.resetAndDestroy() : upstream.write(chunk)));
+    upstream.on("data", (chunk) => client.write(chunk));
+    const end = () => {
+      open.delete(client);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("close", end).on("error", end);
+    upstream.on("close", end).on("error", end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1`,
+    connections: () => open.size,
+    closeIdle: () => open.forEach((socket) => stale.add(socket)),
+    close: () => new Promise((resolve) => {
+      open.forEach((socket) => socket.destroy());
+      server.close(() => resolve());
+    }),
+  };
+}
+
+describe("upstream connections kept alive", function () {
+  this.timeout(120_000);
+  let upstream: TestServer;
+  let relay: Awaited<ReturnType<typeof staleRelay>>;
+  let gateway: TestServer;
+  before(async () => {
+    upstream = await startServer();
+    relay = await staleRelay(upstream);
+    gateway = await startServer({
+      localModels: false,
+      upstreams: [{ name: "only", baseUrl: relay.url, keyEnv: "UPSTREAM_ONLY_KEY" }],
+      env: { UPSTREAM_ONLY_KEY: upstream.key },
+      upstreamTiming: { refreshMs: 60_000, backoffMs: 60_000, checkTimeoutMs: 2_000 },
+    });
+  });
+  after(async () => {
+    await gateway?.close();
+    await relay?.close();
+    await upstream?.close();
+  });
+  const ask = (prompt: string) => gateway.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt, max_tokens: 2, temperature: 0 } });
+
+  /** Requests at once open as many connections, all kept for reuse afterwards; then they go stale. */
+  const keepThreeThenCloseThem = async () => {
+    const answers = await Promise.all(["one", "two", "three"].map(ask));
+    assert.deepEqual(answers.map((r) => r.status), [200, 200, 200]);
+    assert.ok(relay.connections() >= 3, `${relay.connections()} connections kept`);
+    relay.closeIdle();
+  };
+  const healthOf = () => {
+    const [status] = gateway.deps.upstreams.status();
+    return [status!.healthy, status!.last_error];
+  };
+
+  it("answers through a replica that closed its idle connections, and keeps it in rotation", async () => {
+    await keepThreeThenCloseThem();
+    const response = await ask("four");
+    assert.equal(response.status, 200, await response.clone().text());
+    assert.equal(response.headers.get("x-wisp-upstream"), "only");
+    assert.deepEqual(healthOf(), [true, null]);
+  });
+
+  it("finds such a replica healthy when it checks it", async () => {
+    await keepThreeThenCloseThem();
+    await gateway.deps.upstreams.start(); // checks every upstream now
+    assert.deepEqual(healthOf(), [true, null]);
+  });
+});
