@@ -80,6 +80,9 @@ describe("Prompt warm-up (real VS Code, scripted server)", function () {
     const requests = server.textRequests.length;
     await vscode.commands.executeCommand("type", { text: "x" });
     await waitFor("the completion after the warm-up", () => server.textRequests[requests], (r) => r !== undefined, 10_000);
+    // The status bar is busy while that completion is in flight (long enough to see on a loaded machine): judged once it is done.
+    await waitFor("the completion's outcome", () => api.completionOutcomes().length, (n) => n > outcomes, 10_000);
+    await waitFor("the status bar after the completion", () => api.statusBar().state, (state) => state !== "busy", 10_000);
     assert.equal(api.statusBar().state, "ready", "the status bar shows no error");
     assert.ok(!api.completionOutcomes().slice(outcomes).some((o) => o.kind === "error"), "no error outcome");
   });
