@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import net from "node:net";
+import { waitFor } from "../harness/wait-for";
 import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 /**
@@ -8,15 +9,17 @@ import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
  * on it gets the connection reset. New connections go through. (Done at the socket because the
  * real race, a close and a reuse in the same instant, cannot be timed from a test.)
  */
-async function staleRelay(target: TestServer): Promise<{ url: string; connections: () => number; closeIdle: () => void; close: () => Promise<void> }> {
+async function staleRelay(target: TestServer): Promise<{ url: string; connections: () => number; hold: () => () => void; closeIdle: () => void; close: () => Promise<void> }> {
   const open = new Set<net.Socket>();
   const stale = new WeakSet<net.Socket>();
+  // While held, answers wait (in order) so that requests sent at once are in flight at once.
+  let held: Promise<void> | undefined;
   const { port } = new URL(target.origin);
   const server = net.createServer((client) => {
     open.add(client);
     const upstream = net.connect(Number(port), "127.0.0.1");
     client.on("data", (chunk) => (stale.has(client) ? client.resetAndDestroy() : upstream.write(chunk)));
-    upstream.on("data", (chunk) => client.write(chunk));
+    upstream.on("data", (chunk) => (held ? void held.then(() => client.write(chunk)) : client.write(chunk)));
     const end = () => {
       open.delete(client);
       client.destroy();
@@ -29,6 +32,14 @@ async function staleRelay(target: TestServer): Promise<{ url: string; connection
   return {
     url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1`,
     connections: () => open.size,
+    hold: () => {
+      let release = () => {};
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     closeIdle: () => open.forEach((socket) => stale.add(socket)),
     close: () => new Promise((resolve) => {
       open.forEach((socket) => socket.destroy());
@@ -61,9 +72,12 @@ describe("upstream connections kept alive", function () {
 
   /** Requests at once open as many connections, all kept for reuse afterwards; then they go stale. */
   const keepThreeThenCloseThem = async () => {
-    const answers = await Promise.all(["one", "two", "three"].map(ask));
+    const release = relay.hold();
+    const answering = Promise.all(["one", "two", "three"].map(ask));
+    await waitFor("three connections to the upstream", () => relay.connections(), (n) => n >= 3, 30_000);
+    release();
+    const answers = await answering;
     assert.deepEqual(answers.map((r) => r.status), [200, 200, 200]);
-    assert.ok(relay.connections() >= 3, `${relay.connections()} connections kept`);
     relay.closeIdle();
   };
   const healthOf = () => {
