@@ -9,7 +9,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { readGgufFileInfo } from "node-llama-cpp";
 import type { BpeVocabulary } from "../../src/server/models/bpe-trainer";
-import { dequantizeQ8_0, fromHalf, TensorType, tensorByteLength } from "../../src/server/models/gguf-writer";
+import { float16ToNumber } from "../../src/core/base/float16";
+import { dequantizeQ8_0, TensorType, tensorByteLength } from "../../src/server/models/gguf-writer";
 
 const { values } = parseArgs({ options: { gguf: { type: "string", default: "models/wisp-coder.gguf" }, out: { type: "string" } } });
 if (!values.out) throw new Error("--out DIR is required");
@@ -35,7 +36,7 @@ const byName = new Map((info.tensorInfo ?? []).map((t) => [t.name, t]));
 
 function widen(type: TensorType, bytes: Buffer, count: number): Float32Array {
   if (type === TensorType.F32) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + count * 4));
-  if (type === TensorType.F16) return Float32Array.from({ length: count }, (_, i) => fromHalf(bytes.readUInt16LE(2 * i)));
+  if (type === TensorType.F16) return Float32Array.from({ length: count }, (_, i) => float16ToNumber(bytes.readUInt16LE(2 * i)));
   if (type === TensorType.Q8_0) return dequantizeQ8_0(bytes);
   throw new Error(`tensor type ${type} is not read here (f32, f16 and q8_0 are)`);
 }

@@ -1,6 +1,7 @@
 // A minimal GGUF v3 writer: header, metadata key/values, tensor infos, aligned tensor data.
 // Only what the generated and trained models need (scalars, strings, arrays of those; f32, f16,
 // q8_0 and q4_0 tensors). Large files are written a tensor at a time (ggufHeader, tensorBytes).
+import { float16ToNumber } from "../../core/base/float16";
 
 export const GGUF_ALIGNMENT = 32;
 
@@ -122,16 +123,6 @@ function writeValue(sink: ByteSink, v: GgufValue): void {
   }
 }
 
-/** An IEEE 754 half precision value's bits as a number: toHalf read back. */
-export function fromHalf(half: number): number {
-  const sign = half & 0x8000 ? -1 : 1;
-  const exponent = (half >> 10) & 0x1f;
-  const fraction = half & 0x3ff;
-  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
-  if (exponent === 31) return fraction ? Number.NaN : sign * Infinity;
-  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
-}
-
 /** IEEE 754 half precision, round-to-nearest-even, for f16 tensors. */
 export function toHalf(value: number): number {
   const f32 = new Float32Array([value]);
@@ -171,7 +162,7 @@ export function dequantizeQ8_0(bytes: Uint8Array): Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float32Array((bytes.length / Q8_0_BLOCK_BYTES) * Q8_0_BLOCK);
   for (let b = 0, at = 0; b < out.length; b += Q8_0_BLOCK, at += Q8_0_BLOCK_BYTES) {
-    const scale = fromHalf(view.getUint16(at, true));
+    const scale = float16ToNumber(view.getUint16(at, true));
     for (let i = 0; i < Q8_0_BLOCK; i++) out[b + i] = scale * view.getInt8(at + 2 + i);
   }
   return out;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ProtoWriter } from "../../../src/server/engines/image/onnx/proto-writer";
-import { float16ToNumber, toFloat16Bits } from "../../../src/server/engines/image/tensor-feeds";
+import { float16ToNumber, toFloat16Bits } from "../../../src/core/base/float16";
 
 describe("protobuf writer", () => {
   const hex = (w: ProtoWriter) => Buffer.from(w.toBytes()).toString("hex");

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { dequantizeQ8_0, fromHalf, ggufHeader, Q8_0_BLOCK, quantizeQ4_0, quantizeQ8_0, tensorBytes, TensorType } from "../../../../src/server/models/gguf-writer";
+import { float16ToNumber } from "../../../../src/core/base/float16";
+import { dequantizeQ8_0, ggufHeader, Q8_0_BLOCK, quantizeQ4_0, quantizeQ8_0, tensorBytes, TensorType } from "../../../../src/server/models/gguf-writer";
 
 /** ggml's q4_0 layout read back: an f16 scale, then 16 bytes of nibbles (value i low, value 16 + i high), minus 8. */
 function dequantizeQ4_0(bytes: Uint8Array): Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float32Array((bytes.length / 18) * Q8_0_BLOCK);
   for (let b = 0; b < bytes.length / 18; b++) {
-    const scale = fromHalf(view.getUint16(b * 18, true));
+    const scale = float16ToNumber(view.getUint16(b * 18, true));
     for (let i = 0; i < 16; i++) {
       const byte = bytes[b * 18 + 2 + i]!;
       out[b * 32 + i] = ((byte & 15) - 8) * scale;
