@@ -92,6 +92,26 @@ describe("POST /v1/completions: one-line answers copied from the file, chosen by
     assert.equal(answer.choices[0]!.text, "e(input), expected");
   });
 
+  it("after `</` in markup, the innermost open element's closing tag, not a tag copied from elsewhere in the file", async () => {
+    const prefix = [
+      "  return (",
+      "    <FormControl>",
+      '      <FormLabel htmlFor="email">Email</FormLabel>',
+      "    </FormControl>",
+      "    <FormControl isInvalid={!!errors.name}>",
+      '      <FormLabel htmlFor="name">Name</FormLabel>',
+      "      {errors.name && (",
+      "        <FormErrorMessage>",
+      "          {errors.name.message}",
+      "        </",
+    ].join("\n");
+    assert.deepEqual(lineCandidates(prefix, "\n"), ["FormControl>"], "the copy the file offers");
+    const before = await copied(server);
+    const answer = await complete(server, { prompt: prefix, suffix: "\n      )}\n    </FormControl>\n" });
+    assert.deepEqual(answer.choices.map((c) => [c.text, c.finish_reason]), [["FormErrorMessage>", "stop"]]);
+    assert.equal(await copied(server), before + 1);
+  });
+
   it("a line longer than max_tokens is cut there, finish_reason length", async () => {
     const prefix = "const greeting = formatName(user.first, user.last);\nconst farewell = formatName(user.fi";
     const answer = await complete(server, { prompt: prefix, suffix: "\n", max_tokens: 2 });

@@ -6,6 +6,7 @@
 // own likelihood (see line-choice.ts) and generates only where the file offers none. A line that
 // would bring another function's parameters or locals along is not offered (out-of-scope-names.ts),
 // nor is such a line of the model's own (see scoped-choice.ts).
+import { closingTag } from "./closing-tag";
 import { outOfScopeNames } from "./out-of-scope-names";
 import type { FileLines } from "./types";
 
@@ -28,7 +29,7 @@ const LONGEST_LINE = 200;
 export function lineCandidates(prefix: string, suffix: string, outOfScope = outOfScopeNames(prefix, suffix)): string[] {
   const line = prefix.slice(prefix.lastIndexOf("\n") + 1);
   const lineEnd = suffix.indexOf("\n");
-  const after = (lineEnd < 0 ? suffix : suffix.slice(0, lineEnd)).trim();
+  const after = cursorLineAfter(suffix);
   const below = lineEnd < 0 ? "" : suffix.slice(lineEnd);
   for (let k = Math.min(LONGEST_TAIL, line.length); k >= SHORTEST_TAIL; k--) {
     const tail = line.slice(-k);
@@ -48,10 +49,25 @@ export function lineCandidates(prefix: string, suffix: string, outOfScope = outO
   return [];
 }
 
-/** What a one-line answer at the cursor may copy from its file, and the scope check its own line must pass. */
+/**
+ * What a one-line answer at the cursor may copy from its file, and the scope check its own line must
+ * pass. A closing tag the markup asks for (closing-tag.ts) is the only line after `</`, and one more
+ * line, offered first, after a bare `<`.
+ */
 export function fileLines(prefix: string, suffix: string): FileLines {
   const outOfScope = outOfScopeNames(prefix, suffix);
-  return { lines: lineCandidates(prefix, suffix, outOfScope), outOfScope };
+  const lines = lineCandidates(prefix, suffix, outOfScope);
+  const tag = closingTag(prefix);
+  const after = cursorLineAfter(suffix);
+  if (!tag || !tag.text.endsWith(after) || tag.text === after) return { lines, outOfScope };
+  const closing = tag.text.slice(0, tag.text.length - after.length);
+  return { lines: tag.certain ? [closing] : [...new Set([closing, ...lines])].slice(0, MOST), outOfScope };
+}
+
+/** What the cursor's line has after the cursor, trimmed. */
+function cursorLineAfter(suffix: string): string {
+  const lineEnd = suffix.indexOf("\n");
+  return (lineEnd < 0 ? suffix : suffix.slice(0, lineEnd)).trim();
 }
 
 /**
