@@ -16,6 +16,7 @@
 # WISP_TRAIN_TOKENIZER=FILE builds the examples with an earlier dataset's tokenizer.json, so that
 # --init DIR can start from that dataset's model's weights; `npx tsx scripts/train/gguf-weights.ts
 # --out DIR` writes both (DIR/tokenizer.json, DIR's weights) from the shipped models/wisp-coder.gguf.
+# WISP_TRAIN_DATASET_SEED=N cuts other examples from the same files (a further round's new data).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -30,7 +31,7 @@ log "fetching the application code into $WORK/repos"
 npx tsx scripts/train/fetch-repos.ts --dir "$WORK/repos" ${WISP_TRAIN_REPOS_FROM:+--from "$WISP_TRAIN_REPOS_FROM"}
 log "building the dataset in $WORK/data"
 npx tsx scripts/train/build-dataset.ts --repos "$WORK/repos" --out "$WORK/data" --tokens "${WISP_TRAIN_DATASET_TOKENS:-13e6}" \
-  ${WISP_TRAIN_TOKENIZER:+--tokenizer "$WISP_TRAIN_TOKENIZER"}
+  --seed "${WISP_TRAIN_DATASET_SEED:-1}" ${WISP_TRAIN_TOKENIZER:+--tokenizer "$WISP_TRAIN_TOKENIZER"}
 log "training (progress below; the log is $WORK/train.log)"
 "$PYTHON" -u scripts/train/train.py --data "$WORK/data" --out "$WORK/run" "$@" 2>&1 | tee "$WORK/train.log"
 npx tsx scripts/train/export-gguf.ts --data "$WORK/data" --weights "$WORK/run" --out models/wisp-coder.gguf --log "$WORK/train.log"
