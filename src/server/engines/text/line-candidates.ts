@@ -39,10 +39,8 @@ export function lineCandidates(prefix: string, suffix: string, outOfScope = outO
     // a shorter one would match by chance more often than it helps.
     if (found.length === 0) continue;
     const lines = found.flatMap((text) => {
-      const end = text.trimEnd();
-      if (!end.endsWith(after)) return [];
-      const rest = end.slice(0, end.length - after.length).trimEnd();
-      return rest === "" || rest.length > LONGEST_LINE || outOfScope(rest).length > 0 ? [] : [rest];
+      const rest = endingWith(text, after);
+      return rest === undefined || rest.length > LONGEST_LINE || outOfScope(rest).length > 0 ? [] : [rest];
     });
     return [...new Set(lines)].slice(0, MOST);
   }
@@ -58,10 +56,20 @@ export function fileLines(prefix: string, suffix: string): FileLines {
   const outOfScope = outOfScopeNames(prefix, suffix);
   const lines = lineCandidates(prefix, suffix, outOfScope);
   const tag = closingTag(prefix);
-  const after = cursorLineAfter(suffix);
-  if (!tag || !tag.text.endsWith(after) || tag.text === after) return { lines, outOfScope };
-  const closing = tag.text.slice(0, tag.text.length - after.length);
+  const closing = tag && endingWith(tag.text, cursorLineAfter(suffix));
+  if (!tag || closing === undefined) return { lines, outOfScope };
   return { lines: tag.certain ? [closing] : [...new Set([closing, ...lines])].slice(0, MOST), outOfScope };
+}
+
+/**
+ * A line to offer where the cursor's line already has `after` after the cursor: `text` must end
+ * with it, and comes without it; undefined when it does not, or nothing is left.
+ */
+function endingWith(text: string, after: string): string | undefined {
+  const end = text.trimEnd();
+  if (!end.endsWith(after)) return undefined;
+  const rest = end.slice(0, end.length - after.length).trimEnd();
+  return rest === "" ? undefined : rest;
 }
 
 /** What the cursor's line has after the cursor, trimmed. */
