@@ -112,6 +112,16 @@ describe("POST /v1/completions: one-line answers copied from the file, chosen by
     assert.equal(await copied(server), before + 1);
   });
 
+  it("in a list of lines of one shape, the sibling's line with the cursor line's name in it, where no copy fits", async () => {
+    const prefix = ["class codes(IntEnum):", '    BAD_GATEWAY = 502, "Bad Gateway"', '    SERVICE_UNAVAILABLE = 503, "Service Unavailable"', "    GATEWAY_TIMEOUT = 504, "].join("\n");
+    const suffix = '\n    HTTP_VERSION_NOT_SUPPORTED = 505, "HTTP Version Not Supported"\n';
+    assert.deepEqual(lineCandidates(prefix, suffix), [], "no tail of the line occurs again");
+    const before = await copied(server);
+    const answer = await complete(server, { prompt: prefix, suffix });
+    assert.deepEqual(answer.choices.map((c) => [c.text, c.finish_reason]), [['"Gateway Timeout"', "stop"]]);
+    assert.equal(await copied(server), before + 1);
+  });
+
   it("a line longer than max_tokens is cut there, finish_reason length", async () => {
     const prefix = "const greeting = formatName(user.first, user.last);\nconst farewell = formatName(user.fi";
     const answer = await complete(server, { prompt: prefix, suffix: "\n", max_tokens: 2 });

@@ -2,6 +2,7 @@
  * grep_search's matching: lines of files' text that contain the query (a plain string, case
  * insensitive, or a regular expression), as `path:line: text` rows, at most `limit` of them.
  */
+import { escapeRegExp } from "../base/escape-reg-exp";
 
 export interface GrepQuery {
   readonly query: string;
@@ -26,7 +27,7 @@ export interface LineMatcher {
 /** The line test for a query, or an error the model reads (a bad regular expression). */
 export function lineMatcher(query: GrepQuery): LineMatcher | { readonly error: string } {
   if (query.query === "") return { error: "The query is empty." };
-  const source = query.isRegexp ? query.query : query.query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const source = query.isRegexp ? query.query : escapeRegExp(query.query);
   let line: RegExp;
   let text: RegExp;
   try {

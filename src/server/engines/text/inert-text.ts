@@ -3,6 +3,7 @@
 // type), so typing "<|EOT|>" would otherwise end the turn inside the prompt. Such text is tokenized in
 // two pieces, its first character and the rest, which no vocabulary maps to the marker.
 import type { LlamaModel, Token, Tokenizer } from "node-llama-cpp";
+import { escapeRegExp } from "../../../core/base/escape-reg-exp";
 
 const TOKEN_TYPE_NORMAL = 1;
 const TOKEN_TYPE_BYTE = 6;
@@ -18,7 +19,7 @@ function markerPattern(model: LlamaModel): RegExp | null {
       const type = types?.[id] ?? TOKEN_TYPE_NORMAL;
       return type !== TOKEN_TYPE_NORMAL && type !== TOKEN_TYPE_BYTE && text.length >= 3 && /^[<[].*[>\]]$/s.test(text);
     });
-    const escaped = markers.sort((a, b) => b.length - a.length).map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const escaped = markers.sort((a, b) => b.length - a.length).map(escapeRegExp);
     pattern = escaped.length > 0 ? new RegExp(`(${escaped.join("|")})`) : null;
     markerPatterns.set(model, pattern);
   }

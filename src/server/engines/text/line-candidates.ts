@@ -8,6 +8,8 @@
 // nor is such a line of the model's own (see scoped-choice.ts).
 import { closingTag } from "./closing-tag";
 import { outOfScopeNames } from "./out-of-scope-names";
+import { renamedLines } from "./renamed-lines";
+import { typeVarName } from "./type-var-name";
 import type { FileLines } from "./types";
 
 /** Shortest tail of the current line that is looked up (shorter ones match by chance too often). */
@@ -49,14 +51,22 @@ export function lineCandidates(prefix: string, suffix: string, outOfScope = outO
 
 /**
  * What a one-line answer at the cursor may copy from its file, and the scope check its own line must
- * pass. A closing tag the markup asks for (closing-tag.ts) is the only line after `</`, and one more
- * line, offered first, after a bare `<`.
+ * pass. A sibling line with the cursor line's name in it (renamed-lines.ts) and a TypeVar's own name
+ * (type-var-name.ts) come before the copies. A closing tag the markup asks for (closing-tag.ts) is
+ * the only line after `</`, and one more line, offered first, after a bare `<`.
  */
 export function fileLines(prefix: string, suffix: string): FileLines {
   const outOfScope = outOfScopeNames(prefix, suffix);
-  const lines = lineCandidates(prefix, suffix, outOfScope);
+  const after = cursorLineAfter(suffix);
+  const typeVar = typeVarName(prefix);
+  // Lines the file's own shape or the language's rules write, offered before the plain copies.
+  const known = [...renamedLines(prefix, suffix), ...(typeVar === undefined ? [] : [typeVar])].flatMap((text) => {
+    const rest = endingWith(text, after);
+    return rest === undefined || outOfScope(rest).length > 0 ? [] : [rest];
+  });
+  const lines = [...new Set([...known, ...lineCandidates(prefix, suffix, outOfScope)])].slice(0, MOST);
   const tag = closingTag(prefix);
-  const closing = tag && endingWith(tag.text, cursorLineAfter(suffix));
+  const closing = tag && endingWith(tag.text, after);
   if (!tag || closing === undefined) return { lines, outOfScope };
   return { lines: tag.certain ? [closing] : [...new Set([closing, ...lines])].slice(0, MOST), outOfScope };
 }
