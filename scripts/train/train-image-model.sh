@@ -11,8 +11,10 @@
 # (--device cuda --workers 14 --batch 1024 --ema 0.999 --steps 5800: 4.5 minutes on one H200).
 # Work files live in .cache/train-image: --minutes N stops after N minutes, checkpointed, and
 # --resume goes on from there. Extra arguments go to train_image.py (see its --help).
-# WISP_IMAGE_GUIDANCE: the folder's default guidance scale (2, chosen for the shipped model on the
-# bench's dev prompts: npx tsx bench/image-prompts.bench.ts --prompts dev --guidance G).
+# WISP_IMAGE_GUIDANCE and WISP_IMAGE_GUIDANCE_INTERVAL: the folder's default guidance scale and the
+# noise levels it is applied at (4, and sigma above 0.8 and at most 5: chosen for the shipped model
+# on the bench's dev prompts, npx tsx bench/image-prompts.bench.ts --prompts dev --seeds 5
+# --guidance G --model a copy with another _wisp_guidance_interval; "" for every step).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -32,6 +34,7 @@ if [ ! -f "$WORK/run/parity.json" ] || [ "$WORK/run/parity.json" -ot "$WORK/run/
   log "not finished: npm run train-image-model -- --resume goes on"
   exit 0
 fi
+INTERVAL="${WISP_IMAGE_GUIDANCE_INTERVAL-0.8,5}"
 npx tsx scripts/train/image/assemble-model.ts --run "$WORK/run" --tokenizer "$WORK/tokenizer" --out models/wisp-tiny-diffusion \
-  --guidance "${WISP_IMAGE_GUIDANCE:-2}"
+  --guidance "${WISP_IMAGE_GUIDANCE:-4}" ${INTERVAL:+--guidance-interval "$INTERVAL"}
 log "wrote models/wisp-tiny-diffusion; training time and data: $WORK/run/training.json (the card: models/wisp-tiny-diffusion.md)"

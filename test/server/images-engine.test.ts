@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type DiffusionModelOptions, writeDiffusionModel } from "../../src/server/engines/image/default-model/default-image-model";
@@ -49,6 +49,24 @@ describe("image engine on generated model variants", function () {
       assert.notDeepEqual(other!.pixels, first!.pixels);
     });
   }
+
+  it("guides only the steps whose noise level is inside the folder's _wisp_guidance_interval", async () => {
+    const withInterval = async (interval: [number, number]) => {
+      const name = `interval-${interval.join("-")}`;
+      await cp(path.join(dir, "float32-timestep"), path.join(dir, name), { recursive: true });
+      const index = path.join(dir, name, "model_index.json");
+      await writeFile(index, JSON.stringify({ ...JSON.parse(await readFile(index, "utf8")), _wisp_guidance_interval: interval }));
+      return (await run(name))[0]!.pixels;
+    };
+    const [guided] = await run("float32-timestep");
+    const [unguided] = await run("float32-timestep", { guidanceScale: 1 });
+    assert.notDeepEqual(guided!.pixels, unguided!.pixels);
+    // At 4 steps the noise levels are about 14.6, 2.9, 0.93 and 0.03.
+    assert.deepEqual(await withInterval([0, 100]), guided!.pixels, "every step inside");
+    assert.deepEqual(await withInterval([100, 200]), unguided!.pixels, "no step inside: the conditional prediction alone");
+    const some = await withInterval([0.5, 5]);
+    assert.ok(!Buffer.from(some).equals(Buffer.from(guided!.pixels)) && !Buffer.from(some).equals(Buffer.from(unguided!.pixels)), "two steps of four guided");
+  });
 
   it("draws at 512 x 512 when neither the request nor the folder (no unet/config.json) names a size, at 8 x sample_size where it does", async () => {
     const [unsized] = await run("float32-timestep", { width: undefined, height: undefined, steps: 1 });

@@ -28,12 +28,20 @@ interface Parity {
   sample: number[];
 }
 
-const { values } = parseArgs({ options: { run: { type: "string" }, tokenizer: { type: "string" }, out: { type: "string" }, guidance: { type: "string" } } });
-if (!values.run || !values.tokenizer || !values.out) throw new Error("usage: assemble-model.ts --run DIR --tokenizer DIR --out DIR [--guidance G]");
+const { values } = parseArgs({
+  options: { run: { type: "string" }, tokenizer: { type: "string" }, out: { type: "string" }, guidance: { type: "string" }, "guidance-interval": { type: "string" } },
+});
+if (!values.run || !values.tokenizer || !values.out) throw new Error("usage: assemble-model.ts --run DIR --tokenizer DIR --out DIR [--guidance G] [--guidance-interval LOW,HIGH]");
 const guidanceScale = values.guidance === undefined ? undefined : Number(values.guidance);
 if (guidanceScale !== undefined && !(guidanceScale >= 0 && guidanceScale <= IMAGE_LIMITS.maxGuidanceScale)) {
   throw new Error(`--guidance ${values.guidance}: a number from 0 to ${IMAGE_LIMITS.maxGuidanceScale}`);
 }
+// The noise levels (sigma) guidance is applied at: above LOW, at most HIGH.
+const interval = values["guidance-interval"]?.split(",").map(Number);
+if (interval && !(interval.length === 2 && interval[0]! >= 0 && interval[0]! < interval[1]!)) {
+  throw new Error(`--guidance-interval ${values["guidance-interval"]}: two noise levels LOW,HIGH with 0 <= LOW < HIGH`);
+}
+const guidanceInterval = interval as [number, number] | undefined;
 const vocab = JSON.parse(await readFile(join(values.tokenizer, "vocab.json"), "utf8")) as Record<string, number>;
 const merges = (await readFile(join(values.tokenizer, "merges.txt"), "utf8")).split("\n").filter((l) => l && !l.startsWith("#version"));
 const files = diffusionConfigFiles(
@@ -41,7 +49,7 @@ const files = diffusionConfigFiles(
   // The latent is the picture averaged over 8x8 blocks, in [-1, 1]: no scaling. train_image.py
   // trains the UNet on 256 x 256 pictures' 32 x 32 latents only, so that is the size a request
   // without one gets (at 512 x 512 the shipped model draws the right shape half as often).
-  { predictionType: "v_prediction", latentChannels: 3, scalingFactor: 1, generator: "wisp scripts/train/image (npm run train-image-model)", guidanceScale, sampleSize: 32 },
+  { predictionType: "v_prediction", latentChannels: 3, scalingFactor: 1, generator: "wisp scripts/train/image (npm run train-image-model)", guidanceScale, guidanceInterval, sampleSize: 32 },
 );
 for (const part of PARTS) files.push([`${part}/model.onnx`, await readFile(join(values.run, part, "model.onnx"))]);
 

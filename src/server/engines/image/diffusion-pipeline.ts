@@ -83,6 +83,10 @@ export class DiffusionPipeline {
     /** The picture side a request without a size gets: unet/config.json's sample_size times the
      * VAE's 8 where the folder has one (as diffusers does), else IMAGE_LIMITS' default. */
     readonly defaultSize: number,
+    /** model_index.json's _wisp_guidance_interval [low, high] where the folder sets one: guidance
+     * only at the steps whose noise level sigma is above low and at most high, the model's own
+     * prediction elsewhere (guidance in a limited interval); at every step where it sets none. */
+    readonly guidanceInterval?: readonly [number, number],
   ) {}
 
   /** 4 for Stable Diffusion 1.x/2.x; read from the UNet where the export fixes it. */
@@ -101,7 +105,9 @@ export class DiffusionPipeline {
       return { session, feeds: new TensorFeeds(session), name };
     };
     const vaeConfig = await readJson(join(dir, "vae_decoder", "config.json"), {});
-    const guidance = (await readJson(join(dir, "model_index.json"), {}))._wisp_guidance_scale;
+    const index = await readJson(join(dir, "model_index.json"), {});
+    const guidance = index._wisp_guidance_scale;
+    const interval = index._wisp_guidance_interval;
     const sampleSize = (await readJson(join(dir, "unet", "config.json"), {})).sample_size;
     const nativeSize = typeof sampleSize === "number" ? sampleSize * 8 : Number.NaN;
     return new DiffusionPipeline(
@@ -114,6 +120,7 @@ export class DiffusionPipeline {
       new RgbPostprocess(RgbPostprocess.compile()),
       typeof guidance === "number" && guidance >= 0 && guidance <= IMAGE_LIMITS.maxGuidanceScale ? guidance : IMAGE_LIMITS.defaultGuidanceScale,
       Number.isInteger(nativeSize) && nativeSize >= IMAGE_LIMITS.minSize && nativeSize <= IMAGE_LIMITS.maxSize ? nativeSize : IMAGE_LIMITS.defaultSize,
+      Array.isArray(interval) && interval.length === 2 && interval.every((v) => typeof v === "number" && v >= 0) && interval[0] < interval[1] ? [interval[0], interval[1]] : undefined,
     );
   }
 
@@ -191,11 +198,17 @@ export class DiffusionPipeline {
       }));
       const last = step === params.steps - 1;
       const next = last ? { buffer: decoderInput, scale: 1 / this.vaeScalingFactor } : { buffer: input, scale: scheduler.inputScale(step + 1) };
-      scheduler.step(output.data, step, latent, random, { guidanceScale: batch === 2 ? params.guidanceScale : undefined, next, kernel });
+      scheduler.step(output.data, step, latent, random, { guidanceScale: batch === 2 ? this.guidanceAt(scheduler.sigma(step), params.guidanceScale) : undefined, next, kernel });
       hooks.onStep?.(imageIndex * params.steps + step + 1, params.count * params.steps);
     }
     if (hooks.isCancelled?.()) throw new GenerationCancelledError();
     return decoderInput;
+  }
+
+  /** The guidance scale at a step of noise level `sigma`: 1 (the conditional prediction alone) outside the folder's interval. */
+  private guidanceAt(sigma: number, scale: number): number {
+    const interval = this.guidanceInterval;
+    return interval && !(sigma > interval[0] && sigma <= interval[1]) ? 1 : scale;
   }
 
   /** Decodes a latent already divided by the VAE's scaling factor (the last step does that). */

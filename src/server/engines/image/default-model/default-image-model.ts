@@ -57,6 +57,8 @@ export interface DiffusionConfig {
   /** model_index.json's _wisp_guidance_scale: the guidance a request without one gets (the
    * underscore keeps diffusers from taking it for a component). */
   guidanceScale?: number;
+  /** model_index.json's _wisp_guidance_interval: the noise levels guidance is applied at (see DiffusionPipeline). */
+  guidanceInterval?: readonly [number, number];
   /** unet/config.json's sample_size: the latent side the UNet was trained on (diffusers' default
    * picture side is 8 times it), for a model that draws well at one size only. */
   sampleSize?: number;
@@ -65,7 +67,7 @@ export interface DiffusionConfig {
 /** A diffusers ONNX folder's files besides the models: index, tokenizer, scheduler and VAE configs. */
 export function diffusionConfigFiles(tokenizer: ClipVocabulary, config: DiffusionConfig): [string, string | Uint8Array][] {
   return [
-    ["model_index.json", json({ _class_name: "OnnxStableDiffusionPipeline", _diffusers_version: "0.30.0", generator: config.generator ?? "wisp", ...(config.guidanceScale === undefined ? {} : { _wisp_guidance_scale: config.guidanceScale }) })],
+    ["model_index.json", json({ _class_name: "OnnxStableDiffusionPipeline", _diffusers_version: "0.30.0", generator: config.generator ?? "wisp", ...(config.guidanceScale === undefined ? {} : { _wisp_guidance_scale: config.guidanceScale }), ...(config.guidanceInterval === undefined ? {} : { _wisp_guidance_interval: config.guidanceInterval }) })],
     ["tokenizer/vocab.json", json(tokenizer.vocab)],
     ["tokenizer/merges.txt", ["#version: 0.2", ...tokenizer.merges, ""].join("\n")],
     ["tokenizer/tokenizer_config.json", json({ model_max_length: CLIP_CONTEXT_LENGTH, bos_token: START_TOKEN, eos_token: END_TOKEN, pad_token: END_TOKEN })],

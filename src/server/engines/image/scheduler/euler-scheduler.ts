@@ -23,6 +23,11 @@ export class EulerScheduler {
     this.ancestral = config.className === "EulerAncestralDiscreteScheduler";
   }
 
+  /** The noise level of the latent going into the UNet at this step. */
+  sigma(step: number): number {
+    return this.sigmas[step]!;
+  }
+
   /** The factor the latent is multiplied by before it goes into the UNet at this step. */
   inputScale(step: number): number {
     return 1 / Math.sqrt(this.sigmas[step] ** 2 + 1);
