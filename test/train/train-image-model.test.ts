@@ -47,12 +47,33 @@ describe("train-image-model: the tokenizer, a run stopped and resumed, the folde
     assert.deepEqual(parity("kept"), parity("straight"));
   });
 
+  it("goes on from a kept weights file (--init): the decoder kept, the denoiser trained further, --more shapes drawn more often", () => {
+    const printed = train("init", "--init", path.join(dir, "workers", "weights-2.pt"), "--more", "star,ring");
+    assert.match(printed, /started from .*weights-2\.pt/);
+    assert.doesNotMatch(printed, /decoder step \d/, "no decoder steps");
+    const [from, on] = [parity("straight"), parity("init")];
+    assert.deepEqual(on.sample, from.sample, "the decoder's output");
+    assert.notDeepEqual(on.out_sample, from.out_sample, "the denoiser's output");
+    const counted = run(PYTHON, [
+      "-c",
+      "import sys, collections, numpy as np; sys.path.insert(0, 'scripts/train/image'); import shapes, train_image as t;" +
+        "rng = np.random.default_rng(1); w = t.shape_weights('star,ring');" +
+        "print(dict(collections.Counter(shapes.sample_spec(rng, w)['shape'] for _ in range(6000))))",
+    ]);
+    const shares = JSON.parse(counted.trim().replaceAll("'", '"')) as Record<string, number>;
+    for (const shape of ["star", "ring"]) for (const other of ["circle", "square", "triangle", "stripes"]) assert.ok(shares[shape]! > 1.6 * shares[other]!, `${shape} ${shares[shape]} against ${other} ${shares[other]}`);
+    const bad = spawnSync(PYTHON, [TRAIN, "--tokenizer", path.join(dir, "tokenizer"), "--out", path.join(dir, "bad"), ...TINY, "--more", "hexagon"], { encoding: "utf8" });
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /--more: hexagon is not one of circle/);
+  });
+
   it("assembles an SD-style folder that onnxruntime runs as PyTorch did, and the server's pipeline draws with it", async () => {
     const model = path.join(dir, "model");
-    const printed = run("npx", ["tsx", "scripts/train/image/assemble-model.ts", "--run", path.join(dir, "straight"), "--tokenizer", path.join(dir, "tokenizer"), "--out", model, "--guidance", "2"]);
+    const printed = run("npx", ["tsx", "scripts/train/image/assemble-model.ts", "--run", path.join(dir, "straight"), "--tokenizer", path.join(dir, "tokenizer"), "--out", model, "--guidance", "2", "--guidance-interval", "0.8,5"]);
     assert.match(printed, /unet: onnxruntime matches PyTorch/);
     const pipeline = await DiffusionPipeline.load(model);
     assert.equal(pipeline.defaultGuidanceScale, 2, "the folder's default guidance");
+    assert.deepEqual(pipeline.guidanceInterval, [0.8, 5], "the noise levels it is applied at");
     assert.equal(pipeline.defaultSize, 256, "the size it trains at, from unet/config.json");
     try {
       // 72 pixels: a latent side of 9, which the denoiser pads to its patches and cuts back.

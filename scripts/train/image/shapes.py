@@ -32,11 +32,12 @@ POSITION_WORDS = {
 }
 
 
-def sample_spec(rng):
-    """A random picture description whose colour/shape/background triple is not held out."""
+def sample_spec(rng, shape_weights=None):
+    """A random picture description whose colour/shape/background triple is not held out; the
+    shapes equally likely, or in proportion to shape_weights (one weight per SHAPES entry)."""
     while True:
         colour, background = rng.choice(len(COLOURS), 2, replace=False)
-        shape = SHAPES[rng.integers(len(SHAPES))]
+        shape = SHAPES[rng.integers(len(SHAPES))] if shape_weights is None else SHAPES[rng.choice(len(SHAPES), p=shape_weights)]
         triple = (COLOURS[colour], shape, COLOURS[background])
         if triple not in HELD_OUT:
             break
@@ -135,11 +136,11 @@ def shape_mask(shape, dx, dy, half):
     raise ValueError(shape)
 
 
-def batch(rng, count, drop_caption=0.0):
+def batch(rng, count, drop_caption=0.0, shape_weights=None):
     """count pictures' params [count, len(PARAMS)] (for render()) and captions ("" for a dropped one)."""
     rows, captions = [], []
     for _ in range(count):
-        spec = sample_spec(rng)
+        spec = sample_spec(rng, shape_weights)
         rows.append(params(spec, rng))
         captions.append("" if rng.random() < drop_caption else caption(spec, rng))
     return torch.tensor(rows, dtype=torch.float32), captions

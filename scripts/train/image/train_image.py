@@ -49,6 +49,8 @@ def parse_args():
     p.add_argument("--keep", type=int, default=0, help="also write this many evenly spaced weights-STEP.pt files of the averaged weights, to choose the step count on the dev prompts")
     p.add_argument("--no-export", action="store_true", help="train only: --export-only exports later (on a machine whose PyTorch exports as this one's)")
     p.add_argument("--weights", help="with --export-only: export this weights-STEP.pt file instead of the checkpoint")
+    p.add_argument("--init", help="start from this weights-STEP.pt file (its averaged weights and decoder): the text encoder and UNet train on, the decoder is kept")
+    p.add_argument("--more", default="", help="shapes drawn twice as often as the others, comma-separated (e.g. star,ring: the ones it draws worst)")
     p.add_argument("--minutes", type=float, default=0, help="stop after this many minutes, checkpointed; 0: run to the end")
     p.add_argument("--fit-minutes", type=float, default=0,
                    help="lower --steps, once the speed is known (UNet steps 100 to 200), so that training ends within this many minutes; the log gives the --steps that repeats the run")
@@ -84,7 +86,7 @@ class Batches(torch.utils.data.Dataset):
         if not self.unet:
             params, _ = shapes.batch(rng, 16)
             return params, torch.from_numpy(rng.integers(0, 25, 2) * 8)  # a 64 x 64 crop on the latent's grid
-        params, captions = shapes.batch(rng, self.args.batch, drop_caption=0.1)
+        params, captions = shapes.batch(rng, self.args.batch, drop_caption=0.1, shape_weights=shape_weights(self.args.more))
         return params, torch.tensor([self.tokenizer.encode(c) for c in captions])
 
 
@@ -264,6 +266,18 @@ class Run:
         return fitted
 
 
+def shape_weights(more):
+    """Each shape's share of the pictures: twice as large for the --more ones; None for equal shares."""
+    names = [m for m in more.split(",") if m]
+    unknown = [m for m in names if m not in shapes.SHAPES]
+    if unknown:
+        raise SystemExit(f"--more: {', '.join(unknown)} is not one of {', '.join(shapes.SHAPES)}")
+    if not names:
+        return None
+    weights = np.array([2.0 if s in names else 1.0 for s in shapes.SHAPES])
+    return weights / weights.sum()
+
+
 def set_lr(opt, lr):
     for group in opt.param_groups:
         group["lr"] = lr
@@ -343,6 +357,13 @@ def main():
     checkpoint = os.path.join(args.out, "checkpoint.pt")
     if args.weights:
         run.load_weights(args.weights)
+    elif args.init and not os.path.exists(checkpoint):
+        run.load_weights(args.init)
+        run.text.load_state_dict(run.ema["text"].state_dict())
+        run.unet.load_state_dict(run.ema["unet"].state_dict())
+        run.phase = "unet"
+        run.log[-1] = f"started from {args.init} (the averaged weights at UNet step {run.log[-1].split('step ')[-1]})"
+        print(run.log[-1], flush=True)
     elif (args.resume or args.export_only) and os.path.exists(checkpoint):
         run.load(torch.load(checkpoint, map_location="cpu"))
         print(f"resumed at {run.phase} step {run.step}", flush=True)
