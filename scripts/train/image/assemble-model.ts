@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import * as ort from "onnxruntime-node";
 import { ClipTokenizer } from "../../../src/server/engines/image/clip-tokenizer";
 import { diffusionConfigFiles, writeModelFolder } from "../../../src/server/engines/image/default-model/default-image-model";
+import { guidanceInterval } from "../../../src/server/engines/image/diffusion-pipeline";
 import { IMAGE_LIMITS } from "../../../src/server/engines/image/image-limits";
 
 const PARTS = ["text_encoder", "unet", "vae_decoder"] as const;
@@ -37,11 +38,10 @@ if (guidanceScale !== undefined && !(guidanceScale >= 0 && guidanceScale <= IMAG
   throw new Error(`--guidance ${values.guidance}: a number from 0 to ${IMAGE_LIMITS.maxGuidanceScale}`);
 }
 // The noise levels (sigma) guidance is applied at: above LOW, at most HIGH.
-const interval = values["guidance-interval"]?.split(",").map(Number);
-if (interval && !(interval.length === 2 && interval[0]! >= 0 && interval[0]! < interval[1]!)) {
+const interval = values["guidance-interval"] === undefined ? undefined : guidanceInterval(values["guidance-interval"].split(",").map(Number));
+if (values["guidance-interval"] !== undefined && interval === undefined) {
   throw new Error(`--guidance-interval ${values["guidance-interval"]}: two noise levels LOW,HIGH with 0 <= LOW < HIGH`);
 }
-const guidanceInterval = interval as [number, number] | undefined;
 const vocab = JSON.parse(await readFile(join(values.tokenizer, "vocab.json"), "utf8")) as Record<string, number>;
 const merges = (await readFile(join(values.tokenizer, "merges.txt"), "utf8")).split("\n").filter((l) => l && !l.startsWith("#version"));
 const files = diffusionConfigFiles(
@@ -49,7 +49,7 @@ const files = diffusionConfigFiles(
   // The latent is the picture averaged over 8x8 blocks, in [-1, 1]: no scaling. train_image.py
   // trains the UNet on 256 x 256 pictures' 32 x 32 latents only, so that is the size a request
   // without one gets (at 512 x 512 the shipped model draws the right shape half as often).
-  { predictionType: "v_prediction", latentChannels: 3, scalingFactor: 1, generator: "wisp scripts/train/image (npm run train-image-model)", guidanceScale, guidanceInterval, sampleSize: 32 },
+  { predictionType: "v_prediction", latentChannels: 3, scalingFactor: 1, generator: "wisp scripts/train/image (npm run train-image-model)", guidanceScale, guidanceInterval: interval, sampleSize: 32 },
 );
 for (const part of PARTS) files.push([`${part}/model.onnx`, await readFile(join(values.run, part, "model.onnx"))]);
 

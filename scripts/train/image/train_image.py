@@ -80,13 +80,14 @@ class Batches(torch.utils.data.Dataset):
 
     def __init__(self, args, tokenizer, unet):
         self.args, self.tokenizer, self.unet = args, tokenizer, unet
+        self.shape_weights = shape_weights(args.more)
 
     def __getitem__(self, step):
         rng = np.random.default_rng([self.args.seed, int(self.unet), step])
         if not self.unet:
             params, _ = shapes.batch(rng, 16)
             return params, torch.from_numpy(rng.integers(0, 25, 2) * 8)  # a 64 x 64 crop on the latent's grid
-        params, captions = shapes.batch(rng, self.args.batch, drop_caption=0.1, shape_weights=shape_weights(self.args.more))
+        params, captions = shapes.batch(rng, self.args.batch, drop_caption=0.1, shape_weights=self.shape_weights)
         return params, torch.tensor([self.tokenizer.encode(c) for c in captions])
 
 
@@ -135,15 +136,15 @@ class Run:
             # A finished run taken further (a larger --steps): on from its last step.
             self.phase, self.step = "unet", state["unet_steps"]
 
-    def load_weights(self, path):
-        """A weights-STEP.pt file (--keep) as the averaged weights and the decoder."""
+    def load_weights(self, path, why="exported"):
+        """A weights-STEP.pt file (--keep) as the averaged weights and the decoder; the log says why."""
         weights = torch.load(path, map_location="cpu")
         self.check_shape(weights)
         float32 = lambda state: {k: v.float() for k, v in state.items()}
         self.ema["text"].load_state_dict(float32(weights["ema_text"]))
         self.ema["unet"].load_state_dict(float32(weights["ema_unet"]))
         self.decoder.load_state_dict(float32(weights["decoder"]))
-        self.seconds, self.log = weights["seconds"], weights["log"] + [f"exported: the averaged weights at UNet step {weights['step']} of {weights['unet_steps']}"]
+        self.seconds, self.log = weights["seconds"], weights["log"] + [f"{why}: the averaged weights at UNet step {weights['step']} of {weights['unet_steps']}"]
 
     def save(self):
         path = os.path.join(self.args.out, "checkpoint.pt")
@@ -358,11 +359,10 @@ def main():
     if args.weights:
         run.load_weights(args.weights)
     elif args.init and not os.path.exists(checkpoint):
-        run.load_weights(args.init)
+        run.load_weights(args.init, f"started from {args.init}")
         run.text.load_state_dict(run.ema["text"].state_dict())
         run.unet.load_state_dict(run.ema["unet"].state_dict())
         run.phase = "unet"
-        run.log[-1] = f"started from {args.init} (the averaged weights at UNet step {run.log[-1].split('step ')[-1]})"
         print(run.log[-1], flush=True)
     elif (args.resume or args.export_only) and os.path.exists(checkpoint):
         run.load(torch.load(checkpoint, map_location="cpu"))

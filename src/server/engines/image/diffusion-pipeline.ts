@@ -57,6 +57,13 @@ interface Model {
   name: string;
 }
 
+/** A `_wisp_guidance_interval` as the pipeline takes it: two noise levels [low, high], 0 <= low < high; undefined for anything else. */
+export function guidanceInterval(value: unknown): readonly [number, number] | undefined {
+  if (!Array.isArray(value) || value.length !== 2 || !value.every((v) => typeof v === "number" && v >= 0)) return undefined;
+  const [low, high] = value as [number, number];
+  return low < high ? [low, high] : undefined;
+}
+
 /**
  * Stable-Diffusion-style text-to-image over a diffusers ONNX folder: CLIP tokenizer, text
  * encoder, UNet driven by an Euler scheduler with classifier-free guidance (the negative
@@ -120,7 +127,7 @@ export class DiffusionPipeline {
       new RgbPostprocess(RgbPostprocess.compile()),
       typeof guidance === "number" && guidance >= 0 && guidance <= IMAGE_LIMITS.maxGuidanceScale ? guidance : IMAGE_LIMITS.defaultGuidanceScale,
       Number.isInteger(nativeSize) && nativeSize >= IMAGE_LIMITS.minSize && nativeSize <= IMAGE_LIMITS.maxSize ? nativeSize : IMAGE_LIMITS.defaultSize,
-      Array.isArray(interval) && interval.length === 2 && interval.every((v) => typeof v === "number" && v >= 0) && interval[0] < interval[1] ? [interval[0], interval[1]] : undefined,
+      guidanceInterval(interval),
     );
   }
 

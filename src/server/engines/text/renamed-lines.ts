@@ -23,9 +23,10 @@ const NEAREST = 60;
  * says it, in any of its spellings. Empty when no such line says its name again after it.
  */
 export function renamedLines(prefix: string, suffix: string): string[] {
-  const above = prefix.split("\n");
+  // Only the lines a sibling may be on are split out: the prefix can be the whole file.
+  const above = lastLines(prefix, NEAREST + 1);
   const line = above.pop()!;
-  const below = suffix.split("\n").slice(1);
+  const below = firstLines(suffix, NEAREST + 1).slice(1);
   const siblings: string[] = [];
   for (let d = 0; d < NEAREST; d++) siblings.push(...[above[above.length - 1 - d], below[d]].filter((s) => s !== undefined));
   for (const name of line.matchAll(NAME)) {
@@ -42,6 +43,23 @@ export function renamedLines(prefix: string, suffix: string): string[] {
     }
   }
   return [];
+}
+
+/** The last `count` lines of `text` (all of them where it has fewer). */
+function lastLines(text: string, count: number): string[] {
+  let start = text.length;
+  for (let n = 0; n < count && start > 0; n++) start = text.lastIndexOf("\n", start - 1);
+  return text.slice(start + 1).split("\n");
+}
+
+/** The first `count` lines of `text` (all of them where it has fewer). */
+function firstLines(text: string, count: number): string[] {
+  let end = -1;
+  for (let n = 0; n < count && end < text.length; n++) {
+    const next = text.indexOf("\n", end + 1);
+    end = next < 0 ? text.length : next;
+  }
+  return text.slice(0, end).split("\n");
 }
 
 /** `text` with `from` changed to `to` in each of its spellings; undefined when it has none. */
