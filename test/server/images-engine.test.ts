@@ -3,7 +3,7 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import os from "node:os";
 import path from "node:path";
 import { type DiffusionModelOptions, writeDiffusionModel } from "../../src/server/engines/image/default-model/default-image-model";
-import type { GenerationParams } from "../../src/server/engines/image/diffusion-pipeline";
+import { DiffusionPipeline, type GenerationParams } from "../../src/server/engines/image/diffusion-pipeline";
 import { GenerationCancelledError } from "../../src/server/engines/image/image-errors";
 import { ImageEngine } from "../../src/server/engines/image/image-engine";
 
@@ -66,6 +66,23 @@ describe("image engine on generated model variants", function () {
     assert.deepEqual(await withInterval([100, 200]), unguided!.pixels, "no step inside: the conditional prediction alone");
     const some = await withInterval([0.5, 5]);
     assert.ok(!Buffer.from(some).equals(Buffer.from(guided!.pixels)) && !Buffer.from(some).equals(Buffer.from(unguided!.pixels)), "two steps of four guided");
+  });
+
+  it("runs the UNet on the prompt's row alone at the steps outside the interval", async () => {
+    const name = "unet-batch-of-one-interval";
+    await cp(path.join(dir, "unet-batch-of-one"), path.join(dir, name), { recursive: true });
+    const index = path.join(dir, name, "model_index.json");
+    await writeFile(index, JSON.stringify({ ...JSON.parse(await readFile(index, "utf8")), _wisp_guidance_interval: [0.5, 5] }));
+    const unetRuns = async (folder: string) => {
+      const pipeline = await DiffusionPipeline.load(path.join(dir, folder));
+      let runs = 0;
+      await pipeline.generate(params, { onSessionRun: (model) => void (model === "unet" && runs++) });
+      await pipeline.release();
+      return runs;
+    };
+    // A batch-of-one UNet runs once per row: two runs at a guided step, one at an unguided one.
+    assert.equal(await unetRuns("unet-batch-of-one"), 8, "every step guided");
+    assert.equal(await unetRuns(name), 6, "noise levels 14.6 and 0.03 are outside (0.5, 5]: the prompt's row only");
   });
 
   it("draws at 512 x 512 when neither the request nor the folder (no unet/config.json) names a size, at 8 x sample_size where it does", async () => {

@@ -191,31 +191,36 @@ export class DiffusionPipeline {
     scaledCopies(latent, scheduler.inputScale(0), input);
     // Per call (all rows, or one per row), everything but the sample is the same at every step.
     const rowSize = context.data.length / batch;
-    const calls = rowGroups(this.unet, "sample", batch).map((rows) => ({
+    const callFor = (rows: number[]) => ({
       sample: this.unet.feeds.live("sample", rowsOf(input, size, rows), [rows.length, ...latentDims]),
       context: this.unet.feeds.tensor("encoder_hidden_states", rowsOf(context.data, rowSize, rows), [rows.length, ...context.dims.slice(1)]),
       timesteps: this.timestepTensors(params.steps, rows.length),
-    }));
+    });
+    const calls = rowGroups(this.unet, "sample", batch).map(callFor);
+    // Steps outside the guidance interval need only the prompt's row: the unconditional one is
+    // not run there (half the UNet's batch at those steps).
+    const promptOnly = batch === 2 && this.guidanceInterval ? [callFor([1])] : calls;
     for (let step = 0; step < params.steps; step++) {
       if (hooks.isCancelled?.()) throw new GenerationCancelledError();
-      const output = await this.runGroups(this.unet, calls, hooks, (call) => ({
+      const guidanceScale = batch === 2 ? this.guidanceAt(scheduler.sigma(step), params.guidanceScale) : undefined;
+      const output = await this.runGroups(this.unet, guidanceScale === undefined ? promptOnly : calls, hooks, (call) => ({
         sample: call.sample(),
         timestep: call.timesteps[step],
         encoder_hidden_states: call.context,
       }));
       const last = step === params.steps - 1;
       const next = last ? { buffer: decoderInput, scale: 1 / this.vaeScalingFactor } : { buffer: input, scale: scheduler.inputScale(step + 1) };
-      scheduler.step(output.data, step, latent, random, { guidanceScale: batch === 2 ? this.guidanceAt(scheduler.sigma(step), params.guidanceScale) : undefined, next, kernel });
+      scheduler.step(output.data, step, latent, random, { guidanceScale, next, kernel });
       hooks.onStep?.(imageIndex * params.steps + step + 1, params.count * params.steps);
     }
     if (hooks.isCancelled?.()) throw new GenerationCancelledError();
     return decoderInput;
   }
 
-  /** The guidance scale at a step of noise level `sigma`: 1 (the conditional prediction alone) outside the folder's interval. */
-  private guidanceAt(sigma: number, scale: number): number {
+  /** The guidance scale at a step of noise level `sigma`; undefined (the prompt's prediction alone) outside the folder's interval. */
+  private guidanceAt(sigma: number, scale: number): number | undefined {
     const interval = this.guidanceInterval;
-    return interval && !(sigma > interval[0] && sigma <= interval[1]) ? 1 : scale;
+    return interval && !(sigma > interval[0] && sigma <= interval[1]) ? undefined : scale;
   }
 
   /** Decodes a latent already divided by the VAE's scaling factor (the last step does that). */
