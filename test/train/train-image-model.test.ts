@@ -67,6 +67,23 @@ describe("train-image-model: the tokenizer, a run stopped and resumed, the folde
     assert.match(bad.stderr, /--more: hexagon is not one of circle/);
   });
 
+  it("reads an exported folder's weights back: the shipped model exports to the same bytes, and --init goes on from a folder", () => {
+    const shipped = path.resolve("models/wisp-tiny-diffusion");
+    const out = path.join(dir, "shipped-again");
+    run(PYTHON, [TRAIN, "--tokenizer", path.join(shipped, "tokenizer"), "--out", out, "--export-only", "--weights", shipped]);
+    for (const part of ["text_encoder", "unet", "vae_decoder"]) {
+      assert.ok(readFileSync(path.join(out, part, "model.onnx")).equals(readFileSync(path.join(shipped, part, "model.onnx"))), `${part}/model.onnx`);
+    }
+    const printed = train("init-folder", "--init", path.join(dir, "straight"));
+    assert.match(printed, /started from .*straight/);
+    const [from, on] = [parity("straight"), parity("init-folder")];
+    assert.deepEqual(on.sample, from.sample, "the decoder's output");
+    assert.notDeepEqual(on.out_sample, from.out_sample, "the denoiser's output");
+    const other = spawnSync(PYTHON, [TRAIN, "--tokenizer", path.join(dir, "tokenizer"), "--out", path.join(dir, "wide"), ...TINY, "--init", path.join(dir, "straight"), "--width", "64"], { encoding: "utf8" });
+    assert.notEqual(other.status, 0);
+    assert.match(other.stderr, /the checkpoint is of another model/);
+  });
+
   it("assembles an SD-style folder that onnxruntime runs as PyTorch did, and the server's pipeline draws with it", async () => {
     const model = path.join(dir, "model");
     const printed = run("npx", ["tsx", "scripts/train/image/assemble-model.ts", "--run", path.join(dir, "straight"), "--tokenizer", path.join(dir, "tokenizer"), "--out", model, "--guidance", "2", "--guidance-interval", "0.8,5"]);

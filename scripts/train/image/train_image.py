@@ -24,6 +24,7 @@ import torch.nn.functional as F
 import torch.nn.utils.parametrize as parametrize
 
 import shapes
+from onnx_weights import folder_weights
 from tiny_diffusion import CONTEXT, TextEncoder, Unet, VaeDecoder, alphas_cumprod, downsample
 
 
@@ -48,8 +49,9 @@ def parse_args():
     p.add_argument("--workers", type=int, default=0, help="processes drawing each step's captions and pictures' numbers (0: the training process)")
     p.add_argument("--keep", type=int, default=0, help="also write this many evenly spaced weights-STEP.pt files of the averaged weights, to choose the step count on the dev prompts")
     p.add_argument("--no-export", action="store_true", help="train only: --export-only exports later (on a machine whose PyTorch exports as this one's)")
-    p.add_argument("--weights", help="with --export-only: export this weights-STEP.pt file instead of the checkpoint")
-    p.add_argument("--init", help="start from this weights-STEP.pt file (its averaged weights and decoder): the text encoder and UNet train on, the decoder is kept")
+    p.add_argument("--weights", help="with --export-only: export this weights-STEP.pt file (or model folder) instead of the checkpoint")
+    p.add_argument("--init", help="start from this weights-STEP.pt file (its averaged weights and decoder), or from an exported model folder "
+                   "(models/wisp-tiny-diffusion): the text encoder and UNet train on, the decoder is kept")
     p.add_argument("--more", default="", help="shapes drawn twice as often as the others, comma-separated (e.g. star,ring: the ones it draws worst)")
     p.add_argument("--minutes", type=float, default=0, help="stop after this many minutes, checkpointed; 0: run to the end")
     p.add_argument("--fit-minutes", type=float, default=0,
@@ -137,14 +139,15 @@ class Run:
             self.phase, self.step = "unet", state["unet_steps"]
 
     def load_weights(self, path, why="exported"):
-        """A weights-STEP.pt file (--keep) as the averaged weights and the decoder; the log says why."""
-        weights = torch.load(path, map_location="cpu")
+        """A weights-STEP.pt file (--keep), or an exported model folder, as the averaged weights and the decoder; the log says why."""
+        weights = folder_weights(path, self.args.heads, self.args.causal_text) if os.path.isdir(path) else torch.load(path, map_location="cpu")
         self.check_shape(weights)
         float32 = lambda state: {k: v.float() for k, v in state.items()}
         self.ema["text"].load_state_dict(float32(weights["ema_text"]))
         self.ema["unet"].load_state_dict(float32(weights["ema_unet"]))
         self.decoder.load_state_dict(float32(weights["decoder"]))
-        self.seconds, self.log = weights["seconds"], weights["log"] + [f"{why}: the averaged weights at UNet step {weights['step']} of {weights['unet_steps']}"]
+        what = "the weights of its ONNX files" if os.path.isdir(path) else f"the averaged weights at UNet step {weights['step']} of {weights['unet_steps']}"
+        self.seconds, self.log = weights["seconds"], weights["log"] + [f"{why}: {what}"]
 
     def save(self):
         path = os.path.join(self.args.out, "checkpoint.pt")
