@@ -110,9 +110,8 @@ def read_onnx(path):
 
 def folder_weights(folder, heads, causal_text):
     """A model folder's weights in the layout of a weights-STEP.pt file (no step: the folder does not
-    record one). The denoiser's shape
-    comes from its weights; its heads and the text encoder's mask are not in them, so they are
-    the ones given (train_image.py's --heads and --causal-text)."""
+    record one). The denoiser's shape comes from its weights; its heads and the text encoder's mask
+    are not in them, so they are the ones given (train_image.py's --heads and --causal-text)."""
     text, unet, decoder = (read_onnx(os.path.join(folder, part, "model.onnx")) for part in ["text_encoder", "unet", "vae_decoder"])
     width, patch_values = unet["patch_in.weight"].shape
     layers = 1 + max(int(m.group(1)) for m in (re.match(r"blocks\.(\d+)\.", k) for k in unet) if m)
