@@ -10,9 +10,9 @@
 # hour on 2 shared CPU cores; the shipped model is the GPU recipe of models/wisp-tiny-diffusion.md
 # (--device cuda --workers 14 --batch 1024 --ema 0.999 --steps 5800: 4.5 minutes on one H200).
 # Work files live in .cache/train-image: --minutes N stops after N minutes, checkpointed, and
-# --resume goes on from there; --init weights-STEP.pt starts from a kept run's weights (--keep), and
-# --init models/wisp-tiny-diffusion from the shipped model's (read from its ONNX files), and
-# trains the denoiser further. Extra arguments go to train_image.py (see its --help).
+# --resume goes on from there; --init weights-STEP.pt (a kept run's weights, --keep) or --init
+# models/wisp-tiny-diffusion (the shipped model's, read from its ONNX files) trains the denoiser
+# further from those weights. Extra arguments go to train_image.py (see its --help).
 # WISP_IMAGE_GUIDANCE and WISP_IMAGE_GUIDANCE_INTERVAL: the folder's default guidance scale and the
 # noise levels it is applied at (4, and sigma above 0.8 and at most 5: chosen for the shipped model
 # on the bench's dev prompts, npx tsx bench/image-prompts.bench.ts --prompts dev --seeds 5

@@ -33,6 +33,14 @@ describe("image engine on generated model variants", function () {
 
   const run = (name: string, overrides: Partial<GenerationParams> = {}, options = {}) =>
     engine.generate(name, path.join(dir, name), { ...params, ...overrides }, options);
+  /** A copy of variant `from` whose model_index.json sets _wisp_guidance_interval; its name. */
+  const withInterval = async (from: string, interval: [number, number]) => {
+    const name = `${from}-interval-${interval.join("-")}`;
+    await cp(path.join(dir, from), path.join(dir, name), { recursive: true });
+    const index = path.join(dir, name, "model_index.json");
+    await writeFile(index, JSON.stringify({ ...JSON.parse(await readFile(index, "utf8")), _wisp_guidance_interval: interval }));
+    return name;
+  };
 
   it("writes the UNet weights as an external data file when asked", async () => {
     assert.deepEqual((await readdir(path.join(dir, "float16-timestep-external-weights", "unet"))).sort(), ["model.onnx", "model.onnx_data"]);
@@ -51,28 +59,19 @@ describe("image engine on generated model variants", function () {
   }
 
   it("guides only the steps whose noise level is inside the folder's _wisp_guidance_interval", async () => {
-    const withInterval = async (interval: [number, number]) => {
-      const name = `interval-${interval.join("-")}`;
-      await cp(path.join(dir, "float32-timestep"), path.join(dir, name), { recursive: true });
-      const index = path.join(dir, name, "model_index.json");
-      await writeFile(index, JSON.stringify({ ...JSON.parse(await readFile(index, "utf8")), _wisp_guidance_interval: interval }));
-      return (await run(name))[0]!.pixels;
-    };
+    const pixelsWith = async (interval: [number, number]) => (await run(await withInterval("float32-timestep", interval)))[0]!.pixels;
     const [guided] = await run("float32-timestep");
     const [unguided] = await run("float32-timestep", { guidanceScale: 1 });
     assert.notDeepEqual(guided!.pixels, unguided!.pixels);
     // At 4 steps the noise levels are about 14.6, 2.9, 0.93 and 0.03.
-    assert.deepEqual(await withInterval([0, 100]), guided!.pixels, "every step inside");
-    assert.deepEqual(await withInterval([100, 200]), unguided!.pixels, "no step inside: the conditional prediction alone");
-    const some = await withInterval([0.5, 5]);
+    assert.deepEqual(await pixelsWith([0, 100]), guided!.pixels, "every step inside");
+    assert.deepEqual(await pixelsWith([100, 200]), unguided!.pixels, "no step inside: the conditional prediction alone");
+    const some = await pixelsWith([0.5, 5]);
     assert.ok(!Buffer.from(some).equals(Buffer.from(guided!.pixels)) && !Buffer.from(some).equals(Buffer.from(unguided!.pixels)), "two steps of four guided");
   });
 
   it("runs the UNet on the prompt's row alone at the steps outside the interval", async () => {
-    const name = "unet-batch-of-one-interval";
-    await cp(path.join(dir, "unet-batch-of-one"), path.join(dir, name), { recursive: true });
-    const index = path.join(dir, name, "model_index.json");
-    await writeFile(index, JSON.stringify({ ...JSON.parse(await readFile(index, "utf8")), _wisp_guidance_interval: [0.5, 5] }));
+    const name = await withInterval("unet-batch-of-one", [0.5, 5]);
     const unetRuns = async (folder: string) => {
       const pipeline = await DiffusionPipeline.load(path.join(dir, folder));
       let runs = 0;

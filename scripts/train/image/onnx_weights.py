@@ -86,8 +86,9 @@ def read_onnx(path):
     """{state dict name: float32 tensor} of one ONNX file. Parametrized weights (the float16
     matrices the export casts) get their module's name back; a Linear weight that constant
     folding turned into an anonymous MatMul operand gets its module's name from the node, transposed."""
-    graph = next(v for n, v in _fields(open(path, "rb").read()) if n == 7)
-    weights, anonymous = {}, {}
+    with open(path, "rb") as file:
+        graph = next(v for n, v in _fields(file.read()) if n == 7)
+    weights, anonymous, matmuls = {}, {}, []
     for number, value in _fields(graph):
         if number == 5:
             name, tensor = _tensor(value, path)
@@ -95,14 +96,14 @@ def read_onnx(path):
                 anonymous[name] = tensor
             else:
                 weights[re.sub(r"(^|\.)parametrizations\.(\w+)\.original$", r"\1\2", name)] = tensor
-    for number, value in _fields(graph):
-        if number == 1:
+        elif number == 1:
             node = list(_fields(value))
             inputs = [v.decode() for n, v in node if n == 1]
-            op = next(v for n, v in node if n == 4).decode()
-            name = next((v for n, v in node if n == 3), b"").decode()
-            if op == "MatMul" and len(inputs) == 2 and inputs[1] in anonymous:
-                weights[f"{_module(name)}.weight"] = anonymous.pop(inputs[1]).t().contiguous()
+            if next(v for n, v in node if n == 4) == b"MatMul" and len(inputs) == 2:
+                matmuls.append((next((v for n, v in node if n == 3), b"").decode(), inputs[1]))
+    for name, operand in matmuls:
+        if operand in anonymous:
+            weights[f"{_module(name)}.weight"] = anonymous.pop(operand).t().contiguous()
     if anonymous:
         raise SystemExit(f"{path}: initializers {sorted(anonymous)} have no module to go to")
     return weights

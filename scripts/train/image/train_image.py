@@ -140,13 +140,14 @@ class Run:
 
     def load_weights(self, path, why="exported"):
         """A weights-STEP.pt file (--keep), or an exported model folder, as the averaged weights and the decoder; the log says why."""
-        weights = folder_weights(path, self.args.heads, self.args.causal_text) if os.path.isdir(path) else torch.load(path, map_location="cpu")
+        folder = os.path.isdir(path)
+        weights = folder_weights(path, self.args.heads, self.args.causal_text) if folder else torch.load(path, map_location="cpu")
         self.check_shape(weights)
         float32 = lambda state: {k: v.float() for k, v in state.items()}
         self.ema["text"].load_state_dict(float32(weights["ema_text"]))
         self.ema["unet"].load_state_dict(float32(weights["ema_unet"]))
         self.decoder.load_state_dict(float32(weights["decoder"]))
-        what = "the weights of its ONNX files" if os.path.isdir(path) else f"the averaged weights at UNet step {weights['step']} of {weights['unet_steps']}"
+        what = "the weights of its ONNX files" if folder else f"the averaged weights at UNet step {weights['step']} of {weights['unet_steps']}"
         self.seconds, self.log = weights["seconds"], weights["log"] + [f"{why}: {what}"]
 
     def save(self):
