@@ -26,9 +26,10 @@ export interface LocalTextServer {
 /**
  * The real wisp-server (bin/wisp-server.js, its own process group) on a freshly generated tiny
  * model, with a key made by `wisp-server keys create`: what the completion tests talk to.
- * `root` is the repository (the extension host cannot derive it from import.meta).
+ * `root` is the repository (the extension host cannot derive it from import.meta). `endless`: a
+ * model whose answers never end before max_tokens (gen-models --endless), for tests that stop one.
  */
-export async function startLocalTextServer(root: string, options: { size?: "tiny" | "large" } = {}): Promise<LocalTextServer> {
+export async function startLocalTextServer(root: string, options: { size?: "tiny" | "large"; endless?: boolean } = {}): Promise<LocalTextServer> {
   const model = options.size === "large" ? "wisp-large" : "wisp-tiny";
   const temp = new TempDirs();
   let server: LocalServer | undefined;
@@ -41,7 +42,7 @@ export async function startLocalTextServer(root: string, options: { size?: "tiny
   try {
     const modelsDir = temp.make("text-server-models");
     const dataDir = temp.make("text-server-data");
-    generateTinyModel(root, join(modelsDir, `${model}.gguf`), options.size ?? "tiny");
+    generateTinyModel(root, join(modelsDir, `${model}.gguf`), options.size ?? "tiny", options.endless ?? false);
     const key = createApiKey(root, dataDir, "completion-tests");
     server = await startLocalServer({ root, port: await freePort(), modelsDir, dataDir, log });
     const { baseUrl } = server;
@@ -70,7 +71,8 @@ export async function startLocalTextServer(root: string, options: { size?: "tiny
 }
 
 /** The same generated model `npm start` and the server tests use (deterministic, half a second). */
-function generateTinyModel(root: string, out: string, size: "tiny" | "large"): void {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-models.ts", "--size", size, "--out", out], { cwd: root, encoding: "utf8", timeout: 120_000 });
+function generateTinyModel(root: string, out: string, size: "tiny" | "large", endless: boolean): void {
+  const args = ["--size", size, ...(endless ? ["--endless"] : []), "--out", out];
+  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-models.ts", ...args], { cwd: root, encoding: "utf8", timeout: 120_000 });
   if (result.status !== 0) throw new Error(`scripts/gen-models.ts failed:\n${result.stdout}${result.stderr}`);
 }

@@ -4,7 +4,7 @@
 import { trainBpe } from "./bpe-trainer";
 import { TRAINING_CORPUS } from "./corpus";
 import { TensorType } from "./gguf-writer";
-import { encodeLlamaGguf, llamaVocabulary, type LlamaMetadataOptions, type LlamaSpec, type LlamaVocabularyOptions } from "./llama-gguf";
+import { encodeLlamaGguf, llamaVocabulary, SPECIAL_TOKENS, type LlamaMetadataOptions, type LlamaSpec, type LlamaVocabulary, type LlamaVocabularyOptions } from "./llama-gguf";
 
 export { CHATML_TEMPLATE, FIM_SUFFIX_FIRST_KEY, SPECIAL_TOKENS } from "./llama-gguf";
 
@@ -55,12 +55,42 @@ export function randomWeights(name: string, dims: readonly number[], norm: boole
   return randomValues(name, size, 1 / Math.sqrt(dims[0]!));
 }
 
-/** `fim: false` leaves out the FIM tokens; `fimLayout` picks the FIM prompt layout it declares. */
-export type TinyLlamaOptions = LlamaVocabularyOptions & LlamaMetadataOptions;
+/**
+ * `fim: false` leaves out the FIM tokens; `fimLayout` picks the FIM prompt layout it declares;
+ * `endless`: a model that never ends a generation by itself (see endlessWeights).
+ */
+export type TinyLlamaOptions = LlamaVocabularyOptions & LlamaMetadataOptions & { endless?: boolean };
+
+/**
+ * randomWeights for a model that never ends a generation by itself, whatever the temperature:
+ * channel 0 of the residual stream holds the same positive value at every position (a constant
+ * embedding column that no layer writes to), and the special tokens' output rows (llama.cpp's
+ * end-of-generation tokens are among them) read that channel alone, negatively: their logits sit
+ * far below the others'. For tests that must stop or reload in the middle of an answer.
+ */
+function endlessWeights(vocabulary: LlamaVocabulary): typeof randomWeights {
+  const specials = new Set<string>(SPECIAL_TOKENS);
+  const special = vocabulary.tokens.flatMap((token, id) => (specials.has(token) ? [id] : []));
+  return (name, dims, norm) => {
+    const data = randomWeights(name, dims, norm);
+    // ggml layout: output row r is data[r * n, (r + 1) * n) with n = dims[0].
+    const n = dims[0]!;
+    if (name === "token_embd.weight") for (let t = 0; t < dims[1]!; t++) data[t * n] = Math.sqrt(n);
+    if (name.endsWith(".attn_output.weight") || name.endsWith(".ffn_down.weight")) data.fill(0, 0, n);
+    if (name === "output.weight") {
+      for (let t = 0; t < dims[1]!; t++) data[t * n] = 0; // the constant biases no other token
+      for (const id of special) {
+        data.fill(0, id * n, (id + 1) * n);
+        data[id * n] = -4;
+      }
+    }
+    return data;
+  };
+}
 
 /** The GGUF file for `size`, as chunks to write in order. */
 export function buildTinyLlamaGguf(size: TinyLlamaSize, options: TinyLlamaOptions = {}): Uint8Array[] {
   const spec: TinyLlamaSpec = TINY_LLAMA_SIZES[size];
   const vocabulary = llamaVocabulary(trainBpe(TRAINING_CORPUS, spec.maxMerges), options);
-  return encodeLlamaGguf(spec, vocabulary, randomWeights, options);
+  return encodeLlamaGguf(spec, vocabulary, options.endless ? endlessWeights(vocabulary) : randomWeights, options);
 }
