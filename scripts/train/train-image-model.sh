@@ -14,7 +14,7 @@
 # models/wisp-tiny-diffusion (the shipped model's, read from its ONNX files) trains the denoiser
 # further from those weights. Extra arguments go to train_image.py (see its --help).
 # WISP_IMAGE_GUIDANCE and WISP_IMAGE_GUIDANCE_INTERVAL: the folder's default guidance scale and the
-# noise levels it is applied at (4, and sigma above 0.8 and at most 5: chosen for the shipped model
+# noise levels it is applied at (6, and sigma above 0.8 and at most 5: chosen for the shipped model
 # on the bench's dev prompts, npx tsx bench/image-prompts.bench.ts --prompts dev --seeds 5
 # --guidance G --model a copy with another _wisp_guidance_interval; "" for every step).
 set -euo pipefail
@@ -38,5 +38,5 @@ if [ ! -f "$WORK/run/parity.json" ] || [ "$WORK/run/parity.json" -ot "$WORK/run/
 fi
 INTERVAL="${WISP_IMAGE_GUIDANCE_INTERVAL-0.8,5}"
 npx tsx scripts/train/image/assemble-model.ts --run "$WORK/run" --tokenizer "$WORK/tokenizer" --out models/wisp-tiny-diffusion \
-  --guidance "${WISP_IMAGE_GUIDANCE:-4}" ${INTERVAL:+--guidance-interval "$INTERVAL"}
+  --guidance "${WISP_IMAGE_GUIDANCE:-6}" ${INTERVAL:+--guidance-interval "$INTERVAL"}
 log "wrote models/wisp-tiny-diffusion; training time and data: $WORK/run/training.json (the card: models/wisp-tiny-diffusion.md)"
