@@ -37,7 +37,8 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
       toolchain,
       vsixes: [vsix],
       folder,
-      settings: { "wisp.baseUrl": server.baseUrl, "wisp.chat.maxTokens": maxTokens },
+      // No ghost text: the server's counts that these tests check are the chat's alone.
+      settings: { "wisp.baseUrl": server.baseUrl, "wisp.chat.maxTokens": maxTokens, "wisp.completion.enabled": false },
       env: { WISP_API_KEY: server.key },
       tempPrefix: "e2e-chat-",
     });
