@@ -122,6 +122,21 @@ describe("POST /v1/completions: one-line answers copied from the file, chosen by
     assert.equal(await copied(server), before + 1);
   });
 
+  it("a copy that cannot be the line is not offered: it closes a bracket its line never opened, or a Python header lacks its colon", async () => {
+    const cases = [
+      ["  zoom(z) {", "    this.setZoom(this.clampZoom(z));", "  }", "", "  clampZoom("].join("\n"),
+      ["def check(form):", "    raise ValidationError", "    try:", "        form.run()", "    except Validat"].join("\n"),
+    ];
+    for (const prefix of cases) {
+      const before = await copied(server);
+      const answer = (await complete(server, { prompt: prefix, suffix: "\n" })).choices[0]!.text;
+      const own = (await complete(modelOnly, { prompt: prefix, suffix: "\n" })).choices[0]!.text;
+      assert.notEqual(answer, prefix.endsWith("(") ? "z));" : "ionError");
+      assert.equal(answer, own, "the model's own line, as with --no-line-candidates");
+      assert.equal(await copied(server), before, "no line copied");
+    }
+  });
+
   it("a line longer than max_tokens is cut there, finish_reason length", async () => {
     const prefix = "const greeting = formatName(user.first, user.last);\nconst farewell = formatName(user.fi";
     const answer = await complete(server, { prompt: prefix, suffix: "\n", max_tokens: 2 });

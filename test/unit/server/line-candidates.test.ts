@@ -40,4 +40,12 @@ describe("lineCandidates: lines a one-line answer may copy from its file", () =>
     assert.deepEqual(lineCandidates("aaaaa", ""), ["a"]);
     assert.deepEqual(lineCandidates("const x", ""), []);
   });
+
+  it("passes over what comments say where the cursor's line is code, and reads them where it is a comment", () => {
+    const prefix = ["/**", " * Each layer of the current class.", " */", "y = current + 1;", "// the current layer", "\tlet current"];
+    assert.deepEqual(lineCandidates(prefix.join("\n"), ""), [" + 1;"]);
+    assert.deepEqual(lineCandidates("# Python's comments too: the current class.\nlet current", "\n"), [], "no code line continues the tail");
+    assert.deepEqual(lineCandidates(["// the current layer", "x = 1;", "// the current"].join("\n"), ""), [" layer"]);
+    assert.deepEqual(lineCandidates(["class A {", "\t#count = 0;", "\tinc() { this.#count += 1; }", "\t#cou"].join("\n"), ""), ["nt = 0;"], "a private #name is code");
+  });
 });

@@ -5,11 +5,14 @@
 // 3x. The candidates are those continuations; the engine lets the model choose among them by its
 // own likelihood (see line-choice.ts) and generates only where the file offers none. A line that
 // would bring another function's parameters or locals along is not offered (out-of-scope-names.ts),
-// nor is such a line of the model's own (see scoped-choice.ts).
+// nor is such a line of the model's own (see scoped-choice.ts), nor one closing a bracket its line
+// never opened (unopened-closers.ts) or ending a Python header without its colon (missing-colon.ts).
 import { closingTag } from "./closing-tag";
 import { outOfScopeNames } from "./out-of-scope-names";
 import { renamedLines } from "./renamed-lines";
 import { typeVarName } from "./type-var-name";
+import { missingColon } from "./missing-colon";
+import { unopenedClosers } from "./unopened-closers";
 import type { FileLines } from "./types";
 
 /** Shortest tail of the current line that is looked up (shorter ones match by chance too often). */
@@ -33,16 +36,18 @@ export function lineCandidates(prefix: string, suffix: string, outOfScope = outO
   const lineEnd = suffix.indexOf("\n");
   const after = cursorLineAfter(suffix);
   const below = lineEnd < 0 ? "" : suffix.slice(lineEnd);
+  const misfits = misfitLines(prefix);
+  const inCode = !COMMENT.test(line);
   for (let k = Math.min(LONGEST_TAIL, line.length); k >= SHORTEST_TAIL; k--) {
     const tail = line.slice(-k);
     if (tail.trim() === "") continue;
-    const found = [...continuations(prefix, tail, "backward"), ...continuations(below, tail, "forward")];
+    const found = [...continuations(prefix, tail, "backward", inCode), ...continuations(below, tail, "forward", inCode)];
     // The longest tail that occurs again decides, even where what follows it there is of no use:
     // a shorter one would match by chance more often than it helps.
     if (found.length === 0) continue;
     const lines = found.flatMap((text) => {
       const rest = endingWith(text, after);
-      return rest === undefined || rest.length > LONGEST_LINE || outOfScope(rest).length > 0 ? [] : [rest];
+      return rest === undefined || rest.length > LONGEST_LINE || outOfScope(rest).length > 0 || misfits(rest) ? [] : [rest];
     });
     return [...new Set(lines)].slice(0, MOST);
   }
@@ -59,16 +64,24 @@ export function fileLines(prefix: string, suffix: string): FileLines {
   const outOfScope = outOfScopeNames(prefix, suffix);
   const after = cursorLineAfter(suffix);
   const typeVar = typeVarName(prefix);
+  const misfits = misfitLines(prefix);
   // Lines the file's own shape or the language's rules write, offered before the plain copies.
   const known = [...renamedLines(prefix, suffix), ...(typeVar === undefined ? [] : [typeVar])].flatMap((text) => {
     const rest = endingWith(text, after);
-    return rest === undefined || outOfScope(rest).length > 0 ? [] : [rest];
+    return rest === undefined || outOfScope(rest).length > 0 || misfits(rest) ? [] : [rest];
   });
   const lines = [...new Set([...known, ...lineCandidates(prefix, suffix, outOfScope)])].slice(0, MOST);
   const tag = closingTag(prefix);
   const closing = tag && endingWith(tag.text, after);
   if (!tag || closing === undefined) return { lines, outOfScope };
   return { lines: tag.certain ? [closing] : [...new Set([closing, ...lines])].slice(0, MOST), outOfScope };
+}
+
+/** A check for lines that cannot end the cursor's line, whatever the model thinks of them. */
+function misfitLines(prefix: string): (rest: string) => boolean {
+  const closesUnopened = unopenedClosers(prefix);
+  const colonMissing = missingColon(prefix);
+  return (rest) => closesUnopened(rest) || colonMissing(rest);
 }
 
 /**
@@ -88,21 +101,27 @@ function cursorLineAfter(suffix: string): string {
   return (lineEnd < 0 ? suffix : suffix.slice(0, lineEnd)).trim();
 }
 
+/** A comment's line: `//`, `/*`, a doc comment's `*`, Python's `#` (not a private `#name`). */
+const COMMENT = /^\s*(?:\/\/|\/\*|\*|#(?![\w$]))/;
+
 /**
  * What follows each occurrence of `tail` in `text` up to the line's end: backward, the most recent
- * first and not the one that ends the text; forward, the nearest first.
+ * first and not the one that ends the text; forward, the nearest first. Where `inCode`, occurrences
+ * in comments are passed over: prose goes on as prose, not as the code the cursor's line is.
  */
-function continuations(text: string, tail: string, order: "backward" | "forward"): string[] {
+function continuations(text: string, tail: string, order: "backward" | "forward", inCode: boolean): string[] {
   const out: string[] = [];
-  const restOfLine = (at: number) => {
-    const end = text.indexOf("\n", at);
-    return text.slice(at, end < 0 ? text.length : end);
+  const add = (at: number) => {
+    if (inCode && COMMENT.test(text.slice(text.lastIndexOf("\n", at - 1) + 1, at))) return;
+    const from = at + tail.length;
+    const end = text.indexOf("\n", from);
+    out.push(text.slice(from, end < 0 ? text.length : end));
   };
   if (order === "backward") {
     const last = text.length - tail.length - 1;
-    for (let at = last < 0 ? -1 : text.lastIndexOf(tail, last); at >= 0; at = at === 0 ? -1 : text.lastIndexOf(tail, at - 1)) out.push(restOfLine(at + tail.length));
+    for (let at = last < 0 ? -1 : text.lastIndexOf(tail, last); at >= 0; at = at === 0 ? -1 : text.lastIndexOf(tail, at - 1)) add(at);
   } else {
-    for (let at = text.indexOf(tail); at >= 0; at = text.indexOf(tail, at + 1)) out.push(restOfLine(at + tail.length));
+    for (let at = text.indexOf(tail); at >= 0; at = text.indexOf(tail, at + 1)) add(at);
   }
   return out;
 }
