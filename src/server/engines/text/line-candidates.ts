@@ -31,12 +31,11 @@ const LONGEST_LINE = 200;
  * must end the candidate, and comes off it. Empty when nothing matches, or the longest tail that
  * matches is followed by nothing of use.
  */
-export function lineCandidates(prefix: string, suffix: string, outOfScope = outOfScopeNames(prefix, suffix)): string[] {
+export function lineCandidates(prefix: string, suffix: string, outOfScope = outOfScopeNames(prefix, suffix), misfits = misfitLines(prefix)): string[] {
   const line = prefix.slice(prefix.lastIndexOf("\n") + 1);
   const lineEnd = suffix.indexOf("\n");
   const after = cursorLineAfter(suffix);
   const below = lineEnd < 0 ? "" : suffix.slice(lineEnd);
-  const misfits = misfitLines(prefix);
   const inCode = !COMMENT.test(line);
   for (let k = Math.min(LONGEST_TAIL, line.length); k >= SHORTEST_TAIL; k--) {
     const tail = line.slice(-k);
@@ -70,7 +69,7 @@ export function fileLines(prefix: string, suffix: string): FileLines {
     const rest = endingWith(text, after);
     return rest === undefined || outOfScope(rest).length > 0 || misfits(rest) ? [] : [rest];
   });
-  const lines = [...new Set([...known, ...lineCandidates(prefix, suffix, outOfScope)])].slice(0, MOST);
+  const lines = [...new Set([...known, ...lineCandidates(prefix, suffix, outOfScope, misfits)])].slice(0, MOST);
   const tag = closingTag(prefix);
   const closing = tag && endingWith(tag.text, after);
   if (!tag || closing === undefined) return { lines, outOfScope };

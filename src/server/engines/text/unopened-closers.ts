@@ -12,10 +12,9 @@ const CONTINUED = /[([,+\-*/=&|?:.\\<>!%^]$/;
 
 /** Whether the cursor's line starts a statement of its own, so its brackets must balance within it. */
 export function startsStatement(prefix: string): boolean {
-  const lines = prefix.split("\n");
-  const line = lines.pop()!;
-  if (CLOSERS.includes(line.trimStart()[0] ?? "")) return false;
-  const above = lines.reverse().find((l) => l.trim() !== "");
+  const lineStart = prefix.lastIndexOf("\n") + 1;
+  if (CLOSERS.includes(prefix.slice(lineStart).trimStart()[0] ?? "")) return false;
+  const above = lineAbove(prefix, lineStart);
   if (above === undefined) return true;
   const end = above.trimEnd();
   // A block's body, or an object literal's keys, start below a `{`.
@@ -33,4 +32,16 @@ export function unopenedClosers(prefix: string): (rest: string) => boolean {
   if (!startsStatement(prefix)) return () => false;
   const line = prefix.slice(prefix.lastIndexOf("\n") + 1);
   return (rest) => bracketDepths(line + rest).lowest < 0;
+}
+
+/** The last line of `text` before `lineStart` with anything on it; read back from there, not split out of the whole prefix. */
+function lineAbove(text: string, lineStart: number): string | undefined {
+  for (let end = lineStart - 1; end >= 0; ) {
+    // `end` is the line break that ends the line; at 0 the line is the text's empty first one.
+    const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end);
+    if (line.trim() !== "") return line;
+    end = start - 1;
+  }
+  return undefined;
 }
