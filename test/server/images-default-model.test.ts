@@ -67,6 +67,17 @@ describe("the trained default image model (models/wisp-tiny-diffusion)", functio
     assert.ok(!unnamed.equals(await picture(7.5)), "guidance_scale 7.5 draws another");
   });
 
+  it("lets the negative prompt change the picture at every step count from 1 to 50, the shortest runs too", async () => {
+    // The folder guides only the middle noise levels; 1 and 2 steps have none there.
+    const unchanged: number[] = [];
+    for (let steps = 1; steps <= 50; steps++) {
+      const picture = async (negative?: string) =>
+        imageBytes((await generate(server.client, { prompt: PROMPTS[1]!.prompt, negative_prompt: negative, seed: 2, width: 64, height: 64, num_inference_steps: steps })).body);
+      if ((await picture()).equals(await picture("a white circle"))) unchanged.push(steps);
+    }
+    assert.deepEqual(unchanged, [], "step counts whose picture is the same with and without the negative prompt");
+  });
+
   it("draws at the size it was trained at (its unet/config.json) when a request names none, as OpenAI's `size: \"auto\"` asks", async () => {
     const unsized = await generate(server.client, { prompt: PROMPTS[1]!.prompt, seed: 4, width: undefined, height: undefined, num_inference_steps: 2 });
     assert.deepEqual(await describeImage(imageBytes(unsized.body)), { format: "png", width: 256, height: 256 });

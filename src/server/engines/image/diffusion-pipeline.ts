@@ -4,6 +4,7 @@ import * as ort from "onnxruntime-node";
 import { ClipTokenizer } from "./clip-tokenizer";
 import { GaussianRandom } from "./gaussian-random";
 import { GenerationCancelledError } from "./image-errors";
+import { guidedSteps } from "./guided-steps";
 import { IMAGE_LIMITS } from "./image-limits";
 import { EulerScheduler } from "./scheduler/euler-scheduler";
 import { GuidedStepKernel } from "./scheduler/guided-step-kernel";
@@ -72,6 +73,8 @@ export function guidanceInterval(value: unknown): readonly [number, number] | un
 export class DiffusionPipeline {
   /** Sigma tables by step count: they depend only on the config, so each is computed once. */
   private readonly schedulers = new Map<number, EulerScheduler>();
+  /** By step count, which steps are guided (see guidedSteps); like the sigmas, computed once. */
+  private readonly guided = new Map<number, boolean[]>();
   private readonly timesteps = new Map<string, ort.Tensor[]>();
   private readonly kernelModule = GuidedStepKernel.compile();
   private readonly idleKernels: GuidedStepKernel[] = [];
@@ -92,7 +95,8 @@ export class DiffusionPipeline {
     readonly defaultSize: number,
     /** model_index.json's _wisp_guidance_interval [low, high] where the folder sets one: guidance
      * only at the steps whose noise level sigma is above low and at most high, the model's own
-     * prediction elsewhere (guidance in a limited interval); at every step where it sets none. */
+     * prediction elsewhere (guidance in a limited interval), and at least the step nearest to it
+     * where it holds none; at every step where it sets none. */
     readonly guidanceInterval?: readonly [number, number],
   ) {}
 
@@ -200,9 +204,10 @@ export class DiffusionPipeline {
     // Steps outside the guidance interval need only the prompt's row: the unconditional one is
     // not run there (half the UNet's batch at those steps).
     const promptOnly = batch === 2 && this.guidanceInterval ? [callFor([1])] : calls;
+    const guided = this.guidedSteps(params.steps);
     for (let step = 0; step < params.steps; step++) {
       if (hooks.isCancelled?.()) throw new GenerationCancelledError();
-      const guidanceScale = batch === 2 ? this.guidanceAt(scheduler.sigma(step), params.guidanceScale) : undefined;
+      const guidanceScale = batch === 2 && guided[step] ? params.guidanceScale : undefined;
       const output = await this.runGroups(this.unet, guidanceScale === undefined ? promptOnly : calls, hooks, (call) => ({
         sample: call.sample(),
         timestep: call.timesteps[step],
@@ -217,10 +222,14 @@ export class DiffusionPipeline {
     return decoderInput;
   }
 
-  /** The guidance scale at a step of noise level `sigma`; undefined (the prompt's prediction alone) outside the folder's interval. */
-  private guidanceAt(sigma: number, scale: number): number | undefined {
-    const interval = this.guidanceInterval;
-    return interval && !(sigma > interval[0] && sigma <= interval[1]) ? undefined : scale;
+  /** Whether each step of a run of `steps` is guided; elsewhere the prompt's prediction alone is used. */
+  private guidedSteps(steps: number): boolean[] {
+    let guided = this.guided.get(steps);
+    if (!guided) {
+      const scheduler = this.schedulerFor(steps);
+      this.guided.set(steps, (guided = guidedSteps(Array.from({ length: steps }, (_, step) => scheduler.sigma(step)), this.guidanceInterval)));
+    }
+    return guided;
   }
 
   /** Decodes a latent already divided by the VAE's scaling factor (the last step does that). */
