@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import type { LlamaModel, Token } from "node-llama-cpp";
 import { TokenTexts } from "../../src/server/engines/text/token-texts";
+import type { ServerMetrics } from "../../src/server/routes/metrics";
 import { startServer, type TestServer } from "./server-fixture";
 import { llamaCppSourceFile } from "./support/llama-cpp-source";
 import { realFamilies, writeFamilyModels, type RealFamily } from "./support/real-families";
@@ -31,6 +32,21 @@ describe("real tokenizers, templates and FIM formats", function () {
   const idOf = (model: LlamaModel, text: string) => model.fileInfo.metadata.tokenizer.ggml.tokens.indexOf(text) as Token;
   const bosFirst = (model: LlamaModel): Token[] => (model.tokens.shouldPrependBosToken ? [model.tokens.bos!] : []);
 
+  // First in the file, before any test has loaded a model.
+  it("builds a model's token tables when it loads, so the first healed completion does not (Qwen's 151k tokens)", async () => {
+    const qwen = realFamilies.find((f) => f.vocab === "qwen2")!;
+    const tokenTables = async () => ((await (await server.fetch("/metrics")).json()) as ServerMetrics).tokenTables;
+    assert.deepEqual(await tokenTables(), { builtAtLoad: 0, builtOnRequest: 0 });
+    // What the editor sends when a file opens: a warm-up that loads the model and generates nothing.
+    await server.client.completions.create({ model: qwen.id, prompt: "def", max_tokens: 0 });
+    while ((await tokenTables()).builtAtLoad === 0) await new Promise((resolve) => setImmediate(resolve));
+    const model = await load(qwen);
+    assert.ok(server.deps.textEngine.healedInfill(model, prefix + "ret", suffix).heal, "the prompt's last token is healed");
+    const answer = await server.client.completions.create({ model: qwen.id, prompt: prefix + "ret", suffix, max_tokens: 2, temperature: 0 });
+    assert.equal(answer.choices.length, 1);
+    assert.deepEqual(await tokenTables(), { builtAtLoad: 1, builtOnRequest: 0 });
+  });
+
   for (const family of realFamilies) {
     describe(family.id, () => {
       const { fim, chat } = family;
@@ -56,6 +72,19 @@ describe("real tokenizers, templates and FIM formats", function () {
         }
         const ends = texts.flatMap((t, id) => (model.isEogToken(id as Token) || /^\r?\n/.test(t) ? [id] : []));
         assert.deepEqual([...tables.lineEnds(model)], ends);
+        assert.deepEqual(tables.counts, { builtAtLoad: 0, builtOnRequest: 1 }, "built by the first call that needed them");
+        // Built ahead, a slice at a time; or finished by a call that comes while it is under way.
+        const ahead = new TokenTexts();
+        await ahead.prepare(model);
+        const interrupted = new TokenTexts();
+        const preparing = interrupted.prepare(model);
+        await new Promise((resolve) => setImmediate(resolve));
+        for (const built of [ahead, interrupted]) {
+          assert.deepEqual([...built.healingBias(model, new Map(), "ret").keys()].sort((a, b) => a - b), startingWith("ret"));
+          assert.deepEqual([...built.lineEnds(model)], ends);
+        }
+        await preparing;
+        assert.deepEqual([ahead.counts, interrupted.counts], [{ builtAtLoad: 1, builtOnRequest: 0 }, { builtAtLoad: 0, builtOnRequest: 1 }]);
       });
 
       if (fim) {

@@ -7,8 +7,8 @@ import { chatWrapper, renderToolChatPrompt, type ChatMessage, type ChatTool, typ
 import { generateChoices, noCounts, type ChoiceOptions, type EngineCounters, type ModelTables } from "./generate-choices";
 import { healedInfill, infillPrompt, withBos } from "./infill-prompt";
 import { callGrammar, jsonGrammar } from "./json-grammars";
-import { ModelLoader, type ModelLoaderOptions } from "./model-loader";
-import { TokenTexts } from "./token-texts";
+import { type LoadedModel, ModelLoader, type ModelLoaderOptions } from "./model-loader";
+import { TokenTexts, type TokenTableCounts } from "./token-texts";
 import type { CallLayout } from "./tool-call-layout";
 import type { FileLines, GenerationRequest, GenerationResult, TokenHealing } from "./types";
 import { CharacterContinuations } from "./whole-characters";
@@ -17,6 +17,8 @@ export type TextEngineOptions = ModelLoaderOptions & ChoiceOptions;
 
 export interface TextEngineMetrics extends EngineCounters {
   sequences: { total: number; busy: number; waiting: number };
+  /** How the models' token tables (token healing's search, the line ends) were built. */
+  tokenTables: TokenTableCounts;
 }
 
 export class TextEngine {
@@ -37,7 +39,14 @@ export class TextEngine {
 
   /** Loads (once) the GGUF at `path` under `id`. */
   async model(id: string, path: string): Promise<LlamaModel> {
-    return (await this.loader.load(id, path)).model;
+    return (await this.load(id, path)).model;
+  }
+
+  /** The loaded model, whose token tables are built after its load, off the requests' path (see TokenTexts.prepare). */
+  private async load(id: string, path: string): Promise<LoadedModel> {
+    const loaded = await this.loader.load(id, path);
+    void this.tables.texts.prepare(loaded.model);
+    return loaded;
   }
 
   /** Which llama.cpp binary runs the models, for the server's start-up lines. */
@@ -73,13 +82,13 @@ export class TextEngine {
   }
 
   async jsonGrammar(id: string, path: string, schema?: object): Promise<LlamaGrammar> {
-    await this.loader.load(id, path);
+    await this.load(id, path);
     return jsonGrammar(await this.loader.binary(), schema);
   }
 
   /** A grammar for one call to one of `tools` in `layout` (see tool-call-grammar.ts). */
   async toolCallGrammar(id: string, path: string, layout: CallLayout, tools: readonly ChatTool[]): Promise<LlamaGrammar> {
-    await this.loader.load(id, path);
+    await this.load(id, path);
     return callGrammar(await this.loader.binary(), layout, tools);
   }
 
@@ -90,7 +99,7 @@ export class TextEngine {
   generate(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
     if (this.closing.signal.aborted) return Promise.reject(new Error("the text engine is shut down"));
     const signal = AbortSignal.any([request.signal, this.closing.signal]);
-    const run = this.loader.load(id, path).then((loaded) => generateChoices(loaded, { ...request, signal }, this.options, this.tables, this.counters));
+    const run = this.load(id, path).then((loaded) => generateChoices(loaded, { ...request, signal }, this.options, this.tables, this.counters));
     this.running.add(run);
     run.then(
       () => this.running.delete(run),
@@ -141,6 +150,7 @@ export class TextEngine {
         busy: pools.reduce((a, p) => a + p.busy, 0),
         waiting: pools.reduce((a, p) => a + p.waiting, 0),
       },
+      tokenTables: { ...this.tables.texts.counts },
     };
   }
 

@@ -9,28 +9,67 @@ import type { LlamaModel, Token } from "node-llama-cpp";
  */
 export const HEALING_BOOST = 1000;
 
+/** Tokens handled between two turns of the event loop while a model's tables are built ahead (a few ms each). */
+const SLICE = 16_384;
+
+/** A build done a slice of the vocabulary at a time: each `yield` is a place to let other work run. */
+type Slices<T> = Generator<void, T, void>;
+
+/** How each model's search and line ends came to be built (GET /metrics). */
+export interface TokenTableCounts {
+  /** Right after the model loaded, off the requests' path. */
+  builtAtLoad: number;
+  /** By a request that needed them before they were ready (it finished the build itself). */
+  builtOnRequest: number;
+}
+
+interface Tables {
+  search: PrefixSearch;
+  lineEnds: Int32Array;
+}
+
 export class TokenTexts {
   private readonly texts = new WeakMap<LlamaModel, string[]>();
-  private readonly lineEndTokens = new WeakMap<LlamaModel, Int32Array>();
-  private readonly searches = new WeakMap<LlamaModel, PrefixSearch>();
+  private readonly tables = new WeakMap<LlamaModel, Tables>();
+  /** Builds started and not finished, to be finished by whoever needs them first. */
+  private readonly building = new WeakMap<LlamaModel, Slices<Tables>>();
+  private readonly preparing = new WeakMap<LlamaModel, Promise<void>>();
+  readonly counts: TokenTableCounts = { builtAtLoad: 0, builtOnRequest: 0 };
 
   /** Each token's text (a piece of a character reads as U+FFFD). */
   of(model: LlamaModel): string[] {
-    return once(this.texts, model, () => {
-      const count = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
-      return Array.from({ length: count }, (_, t) => model.detokenize([t as Token]));
-    });
+    return this.texts.get(model) ?? finish(this.textsOf(model));
+  }
+
+  /**
+   * Builds the model's search and line ends ahead of the requests that read them (on a byte-level
+   * vocabulary of 151k tokens, 45-80 ms and 17-25 ms: a first healed request paid them): called
+   * when the model loads. The build runs a slice of the vocabulary per turn of the event loop, so
+   * requests and the server's start go on meanwhile; one that needs the tables before they are
+   * ready finishes the build itself. Resolves once they are built.
+   */
+  prepare(model: LlamaModel): Promise<void> {
+    let prepared = this.preparing.get(model);
+    if (!prepared) {
+      prepared = (async () => {
+        while (!this.tables.has(model)) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          // A request may have finished the build meanwhile, or the engine freed the model.
+          if (this.tables.has(model) || model.disposed) return;
+          const next = this.started(model).next();
+          if (next.done) this.built(model, next.value, "builtAtLoad");
+        }
+      })().catch(() => {
+        // Left to the request that needs the tables, which meets the error itself.
+      });
+      this.preparing.set(model, prepared);
+    }
+    return prepared;
   }
 
   /** Tokens whose text starts with a line break, and the end-of-generation ones (see runLineChoice). */
   lineEnds(model: LlamaModel): Int32Array {
-    return once(this.lineEndTokens, model, () => {
-      const search = this.search(model);
-      const ends = new Set([...search.startingWith("\n"), ...search.startingWith("\r\n")]);
-      const count = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
-      for (let t = 0; t < count; t++) if (model.isEogToken(t as Token)) ends.add(t);
-      return Int32Array.from(ends).sort();
-    });
+    return this.ready(model).lineEnds;
   }
 
   /**
@@ -41,8 +80,49 @@ export class TokenTexts {
    */
   healingBias(model: LlamaModel, logitBias: ReadonlyMap<Token, number>, text: string): Map<Token, number> {
     const bias = new Map(logitBias);
-    for (const token of this.search(model).startingWith(text)) bias.set(token as Token, (logitBias.get(token as Token) ?? 0) + HEALING_BOOST);
+    for (const token of this.ready(model).search.startingWith(text)) bias.set(token as Token, (logitBias.get(token as Token) ?? 0) + HEALING_BOOST);
     return bias;
+  }
+
+  /** The model's tables, built now (what is left of them) where prepare has not built them yet. */
+  private ready(model: LlamaModel): Tables {
+    return this.tables.get(model) ?? this.built(model, finish(this.started(model)), "builtOnRequest");
+  }
+
+  private built(model: LlamaModel, tables: Tables, how: keyof TokenTableCounts): Tables {
+    this.tables.set(model, tables);
+    this.building.delete(model);
+    this.counts[how]++;
+    return tables;
+  }
+
+  private started(model: LlamaModel): Slices<Tables> {
+    let slices = this.building.get(model);
+    if (!slices) this.building.set(model, (slices = this.build(model)));
+    return slices;
+  }
+
+  private *build(model: LlamaModel): Slices<Tables> {
+    const search = yield* this.search(model);
+    const ends = new Set([...search.startingWith("\n"), ...search.startingWith("\r\n")]);
+    const count = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
+    for (let t = 0; t < count; t++) {
+      if (model.isEogToken(t as Token)) ends.add(t);
+      if (t % SLICE === SLICE - 1) yield;
+    }
+    return { search, lineEnds: Int32Array.from(ends).sort() };
+  }
+
+  private *textsOf(model: LlamaModel): Slices<string[]> {
+    const count = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
+    const texts: string[] = [];
+    for (let t = 0; t < count; t++) {
+      texts.push(model.detokenize([t as Token]));
+      if (t % SLICE === SLICE - 1) yield;
+    }
+    // Another caller may have made them while this one waited between slices: keep the first.
+    if (!this.texts.has(model)) this.texts.set(model, texts);
+    return this.texts.get(model)!;
   }
 
   /**
@@ -52,14 +132,20 @@ export class TokenTexts {
    * Qwen's 151k tokens, the first time a prompt was healed. Other vocabularies are searched in
    * their texts, sorted.
    */
-  private search(model: LlamaModel): PrefixSearch {
-    return once(this.searches, model, () => {
-      const ggml = model.fileInfo.metadata.tokenizer?.ggml as { model?: string; tokens?: readonly string[]; token_type?: readonly number[] } | undefined;
-      if (ggml?.model === "gpt2" && ggml.tokens && ggml.token_type?.length === ggml.tokens.length) return byteLevelSearch(model, ggml.tokens, ggml.token_type);
-      const texts = this.of(model);
-      const order = sortedByText(texts, Int32Array.from(texts.keys()));
-      return { startingWith: (text) => tokensStartingWith(texts, order, text) };
-    });
+  private *search(model: LlamaModel): Slices<PrefixSearch> {
+    const ggml = model.fileInfo.metadata.tokenizer?.ggml as { model?: string; tokens?: readonly string[]; token_type?: readonly number[] } | undefined;
+    if (ggml?.model === "gpt2" && ggml.tokens && ggml.token_type?.length === ggml.tokens.length) return yield* byteLevelSearch(model, ggml.tokens, ggml.token_type);
+    const texts = this.texts.get(model) ?? (yield* this.textsOf(model));
+    const order = sortedByText(texts, Int32Array.from(texts.keys()));
+    return { startingWith: (text) => tokensStartingWith(texts, order, text) };
+  }
+}
+
+/** Runs the rest of a build at once. */
+function finish<T>(slices: Slices<T>): T {
+  for (;;) {
+    const next = slices.next();
+    if (next.done) return next.value;
   }
 }
 
@@ -77,17 +163,20 @@ const USER_DEFINED = 4;
  * user-defined). A few are matched by their text instead: user-defined tokens (stored as text), and
  * a space before punctuation, which some vocabularies' detokenizer drops (StarCoder's ` .` reads `.`).
  */
-function byteLevelSearch(model: LlamaModel, stored: readonly string[], types: readonly number[]): PrefixSearch {
+function* byteLevelSearch(model: LlamaModel, stored: readonly string[], types: readonly number[]): Slices<PrefixSearch> {
   const text = (t: number) => model.detokenize([t as Token]);
   const looksSpecial = (t: number) => (stored[t]![0] === "<" || stored[t]![0] === "[") && /^(<.*>|\[.*\])$/s.test(stored[t]!);
   const byText = (t: number) => types[t] === USER_DEFINED || (types[t] === NORMAL && /^\u0120[.,!?']/.test(stored[t]!));
   // A scan of the stored spellings (about 2 ms for 151k tokens) rather than an index sorted by
   // them: sorting took 200 ms on the first healed request and kept 8 MiB.
-  const spelled = Uint8Array.from(stored, (_, t) => (types[t] === NORMAL && !byText(t) && (!looksSpecial(t) || text(t) !== "") ? 1 : 0));
+  const spelled = new Uint8Array(stored.length);
   const others: { t: number; text: string }[] = [];
   for (let t = 0; t < stored.length; t++) {
-    const read = byText(t) ? text(t) : "";
-    if (read !== "") others.push({ t, text: read });
+    if (byText(t)) {
+      const read = text(t);
+      if (read !== "") others.push({ t, text: read });
+    } else if (types[t] === NORMAL && (!looksSpecial(t) || text(t) !== "")) spelled[t] = 1;
+    if (t % SLICE === SLICE - 1) yield;
   }
   return {
     startingWith(start) {
@@ -114,16 +203,6 @@ export function byteLevelSpelling(text: string): string {
   let spelled = "";
   for (const byte of Buffer.from(text, "utf8")) spelled += BYTE_CHARS[byte];
   return spelled;
-}
-
-/** `cache`'s value for `model`, made by `make` the first time. */
-function once<T>(cache: WeakMap<LlamaModel, T>, model: LlamaModel, make: () => T): T {
-  let value = cache.get(model);
-  if (value === undefined) {
-    value = make();
-    cache.set(model, value);
-  }
-  return value;
 }
 
 /** The tokens whose text starts with `text`, found in `order` (the token ids sorted by their texts). */
