@@ -11,7 +11,8 @@ const TOKEN_TYPE_BYTE = 6;
 /** Marker-like texts (<...> or [...]) of the model's non-normal tokens, longest first, as one pattern. */
 const markerPatterns = new WeakMap<LlamaModel, RegExp | null>();
 
-function markerPattern(model: LlamaModel): RegExp | null {
+/** Made once per model: built ahead with its token tables (see TokenTexts.prepare), else by its first request. */
+export function markerPattern(model: LlamaModel): RegExp | null {
   let pattern = markerPatterns.get(model);
   if (pattern === undefined) {
     const { tokens, token_type: types } = model.fileInfo.metadata.tokenizer.ggml as { tokens: readonly string[]; token_type?: readonly number[] };
