@@ -4,7 +4,8 @@
 # compiled (make's /fast targets skip the dependencies): llama.cpp's libraries (ggml, llama,
 # common) are node-llama-cpp's prebuilt binaries of the same release, so both servers run the very
 # same kernels. Multimodal input (mtmd) is left out: its functions are stubs (text only).
-# Prints the binary's path on stdout. About 15 minutes on 2 busy cores; the log is <cache>/build.log.
+# Prints the binary's path on stdout. 8-16 minutes on 2 busy cores; the log is <cache>/build.log.
+# test/bench/llama-server-build.test.ts builds it into an empty cache (npm run test:bench-models).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bundle="$root/node_modules/node-llama-cpp/llama/gitRelease.bundle"
@@ -24,6 +25,10 @@ if [[ -x "$binary" ]]; then echo "$binary"; exit 0; fi
   [[ -d "$cache/src/.git" ]] || git clone --quiet "$bundle" "$cache/src"
   cmake -S "$cache/src" -B "$cache/build" -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_USE_PREBUILT_UI=OFF \
     -DLLAMA_BUILD_UI=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release
+  # The server's sources include the generated ui.h: llama-ui-assets makes it (with its small
+  # llama-ui-embed helper, and no web UI: both UI options are off, so it embeds an empty asset table),
+  # which llama-ui/fast alone skips.
+  nice -n 10 make -C "$cache/build" -j"$(nproc)" llama-ui-assets
   # -k: the shared libraries' own link steps fail without llama.cpp's libraries; the binary is linked below.
   nice -n 10 make -C "$cache/build" -k -j"$(nproc)" cpp-httplib/fast llama-ui/fast server-context/fast llama-server-impl/fast llama-server/fast || true
   server="$cache/build/tools/server"
