@@ -62,7 +62,8 @@ export class TokenTexts {
           if (next.done) this.built(model, next.value, "builtAtLoad");
         }
       })().catch(() => {
-        // Left to the request that needs the tables, which meets the error itself.
+        // A build that failed stops there: the request that needs the tables starts it again and meets the error itself.
+        this.building.delete(model);
       });
       this.preparing.set(model, prepared);
     }
@@ -88,7 +89,14 @@ export class TokenTexts {
 
   /** The model's tables, built now (what is left of them) where prepare has not built them yet. */
   private ready(model: LlamaModel): Tables {
-    return this.tables.get(model) ?? this.built(model, finish(this.started(model)), "builtOnRequest");
+    const tables = this.tables.get(model);
+    if (tables) return tables;
+    try {
+      return this.built(model, finish(this.started(model)), "builtOnRequest");
+    } catch (error) {
+      this.building.delete(model);
+      throw error;
+    }
   }
 
   private built(model: LlamaModel, tables: Tables, how: keyof TokenTableCounts): Tables {
