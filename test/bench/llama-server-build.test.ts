@@ -3,7 +3,7 @@
 // the binary answers /v1/completions on a tiny model.
 // Not part of `npm test` for its cost (8-16 minutes on 2 cores): `npm run test:bench-models`.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { startLlamaServer } from "../../bench/engine/llama-server";
 import { TempDirs } from "../harness/temp-dirs";
@@ -11,23 +11,38 @@ import { repoRoot } from "../harness/toolchain";
 
 const script = path.join(repoRoot, "bench/engine/build-llama-server.sh");
 
+/** The build under way, in its own process group: stopped with everything it started if the test ends first. */
+let running: ChildProcess | undefined;
+
 /** Runs the build script with `cache` as its cache; its exit status, the binary it printed, its log's tail. */
 function build(cache: string): Promise<{ status: number | null; binary: string; errors: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", [script], { env: { ...process.env, WISP_BENCH_CACHE: cache }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", [script], { env: { ...process.env, WISP_BENCH_CACHE: cache }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    running = child;
     let stdout = "";
     let errors = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (errors += d.toString()));
     child.once("error", reject);
-    child.once("close", (status) => resolve({ status, binary: stdout.trim().split("\n").at(-1) ?? "", errors }));
+    child.once("close", (status) => {
+      running = undefined;
+      resolve({ status, binary: stdout.trim().split("\n").at(-1) ?? "", errors });
+    });
   });
 }
 
 describe("llama-server for the benches, built from a clean cache", function () {
-  this.timeout(3_600_000);
+  // 8-16 minutes on 2 cores of their own; over an hour where other builds share them.
+  this.timeout(4 * 3_600_000);
   const temp = new TempDirs();
-  after(() => temp.removeAll());
+  after(() => {
+    try {
+      if (running?.pid !== undefined && running.exitCode === null) process.kill(-running.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+    temp.removeAll();
+  });
 
   it("builds with build-llama-server.sh, and the binary answers /v1/completions", async () => {
     const cache = temp.make("llama-server-build");
