@@ -20,6 +20,8 @@ const steps = Number(process.env.WISP_BENCH_STEPS ?? 40);
 /** A grep reads the whole workspace: fewer runs keep the benchmark short. */
 const grepSteps = Math.max(2, Math.round(steps / 2));
 const taskSteps = 25;
+/** Tasks whose start is timed, per row. */
+const startTasks = Number(process.env.WISP_BENCH_STARTS ?? 12);
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
 const folder = "bench-files";
 const editTargets = ["bench-edit-target.js", "bench-direct-target.js"] as const;
@@ -31,6 +33,12 @@ export interface StepRow {
   readonly agent: number[];
   /** The same work done directly. */
   readonly direct: number[];
+}
+
+export interface StartRow {
+  readonly name: string;
+  /** Per task: Start (the chat view's send) -> its first request reaching the server. */
+  readonly ms: number[];
 }
 
 /** The longest name used in a few files only: grep_search's literal, found in the same files every run. */
@@ -176,7 +184,23 @@ describe("benchmark: the agent loop's own time per step", function () {
     const mixed = [read, grepLiteral, () => replace(), list, (i: number) => ({ name: "read_file", arguments: { path: other, start_line: 1 + i, end_line: 40 + i } }), grepRegex];
     const run = await task(Array.from({ length: taskSteps }, (_, i) => mixed[i % mixed.length]!(i)));
 
+    // Start -> the first request, for tasks that answer at once: what a task does before it asks the
+    // model (rules, checkpoint, ignore rules, tools and their schemas), with the index ready and off.
+    const index = api.chat.index();
+    const starts: StartRow[] = [];
+    const timeStarts = async (rowName: string) => {
+      const profile = await startProfile(rowName);
+      const ms: number[] = [];
+      for (let i = 0; i < startTasks; i++) ms.push((await task([])).startMs);
+      await profile();
+      starts.push({ name: rowName, ms });
+    };
+    await timeStarts("workspace index ready");
+    await config.update("wisp.chat.workspaceContext", false, vscode.ConfigurationTarget.Global);
+    await waitFor("the index off", () => api.chat.index(), (s) => s.state === "off");
+    await timeStarts("workspace index off");
+
     const out = process.env.WISP_BENCH_OUT;
-    if (out) writeFileSync(out, JSON.stringify({ files: files.length, index: api.chat.index(), setupMs, rows, task: { steps: taskSteps, totalMs: run.totalMs, modelMs: run.modelMs, startMs: run.startMs } }));
+    if (out) writeFileSync(out, JSON.stringify({ files: files.length, index, setupMs, rows, starts, task: { steps: taskSteps, totalMs: run.totalMs, modelMs: run.modelMs, startMs: run.startMs } }));
   });
 });
