@@ -2,11 +2,12 @@
 // bench/agent-steps.bench.ts names this folder): the agent loop, its tools, the chat store and the
 // chat view's posts run here for real; only the model is the scripted server, which records when
 // each request arrived and when each answer's stream ended.
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ToolStep } from "../../src/core/agent/agent-task";
+import { chunkText } from "../../src/core/context/chunker";
 import type { AssistantTurn } from "../../src/core/chat/conversation";
 import type { WispApi } from "../../src/extension/extension";
 import { startScriptedChatServer, type ScriptedChatServer, type ScriptedToolCall } from "../../test/harness/scripted-chat-server";
@@ -20,9 +21,14 @@ const steps = Number(process.env.WISP_BENCH_STEPS ?? 40);
 /** A grep reads the whole workspace: fewer runs keep the benchmark short. */
 const grepSteps = Math.max(2, Math.round(steps / 2));
 const taskSteps = 25;
+/** Tasks whose start is timed, per row. */
+const startTasks = Number(process.env.WISP_BENCH_STARTS ?? 12);
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
 const folder = "bench-files";
 const editTargets = ["bench-edit-target.js", "bench-direct-target.js"] as const;
+/** Where files are created while the index is ready (outside the bench folder: the watcher sees them). */
+const createdFolder = "bench-created";
+const createdFiles = Number(process.env.WISP_BENCH_CREATED ?? 100);
 const abs = (relative: string) => join(workspace, relative);
 
 export interface StepRow {
@@ -31,6 +37,22 @@ export interface StepRow {
   readonly agent: number[];
   /** The same work done directly. */
   readonly direct: number[];
+}
+
+export interface IndexUpdateRow {
+  readonly files: number;
+  /** The files written -> the last of them in the index. */
+  readonly wallMs: number;
+  /** The extension host's CPU time meanwhile. */
+  readonly hostCpuMs: number;
+  /** Reading and chunking the same files directly, per file. */
+  readonly directMs: number[];
+}
+
+export interface StartRow {
+  readonly name: string;
+  /** Per task: Start (the chat view's send) -> its first request reaching the server. */
+  readonly ms: number[];
 }
 
 /** The longest name used in a few files only: grep_search's literal, found in the same files every run. */
@@ -101,7 +123,7 @@ describe("benchmark: the agent loop's own time per step", function () {
   after(async () => {
     await api?.chat.fromView({ type: "setMode", mode: "ask" });
     for (const key of ["wisp.agent.maxSteps", "wisp.completion.enabled", "wisp.chat.workspaceContext", "files.watcherExclude"]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
-    for (const path of [folder, ...editTargets]) rmSync(abs(path), { recursive: true, force: true });
+    for (const path of [folder, createdFolder, ...editTargets]) rmSync(abs(path), { recursive: true, force: true });
     await resetWisp();
     await server?.close();
   });
@@ -156,6 +178,8 @@ describe("benchmark: the agent loop's own time per step", function () {
     const list = (i: number): ScriptedToolCall => ({ name: "list_dir", arguments: { path: lists[i % 2]! } });
     const calls = (n: number, make: (i: number) => ScriptedToolCall) => Array.from({ length: n }, (_, i) => make(i));
 
+    // The folder for created files, made long before they are: its own event is handled by then.
+    mkdirSync(abs(createdFolder), { recursive: true });
     // Warm-up: the first use of each tool loads code and fills caches; users pay that once.
     await task([read(0), grepLiteral(0), replace(), list(0)]);
 
@@ -176,7 +200,43 @@ describe("benchmark: the agent loop's own time per step", function () {
     const mixed = [read, grepLiteral, () => replace(), list, (i: number) => ({ name: "read_file", arguments: { path: other, start_line: 1 + i, end_line: 40 + i } }), grepRegex];
     const run = await task(Array.from({ length: taskSteps }, (_, i) => mixed[i % mixed.length]!(i)));
 
+    // New files while the index is ready (as create_file makes them): each is judged and indexed
+    // from its change event. Polled finely: the wait ends within a few ms of the last one indexed.
+    const indexedBefore = api.chat.index().files;
+    const created = Array.from({ length: createdFiles }, (_, i) => `${createdFolder}/created-${i}.ts`);
+    const cpuBefore = process.cpuUsage();
+    const writtenAt = performance.now();
+    for (const [i, path] of created.entries()) writeFileSync(abs(path), `export function createdInBench${i}(value: number): number {\n  return value * ${i};\n}\n`);
+    while (api.chat.index().files < indexedBefore + created.length) {
+      if (performance.now() - writtenAt > 300_000) throw new Error(`only ${api.chat.index().files - indexedBefore} of ${created.length} created files were indexed`);
+      await new Promise((done) => setTimeout(done, 2));
+    }
+    const wallMs = performance.now() - writtenAt;
+    const cpu = process.cpuUsage(cpuBefore);
+    const indexUpdates: IndexUpdateRow = {
+      files: created.length,
+      wallMs,
+      hostCpuMs: (cpu.user + cpu.system) / 1000,
+      directMs: await timeRuns(created.length, async (i) => chunkText(created[i]!, readFileSync(abs(created[i]!), "utf8"))),
+    };
+
+    // Start -> the first request, for tasks that answer at once: what a task does before it asks the
+    // model (rules, checkpoint, ignore rules, tools and their schemas), with the index ready and off.
+    const index = api.chat.index();
+    const starts: StartRow[] = [];
+    const timeStarts = async (rowName: string) => {
+      const profile = await startProfile(rowName);
+      const ms: number[] = [];
+      for (let i = 0; i < startTasks; i++) ms.push((await task([])).startMs);
+      await profile();
+      starts.push({ name: rowName, ms });
+    };
+    await timeStarts("workspace index ready");
+    await config.update("wisp.chat.workspaceContext", false, vscode.ConfigurationTarget.Global);
+    await waitFor("the index off", () => api.chat.index(), (s) => s.state === "off");
+    await timeStarts("workspace index off");
+
     const out = process.env.WISP_BENCH_OUT;
-    if (out) writeFileSync(out, JSON.stringify({ files: files.length, index: api.chat.index(), setupMs, rows, task: { steps: taskSteps, totalMs: run.totalMs, modelMs: run.modelMs, startMs: run.startMs } }));
+    if (out) writeFileSync(out, JSON.stringify({ files: files.length, index, setupMs, rows, starts, indexUpdates, task: { steps: taskSteps, totalMs: run.totalMs, modelMs: run.modelMs, startMs: run.startMs } }));
   });
 });

@@ -124,6 +124,8 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
 
     frame = await new ChatView(ui).frame();
     await waitFor("the call's card", () => card().locator(".agent-ask").innerText().catch(() => ""), (t) => t === "Call this MCP tool?");
+    // The tool's description as the server gave it: what the model reads about the tool.
+    assert.match(await card().locator(".agent-tool-description").innerText(), /^Description from the server:\s*Adds a note to the notes file and returns it\.$/);
     await card().getByRole("button", { name: "Allow in this session" }).click();
     await waitFor("the first answer", () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes("Noted once."));
     assert.match(String((server.chatRequests[before + 1]!.messages as { content: string }[]).at(-1)!.content), /^noted: from the browser \(token of 16 characters\)/);

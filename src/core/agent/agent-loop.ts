@@ -34,8 +34,8 @@ export interface ValidCall {
 
 export interface AgentLoopDeps {
   readonly stream: AgentStream;
-  /** The request for the conversation so far (model, tools, limits; the context fitted). */
-  readonly request: (messages: readonly AgentMessage[]) => AgentChatRequest;
+  /** The request for the conversation so far (model, tools as they are now, limits; the context fitted). */
+  readonly request: (messages: readonly AgentMessage[]) => AgentChatRequest | Promise<AgentChatRequest>;
   /** Checks a call's name and arguments: the arguments, or an error the model reads. */
   readonly validate: (call: ToolCall) => { readonly ok: true; readonly args: Record<string, unknown> } | { readonly ok: false; readonly error: string };
   /** Runs a valid call (asking the user where the settings say so). */
@@ -77,7 +77,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, start: readonly AgentMes
     if (steps >= deps.maxSteps) return { end: "max-steps", messages, steps, ...(usage ? { usage } : {}) };
     let answer: { content: string; calls: ToolCall[]; usage?: Usage };
     try {
-      answer = await collect(deps.stream(deps.request(messages), signal), deps.events);
+      answer = await collect(deps.stream(await deps.request(messages), signal), deps.events);
     } catch (error) {
       return { end: signal.aborted ? "stopped" : "error", messages, steps, ...(signal.aborted ? {} : { error }), ...(usage ? { usage } : {}) };
     }

@@ -39,6 +39,11 @@ export interface AgentTools {
    * server's start may ask the user or fail, shown as steps made with `step`).
    */
   definitions(step: () => StepReporter, signal: AbortSignal): Promise<readonly ChatTool[]>;
+  /**
+   * The tools for the next step, when they can change during a task (an MCP server announced a
+   * new list): the same array while they have not changed.
+   */
+  current?(): Promise<readonly ChatTool[]>;
   validate(call: ToolCall): { readonly ok: true; readonly args: Record<string, unknown> } | { readonly ok: false; readonly error: string };
   run(call: ValidCall, signal: AbortSignal, step: StepReporter): Promise<ToolOutcome>;
 }
@@ -132,9 +137,20 @@ export class AgentSession {
       const setup = await this.deps.setup();
       const tools = await this.deps.tools({ chatId: chat.id, turnId: turn.id, resumed: resumed !== undefined });
       turn = { ...turn, model: setup.model };
-      const definitions = await tools.definitions(() => this.reporter(this.deps.newId(), () => turn.agent!, setTask), controller.signal);
-      const toolsTokens = Math.ceil(JSON.stringify(definitions).length * tokensPerChar);
-      const request = (messages: readonly AgentMessage[]): AgentChatRequest => ({
+      let definitions = await tools.definitions(() => this.reporter(this.deps.newId(), () => turn.agent!, setTask), controller.signal);
+      let toolsTokens = Math.ceil(JSON.stringify(definitions).length * tokensPerChar);
+      let first = true;
+      const request = async (messages: readonly AgentMessage[]): Promise<AgentChatRequest> => {
+        // From the second step on, the tools as they are now: a list that changed is offered from here.
+        const now = first || !tools.current ? definitions : await tools.current();
+        first = false;
+        if (now !== definitions) {
+          definitions = now;
+          toolsTokens = Math.ceil(JSON.stringify(definitions).length * tokensPerChar);
+        }
+        return requestBody(messages);
+      };
+      const requestBody = (messages: readonly AgentMessage[]): AgentChatRequest => ({
         model: setup.model,
         messages: fitAgentMessages([{ role: "system", content: setup.systemPrompt }, ...messages], { ...setup, tokensPerChar, toolsTokens }),
         tools: [...definitions],

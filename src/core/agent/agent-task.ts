@@ -34,6 +34,10 @@ export interface ToolStep {
   readonly output?: string;
   /** Why it asks (a sensitive file, a command) or why it failed or was refused. */
   readonly note?: string;
+  /** An MCP tool's description as its server gave it: what the model reads about the tool. */
+  readonly description?: string;
+  /** What changed in an MCP tool's definition since the user allowed it (removed "- ", added "+ " lines). */
+  readonly changes?: string;
 }
 
 export type AgentStep = TextStep | ToolStep;

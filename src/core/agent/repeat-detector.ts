@@ -2,6 +2,7 @@
  * Notices a model stuck calling the same tool with the same arguments over and over, so the loop
  * can stop it instead of spending every remaining step.
  */
+import { canonicalJson } from "../base/canonical-json";
 
 export class RepeatDetector {
   private last: string | undefined;
@@ -22,18 +23,8 @@ export class RepeatDetector {
 export function canonicalArguments(argsJson: string): string {
   if (argsJson.trim() === "") return "{}";
   try {
-    return JSON.stringify(sortKeys(JSON.parse(argsJson)));
+    return canonicalJson(JSON.parse(argsJson));
   } catch {
     return argsJson;
   }
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-  );
 }

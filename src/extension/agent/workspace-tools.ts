@@ -7,11 +7,17 @@ import type { AgentWorkspace } from "./agent-workspace";
 import type { CommandToolDeps } from "./command-tool";
 import { EditTools } from "./edit-tools";
 import { fileSearch, getErrors, grepSearch, listDir, readFile } from "./read-tools";
+import type { OfferedTool } from "../../core/mcp/mcp-tools";
 import type { McpAgentTools } from "../mcp/mcp-agent-tools";
+
+/** The agent's own tool names: MCP tools are named around them. */
+const ownNames: ReadonlySet<string> = new Set(agentTools.map((t) => t.function.name));
 
 /** The agent's tools over one workspace folder, and those of the MCP servers, for one task. */
 export class WorkspaceTools implements AgentTools {
   private validator: ToolArgValidator | undefined;
+  private offered: readonly OfferedTool[] = [];
+  private all: readonly ChatTool[] = agentTools;
 
   constructor(
     private readonly ws: AgentWorkspace,
@@ -23,11 +29,21 @@ export class WorkspaceTools implements AgentTools {
   ) {}
 
   async definitions(step: () => StepReporter, signal: AbortSignal): Promise<readonly ChatTool[]> {
-    const own = new Set(agentTools.map((t) => t.function.name));
-    const offered = this.mcp ? await this.mcp.offer(step, signal, own) : [];
-    const all = [...agentTools, ...offered.map((t) => t.chatTool)];
-    this.validator = new ToolArgValidator(all, this.schemas);
-    return all;
+    return this.use(this.mcp ? await this.mcp.offer(step, signal, ownNames) : []);
+  }
+
+  /** The tools for the next step: the MCP servers' lists as they are now. */
+  async current(): Promise<readonly ChatTool[]> {
+    return this.mcp ? this.use(await this.mcp.current(ownNames)) : this.all;
+  }
+
+  /** The tools with these MCP tools (the same array, and validator, while they are the same). */
+  private use(offered: readonly OfferedTool[]): readonly ChatTool[] {
+    if (offered === this.offered && this.validator) return this.all;
+    this.offered = offered;
+    this.all = offered.length === 0 ? agentTools : [...agentTools, ...offered.map((t) => t.chatTool)];
+    this.validator = new ToolArgValidator(this.all, this.schemas);
+    return this.all;
   }
 
   validate(call: ToolCall) {

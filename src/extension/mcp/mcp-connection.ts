@@ -3,6 +3,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../../core/mcp/mcp-config";
 import type { ResultContent, ServerTool } from "../../core/mcp/mcp-tools";
 
@@ -11,20 +12,45 @@ export interface ConnectionEvents {
   output(line: string): void;
   /** The connection ended without being asked to (the process exited, the HTTP session closed). */
   closed(): void;
+  /** The server said its tools changed (`notifications/tools/list_changed`) and they were listed again. */
+  toolsChanged(): void;
 }
 
 /** Longest wait for a server to start and answer `initialize`. */
 const startTimeoutMs = 30_000;
 const closeTimeoutMs = 3_000;
+/** Longest wait for a tool list: the agent's next step waits for a list the server said changed. */
+const listTimeoutMs = 15_000;
 
-/** One running MCP server: the SDK's client over stdio, Streamable HTTP or (older servers) SSE. */
+/**
+ * One running MCP server: the SDK's client over stdio, Streamable HTTP or (older servers) SSE. Its
+ * tools are listed at the start and again whenever the server announces a change.
+ */
 export class McpConnection {
   private closing = false;
+  private listed: readonly ServerTool[] = [];
+  /** Listings asked for and the newest one applied: an older answer never replaces a newer one. */
+  private requested = 0;
+  private applied = 0;
+  /** Listings under way after the server announced a change (the agent's next step waits for them). */
+  private readonly relisting = new Set<Promise<void>>();
 
   private constructor(
     private readonly client: Client,
-    readonly tools: readonly ServerTool[],
+    private readonly name: string,
+    private readonly events: ConnectionEvents,
   ) {}
+
+  /** The tools as last listed. */
+  get tools(): readonly ServerTool[] {
+    return this.listed;
+  }
+
+  /** The tools, once every change the server announced so far has been listed. */
+  async currentTools(): Promise<readonly ServerTool[]> {
+    while (this.relisting.size > 0) await Promise.all(this.relisting);
+    return this.listed;
+  }
 
   static async open(name: string, config: McpServerConfig, version: string, events: ConnectionEvents): Promise<McpConnection> {
     let connection: McpConnection | undefined;
@@ -46,15 +72,40 @@ export class McpConnection {
         startTimeoutMs,
         `did not answer within ${startTimeoutMs / 1000} s`,
       );
-      const listed = await client.listTools();
-      const tools = listed.tools.map((t) => ({ server: name, name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown> }));
-      connection = new McpConnection(client, tools);
+      const opened = new McpConnection(client, name, events);
+      // Set before the first listing: a change announced while it runs is listed again after it.
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => opened.listChanged());
+      await opened.list();
+      connection = opened;
       return connection;
     } catch (error) {
       await client.close().catch(() => undefined);
       const tail = stderr.slice(-5).join("\n").trim();
       throw new Error(`${(error as Error).message}${tail ? `\n${tail}` : ""}`);
     }
+  }
+
+  private async list(): Promise<void> {
+    const asked = ++this.requested;
+    const listed = await this.client.listTools(undefined, { timeout: listTimeoutMs });
+    if (asked < this.applied) return;
+    this.applied = asked;
+    this.listed = listed.tools.map((t) => ({ server: this.name, name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown> }));
+  }
+
+  /**
+   * The server said its tools changed: listed again at once. The notification comes before the
+   * answer of the call during which the server changed them, so the next step sees the new list.
+   */
+  private listChanged(): void {
+    const listing = this.list().then(
+      () => this.events.toolsChanged(),
+      (error: Error) => {
+        if (!this.closing) this.events.output(`listing the changed tools failed: ${error.message}`);
+      },
+    );
+    this.relisting.add(listing);
+    void listing.finally(() => this.relisting.delete(listing));
   }
 
   async call(tool: string, args: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<{ content: ResultContent[]; isError: boolean; structured?: unknown }> {

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { configKey, describeServer, expandConfig, inputIds, type McpInput, type McpServerEntry } from "../../core/mcp/mcp-config";
 import type { Logger } from "../logger";
 import { McpConfigFiles, type McpConfigSnapshot } from "./mcp-config-files";
+import type { ServerTool } from "../../core/mcp/mcp-tools";
 import { McpConnection } from "./mcp-connection";
 import type { McpInputs } from "./mcp-inputs";
 
@@ -119,12 +120,16 @@ export class McpServers implements vscode.Disposable {
     await this.startLoaded(name, approve);
   }
 
-  /** The tools of the running servers, in configuration order. */
-  tools(): { server: string; tools: McpConnection["tools"] }[] {
-    return this.entries.flatMap((e) => {
+  /**
+   * The tools of the running servers, in configuration order, once the changes they announced are
+   * listed; with each server's configuration as it started (what approving one of its tools is tied to).
+   */
+  async tools(): Promise<{ server: string; config: string; tools: readonly ServerTool[] }[]> {
+    const running = this.entries.flatMap((e) => {
       const held = this.connections.get(e.name);
-      return held ? [{ server: e.name, tools: held.connection.tools }] : [];
+      return held ? [{ server: e.name, held }] : [];
     });
+    return Promise.all(running.map(async ({ server, held }) => ({ server, config: held.key, tools: await held.connection.currentTools() })));
   }
 
   connection(name: string): McpConnection | undefined {
@@ -144,12 +149,19 @@ export class McpServers implements vscode.Disposable {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       const config = expandConfig(entry.config, { workspaceFolder: folder, env: process.env, inputs: values });
       this.deps.output.info(`${name}: starting ${describeServer(entry.config)}`);
-      const connection = await McpConnection.open(name, config, this.deps.version, {
+      let connection: McpConnection | undefined;
+      const current = () => connection !== undefined && this.connections.get(name)?.connection === connection;
+      connection = await McpConnection.open(name, config, this.deps.version, {
         output: (line) => this.deps.output.info(`${name}: ${line}`),
         closed: () => {
-          if (this.connections.get(name)?.connection !== connection) return;
+          if (!current()) return;
           this.connections.delete(name);
           this.fail(name, "stopped unexpectedly (it exited or closed the connection).");
+        },
+        toolsChanged: () => {
+          if (!current()) return;
+          this.deps.output.info(`${name}: its tools changed, ${connection!.tools.length} tool(s)`);
+          this.setState(name, { kind: "running", tools: connection!.tools.length });
         },
       });
       this.connections.set(name, { connection, key });

@@ -67,6 +67,8 @@ function approvalCard(step: ToolStep, post: Post): HTMLElement {
     what,
     step.explanation ? el("p", { className: "agent-explanation" }, step.explanation) : undefined,
     step.note ? el("p", { className: "agent-note" }, step.note) : undefined,
+    step.description !== undefined ? el("p", { className: "agent-tool-description" }, el("strong", {}, "Description from the server: "), step.description) : undefined,
+    step.changes ? changesBlock(step.changes) : undefined,
     el(
       "div",
       { className: "actions" },
@@ -76,6 +78,12 @@ function approvalCard(step: ToolStep, post: Post): HTMLElement {
       actionButton("Deny", answer("deny")),
     ),
   );
+}
+
+/** What changed in a tool's definition: removed lines and added lines in the diff colours. */
+function changesBlock(changes: string): HTMLElement {
+  const lines = changes.split("\n").map((line) => el("span", { className: line.startsWith("+ ") ? "added" : line.startsWith("- ") ? "removed" : "" }, `${line}\n`));
+  return el("pre", { className: "agent-changes", "aria-label": "What changed in the tool since you allowed it" }, el("code", {}, ...lines));
 }
 
 /** Under the transcript: Continue after the step limit; Keep / Undo for the task's changes. */

@@ -1,10 +1,40 @@
-// What the agent suites read off the chat while a task runs: the last answer, its tool steps, the
-// tool results a request carried, and waits for a step's approval card and for the task's end.
+// What the agent suites share: Wisp in agent mode against a scripted model (and back to a fresh
+// window's state after), and what they read off the chat while a task runs: the last answer, its
+// tool steps, the tool results a request carried, and waits for a step's approval card and for the
+// task's end.
+import * as vscode from "vscode";
 import type { ToolStep } from "../../../src/core/agent/agent-task";
 import type { AgentMessage } from "../../../src/core/api/chat";
 import type { AssistantTurn } from "../../../src/core/chat/conversation";
 import type { WispApi } from "../../../src/extension/extension";
+import { startScriptedChatServer, type ScriptedChatServer } from "../../harness/scripted-chat-server";
 import { waitFor } from "../../harness/wait-for";
+import { activateWisp, resetWisp, setBaseUrl } from "./wisp-extension";
+
+export interface AgentSuite {
+  readonly api: WispApi;
+  readonly server: ScriptedChatServer;
+}
+
+/** Wisp active, in agent mode, against a scripted model that takes `key`; ghost text off. */
+export async function openAgentSuite(key: string): Promise<AgentSuite> {
+  const api = await activateWisp();
+  const server = await startScriptedChatServer({ key });
+  await setBaseUrl(server.baseUrl);
+  await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+  await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
+  await api.chat.fromView({ type: "setMode", mode: "agent" });
+  return { api, server };
+}
+
+/** Back to ask mode and an empty chat (the suites after start as in a fresh window), `settings` and Wisp's own reset. */
+export async function closeAgentSuite(suite: Partial<AgentSuite>, settings: readonly string[] = []): Promise<void> {
+  await suite.api?.chat.fromView({ type: "setMode", mode: "ask" });
+  await suite.api?.chat.fromView({ type: "newChat" });
+  for (const key of ["wisp.completion.enabled", ...settings]) await vscode.workspace.getConfiguration().update(key, undefined, vscode.ConfigurationTarget.Global);
+  await resetWisp();
+  await suite.server?.close();
+}
 
 export interface AgentTaskView {
   answer(): AssistantTurn | undefined;
