@@ -10,12 +10,35 @@ import { startLocalServer, type LocalServer } from "../../../scripts/start/local
 import { freePort } from "../../harness/free-port";
 import { startBalancer, type Balancer } from "../../harness/haproxy";
 import { PostgresCluster } from "../../harness/postgres-cluster";
-import { startScriptedChatServer, type ScriptedAnswer, type ScriptedChatServer } from "../../harness/scripted-chat-server";
+import { spawnGroup, type GroupProcess } from "../../harness/process-group";
 import { TempDirs } from "../../harness/temp-dirs";
 
 export const root = join(import.meta.dirname, "..", "..", "..");
+/** The engine's quick model (12 tokens) and its slow one (40 tokens at 10 a second). */
 export const MODEL = "scripted-chat";
+export const SLOW_MODEL = "scripted-slow";
+const UPSTREAM_KEY = "upstream-key";
 const UPSTREAM_KEY_ENV = "WISP_TEAM_UPSTREAM_KEY";
+
+/** The scripted engine (support/engine.ts) in a process of its own. */
+export interface Engine {
+  fast: string;
+  slow: string;
+  process: GroupProcess;
+}
+
+async function startEngine(tokens: number, tokensPerSecond: number): Promise<Engine> {
+  const group = spawnGroup(process.execPath, ["--import", "tsx", join(import.meta.dirname, "engine.ts"), UPSTREAM_KEY, String(tokens), String(tokensPerSecond)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const urls = await new Promise<{ fast: string; slow: string }>((resolve, reject) => {
+    let out = "";
+    group.child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]!) as { fast: string; slow: string });
+    });
+    void group.exited.then((code) => reject(new Error(`the scripted engine exited (${code})`)));
+  });
+  return { ...urls, process: group };
+}
 
 /** Runs `wisp-server ARGS` to its end; resolves with its exit code and output. */
 export function wispServer(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -66,8 +89,8 @@ export class Replica {
       modelsDir: this.team.temp.make(`${this.name}-models`),
       dataDir: this.team.temp.make(`${this.name}-data`),
       log: { write: (chunk) => (this.text += chunk.toString()) },
-      extraArgs: ["--no-local-models", "--upstream", `fast=${this.team.upstream.baseUrl},key-env=${UPSTREAM_KEY_ENV}`, ...this.team.args],
-      env: { ...process.env, WISP_DATABASE_URL: this.team.databaseUrl, [UPSTREAM_KEY_ENV]: this.team.upstream.key },
+      extraArgs: ["--no-local-models", "--upstream", `fast=${this.team.engine.fast},key-env=${UPSTREAM_KEY_ENV}`, "--upstream", `slow=${this.team.engine.slow},key-env=${UPSTREAM_KEY_ENV}`, ...this.team.args],
+      env: { ...process.env, WISP_DATABASE_URL: this.team.databaseUrl, [UPSTREAM_KEY_ENV]: UPSTREAM_KEY },
     });
   }
 
@@ -95,8 +118,9 @@ export class Replica {
 export interface TeamOptions {
   /** More wisp-server options for every replica. */
   args?: readonly string[];
-  /** What the scripted engine answers (default: 12 tokens, as fast as it can). */
-  answer?: ScriptedAnswer;
+  /** What the engine's quick model answers: this many tokens (default 12), this many a second (default: 0, at once). */
+  tokens?: number;
+  tokensPerSecond?: number;
   /** How often HAProxy checks each replica, ms. */
   checkMs?: number;
 }
@@ -105,7 +129,7 @@ export class Team {
   readonly temp = new TempDirs();
   readonly replicas: Replica[] = [];
   cluster!: PostgresCluster;
-  upstream!: ScriptedChatServer;
+  engine!: Engine;
   balancer!: Balancer;
   readonly args: readonly string[];
 
@@ -122,7 +146,7 @@ export class Team {
     const team = new Team(options);
     try {
       team.cluster = await PostgresCluster.start();
-      team.upstream = await startScriptedChatServer({ key: "upstream-key", models: [{ id: MODEL, context_length: 8192 }], fallback: options.answer ?? { text: "one two three four five six seven eight nine ten eleven twelve" } });
+      team.engine = await startEngine(options.tokens ?? 12, options.tokensPerSecond ?? 0);
       for (let i = 1; i <= 3; i++) team.replicas.push(new Replica(`replica${i}`, await freePort(), team));
       await Promise.all(team.replicas.map((r) => r.start()));
       team.balancer = await startBalancer(
@@ -158,7 +182,7 @@ export class Team {
   async close(): Promise<void> {
     await this.balancer?.stop();
     await Promise.all(this.replicas.map((r) => r.stop()));
-    await this.upstream?.close();
+    await this.engine?.process.stop();
     await this.cluster?.destroy();
     this.temp.removeAll();
   }
