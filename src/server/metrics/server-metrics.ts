@@ -16,6 +16,8 @@ export interface DatabaseGauges {
 
 /** Where the gauges come from; read at each scrape. */
 export interface MetricSources {
+  /** Requests being answered now (streams included). */
+  inFlight(): number;
   queues(): { text: number; images: number };
   upstreams(): readonly { name: string; healthy: boolean }[];
   database(): DatabaseGauges | undefined;
@@ -27,7 +29,7 @@ export interface StoreMetrics {
   keyCache(result: "hit" | "miss" | "stale"): void;
 }
 
-const noSources: MetricSources = { queues: () => ({ text: 0, images: 0 }), upstreams: () => [], database: () => undefined };
+const noSources: MetricSources = { inFlight: () => 0, queues: () => ({ text: 0, images: 0 }), upstreams: () => [], database: () => undefined };
 
 export class ServerMetrics implements StoreMetrics {
   readonly registry = new Registry();
@@ -62,6 +64,14 @@ export class ServerMetrics implements StoreMetrics {
     this.dbErrors = new Counter({ name: "wisp_database_errors_total", help: "Database operations that failed, by operation.", labelNames: ["operation"], registers });
     this.cache = new Counter({ name: "wisp_key_cache_total", help: "API key checks: hit (from this replica's cache), miss (asked the database), stale (from the cache while the database was away).", labelNames: ["result"], registers });
     const sources = () => this.sources;
+    new Gauge({
+      name: "wisp_requests_in_flight",
+      help: "Requests being answered now, streams included (this scrape too).",
+      registers,
+      collect() {
+        this.set(sources().inFlight());
+      },
+    });
     new Gauge({
       name: "wisp_queue_depth",
       help: "Requests waiting for the local engines, by engine.",

@@ -27,7 +27,7 @@ export interface Engine {
   process: GroupProcess;
 }
 
-async function startEngine(tokens: number, tokensPerSecond: number): Promise<Engine> {
+export async function startEngine(tokens: number, tokensPerSecond: number): Promise<Engine> {
   const group = spawnGroup(process.execPath, ["--import", "tsx", join(import.meta.dirname, "engine.ts"), UPSTREAM_KEY, String(tokens), String(tokensPerSecond)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
   const urls = await new Promise<{ fast: string; slow: string }>((resolve, reject) => {
     let out = "";

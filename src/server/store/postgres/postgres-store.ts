@@ -35,9 +35,14 @@ export function connectionConfig(url: DatabaseUrl): pg.ClientConfig {
   return { connectionString: url.connectionString, application_name: "wisp-server", connectionTimeoutMillis: 5_000, query_timeout: 10_000 };
 }
 
-/** A pool whose idle connections' errors (the database restarting) are reported, not thrown. */
-export function openPool(url: DatabaseUrl, max: number, onIdleError: (error: Error) => void): pg.Pool {
-  const pool = new pg.Pool({ ...connectionConfig(url), max, idleTimeoutMillis: 30_000 });
+/**
+ * A pool whose idle connections' errors (the database restarting) are reported, not thrown.
+ * `asyncCommit`: its commits do not wait for the write-ahead log to reach the disk (a database
+ * crash may lose the last fraction of a second of them): for rate-limit windows, which are on the
+ * request's path and need no durability.
+ */
+export function openPool(url: DatabaseUrl, max: number, onIdleError: (error: Error) => void, asyncCommit = false): pg.Pool {
+  const pool = new pg.Pool({ ...connectionConfig(url), max, idleTimeoutMillis: 30_000, ...(asyncCommit ? { options: "-c synchronous_commit=off" } : {}) });
   pool.on("error", onIdleError);
   return pool;
 }
@@ -55,6 +60,7 @@ export class PostgresStore implements Store {
   private constructor(
     url: DatabaseUrl,
     private readonly pool: pg.Pool,
+    private readonly admissions: pg.Pool,
     private readonly health: DatabaseHealth,
     private readonly cache: KeyCache,
     private readonly listener: InvalidationListener,
@@ -66,7 +72,7 @@ export class PostgresStore implements Store {
     this.sessions = new PgSessions(pool, health);
     this.admin = new PgAdminTokens(pool, health);
     this.usage = new PgUsage(pool, health, options.usageQueueMax, options.log);
-    this.limits = new PgRateWindows(pool, health, options.rateLimit);
+    this.limits = new PgRateWindows(admissions, health, options.rateLimit);
     this.prune = setInterval(() => {
       if (health.up) pool.query("DELETE FROM wisp_usage_events WHERE t < $1", [Date.now() - EVENT_RETENTION_MS]).catch((error: unknown) => health.failed(error, "usage prune"));
     }, 3_600_000);
@@ -78,6 +84,8 @@ export class PostgresStore implements Store {
     const { log, metrics } = options;
     const health = new DatabaseHealth(() => pool.query("SELECT 1"), metrics, log);
     const pool = openPool(url, options.databasePoolSize, (error) => health.failed(error, "idle connection"));
+    // Admissions wait for no disk: a rate-limit window lost in a database crash costs nothing.
+    const admissions = openPool(url, Math.max(2, Math.ceil(options.databasePoolSize / 2)), (error) => health.failed(error, "idle connection"), true);
     const cache = new KeyCache(options.keyCacheGraceMs);
     const listener = new InvalidationListener(connectionConfig(url), cache, (error) => health.failed(error, "key listener"));
     let started: { applied: string[]; adminToken: string | undefined };
@@ -87,12 +95,12 @@ export class PostgresStore implements Store {
     } catch (error) {
       await listener.close();
       health.close();
-      await pool.end().catch(() => undefined);
+      await Promise.all([pool.end().catch(() => undefined), admissions.end().catch(() => undefined)]);
       throw startupFailure(error, url);
     }
     const version = knownMigrations().at(-1)?.version ?? 0;
     log(`database ${url.redacted}: schema version ${version}${started.applied.length > 0 ? ` (applied ${started.applied.join(", ")})` : ""}`);
-    return new PostgresStore(url, pool, health, cache, listener, started.adminToken, options);
+    return new PostgresStore(url, pool, admissions, health, cache, listener, started.adminToken, options);
   }
 
   ensureKey(name: string): Promise<{ key: KeyInfo; secret: string } | undefined> {
@@ -110,7 +118,11 @@ export class PostgresStore implements Store {
   gauges(): DatabaseGauges {
     return {
       up: this.health.up,
-      pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount },
+      pool: {
+        total: this.pool.totalCount + this.admissions.totalCount,
+        idle: this.pool.idleCount + this.admissions.idleCount,
+        waiting: this.pool.waitingCount + this.admissions.waitingCount,
+      },
       usageQueue: this.usage.pending(),
       keyCacheEntries: this.cache.size,
     };
@@ -125,6 +137,6 @@ export class PostgresStore implements Store {
     this.usage.close();
     this.health.close();
     await this.listener.close();
-    await this.pool.end().catch(() => undefined);
+    await Promise.all([this.pool.end().catch(() => undefined), this.admissions.end().catch(() => undefined)]);
   }
 }
