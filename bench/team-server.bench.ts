@@ -9,7 +9,8 @@
 //   4. rate-limit accuracy: keys limited to 60 and 300 requests a minute, many more sent at once
 //      through the balancer to the three replicas.
 // Run with `npx tsx bench/team-server.bench.ts` (or `npm run bench`; needs `npm run build`, and
-// PostgreSQL and HAProxy: bash scripts/setup/team-server.sh).
+// PostgreSQL and HAProxy: bash scripts/setup/team-server.sh). WISP_BENCH_BASELINE=DIR adds the
+// wisp-server of another checkout (built, e.g. an earlier commit's) to the first two comparisons.
 import http from "node:http";
 import { createApiKey, startLocalServer, type LocalServer } from "../scripts/start/local-server";
 import { freePort } from "../test/harness/free-port";
@@ -20,7 +21,7 @@ import { MODEL, root, startEngine, wispServer, type Engine } from "../test/team/
 import { sseEvents } from "./engine/stream-timing";
 import { percentile, printTable } from "./typing/table";
 
-const TTFT_ROUNDS = 150;
+const TTFT_ROUNDS = 300;
 const LOAD = { clients: 16, warmMs: 1_000, measureMs: 6_000, passes: 2 };
 const REVOCATIONS = 30;
 
@@ -96,10 +97,12 @@ const log = { write: () => true };
 const upstreamArgs = ["--no-local-models", "--upstream", `fast=${engine.fast},key-env=WISP_BENCH_UPSTREAM_KEY`];
 const env = { ...process.env, WISP_BENCH_UPSTREAM_KEY: "upstream-key" };
 
-async function server(name: string, args: string[], database: boolean, port?: number): Promise<{ origin: string; port: number; dataDir: string }> {
+const baseline = process.env.WISP_BENCH_BASELINE;
+
+async function server(name: string, args: string[], database: boolean, port?: number, from = root): Promise<{ origin: string; port: number; dataDir: string }> {
   const dataDir = temp.make(`bench-${name}`);
   const p = port ?? (await freePort());
-  const started = await startLocalServer({ root, port: p, modelsDir: temp.make(`bench-${name}-models`), dataDir, log, extraArgs: [...upstreamArgs, ...args], env: database ? { ...env, WISP_DATABASE_URL: cluster.url() } : env });
+  const started = await startLocalServer({ root: from, port: p, modelsDir: temp.make(`bench-${name}-models`), dataDir, log, extraArgs: [...upstreamArgs, ...args], env: database ? { ...env, WISP_DATABASE_URL: cluster.url() } : env });
   servers.push(started);
   return { origin: started.baseUrl.replace(/\/v1$/, ""), port: p, dataDir };
 }
@@ -120,7 +123,10 @@ try {
   balancers.push(one, three);
 
   // 1. First token, interleaved rounds.
+  const before = baseline === undefined ? undefined : await server("baseline", [], false, undefined, baseline);
+  const beforeTarget: Target[] = before ? [{ name: "files, the baseline's server", origin: before.origin, key: createApiKey(baseline!, before.dataDir, "bench") }] : [];
   const ttftTargets: Target[] = [
+    ...beforeTarget,
     { name: "files", origin: files.origin, key: fileKey },
     { name: "database", origin: replica1.origin, key: dbKey },
     { name: "files, --rate-limit", origin: filesLimited.origin, key: fileLimitedKey },
@@ -128,7 +134,8 @@ try {
   ];
   const ttft = new Map<string, number[]>(ttftTargets.map((t) => [t.name, []]));
   for (let round = -20; round < TTFT_ROUNDS; round++) {
-    for (const target of ttftTargets) {
+    // Every other round in the opposite order: no target always follows the same one.
+    for (const target of round % 2 === 0 ? ttftTargets : [...ttftTargets].reverse()) {
       const { ttft: ms, status } = await timedChat(target);
       if (status !== 200) throw new Error(`${target.name}: ${status}`);
       if (round >= 0) ttft.get(target.name)!.push(ms);
@@ -139,7 +146,8 @@ try {
   printTable(
     ["store", "p50 ms", "p99 ms", "added, median of rounds (ms)"],
     [
-      ["files (today's server)", percentile(ttft.get("files")!, 0.5), percentile(ttft.get("files")!, 0.99), "-"],
+      ...beforeTarget.map((t) => [`${t.name} (${baseline})`, percentile(ttft.get(t.name)!, 0.5), percentile(ttft.get(t.name)!, 0.99), "-"]),
+      ["files (today's server)", percentile(ttft.get("files")!, 0.5), percentile(ttft.get("files")!, 0.99), before ? `${added(beforeTarget[0]!.name, "files").toFixed(2)} vs the baseline` : "-"],
       ["database (a replica)", percentile(ttft.get("database")!, 0.5), percentile(ttft.get("database")!, 0.99), added("files", "database").toFixed(2)],
       ["files, --rate-limit", percentile(ttft.get("files, --rate-limit")!, 0.5), percentile(ttft.get("files, --rate-limit")!, 0.99), "-"],
       ["database, --rate-limit", percentile(ttft.get("database, --rate-limit")!, 0.5), percentile(ttft.get("database, --rate-limit")!, 0.99), added("files, --rate-limit", "database, --rate-limit").toFixed(2)],
@@ -150,6 +158,7 @@ try {
   // 2. Requests/s, closed loop, each target in turn, passes in opposite orders.
   const loadTargets: Target[] = [
     { name: "today's server (files), direct", origin: files.origin, key: fileKey },
+    ...beforeTarget.map((t) => ({ ...t, name: "the baseline's server (files), direct" })),
     { name: "1 replica (database), direct", origin: replica1.origin, key: dbKey },
     { name: "1 replica behind HAProxy", origin: one.origin, key: dbKey },
     { name: "3 replicas behind HAProxy", origin: three.origin, key: dbKey },

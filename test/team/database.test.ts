@@ -5,8 +5,9 @@ import { buildApp } from "../../src/server/app";
 import { KeyStore } from "../../src/server/auth/key-store";
 import { AdminToken } from "../../src/server/store/admin-token-file";
 import { UsageLog } from "../../src/server/usage/usage-log";
-import { PostgresCluster } from "../harness/postgres-cluster";
+import type { PostgresCluster } from "../harness/postgres-cluster";
 import { TempDirs } from "../harness/temp-dirs";
+import { freshDatabase } from "./support/shared-cluster";
 import { wispServer } from "./support/team";
 
 /** stdout and stderr together, for checks that a secret is in neither. */
@@ -16,16 +17,15 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
   this.timeout(300_000);
   const temp = new TempDirs();
   let cluster: PostgresCluster;
-  let databases = 0;
-  /** A new empty database of the cluster. */
-  const freshDatabase = () => cluster.createDatabase(`wisp_${++databases}`);
-  before(async () => {
-    cluster = await PostgresCluster.start();
-  });
-  after(async () => {
-    await cluster?.destroy();
-    temp.removeAll();
-  });
+  /** The name of the database made last. */
+  let database = "";
+  /** A new empty database of the shared cluster: wisp-server's URL for it. */
+  const fresh = async () => {
+    const made = await freshDatabase();
+    ({ cluster, name: database } = made);
+    return made.url;
+  };
+  after(() => temp.removeAll());
 
   it("stops with one clear line and a non-zero exit for a malformed URL, a refused password and a newer schema, never printing the password", async () => {
     const malformed = await wispServer(["--database", "postgres://wisp:hunter2@[::1/wisp"]);
@@ -37,15 +37,15 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     assert.match(notPostgres.stderr, /^wisp-server: --database must be a PostgreSQL URL starting with postgres:\/\/ .*\n$/);
     assert.ok(!everything(notPostgres).includes("hunter2"));
 
-    const url = await freshDatabase();
+    const url = await fresh();
     const refused = await wispServer(["--port", "0", "--database", url.replace(cluster.password, "wrong-password")]);
     assert.equal(refused.code, 1);
-    assert.equal(refused.stderr, `wisp-server: the database at postgres://wisp:***@127.0.0.1:${cluster.port}/wisp_${databases} refused the login of user wisp: password authentication failed for user "wisp"\n`);
+    assert.equal(refused.stderr, `wisp-server: the database at postgres://wisp:***@127.0.0.1:${cluster.port}/${database} refused the login of user wisp: password authentication failed for user "wisp"\n`);
     assert.ok(!everything(refused).includes("wrong-password"));
 
     const migrated = await wispServer(["db", "migrate", "--database", url]);
     assert.equal(migrated.code, 0, everything(migrated));
-    await cluster.query("INSERT INTO wisp_schema_migrations (version, name) VALUES (2, '002-from-a-newer-wisp-server.sql')", [], `wisp_${databases}`);
+    await cluster.query("INSERT INTO wisp_schema_migrations (version, name) VALUES (2, '002-from-a-newer-wisp-server.sql')", [], database);
     const newer = await wispServer(["--port", "0"], { WISP_DATABASE_URL: url });
     assert.equal(newer.code, 1);
     assert.equal(newer.stderr, "wisp-server: the database's schema is at version 2, newer than this wisp-server knows (1): run a newer wisp-server, or point --database at another database\n");
@@ -55,11 +55,11 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
   });
 
   it("migrates with db migrate once, says where things stand with db status, and manages keys with --database", async () => {
-    const url = await freshDatabase();
+    const url = await fresh();
     const env = { WISP_DATABASE_URL: url };
     const before = await wispServer(["db", "status"], env);
     assert.equal(before.code, 0, everything(before));
-    assert.match(before.stdout, new RegExp(`^database postgres://wisp:\\*\\*\\*@127\\.0\\.0\\.1:${cluster.port}/wisp_${databases} \\(PostgreSQL 1\\d`));
+    assert.match(before.stdout, new RegExp(`^database postgres://wisp:\\*\\*\\*@127\\.0\\.0\\.1:${cluster.port}/${database} \\(PostgreSQL 1\\d`));
     assert.match(before.stdout, /schema version 0 of 1: to apply 001-initial\.sql/);
     assert.match((await wispServer(["db", "migrate"], env)).stdout, /^applied 001-initial\.sql\n.*schema version 1\n$/);
     assert.match((await wispServer(["db", "migrate"], env)).stdout, /schema version 1, up to date\n$/);
@@ -96,7 +96,7 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     await usage.close();
     const expected = (await UsageLog.read(dataDir)).snapshot();
 
-    const url = await freshDatabase();
+    const url = await fresh();
     const first = await wispServer(["db", "import", "--data-dir", dataDir, "--database", url]);
     assert.equal(first.code, 0, everything(first));
     assert.match(first.stdout, /^keys: 2 imported, 0 already there/m);
@@ -107,7 +107,6 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     assert.match(second.stdout, new RegExp(`^usage: 0 hourly counts imported, ${expected.buckets.length} already there`, "m"));
     assert.match(second.stdout, /^console admin token: already there/m);
 
-    const database = `wisp_${databases}`;
     const hourly = await cluster.query<Record<string, string>>("SELECT hour, key, model, requests, errors, prompt_tokens, completion_tokens, images FROM wisp_usage_hourly ORDER BY hour, key, model", [], database);
     assert.deepEqual(
       hourly.map((r) => ({ hour: Number(r.hour), key: r.key, model: r.model, requests: Number(r.requests), errors: Number(r.errors), prompt_tokens: Number(r.prompt_tokens), completion_tokens: Number(r.completion_tokens), images: Number(r.images) })),

@@ -30,11 +30,11 @@ describe("wisp-server replicas on one PostgreSQL database behind HAProxy", funct
   });
 
   it("migrated the empty database once, though the three replicas started together, and made one admin token and one key", async () => {
-    const migrations = await team.cluster.query<{ version: number }>("SELECT version FROM wisp_schema_migrations");
+    const migrations = await team.query<{ version: number }>("SELECT version FROM wisp_schema_migrations");
     assert.deepEqual(migrations.map((m) => m.version), [1]);
     const applied = team.replicas.filter((r) => /applied 001-initial\.sql/.test(r.output()));
     assert.equal(applied.length, 1, "one replica applied the migration");
-    assert.equal((await team.cluster.query("SELECT hash FROM wisp_admin_tokens")).length, 1);
+    assert.equal((await team.query("SELECT hash FROM wisp_admin_tokens")).length, 1);
     assert.equal(team.replicas.filter((r) => /console: .*\/login\?token=wisp-admin-/.test(r.output())).length, 1, "the one that made the admin token shows it");
     assert.equal(team.replicas.filter((r) => /created API key key_\w+ \(default\)/.test(r.output())).length, 1);
     for (const r of team.replicas) assert.ok(!r.output().includes(team.cluster.password), `${r.name} never prints the database password`);
@@ -86,7 +86,7 @@ describe("wisp-server replicas on one PostgreSQL database behind HAProxy", funct
     const { id: keyId, secret } = await team.createKey("counted");
     const answers = await Promise.all(Array.from({ length: 30 }, () => chat(team, secret)));
     const received = answers.reduce((sum, a) => ({ prompt: sum.prompt + a.usage.prompt_tokens, completion: sum.completion + a.usage.completion_tokens }), { prompt: 0, completion: 0 });
-    const rows = await team.cluster.query<{ id: string; prompt_tokens: string; completion_tokens: string }>("SELECT id, prompt_tokens, completion_tokens FROM wisp_usage_events WHERE key = $1", [keyId]);
+    const rows = await team.query<{ id: string; prompt_tokens: string; completion_tokens: string }>("SELECT id, prompt_tokens, completion_tokens FROM wisp_usage_events WHERE key = $1", [keyId]);
     assert.deepEqual(rows.map((r) => r.id).sort(), answers.map((a) => a.id).sort(), "one record per request, under the id each client got");
     const admin = await consoleLogin(team);
     for (const r of team.replicas) {

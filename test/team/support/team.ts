@@ -9,9 +9,10 @@ import OpenAI from "openai";
 import { startLocalServer, type LocalServer } from "../../../scripts/start/local-server";
 import { freePort } from "../../harness/free-port";
 import { startBalancer, type Balancer } from "../../harness/haproxy";
-import { PostgresCluster } from "../../harness/postgres-cluster";
+import type { PostgresCluster } from "../../harness/postgres-cluster";
 import { spawnGroup, type GroupProcess } from "../../harness/process-group";
 import { TempDirs } from "../../harness/temp-dirs";
+import { freshDatabase } from "./shared-cluster";
 
 export const root = join(import.meta.dirname, "..", "..", "..");
 /** The engine's quick model (12 tokens) and its slow one (40 tokens at 10 a second). */
@@ -128,7 +129,10 @@ export interface TeamOptions {
 export class Team {
   readonly temp = new TempDirs();
   readonly replicas: Replica[] = [];
+  /** The shared cluster, and this team's own database on it. */
   cluster!: PostgresCluster;
+  databaseUrl!: string;
+  private database!: string;
   engine!: Engine;
   balancer!: Balancer;
   readonly args: readonly string[];
@@ -137,15 +141,11 @@ export class Team {
     this.args = options.args ?? [];
   }
 
-  get databaseUrl(): string {
-    return this.cluster.url();
-  }
-
-  /** The cluster, the engine, three replicas started together on the empty database, and HAProxy. */
+  /** A database of the shared cluster, the engine, three replicas started together on it (empty), and HAProxy. */
   static async start(options: TeamOptions = {}): Promise<Team> {
     const team = new Team(options);
     try {
-      team.cluster = await PostgresCluster.start();
+      ({ cluster: team.cluster, name: team.database, url: team.databaseUrl } = await freshDatabase());
       team.engine = await startEngine(options.tokens ?? 12, options.tokensPerSecond ?? 0);
       for (let i = 1; i <= 3; i++) team.replicas.push(new Replica(`replica${i}`, await freePort(), team));
       await Promise.all(team.replicas.map((r) => r.start()));
@@ -158,6 +158,11 @@ export class Team {
       await team.close();
       throw error;
     }
+  }
+
+  /** Runs SQL in this team's database. */
+  query<Row extends object = Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<Row[]> {
+    return this.cluster.query<Row>(sql, values, this.database);
   }
 
   /** `wisp-server keys create --name NAME` on the database: the new key's secret. */
@@ -183,7 +188,6 @@ export class Team {
     await this.balancer?.stop();
     await Promise.all(this.replicas.map((r) => r.stop()));
     await this.engine?.process.stop();
-    await this.cluster?.destroy();
     this.temp.removeAll();
   }
 }
