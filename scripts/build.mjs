@@ -3,7 +3,7 @@
 // web console (browser script and static files in dist/server/console, so they travel with the
 // server bundle and nothing is built at run time).
 import { build } from "esbuild";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { consoleJob, copyConsoleFiles } from "./build-console.mjs";
 
@@ -55,10 +55,19 @@ if (Object.keys(serverEntries).length > 0) {
     // Native engines load their own binaries relative to their package: keep them in node_modules.
     // lifecycle-utils too: the batch decoder takes node-llama-cpp's context lock, which is keyed in
     // that module's own state, so both must load the one copy (a bundled copy locks nothing).
-    external: ["node-llama-cpp", "@node-llama-cpp/*", "onnxruntime-node", "sharp", "@img/*", "lifecycle-utils"],
+    // pg's optional native binding and its Cloudflare socket are never loaded (pg asks for them
+    // only when told to): left out of the bundle, never installed.
+    external: ["node-llama-cpp", "@node-llama-cpp/*", "onnxruntime-node", "sharp", "@img/*", "lifecycle-utils", "pg-native", "pg-cloudflare"],
     // CommonJS dependencies bundled into ESM still call require().
     banner: { js: "import { createRequire as __wispCreateRequire } from 'node:module'; const require = __wispCreateRequire(import.meta.url);" },
   });
+}
+
+// The database's schema files, read by the server at start (store/postgres/schema.ts).
+const migrations = "src/server/store/postgres/migrations";
+if (existsSync(migrations)) {
+  mkdirSync("dist/server/migrations", { recursive: true });
+  for (const name of readdirSync(migrations).filter((n) => n.endsWith(".sql"))) cpSync(join(migrations, name), join("dist/server/migrations", name));
 }
 
 if (existsSync("src/console/main.ts")) {

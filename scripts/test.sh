@@ -44,6 +44,8 @@ step reliability npm run --silent test:reliability:short
 # Every platform's package and the universal one (npm run package -- --all), their contents checked.
 step package npm run --silent test:package
 step setup bash scripts/setup-vscode.sh
+# Replicas on PostgreSQL behind HAProxy (both installed by setup): consistency, drain, outages, faults.
+step team npm run --silent test:team
 step vscode npm run --silent test:vscode
 step e2e npm run --silent test:e2e
 printf 'Time per step:\n%s  %-12s %5d s\n' "$times" total "$SECONDS"

@@ -80,7 +80,7 @@ export async function startWispServer(modelFile: string, model: string, extraArg
     apiKey: secret,
     model,
     pid: child.pid,
-    metrics: async () => (await (await fetch(`${root}/metrics`)).json()) as EngineMetrics,
+    metrics: async () => (await (await fetch(`${root}/metrics.json`)).json()) as EngineMetrics,
     cpuMs: () => processCpuMs(child.pid),
     output: () => output,
     stop,

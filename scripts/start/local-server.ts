@@ -53,10 +53,12 @@ export async function startLocalServer(
     timeoutMs?: number;
     /** More wisp-server options. */
     extraArgs?: readonly string[];
+    /** Its environment (default: this process's). */
+    env?: NodeJS.ProcessEnv;
   },
 ): Promise<LocalServer> {
   const args = [serverBin(options.root, options), "--host", "127.0.0.1", "--port", String(options.port), "--models-dir", options.modelsDir, "--data-dir", options.dataDir, ...(options.extraArgs ?? [])];
-  const server = spawnGroup(options.node ?? process.execPath, args, { cwd: options.cwd ?? options.root, stdio: ["ignore", "pipe", "pipe"] });
+  const server = spawnGroup(options.node ?? process.execPath, args, { cwd: options.cwd ?? options.root, stdio: ["ignore", "pipe", "pipe"], env: options.env ?? process.env });
   let pending = "";
   let recent = "";
   let started = false;

@@ -1,29 +1,29 @@
 // Builds the HTTP app (never listens: main.ts does, tests listen on an ephemeral port).
+import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import Fastify, { type FastifyInstance } from "fastify";
 import { authenticator } from "./auth/authenticate";
-import { KeyStore } from "./auth/key-store";
-import type { RoutePlugin, ServerConfig, ServerDeps } from "./deps";
+import type { Lifecycle, RoutePlugin, ServerConfig, ServerDeps } from "./deps";
 import { ImageEngine } from "./engines/image/image-engine";
 import { TextEngine } from "./engines/text/text-engine";
 import { defaultPromptThreads } from "./engines/text/prompt-threads";
-import { ApiError, handleError, sendError } from "./errors";
+import { ApiError, handleError, sendError, StoreUnavailableError } from "./errors";
 import { ensureDefaultModels } from "./engines/default-models";
+import { ServerMetrics } from "./metrics/server-metrics";
 import { ModelRegistry } from "./models/registry";
 import { chatCompletionRoutes } from "./routes/chat-completions";
 import { completionRoutes } from "./routes/completions";
 import { imageRoutes } from "./routes/images";
 import { metricsRoutes } from "./routes/metrics";
 import { modelRoutes } from "./routes/models";
-import { AdminToken } from "./console/admin-token";
 import { loadConsoleAssets, type ConsoleAsset } from "./console/console-assets";
 import { consoleRoutes } from "./console/console-routes";
 import { redactUrl } from "./console/console-security";
-import { SessionStore } from "./console/sessions";
-import { UsageLog } from "./usage/usage-log";
+import { openStore } from "./store/open-store";
+import type { Store } from "./store/store";
 import type { UpstreamTiming } from "./upstreams/upstream";
 import { UpstreamRegistry } from "./upstreams/upstream-registry";
-import { RateLimiter } from "./usage/rate-limiter";
+import { rateLimitHook } from "./usage/rate-limiter";
 import { UsageRecorder } from "./usage/usage-recorder";
 
 export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
@@ -44,6 +44,12 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   upstreams: [],
   localModels: true,
   rateLimit: { requestsPerMinute: 0, tokensPerMinute: 0 },
+  databasePoolSize: 10,
+  keyCacheGraceMs: 60_000,
+  usageQueueMax: 100_000,
+  // Without a database a stop is at once, as it always was; a replica on one drains (cli-args).
+  drainDelayMs: 0,
+  drainGraceMs: 0,
 };
 
 export interface BuildAppOptions extends Partial<ServerConfig> {
@@ -61,35 +67,67 @@ export interface BuildAppOptions extends Partial<ServerConfig> {
   env?: Record<string, string | undefined>;
   /** How often upstreams are checked, and the backoff after failures. */
   upstreamTiming?: UpstreamTiming;
+  /** Also the process's own metrics (CPU, memory, event loop) in GET /metrics: main's server. */
+  processMetrics?: boolean;
 }
 
 export interface BuiltApp {
   app: FastifyInstance;
   deps: ServerDeps;
-  /** The console's admin token, for the login URL main prints (never logged otherwise). */
-  adminToken: string;
+  /**
+   * The console's admin token, for the login URL main prints (never logged otherwise); undefined
+   * when this replica cannot know it (a database keeps only its hash).
+   */
+  adminToken: string | undefined;
 }
 
 /** Route groups behind API-key auth, under /v1. */
 const apiRoutes: RoutePlugin[] = [modelRoutes, completionRoutes, chatCompletionRoutes, imageRoutes];
 
 export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
-  const { log = () => undefined, logger = false, accessLog = false, consoleAssets, env = process.env, upstreamTiming, ...overrides } = options;
+  const { log = () => undefined, logger = false, accessLog = false, consoleAssets, env = process.env, upstreamTiming, processMetrics = false, ...overrides } = options;
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...overrides };
+  const metrics = new ServerMetrics({ processMetrics });
+  // First: a database that cannot be used stops the server before anything else is made.
+  const store = await openStore({ ...config, log, metrics });
+  try {
+    return await buildOnStore(config, store, metrics, { log, logger, accessLog, consoleAssets, env, upstreamTiming });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+async function buildOnStore(
+  config: ServerConfig,
+  store: Store,
+  metrics: ServerMetrics,
+  options: Required<Pick<BuildAppOptions, "log" | "logger" | "accessLog" | "env">> & Pick<BuildAppOptions, "consoleAssets" | "upstreamTiming">,
+): Promise<BuiltApp> {
+  const { log, logger, accessLog, consoleAssets, env, upstreamTiming } = options;
   if (config.localModels) await ensureDefaultModels(config.modelsDir, log);
   const registry = new ModelRegistry(config.modelsDir, config.localModels);
   await registry.scan();
   const upstreams = new UpstreamRegistry(config.upstreams, env, (id) => registry.get(id) !== undefined, upstreamTiming);
   await upstreams.start();
-  const keys = new KeyStore(config.dataDir);
   const textEngine = new TextEngine(config);
   const imageEngine = new ImageEngine({ threads: config.threads, maxQueue: config.maxQueue });
-  const usageLog = await UsageLog.open(config.dataDir, { log });
-  const sessions = new SessionStore();
-  const { admin, token: adminToken } = await AdminToken.loadOrCreate(config.dataDir, log);
-  const limiter = new RateLimiter(config.rateLimit);
-  const usage = new UsageRecorder(usageLog, Date.now, (key, tokens) => limiter.spent(key, tokens));
-  const deps: ServerDeps = { config, registry, keys, authenticate: authenticator(keys, sessions), textEngine, imageEngine, upstreams, usage, log };
+  const limits = store.limits;
+  const usage = new UsageRecorder(store.usage, {
+    onTokens: (key, tokens) => limits.spent(key, tokens),
+    onServed: (request, served) => {
+      request.wispModel = served.model;
+      metrics.served(served.model, request.wispUpstream, served.promptTokens ?? 0, served.completionTokens ?? 0);
+    },
+  });
+  const lifecycle: Lifecycle = { draining: false, inFlight: 0 };
+  const deps: ServerDeps = { config, registry, store, keys: store.keys, authenticate: authenticator(store.keys, store.sessions), textEngine, imageEngine, upstreams, usage, metrics, lifecycle, log };
+  metrics.setSources({
+    inFlight: () => lifecycle.inFlight,
+    queues: () => ({ text: textEngine.metrics().sequences.waiting, images: imageEngine.metrics().waiting }),
+    upstreams: () => upstreams.status(),
+    database: () => store.gauges?.(),
+  });
 
   const app = Fastify({
     logger,
@@ -101,15 +139,30 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     forceCloseConnections: true,
     // Strict types: "10" is not a number here, and wrong types get a 400 naming the field.
     ajv: { customOptions: { coerceTypes: false, allErrors: false, removeAdditional: false } },
+    // Each request's id is unique across replicas (its usage record is stored under it, once);
+    // a client's own x-request-id is not trusted for that.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "not_found_error", null, "unknown_route")));
   app.addHook("onClose", () => textEngine.dispose());
   app.addHook("onClose", () => imageEngine.dispose());
   app.addHook("onClose", () => upstreams.dispose());
-  app.addHook("onClose", () => usageLog.close());
+  app.addHook("onClose", () => store.close());
   app.decorateRequest("wispKey", null);
   app.decorateRequest("wispUsageReported", false);
+  app.decorateRequest("wispModel", null);
+  app.decorateRequest("wispUpstream", null);
+  app.decorateRequest("wispFirstTokenAt", null);
+  // Requests in flight (streams taken over by a route too) and their metrics, as each one ends.
+  app.addHook("onRequest", async (request, reply) => {
+    lifecycle.inFlight++;
+    reply.raw.once("close", () => {
+      lifecycle.inFlight--;
+      metrics.requestEnded(request, reply.raw.statusCode, reply.elapsedTime);
+    });
+  });
   if (accessLog) {
     app.addHook("onResponse", async (request, reply) => {
       const evaluated = reply.getHeader("x-wisp-prompt-tokens-evaluated");
@@ -120,12 +173,22 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   }
 
   await app.register(async (api) => {
+    api.addHook("onRequest", async (request, reply) => {
+      // Set on the raw response, so streams that write their own headers carry it too.
+      reply.raw.setHeader("x-wisp-request-id", request.id);
+    });
     api.addHook("onRequest", deps.authenticate);
-    api.addHook("onRequest", limiter.hook);
-    api.addHook("onResponse", usage.hook);
+    api.addHook("onRequest", async (request) => {
+      if (request.method === "POST" && store.usage.full()) {
+        throw new StoreUnavailableError(`this replica holds ${store.usage.pending()} usage records the database has not taken yet (it is unavailable): retry in a moment`);
+      }
+    });
+    api.addHook("onRequest", rateLimitHook(limits, () => metrics.rateLimited()));
+    api.addHook("onSend", usage.hook);
+    api.addHook("onResponse", usage.lateHook);
     for (const routes of apiRoutes) await api.register(routes, { prefix: "/v1", deps });
   });
   await app.register(metricsRoutes, { deps });
-  await app.register(consoleRoutes, { deps, admin, sessions, usage: usageLog, assets: consoleAssets ?? loadConsoleAssets() });
-  return { app, deps, adminToken };
+  await app.register(consoleRoutes, { deps, assets: consoleAssets ?? loadConsoleAssets() });
+  return { app, deps, adminToken: store.adminToken };
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_CONFIG } from "./app";
 import type { ServerConfig } from "./deps";
+import { parseDatabaseUrl } from "./store/postgres/database-url";
 import { checkUniqueNames, parseConfigFile, parseRateLimit, parseUpstreamFlag, type FileConfig } from "./upstreams/upstream-config";
 
 export const USAGE = `usage:
@@ -14,17 +15,34 @@ export const USAGE = `usage:
               [--input-lookup N] [--no-native-step] [--no-line-candidates]
               [--upstream NAME=URL[,key-env=VAR][,models=a,b]]... [--no-local-models]
               [--rate-limit requests=N,tokens=N] [--config wisp.json]
-  wisp-server keys create --name NAME [--data-dir DIR]
-  wisp-server keys list [--data-dir DIR]
-  wisp-server keys revoke ID [--data-dir DIR]
+              [--database postgres://USER:PASSWORD@HOST:PORT/DB] [--database-pool N]
+              [--key-cache-grace SECONDS] [--usage-queue N]
+              [--drain-delay SECONDS] [--drain-grace SECONDS]
+  wisp-server keys create --name NAME [--data-dir DIR | --database URL]
+  wisp-server keys list [--data-dir DIR | --database URL]
+  wisp-server keys revoke ID [--data-dir DIR | --database URL]
+  wisp-server admin-token new [--data-dir DIR | --database URL]
+  wisp-server db migrate|status [--database URL]
+  wisp-server db import --data-dir DIR [--database URL]
   wisp-server models pull NAME|OWNER/REPO/FILE.gguf|URL [--models-dir DIR] [--mirror BASE]
-  wisp-server models presets`;
+  wisp-server models presets
+--database defaults to $WISP_DATABASE_URL (then the config file's "database"); without one,
+everything is kept in files in --data-dir.`;
+
+/** Where a command's keys and tokens are: files in dataDir, or the database when one is named. */
+export interface StoreTarget {
+  dataDir: string;
+  database?: string;
+}
 
 export type Command =
   | { kind: "serve"; config: ServerConfig }
-  | { kind: "keys-create"; dataDir: string; name: string }
-  | { kind: "keys-list"; dataDir: string }
-  | { kind: "keys-revoke"; dataDir: string; id: string }
+  | { kind: "keys-create"; store: StoreTarget; name: string }
+  | { kind: "keys-list"; store: StoreTarget }
+  | { kind: "keys-revoke"; store: StoreTarget; id: string }
+  | { kind: "admin-token-new"; store: StoreTarget }
+  | { kind: "db-migrate" | "db-status"; database: string }
+  | { kind: "db-import"; database: string; dataDir: string }
   | { kind: "models-pull"; spec: string; modelsDir: string; mirror?: string }
   | { kind: "models-presets" }
   | { kind: "help" };
@@ -36,7 +54,15 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
-export function parseCommand(argv: string[]): Command {
+/** Seconds given for a duration, as ms (0 allowed). */
+function seconds(name: string, value: string | undefined, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || value.trim() === "") throw new Error(`--${name} must be a number of seconds, got '${value}'`);
+  return Math.round(n * 1000);
+}
+
+export function parseCommand(argv: string[], env: Record<string, string | undefined> = process.env): Command {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -61,6 +87,12 @@ export function parseCommand(argv: string[]): Command {
       config: { type: "string" },
       "rate-limit": { type: "string" },
       "no-local-models": { type: "boolean" },
+      database: { type: "string" },
+      "database-pool": { type: "string" },
+      "key-cache-grace": { type: "string" },
+      "usage-queue": { type: "string" },
+      "drain-delay": { type: "string" },
+      "drain-grace": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -69,15 +101,34 @@ export function parseCommand(argv: string[]): Command {
   // admin token there).
   const dataDir = path.resolve(values["data-dir"] ?? (process.env.WISP_DATA_DIR || home));
   if (values.help) return { kind: "help" };
+  const file = values.config === undefined ? undefined : readConfigFile(values.config);
+  // Checked here, before anything runs; a mistake is one line that never repeats the URL.
+  const database = values.database ?? (env.WISP_DATABASE_URL || undefined) ?? file?.database;
+  if (database !== undefined) parseDatabaseUrl(database);
+  const store: StoreTarget = { dataDir, ...(database === undefined ? {} : { database }) };
   if (positionals[0] === "keys") {
     const [, action, id] = positionals;
     if (action === "create") {
       if (!values.name) throw new Error("keys create needs --name NAME");
-      return { kind: "keys-create", dataDir, name: values.name };
+      return { kind: "keys-create", store, name: values.name };
     }
-    if (action === "list") return { kind: "keys-list", dataDir };
-    if (action === "revoke" && id) return { kind: "keys-revoke", dataDir, id };
+    if (action === "list") return { kind: "keys-list", store };
+    if (action === "revoke" && id) return { kind: "keys-revoke", store, id };
     throw new Error(`unknown keys command: ${positionals.slice(1).join(" ")}`);
+  }
+  if (positionals[0] === "admin-token") {
+    if (positionals[1] === "new" && positionals.length === 2) return { kind: "admin-token-new", store };
+    throw new Error(`unknown admin-token command: ${positionals.slice(1).join(" ")}`);
+  }
+  if (positionals[0] === "db") {
+    const [, action, ...rest] = positionals;
+    if (database === undefined) throw new Error(`db ${action ?? ""} needs --database URL (or WISP_DATABASE_URL)`);
+    if ((action === "migrate" || action === "status") && rest.length === 0) return { kind: `db-${action}`, database };
+    if (action === "import" && rest.length === 0) {
+      if (values["data-dir"] === undefined) throw new Error("db import needs --data-dir DIR: the folder whose keys.json and usage/ to bring in");
+      return { kind: "db-import", database, dataDir };
+    }
+    throw new Error(`unknown db command: ${positionals.slice(1).join(" ")}`);
   }
   const modelsDir = path.resolve(values["models-dir"] ?? path.join(home, "models"));
   if (positionals[0] === "models") {
@@ -88,7 +139,6 @@ export function parseCommand(argv: string[]): Command {
     throw new Error(`unknown models command: ${positionals.slice(1).join(" ")}`);
   }
   if (positionals.length > 0) throw new Error(`unknown command: ${positionals.join(" ")}`);
-  const file = values.config === undefined ? undefined : readConfigFile(values.config);
   const upstreams = [...(file?.upstreams ?? []), ...(values.upstream ?? []).map(parseUpstreamFlag)];
   checkUniqueNames(upstreams);
   const localModels = values["no-local-models"] ? false : (file?.localModels ?? true);
@@ -114,6 +164,13 @@ export function parseCommand(argv: string[]): Command {
       upstreams,
       localModels,
       rateLimit: values["rate-limit"] === undefined ? (file?.rateLimit ?? DEFAULT_CONFIG.rateLimit) : parseRateLimit(values["rate-limit"]),
+      ...(database === undefined ? {} : { database }),
+      databasePoolSize: positiveInt("database-pool", values["database-pool"], DEFAULT_CONFIG.databasePoolSize),
+      keyCacheGraceMs: seconds("key-cache-grace", values["key-cache-grace"], DEFAULT_CONFIG.keyCacheGraceMs),
+      usageQueueMax: positiveInt("usage-queue", values["usage-queue"], DEFAULT_CONFIG.usageQueueMax),
+      // A replica on a database drains on SIGTERM (see drain.ts); without one a stop is at once.
+      drainDelayMs: seconds("drain-delay", values["drain-delay"], database === undefined ? DEFAULT_CONFIG.drainDelayMs : 5_000),
+      drainGraceMs: seconds("drain-grace", values["drain-grace"], database === undefined ? DEFAULT_CONFIG.drainGraceMs : 30_000),
     },
   };
 }

@@ -1,10 +1,12 @@
 // What every route plugin receives: the shared parts of one server instance.
 import type { FastifyPluginAsync, FastifyRequest, RawServerDefault } from "fastify";
-import type { KeyStore } from "./auth/key-store";
+import type { KeyRecords } from "./auth/key-records";
 import type { ImageEngine } from "./engines/image/image-engine";
 import type { TextEngine } from "./engines/text/text-engine";
 import type { ModelRegistry } from "./models/registry";
 import type { JsonSchemaToTsProvider } from "./json-schema-to-ts-provider";
+import type { ServerMetrics } from "./metrics/server-metrics";
+import type { Store } from "./store/store";
 import type { RateLimit, UpstreamSpec } from "./upstreams/upstream-config";
 import type { UpstreamRegistry } from "./upstreams/upstream-registry";
 import type { UsageRecorder } from "./usage/usage-recorder";
@@ -58,12 +60,36 @@ export interface ServerConfig {
   localModels: boolean;
   /** Per API key, over any minute; 0 is no limit. */
   rateLimit: RateLimit;
+  /**
+   * The PostgreSQL database that replicas share (a postgres:// URL); undefined: files in dataDir.
+   * It may hold a password: it is never printed (see store/postgres/database-url.ts).
+   */
+  database?: string;
+  /** Connections each replica keeps to the database at most. */
+  databasePoolSize: number;
+  /** While the database is away, keys checked before keep working from the cache this long, ms. */
+  keyCacheGraceMs: number;
+  /** Usage records kept in memory while the database is away; beyond them new requests get 503. */
+  usageQueueMax: number;
+  /** On SIGTERM, how long /ready fails (and requests are still served) before the listener closes, ms. */
+  drainDelayMs: number;
+  /** On SIGTERM, the longest wait for the requests in flight to finish, ms. */
+  drainGraceMs: number;
+}
+
+/** Whether the server is going away, and how many requests it is answering. */
+export interface Lifecycle {
+  draining: boolean;
+  inFlight: number;
 }
 
 export interface ServerDeps {
   config: ServerConfig;
   registry: ModelRegistry;
-  keys: KeyStore;
+  /** Keys, sessions, usage and rate-limit windows: files, or the database replicas share. */
+  store: Store;
+  /** The store's keys (the same as store.keys). */
+  keys: KeyRecords;
   /** onRequest hook rejecting requests without a valid API key. */
   authenticate: (request: FastifyRequest) => Promise<void>;
   textEngine: TextEngine;
@@ -72,6 +98,9 @@ export interface ServerDeps {
   upstreams: UpstreamRegistry;
   /** Counts tokens and images per API key and model as requests are served. */
   usage: UsageRecorder;
+  /** GET /metrics: every Prometheus metric of this server. */
+  metrics: ServerMetrics;
+  lifecycle: Lifecycle;
   log: (message: string) => void;
 }
 

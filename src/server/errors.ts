@@ -22,6 +22,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The shared store (the database) cannot answer now: the request gets a 503 that says so, never
+ * a 500, and never passes a check it could not make.
+ */
+export class StoreUnavailableError extends Error {}
+
 export function errorBody(e: ApiError) {
   return { error: { message: e.message, type: e.type, param: e.param, code: e.code } };
 }
@@ -56,6 +62,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof EngineInputError) return new ApiError(400, error.message, "invalid_request_error", error.param);
   if (error instanceof EngineBusyError) return new ApiError(429, error.message, "rate_limit_error", null, "server_busy");
+  if (error instanceof StoreUnavailableError) return new ApiError(503, error.message, "server_error", null, "database_unavailable");
   const fe = error as FastifyError;
   if (fe.validation?.length) {
     return new ApiError(400, validationMessage(fe.validation), "invalid_request_error", validationParam(fe.validation[0]!), "invalid_value");

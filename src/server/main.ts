@@ -2,8 +2,12 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp } from "./app";
+import type { KeyRecords } from "./auth/key-records";
 import { KeyStore } from "./auth/key-store";
-import { parseCommand, USAGE, type Command } from "./cli-args";
+import { parseCommand, USAGE, type Command, type StoreTarget } from "./cli-args";
+import { drain } from "./drain";
+import { StartupError } from "./startup-error";
+import { AdminToken } from "./store/admin-token-file";
 import type { ServerConfig } from "./deps";
 import { presetTable, runPull } from "./models/pull/pull-command";
 import { PullError } from "./models/pull/pull-error";
@@ -17,11 +21,11 @@ async function serve(config: ServerConfig): Promise<void> {
   const target = `${process.platform}-${process.arch}`;
   const missing = missingNativeEngines(target, path.dirname(fileURLToPath(import.meta.url)));
   if (missing.length > 0) throw new Error(missingEnginesMessage(target, missing));
-  const { app, deps, adminToken } = await buildApp({ ...config, log: print, accessLog: true });
-  if ((await deps.keys.list()).every((k) => k.revoked)) {
-    // Without any key nothing could call the server: make one, shown this once only.
-    const { key, secret } = await deps.keys.create("default");
-    print(`created API key ${key.id} (${key.name}): ${secret}`);
+  const { app, deps, adminToken } = await buildApp({ ...config, log: print, accessLog: true, processMetrics: true });
+  // Without any key nothing could call the server: make one, shown this once only.
+  const made = await deps.store.ensureKey("default");
+  if (made) {
+    print(`created API key ${made.key.id} (${made.key.name}): ${made.secret}`);
     print("it is not shown again; manage keys with: wisp-server keys create|list|revoke");
   }
   const address = await app.listen({ host: config.host, port: config.port });
@@ -32,26 +36,54 @@ async function serve(config: ServerConfig): Promise<void> {
   }
   const lookup = config.inputLookup > 0 ? `input lookup ${config.inputLookup} tokens` : "input lookup off";
   print(`threads ${config.threads} (prompts ${config.threadsBatch}), parallel ${config.parallel}, context ${config.contextSize} tokens, queue ${config.maxQueue}, ${lookup}`);
-  print(`keys in ${deps.keys.file}; usage records in ${path.join(config.dataDir, "usage")}; console admin token in ${path.join(config.dataDir, "admin-token")}`);
+  print(deps.store.description);
   if (!["127.0.0.1", "::1", "localhost"].includes(config.host)) {
     print(`warning: --host ${config.host} accepts connections from other machines; every request still needs an API key`);
   }
   // The one place the admin token is printed: the link that logs into the web console.
-  print(`console: ${browsableOrigin(address)}/login?token=${adminToken}`);
+  if (adminToken !== undefined) print(`console: ${browsableOrigin(address)}/login?token=${adminToken}`);
+  else print(`console: ${browsableOrigin(address)}/login with the admin token printed when the database was first used (wisp-server admin-token new makes another)`);
   print(`wisp-server listening on ${address}/v1`);
   // After the line that says it is up: loading llama.cpp's binary takes seconds on a cold machine.
   deps.textEngine.describeBinary().then(
     (binary) => print(`text engine: ${binary}`),
     (error: unknown) => print(`text engine: unavailable (${error instanceof Error ? error.message : String(error)})`),
   );
-  const stop = () => void app.close().then(() => process.exit(0));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  let stopping = false;
+  const stop = () => {
+    // A second signal while draining (Ctrl+C again) stops at once.
+    if (stopping) process.exit(1);
+    stopping = true;
+    void drain(app, deps, print).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`wisp-server: stopping failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }
 
 /** A wildcard listen address is no place to browse to: the loopback address of its family is. */
 function browsableOrigin(address: string): string {
   return address.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");
+}
+
+/** The keys a command works on: keys.json in the data folder, or the database. */
+async function keysOf(store: StoreTarget): Promise<{ keys: KeyRecords; close(): Promise<void> }> {
+  if (store.database === undefined) return { keys: new KeyStore(store.dataDir), close: async () => undefined };
+  return (await import("./store/postgres/db-commands")).databaseKeys(store.database);
+}
+
+async function withKeys(store: StoreTarget, work: (keys: KeyRecords) => Promise<void>): Promise<void> {
+  const { keys, close } = await keysOf(store);
+  try {
+    await work(keys);
+  } finally {
+    await close();
+  }
 }
 
 async function run(command: Command): Promise<void> {
@@ -60,17 +92,37 @@ async function run(command: Command): Promise<void> {
       return print(USAGE);
     case "serve":
       return serve(command.config);
-    case "keys-create": {
-      const { key, secret } = await new KeyStore(command.dataDir).create(command.name);
-      print(`created ${key.id} (${key.name})`);
-      return print(secret);
+    case "keys-create":
+      return withKeys(command.store, async (keys) => {
+        const { key, secret } = await keys.create(command.name);
+        print(`created ${key.id} (${key.name})`);
+        print(secret);
+      });
+    case "keys-list":
+      return withKeys(command.store, async (keys) => {
+        for (const k of await keys.list()) {
+          print(`${k.id}\t${k.name}\t${k.prefix}…\tcreated ${new Date(k.created * 1000).toISOString()}${k.revoked ? "\trevoked" : ""}`);
+        }
+      });
+    case "keys-revoke":
+      return withKeys(command.store, async (keys) => {
+        if (!(await keys.revoke(command.id))) throw new Error(`no key ${command.id}`);
+        print(`revoked ${command.id}`);
+      });
+    case "admin-token-new": {
+      const token =
+        command.store.database === undefined
+          ? (await AdminToken.replace(command.store.dataDir)).token
+          : await (await import("./store/postgres/db-commands")).newDatabaseAdminToken(command.store.database);
+      print("a new console admin token (the earlier one no longer logs in):");
+      return print(token);
     }
-    case "keys-list": {
-      for (const k of await new KeyStore(command.dataDir).list()) {
-        print(`${k.id}\t${k.name}\t${k.prefix}…\tcreated ${new Date(k.created * 1000).toISOString()}${k.revoked ? "\trevoked" : ""}`);
-      }
-      return;
-    }
+    case "db-migrate":
+      return (await import("./store/postgres/db-commands")).dbMigrate(command.database, print);
+    case "db-status":
+      return (await import("./store/postgres/db-commands")).dbStatus(command.database, print);
+    case "db-import":
+      return (await import("./store/postgres/db-commands")).dbImport(command.database, command.dataDir, print);
     case "models-pull": {
       const abort = new AbortController();
       process.once("SIGINT", () => abort.abort());
@@ -78,18 +130,15 @@ async function run(command: Command): Promise<void> {
     }
     case "models-presets":
       return presetTable().forEach(print);
-    case "keys-revoke": {
-      if (!(await new KeyStore(command.dataDir).revoke(command.id))) throw new Error(`no key ${command.id}`);
-      return print(`revoked ${command.id}`);
-    }
   }
 }
 
 try {
   await run(parseCommand(process.argv.slice(2)));
 } catch (error) {
-  // A failed download is no usage mistake: its message says what to do, without the usage text.
-  if (error instanceof PullError) {
+  // A failed download or a database that cannot be used is no usage mistake: its message says
+  // what to do, in one line, without the usage text.
+  if (error instanceof PullError || error instanceof StartupError) {
     process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}wisp-server: ${error.message}\n`);
     process.exit(1);
   }

@@ -6,7 +6,7 @@ import type { TextEngineMetrics } from "../../src/server/engines/text/text-engin
 import { freePort } from "./free-port";
 import { TempDirs } from "./temp-dirs";
 
-/** The text engine's counters as GET /metrics shows them. */
+/** The text engine's counters as GET /metrics.json shows them. */
 export type TextMetrics = TextEngineMetrics;
 
 export interface LocalTextServer {
@@ -52,7 +52,7 @@ export async function startLocalTextServer(root: string, options: { size?: "tiny
       key,
       model,
       modelsDir,
-      metrics: async () => (await (await fetch(`${origin}/metrics`)).json()) as TextMetrics,
+      metrics: async () => (await (await fetch(`${origin}/metrics.json`)).json()) as TextMetrics,
       complete: async (body) => {
         const response = await fetch(`${baseUrl}/completions`, {
           method: "POST",

@@ -60,7 +60,7 @@ export async function startReliabilityServer(options: { args?: string[]; dataDir
       output: () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : ""),
       rssKiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]),
       alive: () => group.child.exitCode === null && group.child.signalCode === null,
-      metrics: async () => (await (await fetch(`${origin}/metrics`)).json()) as TextEngineMetrics,
+      metrics: async () => (await (await fetch(`${origin}/metrics.json`)).json()) as TextEngineMetrics,
       fetch: (pathName, init = {}) =>
         fetch(`${origin}${pathName}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers as Record<string, string>) } }),
       stop,
@@ -71,7 +71,7 @@ export async function startReliabilityServer(options: { args?: string[]; dataDir
   }
 }
 
-/** Polls /metrics until no sequence is busy or waiting; returns how long that took. */
+/** Polls /metrics.json until no sequence is busy or waiting; returns how long that took. */
 export async function untilIdle(server: ReliabilityServer, timeoutMs = 10_000): Promise<number> {
   const started = Date.now();
   for (;;) {

@@ -64,9 +64,10 @@ describe("the wisp-server command", function () {
       await cli(dataDir, "keys", "revoke", /created (key_\w+)/.exec(first!)![1]!);
       assert.equal(await works(secret!), 401);
       // Revoked by hand, in place (same file, no rename): the next request is refused.
-      const file = JSON.parse(await readFile(server.deps.keys.file, "utf8")) as { keys: { name: string; revoked?: number }[] };
+      const keysFile = path.join(dataDir, "keys.json");
+      const file = JSON.parse(await readFile(keysFile, "utf8")) as { keys: { name: string; revoked?: number }[] };
       for (const key of file.keys) if (key.name === "test") key.revoked = 1;
-      await writeFile(server.deps.keys.file, JSON.stringify(file));
+      await writeFile(keysFile, JSON.stringify(file));
       assert.equal(await works(server.key), 401);
     } finally {
       await server.close();

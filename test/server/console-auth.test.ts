@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { AdminToken, adminTokenFile } from "../../src/server/console/admin-token";
+import { AdminToken, adminTokenFile } from "../../src/server/store/admin-token-file";
 import { fromSameOrigin, matchesSecret, readCookie, redactUrl } from "../../src/server/console/console-security";
-import { PLAYGROUND_KEY, SessionStore } from "../../src/server/console/sessions";
+import { PLAYGROUND_KEY } from "../../src/server/store/console-sessions";
+import { SessionStore } from "../../src/server/store/memory-sessions";
 import type { FastifyRequest } from "fastify";
 
 const HOUR = 3_600_000;
@@ -25,71 +26,71 @@ describe("console admin token and sessions", () => {
     const second = await AdminToken.loadOrCreate(dir);
     assert.equal(second.token, first.token);
     assert.ok(!second.created);
-    assert.ok(second.admin.verify(first.token));
-    for (const wrong of ["", first.token.slice(0, -1), `${first.token}x`, first.token.toUpperCase(), undefined, 42]) assert.ok(!second.admin.verify(wrong), String(wrong));
+    assert.ok(await second.admin.verify(first.token));
+    for (const wrong of ["", first.token.slice(0, -1), `${first.token}x`, first.token.toUpperCase(), undefined, 42]) assert.ok(!(await second.admin.verify(wrong)), String(wrong));
   });
 
   it("makes a token file that others could read owner-only, and refuses one too short to be safe", async () => {
     await AdminToken.loadOrCreate(dir);
     await chmod(adminTokenFile(dir), 0o644);
     const messages: string[] = [];
-    await AdminToken.loadOrCreate(dir, (m) => messages.push(m));
+    await AdminToken.loadOrCreate(dir, (m: string) => messages.push(m));
     assert.equal((await stat(adminTokenFile(dir))).mode & 0o777, 0o600);
     assert.match(messages.join(), /made it owner-only/);
     await writeFile(adminTokenFile(dir), "short\n");
     await assert.rejects(AdminToken.loadOrCreate(dir), /no usable token/);
   });
 
-  it("finds a session by its cookie until it is idle too long or logged out", () => {
+  it("finds a session by its cookie until it is idle too long or logged out", async () => {
     let now = 1_000_000;
     const sessions = new SessionStore({ idleMs: HOUR, now: () => now });
-    const { cookie, session } = sessions.create();
-    assert.equal(sessions.get(cookie), session);
-    assert.equal(sessions.get(`${cookie}x`), undefined);
-    assert.equal(sessions.get(undefined), undefined);
+    const { cookie, session } = await sessions.create();
+    assert.equal(await sessions.get(cookie), session);
+    assert.equal(await sessions.get(`${cookie}x`), undefined);
+    assert.equal(await sessions.get(undefined), undefined);
     now += HOUR - 1;
-    assert.equal(sessions.get(cookie), session, "use keeps it alive");
+    assert.equal(await sessions.get(cookie), session, "use keeps it alive");
     now += HOUR + 1;
-    assert.equal(sessions.get(cookie), undefined, "idle too long");
-    const other = sessions.create();
-    sessions.delete(other.cookie);
-    assert.equal(sessions.get(other.cookie), undefined);
+    assert.equal(await sessions.get(cookie), undefined, "idle too long");
+    const other = await sessions.create();
+    await sessions.delete(other.cookie);
+    assert.equal(await sessions.get(other.cookie), undefined);
   });
 
-  it("ends sessions at their maximum age and beyond the maximum count, oldest first", () => {
+  it("ends sessions at their maximum age and beyond the maximum count, oldest first", async () => {
     let now = 0;
     const sessions = new SessionStore({ maxAgeMs: 10 * HOUR, idleMs: 100 * HOUR, maxSessions: 2, now: () => now });
-    const a = sessions.create();
-    const b = sessions.create();
-    const c = sessions.create();
-    assert.equal(sessions.get(a.cookie), undefined);
-    assert.ok(sessions.get(b.cookie) && sessions.get(c.cookie));
+    const a = await sessions.create();
+    const b = await sessions.create();
+    const c = await sessions.create();
+    assert.equal(await sessions.get(a.cookie), undefined);
+    assert.ok((await sessions.get(b.cookie)) && (await sessions.get(c.cookie)));
     now = 10 * HOUR + 1;
-    assert.equal(sessions.get(b.cookie), undefined);
+    assert.equal(await sessions.get(b.cookie), undefined);
   });
 
   it("accepts a session's playground key as an API key only while the session lives", async () => {
     const sessions = new SessionStore();
-    const { cookie, session } = sessions.create();
+    const { cookie, session } = await sessions.create();
     const key = await sessions.verify(session.playgroundKey);
     assert.equal(key?.id, PLAYGROUND_KEY.id);
     assert.equal(await sessions.verify(cookie), undefined, "the cookie is no API key");
     assert.equal(await sessions.verify(session.csrfToken), undefined, "nor is the CSRF token");
-    sessions.delete(cookie);
+    await sessions.delete(cookie);
     assert.equal(await sessions.verify(session.playgroundKey), undefined);
   });
 
-  it("redeems a login code once, and only before it expires", () => {
+  it("redeems a login code once, and only before it expires", async () => {
     let now = 0;
     const sessions = new SessionStore({ loginCodeMs: 1000, now: () => now });
-    const code = sessions.issueLoginCode();
-    assert.ok(!sessions.redeemLoginCode(`${code}x`));
-    assert.ok(sessions.redeemLoginCode(code));
-    assert.ok(!sessions.redeemLoginCode(code), "used up");
-    const late = sessions.issueLoginCode();
+    const code = await sessions.issueLoginCode();
+    assert.ok(!(await sessions.redeemLoginCode(`${code}x`)));
+    assert.ok(await sessions.redeemLoginCode(code));
+    assert.ok(!(await sessions.redeemLoginCode(code)), "used up");
+    const late = await sessions.issueLoginCode();
     now = 1001;
-    assert.ok(!sessions.redeemLoginCode(late), "expired");
-    assert.ok(!sessions.redeemLoginCode(undefined));
+    assert.ok(!(await sessions.redeemLoginCode(late)), "expired");
+    assert.ok(!(await sessions.redeemLoginCode(undefined)));
   });
 
   it("checks origins, cookies and secrets as a browser sends them", () => {

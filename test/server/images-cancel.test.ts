@@ -17,7 +17,7 @@ describe("image generation queue and client disconnects", function () {
   });
   after(() => server.close());
 
-  /** Waits until GET /metrics shows the image queue in this state. */
+  /** Waits until GET /metrics.json shows the image queue in this state. */
   const queueIs = (want: ImageEngineMetrics) =>
     waitFor(
       `the image queue at ${JSON.stringify(want)}`,

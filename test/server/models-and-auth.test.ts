@@ -81,15 +81,16 @@ describe("GET /v1/models and API keys", function () {
     const { key, secret } = await server.deps.keys.create("second");
     const client = new OpenAI({ baseURL: server.baseURL, apiKey: secret, maxRetries: 0 });
     assert.ok((await client.models.list()).data.some((m) => m.id === TEXT_MODEL));
-    const info = await stat(server.deps.keys.file);
+    const keysFile = path.join(server.deps.config.dataDir, "keys.json");
+    const info = await stat(keysFile);
     assert.equal(info.mode & 0o777, 0o600);
-    assert.ok(!(await readFile(server.deps.keys.file, "utf8")).includes(secret));
+    assert.ok(!(await readFile(keysFile, "utf8")).includes(secret));
     assert.ok(await server.deps.keys.revoke(key.id));
     await assert.rejects(client.models.list(), OpenAI.AuthenticationError);
   });
 
   it("answers health and metrics without a key, exposing no secrets", async () => {
-    const metrics = (await (await fetch(`${server.origin}/metrics`)).json()) as Record<string, unknown>;
+    const metrics = (await (await fetch(`${server.origin}/metrics.json`)).json()) as Record<string, unknown>;
     assert.equal(typeof metrics.promptTokensEvaluated, "number");
     assert.deepEqual(metrics.images, { running: 0, waiting: 0 }, "no image generation has run");
     assert.ok(!JSON.stringify(metrics).includes(server.key));

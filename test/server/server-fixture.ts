@@ -49,7 +49,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     baseURL,
     origin,
     key: secret,
-    adminToken,
+    adminToken: adminToken!,
     dir,
     client: new OpenAI({ baseURL, apiKey: secret, maxRetries: 0 }),
     fetch(pathName, init = {}) {
@@ -83,5 +83,5 @@ export async function neverEnd(server: TestServer): Promise<Record<string, numbe
   return endlessLogitBias(await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path));
 }
 
-/** GET /metrics of the server (it needs no key). */
-export const metricsOf = async (server: TestServer): Promise<ServerMetrics> => (await (await fetch(`${server.origin}/metrics`)).json()) as ServerMetrics;
+/** GET /metrics.json of the server: the engines' counters (it needs no key). */
+export const metricsOf = async (server: TestServer): Promise<ServerMetrics> => (await (await fetch(`${server.origin}/metrics.json`)).json()) as ServerMetrics;

@@ -33,14 +33,16 @@ const nodeBuiltins = new Set(["fs", "path", "os", "http", "https", "net", "child
  * from above, so the server reads top-down. Paths are relative to src/server (a folder ends in /).
  */
 const serverLayers: readonly (readonly string[])[] = [
-  ["errors.ts", "drain-body.ts", "atomic-file.ts", "busy-retry.ts", "engine-input-error.ts", "json-schema-to-ts-provider.ts"],
+  ["errors.ts", "drain-body.ts", "atomic-file.ts", "busy-retry.ts", "engine-input-error.ts", "json-schema-to-ts-provider.ts", "startup-error.ts"],
+  ["metrics/"],
   ["auth/"],
   ["models/"],
   ["engines/"],
   ["upstreams/", "usage/"],
+  ["store/"],
   ["deps.ts"],
   ["routes/", "console/"],
-  ["app.ts", "cli-args.ts", "main.ts"],
+  ["app.ts", "cli-args.ts", "main.ts", "drain.ts", "commands/"],
 ];
 
 /** The layer of a path under src/server, or -1 when no layer names it. */
@@ -117,9 +119,18 @@ describe("layering", () => {
     assert.deepEqual(files.filter((f) => f.path.startsWith("src/server/")).flatMap(upwardServerImports), []);
   });
 
+  it("keeps the database driver in store/postgres and prom-client in metrics/: the rest gets their interfaces from deps", () => {
+    const owners: Record<string, string> = { pg: "src/server/store/postgres/", "prom-client": "src/server/metrics/" };
+    const offenders = files.flatMap((f) =>
+      f.imports.filter((i) => i in owners && !f.path.startsWith(owners[i]!)).map((i) => `${f.path} imports ${i}`),
+    );
+    assert.deepEqual(offenders, []);
+    assert.ok(files.some((f) => f.path.startsWith("src/server/store/postgres/") && f.imports.includes("pg")), "the database store imports pg");
+  });
+
   it("sees an import that runs up the server's layers", () => {
     assert.deepEqual(upwardServerImports({ path: "src/server/deps.ts", imports: ["./routes/schemas", "./models/registry", "node:fs"] }), [
-      "src/server/deps.ts (layer 5) imports src/server/routes/schemas (layer 6)",
+      "src/server/deps.ts (layer 7) imports src/server/routes/schemas (layer 8)",
     ]);
     assert.deepEqual(upwardServerImports({ path: "src/server/engines/text/x.ts", imports: ["../../models/llama-gguf", "../../../core/api/sse"] }), []);
   });

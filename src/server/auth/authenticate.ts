@@ -1,11 +1,17 @@
 // Bearer-token check for /v1 routes; failures are 401s in the OpenAI error shape.
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../errors";
-import type { KeyInfo } from "./key-store";
+import type { KeyInfo } from "./key-records";
 
-/** Something that knows API keys: the key file, and the console's per-session playground keys. */
+/** Something that knows API keys: the key store, and the console's per-session playground keys. */
 export interface KeyVerifier {
+  /**
+   * The active key matching `secret`, or undefined. Throws StoreUnavailableError when it cannot
+   * tell (the database is down and the key is not one it checked recently).
+   */
   verify(secret: string): Promise<KeyInfo | undefined>;
+  /** Whether `secret` has the form of this verifier's keys (others are not looked up here). */
+  claims?(secret: string): boolean;
 }
 
 export function bearerToken(header: string | undefined): string | undefined {
@@ -21,6 +27,7 @@ export function authenticator(...verifiers: KeyVerifier[]) {
     const token = bearerToken(header);
     if (!token) throw new ApiError(401, "malformed Authorization header: expected Bearer <key>", "authentication_error", null, "invalid_api_key");
     for (const verifier of verifiers) {
+      if (verifier.claims && !verifier.claims(token)) continue;
       const key = await verifier.verify(token);
       if (key) {
         request.wispKey = key;

@@ -7,18 +7,13 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../atomic-file";
 import { withFileLock } from "./file-lock";
+import type { KeyInfo, KeyRecords } from "./key-records";
 
-export interface StoredKey {
-  id: string;
-  name: string;
-  /** The first characters of the secret, to recognise a key in listings. */
-  prefix: string;
+export type { KeyInfo } from "./key-records";
+
+export interface StoredKey extends KeyInfo {
   hash: string;
-  created: number;
-  revoked?: number;
 }
-
-export type KeyInfo = Omit<StoredKey, "hash">;
 
 interface KeyFile {
   /** What identifies the file's content: inode, size and times ("none" when there is no file). */
@@ -30,7 +25,21 @@ interface KeyFile {
 
 const hashOf = (secret: string) => createHash("sha256").update(secret, "utf8").digest();
 
-export class KeyStore {
+/** A new key's secret and what is stored of it (its hash only). */
+export function newKey(name: string): { stored: StoredKey; secret: string } {
+  const secret = `wisp-${randomBytes(32).toString("base64url")}`;
+  const stored: StoredKey = {
+    id: `key_${randomBytes(6).toString("hex")}`,
+    name,
+    prefix: secret.slice(0, 9),
+    hash: hashOf(secret).toString("hex"),
+    created: Math.floor(Date.now() / 1000),
+  };
+  return { stored, secret };
+}
+
+/** The keys in DATA/keys.json. */
+export class KeyStore implements KeyRecords {
   readonly file: string;
 
   constructor(dataDir: string) {
@@ -88,14 +97,7 @@ export class KeyStore {
 
   /** Creates a key; the returned secret is shown once and never stored. */
   async create(name: string): Promise<{ key: KeyInfo; secret: string }> {
-    const secret = `wisp-${randomBytes(32).toString("base64url")}`;
-    const stored: StoredKey = {
-      id: `key_${randomBytes(6).toString("hex")}`,
-      name,
-      prefix: secret.slice(0, 9),
-      hash: hashOf(secret).toString("hex"),
-      created: Math.floor(Date.now() / 1000),
-    };
+    const { stored, secret } = newKey(name);
     await this.update((keys) => keys.push(stored));
     const { hash: _hash, ...key } = stored;
     return { key, secret };

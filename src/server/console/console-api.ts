@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, RawServerDefault } from "fastify";
 import { ApiError } from "../errors";
 import type { JsonSchemaToTsProvider } from "../json-schema-to-ts-provider";
 import type { ConsoleContext } from "./console-context";
-import { PLAYGROUND_KEY } from "./sessions";
+import { PLAYGROUND_KEY } from "../store/console-sessions";
 
 const DAY_MS = 24 * 3_600_000;
 /** The Usage page shows up to 30 days: a little more is sent so local days are whole. */
@@ -20,16 +20,18 @@ const createKeySchema = {
 
 /** The console's JSON API, under /console/api. */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleContext, RawServerDefault, JsonSchemaToTsProvider> = async (app, ctx) => {
-  const { keys } = ctx.deps;
+  const { keys, usage } = ctx.deps.store;
 
   app.get("/session", async (request) => {
     const session = request.consoleSession!;
     return { csrf_token: session.csrfToken, playground_key: session.playgroundKey, playground_key_id: PLAYGROUND_KEY.id };
   });
 
-  app.get("/keys", async () => ({
-    keys: (await keys.list()).map((k) => ({ ...k, last_used: lastUsedSeconds(ctx, k.id) })).reverse(),
-  }));
+  app.get("/keys", async () => {
+    const list = await keys.list();
+    const lastUsed = await usage.lastUsed(list.map((k) => k.id));
+    return { keys: list.map((k) => ({ ...k, last_used: seconds(lastUsed[k.id]) })).reverse() };
+  });
 
   app.post("/keys", { schema: createKeySchema }, async (request, reply) => {
     const name = request.body.name.trim();
@@ -45,7 +47,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleContext, RawServerDefau
     if (!(await keys.revoke(id))) throw new ApiError(404, `no API key ${id}`, "not_found_error", "id", "key_not_found");
     ctx.deps.log(`console: revoked API key ${id}`);
     const key = (await keys.list()).find((k) => k.id === id)!;
-    return { key: { ...key, last_used: lastUsedSeconds(ctx, id) } };
+    return { key: { ...key, last_used: seconds((await usage.lastUsed([id]))[id]) } };
   });
 
   // Upstreams' addresses and state; their keys stay in the server's environment.
@@ -58,11 +60,8 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleContext, RawServerDefau
     const now = Date.now();
     const names: Record<string, string> = { [PLAYGROUND_KEY.id]: PLAYGROUND_KEY.name };
     for (const k of await keys.list()) names[k.id] = k.name;
-    return { now, buckets: ctx.usage.buckets(now - usageWindowMs), key_names: names };
+    return { now, buckets: await usage.buckets(now - usageWindowMs), key_names: names };
   });
 };
 
-function lastUsedSeconds(ctx: ConsoleContext, id: string): number | null {
-  const t = ctx.usage.lastUsed(id);
-  return t === undefined ? null : Math.floor(t / 1000);
-}
+const seconds = (t: number | undefined): number | null => (t === undefined ? null : Math.floor(t / 1000));

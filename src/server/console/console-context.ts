@@ -1,9 +1,7 @@
 // What the console's routes share.
 import type { ServerDeps } from "../deps";
-import type { UsageLog } from "../usage/usage-log";
-import type { AdminToken } from "./admin-token";
+import type { ConsoleSession } from "../store/console-sessions";
 import type { ConsoleAsset } from "./console-assets";
-import type { ConsoleSession, SessionStore } from "./sessions";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -13,10 +11,8 @@ declare module "fastify" {
 }
 
 export interface ConsoleContext {
+  /** Sessions, admin tokens, keys and usage come from deps.store. */
   deps: ServerDeps;
-  admin: AdminToken;
-  sessions: SessionStore;
-  usage: UsageLog;
   /** Undefined when the console was not built: its pages then answer 503. */
   assets: Map<string, ConsoleAsset> | undefined;
 }

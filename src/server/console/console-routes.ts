@@ -10,7 +10,7 @@ import type { ConsoleContext } from "./console-context";
 import { clearedCookie, CSRF_HEADER, fromSameOrigin, matchesSecret, readCookie, sessionCookie, sessionCookieName, setSecurityHeaders } from "./console-security";
 import { loginPage } from "./login-page";
 
-const cookieName = (request: FastifyRequest) => sessionCookieName(request.socket.localPort ?? 0);
+const cookieName = (request: FastifyRequest) => sessionCookieName(request);
 
 function sendAsset(ctx: ConsoleContext, reply: FastifyReply, name: string): FastifyReply {
   const asset = ctx.assets?.get(name);
@@ -22,8 +22,8 @@ function sendAsset(ctx: ConsoleContext, reply: FastifyReply, name: string): Fast
  * Starts a session and goes to the console. `root` is the relative way back to the console's
  * root: every address the console gives is relative, so it works behind a path prefix too.
  */
-function startSession(ctx: ConsoleContext, request: FastifyRequest, reply: FastifyReply, root: string): FastifyReply {
-  const { cookie } = ctx.sessions.create();
+async function startSession(ctx: ConsoleContext, request: FastifyRequest, reply: FastifyReply, root: string): Promise<FastifyReply> {
+  const { cookie } = await ctx.deps.store.sessions.create();
   reply.header("set-cookie", sessionCookie(cookieName(request), cookie, request.protocol === "https"));
   // 303: the address with the token or code is replaced, so it stays out of the history.
   return reply.redirect(root, 303);
@@ -34,7 +34,7 @@ const loginFailed = (reply: FastifyReply, message: string, root = "") => reply.c
 /** Requests under the session guard: no session, no entry; no CSRF token, no change. */
 function sessionGuard(ctx: ConsoleContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    const session = ctx.sessions.get(readCookie(request, cookieName(request)));
+    const session = await ctx.deps.store.sessions.get(readCookie(request, cookieName(request)));
     if (!session) {
       // Returning the reply ends the request here (fastify's rule for async hooks).
       if (request.method === "GET" && request.url === "/") return reply.redirect("login", 303);
@@ -53,6 +53,7 @@ function sessionGuard(ctx: ConsoleContext) {
 
 /** The web console: its login, pages and JSON API, with security headers on every answer. */
 export const consoleRoutes: FastifyPluginAsync<ConsoleContext> = async (app, ctx) => {
+  const { admin, sessions } = ctx.deps.store;
   app.decorateRequest("consoleSession", null);
   app.addHook("onSend", async (_request, reply, payload) => {
     setSecurityHeaders(reply);
@@ -64,17 +65,17 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleContext> = async (app, ctx
 
   app.get<{ Querystring: { token?: string } }>("/login", async (request, reply) => {
     const { token } = request.query;
-    if (token !== undefined) return ctx.admin.verify(token) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
+    if (token !== undefined) return (await admin.verify(token)) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
     return reply.type("text/html; charset=utf-8").send(loginPage());
   });
   // The code sits in the path, not the query: editors that open links re-encode queries ("=").
   app.get<{ Params: { code: string } }>("/login/:code", async (request, reply) => {
-    if (ctx.sessions.redeemLoginCode(request.params.code)) return startSession(ctx, request, reply, "../");
+    if (await sessions.redeemLoginCode(request.params.code)) return startSession(ctx, request, reply, "../");
     return loginFailed(reply, "That login link has expired or was used already: log in with the admin token.", "../");
   });
   app.post<{ Body: { token?: string } | undefined }>("/login", async (request, reply) => {
     if (!fromSameOrigin(request)) throw new ApiError(403, "cross-site request refused", "invalid_request_error", null, "cross_site_request");
-    return ctx.admin.verify(request.body?.token) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
+    return (await admin.verify(request.body?.token)) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
   });
   app.get("/console/console.css", async (_request, reply) => sendAsset(ctx, reply, "console.css"));
   // Browsers ask for it on every page; there is none.
@@ -83,10 +84,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleContext> = async (app, ctx
   // For launchers on this machine that can read the admin token (the VS Code extension): a
   // one-time code to open the console with, so the token itself never goes into a browser.
   app.post("/console/api/login-link", async (request) => {
-    if (!ctx.admin.verify(bearerToken(request.headers.authorization))) {
+    if (!(await admin.verify(bearerToken(request.headers.authorization)))) {
       throw new ApiError(401, "send the admin token as Authorization: Bearer <token>", "authentication_error", null, "invalid_admin_token");
     }
-    return { path: `/login/${ctx.sessions.issueLoginCode()}` };
+    return { path: `/login/${await sessions.issueLoginCode()}` };
   });
 
   await app.register(async (guarded) => {
@@ -95,7 +96,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleContext> = async (app, ctx
     guarded.get("/console/console.js", async (_request, reply) => sendAsset(ctx, reply, "console.js"));
     guarded.post("/console/api/logout", async (request, reply) => {
       const cookie = readCookie(request, cookieName(request));
-      if (cookie) ctx.sessions.delete(cookie);
+      if (cookie) await sessions.delete(cookie);
       return reply.header("set-cookie", clearedCookie(cookieName(request))).code(204).send();
     });
     await guarded.register(consoleApiRoutes, { ...ctx, prefix: "/console/api" });

@@ -31,9 +31,14 @@ export function setSecurityHeaders(reply: FastifyReply): void {
 
 /**
  * Cookies are shared by every port of a host: the name carries the port, so two local servers
- * (or a test server beside a real one) keep separate sessions.
+ * (or a test server beside a real one) keep separate sessions. It is the port the browser
+ * addressed (the Host header's), so replicas behind one balancer share the cookie.
  */
-export const sessionCookieName = (port: number): string => `wisp_console_${port}`;
+export function sessionCookieName(request: FastifyRequest): string {
+  const host = request.headers.host ?? "";
+  const port = /:(\d+)$/.exec(host)?.[1] ?? (host === "" ? String(request.socket.localPort ?? 0) : request.protocol === "https" ? "443" : "80");
+  return `wisp_console_${port}`;
+}
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? "").split(";")) {

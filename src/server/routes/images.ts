@@ -101,7 +101,7 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
       if (error instanceof GenerationCancelledError) throw new ApiError(499, "the client closed the request", "invalid_request_error", null, "cancelled");
       throw error;
     }
-    deps.usage.served(request, { model: entry.id, images: images.length });
+    await deps.usage.served(request, { model: entry.id, images: images.length });
     const data = await Promise.all(
       images.map(async (image) => ({ b64_json: (await encodeImage(image, extension)).toString("base64"), seed: image.seed })),
     );

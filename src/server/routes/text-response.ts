@@ -7,6 +7,7 @@ import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
 import type { ChoiceResult, FileLines, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenHealing, TokenLogprob } from "../engines/text/types";
 import { errorBody, toApiError } from "../errors";
+import { markFirstToken } from "../metrics/request-labels";
 import type { ModelEntry } from "../models/registry";
 import { SseWriter } from "./sse-writer";
 
@@ -127,12 +128,16 @@ interface Answer extends AnswerContext {
   format: TextResponseFormat;
 }
 
-/** Counts the tokens against the request's key (also when the client left before the end). */
-function reportUsage({ deps, request, entry, signal }: AnswerContext, result: Omit<GenerationResult, "choices">): void {
-  deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens });
+/**
+ * Counts the tokens against the request's key (also when the client left before the end); the
+ * record is kept before the answer's end goes out.
+ */
+async function reportUsage({ deps, request, entry, signal }: AnswerContext, result: Omit<GenerationResult, "choices">): Promise<void> {
+  const recorded = deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens });
   if (signal.aborted) {
     request.log.info({ completionTokens: result.completionTokens, tokensAfterAbort: result.tokensAfterAbort }, "client left before the end: generation stopped");
   }
+  await recorded;
 }
 
 /**
@@ -145,7 +150,7 @@ export async function settleStream<Result extends Omit<GenerationResult, "choice
     sse.flush();
     throw error;
   });
-  reportUsage(ctx, result);
+  await reportUsage(ctx, result);
   if (!ctx.signal.aborted) return result;
   sse.flush();
   abandon(ctx.reply);
@@ -158,7 +163,7 @@ export async function settleStream<Result extends Omit<GenerationResult, "choice
  */
 export async function settleComplete<Result extends Omit<GenerationResult, "choices">>(ctx: AnswerContext, generation: Promise<Result>): Promise<Result | undefined> {
   const result = await generation;
-  reportUsage(ctx, result);
+  await reportUsage(ctx, result);
   if (ctx.signal.aborted) {
     abandon(ctx.reply);
     return undefined;
@@ -193,7 +198,10 @@ async function streamText(answer: Answer): Promise<void> {
       openEventStream(reply, stats);
       if (format.opensStream) for (let i = 0; i < job.n * job.prompts.length; i++) send(format.chunk(base, i, undefined, undefined, null));
     },
-    onText: (index, text, logprobs) => send(format.chunk(base, index, text, job.topLogprobs === undefined ? undefined : logprobs, null)),
+    onText: (index, text, logprobs) => {
+      markFirstToken(answer.request);
+      send(format.chunk(base, index, text, job.topLogprobs === undefined ? undefined : logprobs, null));
+    },
   }, job.prompts, job.heals, job.files);
   const result = await settleStream(answer, sse, generation);
   if (!result) return;

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { CallStream, parseCall, type CallDelta, type ParsedCall } from "../engines/text/tool-call-layout";
 import type { FinishReason } from "../engines/text/types";
+import { markFirstToken } from "../metrics/request-labels";
 import { SseWriter } from "./sse-writer";
 import { openEventStream, settleComplete, settleStream, usageOf, type AnswerContext, type JobRequest, type ResponseBase } from "./text-response";
 import { runTools, type ToolChoiceResult, type ToolPlan } from "./tool-run";
@@ -77,8 +78,14 @@ async function streamTools(ctx: AnswerContext, { job, plan, legacy, stream }: To
       openEventStream(reply, stats);
       for (let i = 0; i < job.n; i++) sse.send(chunk(base, i, { role: "assistant", content: plan.forced ? null : "" }));
     },
-    onContent: (i, text) => sse.send(chunk(base, i, { content: text })),
-    onCall: (i, text) => sendCall(i, calls[i]!.push(text)),
+    onContent: (i, text) => {
+      markFirstToken(ctx.request);
+      sse.send(chunk(base, i, { content: text }));
+    },
+    onCall: (i, text) => {
+      markFirstToken(ctx.request);
+      sendCall(i, calls[i]!.push(text));
+    },
   });
   const result = await settleStream(ctx, sse, generation);
   if (!result) return;

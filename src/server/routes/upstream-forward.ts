@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
 import { ApiError, errorBody, type ApiErrorType } from "../errors";
+import { markFirstToken } from "../metrics/request-labels";
 import { SseRelay, type RelayedUsage } from "../upstreams/sse-relay";
 import type { Upstream } from "../upstreams/upstream";
 import type { UpstreamRoute } from "../upstreams/upstream-registry";
@@ -64,12 +65,13 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
         continue;
       }
       if ((response.statusCode ?? 500) >= 400) throw upstreamError(upstream, response.statusCode ?? 500, await readBody(response));
+      request.wispUpstream = upstream.name;
       const served = (usage: RelayedUsage | undefined, status = 200) =>
         deps.usage.served(request, { model: route.id, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens }, status);
       if (isEventStream(response)) await relayStream(reply, upstream, response, new SseRelay(streaming && !clientWantsUsage), served);
       else {
         const answer = await readBody(response);
-        served(usageOf(answer));
+        await served(usageOf(answer));
         reply.hijack();
         reply.raw.writeHead(response.statusCode ?? 200, { "content-type": response.headers["content-type"] ?? "application/json", "x-wisp-upstream": upstream.name });
         reply.raw.end(answer);
@@ -122,22 +124,31 @@ function usageOf(answer: Buffer): RelayedUsage | undefined {
 }
 
 /** Pipes the event stream as it arrives (pausing the upstream while the client is slow). */
-function relayStream(reply: FastifyReply, upstream: Upstream, response: IncomingMessage, relay: SseRelay, served: (usage: RelayedUsage | undefined, status?: number) => void): Promise<void> {
+function relayStream(
+  reply: FastifyReply,
+  upstream: Upstream,
+  response: IncomingMessage,
+  relay: SseRelay,
+  served: (usage: RelayedUsage | undefined, status?: number) => Promise<void>,
+): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(response.statusCode ?? 200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-wisp-upstream": upstream.name });
   raw.flushHeaders();
+  const request = reply.request;
   return new Promise((resolve) => {
     response.on("data", (chunk: Buffer) => {
+      const choicesBefore = relay.choiceEvents;
       const events = relay.push(chunk);
+      if (choicesBefore === 0 && relay.choiceEvents > 0) markFirstToken(request);
       if (events !== undefined && !raw.destroyed && !raw.write(events)) {
         response.pause();
         raw.once("drain", () => response.resume());
       }
     });
-    response.once("close", () => {
+    response.once("close", async () => {
       // A stream that ended early has no usage from the engine: its choices so far are charged.
-      served(relay.usage ?? { prompt_tokens: 0, completion_tokens: relay.choiceEvents });
+      await served(relay.usage ?? { prompt_tokens: 0, completion_tokens: relay.choiceEvents });
       if (!raw.destroyed) {
         const rest = relay.end();
         if (response.complete) raw.end(rest);

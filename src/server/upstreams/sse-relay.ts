@@ -1,7 +1,9 @@
 // Passes an upstream's event stream on event by event (each as soon as it is whole), noting the
 // usage it reports. When the usage chunk was asked for only to count tokens, it is left out, so
 // the client sees the stream it asked for. Events go on as the bytes that came (every token
-// passes here): only the one that carries usage is decoded and parsed.
+// passes here): only the one that carries usage is decoded and parsed. The stream's tail (the
+// usage chunk and `[DONE]`) is held back until the upstream has ended, so the usage is recorded
+// before the client has the whole answer.
 
 export interface RelayedUsage {
   prompt_tokens?: number;
@@ -12,6 +14,7 @@ const EVENT_END = Buffer.from("\n\n");
 const CHOICE = Buffer.from('"choices":[{');
 /** Only the usage chunk (at the end) says "usage" with a value: every other event passes as is. */
 const USAGE = [Buffer.from('"usage":{'), Buffer.from('"usage": {')];
+const DONE = Buffer.from("data: [DONE]");
 
 export class SseRelay {
   usage: RelayedUsage | undefined;
@@ -19,6 +22,9 @@ export class SseRelay {
   choiceEvents = 0;
   /** The start of an event not yet whole, as it came (searched once: a big event comes in many pieces). */
   private pending: Buffer[] = [];
+  /** The tail, from the final usage chunk or `[DONE]` on, sent by `end()`. */
+  private held: Buffer[] = [];
+  private holding = false;
 
   constructor(private readonly dropUsageChunk: boolean) {}
 
@@ -36,30 +42,48 @@ export class SseRelay {
     const whole = this.pending.length === 0 ? head : Buffer.concat([...this.pending, head]);
     this.pending = end + 2 === chunk.length ? [] : [chunk.subarray(end + 2)];
     for (let at = whole.indexOf(CHOICE); at >= 0; at = whole.indexOf(CHOICE, at + 1)) this.choiceEvents++;
-    if (!USAGE.some((usage) => whole.includes(usage))) return whole;
-    const kept = whole
-      .toString("utf8")
-      .split(/(?<=\n\n)/)
-      .filter((event) => this.keep(event))
-      .join("");
-    return kept === "" ? undefined : Buffer.from(kept, "utf8");
+    const special = USAGE.some((usage) => whole.includes(usage)) || whole.includes(DONE);
+    if (!special && !this.holding) return whole;
+    if (!special) {
+      this.held.push(whole);
+      return undefined;
+    }
+    let out = "";
+    for (const event of whole.toString("utf8").split(/(?<=\n\n)/)) {
+      const role = this.roleOf(event);
+      // A dropped usage chunk starts the tail too: what follows it is the stream's end.
+      if (role !== "pass") this.holding = true;
+      if (role === "drop") continue;
+      if (this.holding) this.held.push(Buffer.from(event, "utf8"));
+      else out += event;
+    }
+    return out === "" ? undefined : Buffer.from(out, "utf8");
   }
 
-  /** What was left without a closing blank line when the upstream ended. */
+  /** The held tail and what was left without a closing blank line when the upstream ended. */
   end(): Buffer {
-    return Buffer.concat(this.pending);
+    return Buffer.concat([...this.held, ...this.pending]);
   }
 
-  private keep(event: string): boolean {
+  /**
+   * How an event goes on: as it came, dropped (the usage chunk the client did not ask for), or
+   * held as the start of the tail (the final usage chunk, `[DONE]`).
+   */
+  private roleOf(event: string): "pass" | "drop" | "tail" {
     const data = /^data: ?(.*)$/m.exec(event)?.[1];
-    if (data === undefined || !data.includes('"usage"')) return true;
+    if (data === undefined) return "pass";
+    if (data.trim() === "[DONE]") return "tail";
+    if (!data.includes('"usage"')) return "pass";
     try {
       const parsed = JSON.parse(data) as { usage?: RelayedUsage | null; choices?: unknown[] };
-      if (!parsed.usage) return true;
+      if (!parsed.usage) return "pass";
       this.usage = parsed.usage;
-      return !(this.dropUsageChunk && Array.isArray(parsed.choices) && parsed.choices.length === 0);
+      // Engines that report usage on every chunk (vLLM's continuous usage) pass them as they come.
+      const final = Array.isArray(parsed.choices) && parsed.choices.length === 0;
+      if (!final) return "pass";
+      return this.dropUsageChunk ? "drop" : "tail";
     } catch {
-      return true;
+      return "pass";
     }
   }
 }

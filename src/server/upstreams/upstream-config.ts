@@ -24,6 +24,8 @@ export interface FileConfig {
   upstreams: UpstreamSpec[];
   rateLimit?: RateLimit;
   localModels?: boolean;
+  /** The database's URL (a file holding it, with its password, is to be kept owner-only). */
+  database?: string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -117,7 +119,7 @@ export function parseConfigFile(text: string): FileConfig {
       return wrong(path, (error as Error).message);
     }
   };
-  const root = object(value, [], ["upstreams", "rate_limit", "local_models"]);
+  const root = object(value, [], ["upstreams", "rate_limit", "local_models", "database"]);
   const list = root.upstreams ?? [];
   if (!Array.isArray(list)) return wrong(["upstreams"], "must be a list");
   const upstreams = list.map((item, i): UpstreamSpec => {
@@ -146,6 +148,7 @@ export function parseConfigFile(text: string): FileConfig {
     };
     config.rateLimit = { requestsPerMinute: count("requests_per_minute"), tokensPerMinute: count("tokens_per_minute") };
   }
+  if (root.database !== undefined) config.database = string(root.database, ["database"]);
   if (root.local_models !== undefined) {
     if (typeof root.local_models !== "boolean") wrong(["local_models"], "must be true or false");
     config.localModels = root.local_models as boolean;

@@ -1,6 +1,7 @@
 // Per-key limits over a sliding minute: requests (counted as they arrive) and tokens (counted as
 // generations report them). A key over either gets a 429 with Retry-After: the seconds until
-// enough of its last minute has passed for the request to be admitted.
+// enough of its last minute has passed for the request to be admitted. The windows are kept here
+// in memory (one process), or in the database that replicas share (store/postgres).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors";
 import type { RateLimit } from "../upstreams/upstream-config";
@@ -14,7 +15,23 @@ interface Spending {
   tokens: { t: number; n: number }[];
 }
 
-export class RateLimiter {
+/** Why a request is not admitted now, and when to try again. */
+export interface RateRefusal {
+  retryAfterSeconds: number;
+  reason: string;
+}
+
+/** Where each key's last minute is kept. */
+export interface RateWindows {
+  readonly enabled: boolean;
+  /** Admits a request of `key` (and counts it), or says in how many seconds to retry. */
+  admit(key: string): RateRefusal | undefined | Promise<RateRefusal | undefined>;
+  /** A generation of `key` reported its tokens. */
+  spent(key: string, tokens: number): void;
+}
+
+/** The windows in this process's memory. */
+export class RateLimiter implements RateWindows {
   private readonly keys = new Map<string, Spending>();
 
   constructor(private readonly limit: RateLimit, private readonly now: () => number = Date.now) {}
@@ -24,7 +41,7 @@ export class RateLimiter {
   }
 
   /** Admits a request of `key` (and counts it), or says in how many seconds to retry. */
-  admit(key: string): { retryAfterSeconds: number; reason: string } | undefined {
+  admit(key: string): RateRefusal | undefined {
     const now = this.now();
     const spending = this.spending(key, now);
     const { requestsPerMinute, tokensPerMinute } = this.limit;
@@ -54,15 +71,6 @@ export class RateLimiter {
     if (this.limit.tokensPerMinute > 0 && tokens > 0) this.spending(key, this.now()).tokens.push({ t: this.now(), n: tokens });
   }
 
-  /** onRequest hook (after authentication) for the generation routes: POSTs only. */
-  readonly hook = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (!this.enabled || request.method !== "POST" || request.wispKey === null) return;
-    const refused = this.admit(request.wispKey.id);
-    if (!refused) return;
-    reply.header("retry-after", String(refused.retryAfterSeconds));
-    throw new ApiError(429, `rate limit of key ${request.wispKey.id} reached (${refused.reason}): retry in ${refused.retryAfterSeconds} s`, "rate_limit_error", null, "rate_limit_exceeded");
-  };
-
   private spending(key: string, now: number): Spending {
     let spending = this.keys.get(key);
     if (!spending) this.keys.set(key, (spending = { requests: [], tokens: [] }));
@@ -73,4 +81,17 @@ export class RateLimiter {
   }
 }
 
-const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+/** Retry-After for a wait of `ms`: whole seconds, at least 1. */
+export const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/** onRequest hook (after authentication) for the generation routes: POSTs only. */
+export function rateLimitHook(windows: RateWindows, onRefused: () => void = () => undefined) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (!windows.enabled || request.method !== "POST" || request.wispKey === null) return;
+    const refused = await windows.admit(request.wispKey.id);
+    if (!refused) return;
+    onRefused();
+    reply.header("retry-after", String(refused.retryAfterSeconds));
+    throw new ApiError(429, `rate limit of key ${request.wispKey.id} reached (${refused.reason}): retry in ${refused.retryAfterSeconds} s`, "rate_limit_error", null, "rate_limit_exceeded");
+  };
+}

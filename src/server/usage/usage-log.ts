@@ -57,6 +57,17 @@ export class UsageLog {
     return usage;
   }
 
+  /**
+   * What the log in DATA holds, read without changing a file (`wisp-server db import` reads a
+   * server's files while that server may still run).
+   */
+  static async read(dataDir: string, options: UsageLogOptions = {}): Promise<UsageRollup> {
+    const usage = new UsageLog(dataDir, options);
+    if (existsSync(usage.dir)) await usage.readAll();
+    usage.closed = true;
+    return usage.rollup;
+  }
+
   /** Counts the request now (the Usage page sees it at once) and appends it to the log. */
   record(event: UsageEvent): void {
     if (this.closed) return;
@@ -98,6 +109,18 @@ export class UsageLog {
 
   private async load(): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const { through, segments } = await this.readAll();
+    for (const n of segments) {
+      // Left over from a compaction that ended before it could delete them: already counted.
+      if (n <= through) await rm(path.join(this.dir, segmentName(n)), { force: true });
+    }
+    const newest = Math.max(through, ...segments);
+    this.segment = newest + 1;
+    if (newest > through) await this.compact(JSON.stringify(this.rollupFileFor(newest)), segments.filter((n) => n > through));
+  }
+
+  /** Counts the rollup and the segments it does not cover; returns which segments there are. */
+  private async readAll(): Promise<{ through: number; segments: number[] }> {
     let through = 0;
     if (existsSync(this.rollupFile)) {
       let saved: RollupFile;
@@ -114,14 +137,8 @@ export class UsageLog {
       .map((name) => Number(segmentPattern.exec(name)?.[1] ?? Number.NaN))
       .filter((n) => Number.isInteger(n))
       .sort((a, b) => a - b);
-    for (const n of segments) {
-      // Left over from a compaction that ended before it could delete them: already counted.
-      if (n <= through) await rm(path.join(this.dir, segmentName(n)), { force: true });
-      else await this.readSegment(n);
-    }
-    const newest = Math.max(through, ...segments);
-    this.segment = newest + 1;
-    if (newest > through) await this.compact(JSON.stringify(this.rollupFileFor(newest)), segments.filter((n) => n > through));
+    for (const n of segments) if (n > through) await this.readSegment(n);
+    return { through, segments };
   }
 
   private async readSegment(n: number): Promise<void> {

@@ -1,11 +1,12 @@
 // Counts what each API key spends: generations report their tokens and images as they finish
 // (streams too, or when the client went away mid-stream); every other authenticated /v1 request
-// (listing models, a rejected body) is counted once its response is sent. (Not on the socket's
+// (listing models, a rejected body) is counted as its response is sent. (Not on the socket's
 // close: a client that leaves mid-stream closes it before its generation has stopped and said
-// how many tokens it made.)
+// how many tokens it made.) A record is kept before the end of the answer goes out, so an answer
+// a client has whole is counted even if the server dies a moment later.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { KeyInfo } from "../auth/key-store";
-import type { UsageLog } from "./usage-log";
+import type { UsageEvent } from "../../core/usage/usage-rollup";
+import type { KeyInfo } from "../auth/key-records";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -16,6 +17,20 @@ declare module "fastify" {
   }
 }
 
+/** One served request as it is recorded: its id (the request's, sent as x-wisp-request-id) and what it used. */
+export interface RecordedUsage extends UsageEvent {
+  readonly id: string;
+}
+
+/** Where usage records go. */
+export interface UsageSink {
+  /**
+   * Keeps one served request. Resolves once it is stored, or queued safely when the store cannot
+   * take it now (a database outage): never rejects, never waits on an outage.
+   */
+  record(event: RecordedUsage): Promise<void>;
+}
+
 export interface ServedUsage {
   model: string;
   promptTokens?: number;
@@ -23,19 +38,39 @@ export interface ServedUsage {
   images?: number;
 }
 
-export class UsageRecorder {
-  constructor(
-    private readonly usage: UsageLog,
-    private readonly now: () => number = Date.now,
-    /** Told each key's tokens as they are counted (the rate limiter). */
-    private readonly onTokens: (key: string, tokens: number) => void = () => undefined,
-  ) {}
+export interface UsageRecorderOptions {
+  now?: () => number;
+  /** Told each key's tokens as they are counted (the rate limiter). */
+  onTokens?: (key: string, tokens: number) => void;
+  /** Told every generation's usage (the metrics). */
+  onServed?: (request: FastifyRequest, served: ServedUsage) => void;
+}
 
-  /** A generation finished (or stopped early): count its tokens and images for the request's key. */
-  served(request: FastifyRequest, served: ServedUsage, status = 200): void {
-    if (request.wispKey === null || request.wispUsageReported) return;
+export class UsageRecorder {
+  private readonly now: () => number;
+  private readonly onTokens: (key: string, tokens: number) => void;
+  private readonly onServed: (request: FastifyRequest, served: ServedUsage) => void;
+
+  constructor(
+    private readonly sink: UsageSink,
+    options: UsageRecorderOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.onTokens = options.onTokens ?? (() => undefined);
+    this.onServed = options.onServed ?? (() => undefined);
+  }
+
+  /**
+   * A generation finished (or stopped early): count its tokens and images for the request's key.
+   * Routes await it before the last bytes of their answer.
+   */
+  served(request: FastifyRequest, served: ServedUsage, status = 200): Promise<void> {
+    if (request.wispKey === null || request.wispUsageReported) return Promise.resolve();
     request.wispUsageReported = true;
-    this.usage.record({
+    this.onServed(request, served);
+    this.onTokens(request.wispKey.id, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
+    return this.sink.record({
+      id: request.id,
       t: this.now(),
       key: request.wispKey.id,
       model: served.model,
@@ -44,13 +79,23 @@ export class UsageRecorder {
       completion_tokens: served.completionTokens ?? 0,
       images: served.images ?? 0,
     });
-    this.onTokens(request.wispKey.id, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
   }
 
-  /** onResponse hook for the /v1 scope. */
-  readonly hook = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (request.wispKey === null || request.wispUsageReported) return;
+  /** A request no route reported (listing models, an error): counted without a model. */
+  private other(request: FastifyRequest, status: number): Promise<void> {
+    if (request.wispKey === null || request.wispUsageReported) return Promise.resolve();
     request.wispUsageReported = true;
-    this.usage.record({ t: this.now(), key: request.wispKey.id, model: null, status: reply.statusCode, prompt_tokens: 0, completion_tokens: 0, images: 0 });
+    return this.sink.record({ id: request.id, t: this.now(), key: request.wispKey.id, model: null, status, prompt_tokens: 0, completion_tokens: 0, images: 0 });
+  }
+
+  /** onSend hook for the /v1 scope: recorded before the answer goes out. */
+  readonly hook = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    await this.other(request, reply.statusCode);
+    return payload;
+  };
+
+  /** onResponse hook for the /v1 scope: answers sent past onSend (taken over by a route) that reported nothing. */
+  readonly lateHook = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await this.other(request, reply.statusCode);
   };
 }

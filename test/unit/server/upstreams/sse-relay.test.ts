@@ -41,14 +41,30 @@ describe("SseRelay", () => {
   it("notes the usage chunk, and leaves it out only for clients that did not ask for it", () => {
     const stream = text("a") + text("b") + usage + event("[DONE]");
     const asked = new SseRelay(false);
-    assert.equal(relayed(asked, [Buffer.from(stream)]), stream);
+    assert.equal(relayed(asked, [Buffer.from(stream)]) + asked.end().toString("utf8"), stream);
     assert.deepEqual(asked.usage, { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 });
     const notAsked = new SseRelay(true);
-    assert.equal(relayed(notAsked, [Buffer.from(stream)]), text("a") + text("b") + event("[DONE]"));
+    assert.equal(relayed(notAsked, [Buffer.from(stream)]) + notAsked.end().toString("utf8"), text("a") + text("b") + event("[DONE]"));
     assert.equal(notAsked.usage?.completion_tokens, 2);
     const alone = new SseRelay(true);
-    assert.equal(relayed(alone, [Buffer.from(text("a")), Buffer.from(usage), Buffer.from(event("[DONE]"))]), text("a") + event("[DONE]"));
+    assert.equal(relayed(alone, [Buffer.from(text("a")), Buffer.from(usage), Buffer.from(event("[DONE]"))]) + alone.end().toString("utf8"), text("a") + event("[DONE]"));
     assert.equal(alone.usage?.prompt_tokens, 7);
+  });
+
+  it("holds the tail (the final usage chunk and [DONE]) back until the end, so usage is recorded before the client has it all", () => {
+    const asked = new SseRelay(false);
+    assert.equal(relayed(asked, [Buffer.from(text("a") + usage), Buffer.from(event("[DONE]"))]), text("a"));
+    assert.equal(asked.end().toString("utf8"), usage + event("[DONE]"));
+    const noUsage = new SseRelay(true);
+    assert.equal(relayed(noUsage, [Buffer.from(text("a")), Buffer.from(event("[DONE]"))]), text("a"));
+    assert.equal(noUsage.end().toString("utf8"), event("[DONE]"));
+  });
+
+  it("passes usage that comes with every chunk (continuous usage) as it comes", () => {
+    const relay = new SseRelay(false);
+    const chunk = event({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "a" } }], usage: { prompt_tokens: 7, completion_tokens: 1 } });
+    assert.equal(relayed(relay, [Buffer.from(chunk)]), chunk);
+    assert.equal(relay.usage?.completion_tokens, 1);
   });
 
   it("gives back what was left without a closing blank line at the end", () => {

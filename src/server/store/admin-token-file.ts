@@ -5,12 +5,15 @@ import { existsSync } from "node:fs";
 import { chmod, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../atomic-file";
+import type { AdminTokens } from "./console-sessions";
 
 const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
 
 export const adminTokenFile = (dataDir: string): string => path.join(dataDir, "admin-token");
 
-export class AdminToken {
+export const newAdminToken = (): string => `wisp-admin-${randomBytes(32).toString("base64url")}`;
+
+export class AdminToken implements AdminTokens {
   private constructor(readonly file: string, private readonly hash: Buffer) {}
 
   /** Reads the token, or creates one; `token` is returned only to print the login URL. */
@@ -26,13 +29,19 @@ export class AdminToken {
       if (token.length < 16) throw new Error(`${file} holds no usable token (at least 16 characters); delete it to make a new one`);
       return { admin: new AdminToken(file, digest(token)), token, created: false };
     }
-    const token = `wisp-admin-${randomBytes(32).toString("base64url")}`;
+    return { ...(await AdminToken.replace(dataDir)), created: true };
+  }
+
+  /** Makes a new token in place of the old one (`wisp-server admin-token new`). */
+  static async replace(dataDir: string): Promise<{ admin: AdminToken; token: string }> {
+    const file = adminTokenFile(dataDir);
+    const token = newAdminToken();
     await writeFileAtomic(file, `${token}\n`);
-    return { admin: new AdminToken(file, digest(token)), token, created: true };
+    return { admin: new AdminToken(file, digest(token)), token };
   }
 
   /** Constant time in the candidate's content: both sides are hashed to the same length first. */
-  verify(candidate: unknown): boolean {
+  async verify(candidate: unknown): Promise<boolean> {
     return typeof candidate === "string" && candidate !== "" && timingSafeEqual(digest(candidate), this.hash);
   }
 }

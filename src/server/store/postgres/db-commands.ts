@@ -1,0 +1,160 @@
+// `wisp-server db migrate|status|import`, `keys ... --database` and `admin-token new --database`:
+// one short-lived connection pool each, never a listener or a cache.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type pg from "pg";
+import type { KeyRecords } from "../../auth/key-records";
+import type { StoredKey } from "../../auth/key-store";
+import { UsageLog } from "../../usage/usage-log";
+import { adminTokenFile } from "../admin-token-file";
+import { sha256 } from "../console-sessions";
+import { DatabaseHealth } from "./database-health";
+import { parseDatabaseUrl, type DatabaseUrl } from "./database-url";
+import { KeyCache } from "./key-cache";
+import { startupFailure } from "./pg-errors";
+import { PgKeys } from "./pg-keys";
+import { addAdminToken } from "./pg-sessions";
+import { INSERT_USAGE, insertValues, type UsageRow } from "./pg-usage";
+import { openPool } from "./postgres-store";
+import { appliedMigrations, knownMigrations, migrate, underLock } from "./schema";
+
+type Print = (line: string) => void;
+
+const ignore = () => undefined;
+const noMetrics = { databaseError: ignore, keyCache: ignore };
+
+/** Runs `work` on a pool of the database; connection failures are one line naming it (never its password). */
+async function withPool<T>(database: string, work: (pool: pg.Pool, url: DatabaseUrl) => Promise<T>): Promise<T> {
+  const url = parseDatabaseUrl(database);
+  const pool = openPool(url, 2, ignore);
+  try {
+    return await work(pool, url);
+  } catch (error) {
+    throw startupFailure(error, url);
+  } finally {
+    await pool.end().catch(ignore);
+  }
+}
+
+/** The same as a server at start: the schema brought up to date under the lock (a newer one refused). */
+const upToDate = (pool: pg.Pool) => underLock(pool, (client) => migrate(client));
+
+export function dbMigrate(database: string, print: Print): Promise<void> {
+  return withPool(database, async (pool, url) => {
+    const applied = await upToDate(pool);
+    const version = knownMigrations().at(-1)?.version ?? 0;
+    for (const file of applied) print(`applied ${file}`);
+    print(`${url.redacted}: schema version ${version}${applied.length === 0 ? ", up to date" : ""}`);
+  });
+}
+
+export function dbStatus(database: string, print: Print): Promise<void> {
+  return withPool(database, async (pool, url) => {
+    const server = (await pool.query("SHOW server_version")).rows[0].server_version as string;
+    print(`database ${url.redacted} (PostgreSQL ${server})`);
+    const known = knownMigrations();
+    const applied = await appliedMigrations(pool);
+    const version = Math.max(0, ...applied.map((m) => m.version));
+    const ours = known.at(-1)?.version ?? 0;
+    const pending = known.filter((m) => !applied.some((a) => a.version === m.version)).map((m) => m.file);
+    if (version > ours) print(`schema version ${version}: newer than this wisp-server knows (${ours}); run a newer wisp-server`);
+    else if (pending.length > 0) print(`schema version ${version} of ${ours}: to apply ${pending.join(", ")} (wisp-server db migrate, or start a replica)`);
+    else print(`schema version ${version} of ${ours}: up to date (last applied ${applied.at(-1)?.appliedAt.toISOString() ?? "never"})`);
+    if (pending.length > 0 || version > ours) return;
+    const count = async (sql: string) => Number((await pool.query(sql)).rows[0].n);
+    print(`keys: ${await count("SELECT count(*) AS n FROM wisp_api_keys WHERE revoked IS NULL")} active, ${await count("SELECT count(*) AS n FROM wisp_api_keys WHERE revoked IS NOT NULL")} revoked`);
+    const usage = (await pool.query("SELECT coalesce(sum(requests), 0) AS n, max(t) AS last FROM wisp_usage_events")).rows[0];
+    print(`usage: ${Number(usage.n)} requests in the per-request records${usage.last === null ? "" : `, the last at ${new Date(Number(usage.last)).toISOString()}`}`);
+    print(`console: ${await count("SELECT count(*) AS n FROM wisp_admin_tokens")} admin tokens, ${await count("SELECT count(*) AS n FROM wisp_console_sessions")} sessions`);
+    print(`connections now: ${await count("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'wisp-server'")} from wisp-server`);
+  });
+}
+
+/** A UUID made from `text` (the same text, the same id): imported rows are stored once however often the import runs. */
+function uuidOf(text: string): string {
+  const b = createHash("sha256").update(text, "utf8").digest();
+  b[6] = (b[6]! & 0x0f) | 0x50;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = b.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Brings a file-based server's keys.json, usage counts and admin token in; a second run adds nothing. */
+export function dbImport(database: string, dataDir: string, print: Print): Promise<void> {
+  return withPool(database, async (pool) => {
+    await upToDate(pool);
+    const keysFile = path.join(dataDir, "keys.json");
+    const keys = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, "utf8")) as { keys: StoredKey[] }).keys : [];
+    let keysAdded = 0;
+    for (const k of keys) {
+      const result = await pool.query("INSERT INTO wisp_api_keys (id, name, prefix, hash, created, revoked) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING", [
+        k.id,
+        k.name,
+        k.prefix,
+        Buffer.from(k.hash, "hex"),
+        k.created,
+        k.revoked ?? null,
+      ]);
+      keysAdded += result.rowCount ?? 0;
+    }
+    print(`keys: ${keysAdded} imported, ${keys.length - keysAdded} already there (from ${keysFile})`);
+    const rollup = await UsageLog.read(dataDir, { log: print });
+    const { buckets, lastUsed } = rollup.snapshot();
+    const rows: UsageRow[] = buckets.map((b) => ({
+      id: uuidOf(`wisp-import:${b.hour}:${b.key}:${b.model}`),
+      t: b.hour,
+      key: b.key,
+      model: b.model === "" ? null : b.model,
+      status: 200,
+      requests: b.requests,
+      errors: b.errors,
+      prompt_tokens: b.prompt_tokens,
+      completion_tokens: b.completion_tokens,
+      images: b.images,
+      replica: "import",
+    }));
+    let hoursAdded = 0;
+    for (let i = 0; i < rows.length; i += 500) hoursAdded += (await pool.query(INSERT_USAGE, insertValues(rows.slice(i, i + 500)))).rows[0].inserted as number;
+    for (const [key, t] of Object.entries(lastUsed)) {
+      await pool.query("INSERT INTO wisp_key_last_used AS l (key, t) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET t = greatest(l.t, excluded.t)", [key, t]);
+    }
+    const requests = buckets.reduce((sum, b) => sum + b.requests, 0);
+    print(`usage: ${hoursAdded} hourly counts imported, ${rows.length - hoursAdded} already there (${requests} requests, from ${path.join(dataDir, "usage")})`);
+    const tokenFile = adminTokenFile(dataDir);
+    if (existsSync(tokenFile)) {
+      const added = await pool.query("INSERT INTO wisp_admin_tokens (hash, created) VALUES ($1, $2) ON CONFLICT DO NOTHING", [sha256(readFileSync(tokenFile, "utf8").trim()), Date.now()]);
+      print(`console admin token: ${added.rowCount === 1 ? "imported (its login links keep working)" : "already there"}`);
+    }
+  });
+}
+
+/** The database's keys for `wisp-server keys ...`; close() when done. */
+export async function databaseKeys(database: string): Promise<{ keys: KeyRecords; close(): Promise<void> }> {
+  const url = parseDatabaseUrl(database);
+  const pool = openPool(url, 2, ignore);
+  try {
+    await upToDate(pool);
+    await pool.query("SELECT 1 FROM wisp_api_keys LIMIT 1");
+  } catch (error) {
+    await pool.end().catch(ignore);
+    throw startupFailure(error, url);
+  }
+  const health = new DatabaseHealth(() => pool.query("SELECT 1"), noMetrics, ignore);
+  // Never listening, so it never caches: every check asks the database.
+  const keys = new PgKeys(pool, new KeyCache(0), health, noMetrics);
+  return { keys, close: async () => (health.close(), await pool.end().catch(ignore)) };
+}
+
+/** A new admin token in place of every earlier one. */
+export function newDatabaseAdminToken(database: string): Promise<string> {
+  return withPool(database, async (pool) => {
+    await upToDate(pool);
+    return underLock(pool, async (client) => {
+      await client.query("BEGIN");
+      const token = await addAdminToken(client, true);
+      await client.query("COMMIT");
+      return token;
+    });
+  });
+}

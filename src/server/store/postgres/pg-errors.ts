@@ -1,0 +1,32 @@
+// What a database error means: the database is away (requests fall back on caches and buffers, and
+// it is tried again), or a real fault; and at start, one line that says what to do.
+import { StartupError } from "../../startup-error";
+import type { DatabaseUrl } from "./database-url";
+
+const networkCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED"]);
+/** SQLSTATEs of a server going away or not taking connections (class 08 is connection exceptions). */
+const unavailableStates = new Set(["57P01", "57P02", "57P03", "53300", "53400"]);
+const unavailableMessages = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|not queryable|Client was closed/i;
+
+/** Whether `error` says the database cannot be reached now (rather than that a statement is wrong). */
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  if (typeof e?.code === "string" && (networkCodes.has(e.code) || e.code.startsWith("08") || unavailableStates.has(e.code))) return true;
+  return typeof e?.message === "string" && unavailableMessages.test(e.message);
+}
+
+/** Deadlocks and serialization failures: the same write goes through when tried again. */
+export const isRetryable = (error: unknown): boolean => ["40P01", "40001"].includes((error as { code?: string })?.code ?? "");
+
+/** An error met while connecting at start, as one line naming the database (never its password). */
+export function startupFailure(error: unknown, url: DatabaseUrl): Error {
+  if (error instanceof StartupError) return error;
+  const e = error as { code?: string; message?: string };
+  const message = (e?.message ?? String(error)).split("\n")[0]!;
+  const at = `the database at ${url.redacted}`;
+  if (e?.code === "28P01" || e?.code === "28000") return new StartupError(`${at} refused the login of user ${url.user}: ${message}`);
+  if (e?.code === "3D000") return new StartupError(`${at} does not exist: ${message} (create it first: createdb)`);
+  if (/SASL|client password must be a string/.test(message)) return new StartupError(`${at} asks for a password and none was given (put it in the URL, PGPASSWORD or ~/.pgpass)`);
+  if (isUnavailable(error)) return new StartupError(`cannot reach ${at}: ${message}`);
+  return new StartupError(`${at}: ${message}`);
+}

@@ -1,0 +1,142 @@
+// The store replicas share: PostgreSQL through node-postgres' pool. At start the schema is
+// migrated and the first admin token made under one advisory lock (replicas starting together do
+// it once), and a connection of its own listens for key changes.
+import pg from "pg";
+import type { KeyInfo } from "../../auth/key-records";
+import type { DatabaseGauges, StoreMetrics } from "../../metrics/server-metrics";
+import type { RateLimit } from "../../upstreams/upstream-config";
+import type { Store, StoreStatus } from "../store";
+import { DatabaseHealth } from "./database-health";
+import { parseDatabaseUrl, type DatabaseUrl } from "./database-url";
+import { InvalidationListener } from "./invalidation-listener";
+import { KeyCache } from "./key-cache";
+import { startupFailure } from "./pg-errors";
+import { PgKeys } from "./pg-keys";
+import { PgRateWindows } from "./pg-rate-windows";
+import { firstAdminToken, PgAdminTokens, PgSessions } from "./pg-sessions";
+import { PgUsage } from "./pg-usage";
+import { knownMigrations, migrate, underLock } from "./schema";
+
+export interface PostgresStoreOptions {
+  url: string;
+  rateLimit: RateLimit;
+  databasePoolSize: number;
+  keyCacheGraceMs: number;
+  usageQueueMax: number;
+  log: (message: string) => void;
+  metrics: StoreMetrics;
+}
+
+/** Per-request usage rows older than this are deleted (the hourly counts stay): the console shows 30 days. */
+const EVENT_RETENTION_MS = 35 * 24 * 3_600_000;
+
+/** How every connection of a replica is made: bounded waits, so an unreachable database fails fast. */
+export function connectionConfig(url: DatabaseUrl): pg.ClientConfig {
+  return { connectionString: url.connectionString, application_name: "wisp-server", connectionTimeoutMillis: 5_000, query_timeout: 10_000 };
+}
+
+/**
+ * A pool whose idle connections' errors (the database restarting) are reported, not thrown.
+ * `asyncCommit`: its commits do not wait for the write-ahead log to reach the disk (a database
+ * crash may lose the last fraction of a second of them): for rate-limit windows, which are on the
+ * request's path and need no durability.
+ */
+export function openPool(url: DatabaseUrl, max: number, onIdleError: (error: Error) => void, asyncCommit = false): pg.Pool {
+  const pool = new pg.Pool({ ...connectionConfig(url), max, idleTimeoutMillis: 30_000, ...(asyncCommit ? { options: "-c synchronous_commit=off" } : {}) });
+  pool.on("error", onIdleError);
+  return pool;
+}
+
+export class PostgresStore implements Store {
+  readonly kind = "postgres";
+  readonly description: string;
+  readonly keys: PgKeys;
+  readonly sessions: PgSessions;
+  readonly admin: PgAdminTokens;
+  readonly usage: PgUsage;
+  readonly limits: PgRateWindows;
+  private readonly prune: ReturnType<typeof setInterval>;
+
+  private constructor(
+    url: DatabaseUrl,
+    private readonly pool: pg.Pool,
+    private readonly admissions: pg.Pool,
+    private readonly health: DatabaseHealth,
+    private readonly cache: KeyCache,
+    private readonly listener: InvalidationListener,
+    readonly adminToken: string | undefined,
+    options: PostgresStoreOptions,
+  ) {
+    this.description = `keys, console sessions, usage records and rate limits in the database ${url.redacted}`;
+    this.keys = new PgKeys(pool, cache, health, options.metrics);
+    this.sessions = new PgSessions(pool, health);
+    this.admin = new PgAdminTokens(pool, health);
+    this.usage = new PgUsage(pool, health, options.usageQueueMax, options.log);
+    this.limits = new PgRateWindows(admissions, health, options.rateLimit);
+    this.prune = setInterval(() => {
+      if (health.up) pool.query("DELETE FROM wisp_usage_events WHERE t < $1", [Date.now() - EVENT_RETENTION_MS]).catch((error: unknown) => health.failed(error, "usage prune"));
+    }, 3_600_000);
+    this.prune.unref();
+  }
+
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const url = parseDatabaseUrl(options.url);
+    const { log, metrics } = options;
+    const health = new DatabaseHealth(() => pool.query("SELECT 1"), metrics, log);
+    const pool = openPool(url, options.databasePoolSize, (error) => health.failed(error, "idle connection"));
+    // Admissions wait for no disk: a rate-limit window lost in a database crash costs nothing.
+    const admissions = openPool(url, Math.max(2, Math.ceil(options.databasePoolSize / 2)), (error) => health.failed(error, "idle connection"), true);
+    const cache = new KeyCache(options.keyCacheGraceMs);
+    const listener = new InvalidationListener(connectionConfig(url), cache, (error) => health.failed(error, "key listener"));
+    let started: { applied: string[]; adminToken: string | undefined };
+    try {
+      started = await underLock(pool, async (client) => ({ applied: await migrate(client), adminToken: await firstAdminToken(client) }));
+      await listener.start();
+    } catch (error) {
+      await listener.close();
+      health.close();
+      await Promise.all([pool.end().catch(() => undefined), admissions.end().catch(() => undefined)]);
+      throw startupFailure(error, url);
+    }
+    const version = knownMigrations().at(-1)?.version ?? 0;
+    log(`database ${url.redacted}: schema version ${version}${started.applied.length > 0 ? ` (applied ${started.applied.join(", ")})` : ""}`);
+    return new PostgresStore(url, pool, admissions, health, cache, listener, started.adminToken, options);
+  }
+
+  ensureKey(name: string): Promise<{ key: KeyInfo; secret: string } | undefined> {
+    // Under the lock: replicas starting together on an empty database make one key, not one each.
+    return underLock(this.pool, async (client) => {
+      const { rows } = await client.query("SELECT count(*)::int AS n FROM wisp_api_keys WHERE revoked IS NULL");
+      return rows[0].n > 0 ? undefined : this.keys.create(name);
+    });
+  }
+
+  status(): StoreStatus {
+    return this.health.up ? { ok: true } : { ok: false, reason: `database unavailable (${this.health.lastError ?? "no answer"})` };
+  }
+
+  gauges(): DatabaseGauges {
+    return {
+      up: this.health.up,
+      pool: {
+        total: this.pool.totalCount + this.admissions.totalCount,
+        idle: this.pool.idleCount + this.admissions.idleCount,
+        waiting: this.pool.waitingCount + this.admissions.waitingCount,
+      },
+      usageQueue: this.usage.pending(),
+      keyCacheEntries: this.cache.size,
+    };
+  }
+
+  flush(timeoutMs: number): Promise<number> {
+    return this.usage.flush(timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.prune);
+    this.usage.close();
+    this.health.close();
+    await this.listener.close();
+    await Promise.all([this.pool.end().catch(() => undefined), this.admissions.end().catch(() => undefined)]);
+  }
+}

@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildApp } from "../../src/server/app";
+import { KeyStore } from "../../src/server/auth/key-store";
+import { AdminToken } from "../../src/server/store/admin-token-file";
+import { UsageLog } from "../../src/server/usage/usage-log";
+import type { PostgresCluster } from "../harness/postgres-cluster";
+import { TempDirs } from "../harness/temp-dirs";
+import { freshDatabase } from "./support/shared-cluster";
+import { wispServer } from "./support/team";
+
+/** stdout and stderr together, for checks that a secret is in neither. */
+const everything = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
+
+describe("wisp-server on a PostgreSQL database: commands, migrations, import and bad input", function () {
+  this.timeout(300_000);
+  const temp = new TempDirs();
+  let cluster: PostgresCluster;
+  /** The name of the database made last. */
+  let database = "";
+  /** A new empty database of the shared cluster: wisp-server's URL for it. */
+  const fresh = async () => {
+    const made = await freshDatabase();
+    ({ cluster, name: database } = made);
+    return made.url;
+  };
+  after(() => temp.removeAll());
+
+  it("stops with one clear line and a non-zero exit for a malformed URL, a refused password and a newer schema, never printing the password", async () => {
+    const malformed = await wispServer(["--database", "postgres://wisp:hunter2@[::1/wisp"]);
+    assert.notEqual(malformed.code, 0);
+    assert.equal(malformed.stdout, "");
+    assert.equal(malformed.stderr, "wisp-server: --database is not a URL (expected postgres://USER:PASSWORD@HOST:PORT/DATABASE)\n");
+    const notPostgres = await wispServer(["keys", "list"], { WISP_DATABASE_URL: "mysql://wisp:hunter2@db/wisp" });
+    assert.notEqual(notPostgres.code, 0);
+    assert.match(notPostgres.stderr, /^wisp-server: --database must be a PostgreSQL URL starting with postgres:\/\/ .*\n$/);
+    assert.ok(!everything(notPostgres).includes("hunter2"));
+
+    const url = await fresh();
+    const refused = await wispServer(["--port", "0", "--database", url.replace(cluster.password, "wrong-password")]);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stderr, `wisp-server: the database at postgres://wisp:***@127.0.0.1:${cluster.port}/${database} refused the login of user wisp: password authentication failed for user "wisp"\n`);
+    assert.ok(!everything(refused).includes("wrong-password"));
+
+    const migrated = await wispServer(["db", "migrate", "--database", url]);
+    assert.equal(migrated.code, 0, everything(migrated));
+    await cluster.query("INSERT INTO wisp_schema_migrations (version, name) VALUES (2, '002-from-a-newer-wisp-server.sql')", [], database);
+    const newer = await wispServer(["--port", "0"], { WISP_DATABASE_URL: url });
+    assert.equal(newer.code, 1);
+    assert.equal(newer.stderr, "wisp-server: the database's schema is at version 2, newer than this wisp-server knows (1): run a newer wisp-server, or point --database at another database\n");
+    assert.ok(!everything(newer).includes(cluster.password));
+    const status = await wispServer(["db", "status", "--database", url]);
+    assert.match(status.stdout, /schema version 2: newer than this wisp-server knows \(1\)/);
+  });
+
+  it("migrates with db migrate once, says where things stand with db status, and manages keys with --database", async () => {
+    const url = await fresh();
+    const env = { WISP_DATABASE_URL: url };
+    const before = await wispServer(["db", "status"], env);
+    assert.equal(before.code, 0, everything(before));
+    assert.match(before.stdout, new RegExp(`^database postgres://wisp:\\*\\*\\*@127\\.0\\.0\\.1:${cluster.port}/${database} \\(PostgreSQL 1\\d`));
+    assert.match(before.stdout, /schema version 0 of 1: to apply 001-initial\.sql/);
+    assert.match((await wispServer(["db", "migrate"], env)).stdout, /^applied 001-initial\.sql\n.*schema version 1\n$/);
+    assert.match((await wispServer(["db", "migrate"], env)).stdout, /schema version 1, up to date\n$/);
+
+    const created = await wispServer(["keys", "create", "--name", "ci", "--database", url]);
+    const [line, secret] = created.stdout.trim().split("\n");
+    const id = /^created (key_\w+) \(ci\)$/.exec(line!)![1]!;
+    assert.match(secret!, /^wisp-[\w-]{43}$/);
+    assert.match((await wispServer(["keys", "list"], env)).stdout, new RegExp(`^${id}\\tci\\twisp-\\S+…\\tcreated \\S+\\n$`));
+    assert.equal((await wispServer(["keys", "revoke", id], env)).stdout, `revoked ${id}\n`);
+    assert.match((await wispServer(["keys", "list"], env)).stdout, /\trevoked\n$/);
+    const unknown = await wispServer(["keys", "revoke", "key_nothing"], env);
+    assert.notEqual(unknown.code, 0);
+
+    const status = await wispServer(["db", "status"], env);
+    assert.match(status.stdout, /schema version 1 of 1: up to date/);
+    assert.match(status.stdout, /keys: 0 active, 1 revoked/);
+    for (const r of [before, created, status]) assert.ok(!everything(r).includes(cluster.password));
+  });
+
+  it("imports a file server's keys, usage counts and admin token once: run twice, it adds nothing", async () => {
+    const dataDir = temp.make("import-data");
+    const keys = new KeyStore(dataDir);
+    const alice = await keys.create("alice");
+    const bob = await keys.create("bob");
+    await keys.revoke(bob.key.id);
+    const { token } = await AdminToken.loadOrCreate(dataDir);
+    const usage = await UsageLog.open(dataDir);
+    const hour = 3_600_000;
+    const t0 = Math.floor(Date.now() / hour) * hour - 5 * hour;
+    for (let i = 0; i < 40; i++) {
+      usage.record({ t: t0 + (i % 4) * hour + i, key: i % 3 === 0 ? bob.key.id : alice.key.id, model: i % 5 === 0 ? null : "wisp-tiny", status: i % 7 === 0 ? 429 : 200, prompt_tokens: i, completion_tokens: 2 * i, images: 0 });
+    }
+    await usage.close();
+    const expected = (await UsageLog.read(dataDir)).snapshot();
+
+    const url = await fresh();
+    const first = await wispServer(["db", "import", "--data-dir", dataDir, "--database", url]);
+    assert.equal(first.code, 0, everything(first));
+    assert.match(first.stdout, /^keys: 2 imported, 0 already there/m);
+    assert.match(first.stdout, new RegExp(`^usage: ${expected.buckets.length} hourly counts imported, 0 already there \\(40 requests`, "m"));
+    assert.match(first.stdout, /^console admin token: imported/m);
+    const second = await wispServer(["db", "import", "--data-dir", dataDir, "--database", url]);
+    assert.match(second.stdout, /^keys: 0 imported, 2 already there/m);
+    assert.match(second.stdout, new RegExp(`^usage: 0 hourly counts imported, ${expected.buckets.length} already there`, "m"));
+    assert.match(second.stdout, /^console admin token: already there/m);
+
+    const hourly = await cluster.query<Record<string, string>>("SELECT hour, key, model, requests, errors, prompt_tokens, completion_tokens, images FROM wisp_usage_hourly ORDER BY hour, key, model", [], database);
+    assert.deepEqual(
+      hourly.map((r) => ({ hour: Number(r.hour), key: r.key, model: r.model, requests: Number(r.requests), errors: Number(r.errors), prompt_tokens: Number(r.prompt_tokens), completion_tokens: Number(r.completion_tokens), images: Number(r.images) })),
+      expected.buckets,
+    );
+    const stored = await cluster.query<{ id: string; hash: Buffer; revoked: string | null }>("SELECT id, hash, revoked FROM wisp_api_keys ORDER BY id", [], database);
+    const file = JSON.parse(readFileSync(join(dataDir, "keys.json"), "utf8")) as { keys: { id: string; hash: string; revoked?: number }[] };
+    assert.deepEqual(
+      stored.map((k) => [k.id, k.hash.toString("hex"), k.revoked === null ? undefined : Number(k.revoked)]),
+      file.keys.map((k) => [k.id, k.hash, k.revoked]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    const lastUsed = await cluster.query<{ key: string; t: string }>("SELECT key, t FROM wisp_key_last_used", [], database);
+    assert.deepEqual(Object.fromEntries(lastUsed.map((r) => [r.key, Number(r.t)])), expected.lastUsed);
+    assert.equal((await cluster.query("SELECT 1 FROM wisp_admin_tokens WHERE hash = sha256($1::bytea)", [Buffer.from(token)], database)).length, 1);
+    // The imported keys are the same keys, and the console shows the same usage.
+    const { app, deps } = await buildApp({ modelsDir: temp.make("import-models"), dataDir: temp.make("import-replica"), localModels: false, database: url });
+    try {
+      const origin = await app.listen({ host: "127.0.0.1", port: 0 });
+      const status = async (secret: string) => (await fetch(`${origin}/v1/models`, { headers: { authorization: `Bearer ${secret}` } })).status;
+      assert.equal(await status(alice.secret), 200);
+      assert.equal(await status(bob.secret), 401, "revoked in the file, revoked in the database");
+      // (The two requests just made are counted in this hour, apart from the imported ones.)
+      assert.deepEqual((await deps.store.usage.buckets(t0)).filter((b) => b.hour < t0 + 4 * hour), expected.buckets);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import type { KeyInfo } from "../../../src/server/auth/key-records";
+import { KeyCache } from "../../../src/server/store/postgres/key-cache";
+
+const key = (id: string): KeyInfo => ({ id, name: id, prefix: "wisp-abcd", created: 1 });
+
+describe("KeyCache (a replica's cache of checked keys)", () => {
+  let now = 0;
+  const clock = () => now;
+  beforeEach(() => {
+    now = 1_000_000;
+  });
+
+  it("keeps nothing until its listener listens, then answers hits until a key's change drops it", () => {
+    const cache = new KeyCache(60_000, 100, clock);
+    cache.set("h1", key("a"), cache.begin());
+    assert.equal(cache.get("h1"), undefined, "not exact yet: nothing cached");
+    cache.listen();
+    cache.set("h1", key("a"), cache.begin());
+    cache.set("h2", key("b"), cache.begin());
+    assert.deepEqual(cache.get("h1"), key("a"));
+    cache.invalidate("a");
+    assert.equal(cache.get("h1"), undefined);
+    assert.deepEqual(cache.get("h2"), key("b"));
+    cache.invalidate("*");
+    assert.equal(cache.get("h2"), undefined);
+  });
+
+  it("does not keep an answer looked up before a change that came while it was on its way", () => {
+    const cache = new KeyCache(60_000, 100, clock);
+    cache.listen();
+    const since = cache.begin();
+    cache.invalidate("a"); // the revocation's notification overtakes the lookup's answer
+    cache.set("h1", key("a"), since);
+    assert.equal(cache.get("h1"), undefined);
+  });
+
+  it("serves keys checked before the listener was lost for the grace period only, and starts empty when it listens again", () => {
+    const cache = new KeyCache(60_000, 100, clock);
+    cache.listen();
+    cache.set("h1", key("a"), cache.begin());
+    cache.lost();
+    assert.equal(cache.get("h1"), undefined, "no longer exact: a check must ask the database");
+    now += 59_000;
+    assert.deepEqual(cache.stale("h1"), key("a"), "the database away: within the grace period");
+    now += 2_000;
+    assert.equal(cache.stale("h1"), undefined, "beyond it: no longer");
+    cache.listen();
+    assert.equal(cache.size, 0);
+    assert.equal(cache.stale("h1"), undefined, "exact again: stale answers are for outages only");
+  });
+});
