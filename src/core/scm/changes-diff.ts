@@ -39,12 +39,16 @@ const markLines = 5;
 export function reasonToList(section: DiffSection, isSensitive: (path: string) => boolean): ListedReason | undefined {
   if (section.paths.some(isSensitive)) return "sensitive";
   const path = section.paths.at(-1) ?? "";
+  const added = section.text.split("\n").filter((line) => line.startsWith("+") && !line.startsWith("+++")).slice(0, markLines).map((line) => line.slice(1));
+  const binary = /^Binary files .* differ$|^GIT binary patch$/m.test(section.text);
+  return generatedReason(path, added) === "lockfile" ? "lockfile" : binary ? "binary" : generatedReason(path, added);
+}
+
+/** Whether a file is a lockfile or generated, by its name and its first lines. */
+export function generatedReason(path: string, firstLines: readonly string[]): "lockfile" | "generated" | undefined {
   const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
   if (lockfiles.has(name)) return "lockfile";
-  if (/^Binary files .* differ$|^GIT binary patch$/m.test(section.text)) return "binary";
-  if (generatedName.test(name)) return "generated";
-  const added = section.text.split("\n").filter((line) => line.startsWith("+") && !line.startsWith("+++")).slice(0, markLines);
-  if (added.some((line) => generatedMark.test(line))) return "generated";
+  if (generatedName.test(name) || firstLines.slice(0, markLines).some((line) => generatedMark.test(line))) return "generated";
   return undefined;
 }
 
