@@ -12,6 +12,8 @@ import { changesToCommit } from "./repository-changes";
 /** Commit messages are short: more tokens than this only make a long one possible. */
 const maxAnswerTokens = 400;
 export const generatingContext = "wisp.commitMessage.generating";
+/** Values remembered per repository box (a message streams as a few hundred). */
+const maxRemembered = 5_000;
 
 /** How a Generate Commit Message ended (the command returns it, for the extension's tests). */
 export type CommitOutcome =
@@ -37,6 +39,7 @@ export interface CommitMessageDeps {
  */
 export class CommitMessages implements vscode.Disposable {
   private readonly running = new Map<string, AbortController>();
+  private readonly written = new Map<string, Set<string>>();
 
   constructor(private readonly deps: CommitMessageDeps) {}
 
@@ -100,27 +103,41 @@ export class CommitMessages implements vscode.Disposable {
     log.info(`commit message: ${setup.model}, ${changes.staged ? "staged" : "all"} changes of ${diff.sent.length} file(s) sent (${diff.cut.length} cut), ${diff.listed.length} named only, ${subjects.length} recent subjects`);
     const client = await clients.create();
     const box = repository.inputBox;
+    const ours = this.writtenTo(repository);
+    ours.add(box.value);
     let answer = "";
-    let written = box.value;
     let stopped = false;
     try {
       for await (const delta of client.streamChat({ model: setup.model, messages, temperature: setup.temperature, max_tokens: answerTokens }, signal)) {
-        // The user typed in the box: the message is theirs now.
-        if (box.value !== written) {
+        if (!ours.has(box.value)) {
           stopped = true;
           break;
         }
         answer += delta.content;
-        written = commitBoxText(answer, false);
-        box.value = written;
+        const text = commitBoxText(answer, false);
+        ours.add(text);
+        box.value = text;
       }
     } catch (error) {
       if (!signal.aborted) throw error;
       stopped = true;
     }
-    if (box.value === written) box.value = commitBoxText(answer, true);
+    const typed = !ours.has(box.value);
+    if (!typed) box.value = commitBoxText(answer, true);
     log.info(`commit message: ${stopped ? "stopped" : "written"} (${box.value.length} characters)`);
-    return { kind: stopped ? "stopped" : "written", message: box.value };
+    return { kind: stopped ? "stopped" : "written", message: typed ? box.value : commitBoxText(answer, true) };
+  }
+
+  /**
+   * Every value written to the repository's box: the editor echoes each one back a little later
+   * (an earlier message's too), so the box may still show one of them. A value not among them is
+   * the user's typing.
+   */
+  private writtenTo(repository: GitRepository): Set<string> {
+    const key = repository.rootUri.toString();
+    let values = this.written.get(key);
+    if (values === undefined || values.size > maxRemembered) this.written.set(key, (values = new Set()));
+    return values;
   }
 
   private nothing(error: unknown): CommitOutcome {
