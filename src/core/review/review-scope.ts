@@ -24,7 +24,8 @@ export interface ReviewedFile {
 export function blocksOfDiff(section: string): ReviewedBlock[] {
   const blocks: ReviewedBlock[] = [];
   let current: { start: number; lines: string[]; shown: ReviewedBlock["shown"][number][] } | undefined;
-  for (const line of section.split("\n")) {
+  // A CRLF file's diff lines end in \r: the editor's lines do not.
+  for (const line of section.split("\n").map((l) => l.replace(/\r$/, ""))) {
     const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
     if (hunk) {
       if (current && current.shown.length > 0) blocks.push(current);

@@ -4,6 +4,7 @@ import type { ToolOutcome, ValidCall } from "../../core/agent/agent-loop";
 import type { AgentTools, StepReporter } from "../../core/agent/agent-session";
 import { ToolArgValidator } from "../../core/agent/tool-args";
 import { agentTools } from "../../core/agent/tool-schemas";
+import { maskSecrets } from "../../core/terminal/mask-secrets";
 import type { Approvals } from "../agent/approvals";
 import type { CommandToolDeps } from "../agent/command-tool";
 
@@ -39,6 +40,7 @@ export class TerminalFixTools implements AgentTools {
     const outcome = await runInTerminal({ ...this.command, autoApprove: [] }, call.args as { command: string; explanation?: string }, step, signal);
     const status = step.current()?.status;
     if (outcome.isError && status !== "denied" && status !== "stopped") step.update({ status: "failed", note: outcome.content });
-    return outcome;
+    // The card shows the output as it is; the model gets it masked, as it got the failed command's.
+    return { ...outcome, content: maskSecrets(outcome.content) };
   }
 }

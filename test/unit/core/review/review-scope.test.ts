@@ -32,6 +32,10 @@ describe("the lines a review covers, and placing its findings", () => {
     ]);
   });
 
+  it("a CRLF file's lines come without their \\r", () => {
+    assert.deepEqual(blocksOfDiff(diff.replace(/\n/g, "\r\n")).map((b) => b.lines), blocks.map((b) => b.lines));
+  });
+
   it("shows the model numbered new lines and unnumbered removed ones", () => {
     const { text } = fitListing([file], 10_000);
     assert.equal(text.split("\n").slice(0, 6).join("\n"), [
