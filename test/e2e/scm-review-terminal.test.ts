@@ -12,7 +12,9 @@ import { useWorkbench } from "./support/workbench-suite";
 
 const committed = ["exports.total = (items) => {", "  let sum = 0;", "  for (const item of items) {", "    sum += item.price * item.qty;", "  }", "  return sum;", "};", ""].join("\n");
 const changed = committed.replace("sum += item.price * item.qty;", "sum += item.price;").replace("return sum;", "return sum.toFixed(2);");
-const build = ["echo 'building cart'", "echo 'error: config.json is missing' >&2", "test -f config.json || exit 3", "echo built", ""].join("\n");
+// Like a real build it takes a moment before it prints: shell integration reports a command's
+// output from a moment after it starts (what a command prints at once can be missing).
+const build = ["sleep 1", "echo 'building cart'", "echo 'error: config.json is missing' >&2", "test -f config.json || exit 3", "echo built", ""].join("\n");
 const message = "fix: count quantities in the cart total";
 const longAnswer = `feat: ${Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ")}`;
 const finding = (line: number, severity: string, comment: string, fix = "") => ({ file: "cart.js", line, end_line: line, severity, comment, fix });
@@ -45,7 +47,8 @@ describe("Source Control, review comments and the terminal in the real VS Code U
 
   it("the Source Control button streams the message into the commit box; clicking it again stops it; the palette does the same", async () => {
     await ui.page.keyboard.press("Control+Shift+G");
-    await sidebarAction("Generate Commit Message").waitFor({ state: "visible", timeout: 60_000 });
+    // The Git extension first scans the folder: slow on a loaded machine.
+    await sidebarAction("Generate Commit Message").waitFor({ state: "visible", timeout: 180_000 });
 
     server.queue({ text: message, tokensPerSecond: 8 });
     await sidebarAction("Generate Commit Message").click();
@@ -147,7 +150,8 @@ describe("Source Control, review comments and the terminal in the real VS Code U
     server.queue({ text: "Same cause: config.json is missing again." });
     const requests = server.chatRequests.length;
     await ui.runCommand("Terminal: Focus Terminal");
-    await ui.page.keyboard.press("Control+Alt+W");
+    await ui.page.keyboard.press("Control+K");
+    await ui.page.keyboard.press("Control+E");
     await waitFor("the explanation asked", () => server.chatRequests.length, (n) => n === requests + 1);
     frame = await new ChatView(ui).frame();
     await waitFor("the second answer", () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes("config.json is missing again"));

@@ -14,7 +14,10 @@ const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
 const dir = join(workspace, "terminal-failure");
 const secret = "tok_live_51HwispTerminalSecret";
 // Fails with exit 3, printing a secret in a KEY=value line and a token shape on stderr.
+// Like a real build it takes a moment before it prints: shell integration reports a command's
+// output from a moment after it starts (what a command prints at once can be missing).
 const build = [
+  "sleep 1",
   "echo 'building cart'",
   `echo 'DEPLOY_TOKEN=${secret}'`,
   "echo 'auth header: Bearer ghp_0123456789abcdefghijABCDEFGHIJ012345' >&2",

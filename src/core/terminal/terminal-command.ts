@@ -45,7 +45,7 @@ export function terminalAttachmentText(command: TerminalCommand, maxLines: numbe
   const how = command.exitCode === undefined ? "exit code not reported" : `exit code ${command.exitCode}`;
   const where = command.cwd ? `, in ${command.cwd}` : "";
   const output = outputTail(command.output, maxLines, maxChars);
-  return maskSecrets(`$ ${command.commandLine}\n(${how}${where})\n${output === "" ? "(no output)" : output}`);
+  return maskSecrets(`$ ${command.commandLine}\n(${how}${where})\n${output === "" ? "(the terminal reported no output)" : output}`);
 }
 
 /** The chip's and the model's heading for the attachment. */

@@ -17,6 +17,6 @@ describe("a terminal command as the chat sends it", () => {
     const command = { commandLine: "API_TOKEN=abc123 ./deploy.sh", exitCode: 2, cwd: "/work/app", output: "\x1b[1mdeploying\x1b[0m\npassword: hunter2\nfailed\n", terminalName: "bash" };
     assert.equal(terminalAttachmentText(command, 50, 4000), "$ API_TOKEN=[masked] ./deploy.sh\n(exit code 2, in /work/app)\ndeploying\npassword: [masked]\nfailed");
     assert.equal(terminalLabel(command), 'Terminal "bash": API_TOKEN=[masked] ./deploy.sh, failed with exit code 2');
-    assert.equal(terminalAttachmentText({ ...command, output: "", exitCode: undefined, cwd: undefined }, 5, 100), "$ API_TOKEN=[masked] ./deploy.sh\n(exit code not reported)\n(no output)");
+    assert.equal(terminalAttachmentText({ ...command, output: "", exitCode: undefined, cwd: undefined }, 5, 100), "$ API_TOKEN=[masked] ./deploy.sh\n(exit code not reported)\n(the terminal reported no output)");
   });
 });
