@@ -42,27 +42,33 @@ describe("Source Control, review comments and the terminal in the real VS Code U
   before(() => ({ server, ui } = suite));
 
   const sidebarAction = (label: string) => ui.page.locator(`.part.sidebar a.action-label[aria-label^="${label}"]`).first();
+  /** A button of the repository's header in the Source Control view: shown when the mouse is over the header. */
+  async function repositoryButton(label: string) {
+    const header = ui.page.locator(".part.sidebar .pane-header", { has: sidebarAction(label) }).first();
+    await header.hover();
+    return sidebarAction(label);
+  }
   /** The commit box (a small editor in the Source Control view), as the user reads it. */
   const commitBox = () => ui.page.locator(".scm-editor .view-lines").first().innerText().then((t) => t.replace(/\u00a0/g, " ").trim());
 
   it("the Source Control button streams the message into the commit box; clicking it again stops it; the palette does the same", async () => {
     await ui.page.keyboard.press("Control+Shift+G");
     // The Git extension first scans the folder: slow on a loaded machine.
-    await sidebarAction("Generate Commit Message").waitFor({ state: "visible", timeout: 180_000 });
+    await sidebarAction("Generate Commit Message").waitFor({ state: "attached", timeout: 180_000 });
 
     server.queue({ text: message, tokensPerSecond: 8 });
-    await sidebarAction("Generate Commit Message").click();
+    await (await repositoryButton("Generate Commit Message")).click();
     await waitFor("the message in the commit box", commitBox, (t) => t === message, 30_000);
     assert.ok((server.chatRequests.at(-1)!.messages as { content: string }[])[1]!.content.includes("-    sum += item.price * item.qty;\n+    sum += item.price;"));
 
     // Click again while it streams: the button is Stop then.
     server.queue({ text: longAnswer, tokensPerSecond: 5 });
     const aborted = server.aborted;
-    await sidebarAction("Generate Commit Message").click();
+    await (await repositoryButton("Generate Commit Message")).click();
     await waitFor("the long message streaming", commitBox, (t) => t.startsWith("feat: word"));
-    await sidebarAction("Stop Generating Commit Message").click();
+    await (await repositoryButton("Stop Generating Commit Message")).click();
     await waitFor("the request closed", () => server.aborted, (n) => n === aborted + 1);
-    await sidebarAction("Generate Commit Message").waitFor({ state: "visible" });
+    await sidebarAction("Generate Commit Message").waitFor({ state: "attached" });
     const kept = await commitBox();
     assert.ok(kept.length > "feat: word".length && longAnswer.startsWith(kept) && kept.length < longAnswer.length, kept);
 

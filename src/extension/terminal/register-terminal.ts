@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { CodeAttachment } from "../../core/chat/conversation";
+import { maskSecrets } from "../../core/terminal/mask-secrets";
 import { explainFailureQuestion, terminalAttachmentText, terminalFixPrompt, terminalLabel } from "../../core/terminal/terminal-command";
 import type { ChatHooks } from "../chat/register-chat";
 import type { Logger } from "../logger";
@@ -66,7 +67,7 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
       maxSteps: fixSteps,
       tools: () => new TerminalFixTools({ cwd, approvals: chat.approvals, denyCommands: agent.denyCommands, timeoutMs: agent.commandTimeoutSeconds * 1000, maxOutputChars: agent.maxOutputChars }),
     };
-    log.info(`terminal: explaining "${command.commandLine.slice(0, 80)}" (exit ${command.exitCode ?? "unknown"})`);
+    log.info(`terminal: explaining "${maskSecrets(command.commandLine.slice(0, 80))}" (exit ${command.exitCode ?? "unknown"})`);
     await chat.startTask(profile, explainFailureQuestion, [commandAttachment(command, settings.value.terminal.outputLines, newId)]);
     return { kind: "sent", commandLine: command.commandLine };
   }
