@@ -40,11 +40,13 @@ describe("Source Control, review comments and the terminal in the real VS Code U
     return { server: started, workbench: { vsixes: [vsix], folder, settings, env: { WISP_API_KEY: key }, tempPrefix: "e2e-scm-" } };
   });
   before(() => ({ server, ui } = suite));
+  // A test that failed before its answers were asked for leaves none for the next.
+  afterEach(() => server.clearQueue());
 
   const sidebarAction = (label: string) => ui.page.locator(`.part.sidebar a.action-label[aria-label^="${label}"]`).first();
   /** A button of the repository's header in the Source Control view: shown when the mouse is over the header. */
   async function repositoryButton(label: string) {
-    const header = ui.page.locator(".part.sidebar .pane-header", { has: sidebarAction(label) }).first();
+    const header = ui.page.locator(".part.sidebar .pane-header", { has: ui.page.locator(`a.action-label[aria-label^="${label}"]`) }).first();
     await header.hover();
     return sidebarAction(label);
   }
