@@ -23,6 +23,12 @@ import { LocalServer } from "./local-server";
 import { Logger } from "./logger";
 import { Settings } from "./settings";
 import { StatusBar } from "./status-bar";
+import { ChatModelChoice } from "./scm/chat-model-setup";
+import { registerScm } from "./scm/register-scm";
+import { registerReview, type ReviewProbe } from "./review/register-review";
+import { SensitiveConsent, serverName } from "./context/sensitive-consent";
+import { registerTerminal, terminalMention } from "./terminal/register-terminal";
+import { TerminalHistory, type FinishedCommand } from "./terminal/terminal-history";
 import type { LocalServerState } from "../core/local-server/local-server-state";
 import type { KeySource, StatusView } from "../core/status/describe-status";
 
@@ -45,6 +51,10 @@ export interface WispApi {
   nextEdit: NextEditProbe;
   /** MCP servers: their states and what the Wisp MCP output channel says. */
   mcp: { list(): Promise<(McpServerView & { toolNames: string[] })[]>; outputLines(): readonly string[] };
+  /** The review's comment threads. */
+  review: ReviewProbe;
+  /** The last command of the terminal (the latest of any when none is given), as shell integration reported it. */
+  terminal: { latest(terminal?: vscode.Terminal): Promise<Omit<FinishedCommand, "terminal"> | undefined> };
 }
 
 /** Small records; bounded for a long session, far above what the tests index by position. */
@@ -139,8 +149,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     version: context.extension.packageJSON.version as string,
   });
   context.subscriptions.push(mcpOutput, mcp, registerMcpCommands(mcp, mcpOutput, log));
-  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp });
+  const terminals = new TerminalHistory();
+  context.subscriptions.push(terminals);
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, terminal: (newId) => terminalMention(terminals, settings, newId) });
   context.subscriptions.push(chat.disposable);
+  // Source control, review and the terminal: one-off requests to the chat model, reported in the chat.
+  const models = new ChatModelChoice(settings, clients, log);
+  context.subscriptions.push(keys.onDidChange(() => models.invalidate()), settings.onDidChange(() => models.invalidate()));
+  context.subscriptions.push(registerScm({ settings, clients, log, models, isSensitive: (uri) => sensitive.isSensitive(uri) }));
+  const consent = new SensitiveConsent(sensitive, () => serverName(settings.value.baseUrl));
+  const review = registerReview({ settings, clients, log, models, consent, report: chat.hooks.report });
+  context.subscriptions.push(review.disposable, registerTerminal({ settings, log, history: terminals, chat: () => chat.hooks }));
   context.subscriptions.push(registerLanguageModels({ settings, keys, clients, connection, log }));
 
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
@@ -161,6 +180,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     mcp: {
       list: async () => (await mcp.list()).map((view) => ({ ...view, toolNames: mcp.connection(view.entry.name)?.tools.map((t) => t.name) ?? [] })),
       outputLines: () => mcpOutput.lines(),
+    },
+    review: review.probe,
+    terminal: {
+      latest: async (terminal) => {
+        const found = await terminals.latest(terminal);
+        if (found === undefined) return undefined;
+        const { terminal: _, ...command } = found;
+        return command;
+      },
     },
   };
 }

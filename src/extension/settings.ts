@@ -33,6 +33,12 @@ export interface WispSettings {
   /** Next-edit suggestions from the local predictor. */
   /** `model`: empty, the local predictor only. */
   readonly nextEdit: { readonly enabled: boolean; readonly model: string };
+  /** The team's rules for generated commit messages. */
+  readonly commitMessage: { readonly instructions: string };
+  /** Review Changes: the uncommitted changes, or the staged ones only. */
+  readonly review: { readonly changes: "uncommitted" | "staged" };
+  /** How much of a terminal command's output goes with Explain Terminal Failure and @terminal. */
+  readonly terminal: { readonly outputLines: number };
 }
 
 export interface ImageSettings {
@@ -157,6 +163,9 @@ function readSettings(): WispSettings {
     localServer: { autoStart: c.get<boolean>("localServer.autoStart", true), modelsDir: str("localServer.modelsDir", ""), modelMirror: str("localServer.modelMirror", "") },
     languageModels: { enabled: c.get<boolean>("languageModels.enabled", true) },
     nextEdit: { enabled: c.get<boolean>("nextEdit.enabled", true), model: c.get<string>("nextEdit.model", "").trim() },
+    commitMessage: { instructions: c.get<string>("commitMessage.instructions", "") },
+    review: { changes: c.get<string>("review.changes") === "staged" ? "staged" : "uncommitted" },
+    terminal: { outputLines: Math.max(1, Math.min(1000, c.get<number>("terminal.outputLines", 60))) },
   };
 }
 

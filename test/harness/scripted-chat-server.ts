@@ -19,6 +19,8 @@ export interface ScriptedChatServer {
   readonly chatRequests: Record<string, unknown>[];
   /** Answers for the next chat requests, in order; afterwards each request gets `fallback`. */
   queue(...answers: ScriptedAnswer[]): void;
+  /** Drops the answers not asked for yet. */
+  clearQueue(): void;
   /** Chat requests whose client went away before the answer ended. */
   readonly aborted: number;
   /**
@@ -82,6 +84,7 @@ export async function startScriptedChatServer(options: { key: string; models?: {
     chatRequests,
     timeline,
     queue: (...next) => answers.push(...next),
+    clearQueue: () => answers.splice(0),
     get aborted() {
       return aborted;
     },

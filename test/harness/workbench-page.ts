@@ -33,9 +33,11 @@ export class WorkbenchPage {
     const focused = this.page.locator(`${quickRow}.focused`);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      // A row's accessible name is its label, then ", " and its description or keybinding.
-      const name = (await focused.getAttribute("aria-label", { timeout: 1_000 }).catch(() => null)) ?? "";
-      if (name === label || name.startsWith(`${label}, `)) return;
+      // A row's accessible name is its label, then ", " and its description or keybinding. Read
+      // without waiting for one element: while the list re-renders two rows can briefly say focused.
+      const names = await focused.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("aria-label") ?? ""));
+      const name = names.join(" | ");
+      if (names.some((n) => n === label || n.startsWith(`${label}, `))) return;
       if (Date.now() > deadline) throw new Error(`no quick pick row "${label}" (focused: "${name}"; ${await this.quickPickSummary()})`);
       await this.pressInQuickInput("ArrowDown");
     }

@@ -48,13 +48,20 @@ export interface AgentTools {
   run(call: ValidCall, signal: AbortSignal, step: StepReporter): Promise<ToolOutcome>;
 }
 
+/** Which task a run is: its chat, its answer, and whether it goes on from an earlier run. */
+export interface TaskRun {
+  readonly chatId: string;
+  readonly turnId: string;
+  readonly resumed: boolean;
+}
+
 export interface AgentSessionDeps {
   readonly store: ChatStore;
   readonly stream: AgentStream;
   /** Model, prompt, tools and limits for the task; throws (with a `kind`) when there is none. */
-  readonly setup: () => Promise<AgentSetup>;
+  readonly setup: (task: TaskRun) => Promise<AgentSetup>;
   /** The tools for a task's run (a new task, or one going on). */
-  readonly tools: (task: { readonly chatId: string; readonly turnId: string; readonly resumed: boolean }) => Promise<AgentTools>;
+  readonly tools: (task: TaskRun) => Promise<AgentTools>;
   readonly events: ChatSessionEvents;
   readonly newId: () => string;
   readonly now: () => number;
@@ -134,8 +141,9 @@ export class AgentSession {
         turn = { ...turn, text: refusal, agent: { ...turn.agent!, end: "untrusted" } };
         return;
       }
-      const setup = await this.deps.setup();
-      const tools = await this.deps.tools({ chatId: chat.id, turnId: turn.id, resumed: resumed !== undefined });
+      const run: TaskRun = { chatId: chat.id, turnId: turn.id, resumed: resumed !== undefined };
+      const setup = await this.deps.setup(run);
+      const tools = await this.deps.tools(run);
       turn = { ...turn, model: setup.model };
       let definitions = await tools.definitions(() => this.reporter(this.deps.newId(), () => turn.agent!, setTask), controller.signal);
       let toolsTokens = Math.ceil(JSON.stringify(definitions).length * tokensPerChar);

@@ -52,7 +52,7 @@ export interface ChatRequest {
   user?: string;
   /** vLLM-style constrained output: a JSON schema the reply must satisfy. */
   guided_json?: Record<string, unknown>;
-  response_format?: { type: "json_object" | "text" };
+  response_format?: { type: "json_object" | "text" } | { type: "json_schema"; json_schema: { name: string; strict?: boolean; schema: Record<string, unknown> } };
   tools?: ChatTool[];
   tool_choice?: "auto" | "none" | "required" | { type: "function"; function: { name: string } };
 }

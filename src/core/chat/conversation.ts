@@ -7,10 +7,10 @@ import { recoverTask, type AgentTask } from "../agent/agent-task";
 
 /**
  * Where attached code came from: the editor's selection (or its visible part when nothing was
- * selected), an @-mention (file, symbol, problems, open editors, git changes), or the workspace
+ * selected), an @-mention (file, symbol, problems, open editors, git changes, the terminal), or the workspace
  * index (`found`: added by Wisp for a question that attached nothing).
  */
-export type AttachmentSource = "selection" | "visible" | "file" | "symbol" | "problems" | "open" | "git" | "found";
+export type AttachmentSource = "selection" | "visible" | "file" | "symbol" | "problems" | "open" | "git" | "terminal" | "found";
 
 /** Code (or other context) attached to a user message. */
 export interface CodeAttachment {

@@ -96,7 +96,8 @@ export type ViewMessage =
   /** What follows an `@` in the prompt box (kind "" while no kind is typed). */
   | { readonly type: "mentionQuery"; readonly requestId: number; readonly kind: MentionKind | ""; readonly query: string }
   | { readonly type: "addMention"; readonly id: string }
-  | { readonly type: "openFile"; readonly path: string }
+  /** `line`: 1-based, to show (a link such as `src/a.ts#L12` in an answer). */
+  | { readonly type: "openFile"; readonly path: string; readonly line?: number }
   | { readonly type: "setMode"; readonly mode: ChatMode }
   /** The user's answer on an agent step's approval card. */
   | { readonly type: "agentApproval"; readonly stepId: string; readonly answer: ApprovalChoice }
@@ -143,7 +144,7 @@ const shapes: Record<ViewMessage["type"], Fields> = {
   viewState: { chatId: id, scrollTop: (v) => typeof v === "number" && Number.isFinite(v) && v >= 0, draft: text },
   mentionQuery: { requestId: (v) => Number.isSafeInteger(v), kind: (v) => v === "" || isMentionKind(v), query: (v) => typeof v === "string" && v.length <= 256 },
   addMention: { id },
-  openFile: { path: filePath },
+  openFile: { path: filePath, line: (v) => v === undefined || (Number.isSafeInteger(v) && (v as number) >= 1) },
   setMode: { mode: (v) => v === "ask" || v === "agent" },
   agentApproval: { stepId, answer: (v) => v === "allow" || v === "session" || v === "always" || v === "deny" },
   agentReview: { turnId: id, action: (v) => v === "keep" || v === "undo", path: (v) => v === undefined || filePath(v) },

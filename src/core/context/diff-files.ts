@@ -9,12 +9,23 @@ export interface FilteredDiff {
   readonly dropped: readonly string[];
 }
 
+/** One file's part of a diff: its text (header included) and the paths its header names. */
+export interface DiffSection {
+  readonly text: string;
+  /** Repository-relative; both sides of a rename or copy. The new side is last. */
+  readonly paths: readonly string[];
+}
+
+/** A unified diff of several files, split at each `diff --git` header (text before the first one is a section of no path). */
+export function diffSections(diff: string): DiffSection[] {
+  return diff.split(/(?=^diff --git )/m).filter((text) => text !== "").map((text) => ({ text, paths: sectionPaths(text) }));
+}
+
 /** `diff` without the sections of files for which `drop` says yes (either side of a rename counts). */
 export function withoutFiles(diff: string, drop: (path: string) => boolean): FilteredDiff {
   const kept: string[] = [];
   const dropped: string[] = [];
-  for (const section of diff.split(/(?=^diff --git )/m)) {
-    const paths = sectionPaths(section);
+  for (const { text: section, paths } of diffSections(diff)) {
     const left = paths.filter(drop);
     if (left.length === 0) kept.push(section);
     else dropped.push(...left.filter((p) => !dropped.includes(p)));
@@ -33,5 +44,6 @@ function sectionPaths(section: string): string[] {
     const both = /^diff --git "?a\/(.*)"? "?b\/(.*?)"?$/.exec(line);
     if (both) for (const path of [both[1]!.replace(/"$/, ""), both[2]!]) paths.add(path);
   }
+  // The new side last: `+++ b/` or `rename to` come after the old side's lines.
   return [...paths];
 }

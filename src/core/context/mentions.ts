@@ -3,7 +3,7 @@
  * and how candidates are ordered while they type.
  */
 
-export type MentionKind = "file" | "symbol" | "problems" | "open" | "selection" | "git";
+export type MentionKind = "file" | "symbol" | "problems" | "open" | "selection" | "git" | "terminal";
 
 export interface MentionKindInfo {
   readonly kind: MentionKind;
@@ -20,6 +20,7 @@ export const mentionKinds: readonly MentionKindInfo[] = [
   { kind: "open", label: "@open", description: "what the open editors show", hasItems: false },
   { kind: "selection", label: "@selection", description: "the selection in the editor", hasItems: false },
   { kind: "git", label: "@git", description: "uncommitted changes (git diff)", hasItems: false },
+  { kind: "terminal", label: "@terminal", description: "the terminal's last command and its output (secrets masked)", hasItems: false },
 ];
 
 export function isMentionKind(value: unknown): value is MentionKind {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { AgentSession, type AgentSetup } from "../../core/agent/agent-session";
+import { AgentSession, type AgentSetup, type AgentTools, type TaskRun } from "../../core/agent/agent-session";
 import { agentSystemPrompt } from "../../core/agent/agent-prompt";
 import { ToolSchemaCompiler } from "../../core/agent/tool-args";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
@@ -44,6 +44,13 @@ export interface AgentControllerDeps {
 
 const modeKey = "wisp.chat.mode";
 
+/** A task run with its own instructions and tools instead of the workspace agent's (a terminal fix). */
+export interface TaskProfile {
+  readonly systemPrompt: string;
+  readonly maxSteps: number;
+  readonly tools: () => AgentTools;
+}
+
 /**
  * Agent mode in the chat panel: starts, stops and continues tasks, answers approval cards, and
  * keeps or undoes the last task's changes.
@@ -55,6 +62,8 @@ export class AgentController implements vscode.Disposable {
   private readonly mcpTools: McpAgentTools | undefined;
   private checkpoint: Promise<CheckpointStore>;
   private readonly highlights: AgentHighlights | undefined;
+  /** The profile of each chat's last task, when it has one (Continue goes on with it). */
+  private readonly profiles = new Map<string, TaskProfile>();
 
   constructor(private readonly deps: AgentControllerDeps) {
     this.mcpTools = deps.mcp?.(this.approvals);
@@ -64,7 +73,7 @@ export class AgentController implements vscode.Disposable {
     this.session = new AgentSession({
       store: deps.store,
       stream: (body, signal) => this.stream(body, signal),
-      setup: () => this.setup(),
+      setup: (task) => this.setup(task),
       tools: (task) => this.tools(task),
       events: deps.events,
       newId: deps.newId,
@@ -90,7 +99,14 @@ export class AgentController implements vscode.Disposable {
   }
 
   start(text: string): Promise<boolean> {
+    this.profiles.delete(this.deps.store.active().id);
     return this.session.start(text, this.blocked());
+  }
+
+  /** Starts a task with its own instructions and tools in the active chat (its tools judge the workspace's trust themselves). */
+  startWith(profile: TaskProfile, text: string): Promise<boolean> {
+    this.profiles.set(this.deps.store.active().id, profile);
+    return this.session.start(text);
   }
 
   continue(): Promise<boolean> {
@@ -140,8 +156,10 @@ export class AgentController implements vscode.Disposable {
     this.highlights?.dispose();
   }
 
-  private async setup(): Promise<AgentSetup> {
+  private async setup(task: TaskRun): Promise<AgentSetup> {
     const chat = await this.deps.chatSetup();
+    const profile = this.profiles.get(task.chatId);
+    if (profile) return { model: chat.model, systemPrompt: profile.systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, maxSteps: profile.maxSteps };
     const agent = this.deps.settings.value.agent;
     const folder = vscode.workspace.workspaceFolders![0]!;
     const rules = agent.rules ? await loadRules(folder.uri) : [];
@@ -155,7 +173,9 @@ export class AgentController implements vscode.Disposable {
     return { model: chat.model, systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, maxSteps: agent.maxSteps };
   }
 
-  private async tools(task: { chatId: string; turnId: string; resumed: boolean }): Promise<WorkspaceTools> {
+  private async tools(task: TaskRun): Promise<AgentTools> {
+    const profile = this.profiles.get(task.chatId);
+    if (profile) return profile.tools();
     const folder = vscode.workspace.workspaceFolders![0]!;
     const agent = this.deps.settings.value.agent;
     const checkpoint = await this.checkpoint;

@@ -168,7 +168,7 @@ export class ChatPanel implements vscode.Disposable {
         for (const attachment of await this.deps.context.mentions.resolve(message.id)) this.session.attach(attachment);
         return;
       case "openFile":
-        return this.openFile(message.path);
+        return this.openFile(message.path, message.line);
       case "newChat":
         return this.newChat();
       case "switchChat":
@@ -296,11 +296,12 @@ export class ChatPanel implements vscode.Disposable {
     this.postState();
   }
 
-  /** Opens a file an answer names (workspace-relative), if it is in the workspace. */
-  private async openFile(path: string): Promise<void> {
+  /** Opens a file an answer names (workspace-relative), if it is in the workspace, at `line` (1-based) when given. */
+  private async openFile(path: string, line?: number): Promise<void> {
     const uri = await workspaceFile(path);
     if (!uri) return this.showNotice(`${path} is not a file of this workspace.`);
-    await vscode.window.showTextDocument(uri, { preview: false });
+    const at = line === undefined ? undefined : new vscode.Range(line - 1, 0, line - 1, 0);
+    await vscode.window.showTextDocument(uri, { preview: false, ...(at ? { selection: at } : {}) });
   }
 
   private async copyText(text: string): Promise<void> {

@@ -26,6 +26,9 @@ import { problemsOnLines } from "../context/problems";
 import { CodeActions, type ApplyAsEdit } from "./code-actions";
 import { FileChatStorage } from "./file-chat-storage";
 import { attachmentFromEditor } from "./editor-attachment";
+import { withTurn, withUserTurn, type CodeAttachment } from "../../core/chat/conversation";
+import type { TaskProfile } from "../agent/agent-controller";
+import type { Approvals } from "../agent/approvals";
 
 export interface ChatDeps {
   readonly context: vscode.ExtensionContext;
@@ -39,6 +42,21 @@ export interface ChatDeps {
   readonly sensitive: SensitiveFileRules;
   /** MCP servers, whose tools agent mode offers. */
   readonly mcp: McpServers;
+  /** @terminal's attachment: the terminal's last command. */
+  readonly terminal?: (newId: () => string) => Promise<CodeAttachment>;
+}
+
+/** What other features put in the chat. */
+export interface ChatHooks {
+  /** A question and its answer, already written (a review's findings), in a new chat, shown. */
+  report(question: string, answer: string, model: string): Promise<void>;
+  /**
+   * Starts a task with its own instructions and tools (a terminal failure's explanation) in a
+   * new chat, the attachments going with its question; resolves once it started.
+   */
+  startTask(profile: TaskProfile, question: string, attachments: readonly CodeAttachment[]): Promise<void>;
+  /** The agent's approval cards, which a task's tools ask through. */
+  readonly approvals: Approvals;
 }
 
 /** Read-only views of the chat for the extension's own tests. */
@@ -63,7 +81,7 @@ const quickActionCommands: Record<QuickAction, string> = {
 };
 
 /** The chat side panel: its view, its commands, and the per-workspace store of chats. */
-export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; probe: ChatProbe } {
+export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; probe: ChatProbe; hooks: ChatHooks } {
   const { context, settings, keys, clients, log } = deps;
   const newId = () => randomUUID();
   // Files in the workspace's storage folder; a window without a folder has none: its state then.
@@ -76,7 +94,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     onError: (error) => log.error(`chat: saving chats failed: ${(error as Error).message}`),
   });
   const codeActions = new CodeActions(deps.applyAsEdit);
-  const chatContext = new ChatContext(settings, log, newId, deps.sensitive);
+  const chatContext = new ChatContext(settings, log, newId, deps.sensitive, undefined, deps.terminal);
   // The provider posts for the panel and the panel answers the provider: built in this order.
   let provider: ChatViewProvider | undefined;
   const views = new ChatViewMemory(storage);
@@ -183,8 +201,26 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
       } else panel.postState();
     }),
   );
+  const hooks: ChatHooks = {
+    report: async (question, answer, model) => {
+      panel.newChat();
+      const now = Date.now();
+      const asked = withUserTurn(store.active(), { id: newId(), role: "user", text: question, attachments: [], createdAt: now });
+      store.put(withTurn(asked, { id: newId(), role: "assistant", text: answer, model, status: "done", createdAt: now, finishedAt: now }, now));
+      panel.postState();
+      await provider!.reveal(false);
+    },
+    startTask: async (profile, question, attachments) => {
+      panel.newChat();
+      for (const attachment of attachments) panel.session.attach(attachment);
+      await provider!.reveal(true);
+      void panel.agent.startWith(profile, question);
+    },
+    approvals: panel.agent.approvals,
+  };
   return {
     disposable,
+    hooks,
     probe: {
       state: () => panel.state(),
       viewReady: () => provider!.isReady,

@@ -46,11 +46,13 @@ export class ChatContext implements vscode.Disposable {
     private readonly newId: () => string,
     rules: SensitiveFileRules,
     options: WorkspaceIndexOptions = defaultIndexOptions,
+    /** @terminal's attachment. */
+    terminal?: (newId: () => string) => Promise<CodeAttachment>,
   ) {
     this.sensitive = rules;
     this.consent = new SensitiveConsent(rules, () => serverName(settings.value.baseUrl));
     this.index = new WorkspaceIndex(log, rules, options);
-    this.mentions = new MentionSources(this.index, newId, this.consent);
+    this.mentions = new MentionSources(this.index, newId, this.consent, terminal);
     this.enabled = settings.value.chat.workspaceContext;
     this.disposables.push(
       this.index,

@@ -1,16 +1,7 @@
 import * as vscode from "vscode";
 import type { CodeAttachment } from "../../core/chat/conversation";
 import { withoutFiles } from "../../core/context/diff-files";
-
-/** The part of the built-in git extension's API this file uses. */
-interface GitRepository {
-  readonly rootUri: vscode.Uri;
-  diff(cached?: boolean): Promise<string>;
-}
-interface GitApi {
-  readonly repositories: readonly GitRepository[];
-  getRepository(uri: vscode.Uri): GitRepository | null;
-}
+import { gitApi } from "../scm/git-api";
 
 /** A diff larger than this is cut: the model cannot use a whole refactor's diff anyway. */
 const maxDiffChars = 100_000;
@@ -20,9 +11,9 @@ const maxDiffChars = 100_000;
  * without the changes of sensitive files (the diff names them as left out).
  */
 export async function gitChanges(newId: () => string, isSensitive: (uri: vscode.Uri) => boolean): Promise<CodeAttachment> {
-  const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>("vscode.git");
-  if (extension === undefined) throw new Error("@git needs VS Code's Git extension, which is not enabled in this window.");
-  const api = (extension.isActive ? extension.exports : await extension.activate()).getAPI(1);
+  const api = await gitApi().catch((error: Error) => {
+    throw new Error(`@git: ${error.message}`);
+  });
   const active = vscode.window.activeTextEditor?.document.uri;
   const repository = (active && api.getRepository(active)) || api.repositories[0];
   if (repository === undefined) throw new Error("@git: this workspace is not in a git repository.");

@@ -38,6 +38,8 @@ export class MentionSources {
     private readonly index: WorkspaceIndex,
     private readonly newId: () => string,
     private readonly consent: SensitiveConsent,
+    /** @terminal: the terminal's last command (throws a readable error when there is none). */
+    private readonly terminal?: (newId: () => string) => Promise<CodeAttachment>,
   ) {}
 
   async list(kind: MentionKind | "", query: string): Promise<MentionItem[]> {
@@ -67,6 +69,9 @@ export class MentionSources {
         return [await this.selection()];
       case "git":
         return [await gitChanges(this.newId, this.isSensitive)];
+      case "terminal":
+        if (this.terminal === undefined) throw new Error("@terminal is not available in this window.");
+        return [await this.terminal(this.newId)];
       case "pick":
         throw new Error(`Pick a ${target.of} from the list.`);
     }

@@ -5,6 +5,7 @@
  */
 import DOMPurify from "dompurify";
 import MarkdownIt from "markdown-it";
+import { looksLikePath } from "../../core/chat/code-block-path";
 import { highlightCode } from "./highlight";
 
 const md = new MarkdownIt({
@@ -27,12 +28,38 @@ const allowedUrl = /^(?:https?:|mailto:)/i;
 
 // The default instance, bound to this page's window; hooks and config stay local to this module.
 const purify = DOMPurify;
+// A workspace file's line (`src/cart.ts#L12`) passes the URL check here, to become a file link below.
+purify.addHook("uponSanitizeAttribute", (node, data) => {
+  if (node.tagName === "A" && data.attrName === "href" && fileLine(data.attrValue)) data.forceKeepAttr = true;
+});
 purify.addHook("afterSanitizeAttributes", (node) => {
   if (node.tagName !== "A") return;
   const href = node.getAttribute("href") ?? "";
+  const file = allowedUrl.test(href) ? undefined : fileLine(href);
   if (!allowedUrl.test(href)) node.removeAttribute("href");
   node.setAttribute("rel", "noopener noreferrer");
+  if (file === undefined) return;
+  // No href: nothing navigates; the chat view asks the extension to open the file (it must be in the workspace).
+  node.classList.add("file-link");
+  node.setAttribute("data-path", file.path);
+  node.setAttribute("data-line", String(file.line));
+  node.setAttribute("role", "link");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("title", `Open ${file.path}, line ${file.line}`);
 });
+
+/** A relative link to a line of a file: `src/cart.ts#L12` (no scheme, no `..`). */
+function fileLine(href: string): { path: string; line: number } | undefined {
+  const match = /^([^:#?]+)#L(\d{1,7})$/.exec(href);
+  if (!match) return undefined;
+  let path: string;
+  try {
+    path = decodeURI(match[1]!);
+  } catch {
+    return undefined;
+  }
+  return looksLikePath(path) ? { path: path.replace(/^\.\//, ""), line: Number(match[2]) } : undefined;
+}
 
 const purifyConfig = {
   ALLOWED_TAGS: allowedTags,

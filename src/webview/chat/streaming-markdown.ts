@@ -16,7 +16,7 @@ export class StreamingMarkdown {
 
   constructor(
     private readonly onCodeAction: (request: CodeBlockAction) => void,
-    private readonly onOpenFile: (path: string) => void,
+    private readonly onOpenFile: (path: string, line?: number) => void,
   ) {
     this.element.append(this.tail);
   }
@@ -44,6 +44,13 @@ export class StreamingMarkdown {
   private render(text: string): DocumentFragment {
     const fragment = renderMarkdown(text);
     decorateCodeBlocks(fragment, this.onCodeAction, this.onOpenFile);
+    for (const link of fragment.querySelectorAll<HTMLElement>("a.file-link")) {
+      const open = () => this.onOpenFile(link.dataset.path!, Number(link.dataset.line));
+      link.addEventListener("click", (event) => (event.preventDefault(), open()));
+      link.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") open();
+      });
+    }
     return fragment;
   }
 }

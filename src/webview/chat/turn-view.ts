@@ -45,7 +45,7 @@ export class TurnView {
     if (this.markdown === undefined) {
       this.markdown = new StreamingMarkdown(
         (code) => this.post({ type: "codeAction", ...code }),
-        (path) => this.post({ type: "openFile", path }),
+        (path, line) => this.post({ type: "openFile", path, ...(line === undefined ? {} : { line }) }),
       );
       this.element.replaceChildren(this.markdown.element);
     }

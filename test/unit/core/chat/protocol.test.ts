@@ -14,6 +14,7 @@ describe("chat protocol", () => {
     assert.deepEqual(parseViewMessage({ type: "mentionQuery", requestId: 4, kind: "", query: "" }), { type: "mentionQuery", requestId: 4, kind: "", query: "" });
     assert.deepEqual(parseViewMessage({ type: "addMention", id: "m12" }), { type: "addMention", id: "m12" });
     assert.deepEqual(parseViewMessage({ type: "openFile", path: "src/cart.ts" }), { type: "openFile", path: "src/cart.ts" });
+    assert.deepEqual(parseViewMessage({ type: "openFile", path: "src/cart.ts", line: 12 }), { type: "openFile", path: "src/cart.ts", line: 12 });
     assert.deepEqual(parseViewMessage({ type: "codeAction", action: "apply", code: "x()", language: "ts", path: "src/cart.ts" }), { type: "codeAction", action: "apply", code: "x()", language: "ts", path: "src/cart.ts" });
   });
 
@@ -38,7 +39,7 @@ describe("chat protocol", () => {
       { type: "viewState", chatId: "c1", scrollTop: -1, draft: "" },
       { type: "viewState", chatId: "c1", scrollTop: Number.NaN, draft: "" },
     ];
-    bad.push({ type: "mentionQuery", requestId: 1, kind: "folder", query: "" }, { type: "mentionQuery", requestId: 1.5, kind: "", query: "" }, { type: "addMention", id: "../x" }, { type: "openFile", path: "" }, { type: "codeAction", action: "apply", code: "x", language: "ts", path: "" });
+    bad.push({ type: "mentionQuery", requestId: 1, kind: "folder", query: "" }, { type: "mentionQuery", requestId: 1.5, kind: "", query: "" }, { type: "addMention", id: "../x" }, { type: "openFile", path: "" }, { type: "openFile", path: "a.ts", line: 0 }, { type: "openFile", path: "a.ts", line: "3" }, { type: "codeAction", action: "apply", code: "x", language: "ts", path: "" });
     for (const message of bad) assert.equal(parseViewMessage(message), undefined, JSON.stringify(message));
   });
 

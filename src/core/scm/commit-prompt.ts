@@ -1,0 +1,75 @@
+/**
+ * The request for a commit message: the repository's recent subjects (so the message follows its
+ * style: prefixes such as `fix:`, language, length), the team's own rules, and the changes; and
+ * the answer made into what goes into the commit box.
+ */
+import type { ChatMessage } from "../api/chat";
+
+export interface CommitPromptInput {
+  /** The changes as ChangesDiff's text. */
+  readonly diff: string;
+  /** Whether `diff` is the staged changes (else all changes: nothing was staged). */
+  readonly staged: boolean;
+  /** Subjects of the latest commits, newest first. */
+  readonly recentSubjects: readonly string[];
+  /** wisp.commitMessage.instructions. */
+  readonly instructions: string;
+  readonly branch?: string;
+}
+
+/** How many recent subjects go with the request. */
+export const recentSubjectCount = 10;
+
+/** What the recent subjects have in common, said plainly so that a small model follows it too. */
+export function styleHints(subjects: readonly string[]): string[] {
+  if (subjects.length === 0) return [];
+  const hints: string[] = [];
+  const prefixed = subjects.filter((s) => /^[a-z]+(\([^)]*\))?!?: /.test(s));
+  if (prefixed.length * 2 >= subjects.length) {
+    const kinds = [...new Set(prefixed.map((s) => s.slice(0, s.indexOf(":") + 1).replace(/\(.*\)/, "")))];
+    hints.push(`Start the subject with a Conventional Commits type as they do (${kinds.slice(0, 5).join(", ")}).`);
+  }
+  const lengths = subjects.map((s) => s.length).sort((a, b) => a - b);
+  hints.push(`Keep the subject about ${lengths[Math.floor(lengths.length / 2)]} characters long, as theirs are (never over 72).`);
+  return hints;
+}
+
+export function commitMessages(input: CommitPromptInput): ChatMessage[] {
+  const rules = [
+    "You write git commit messages. Answer with the commit message only: no preamble, no quotes, no code fences.",
+    "The first line is the subject: imperative mood, no period at the end. If the change needs it, add a blank line and a short body saying what changed and why.",
+    "Write in the language and style of the repository's recent commit subjects.",
+    ...styleHints(input.recentSubjects),
+  ];
+  if (input.instructions.trim() !== "") rules.push(`The team's rules for commit messages (they come first):\n${input.instructions.trim()}`);
+  const parts = [
+    input.recentSubjects.length > 0 ? `Recent commit subjects of this repository, newest first:\n${input.recentSubjects.map((s) => `- ${s}`).join("\n")}` : "This repository has no commits yet.",
+    input.branch ? `Branch: ${input.branch}` : "",
+    `${input.staged ? "The staged changes" : "The changes (nothing is staged: all of them)"}, as a diff:\n${input.diff}`,
+    "Write the commit message for these changes.",
+  ];
+  return [
+    { role: "system", content: rules.join("\n") },
+    { role: "user", content: parts.filter((p) => p !== "").join("\n\n") },
+  ];
+}
+
+/**
+ * The answer so far as it goes into the commit box: without a code fence or quotes around it and
+ * without a "Commit message:" label; `final` also trims the end.
+ */
+export function commitBoxText(answer: string, final: boolean): string {
+  let text = answer.replace(/^\s*(?:commit message:\s*)/i, "");
+  text = text.replace(/^\s*```[\w-]*\n?/, "");
+  if (final) text = text.replace(/\n?```\s*$/, "");
+  text = text.replace(/^\s+/, "");
+  if (!final) return text;
+  text = text.trimEnd();
+  const quoted = /^(["'`])([\s\S]*)\1$/.exec(text);
+  return quoted && !quoted[2]!.includes(quoted[1]!) ? quoted[2]!.trim() : text;
+}
+
+/** The first line of each commit message. */
+export function subjectsOf(messages: readonly string[]): string[] {
+  return messages.map((m) => m.split("\n", 1)[0]!.trim()).filter((s) => s !== "");
+}

@@ -1,0 +1,35 @@
+/**
+ * Terminal text with what looks like a secret masked before it leaves the machine: assignments
+ * and options of sensitive names (`API_TOKEN=…`, `"password": "…"`, `--token …`), credentials in
+ * URLs and headers, private key blocks, and the shapes of well-known tokens and keys.
+ */
+import { redact } from "../log/redact";
+
+export const mask = "[masked]";
+
+/** Names whose value is a secret: `GITHUB_TOKEN`, `db_password`, `AWS_SECRET_ACCESS_KEY`, `apiKey`. */
+const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CLIENT_?SECRET|CREDENTIALS?|SESSION_?ID|COOKIE|DSN)[A-Za-z0-9_.-]*`;
+
+const rules: readonly [RegExp, string][] = [
+  // -----BEGIN … PRIVATE KEY----- through its END line (or the end of the text, when cut).
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, mask],
+  // NAME=value, export NAME="value", NAME: value (YAML, .env, logs), "name": "value" (JSON).
+  [new RegExp(String.raw`((?:^|[\s;{,(])["']?${sensitiveName}["']?\s*(?:=|:)\s*)("[^"\n]*"|'[^'\n]*'|[^\s"',;}]+)`, "gim"), `$1${mask}`],
+  // --token value, --password=value, -p… is too common a flag to judge.
+  [new RegExp(String.raw`(--${sensitiveName}(?:=|\s+))("[^"\n]*"|'[^'\n]*'|\S+)`, "gi"), `$1${mask}`],
+  // Authorization headers: Bearer, Basic, token.
+  [/((?:authorization|proxy-authorization)\s*:\s*(?:bearer|basic|token)?\s*)[^\s"']+/gi, `$1${mask}`],
+  // https://user:password@host
+  [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+(@)/gi, `$1${mask}$2`],
+  // Token shapes: GitHub, GitLab, Slack, AWS access key ids, Google API keys, Stripe, npm, JWTs.
+  [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|npm_[A-Za-z0-9]{36})\b/g, mask],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, mask],
+];
+
+/** `text` with every secret-looking value replaced by [masked]. */
+export function maskSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of rules) out = out.replace(pattern, replacement);
+  // The log's own rules (API key shapes such as sk-…, the local server's keys, login links).
+  return redact(out).replaceAll("[redacted]", mask);
+}

@@ -1,0 +1,47 @@
+import * as vscode from "vscode";
+import { binaryFileSection, newFileSection } from "../../core/scm/changes-diff";
+import { readTextFile } from "../context/text-files";
+import { NothingToSendError, repositoryPath, untrackedStatus, type GitRepository } from "./git-api";
+
+/** Untracked files larger than this are listed as too large, not read. */
+const maxUntrackedBytes = 512 * 1024;
+
+/** The changes a commit would take, as one diff: the staged ones, else all of them (untracked files too). */
+export interface RepositoryChanges {
+  readonly diff: string;
+  readonly staged: boolean;
+}
+
+/**
+ * The staged changes, or all changes when nothing is staged. An untracked file that may hold
+ * secrets is never read: its section names it and nothing more.
+ */
+export async function changesToCommit(repository: GitRepository, isSensitive: (uri: vscode.Uri) => boolean): Promise<RepositoryChanges> {
+  await repository.status();
+  const staged = await repository.diff(true);
+  if (staged.trim() !== "") return { diff: staged, staged: true };
+  const tracked = await repository.diff(false);
+  const untracked = await Promise.all(untrackedFiles(repository).map((uri) => untrackedSection(repository, uri, isSensitive)));
+  const diff = [tracked, ...untracked].filter((d) => d.trim() !== "").map((d) => (d.endsWith("\n") ? d : `${d}\n`)).join("");
+  if (diff.trim() === "") throw new NothingToSendError(`There are no changes to commit in ${vscode.workspace.asRelativePath(repository.rootUri, false) || "this repository"}.`);
+  return { diff, staged: false };
+}
+
+export function untrackedFiles(repository: GitRepository): vscode.Uri[] {
+  const { untrackedChanges, workingTreeChanges } = repository.state;
+  return [...(untrackedChanges ?? []), ...workingTreeChanges].filter((c) => c.status === untrackedStatus).map((c) => c.uri);
+}
+
+async function untrackedSection(repository: GitRepository, uri: vscode.Uri, isSensitive: (uri: vscode.Uri) => boolean): Promise<string> {
+  const path = repositoryPath(repository, uri);
+  if (isSensitive(uri)) return newFileSection(path, "");
+  try {
+    const text = await readTextFile(uri, { maxBytes: maxUntrackedBytes });
+    if (text === "binary") return binaryFileSection(path);
+    if (text === "too-large") return `${newFileSection(path, "")}@@ -0,0 +1 @@\n+[a new file over ${maxUntrackedBytes / 1024} KB: its content is left out]\n`;
+    return newFileSection(path, text);
+  } catch {
+    // A folder (an untracked nested repository) or a file gone since the status.
+    return "";
+  }
+}

@@ -1,0 +1,84 @@
+import * as vscode from "vscode";
+import type { CodeAttachment } from "../../core/chat/conversation";
+import { maskSecrets } from "../../core/terminal/mask-secrets";
+import { explainFailureQuestion, terminalAttachmentText, terminalFixPrompt, terminalLabel } from "../../core/terminal/terminal-command";
+import type { ChatHooks } from "../chat/register-chat";
+import type { Logger } from "../logger";
+import { registerWispCommand } from "../run-command";
+import type { Settings } from "../settings";
+import { TerminalFixTools } from "./terminal-fix-tools";
+import type { FinishedCommand, TerminalHistory } from "./terminal-history";
+
+/** Most characters of output sent, whatever wisp.terminal.outputLines says. */
+const maxOutputChars = 8_000;
+/** The explanation, the corrected command, and a word on how it went. */
+const fixSteps = 3;
+
+/** How Explain Terminal Failure ended (the command returns it, for the extension's tests). */
+export type ExplainOutcome = { readonly kind: "sent"; readonly commandLine: string } | { readonly kind: "nothing"; readonly reason: string };
+
+export const noShellIntegration =
+  "needs VS Code's shell integration, which is not active in this terminal. It works in bash, zsh, fish and PowerShell with terminal.integrated.shellIntegration.enabled on (the default): turn it on, or use one of those shells, and open a new terminal.";
+
+export interface TerminalDeps {
+  readonly settings: Settings;
+  readonly log: Logger;
+  readonly history: TerminalHistory;
+  readonly chat: () => ChatHooks;
+}
+
+/** The attachment for a finished command: the command line, exit code, folder and output tail, masked. */
+export function commandAttachment(command: FinishedCommand, outputLines: number, newId: () => string): CodeAttachment {
+  const text = terminalAttachmentText(command, outputLines, maxOutputChars);
+  return { id: newId(), path: command.terminalName, language: "console", startLine: 1, endLine: text.split("\n").length, text, source: "terminal", label: terminalLabel(command) };
+}
+
+/** @terminal: the active terminal's last command (else the latest of any terminal). */
+export async function terminalMention(history: TerminalHistory, settings: Settings, newId: () => string): Promise<CodeAttachment> {
+  const terminal = vscode.window.activeTerminal;
+  const command = (terminal && (await history.latest(terminal))) ?? (await history.latest());
+  if (command === undefined) {
+    if (terminal && terminal.shellIntegration === undefined) throw new Error(`@terminal ${noShellIntegration}`);
+    throw new Error("@terminal: no command has finished in a terminal of this window since Wisp started.");
+  }
+  return commandAttachment(command, settings.value.terminal.outputLines, newId);
+}
+
+/** Explain Terminal Failure: from the terminal's context menu, a key in the terminal, or the palette. */
+export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
+  const { history, settings, log } = deps;
+  let ids = 0;
+  const newId = () => `terminal-${Date.now().toString(36)}-${++ids}`;
+
+  async function explain(arg: unknown): Promise<ExplainOutcome> {
+    const terminal = arg instanceof Object && "sendText" in arg ? (arg as vscode.Terminal) : vscode.window.activeTerminal;
+    if (terminal === undefined) return nothing("Explain Terminal Failure: no terminal is open. Run the command in the integrated terminal first.");
+    const command = await history.latest(terminal);
+    if (command === undefined) {
+      if (terminal.shellIntegration === undefined) return nothing(`Explain Terminal Failure ${noShellIntegration}`, true);
+      return nothing("Explain Terminal Failure: no command has finished in this terminal since Wisp started.");
+    }
+    if (command.exitCode === 0) return nothing(`The last command in this terminal succeeded (${command.commandLine}): nothing to explain.`);
+    const agent = settings.value.agent;
+    const cwd = command.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+    const chat = deps.chat();
+    const profile = {
+      systemPrompt: terminalFixPrompt(command.terminalName, process.platform, settings.value.chat.systemPrompt),
+      maxSteps: fixSteps,
+      tools: () => new TerminalFixTools({ cwd, approvals: chat.approvals, denyCommands: agent.denyCommands, timeoutMs: agent.commandTimeoutSeconds * 1000, maxOutputChars: agent.maxOutputChars }),
+    };
+    log.info(`terminal: explaining "${maskSecrets(command.commandLine.slice(0, 80))}" (exit ${command.exitCode ?? "unknown"})`);
+    await chat.startTask(profile, explainFailureQuestion, [commandAttachment(command, settings.value.terminal.outputLines, newId)]);
+    return { kind: "sent", commandLine: command.commandLine };
+  }
+
+  function nothing(reason: string, offerSetting = false): ExplainOutcome {
+    const open = "Open Setting";
+    void vscode.window.showInformationMessage(`Wisp: ${reason}`, ...(offerSetting ? [open] : [])).then((picked) => {
+      if (picked === open) void vscode.commands.executeCommand("workbench.action.openSettings", "terminal.integrated.shellIntegration.enabled");
+    });
+    return { kind: "nothing", reason };
+  }
+
+  return vscode.Disposable.from(registerWispCommand("wisp.explainTerminalFailure", explain, log));
+}

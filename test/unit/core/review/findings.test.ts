@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { findingsSchema, parseFindings, ReviewOutputError } from "../../../../src/core/review/findings";
+
+describe("review findings from the model", () => {
+  it("keeps the findings that fit the schema and counts the others", () => {
+    const answer = JSON.stringify({
+      findings: [
+        { file: "src/cart.ts", line: 3, end_line: 3, severity: "error", comment: "Quantities are ignored.", fix: "  return sum + item.price * item.qty;" },
+        { file: "src/cart.ts", line: 5, end_line: 6, severity: "info", comment: "Name it.", fix: "" },
+        { file: "src/cart.ts", line: "7", end_line: 7, severity: "warning", comment: "x", fix: "" },
+        { file: "src/cart.ts", line: 9, end_line: 8, severity: "warning", comment: "x", fix: "" },
+        { file: "src/cart.ts", line: 9, end_line: 9, severity: "critical", comment: "x", fix: "" },
+        { file: "", line: 9, end_line: 9, severity: "info", comment: "x", fix: "" },
+        "not an object",
+      ],
+    });
+    const { findings, malformed } = parseFindings(answer);
+    assert.deepEqual(findings, [
+      { file: "src/cart.ts", line: 3, endLine: 3, severity: "error", comment: "Quantities are ignored.", fix: "  return sum + item.price * item.qty;" },
+      { file: "src/cart.ts", line: 5, endLine: 6, severity: "info", comment: "Name it." },
+    ]);
+    assert.equal(malformed, 5);
+  });
+
+  it("reads an answer in a json code fence, and end_line left out as line", () => {
+    const { findings } = parseFindings('```json\n{"findings": [{"file": "a.py", "line": 2, "severity": "warning", "comment": "c"}]}\n```');
+    assert.deepEqual(findings, [{ file: "a.py", line: 2, endLine: 2, severity: "warning", comment: "c" }]);
+  });
+
+  it("an answer that is not JSON, or has no list, is an error", () => {
+    assert.throws(() => parseFindings("Looks good to me!"), (e: Error) => e instanceof ReviewOutputError && /not JSON, so no finding is shown \(it began: "Looks good to me!"\)/.test(e.message));
+    assert.throws(() => parseFindings('{"issues": []}'), ReviewOutputError);
+    assert.throws(() => parseFindings("null"), ReviewOutputError);
+  });
+
+  it("the schema requires every property (strict structured output)", () => {
+    const item = findingsSchema.properties.findings.items;
+    assert.deepEqual([...item.required].sort(), Object.keys(item.properties).sort());
+  });
+});

@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { commitBoxText, commitMessages, styleHints, subjectsOf } from "../../../../src/core/scm/commit-prompt";
+
+describe("the commit message request and answer", () => {
+  it("carries the recent subjects, their style, the team's rules and the diff", () => {
+    const subjects = ["fix: round prices to cents", "feat(cart): add quantities", "fix: empty cart total"];
+    const [system, user] = commitMessages({ diff: "diff --git a/x b/x\n", staged: true, recentSubjects: subjects, instructions: "Mention the ticket as [WISP-n].", branch: "main" });
+    assert.match(system!.content, /Conventional Commits type as they do \(fix:, feat:\)/);
+    assert.match(system!.content, /The team's rules for commit messages \(they come first\):\nMention the ticket as \[WISP-n\]\./);
+    assert.ok(user!.content.includes("- fix: round prices to cents\n- feat(cart): add quantities"));
+    assert.ok(user!.content.includes("The staged changes, as a diff:\ndiff --git a/x b/x"));
+    assert.ok(user!.content.includes("Branch: main"));
+  });
+
+  it("says when nothing was staged, and when the repository has no commits", () => {
+    const [, user] = commitMessages({ diff: "d", staged: false, recentSubjects: [], instructions: "" });
+    assert.ok(user!.content.includes("nothing is staged: all of them"));
+    assert.ok(user!.content.includes("This repository has no commits yet."));
+    assert.deepEqual(styleHints([]), []);
+  });
+
+  it("plain subjects get no prefix hint, only their length", () => {
+    assert.deepEqual(styleHints(["Add cart", "Remove the old checkout page", "Fix totals"]), ["Keep the subject about 10 characters long, as theirs are (never over 72)."]);
+  });
+
+  it("what goes into the commit box: no fences, quotes or label", () => {
+    assert.equal(commitBoxText("```\nfix: a\n\nbody\n```", true), "fix: a\n\nbody");
+    assert.equal(commitBoxText("```text\nfix: a", false), "fix: a");
+    assert.equal(commitBoxText('"fix: quoted"\n', true), "fix: quoted");
+    assert.equal(commitBoxText("Commit message: feat: b", true), "feat: b");
+    assert.equal(commitBoxText("fix: keep \"inner\" quotes", true), 'fix: keep "inner" quotes');
+  });
+
+  it("subjects are the first lines", () => {
+    assert.deepEqual(subjectsOf(["a\n\nbody", " b ", ""]), ["a", "b"]);
+  });
+});

@@ -1,0 +1,130 @@
+import * as assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { ChatMessage } from "../../src/core/api/chat";
+import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { waitFor } from "../harness/wait-for";
+import { closeInGit, gitIn, openedByGit } from "./support/git-repository";
+import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+
+const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
+const repo = join(workspace, "scm-commit");
+const secret = "sk_live_commit_9f3e1a";
+const message = "fix: count quantities in the cart total\n\nEach line's price was added once, whatever its quantity.";
+const longAnswer = `feat: ${Array.from({ length: 80 }, (_, i) => `word${i}`).join(" ")}`;
+
+type Outcome = { kind: string; message?: string; reason?: string };
+
+describe("Generate Commit Message in the Source Control view's commit box (real VS Code, real git repository, scripted model)", function () {
+  this.timeout(120_000);
+  let server: ScriptedChatServer;
+  const git = gitIn(repo);
+  const file = (path: string) => vscode.Uri.file(join(repo, path));
+  const root = vscode.Uri.file(repo);
+  const write = (path: string, text: string) => writeFileSync(join(repo, path), text);
+  const generate = (arg: unknown = root) => vscode.commands.executeCommand<Outcome>("wisp.generateCommitMessage", arg);
+  const userText = (request: Record<string, unknown>) => (request.messages as ChatMessage[]).map((m) => m.content).join("\n");
+  const box = async () => (await gitRepository()).inputBox;
+
+  async function gitRepository() {
+    const api = (await vscode.extensions.getExtension<{ getAPI(v: 1): { getRepository(uri: vscode.Uri): { inputBox: { value: string } } | null } }>("vscode.git")!.activate()).getAPI(1);
+    return api.getRepository(root)!;
+  }
+
+  before(async () => {
+    await activateWisp();
+    server = await startScriptedChatServer({ key: "sk-commit-test" });
+    await setBaseUrl(server.baseUrl);
+    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+    rmSync(repo, { recursive: true, force: true });
+    mkdirSync(join(repo, "src"), { recursive: true });
+    write("src/cart.ts", "export function total(items: { price: number; qty: number }[]): number {\n  return items.reduce((sum, i) => sum + i.price, 0);\n}\n");
+    write(".env", "STRIPE_KEY=placeholder\n");
+    write("package-lock.json", '{\n  "lockfileVersion": 3\n}\n');
+    write("notes.md", "# Notes\n");
+    git("init", "--quiet", "--initial-branch=main");
+    git("add", ".");
+    git("commit", "--quiet", "-m", "feat: add the cart");
+    write("notes.md", "# Notes\n\nTotals are in cents.\n");
+    git("commit", "--quiet", "-am", "docs: say totals are in cents");
+    await vscode.window.showTextDocument(file("src/cart.ts"));
+    await openedByGit(file("src/cart.ts"));
+  });
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await closeInGit(repo, file("src/cart.ts")).catch(() => {});
+    rmSync(repo, { recursive: true, force: true });
+    await vscode.workspace.getConfiguration("wisp.commitMessage").update("instructions", undefined, vscode.ConfigurationTarget.Global);
+    await resetWisp();
+    await server?.close();
+  });
+
+  it("streams the message into the commit box from the staged diff and recent subjects, never a sensitive file's content", async () => {
+    write("src/cart.ts", "export function total(items: { price: number; qty: number }[]): number {\n  return items.reduce((sum, i) => sum + i.price * i.qty, 0);\n}\n");
+    write(".env", `STRIPE_KEY=${secret}\n`);
+    write("package-lock.json", '{\n  "lockfileVersion": 3,\n  "name": "cart"\n}\n');
+    git("add", "src/cart.ts", ".env", "package-lock.json");
+    write("notes.md", "# Notes\n\nUnstaged: not part of this commit.\n");
+    await vscode.workspace.getConfiguration("wisp.commitMessage").update("instructions", "End the subject without a period.", vscode.ConfigurationTarget.Global);
+    server.queue({ text: message, tokensPerSecond: 8 });
+    const requests = server.chatRequests.length;
+
+    const done = generate();
+    // Seen while it streams: part of the message, growing.
+    const partial = await waitFor("part of the message in the commit box", async () => (await box()).value, (v) => v !== "" && v !== message);
+    assert.ok(message.startsWith(partial), partial);
+    assert.deepEqual(await done, { kind: "written", message });
+    await waitFor("the box to hold the message", async () => (await box()).value, (v) => v === message);
+
+    assert.equal(server.chatRequests.length, requests + 1);
+    const sent = userText(server.chatRequests.at(-1)!);
+    assert.ok(sent.includes("+  return items.reduce((sum, i) => sum + i.price * i.qty, 0);"), "the staged change");
+    assert.ok(sent.includes("- docs: say totals are in cents\n- feat: add the cart"), "the recent subjects, newest first");
+    assert.ok(sent.includes("End the subject without a period."), "wisp.commitMessage.instructions");
+    assert.ok(sent.includes("- .env (may hold secrets") && !sent.includes(secret) && !sent.includes("STRIPE_KEY"), "the .env by its path only");
+    assert.ok(sent.includes("- package-lock.json (lockfile: content not sent)") && !sent.includes('"name": "cart"'), "the lockfile listed");
+    assert.ok(!sent.includes("Unstaged: not part of this commit."), "unstaged changes stay out when something is staged");
+  });
+
+  it("a second click stops it mid-stream: the box keeps what arrived", async () => {
+    server.queue({ text: longAnswer, tokensPerSecond: 6 });
+    const aborted = server.aborted;
+    const running = generate();
+    await waitFor("the message streaming", async () => (await box()).value, (v) => v.startsWith("feat: word") && v.length > 15);
+    assert.deepEqual(await generate(), { kind: "stopping" });
+    const outcome = await running;
+    assert.equal(outcome.kind, "stopped");
+    assert.ok(outcome.message!.length > 10 && longAnswer.startsWith(outcome.message!) && outcome.message!.length < longAnswer.length, outcome.message);
+    await waitFor("the box to keep it", async () => (await box()).value, (v) => v === outcome.message);
+    await waitFor("the request closed", () => server.aborted, (n) => n === aborted + 1);
+  });
+
+  it("with nothing staged, all changes go (untracked files too)", async () => {
+    git("reset", "--quiet");
+    write("src/tax.ts", "export const rate = 0.2;\n");
+    server.queue({ text: "feat: add the tax rate" });
+    assert.deepEqual(await generate(), { kind: "written", message: "feat: add the tax rate" });
+    const sent = userText(server.chatRequests.at(-1)!);
+    assert.ok(sent.includes("The changes (nothing is staged: all of them)"));
+    assert.ok(sent.includes("+Unstaged: not part of this commit."), "the working tree's change");
+    assert.ok(sent.includes("+++ b/src/tax.ts\n@@ -0,0 +1,1 @@\n+export const rate = 0.2;"), "the untracked file");
+    assert.ok(!sent.includes(secret), "the .env still by its path only");
+  });
+
+  it("no changes, and no repository: a clear message, nothing sent", async () => {
+    git("add", "-A");
+    git("commit", "--quiet", "-m", "feat: everything");
+    const requests = server.chatRequests.length;
+    const clean = await generate();
+    assert.equal(clean.kind, "nothing");
+    assert.match(clean.reason!, /There are no changes to commit in scm-commit\./);
+
+    await closeInGit(repo, file("src/cart.ts"));
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    const none = await generate(vscode.Uri.file(workspace));
+    assert.equal(none.kind, "nothing");
+    assert.match(none.reason!, /No git repository is open in this window/);
+    assert.equal(server.chatRequests.length, requests, "nothing sent");
+  });
+});

@@ -1,0 +1,141 @@
+import * as assert from "node:assert/strict";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { AgentMessage, ChatTool } from "../../src/core/api/chat";
+import type { UserTurn } from "../../src/core/chat/conversation";
+import type { WispApi } from "../../src/extension/extension";
+import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { waitFor } from "../harness/wait-for";
+import { agentTaskView, toolResults } from "./support/agent-task";
+import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+
+const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
+const dir = join(workspace, "terminal-failure");
+const secret = "tok_live_51HwispTerminalSecret";
+// Fails with exit 3, printing a secret in a KEY=value line and a token shape on stderr.
+// Like a real build it takes a moment before it prints: shell integration reports a command's
+// output from a moment after it starts (what a command prints at once can be missing).
+const build = [
+  "sleep 1",
+  "echo 'building cart'",
+  `echo 'DEPLOY_TOKEN=${secret}'`,
+  "echo 'auth header: Bearer ghp_0123456789abcdefghijABCDEFGHIJ012345' >&2",
+  "echo 'error: config.json is missing' >&2",
+  "test -f config.json || exit 3",
+  "echo 'built'",
+  "",
+].join("\n");
+
+describe("Explain Terminal Failure and @terminal through shell integration (real VS Code terminal, scripted model)", function () {
+  this.timeout(120_000);
+  let api: WispApi;
+  let server: ScriptedChatServer;
+  const opened: vscode.Terminal[] = [];
+  const { steps, asking, approve, ended } = agentTaskView(() => api);
+
+  /** A bash terminal in the folder, once VS Code's shell integration is active in it. */
+  async function bash(name: string): Promise<vscode.Terminal> {
+    const terminal = vscode.window.createTerminal({ name, shellPath: "/bin/bash", cwd: dir });
+    opened.push(terminal);
+    terminal.show();
+    await waitFor(`shell integration in ${name}`, () => terminal.shellIntegration !== undefined, Boolean, 60_000);
+    return terminal;
+  }
+
+  before(async () => {
+    api = await activateWisp();
+    server = await startScriptedChatServer({ key: "sk-terminal-test" });
+    await setBaseUrl(server.baseUrl);
+    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "build.sh"), build);
+  });
+  afterEach(() => api.chat.fromView({ type: "stop" }));
+  after(async () => {
+    for (const terminal of opened) terminal.dispose();
+    await api.chat.fromView({ type: "newChat" });
+    rmSync(dir, { recursive: true, force: true });
+    await resetWisp();
+    await server?.close();
+  });
+
+  it("a failed command is explained from its command line, exit code, folder and masked output; the corrected command runs only after Allow", async () => {
+    const terminal = await bash("wisp-bash");
+    terminal.sendText("bash build.sh");
+    const failed = await waitFor("the failed command recorded", () => api.terminal.latest(terminal), (c) => c?.commandLine === "bash build.sh");
+    assert.equal(failed!.exitCode, 3);
+    assert.equal(failed!.cwd, dir);
+
+    server.queue(
+      { text: "The build stops because config.json is missing.", toolCalls: [{ name: "run_in_terminal", arguments: { command: "echo '{}' > config.json && bash build.sh", explanation: "Create the missing config and build again" } }] },
+      { text: "That fixed it: the build now ends with built." },
+    );
+    const before = server.chatRequests.length;
+    const outcome = await vscode.commands.executeCommand<{ kind: string }>("wisp.explainTerminalFailure");
+    assert.deepEqual(outcome, { kind: "sent", commandLine: "bash build.sh" });
+
+    const step = await asking(0);
+    assert.equal(step!.command, "echo '{}' > config.json && bash build.sh");
+    assert.equal(existsSync(join(dir, "config.json")), false, "nothing runs before Allow");
+
+    const request = server.chatRequests[before]!;
+    const question = (request.messages as AgentMessage[]).findLast((m) => m.role === "user")!.content as string;
+    for (const part of ["$ bash build.sh", `(exit code 3, in ${dir})`, "building cart", "DEPLOY_TOKEN=[masked]", "error: config.json is missing"]) assert.ok(question.includes(part), `${part} in:\n${question}`);
+    assert.ok(!JSON.stringify(server.chatRequests).includes(secret) && !JSON.stringify(server.chatRequests).includes("ghp_0123456789"), "no secret is sent");
+    assert.deepEqual((request.tools as ChatTool[]).map((t) => t.function.name), ["run_in_terminal"], "the one tool: the corrected command");
+    const turn = api.chat.state().chat.turns.find((t): t is UserTurn => t.role === "user")!;
+    assert.equal(turn.attachments[0]!.label, 'Terminal "wisp-bash": bash build.sh, failed with exit code 3');
+
+    await approve(0, "allow");
+    await ended();
+    assert.equal(existsSync(join(dir, "config.json")), true);
+    assert.equal(steps()[0]!.exitCode, 0);
+    assert.match(toolResults(server.chatRequests.at(-1)!).at(-1)!, /^exit code 0\n[\s\S]*built/);
+    rmSync(join(dir, "config.json"));
+  });
+
+  it("Deny runs nothing; auto-approved commands still ask", async () => {
+    await vscode.workspace.getConfiguration("wisp.agent").update("autoApprove", ["touch"], vscode.ConfigurationTarget.Global);
+    const terminal = opened[0]!;
+    terminal.sendText("bash build.sh");
+    await waitFor("the command recorded again", () => api.terminal.latest(terminal), (c) => c?.exitCode === 3 && c.commandLine === "bash build.sh");
+    server.queue({ toolCalls: [{ name: "run_in_terminal", arguments: { command: "touch config.json" } }] }, { text: "Then create config.json yourself." });
+    await vscode.commands.executeCommand("wisp.explainTerminalFailure", terminal);
+    await approve(0, "deny");
+    await ended();
+    assert.equal(existsSync(join(dir, "config.json")), false);
+    assert.equal(steps()[0]!.status, "denied");
+    await vscode.workspace.getConfiguration("wisp.agent").update("autoApprove", undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it("@terminal attaches the last command and its output, masked", async () => {
+    await api.chat.fromView({ type: "newChat" });
+    const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
+    await api.chat.fromView({ type: "addMention", id: item.id });
+    const [attached] = api.chat.state().chat.pending;
+    assert.equal(attached!.source, "terminal");
+    assert.ok(attached!.text.startsWith("$ bash build.sh\n(exit code 3, in "), attached!.text);
+    assert.ok(attached!.text.includes("DEPLOY_TOKEN=[masked]") && !attached!.text.includes(secret), attached!.text);
+    await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
+  });
+
+  it("a succeeded command has nothing to explain, and without shell integration the command says how to turn it on", async () => {
+    const terminal = opened[0]!;
+    terminal.sendText("true");
+    await waitFor("the passing command recorded", () => api.terminal.latest(terminal), (c) => c?.commandLine === "true");
+    const requests = server.chatRequests.length;
+    const passed = await vscode.commands.executeCommand<{ kind: string; reason: string }>("wisp.explainTerminalFailure", terminal);
+    assert.equal(passed.kind, "nothing");
+    assert.match(passed.reason, /succeeded \(true\): nothing to explain/);
+
+    // dash has no shell integration.
+    const plain = vscode.window.createTerminal({ name: "wisp-sh", shellPath: "/bin/sh", cwd: dir });
+    opened.push(plain);
+    const missing = await vscode.commands.executeCommand<{ kind: string; reason: string }>("wisp.explainTerminalFailure", plain);
+    assert.equal(missing.kind, "nothing");
+    assert.match(missing.reason, /needs VS Code's shell integration, which is not active in this terminal\..*terminal\.integrated\.shellIntegration\.enabled/);
+    assert.equal(server.chatRequests.length, requests, "nothing sent");
+  });
+});
