@@ -33,8 +33,12 @@ export interface PauseStats {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** Replays `session`, its first `maxKeys` keys at most. */
-export async function replayPauses(session: Session, texts: ReadonlyMap<string, string>, client: PauseClient, maxKeys = Infinity): Promise<PauseStats> {
+/**
+ * Replays `session`, its first `maxKeys` keys at most. `rhythm: false` sends the same requests with
+ * no wait between keys, each pause's answer awaited before the next key (none cancelled): each
+ * request's own time, where a loaded machine would make the user type on before answers came.
+ */
+export async function replayPauses(session: Session, texts: ReadonlyMap<string, string>, client: PauseClient, maxKeys = Infinity, { rhythm = true } = {}): Promise<PauseStats> {
   const stats: PauseStats = { pauses: 0, latencies: [], inTime: [] };
   let keys = 0;
   let typed = 0;
@@ -46,7 +50,7 @@ export async function replayPauses(session: Session, texts: ReadonlyMap<string, 
     const pending: Promise<void>[] = [];
     for (const [i, key] of segment.keys.entries()) {
       if (keys++ >= maxKeys) break;
-      await sleep(key.delayMs);
+      if (rhythm) await sleep(key.delayMs);
       if ("typeThrough" in key) continue;
       typed++;
       client.keystroke();
@@ -57,13 +61,13 @@ export async function replayPauses(session: Session, texts: ReadonlyMap<string, 
       if (next !== undefined && next.delayMs < pauseMs) continue;
       stats.pauses++;
       const at = typed;
-      pending.push(
-        client.pause(state()).then((ms) => {
-          if (ms === undefined) return;
-          stats.latencies.push(ms);
-          if (typed === at) stats.inTime.push(ms);
-        }),
-      );
+      const answered = client.pause(state()).then((ms) => {
+        if (ms === undefined) return;
+        stats.latencies.push(ms);
+        if (typed === at) stats.inTime.push(ms);
+      });
+      if (rhythm) pending.push(answered);
+      else await answered;
     }
     await Promise.all(pending); // the user reads the last suggestion before switching files
   }

@@ -1,8 +1,9 @@
 // The training corpus: permissively licensed source text, the JavaScript/TypeScript of npm
 // dependencies under MIT/BSD/ISC/Apache licences and Python's standard library (on this machine
-// without any download), and the application code of the repositories in training-repos.ts
-// (fetched by fetch-repos.ts). Exact and near-duplicates dropped, with a held-out split by file
-// that training never sees.
+// without any download), and the code of the repositories in training-repos.ts (fetched by
+// fetch-repos.ts): TypeScript, JavaScript and Python, and the languages written beside them (Go,
+// Rust, Java, C#, shell, SQL, HTML, CSS, Markdown). Exact and near-duplicates dropped, with a
+// held-out split by file that training never sees.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -17,13 +18,23 @@ export interface CorpusFile {
   /** Application code (a training repository), as opposed to libraries and the standard library. */
   application: boolean;
   license: string;
-  language: "typescript" | "javascript" | "python";
+  language: Language;
   split: "train" | "heldout";
   text: string;
 }
 
 const PERMISSIVE = /^(MIT|ISC|0BSD|BSD-2-Clause|BSD-3-Clause|Apache-2\.0|Unlicense|CC0-1\.0|BlueOak-1\.0\.0|Python-2\.0|PSF-2\.0)$/i;
-const EXTENSIONS: Record<string, CorpusFile["language"]> = { ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescript", ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".py": "python" };
+export const LANGUAGES = ["typescript", "javascript", "python", "go", "rust", "java", "csharp", "shell", "sql", "html", "css", "markdown"] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const EXTENSIONS: Record<string, Language> = {
+  ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescript",
+  ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+  ".py": "python", ".go": "go", ".rs": "rust", ".java": "java", ".cs": "csharp",
+  ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".sql": "sql", ".html": "html", ".htm": "html",
+  ".css": "css", ".scss": "css", ".less": "css", ".md": "markdown", ".markdown": "markdown",
+};
+/** Prose more than code: written on long lines, and in any human language. */
+const PROSE = new Set<Language>(["markdown", "html"]);
 export const MAX_FILE_BYTES = 200_000;
 /** One file in this many is held out (decided by a hash of its text, so copies fall together). */
 const HELDOUT_ONE_IN = 40;
@@ -36,13 +47,19 @@ export function permissiveLicense(expression: string): boolean {
   return names.length > 0 && names.every((n) => PERMISSIVE.test(n));
 }
 
-/** Generated, minified or data-like text teaches nothing about writing code. */
-export function looksHandWritten(text: string): boolean {
+/**
+ * Generated, minified or data-like text teaches nothing about writing code. Prose (Markdown, HTML)
+ * may run a paragraph on one line, and must be mostly English: a translated page teaches words
+ * the editor's users do not complete.
+ */
+export function looksHandWritten(text: string, language?: Language): boolean {
   if (text.length < 200 || text.length > MAX_FILE_BYTES) return false;
   const lines = text.split("\n");
-  if (lines.some((l) => l.length > 400)) return false;
+  const prose = language !== undefined && PROSE.has(language);
+  if (lines.some((l) => l.length > (prose ? 2000 : 400))) return false;
   const average = text.length / lines.length;
-  if (average > 100 || average < 8) return false;
+  if (average > (prose ? 300 : 100) || average < 8) return false;
+  if (prose && (text.match(/[^\x00-\x7f]/g)?.length ?? 0) > text.length * 0.02) return false;
   // Source maps, base64 blobs and tables of numbers.
   if (/sourceMappingURL=data:|^[A-Za-z0-9+/=]{200,}$/m.test(text)) return false;
   return !mostlyData(lines);
@@ -127,7 +144,7 @@ function* npmFiles(repoRoot: string): Generator<Located> {
     const generated = new Set([path.join(dir, "llama", "llama.cpp"), path.join(dir, "llama", "localBuilds")]);
     const skip = (name: string, full: string) =>
       name === "node_modules" || name.startsWith(".") || /\.min\.|\.d\.[mc]?ts$|\.map$/.test(name) || generated.has(full);
-    const sources = [...walk(dir, skip)].filter((full) => EXTENSIONS[path.extname(full)] && !full.endsWith(".py"));
+    const sources = [...walk(dir, skip)].filter((full) => EXTENSIONS[path.extname(full)] === "typescript" || EXTENSIONS[path.extname(full)] === "javascript");
     // Packages that ship their TypeScript also ship it compiled (CommonJS and ESM): keep the source.
     const stem = (full: string) => path.basename(full).replace(/\.[^.]+$/, "");
     const typescript = new Set(sources.filter((f) => /\.[mc]?ts$/.test(f)).map(stem));
@@ -152,25 +169,40 @@ function* pythonFiles(): Generator<Located> {
   }
 }
 
+/** A file's language by its extension, or for a script without one (`bin/n`, `libexec/rbenv-init`) by its `#!` line. */
+export function languageOf(file: string, text: string): Language | undefined {
+  const byExtension = EXTENSIONS[path.extname(file)];
+  if (byExtension || path.basename(file).includes(".")) return byExtension;
+  return /^#!\s*\S*\/(?:env\s+)?(?:ba|z|da)?sh\b/.test(text) ? "shell" : undefined;
+}
+
 function* applicationFiles(reposDir: string): Generator<Located> {
+  const wanted = (p: string, size: number) => (EXTENSIONS[path.extname(p)] !== undefined || !path.basename(p).includes(".")) && size <= MAX_FILE_BYTES;
   for (const repo of TRAINING_REPOS) {
-    for (const file of repoFiles(repoGitDir(reposDir, repo), repo, (p, size) => EXTENSIONS[path.extname(p)] !== undefined && size <= MAX_FILE_BYTES)) {
+    for (const file of repoFiles(repoGitDir(reposDir, repo), repo, wanted)) {
+      const language = languageOf(file.path, file.text);
+      if (!language) continue;
       const origin = `${repo.name}@${repo.commit.slice(0, 12)}`;
-      yield { path: `github.com/${repo.name}/${file.path}`, origin, license: repo.license, language: EXTENSIONS[path.extname(file.path)]!, application: !repo.library, read: () => file.text };
+      yield { path: `github.com/${repo.name}/${file.path}`, origin, license: repo.license, language, application: !repo.library, read: () => file.text };
     }
   }
 }
 
+/** Where the corpus comes from: npm packages, Python's standard library, the pinned repositories. */
+export const CORPUS_SOURCES = ["npm", "python", "repos"] as const;
+export type CorpusSource = (typeof CORPUS_SOURCES)[number];
+
 /**
  * Every corpus file, in a fixed order, with exact copies and near-duplicates dropped (the first
  * one seen is kept). Application code comes from `reposDir` (what fetch-repos.ts fetched; missing
- * repositories are left out).
+ * repositories are left out). `sources` keeps some of them only (a small corpus for rehearsals).
  */
-export function collectCorpus(repoRoot: string, reposDir = path.join(repoRoot, ".cache/train/repos")): CorpusFile[] {
+export function collectCorpus(repoRoot: string, reposDir = path.join(repoRoot, ".cache/train/repos"), sources: readonly CorpusSource[] = CORPUS_SOURCES): CorpusFile[] {
   const seen = new Set<string>();
   const lines = new SeenLines();
   const files: CorpusFile[] = [];
-  for (const source of [npmFiles(repoRoot), pythonFiles(), applicationFiles(reposDir)]) {
+  const read = { npm: () => npmFiles(repoRoot), python: pythonFiles, repos: () => applicationFiles(reposDir) };
+  for (const source of CORPUS_SOURCES.filter((s) => sources.includes(s)).map((s) => read[s]())) {
     for (const { read, ...file } of source) {
       let text: string;
       try {
@@ -179,7 +211,7 @@ export function collectCorpus(repoRoot: string, reposDir = path.join(repoRoot, "
         continue;
       }
       text = text.replace(/\r\n/g, "\n");
-      if (!looksHandWritten(text) || text.includes("\uFFFD")) continue;
+      if (!looksHandWritten(text, file.language) || text.includes("\uFFFD")) continue;
       const digest = createHash("sha256").update(text).digest("hex");
       if (seen.has(digest)) continue;
       seen.add(digest);

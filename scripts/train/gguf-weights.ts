@@ -8,25 +8,21 @@ import { mkdir, open, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { readGgufFileInfo } from "node-llama-cpp";
-import type { BpeVocabulary } from "../../src/server/models/bpe-trainer";
 import { float16ToNumber } from "../../src/core/base/float16";
 import { dequantizeQ8_0, TensorType, tensorByteLength } from "../../src/server/models/gguf-writer";
+import { ggufBpe } from "./gguf-vocabulary";
 
 const { values } = parseArgs({ options: { gguf: { type: "string", default: "models/wisp-coder.gguf" }, out: { type: "string" } } });
 if (!values.out) throw new Error("--out DIR is required");
 const info = await readGgufFileInfo(values.gguf!, { sourceType: "filesystem", readTensorInfo: true, logWarnings: false });
 const arch = info.architectureMetadata as Record<string, unknown> & { rope?: { freq_base?: number }; attention?: { head_count?: number; head_count_kv?: number } };
-const ggml = (info.metadata as unknown as { tokenizer: { ggml: { tokens: string[]; token_type: number[]; merges: string[] } } }).tokenizer.ggml;
-
-// llamaVocabulary() appends the special tokens (control type) after the BPE's own.
-const NORMAL = 1;
-const bpeCount = ggml.token_type.findIndex((t) => t !== NORMAL);
-const bpe: BpeVocabulary = { tokens: ggml.tokens.slice(0, bpeCount < 0 ? undefined : bpeCount), merges: ggml.merges };
+const bpe = ggufBpe(info);
+const vocabSize = (info.metadata as unknown as { tokenizer: { ggml: { tokens: string[] } } }).tokenizer.ggml.tokens.length;
 
 const layers = Number(arch.block_count);
 const spec = {
   embedding: Number(arch.embedding_length), layers, heads: Number(arch.attention?.head_count), kvHeads: Number(arch.attention?.head_count_kv ?? arch.attention?.head_count),
-  feedForward: Number(arch.feed_forward_length), contextLength: Number(arch.context_length), ropeBase: Number(arch.rope?.freq_base ?? 10000), vocabSize: ggml.tokens.length,
+  feedForward: Number(arch.feed_forward_length), contextLength: Number(arch.context_length), ropeBase: Number(arch.rope?.freq_base ?? 10000), vocabSize,
 };
 
 // train.py's state_dict order, which its load_weights pairs one to one with weights.json's entries.

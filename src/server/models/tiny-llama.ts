@@ -66,11 +66,13 @@ export type TinyLlamaOptions = LlamaVocabularyOptions & LlamaMetadataOptions & {
  * channel 0 of the residual stream holds the same positive value at every position (a constant
  * embedding column that no layer writes to), and the special tokens' output rows (llama.cpp's
  * end-of-generation tokens are among them) read that channel alone, negatively: their logits sit
- * far below the others'. For tests that must stop or reload in the middle of an answer.
+ * far below the others'. For tests that must stop or reload in the middle of an answer. `silenced`
+ * names more tokens kept out so (by their stored spelling: a line break is `Ċ`), for benchmarks
+ * that want every answer as long as max_tokens allows.
  */
-function endlessWeights(vocabulary: LlamaVocabulary): typeof randomWeights {
+export function endlessWeights(vocabulary: LlamaVocabulary, silenced: (token: string) => boolean = () => false): typeof randomWeights {
   const specials = new Set<string>(SPECIAL_TOKENS);
-  const special = vocabulary.tokens.flatMap((token, id) => (specials.has(token) ? [id] : []));
+  const special = vocabulary.tokens.flatMap((token, id) => (specials.has(token) || silenced(token) ? [id] : []));
   return (name, dims, norm) => {
     const data = randomWeights(name, dims, norm);
     // ggml layout: output row r is data[r * n, (r + 1) * n) with n = dims[0].

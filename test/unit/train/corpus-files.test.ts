@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { looksHandWritten } from "../../../scripts/train/corpus-files";
+import { languageOf, looksHandWritten } from "../../../scripts/train/corpus-files";
 import { SeenLines } from "../../../scripts/train/line-hashes";
 import { repoFiles, type TrainingRepo } from "../../../scripts/train/training-repos";
 
@@ -37,6 +37,24 @@ describe("training corpus: near-duplicates, data-like files, repository files", 
     assert.equal(looksHandWritten(component), true);
   });
 
+  it("takes prose on long lines in Markdown, but not a translated page, nor long lines in code", () => {
+    const paragraph = `The server answers each request with the line the model finds most likely, ${"and keeps the rest of the file in view while it does ".repeat(8)}so.`;
+    const readme = `# Usage\n\n${paragraph}\n\n\`\`\`sh\nnpm start\n\`\`\`\n\n${paragraph}\n`;
+    assert.equal(looksHandWritten(readme, "markdown"), true);
+    assert.equal(looksHandWritten(readme, "typescript"), false, "a 500-character line in code reads as minified");
+    const translated = readme.replace(/[a-z]/g, (c, i: number) => (i % 7 === 0 ? "\u00e9" : i % 11 === 0 ? "\u4e2d" : c));
+    assert.equal(looksHandWritten(translated, "markdown"), false);
+  });
+
+  it("knows a script without an extension by its #! line", () => {
+    assert.equal(languageOf("bin/n", "#!/usr/bin/env bash\nset -e\n"), "shell");
+    assert.equal(languageOf("libexec/rbenv-init", "#!/bin/sh\necho\n"), "shell");
+    assert.equal(languageOf("bin/tool", "#!/usr/bin/env python3\nprint(1)\n"), undefined);
+    assert.equal(languageOf("Makefile", "all:\n\techo\n"), undefined);
+    assert.equal(languageOf("src/main.go", "package main\n"), "go");
+    assert.equal(languageOf("db/schema.sql", "create table t (id int);\n"), "sql");
+  });
+
   describe("a training repository at its pinned commit", () => {
     let dir: string;
     let repo: TrainingRepo;
@@ -49,6 +67,11 @@ describe("training corpus: near-duplicates, data-like files, repository files", 
       "app/dist/bundle.js": "var built = 1;\n",
       "app/locales/en.js": "module.exports = {};\n",
       "app/styles.css": "body {}\n",
+      "app/db/migrations/0001_init.sql": "create table users (id integer primary key);\n",
+      "app/db/migrations/0002_auto.py": "operations = []\n",
+      "app/docs/guide.md": "# Guide\n",
+      "app/docs/fr/guide.md": "# Guide (en français)\n",
+      "app/cmd/main_test.go": "package main\n",
       "scripts/release.ts": "console.log('outside the roots');\n",
     };
 
@@ -78,6 +101,16 @@ describe("training corpus: near-duplicates, data-like files, repository files", 
           ["app/server/routes.ts", files["app/server/routes.ts"]],
         ],
       );
+    });
+
+    it("keeps hand-written SQL migrations and English docs, not a framework's migrations, translations or tests", () => {
+      const read = repoFiles(path.join(dir, ".git"), repo, (p) => /\.(sql|md|go|py|ts)$/.test(p)).map((f) => f.path);
+      assert.deepEqual(read, ["app/db/migrations/0001_init.sql", "app/docs/guide.md", "app/server/routes.ts"]);
+    });
+
+    it("keeps the tests of a repository kept for them", () => {
+      const read = repoFiles(path.join(dir, ".git"), { ...repo, tests: true }, (p) => /\.(ts|py|go)$/.test(p)).map((f) => f.path);
+      assert.deepEqual(read, ["app/cmd/main_test.go", "app/server/routes.test.ts", "app/server/routes.ts", "app/tests/helpers.py"]);
     });
 
     it("gives nothing when the commit is not there (the repository was not fetched)", () => {
