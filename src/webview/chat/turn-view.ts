@@ -5,6 +5,7 @@ import type { ViewMessage } from "../../core/chat/protocol";
 import { actionButton, el } from "./dom";
 import { StreamingMarkdown } from "./streaming-markdown";
 import { agentFooter, agentKey, agentSteps } from "./agent-view";
+import { todoPanel } from "./todo-view";
 
 export interface TurnContext {
   /** The newest answer of the chat (it gets Regenerate). */
@@ -55,7 +56,8 @@ export class TurnView {
     // Only the parts around the markdown are replaced: detaching a long answer to re-append it
     // would restyle and lay out all of it again (a long task when a 2,000-token answer ends).
     for (const node of this.around) node.remove();
-    const above = [...answerHeader(turn), turn.agent ? agentSteps(turn.agent, this.post) : undefined].filter((n): n is HTMLElement => n !== undefined);
+    const todos = turn.agent?.todos?.length ? todoPanel(turn.agent.todos, context.latest) : undefined;
+    const above = [...answerHeader(turn), todos, turn.agent ? agentSteps(turn.agent, this.post) : undefined].filter((n): n is HTMLElement => n !== undefined);
     const below = [...(turn.agent ? agentFooter(turn, turn.agent, context.latest, context.streaming, this.post) : []), ...answerFooter(turn, context, this.post)];
     this.markdown.element.before(...above);
     this.markdown.element.after(...below);
