@@ -71,6 +71,7 @@ describe("Agent mode: checkpoints per request and the todo list (real VS Code, s
     await request("second", edit(notes, "# Notes\n", "# Notes\n\n- prices in cents\n"), { text: "two" });
     await request("third", edit(cart, "(sum, item)", "(total, item)"), edit(notes, "- prices in cents", "- prices in cents\n- quantities are whole"), { text: "three" });
     const afterThree = { cart: bytes(cart)!, notes: bytes(notes)! };
+    // The agent's edits keep the file's byte order mark and its CRLF line ends.
     assert.equal(afterThree.cart.toString("utf8"), "\ufeffexports.total = (items) =>\r\n  items.reduce((total, item) => sum + item.price * item.qty, 0);");
     return [afterOne, afterThree];
   }
@@ -148,7 +149,7 @@ describe("Agent mode: checkpoints per request and the todo list (real VS Code, s
     await waitFor("the updated list in the view", viewTodos, (todos) => JSON.stringify(todos) === JSON.stringify(todo("completed", "completed", "in-progress")));
     const requests = server.chatRequests.slice(before);
     assert.match(toolResults(requests[1]!).at(-1)!, /^Todo list saved: 1 of 3 completed\.\n- \[x\] 1\. Read the cart\n- \[-\] 2\. Fix the total\n- \[ \] 3\. Run the tests$/);
-    assert.deepEqual(answer()!.agent!.steps.filter((s) => s.kind === "tool").map((s) => s.title), ["started (2/3) Fix the total", "ran node -e \"console.log(1)\"", "started (3/3) Run the tests"]);
+    assert.deepEqual(answer()!.agent!.steps.filter((s) => s.kind === "tool").map((s) => s.title), ["created 3 todos", "ran node -e \"console.log(1)\"", "started (3/3) Run the tests"]);
 
     // What the next window reads: the chat as stored in the workspace's storage.
     await api.chat.flush();

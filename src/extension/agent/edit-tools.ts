@@ -133,5 +133,8 @@ async function applyText(file: WorkspaceFileRef, text: string): Promise<void> {
     if ((await vscode.workspace.applyEdit(edit)) && (await open.save())) return;
   }
   await mkdir(dirname(file.absolute), { recursive: true });
-  await writeFile(file.absolute, text);
+  // The text was read without its byte order mark (as the editor shows it): a file that had one keeps it.
+  const head = await readBytes(file.absolute).then((b) => b.subarray(0, 3), () => undefined);
+  const bom = head?.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  await writeFile(file.absolute, bom ? `\ufeff${text}` : text);
 }

@@ -19,14 +19,15 @@ export function restoreInfos(turns: readonly ChatTurn[], checkpoints: Checkpoint
   const infos = new Map<string, RestoreInfo>();
   if (!checkpoints || streaming) return infos;
   const restorable = new Set(checkpoints.requests);
-  const files = new Set<string>();
+  // From the end back: the files of the answers after each request, in the order they were changed.
+  let later: string[] = [];
   let requests = 0;
   for (let i = turns.length - 1; i >= 0; i--) {
     const turn = turns[i]!;
-    if (turn.role === "assistant") for (const file of turn.agent?.files ?? []) files.add(file.path);
+    if (turn.role === "assistant") later = [...(turn.agent?.files ?? []).map((f) => f.path), ...later];
     else {
       requests++;
-      if (restorable.has(turn.id)) infos.set(turn.id, { requests, files: [...files].reverse() });
+      if (restorable.has(turn.id)) infos.set(turn.id, { requests, files: [...new Set(later)] });
     }
   }
   return infos;
