@@ -86,7 +86,7 @@ describe("Agent mode: checkpoints per request and the todo list (real VS Code, s
     assert.equal(bytes(notes), undefined, "NOTES.md was created by request 1: deleted");
     assert.deepEqual(state().chat.turns, [], "request 1 and the later ones are removed");
     assert.deepEqual(state().checkpoints, { requests: [], redo: { requests: 3, files: 2 } });
-    assert.deepEqual(api.chat.posted()?.checkpoints, state().checkpoints, "the view is told");
+    await waitFor("the view told", () => api.chat.posted()?.checkpoints, (c) => JSON.stringify(c) === JSON.stringify({ requests: [], redo: { requests: 3, files: 2 } }));
     assert.match(state().notice!.text, /^Checkpoint restored: 2 files as before that request, 3 requests removed\. Redo brings them back/);
 
     await api.chat.fromView({ type: "agentRedo" });
