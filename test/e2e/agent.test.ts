@@ -178,7 +178,8 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     assert.equal(await frame.locator(".turn.assistant").first().locator(".agent-todos").innerText().then((t) => t.replace(/\s+/g, " ").trim()), "Todos 1 of 3 done", "an earlier task's list folds to its progress");
 
     // Kept with the chat: after a reload of the window the list is drawn again.
-    await ui.page.reload();
+    // Ready when the workbench is drawn again (waitReady), not when every script has loaded.
+    await ui.page.reload({ waitUntil: "commit" });
     await ui.waitReady();
     frame = await new ChatView(ui).frame(60_000);
     await waitFor("the chat restored", () => frame.locator(".turn").count(), (n) => n === 4, 60_000);
@@ -197,7 +198,7 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     assert.equal(await redoBar.locator("span").innerText(), "Checkpoint restored: 2 requests removed, 2 files put back.");
 
     // Redo survives a reload, and works from the keyboard.
-    await ui.page.reload();
+    await ui.page.reload({ waitUntil: "commit" });
     await ui.waitReady();
     frame = await new ChatView(ui).frame(60_000);
     const redo = frame.locator(".checkpoint-redo").getByRole("button", { name: "Redo" });
