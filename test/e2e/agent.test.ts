@@ -142,6 +142,94 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     for (const file of settingsFiles.filter((f) => existsSync(f) && statSync(f).isFile())) assert.ok(!readFileSync(file, "utf8").includes(token), `${file} holds the token`);
   });
 
+  it("the todo list shows above the transcript and survives a reload; Restore Checkpoint and Redo work with the mouse and the keyboard", async () => {
+    const notes = join(folder, "notes.md");
+    const todo = (...statuses: string[]) => ["Write the notes", "Fix the total", "Run the tests"].map((title, i) => ({ id: i + 1, title, status: statuses[i] }));
+    await frame.getByRole("button", { name: "New Chat" }).click();
+    await frame.locator(".modes button", { hasText: "Agent" }).click();
+    await waitFor("an empty agent chat", async () => [await frame.locator(".turn").count(), await frame.locator(".modes button[aria-pressed=true]").innerText()], ([n, mode]) => n === 0 && mode === "Agent");
+    const ask = async (text: string, answer: string) => {
+      await frame.locator(".composer textarea").fill(text);
+      await ui.page.keyboard.press("Enter");
+      await waitFor(`the answer "${answer}"`, () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes(answer) && !t.includes("Working…"));
+    };
+    server.queue(
+      { toolCalls: [{ name: "manage_todo_list", arguments: { todoList: todo("in-progress", "not-started", "not-started") } }] },
+      { toolCalls: [{ name: "create_file", arguments: { path: "notes.md", content: "# Notes\r\n" } }] },
+      { toolCalls: [{ name: "manage_todo_list", arguments: { todoList: todo("completed", "in-progress", "not-started") } }] },
+      { text: "Notes written." },
+    );
+    await ask("Write notes, then fix the total", "Notes written.");
+    server.queue({ toolCalls: [{ name: "replace_string_in_file", arguments: { path: "cart.js", old_string: "sum + item.price,", new_string: "sum + item.price * item.qty," } }] }, { text: "Total fixed." });
+    await ask("Now fix the total", "Total fixed.");
+    const fixed = cart.replace("sum + item.price,", "sum + item.price * item.qty,");
+    assert.equal(readFileSync(join(folder, "cart.js"), "utf8"), fixed);
+
+    // The open list went on with the second request: shown above its transcript, item by item.
+    const todos = async (f: Frame) => {
+      const turn = f.locator(".turn.assistant").last();
+      const above = await turn.evaluate((t) => {
+        const list = t.querySelector(".agent-todos");
+        const steps = t.querySelector(".agent-steps");
+        return list !== null && steps !== null && (list.compareDocumentPosition(steps) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+      });
+      return { above, items: (await turn.locator(".agent-todos .todo").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim()), progress: await turn.locator(".todo-progress").innerText() };
+    };
+    const expected = { above: true, items: ["✓ Write the notes done", "◐ Fix the total in progress", "○ Run the tests not started"], progress: "1 of 3 done" };
+    assert.deepEqual(await todos(frame), expected);
+    assert.equal(await frame.locator(".turn.assistant").first().locator(".agent-todos").innerText().then((t) => t.replace(/\s+/g, " ").trim()), "Todos 1 of 3 done", "an earlier task's list folds to its progress");
+
+    // Kept with the chat: after a reload of the window the list is drawn again.
+    // Ready when the workbench is drawn again (waitReady), not when every script has loaded.
+    await ui.page.reload({ waitUntil: "commit" });
+    await ui.waitReady();
+    frame = await new ChatView(ui).frame(60_000);
+    await waitFor("the chat restored", () => frame.locator(".turn").count(), (n) => n === 4, 60_000);
+    assert.deepEqual(await todos(frame), expected);
+
+    // Restore Checkpoint on the first request, with the mouse: confirmed in place, naming the files.
+    const firstRequest = frame.locator(".turn.user").first();
+    await firstRequest.getByRole("button", { name: "Restore Checkpoint" }).click();
+    const confirm = firstRequest.locator(".checkpoint-confirm");
+    await confirm.waitFor({ state: "visible" });
+    assert.match(await confirm.innerText(), /This request and the one after it are removed from the chat, and these files go back as before it: notes\.md, cart\.js\./);
+    await confirm.getByRole("button", { name: "Restore", exact: true }).click();
+    await waitFor("the files as before the first request", () => [existsSync(notes), readFileSync(join(folder, "cart.js"), "utf8")], ([exists, text]) => exists === false && text === cart);
+    await waitFor("the turns removed", () => frame.locator(".turn").count(), (n) => n === 0);
+    const redoBar = frame.locator(".checkpoint-redo");
+    assert.equal(await redoBar.locator("span").innerText(), "Checkpoint restored: 2 requests removed, 2 files put back.");
+
+    // Redo survives a reload, and works from the keyboard.
+    await ui.page.reload({ waitUntil: "commit" });
+    await ui.waitReady();
+    frame = await new ChatView(ui).frame(60_000);
+    const redo = frame.locator(".checkpoint-redo").getByRole("button", { name: "Redo" });
+    await redo.waitFor({ state: "visible", timeout: 60_000 });
+    await redo.focus();
+    await ui.page.keyboard.press("Enter");
+    await waitFor("the files back", () => [existsSync(notes) && readFileSync(notes, "utf8"), readFileSync(join(folder, "cart.js"), "utf8")], ([text, cartText]) => text === "# Notes\r\n" && cartText === fixed);
+    await waitFor("the turns back", () => frame.locator(".turn").count(), (n) => n === 4);
+    assert.equal(await frame.locator(".checkpoint-redo").isVisible(), false);
+
+    // The second request's checkpoint from the keyboard: Escape cancels, Enter on Restore restores.
+    const secondRequest = frame.locator(".turn.user").nth(1);
+    const restoreButton = secondRequest.getByRole("button", { name: "Restore Checkpoint" });
+    await restoreButton.focus();
+    await ui.page.keyboard.press("Enter");
+    await secondRequest.locator(".checkpoint-confirm").waitFor({ state: "visible" });
+    assert.equal(await secondRequest.locator(".checkpoint-confirm").getByRole("button", { name: "Restore", exact: true }).evaluate((b) => b === document.activeElement), true, "Restore has the focus");
+    await ui.page.keyboard.press("Escape");
+    await secondRequest.locator(".checkpoint-confirm").waitFor({ state: "hidden" });
+    assert.equal(await restoreButton.evaluate((b) => b === document.activeElement), true, "the focus is back on Restore Checkpoint");
+    assert.equal(readFileSync(join(folder, "cart.js"), "utf8"), fixed, "Escape restored nothing");
+    await ui.page.keyboard.press("Enter");
+    await secondRequest.locator(".checkpoint-confirm").waitFor({ state: "visible" });
+    await ui.page.keyboard.press("Enter");
+    await waitFor("cart.js as before the second request", () => readFileSync(join(folder, "cart.js"), "utf8"), (text) => text === cart);
+    assert.equal(readFileSync(notes, "utf8"), "# Notes\r\n", "the first request's file stays");
+    await waitFor("the second request removed", () => frame.locator(".turn").count(), (n) => n === 2);
+  });
+
   async function normalised(): Promise<string[]> {
     return (await rows()).map((r) => r.replace(/\s+/g, " ").trim());
   }

@@ -65,8 +65,8 @@ export async function runExtensionTestsInBrowser(toolchain: Toolchain, run: Exte
     await page.exposeFunction("codeAutomationLog", (level: string, args: unknown) => writeLog(workbenchLog, level, args));
     await page.exposeFunction("codeAutomationExit", (code: number) => finish(code));
     page.on("pageerror", (error) => workbenchLog.write(`[pageerror] ${error.message}\n`));
-    // The workbench's first load can take over a minute on a loaded machine; the run's own timer bounds it.
-    await page.goto(workbenchUrl(server.url, run), { timeout: 0 });
+    // The run's own limit, not playwright's 30 s: a loaded machine can take longer to serve the workbench.
+    await page.goto(workbenchUrl(server.url, run), { timeout: timeoutMs });
     const code = await finished;
     if (code !== 0) process.stderr.write(`code-cli: exit code ${code}; logs in ${logDir}\n`);
     return code;

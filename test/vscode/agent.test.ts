@@ -89,7 +89,7 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     const requests = server.chatRequests.slice(requestsBefore);
     assert.equal(requests.length, 5);
     const toolNames = (requests[0]!.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
-    assert.deepEqual(toolNames, ["create_file", "file_search", "get_errors", "grep_search", "list_dir", "read_file", "replace_string_in_file", "run_in_terminal"]);
+    assert.deepEqual(toolNames, ["create_file", "file_search", "get_errors", "grep_search", "list_dir", "manage_todo_list", "read_file", "replace_string_in_file", "run_in_terminal"]);
     const [failed] = toolResults(requests[1]!);
     assert.match(failed!, /^exit code 1\n/);
     assert.match(failed!, /AssertionError/);

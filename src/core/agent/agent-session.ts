@@ -13,6 +13,7 @@ import { lastAnswer, withTurn, withUserTurn, type AssistantTurn, type Chat } fro
 import { fitAgentMessages } from "./agent-context";
 import { runAgentLoop, type AgentStream, type ToolOutcome, type ValidCall } from "./agent-loop";
 import { emptyTask, withChangedFile, withReview, withStep, type AgentTask, type ToolStep } from "./agent-task";
+import { carriedTodosNote, chatTodos, openTodos, todoReminder, todoToolName, updateTodos } from "./todo-list";
 
 export interface AgentSetup {
   readonly model: string;
@@ -86,7 +87,11 @@ export class AgentSession {
     const next = withUserTurn(chat, question);
     this.deps.store.put(next);
     const user = buildMessages("", [question]).at(-1)!;
-    await this.run(next, { ...emptyTask, messages: [user] }, refusal);
+    // A list with open items goes on with the conversation: shown with this task, and told to the model.
+    const todos = chatTodos(chat);
+    const carried = openTodos(todos).length > 0;
+    const messages = carried ? [{ ...user, content: `${user.content}\n\n${carriedTodosNote(todos)}` }] : [user];
+    await this.run(next, { ...emptyTask, messages, ...(carried ? { todos } : {}) }, refusal);
     return true;
   }
 
@@ -158,21 +163,29 @@ export class AgentSession {
         }
         return requestBody(messages);
       };
-      const requestBody = (messages: readonly AgentMessage[]): AgentChatRequest => ({
-        model: setup.model,
-        messages: fitAgentMessages([{ role: "system", content: setup.systemPrompt }, ...messages], { ...setup, tokensPerChar, toolsTokens }),
-        tools: [...definitions],
-        tool_choice: "auto",
-        temperature: setup.temperature,
-        max_tokens: setup.maxTokens,
-        stream_options: { include_usage: true },
-      });
+      const requestBody = (messages: readonly AgentMessage[]): AgentChatRequest => {
+        // Last, and only in this request: the prefix the server has cached stays the same.
+        const reminder = todoReminder(turn.agent!.todos, messages);
+        const conversation: AgentMessage[] = [{ role: "system", content: setup.systemPrompt }, ...messages, ...(reminder ? [{ role: "user" as const, content: reminder }] : [])];
+        return {
+          model: setup.model,
+          messages: fitAgentMessages(conversation, { ...setup, tokensPerChar, toolsTokens }),
+          tools: [...definitions],
+          tool_choice: "auto",
+          temperature: setup.temperature,
+          max_tokens: setup.maxTokens,
+          stream_options: { include_usage: true },
+        };
+      };
       const result = await runAgentLoop(
         {
           stream: this.deps.stream,
           request,
           validate: (call) => tools.validate(call),
-          run: (call, signal) => tools.run(call, signal, this.reporter(this.deps.newId(), () => turn.agent!, setTask)),
+          run: (call, signal) => {
+            const step = this.reporter(this.deps.newId(), () => turn.agent!, setTask);
+            return call.name === todoToolName ? Promise.resolve(this.todos(call.args, () => turn.agent!, setTask, step)) : tools.run(call, signal, step);
+          },
           maxSteps: setup.maxSteps,
           events: {
             text: (delta) => {
@@ -207,6 +220,18 @@ export class AgentSession {
       save();
       events.ended(chat.id, turn);
     }
+  }
+
+  /** manage_todo_list: the task's list replaced (shown at once), or the call refused with why. */
+  private todos(args: Record<string, unknown>, task: () => AgentTask, setTask: (task: AgentTask, when?: "now" | "soon") => void, step: StepReporter): ToolOutcome {
+    const update = updateTodos(task().todos ?? [], args);
+    if (!update.ok) {
+      step.update({ tool: todoToolName, title: "todo list not updated", status: "failed", note: update.error });
+      return { content: update.error, isError: true };
+    }
+    setTask({ ...task(), todos: update.todos }, "now");
+    step.update({ tool: todoToolName, title: update.title, status: "done" });
+    return { content: update.content };
   }
 
   private reporter(stepId: string, task: () => AgentTask, setTask: (task: AgentTask, when?: "now" | "soon") => void): StepReporter {

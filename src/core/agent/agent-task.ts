@@ -4,6 +4,7 @@
  * go on). Plain data: it is stored with the chat and sent to the webview.
  */
 import type { AgentMessage } from "../api/chat";
+import type { TodoItem } from "./todo-list";
 
 /** Waiting for the user (approval), running, or how it ended. */
 export type StepStatus = "asking" | "running" | "done" | "failed" | "denied" | "stopped";
@@ -63,6 +64,8 @@ export interface AgentTask {
   readonly end?: TaskEnd;
   /** The conversation the model saw, tool calls and results included. */
   readonly messages: readonly AgentMessage[];
+  /** The todo list the model keeps with manage_todo_list (carried into the next task while items are open). */
+  readonly todos?: readonly TodoItem[];
 }
 
 export const emptyTask: AgentTask = { steps: [], files: [], messages: [] };

@@ -3,6 +3,7 @@
  * assistants use (Copilot's agent mode), so open models trained on them call them well.
  */
 import type { ChatTool } from "../api/chat";
+import { todoTool } from "./todo-list";
 
 export type AgentToolName =
   | "read_file"
@@ -85,4 +86,6 @@ export const agentTools: readonly ChatTool[] = [
     },
     ["command"],
   ),
+  // Run by the session itself (the list is the task's), not by the workspace's tools.
+  todoTool,
 ];

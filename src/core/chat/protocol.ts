@@ -55,6 +55,15 @@ export interface ViewState {
   readonly mode: ChatMode;
   /** Why agent mode cannot act here (an untrusted workspace, no folder); undefined when it can. */
   readonly agentBlocked?: string;
+  /** Agent mode's checkpoints in this chat: the requests that can be restored, and what Redo would bring back. */
+  readonly checkpoints?: CheckpointsView;
+}
+
+export interface CheckpointsView {
+  /** User turns whose Restore Checkpoint is available. */
+  readonly requests: readonly string[];
+  /** The last restore, while Redo can still undo it (until the next request). */
+  readonly redo?: { readonly requests: number; readonly files: number };
 }
 
 export type ChatMode = "ask" | "agent";
@@ -106,7 +115,11 @@ export type ViewMessage =
   /** Go on with a task that reached its step limit. */
   | { readonly type: "agentContinue" }
   /** The diff of a file the task changed, from its original. */
-  | { readonly type: "agentDiff"; readonly path: string };
+  | { readonly type: "agentDiff"; readonly path: string }
+  /** Restore Checkpoint on a request (its user turn): the files as before it; it and later turns removed. */
+  | { readonly type: "agentRestore"; readonly turnId: string }
+  /** Undo the last Restore Checkpoint, files and turns. */
+  | { readonly type: "agentRedo" };
 
 /** Longest text accepted from the webview (a message, a code block): 1 MiB of characters. */
 export const maxViewText = 1 << 20;
@@ -150,6 +163,8 @@ const shapes: Record<ViewMessage["type"], Fields> = {
   agentReview: { turnId: id, action: (v) => v === "keep" || v === "undo", path: (v) => v === undefined || filePath(v) },
   agentContinue: {},
   agentDiff: { path: filePath },
+  agentRestore: { turnId: id },
+  agentRedo: {},
 };
 
 /** The message if it is one the webview may send, with exactly its fields; otherwise undefined. */

@@ -17,6 +17,8 @@ import { AgentWorkspace } from "./agent-workspace";
 import { loadRules } from "./agent-rules";
 import { Approvals } from "./approvals";
 import { CheckpointStore } from "./checkpoint-store";
+import { CheckpointActions } from "./checkpoint-actions";
+import { RequestCheckpointStore } from "./request-checkpoint-store";
 import { EditTools } from "./edit-tools";
 import { WorkspaceTools } from "./workspace-tools";
 import type { McpAgentTools } from "../mcp/mcp-agent-tools";
@@ -61,6 +63,9 @@ export class AgentController implements vscode.Disposable {
   private readonly schemas = new ToolSchemaCompiler();
   private readonly mcpTools: McpAgentTools | undefined;
   private checkpoint: Promise<CheckpointStore>;
+  /** Restore Checkpoint and Redo, per request of each agent conversation. */
+  readonly checkpoints: CheckpointActions;
+  private readonly requestCheckpoints: RequestCheckpointStore;
   private readonly highlights: AgentHighlights | undefined;
   /** The profile of each chat's last task, when it has one (Continue goes on with it). */
   private readonly profiles = new Map<string, TaskProfile>();
@@ -70,6 +75,17 @@ export class AgentController implements vscode.Disposable {
     this.checkpoint = CheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-checkpoint") : undefined);
     const folder = vscode.workspace.workspaceFolders?.[0];
     this.highlights = folder ? new AgentHighlights(folder.uri, (path) => this.original(path)) : undefined;
+    this.requestCheckpoints = RequestCheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-requests") : undefined);
+    void this.requestCheckpoints.prune(new Set(deps.store.list().map((c) => c.id))).catch((error: Error) => deps.log.warn(`agent: pruning checkpoints failed: ${error.message}`));
+    this.checkpoints = new CheckpointActions({
+      store: deps.store,
+      checkpoints: this.requestCheckpoints,
+      events: deps.events,
+      isRunning: (chatId) => this.session.isRunning(chatId),
+      log: deps.log,
+      now: () => Date.now(),
+      rewrote: (paths, how) => void this.rewrote(paths, how),
+    });
     this.session = new AgentSession({
       store: deps.store,
       stream: (body, signal) => this.stream(body, signal),
@@ -133,6 +149,7 @@ export class AgentController implements vscode.Disposable {
     }
     const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const undone = await checkpoint.undo(root, paths);
+    this.requestCheckpoints.undone(owner.chatId, turnId, paths);
     this.session.review(owner.chatId, turnId, "undone", paths);
     this.deps.log.info(`agent: undid ${undone.length} file(s)`);
     return undone.length === 1 ? `Undid the changes to ${undone[0]}.` : `Undid the changes to ${undone.length} files.`;
@@ -154,6 +171,13 @@ export class AgentController implements vscode.Disposable {
   dispose(): void {
     this.session.shutdown();
     this.highlights?.dispose();
+  }
+
+  /** A restore or a Redo rewrote files: the editor's highlights of the last task follow. */
+  private async rewrote(paths: readonly string[], how: "restored" | "redone"): Promise<void> {
+    if (how === "restored") return this.highlights?.untrack(paths);
+    const checkpoint = await this.checkpoint;
+    for (const path of paths) if (checkpoint.has(path)) this.highlights?.track(path);
   }
 
   private async setup(task: TaskRun): Promise<AgentSetup> {
@@ -186,6 +210,11 @@ export class AgentController implements vscode.Disposable {
       this.highlights?.untrack();
       await checkpoint.begin({ chatId: task.chatId, turnId: task.turnId });
     }
+    // The request's own checkpoint (the user turn this task answers): Restore Checkpoint goes back to before it.
+    const turns = this.deps.store.get(task.chatId)?.turns ?? [];
+    const question = turns[turns.findIndex((t) => t.id === task.turnId) - 1];
+    if (question?.role === "user") await this.requestCheckpoints.begin(task.chatId, question.id, task.turnId);
+    const request = question?.role === "user" ? this.requestCheckpoints.recorder(task.chatId, question.id, folder.uri.fsPath) : undefined;
     const ws = await AgentWorkspace.open({
       folder,
       approvals: this.approvals,
@@ -196,7 +225,7 @@ export class AgentController implements vscode.Disposable {
       askBeforeReads: agent.approveReads === "ask",
       maxOutputChars: agent.maxOutputChars,
     });
-    const edits = new EditTools({ ws, checkpoint, approvals: this.approvals, askBeforeEdits: agent.approveEdits === "ask", rules: agent.rules, edited: (path) => this.highlights?.track(path) });
+    const edits = new EditTools({ ws, checkpoint, request, approvals: this.approvals, askBeforeEdits: agent.approveEdits === "ask", rules: agent.rules, edited: (path) => this.highlights?.track(path) });
     return new WorkspaceTools(ws, edits, {
       cwd: folder.uri.fsPath,
       approvals: this.approvals,

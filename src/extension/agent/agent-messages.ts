@@ -3,9 +3,9 @@ import type { ViewMessage } from "../../core/chat/protocol";
 import type { AgentController } from "./agent-controller";
 import { originalUri } from "./original-content";
 
-type AgentMessage = Extract<ViewMessage, { type: "setMode" | "agentApproval" | "agentReview" | "agentContinue" | "agentDiff" }>;
+type AgentMessage = Extract<ViewMessage, { type: "setMode" | "agentApproval" | "agentReview" | "agentContinue" | "agentDiff" | "agentRestore" | "agentRedo" }>;
 
-const agentTypes: ReadonlySet<string> = new Set(["setMode", "agentApproval", "agentReview", "agentContinue", "agentDiff"]);
+const agentTypes: ReadonlySet<string> = new Set(["setMode", "agentApproval", "agentReview", "agentContinue", "agentDiff", "agentRestore", "agentRedo"]);
 
 export function isAgentMessage(message: ViewMessage): message is AgentMessage {
   return agentTypes.has(message.type);
@@ -24,6 +24,10 @@ export async function agentMessage(agent: AgentController, message: AgentMessage
     case "agentContinue":
       void agent.continue();
       return undefined;
+    case "agentRestore":
+      return agent.checkpoints.restore(message.turnId);
+    case "agentRedo":
+      return agent.checkpoints.redo();
     case "agentDiff": {
       const folder = vscode.workspace.workspaceFolders?.[0];
       if (!folder || (await agent.original(message.path)) === undefined) return `There is no change of the last task to ${message.path} to show.`;

@@ -8,10 +8,13 @@ import { lineDelta } from "../../core/agent/checkpoint";
 import type { AgentWorkspace, WorkspaceFileRef } from "./agent-workspace";
 import type { Approvals } from "./approvals";
 import type { CheckpointStore } from "./checkpoint-store";
+import type { RequestRecorder } from "./request-checkpoint-store";
 
 export interface EditToolDeps {
   readonly ws: AgentWorkspace;
   readonly checkpoint: CheckpointStore;
+  /** The checkpoint of the request the task answers (Restore Checkpoint), when it has one. */
+  readonly request?: RequestRecorder;
   readonly approvals: Approvals;
   readonly askBeforeEdits: boolean;
   /** Whether project rules go to the model (the nearest AGENTS.md of an edited file). */
@@ -79,6 +82,7 @@ export class EditTools {
     }
     await this.remember(file);
     await applyText(file, after);
+    await this.deps.request?.wrote(file.relative);
     step.changed(file.relative, added, removed, created);
     this.deps.edited(file.relative);
     step.update({ status: "done" });
@@ -86,14 +90,18 @@ export class EditTools {
     return { content: `${created ? "Created" : "Edited"} ${file.relative} (+${added} −${removed}).${rules}` };
   }
 
-  /** The file's bytes before the task's first write to it. */
+  /** The file's bytes before the task's (and the request's) first write to it. */
   private async remember(file: WorkspaceFileRef): Promise<void> {
-    if (this.deps.checkpoint.has(file.relative)) return;
+    const task = !this.deps.checkpoint.has(file.relative);
+    const request = this.deps.request !== undefined && !this.deps.request.has(file.relative);
+    if (!task && !request) return;
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.uri.toString());
     // Unsaved changes of the user's are saved first: they are the state the task starts from.
     if (open?.isDirty) await open.save();
-    const bytes = await readBytes(file.absolute).catch(() => undefined);
-    await this.deps.checkpoint.remember(file.relative, bytes === undefined ? { existed: false } : { existed: true, bytes: new Uint8Array(bytes) });
+    const read = await readBytes(file.absolute).catch(() => undefined);
+    const bytes = read === undefined ? undefined : new Uint8Array(read);
+    if (task) await this.deps.checkpoint.remember(file.relative, bytes === undefined ? { existed: false } : { existed: true, bytes });
+    if (request) await this.deps.request!.remember(file.relative, bytes);
   }
 
   /** The nearest AGENTS.md below the root above an edited file, once per task. */
@@ -125,5 +133,8 @@ async function applyText(file: WorkspaceFileRef, text: string): Promise<void> {
     if ((await vscode.workspace.applyEdit(edit)) && (await open.save())) return;
   }
   await mkdir(dirname(file.absolute), { recursive: true });
-  await writeFile(file.absolute, text);
+  // The text was read without its byte order mark (as the editor shows it): a file that had one keeps it.
+  const head = await readBytes(file.absolute).then((b) => b.subarray(0, 3), () => undefined);
+  const bom = head?.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  await writeFile(file.absolute, bom ? `\ufeff${text}` : text);
 }

@@ -77,6 +77,7 @@ export class ChatPanel implements vscode.Disposable {
     const model = chosenChatModel(setting, this.models.all);
     const { contextTokens, contextSource } = this.contextFor(model);
     const agentBlocked = this.agent.blocked();
+    const checkpoints = this.agent.checkpoints.view(chat);
     return {
       chats: store.list(),
       chat,
@@ -91,6 +92,7 @@ export class ChatPanel implements vscode.Disposable {
       ...(this.notice ? { notice: this.notice } : {}),
       mode: this.agent.mode,
       ...(agentBlocked ? { agentBlocked } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
     };
   }
 

@@ -4,7 +4,7 @@ import * as vscode from "vscode";
 import { ChatStore } from "../../core/chat/chat-store";
 import { ChatViewMemory } from "../../core/chat/view-memory";
 import { quickActions, type QuickAction } from "../../core/chat/prompt";
-import { parseViewMessage, type MentionItem, type ViewState } from "../../core/chat/protocol";
+import { parseViewMessage, type HostMessage, type MentionItem, type ViewState } from "../../core/chat/protocol";
 import type { MentionKind } from "../../core/context/mentions";
 import type { ApiKeyStore } from "../api-key";
 import type { ClientFactory } from "../client-factory";
@@ -64,6 +64,8 @@ export interface ChatProbe {
   state(): ViewState;
   /** The webview is up and has asked for its state. */
   viewReady(): boolean;
+  /** The last state delivered to the webview (what it draws), if any. */
+  posted(): ViewState | undefined;
   /** Resolves when every chat change is stored. */
   flush(): Promise<void>;
   /** The workspace index behind @file and the snippets found for a question. */
@@ -115,7 +117,13 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
       storageFolder: context.storageUri?.scheme === "file" ? context.storageUri.fsPath : undefined,
       newId,
     });
-  const panel = new ChatPanel({ store, views, settings, clients, codeActions, context: chatContext, log, newId, agent, post: (message) => provider?.post(message) ?? Promise.resolve(false) });
+  let posted: ViewState | undefined;
+  const post = async (message: HostMessage) => {
+    const delivered = (await provider?.post(message)) ?? false;
+    if (delivered && message.type === "state") posted = message.state;
+    return delivered;
+  };
+  const panel = new ChatPanel({ store, views, settings, clients, codeActions, context: chatContext, log, newId, agent, post });
   provider = new ChatViewProvider(context.extensionUri, { ready: () => panel.ready(), message: (m) => void handle(panel.message(m)) }, log);
 
   /** View actions run detached from the view: their failures become a notice and a log line. */
@@ -224,6 +232,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     probe: {
       state: () => panel.state(),
       viewReady: () => provider!.isReady,
+      posted: () => posted,
       flush: () => store.flush(),
       index: () => chatContext.index.status(),
       mentions: (kind, query) => chatContext.mentions.list(kind, query),

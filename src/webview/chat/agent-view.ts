@@ -118,5 +118,5 @@ function fileRow(turn: AssistantTurn, file: ChangedFile, running: boolean, post:
 
 /** What an agent turn's frame depends on (its steps and files, not the conversation it keeps). */
 export function agentKey(task: AgentTask | undefined): unknown {
-  return task ? [task.steps, task.files, task.end] : undefined;
+  return task ? [task.steps, task.files, task.end, task.todos] : undefined;
 }

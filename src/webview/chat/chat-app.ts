@@ -1,5 +1,6 @@
 import { errorActions } from "../../core/chat/error-actions";
 import type { HostMessage, ViewState } from "../../core/chat/protocol";
+import { RedoBar } from "./checkpoint-view";
 import { Composer } from "./composer";
 import { ConversationView } from "./conversation-view";
 import { actionButton, el } from "./dom";
@@ -19,6 +20,7 @@ export class ChatApp {
   private readonly snippets: SnippetPanel;
   private readonly notice = el("div", { className: "notice", role: "status", "aria-live": "polite", hidden: true });
   private readonly composer: Composer;
+  private readonly redo: RedoBar;
   private state: ViewState | undefined;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
   private viewSave: { timer: ReturnType<typeof setTimeout>; chatId: string } | undefined;
@@ -39,7 +41,8 @@ export class ChatApp {
       draftChanged: () => this.saveView(),
       setMode: (mode) => post({ type: "setMode", mode }),
     }, post);
-    root.append(this.header.element, this.banner, this.snippets.element, this.conversation.element, this.notice, this.composer.element);
+    this.redo = new RedoBar(post);
+    root.append(this.header.element, this.banner, this.snippets.element, this.conversation.element, this.redo.element, this.notice, this.composer.element);
     window.addEventListener("message", (event: MessageEvent<HostMessage>) => this.receive(event.data));
     post({ type: "ready" });
   }
@@ -70,7 +73,8 @@ export class ChatApp {
     this.state = state;
     this.header.show(state);
     this.showBanner(state);
-    this.conversation.show(state.chat, { streaming: state.streaming, serverIsLocal: state.serverIsLocal }, switched ? state.view.scrollTop : undefined);
+    this.conversation.show(state.chat, { streaming: state.streaming, serverIsLocal: state.serverIsLocal, ...(state.checkpoints ? { checkpoints: state.checkpoints } : {}) }, switched ? state.view.scrollTop : undefined);
+    this.redo.show(state);
     if (switched) this.composer.setDraft(state.view.draft);
     this.composer.show(state.chat.pending, state.streaming, state.mode);
     if (state.notice && state.notice.id > this.host.page.noticeSeen) this.showNotice(state.notice.id, state.notice.text);

@@ -1,8 +1,16 @@
 import { applyDelta } from "../../core/chat/protocol";
 import type { Chat, ChatTurn } from "../../core/chat/conversation";
-import type { ViewMessage } from "../../core/chat/protocol";
+import type { CheckpointsView, ViewMessage } from "../../core/chat/protocol";
+import { restoreInfos } from "./checkpoint-view";
 import { el } from "./dom";
 import { TurnView, type TurnContext } from "./turn-view";
+
+/** What the whole conversation is drawn with. */
+export interface ViewContext {
+  readonly streaming: boolean;
+  readonly serverIsLocal: boolean;
+  readonly checkpoints?: CheckpointsView;
+}
 
 /** Pixels from the bottom within which the view follows a streaming answer. */
 const followSlack = 40;
@@ -23,7 +31,7 @@ export class ConversationView {
   );
   private readonly views = new Map<string, TurnView>();
   private chat: Chat | undefined;
-  private context: { streaming: boolean; serverIsLocal: boolean } = { streaming: false, serverIsLocal: false };
+  private context: ViewContext = { streaming: false, serverIsLocal: false };
   private frame = 0;
   private follow = true;
 
@@ -49,7 +57,7 @@ export class ConversationView {
   }
 
   /** Shows a chat (a full state); `scrollTop` restores where the user was in it. */
-  show(chat: Chat, context: { streaming: boolean; serverIsLocal: boolean }, scrollTop: number | undefined): void {
+  show(chat: Chat, context: ViewContext, scrollTop: number | undefined): void {
     const switched = chat.id !== this.chat?.id;
     const follow = switched ? scrollTop === undefined : this.atBottom();
     if (switched) {
@@ -95,9 +103,12 @@ export class ConversationView {
       this.views.delete(id);
     }
     const lastIndex = chat.turns.length - 1;
+    const { checkpoints, ...shared } = this.context;
+    const restore = restoreInfos(chat.turns, checkpoints, shared.streaming);
     let previous: Element | null = null;
     chat.turns.forEach((turn, index) => {
-      const context: TurnContext = { latest: index === lastIndex && turn.role === "assistant", ...this.context };
+      const info = restore.get(turn.id);
+      const context: TurnContext = { latest: index === lastIndex && turn.role === "assistant", ...shared, ...(info ? { restore: info } : {}) };
       let view = this.views.get(turn.id);
       if (view) view.update(turn, context);
       else {

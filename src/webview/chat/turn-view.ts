@@ -5,12 +5,16 @@ import type { ViewMessage } from "../../core/chat/protocol";
 import { actionButton, el } from "./dom";
 import { StreamingMarkdown } from "./streaming-markdown";
 import { agentFooter, agentKey, agentSteps } from "./agent-view";
+import { todoPanel } from "./todo-view";
+import { restoreControl, type RestoreInfo } from "./checkpoint-view";
 
 export interface TurnContext {
   /** The newest answer of the chat (it gets Regenerate). */
   readonly latest: boolean;
   readonly streaming: boolean;
   readonly serverIsLocal: boolean;
+  /** A user turn with a checkpoint: what Restore Checkpoint takes back. */
+  readonly restore?: RestoreInfo;
 }
 
 /**
@@ -38,7 +42,7 @@ export class TurnView {
     const textChanged = turn.text !== this.turn.text || this.markdown === undefined;
     this.turn = turn;
     if (turn.role === "user") {
-      if (frame !== this.frame) this.element.replaceChildren(...userParts(turn));
+      if (frame !== this.frame) this.element.replaceChildren(...userParts(turn, context.restore && restoreControl(turn.id, context.restore, this.post)));
       this.frame = frame;
       return;
     }
@@ -55,7 +59,8 @@ export class TurnView {
     // Only the parts around the markdown are replaced: detaching a long answer to re-append it
     // would restyle and lay out all of it again (a long task when a 2,000-token answer ends).
     for (const node of this.around) node.remove();
-    const above = [...answerHeader(turn), turn.agent ? agentSteps(turn.agent, this.post) : undefined].filter((n): n is HTMLElement => n !== undefined);
+    const todos = turn.agent?.todos?.length ? todoPanel(turn.agent.todos, context.latest) : undefined;
+    const above = [...answerHeader(turn), todos, turn.agent ? agentSteps(turn.agent, this.post) : undefined].filter((n): n is HTMLElement => n !== undefined);
     const below = [...(turn.agent ? agentFooter(turn, turn.agent, context.latest, context.streaming, this.post) : []), ...answerFooter(turn, context, this.post)];
     this.markdown.element.before(...above);
     this.markdown.element.after(...below);
@@ -72,12 +77,13 @@ function answerHeader(turn: AssistantTurn): [HTMLElement, HTMLElement | undefine
   return [header, note === "" ? undefined : el("p", { className: "dropped" }, note)];
 }
 
-function userParts(turn: UserTurn): Node[] {
-  const parts: Node[] = [el("header", { className: "turn-header" }, el("span", { className: "who" }, "You"))];
+function userParts(turn: UserTurn, restore?: { button: HTMLElement; confirm: HTMLElement }): Node[] {
+  const parts: Node[] = [el("header", { className: "turn-header" }, el("span", { className: "who" }, "You"), restore?.button)];
   if (turn.text.trim() !== "") parts.push(el("div", { className: "user-text" }, turn.text));
   if (turn.attachments.length > 0) {
     parts.push(el("ul", { className: "chips", "aria-label": "Attached code" }, ...turn.attachments.map((a) => el("li", { className: "chip", title: a.text.slice(0, 400) }, describeAttachment(a)))));
   }
+  if (restore) parts.push(restore.confirm);
   return parts;
 }
 
@@ -126,6 +132,6 @@ function withUsage(prefix: string, turn: AssistantTurn): string {
 
 /** What a turn's frame (everything but an answer's text) depends on. */
 function frameKey(turn: ChatTurn, context: TurnContext): string {
-  if (turn.role === "user") return JSON.stringify([turn.text, turn.attachments.map((a) => a.id)]);
+  if (turn.role === "user") return JSON.stringify([turn.text, turn.attachments.map((a) => a.id), context.restore]);
   return JSON.stringify([turn.status, turn.model, turn.usage, turn.error, turn.droppedMessages, turn.contextCuts, turn.finishedAt, turn.text === "", context, agentKey(turn.agent)]);
 }

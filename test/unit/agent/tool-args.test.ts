@@ -12,7 +12,7 @@ const errorOf = (name: string, args: string) => {
 };
 
 describe("core/agent: tool schemas and argument validation", () => {
-  it("declares the 8 tools with exactly their parameters, strict objects, valid JSON schemas", () => {
+  it("declares the 9 tools with exactly their parameters, strict objects, valid JSON schemas", () => {
     const shape = Object.fromEntries(
       agentTools.map((t) => {
         const p = t.function.parameters as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
@@ -31,6 +31,7 @@ describe("core/agent: tool schemas and argument validation", () => {
       create_file: { params: ["path", "content"], required: ["path", "content"] },
       replace_string_in_file: { params: ["path", "old_string", "new_string"], required: ["path", "old_string", "new_string"] },
       run_in_terminal: { params: ["command", "explanation"], required: ["command"] },
+      manage_todo_list: { params: ["todoList", "operation"], required: [] },
     });
   });
 
@@ -42,7 +43,7 @@ describe("core/agent: tool schemas and argument validation", () => {
   });
 
   it("names an unknown tool and lists the known ones", () => {
-    assert.equal(errorOf("delete_file", "{}"), "There is no tool named \"delete_file\". The tools are: read_file, list_dir, file_search, grep_search, get_errors, create_file, replace_string_in_file, run_in_terminal.");
+    assert.equal(errorOf("delete_file", "{}"), "There is no tool named \"delete_file\". The tools are: read_file, list_dir, file_search, grep_search, get_errors, create_file, replace_string_in_file, run_in_terminal, manage_todo_list.");
   });
 
   it("says when the arguments are not JSON, with the parse error", () => {

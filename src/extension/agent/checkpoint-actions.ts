@@ -1,0 +1,111 @@
+import * as vscode from "vscode";
+import type { ChatSessionEvents } from "../../core/chat/chat-session";
+import type { ChatStore } from "../../core/chat/chat-store";
+import type { Chat } from "../../core/chat/conversation";
+import type { CheckpointsView } from "../../core/chat/protocol";
+import type { Logger } from "../logger";
+import type { PlannedFile, RequestCheckpointStore } from "./request-checkpoint-store";
+
+export interface CheckpointActionsDeps {
+  readonly store: ChatStore;
+  readonly checkpoints: RequestCheckpointStore;
+  readonly events: ChatSessionEvents;
+  readonly isRunning: (chatId: string) => boolean;
+  readonly log: Logger;
+  readonly now: () => number;
+  /** Files a restore or a Redo rewrote (the editor's highlights of the task follow). */
+  readonly rewrote: (paths: readonly string[], how: "restored" | "redone") => void;
+}
+
+/**
+ * Restore Checkpoint and Redo in an agent conversation. The view confirms a restore before it
+ * asks; here a file that changed since Wisp last wrote it (by hand, by a command, unsaved in an
+ * editor) is named in a warning before it is overwritten, and nothing happens without a yes.
+ */
+export class CheckpointActions {
+  constructor(private readonly deps: CheckpointActionsDeps) {}
+
+  view(chat: Chat): CheckpointsView | undefined {
+    const checkpoints = this.deps.checkpoints.get(chat.id);
+    const asked = new Set(chat.turns.filter((t) => t.role === "user").map((t) => t.id));
+    const requests = checkpoints.requests.map((r) => r.requestId).filter((id) => asked.has(id));
+    const top = checkpoints.redo.at(-1);
+    const redo = top && top.anchor === (chat.turns.at(-1)?.id ?? "") ? { requests: top.requests.length, files: top.files.length } : undefined;
+    if (requests.length === 0 && !redo) return undefined;
+    return { requests, ...(redo ? { redo } : {}) };
+  }
+
+  /** Restores the workspace to before the request (a user turn of the active chat); the notice to show. */
+  async restore(requestId: string): Promise<string> {
+    const { store, checkpoints } = this.deps;
+    const chat = store.active();
+    const root = workspaceRoot();
+    const index = chat.turns.findIndex((t) => t.id === requestId && t.role === "user");
+    if (this.deps.isRunning(chat.id)) return "Stop the task before restoring a checkpoint.";
+    const plan = root && index >= 0 ? await checkpoints.planRestore(chat.id, requestId, root) : undefined;
+    if (!root || !plan) return "This request has no checkpoint to restore.";
+    if (!(await this.mayOverwrite(root, plan.files, "Restore"))) return "Nothing was restored.";
+    const paths = await checkpoints.restore(chat.id, requestId, root, chat.turns.slice(index), chat.turns[index - 1]?.id ?? "");
+    if (!paths) return "This request has no checkpoint to restore.";
+    store.put({ ...chat, turns: chat.turns.slice(0, index), updatedAt: this.deps.now() });
+    this.deps.rewrote(paths, "restored");
+    this.deps.events.changed(chat.id);
+    const removed = chat.turns.length - index;
+    this.deps.log.info(`agent: restored a checkpoint: ${paths.length} file(s), ${removed} turn(s) removed`);
+    return `Checkpoint restored: ${count(paths.length, "file")} as before that request, ${count(plan.requests, "request")} removed. Redo brings them back until you send the next request.`;
+  }
+
+  /** Undoes the latest restore of the active chat: its files and turns come back. */
+  async redo(): Promise<string> {
+    const { store, checkpoints } = this.deps;
+    const chat = store.active();
+    const root = workspaceRoot();
+    if (this.deps.isRunning(chat.id)) return "Stop the task before Redo.";
+    const last = chat.turns.at(-1)?.id ?? "";
+    const plan = root ? await checkpoints.planRedo(chat.id, root, last) : undefined;
+    if (!root || !plan) return "There is nothing to redo: the conversation went on since the checkpoint was restored.";
+    if (!(await this.mayOverwrite(root, plan.files, "Redo"))) return "Nothing was redone.";
+    const redone = await checkpoints.redo(chat.id, root, last);
+    if (!redone) return "There is nothing to redo.";
+    store.put({ ...chat, turns: [...chat.turns, ...redone.turns], updatedAt: this.deps.now() });
+    this.deps.rewrote(redone.paths, "redone");
+    this.deps.events.changed(chat.id);
+    this.deps.log.info(`agent: redid ${redone.paths.length} file(s), ${redone.turns.length} turn(s) back`);
+    return `Redone: ${count(plan.record.requests.length, "request")} and ${count(redone.paths.length, "file")} back.`;
+  }
+
+  /**
+   * Whether the files may be overwritten: yes when none changed since Wisp wrote them; otherwise
+   * the user says so in a warning naming them. Unsaved editors among them are saved first, so
+   * that Redo (or the restore's Redo) can bring their text back too.
+   */
+  private async mayOverwrite(root: string, files: readonly PlannedFile[], action: "Restore" | "Redo"): Promise<boolean> {
+    const rootUri = vscode.Uri.file(root);
+    const paths = new Set(files.map((f) => f.path));
+    const unsaved = vscode.workspace.textDocuments.filter((d) => d.isDirty && paths.has(relativeTo(rootUri, d.uri) ?? ""));
+    const changed = [...new Set([...files.filter((f) => f.changed).map((f) => f.path), ...unsaved.map((d) => relativeTo(rootUri, d.uri)!)])];
+    if (changed.length > 0) {
+      const yes: vscode.MessageItem = { title: `${action} Anyway` };
+      const shown = changed.length > 5 ? `${changed.slice(0, 5).join(", ")} and ${changed.length - 5} more` : changed.join(", ");
+      const detail = action === "Restore" ? "Restoring overwrites those changes; Redo brings them back until the next request." : "Redo overwrites those changes.";
+      // A host that refuses dialogs (tests) counts as no.
+      const answer = await Promise.resolve(vscode.window.showWarningMessage(`${shown} changed since Wisp's agent wrote ${changed.length === 1 ? "it" : "them"}. ${detail}`, { modal: true }, yes)).catch(() => undefined);
+      if (answer !== yes) return false;
+    }
+    for (const document of unsaved) await document.save();
+    return true;
+  }
+}
+
+function workspaceRoot(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
+function relativeTo(root: vscode.Uri, uri: vscode.Uri): string | undefined {
+  const base = root.path.replace(/\/$/, "");
+  return uri.scheme === "file" && uri.path.startsWith(`${base}/`) ? uri.path.slice(base.length + 1) : undefined;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

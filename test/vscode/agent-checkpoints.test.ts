@@ -1,0 +1,169 @@
+import * as assert from "node:assert/strict";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { TodoItem } from "../../src/core/agent/todo-list";
+import { chatKey } from "../../src/core/chat/chat-store";
+import type { AssistantTurn, Chat } from "../../src/core/chat/conversation";
+import type { WispApi } from "../../src/extension/extension";
+import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { waitFor } from "../harness/wait-for";
+import { agentTaskView, toolResults } from "./support/agent-task";
+import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+
+const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
+const dir = "agent-checkpoints";
+const cart = `${dir}/cart.js`;
+const notes = `${dir}/notes/NOTES.md`;
+// A BOM, CRLF and no final newline: the bytes a text round trip would change.
+const cartSource = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("exports.total = (items) =>\r\n  items.reduce((sum, item) => sum + item.price, 0);")]);
+
+describe("Agent mode: checkpoints per request and the todo list (real VS Code, scripted model)", function () {
+  this.timeout(120_000);
+  let api: WispApi;
+  let server: ScriptedChatServer;
+  const abs = (path: string) => join(workspace, path);
+  const bytes = (path: string) => (existsSync(abs(path)) ? readFileSync(abs(path)) : undefined);
+  const state = () => api.chat.state();
+  const userTurns = () => state().chat.turns.filter((t) => t.role === "user").map((t) => t.id);
+  const { answer, approve, ended } = agentTaskView(() => api);
+
+  before(async () => {
+    api = await activateWisp();
+    server = await startScriptedChatServer({ key: "sk-checkpoint-test" });
+    await setBaseUrl(server.baseUrl);
+    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
+    await api.chat.fromView({ type: "setMode", mode: "agent" });
+    await vscode.commands.executeCommand("wisp.chat.focus");
+    await waitFor("the chat view", () => api.chat.viewReady(), (ready) => ready);
+  });
+  beforeEach(async () => {
+    rmSync(abs(dir), { recursive: true, force: true });
+    mkdirSync(abs(dir), { recursive: true });
+    writeFileSync(abs(cart), cartSource);
+    await api.chat.fromView({ type: "newChat" });
+  });
+  afterEach(() => api.chat.fromView({ type: "stop" }));
+  after(async () => {
+    await api.chat.fromView({ type: "setMode", mode: "ask" });
+    await api.chat.fromView({ type: "newChat" });
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(abs(dir), { recursive: true, force: true });
+    await resetWisp();
+    await server?.close();
+  });
+
+  /** Sends a request the way the chat view does and waits for its task to end. */
+  async function request(text: string, ...answers: Parameters<ScriptedChatServer["queue"]>): Promise<void> {
+    server.queue(...answers);
+    await api.chat.fromView({ type: "send", text });
+    await ended();
+  }
+  const edit = (path: string, old_string: string, new_string: string) => ({ toolCalls: [{ name: "replace_string_in_file", arguments: { path, old_string, new_string } }] });
+  const create = (path: string, content: string) => ({ toolCalls: [{ name: "create_file", arguments: { path, content } }] });
+
+  /** Three requests on two files: 1 edits cart.js and creates NOTES.md, 2 edits NOTES.md, 3 edits both. */
+  async function threeRequests(): Promise<{ cart: Buffer; notes: Buffer }[]> {
+    await request("first", edit(cart, "item.price,", "item.price * item.qty,"), create(notes, "# Notes\n"), { text: "one" });
+    const afterOne = { cart: bytes(cart)!, notes: bytes(notes)! };
+    await request("second", edit(notes, "# Notes\n", "# Notes\n\n- prices in cents\n"), { text: "two" });
+    await request("third", edit(cart, "(sum, item)", "(total, item)"), edit(notes, "- prices in cents", "- prices in cents\n- quantities are whole"), { text: "three" });
+    const afterThree = { cart: bytes(cart)!, notes: bytes(notes)! };
+    // The agent's edits keep the file's byte order mark and its CRLF line ends.
+    assert.equal(afterThree.cart.toString("utf8"), "\ufeffexports.total = (items) =>\r\n  items.reduce((total, item) => sum + item.price * item.qty, 0);");
+    return [afterOne, afterThree];
+  }
+
+  it("Restore Checkpoint across three requests touching two files gives back the exact bytes, and Redo restores them", async () => {
+    const [afterOne, afterThree] = await threeRequests();
+    const [r1, r2, r3] = userTurns();
+    assert.deepEqual(state().checkpoints?.requests, [r1, r2, r3]);
+
+    await api.chat.fromView({ type: "agentRestore", turnId: r1 });
+    assert.deepEqual(bytes(cart), cartSource, "cart.js: the exact bytes before request 1");
+    assert.equal(bytes(notes), undefined, "NOTES.md was created by request 1: deleted");
+    assert.deepEqual(state().chat.turns, [], "request 1 and the later ones are removed");
+    assert.deepEqual(state().checkpoints, { requests: [], redo: { requests: 3, files: 2 } });
+    await waitFor("the view told", () => api.chat.posted()?.checkpoints, (c) => JSON.stringify(c) === JSON.stringify({ requests: [], redo: { requests: 3, files: 2 } }));
+    assert.match(state().notice!.text, /^Checkpoint restored: 2 files as before that request, 3 requests removed\. Redo brings them back/);
+
+    await api.chat.fromView({ type: "agentRedo" });
+    assert.deepEqual(bytes(cart), afterThree.cart);
+    assert.deepEqual(bytes(notes), afterThree.notes);
+    assert.deepEqual(userTurns(), [r1, r2, r3]);
+    assert.equal(answer()!.text, "three");
+    assert.deepEqual(state().checkpoints, { requests: [r1, r2, r3] });
+
+    // Request 2 never touched cart.js: it goes back to before request 3, NOTES.md to before request 2.
+    await api.chat.fromView({ type: "agentRestore", turnId: r2 });
+    assert.deepEqual(bytes(cart), afterOne.cart);
+    assert.deepEqual(bytes(notes), afterOne.notes);
+    assert.deepEqual(userTurns(), [r1]);
+
+    // A new request gives Redo up: the restored files stay.
+    await request("something else", { text: "fresh start" });
+    assert.equal(state().checkpoints?.redo, undefined);
+    await api.chat.fromView({ type: "agentRedo" });
+    assert.match(state().notice!.text, /^There is nothing to redo/);
+    assert.deepEqual(bytes(cart), afterOne.cart);
+    assert.equal(userTurns().length, 2);
+  });
+
+  it("a file changed by hand since the agent wrote it is not overwritten without a yes (the test host refuses the dialog); the task's Undo still works", async () => {
+    await threeRequests();
+    const [r1, , r3] = userTurns();
+    const byHand = Buffer.from("// rewritten by hand\r\n");
+    writeFileSync(abs(cart), byHand);
+    await api.chat.fromView({ type: "agentRestore", turnId: r3 });
+    assert.equal(state().notice!.text, "Nothing was restored.");
+    assert.deepEqual(bytes(cart), byHand);
+    assert.equal(userTurns().length, 3);
+
+    // The last task's Undo (its own Keep/Undo) puts its files back; a restore after it asks nothing.
+    await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
+    assert.equal(bytes(notes)!.toString(), "# Notes\n\n- prices in cents\n");
+    await api.chat.fromView({ type: "agentRestore", turnId: r1 });
+    assert.deepEqual(bytes(cart), cartSource);
+    assert.equal(bytes(notes), undefined);
+    assert.deepEqual(state().chat.turns, []);
+  });
+
+  it("the todo list: shown and updated as the webview receives it, the model sees it, and it is kept with the chat on disk", async () => {
+    const todo = (...statuses: TodoItem["status"][]): TodoItem[] => ["Read the cart", "Fix the total", "Run the tests"].map((title, i) => ({ id: i + 1, title, status: statuses[i]! }));
+    const viewTodos = () => (api.chat.posted()?.chat.turns.at(-1) as AssistantTurn | undefined)?.agent?.todos;
+    server.queue(
+      { toolCalls: [{ name: "manage_todo_list", arguments: { todoList: todo("completed", "in-progress", "not-started") } }] },
+      { toolCalls: [{ name: "run_in_terminal", arguments: { command: "node -e \"console.log(1)\"", explanation: "Check" } }] },
+      { toolCalls: [{ name: "manage_todo_list", arguments: { todoList: todo("completed", "completed", "in-progress") } }] },
+      { text: "Done with two of three." },
+    );
+    const before = server.chatRequests.length;
+    const task = api.chat.fromView({ type: "send", text: "Fix the cart in steps" });
+    // While the command's card waits, the view already has the first list.
+    await waitFor("the first list in the view", viewTodos, (todos) => JSON.stringify(todos) === JSON.stringify(todo("completed", "in-progress", "not-started")));
+    await approve(1, "allow");
+    await task;
+    await ended();
+    await waitFor("the updated list in the view", viewTodos, (todos) => JSON.stringify(todos) === JSON.stringify(todo("completed", "completed", "in-progress")));
+    const requests = server.chatRequests.slice(before);
+    assert.match(toolResults(requests[1]!).at(-1)!, /^Todo list saved: 1 of 3 completed\.\n- \[x\] 1\. Read the cart\n- \[-\] 2\. Fix the total\n- \[ \] 3\. Run the tests$/);
+    assert.deepEqual(answer()!.agent!.steps.filter((s) => s.kind === "tool").map((s) => s.title), ["created 3 todos", "ran node -e \"console.log(1)\"", "started (3/3) Run the tests"]);
+
+    // What the next window reads: the chat as stored in the workspace's storage.
+    await api.chat.flush();
+    const userData = process.env.WISP_TEST_USER_DATA_DIR ?? "";
+    const file = `${encodeURIComponent(chatKey(state().chat.id))}.json`;
+    const found = readdirSync(userData, { recursive: true, encoding: "utf8" }).find((path) => path.endsWith(`/chats/${file}`));
+    assert.ok(found, `the stored chat ${file} under ${userData}`);
+    const stored = JSON.parse(readFileSync(join(userData, found), "utf8")) as Chat;
+    assert.deepEqual((stored.turns.at(-1) as AssistantTurn).agent!.todos, todo("completed", "completed", "in-progress"));
+
+    // The next request carries the open list to the model, and shows it.
+    await request("Finish it", { text: "Finished." });
+    const carried = (server.chatRequests.at(-1)!.messages as { role: string; content: string }[])[1]!;
+    assert.match(carried.content, /^Finish it\n\n\[Your todo list from earlier in this conversation; update it with manage_todo_list as you work:\n- \[x\] 1\. Read the cart/);
+    assert.deepEqual(viewTodos(), todo("completed", "completed", "in-progress"));
+  });
+});
