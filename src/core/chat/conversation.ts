@@ -66,6 +66,25 @@ export interface AssistantTurn {
   readonly contextCuts?: readonly string[];
   /** Agent mode: the task's steps and changed files; `text` is the model's last answer. */
   readonly agent?: AgentTask;
+  /** A summary that replaced the turns before it (`/compact`): `text` is the summary. */
+  readonly compaction?: Compaction;
+  /** The custom agent (or Plan) that answered, and its handoff buttons. */
+  readonly customAgent?: AnsweredBy;
+}
+
+export interface Compaction {
+  /** How many turns the summary replaced. */
+  readonly replacedTurns: number;
+  /** Done by itself because the conversation neared the model's context. */
+  readonly auto: boolean;
+  /** Files changed in the replaced turns, and the todos they left open (kept whatever the summary says). */
+  readonly files: readonly string[];
+  readonly todos: readonly string[];
+}
+
+export interface AnsweredBy {
+  readonly name: string;
+  readonly handoffs: readonly { readonly label: string; readonly agent: string }[];
 }
 
 export type ChatTurn = UserTurn | AssistantTurn;
