@@ -7,6 +7,7 @@ import { McpInputs } from "./mcp/mcp-inputs";
 import { registerMcpCommands } from "./mcp/mcp-commands";
 import { McpServers, type McpServerView } from "./mcp/mcp-servers";
 import { registerChat, type ChatProbe } from "./chat/register-chat";
+import { CustomizationFiles } from "./customization/customization-files";
 import { registerEdit } from "./edit/register-edit";
 import type { EditProbe } from "./edit/edit-controller";
 import { registerNextEdit } from "./next-edit/register-next-edit";
@@ -119,7 +120,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
-  const edit = registerEdit({ settings, clients, log, state: context.globalState });
+  // Prompt files, custom agents and scoped instructions (.github/...), for the chat, the agent and edits.
+  const customization = new CustomizationFiles(() => settings.value.chat.userPromptsFolder, log);
+  let userPromptsFolder = settings.value.chat.userPromptsFolder;
+  context.subscriptions.push(
+    customization,
+    settings.onDidChange((s) => {
+      if (s.chat.userPromptsFolder === userPromptsFolder) return;
+      userPromptsFolder = s.chat.userPromptsFolder;
+      customization.userFolderChanged();
+    }),
+  );
+  const edit = registerEdit({ settings, clients, log, state: context.globalState, instructions: customization });
   context.subscriptions.push(edit.disposable);
   const nextEdit = registerNextEdit(settings, {
     client: () => clients.create({ timeoutMs: completionTimeoutMs }),
@@ -139,7 +151,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     version: context.extension.packageJSON.version as string,
   });
   context.subscriptions.push(mcpOutput, mcp, registerMcpCommands(mcp, mcpOutput, log));
-  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp });
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, customization, editEnded: edit.ended });
   context.subscriptions.push(chat.disposable);
   context.subscriptions.push(registerLanguageModels({ settings, keys, clients, connection, log }));
 

@@ -46,8 +46,8 @@ export interface AgentTools {
 export interface AgentSessionDeps {
   readonly store: ChatStore;
   readonly stream: AgentStream;
-  /** Model, prompt, tools and limits for the task; throws (with a `kind`) when there is none. */
-  readonly setup: () => Promise<AgentSetup>;
+  /** Model, prompt, tools and limits for a task of the chat; throws (with a `kind`) when there is none. */
+  readonly setup: (chatId: string) => Promise<AgentSetup>;
   /** The tools for a task's run (a new task, or one going on). */
   readonly tools: (task: { readonly chatId: string; readonly turnId: string; readonly resumed: boolean }) => Promise<AgentTools>;
   readonly events: ChatSessionEvents;
@@ -129,7 +129,7 @@ export class AgentSession {
         turn = { ...turn, text: refusal, agent: { ...turn.agent!, end: "untrusted" } };
         return;
       }
-      const setup = await this.deps.setup();
+      const setup = await this.deps.setup(chat.id);
       const tools = await this.deps.tools({ chatId: chat.id, turnId: turn.id, resumed: resumed !== undefined });
       turn = { ...turn, model: setup.model };
       const definitions = await tools.definitions(() => this.reporter(this.deps.newId(), () => turn.agent!, setTask), controller.signal);

@@ -4,13 +4,15 @@
  */
 import type { Usage } from "../api/usage";
 import { recoverTask, type AgentTask } from "../agent/agent-task";
+import type { Handoff } from "../customization/file-fields";
 
 /**
  * Where attached code came from: the editor's selection (or its visible part when nothing was
  * selected), an @-mention (file, symbol, problems, open editors, git changes), or the workspace
- * index (`found`: added by Wisp for a question that attached nothing).
+ * index (`found`: added by Wisp for a question that attached nothing), or an earlier answer (`answer`:
+ * what a handoff passes on, such as the Plan agent's plan).
  */
-export type AttachmentSource = "selection" | "visible" | "file" | "symbol" | "problems" | "open" | "git" | "found";
+export type AttachmentSource = "selection" | "visible" | "file" | "symbol" | "problems" | "open" | "git" | "found" | "answer";
 
 /** Code (or other context) attached to a user message. */
 export interface CodeAttachment {
@@ -84,7 +86,7 @@ export interface Compaction {
 
 export interface AnsweredBy {
   readonly name: string;
-  readonly handoffs: readonly { readonly label: string; readonly agent: string }[];
+  readonly handoffs: readonly Handoff[];
 }
 
 export type ChatTurn = UserTurn | AssistantTurn;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { AgentSession, type AgentSetup } from "../../core/agent/agent-session";
+import { AgentSession, type AgentSetup, type AgentTools } from "../../core/agent/agent-session";
 import { agentSystemPrompt } from "../../core/agent/agent-prompt";
 import { ToolSchemaCompiler } from "../../core/agent/tool-args";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
@@ -20,6 +20,9 @@ import { CheckpointStore } from "./checkpoint-store";
 import { EditTools } from "./edit-tools";
 import { WorkspaceTools } from "./workspace-tools";
 import type { McpAgentTools } from "../mcp/mcp-agent-tools";
+import { allowsMcp } from "../../core/customization/tool-allow-list";
+import type { AgentRun, TaskCustomization } from "../../core/customization/task-customization";
+import { CustomizedTools } from "../customization/customized-tools";
 
 export interface AgentControllerDeps {
   readonly store: ChatStore;
@@ -40,6 +43,11 @@ export interface AgentControllerDeps {
   /** Where the task's checkpoint is kept (undefined: in memory). */
   readonly storageFolder: string | undefined;
   readonly newId: () => string;
+  /** The agent chosen in the switch, and what a task's agent, files in play and prompt file change. */
+  readonly customization?: {
+    selectedRun(): AgentRun;
+    task(chatId: string, run: AgentRun): TaskCustomization;
+  };
 }
 
 const modeKey = "wisp.chat.mode";
@@ -55,6 +63,8 @@ export class AgentController implements vscode.Disposable {
   private readonly mcpTools: McpAgentTools | undefined;
   private checkpoint: Promise<CheckpointStore>;
   private readonly highlights: AgentHighlights | undefined;
+  /** How each chat's current task was asked for (its agent, a prompt file's tools and model). */
+  private readonly runs = new Map<string, AgentRun>();
 
   constructor(private readonly deps: AgentControllerDeps) {
     this.mcpTools = deps.mcp?.(this.approvals);
@@ -64,7 +74,7 @@ export class AgentController implements vscode.Disposable {
     this.session = new AgentSession({
       store: deps.store,
       stream: (body, signal) => this.stream(body, signal),
-      setup: () => this.setup(),
+      setup: (chatId) => this.setup(chatId),
       tools: (task) => this.tools(task),
       events: deps.events,
       newId: deps.newId,
@@ -89,8 +99,16 @@ export class AgentController implements vscode.Disposable {
     return undefined;
   }
 
-  start(text: string): Promise<boolean> {
+  /** Starts a task in the active chat, with the agent chosen in the switch unless `run` says otherwise. */
+  start(text: string, run?: AgentRun): Promise<boolean> {
+    const chatId = this.deps.store.active().id;
+    if (!this.isRunning(chatId)) this.runs.set(chatId, run ?? this.deps.customization?.selectedRun() ?? {});
     return this.session.start(text, this.blocked());
+  }
+
+  /** How the chat's last task was asked for. */
+  runOf(chatId: string): AgentRun {
+    return this.runs.get(chatId) ?? {};
   }
 
   continue(): Promise<boolean> {
@@ -140,8 +158,10 @@ export class AgentController implements vscode.Disposable {
     this.highlights?.dispose();
   }
 
-  private async setup(): Promise<AgentSetup> {
+  private async setup(chatId: string): Promise<AgentSetup> {
     const chat = await this.deps.chatSetup();
+    const custom = this.deps.customization?.task(chatId, this.runOf(chatId));
+    if (custom?.modelNotice) this.deps.events.notice(custom.modelNotice);
     const agent = this.deps.settings.value.agent;
     const folder = vscode.workspace.workspaceFolders![0]!;
     const rules = agent.rules ? await loadRules(folder.uri) : [];
@@ -152,10 +172,10 @@ export class AgentController implements vscode.Disposable {
       rules,
       userPrompt: chat.systemPrompt,
     });
-    return { model: chat.model, systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, maxSteps: agent.maxSteps };
+    return { model: custom?.model ?? chat.model, systemPrompt: [systemPrompt, ...(custom?.promptParts ?? [])].join("\n\n"), temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, maxSteps: agent.maxSteps };
   }
 
-  private async tools(task: { chatId: string; turnId: string; resumed: boolean }): Promise<WorkspaceTools> {
+  private async tools(task: { chatId: string; turnId: string; resumed: boolean }): Promise<AgentTools> {
     const folder = vscode.workspace.workspaceFolders![0]!;
     const agent = this.deps.settings.value.agent;
     const checkpoint = await this.checkpoint;
@@ -177,14 +197,18 @@ export class AgentController implements vscode.Disposable {
       maxOutputChars: agent.maxOutputChars,
     });
     const edits = new EditTools({ ws, checkpoint, approvals: this.approvals, askBeforeEdits: agent.approveEdits === "ask", rules: agent.rules, edited: (path) => this.highlights?.track(path) });
-    return new WorkspaceTools(ws, edits, {
+    const custom = this.deps.customization?.task(task.chatId, this.runOf(task.chatId));
+    // An agent whose list names no MCP tool starts no MCP server.
+    const mcp = custom?.allowList && !allowsMcp(custom.allowList) ? undefined : this.mcpTools;
+    const tools = new WorkspaceTools(ws, edits, {
       cwd: folder.uri.fsPath,
       approvals: this.approvals,
       autoApprove: agent.autoApprove,
       denyCommands: agent.denyCommands,
       timeoutMs: agent.commandTimeoutSeconds * 1000,
       maxOutputChars: agent.maxOutputChars,
-    }, this.mcpTools, this.schemas);
+    }, mcp, this.schemas);
+    return custom ? new CustomizedTools(tools, custom, (name) => this.mcpTools?.find(name)) : tools;
   }
 
   private async *stream(body: Parameters<ConstructorParameters<typeof AgentSession>[0]["stream"]>[0], signal: AbortSignal) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { globMatcher } from "../../../../src/core/customization/apply-to";
 import { instructionsFor, parseScopedInstructions } from "../../../../src/core/customization/scoped-instructions";
+import { pathsInPlay, pathsInText } from "../../../../src/core/customization/paths-in-play";
 
 describe("applyTo globs", () => {
   const matches = (glob: string, path: string) => globMatcher([glob])(path);
@@ -53,5 +54,17 @@ describe("applyTo globs", () => {
     assert.deepEqual(instructionsFor([python, web, empty], ["src/app.ts"]).map((i) => i.source), [".github/instructions/web.instructions.md"]);
     assert.deepEqual(instructionsFor([python, web], ["a.py", "b.css"]).length, 2);
     assert.deepEqual(instructionsFor([python, web], []), []);
+  });
+});
+
+describe("the files in play for scoped instructions", () => {
+  it("takes file names and paths from the text, not version numbers, abbreviations or prose", () => {
+    assert.deepEqual(pathsInText("Why does cart.py fail, and what about `src/app.ts`? Python 3.12 i.e. nothing else. See (docs/a.md)."), ["cart.py", "src/app.ts", "docs/a.md"]);
+    assert.deepEqual(pathsInText("How does this work?"), []);
+  });
+
+  it("takes the attached files' paths, not labels like problems or git changes", () => {
+    const attachment = (path: string, label?: string) => ({ id: path, path, language: "x", startLine: 1, endLine: 1, text: "", source: label ? ("git" as const) : ("selection" as const), ...(label ? { label } : {}) });
+    assert.deepEqual(pathsInPlay({ text: "and models.py?", attachments: [attachment("src/app.py"), attachment(".", "Uncommitted changes (git diff)")] }), ["src/app.py", "models.py"]);
   });
 });
