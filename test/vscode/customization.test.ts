@@ -15,6 +15,8 @@ const abs = (path: string) => join(workspace, path);
 const readingTools = ["file_search", "get_errors", "grep_search", "list_dir", "read_file"];
 const allTools = ["create_file", "file_search", "get_errors", "grep_search", "list_dir", "read_file", "replace_string_in_file", "run_in_terminal"];
 const written = [".github", "docs/guide.md", "greet.py", "AGENTS.md", "package.json"];
+/** Files written here reach Wisp through VS Code's file watcher, which a loaded machine can hold up a while. */
+const watched = 90_000;
 
 describe("Customization files: prompt files, custom agents, Plan, scoped instructions, /compact, /init (real VS Code, scripted model)", function () {
   this.timeout(120_000);
@@ -67,7 +69,7 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
       ".github/prompts/describe.prompt.md",
       ["---", "description: Describe the selected code", "agent: ask", "model: Scripted-Chat (copilot)", "argument-hint: what to stress", "---", "Describe `${selection}` for ${input:audience:who reads it}, following [the guide](../../docs/guide.md).", ""].join("\n"),
     );
-    await waitFor("/describe offered", () => state().commands.map((c) => c.name), (names) => names.includes("describe"));
+    await waitFor("/describe offered", () => state().commands.map((c) => c.name), (names) => names.includes("describe"), watched);
     const offered = state().commands.find((c) => c.name === "describe")!;
     assert.deepEqual(offered, { name: "describe", description: "Describe the selected code", argumentHint: "what to stress", kind: "prompt" });
     assert.deepEqual(state().commands.slice(0, 7).map((c) => c.name), ["explain", "fix", "tests", "new", "compact", "init", "plan"]);
@@ -76,9 +78,11 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     editor.selection = new vscode.Selection(0, 16, 0, 21);
     server.queue({ text: "It greets." });
     await sendAndWait("/describe audience=reviewers stress the template string");
-    assert.equal(lastRequest().messages.length, 1, "no system prompt: none is set, and no scoped instructions match");
+    const messages = lastRequest().messages as ChatMessage[];
+    assert.equal(messages.length, 2, "the chat's system prompt and the message");
+    assert.doesNotMatch(messages[0]!.content, /Instructions for files/, "no scoped instructions match hello.ts");
     const content = (lastRequest().messages.at(-1) as ChatMessage).content;
-    assert.equal(content, "Describe `hello` for reviewers, following [the guide](../../docs/guide.md).\n\nstress the template string\n\ndocs/guide.md, lines 1-1 (markdown):\n```markdown\nGuide: greet people by name.\n```");
+    assert.equal(content, "Describe `hello` for reviewers, following [the guide](../../docs/guide.md).\n\nstress the template string\n\ndocs/guide.md, line 1 (markdown):\n```markdown\nGuide: greet people by name.\n```");
     assert.equal(lastRequest().model, "scripted-chat", "the model the file names, as the server lists it");
 
     // Without the argument, the input is asked for in an input box; Enter takes what it holds.
@@ -94,9 +98,12 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
   });
 
   it("bad front matter: a diagnostic in the file itself, a clear error in the chat, and nothing is sent", async () => {
-    write(".github/prompts/broken.prompt.md", "---\ndescription: Broken\ntools: [read_file, grep_search\nagent: agent\n---\nDo it.\n");
+    // Created and then edited in VS Code, as a user does.
     const uri = vscode.Uri.file(abs(".github/prompts/broken.prompt.md"));
-    const diagnostics = await waitFor("the diagnostic", () => vscode.languages.getDiagnostics(uri), (d) => d.some((x) => x.severity === vscode.DiagnosticSeverity.Error));
+    const create = new vscode.WorkspaceEdit();
+    create.createFile(uri, { contents: new TextEncoder().encode("---\ndescription: Broken\ntools: [read_file, grep_search\nagent: agent\n---\nDo it.\n") });
+    assert.ok(await vscode.workspace.applyEdit(create));
+    const diagnostics = await waitFor("the diagnostic", () => vscode.languages.getDiagnostics(uri), (d) => d.some((x) => x.severity === vscode.DiagnosticSeverity.Error), watched);
     const error = diagnostics.find((d) => d.severity === vscode.DiagnosticSeverity.Error)!;
     assert.equal(error.source, "Wisp");
     assert.match(error.message, /^Bad YAML: /);
@@ -107,8 +114,12 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     assert.equal(state().chat.turns.length, 0);
 
     // An unknown key is a warning only: the file is still used.
-    write(".github/prompts/broken.prompt.md", "---\ndescription: Fixed\ncolour: blue\n---\nDo it.\n");
-    await waitFor("the warning alone", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 1 && d[0]!.severity === vscode.DiagnosticSeverity.Warning);
+    const document = await vscode.workspace.openTextDocument(uri);
+    const fix = new vscode.WorkspaceEdit();
+    fix.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), "---\ndescription: Fixed\ncolour: blue\n---\nDo it.\n");
+    assert.ok(await vscode.workspace.applyEdit(fix));
+    assert.ok(await document.save());
+    await waitFor("the warning alone", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 1 && d[0]!.severity === vscode.DiagnosticSeverity.Warning, watched);
     server.queue({ text: "Done." });
     await sendAndWait("/broken");
   });
@@ -118,7 +129,7 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
       ".github/agents/reviewer.agent.md",
       ["---", "description: Reviews code, changes nothing", "tools: ['codebase', 'problems', 'fetch']", "handoffs:", "  - label: Fix it", "    agent: agent", "    prompt: Fix what the review found.", "---", "Review for correctness; cite file and line.", ""].join("\n"),
     );
-    await waitFor("the agent in the switch", () => state().agents.map((a) => a.id), (ids) => ids.includes("custom:reviewer"));
+    await waitFor("the agent in the switch", () => state().agents.map((a) => a.id), (ids) => ids.includes("custom:reviewer"), watched);
     assert.deepEqual(state().agents.map((a) => a.label).slice(0, 2), ["Plan", "reviewer"]);
     await api.chat.fromView({ type: "setMode", mode: "agent", agent: "custom:reviewer" });
     assert.equal(state().mode, "agent");
@@ -180,14 +191,15 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
   it("an applyTo **/*.py instruction goes with a question about a Python file and not with one about a TypeScript file; also with the agent's edit and an inline edit", async () => {
     write(".github/instructions/python.instructions.md", "---\napplyTo: '**/*.py'\n---\nUse type hints in Python.\n");
     write("greet.py", "def greet(name):\n    return 'hi ' + name\n");
-    await waitFor("the instructions read", () => api.chat.customization().instructions, (i) => i.includes(".github/instructions/python.instructions.md"));
+    await waitFor("the instructions read", () => api.chat.customization().instructions, (i) => i.includes(".github/instructions/python.instructions.md"), watched);
     const systemOf = (request: { messages: AgentMessage[] }) => (request.messages[0]?.role === "system" ? String(request.messages[0].content) : "");
 
     const python = await vscode.window.showTextDocument(vscode.Uri.file(abs("greet.py")));
     python.selection = new vscode.Selection(0, 0, 1, 30);
     server.queue({ text: "It greets." });
     await vscode.commands.executeCommand("wisp.askAboutSelection", "What does this do?");
-    assert.match(systemOf(lastRequest()), /^Instructions for files matching \*\*\/\*\.py \(from \.github\/instructions\/python\.instructions\.md\):\nUse type hints in Python\.$/);
+    // After the chat's own system prompt (wisp.chat.systemPrompt).
+    assert.match(systemOf(lastRequest()), /\n\nInstructions for files matching \*\*\/\*\.py \(from \.github\/instructions\/python\.instructions\.md\):\nUse type hints in Python\.$/);
 
     const ts = await vscode.window.showTextDocument(vscode.Uri.file(abs("hello.ts")));
     ts.selection = new vscode.Selection(0, 0, 2, 1);
@@ -231,7 +243,7 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     const summaryRequest = lastRequest().messages as ChatMessage[];
     assert.equal(summaryRequest.length, 2);
     assert.match(summaryRequest[0]!.content, /^You write the summary that replaces a conversation/);
-    assert.match(summaryRequest[1]!.content, /keep in particular: keep the API[\s\S]*<conversation>\nUser: How do I greet someone\?\nAssistant: Use hello\(name\)\.\n\nUser: What does it return\?\nAssistant: It returns a string\.\n<\/conversation>$/);
+    assert.match(summaryRequest[1]!.content, /keep in particular: keep the API[\s\S]*<conversation>\nUser: How do I greet someone\?\n\nAssistant: Use hello\(name\)\.\n\nUser: What does it return\?\n\nAssistant: It returns a string\.\n<\/conversation>$/);
     const summary = state().chat.turns[0] as AssistantTurn;
     assert.equal(summary.text, "## Task\nLearn the greeting API.\n## Decisions\nUse hello(name).");
     assert.deepEqual(summary.compaction, { replacedTurns: 4, auto: false, files: [], todos: [] });
@@ -240,7 +252,8 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await sendAndWait("Show me a call");
     const next = lastRequest().messages as ChatMessage[];
     assert.equal(next.length, 2, "the summary and the question only");
-    assert.match(next[0]!.content, /^The conversation so far was compacted into this summary[^\n]*\n## Task\nLearn the greeting API\./);
+    // After the chat's own system prompt (wisp.chat.systemPrompt).
+    assert.match(next[0]!.content, /\n\nThe conversation so far was compacted into this summary[^\n]*\n## Task\nLearn the greeting API\./);
     assert.deepEqual(next[1], { role: "user", content: "Show me a call" });
 
     // Nearly full: the question first brings a summary, then goes on from it.
@@ -274,7 +287,7 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await vscode.commands.executeCommand("wisp.edit.reject");
     await waitFor("the review ended", sessions, (s) => s.length === 0);
     assert.equal(existsSync(abs("AGENTS.md")), false, "Reject writes nothing");
-    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    await waitFor("the empty draft's tab closed", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === "untitled"), (open) => !open);
 
     await send("/init");
     await waitFor("the draft under review again", sessions, (s) => s.length === 1 && s[0]!.state === "reviewing");

@@ -26,6 +26,8 @@ const workspaceFolders = {
 } as const;
 
 const watchedGlob = "**/.github/{prompts,agents,chatmodes,instructions}/*.md";
+/** The folders themselves: a folder created with its files in it may bring one event for the folder only. */
+const watchedFolders = "{**/.github,**/.github/prompts,**/.github/agents,**/.github/chatmodes,**/.github/instructions}";
 
 /**
  * The prompt files, custom agents and scoped instructions of the workspace (`.github/...`) and of
@@ -49,9 +51,26 @@ export class CustomizationFiles implements vscode.Disposable {
     private readonly userFolder: () => string,
     private readonly log: Logger,
   ) {
-    const watcher = vscode.workspace.createFileSystemWatcher(watchedGlob);
+    const files = vscode.workspace.createFileSystemWatcher(watchedGlob);
+    const folders = vscode.workspace.createFileSystemWatcher(watchedFolders, false, true, false);
     const reload = () => void this.reload();
-    this.disposables.push(this.diagnostics, this.changed, watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload), vscode.workspace.onDidChangeWorkspaceFolders(reload));
+    this.disposables.push(
+      this.diagnostics,
+      this.changed,
+      files,
+      files.onDidCreate(reload),
+      files.onDidChange(reload),
+      files.onDidDelete(reload),
+      folders,
+      folders.onDidCreate(reload),
+      folders.onDidDelete(reload),
+      vscode.workspace.onDidChangeWorkspaceFolders(reload),
+      // What is saved, created, renamed or deleted in VS Code counts at once, without waiting for the watcher.
+      vscode.workspace.onDidSaveTextDocument((document) => this.reloadIfOurs([document.uri])),
+      vscode.workspace.onDidCreateFiles((event) => this.reloadIfOurs(event.files)),
+      vscode.workspace.onDidDeleteFiles((event) => this.reloadIfOurs(event.files)),
+      vscode.workspace.onDidRenameFiles((event) => this.reloadIfOurs(event.files.flatMap((f) => [f.oldUri, f.newUri]))),
+    );
     this.watchUserFolder();
     void this.reload();
   }
@@ -101,11 +120,18 @@ export class CustomizationFiles implements vscode.Disposable {
         this.agentFiles = read.agents;
         this.instructionFiles = read.instructions;
         this.showProblems();
+        this.log.info(`customization: ${read.prompts.length} prompt file(s), ${read.agents.length} agent(s), ${read.instructions.length} instructions file(s)`);
         this.changed.fire();
       },
       (error: unknown) => this.log.error(`customization: reading the files failed: ${(error as Error).message}`),
     );
     return this.loading;
+  }
+
+  private reloadIfOurs(uris: readonly vscode.Uri[]): void {
+    const user = this.userFolderUri()?.path;
+    const ours = uris.some((uri) => kindOf(uri.path.slice(uri.path.lastIndexOf("/") + 1)) !== undefined && (/\/\.github\/(prompts|agents|chatmodes|instructions)\/[^/]+$/.test(uri.path) || (user !== undefined && uri.path.startsWith(`${user}/`))));
+    if (ours) void this.reload();
   }
 
   dispose(): void {

@@ -35,7 +35,9 @@ export async function initAgentsMd(deps: InitDeps): Promise<string> {
   const subscription = deps.ended(async ({ file, end }) => {
     if (file !== document) return;
     subscription.dispose();
-    if (end === "accepted" && !document.isClosed) await document.save();
+    if (document.isClosed) return;
+    if (end === "accepted") await document.save();
+    else if (document.isUntitled && document.getText() === "") await closeTabs(document.uri);
   });
   try {
     await deps.apply(editor, { document, startLine: 0, endLine: Math.max(0, document.lineCount - 1) }, draft);
@@ -68,6 +70,12 @@ async function workspaceFacts(folder: vscode.WorkspaceFolder): Promise<Workspace
   }
   const languages = [...counts].sort((a, b) => b[1] - a[1]).map(([language, n]) => ({ language, files: n }));
   return { name: folder.name, entries, manifests, languages };
+}
+
+/** Closes the tabs of a document left empty (the draft of a new file was rejected). */
+async function closeTabs(uri: vscode.Uri): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+  await vscode.window.tabGroups.close(tabs);
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
