@@ -7,6 +7,7 @@ import { McpInputs } from "./mcp/mcp-inputs";
 import { registerMcpCommands } from "./mcp/mcp-commands";
 import { McpServers, type McpServerView } from "./mcp/mcp-servers";
 import { registerChat, type ChatProbe } from "./chat/register-chat";
+import { CustomizationFiles } from "./customization/customization-files";
 import { registerEdit } from "./edit/register-edit";
 import type { EditProbe } from "./edit/edit-controller";
 import { registerNextEdit } from "./next-edit/register-next-edit";
@@ -129,7 +130,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
-  const edit = registerEdit({ settings, clients, log, state: context.globalState });
+  // Prompt files, custom agents and scoped instructions (.github/...), for the chat, the agent and edits.
+  const customization = new CustomizationFiles(() => settings.value.chat.userPromptsFolder, log);
+  let userPromptsFolder = settings.value.chat.userPromptsFolder;
+  context.subscriptions.push(
+    customization,
+    settings.onDidChange((s) => {
+      if (s.chat.userPromptsFolder === userPromptsFolder) return;
+      userPromptsFolder = s.chat.userPromptsFolder;
+      customization.userFolderChanged();
+    }),
+  );
+  const edit = registerEdit({ settings, clients, log, state: context.globalState, instructions: customization });
   context.subscriptions.push(edit.disposable);
   const nextEdit = registerNextEdit(settings, {
     client: () => clients.create({ timeoutMs: completionTimeoutMs }),
@@ -151,7 +163,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   context.subscriptions.push(mcpOutput, mcp, registerMcpCommands(mcp, mcpOutput, log));
   const terminals = new TerminalHistory();
   context.subscriptions.push(terminals);
-  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, terminal: (newId) => terminalMention(terminals, settings, newId) });
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, terminal: (newId) => terminalMention(terminals, settings, newId), customization, editEnded: edit.ended });
   context.subscriptions.push(chat.disposable);
   // Source control, review and the terminal: one-off requests to the chat model, reported in the chat.
   const models = new ChatModelChoice(settings, clients, log);

@@ -23,6 +23,10 @@ export interface WispSettings {
     readonly contextTokens: number;
     /** Add relevant workspace code to questions that attach none, and offer @-mentions of files and symbols. */
     readonly workspaceContext: boolean;
+    /** Compact the conversation by itself when a question would fill this share (percent) of the context; 0: never. */
+    readonly autoCompact: number;
+    /** A folder of the user's own prompt files, agents and instructions ("": none). */
+    readonly userPromptsFolder: string;
   };
   readonly image: ImageSettings;
   readonly agent: AgentSettings;
@@ -135,6 +139,8 @@ function readSettings(): WispSettings {
       maxTokens: c.get<number>("chat.maxTokens", 1024),
       contextTokens: c.get<number>("chat.contextTokens", 0),
       workspaceContext: c.get<boolean>("chat.workspaceContext", true),
+      autoCompact: Math.min(100, Math.max(0, c.get<number>("chat.autoCompact", 85))),
+      userPromptsFolder: str("chat.userPromptsFolder", ""),
     },
     image: {
       model: str("image.model", ""),

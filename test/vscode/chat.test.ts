@@ -108,7 +108,8 @@ describe("Chat panel against the local server (real VS Code)", function () {
   });
 
   it("older turns are left out to fit a small context window, and the user is told", async () => {
-    await chatSettings({ contextTokens: 500, maxTokens: 50 });
+    // Without compaction (wisp.chat.autoCompact 0): left out is what happens then.
+    await chatSettings({ contextTokens: 500, maxTokens: 50, autoCompact: 0 });
     await vscode.commands.executeCommand("wisp.newChat");
     await openSample(1, 1);
     for (let i = 0; i < 4; i++) await vscode.commands.executeCommand("wisp.askAboutSelection", `question ${i}: ${"why is this so? ".repeat(30)}`);
@@ -116,7 +117,7 @@ describe("Chat panel against the local server (real VS Code)", function () {
     assert.equal(answer.status, "done", answer.error?.message);
     assert.ok((answer.droppedMessages ?? 0) > 0, "messages were left out");
     assert.match(state().notice?.text ?? "", /earlier messages? (was|were) left out to fit the model's context of 500 tokens \(from wisp\.chat\.contextTokens\)\.$/);
-    await chatSettings({ contextTokens: undefined, maxTokens: 200 });
+    await chatSettings({ contextTokens: undefined, maxTokens: 200, autoCompact: undefined });
   });
 
   it("a failed request shows in the chat with its kind, so the panel can offer the way out", async () => {
@@ -145,7 +146,7 @@ describe("Chat panel against the local server (real VS Code)", function () {
   });
 });
 
-async function chatSettings(values: { maxTokens?: number; contextTokens?: number }): Promise<void> {
+async function chatSettings(values: { maxTokens?: number; contextTokens?: number; autoCompact?: number }): Promise<void> {
   const config = vscode.workspace.getConfiguration("wisp.chat");
   for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
 }

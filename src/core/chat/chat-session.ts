@@ -42,8 +42,8 @@ export interface ChatSessionEvents {
 export interface ChatSessionDeps {
   readonly store: ChatStore;
   readonly stream: ChatStream;
-  /** Model, prompt and limits for the next request; throws (with a `kind`) when there is none. */
-  readonly setup: () => Promise<ChatSetup>;
+  /** Model, prompt and limits for the next request of the chat; throws (with a `kind`) when there is none. */
+  readonly setup: (chat: Chat) => Promise<ChatSetup>;
   readonly events: ChatSessionEvents;
   readonly newId: () => string;
   readonly now: () => number;
@@ -144,7 +144,7 @@ export class ChatSession {
     let usage: Usage | undefined;
     let finishReason: string | undefined;
     try {
-      const setup = await this.deps.setup();
+      const setup = await this.deps.setup(chat);
       const planned = planChatRequest({ ...setup, tokensPerChar: this.ratios.get(setup.model) }, chat.turns);
       turn = {
         ...turn,

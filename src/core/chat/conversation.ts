@@ -4,13 +4,15 @@
  */
 import type { Usage } from "../api/usage";
 import { recoverTask, type AgentTask } from "../agent/agent-task";
+import type { Handoff } from "../customization/file-fields";
 
 /**
  * Where attached code came from: the editor's selection (or its visible part when nothing was
  * selected), an @-mention (file, symbol, problems, open editors, git changes, the terminal), or the workspace
- * index (`found`: added by Wisp for a question that attached nothing).
+ * index (`found`: added by Wisp for a question that attached nothing), or an earlier answer (`answer`:
+ * what a handoff passes on, such as the Plan agent's plan).
  */
-export type AttachmentSource = "selection" | "visible" | "file" | "symbol" | "problems" | "open" | "git" | "terminal" | "found";
+export type AttachmentSource = "selection" | "visible" | "file" | "symbol" | "problems" | "open" | "git" | "terminal" | "found" | "answer";
 
 /** Code (or other context) attached to a user message. */
 export interface CodeAttachment {
@@ -66,6 +68,25 @@ export interface AssistantTurn {
   readonly contextCuts?: readonly string[];
   /** Agent mode: the task's steps and changed files; `text` is the model's last answer. */
   readonly agent?: AgentTask;
+  /** A summary that replaced the turns before it (`/compact`): `text` is the summary. */
+  readonly compaction?: Compaction;
+  /** The custom agent (or Plan) that answered, and its handoff buttons. */
+  readonly customAgent?: AnsweredBy;
+}
+
+export interface Compaction {
+  /** How many turns the summary replaced. */
+  readonly replacedTurns: number;
+  /** Done by itself because the conversation neared the model's context. */
+  readonly auto: boolean;
+  /** Files changed in the replaced turns, and the todos they left open (kept whatever the summary says). */
+  readonly files: readonly string[];
+  readonly todos: readonly string[];
+}
+
+export interface AnsweredBy {
+  readonly name: string;
+  readonly handoffs: readonly Handoff[];
 }
 
 export type ChatTurn = UserTurn | AssistantTurn;

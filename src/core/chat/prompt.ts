@@ -4,6 +4,7 @@
  */
 import type { ChatMessage } from "../api/chat";
 import type { AssistantTurn, ChatTurn, CodeAttachment, UserTurn } from "./conversation";
+import { isSummary, summaryContext } from "./summary-turn";
 
 export type QuickAction = "explain" | "findProblems" | "writeTests";
 
@@ -60,10 +61,14 @@ function usable(turn: AssistantTurn): boolean {
  */
 export function buildMessages(systemPrompt: string, turns: readonly ChatTurn[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
-  if (systemPrompt.trim() !== "") messages.push({ role: "system", content: systemPrompt.trim() });
+  // A summary of compacted turns goes with the system prompt: it is context, not a message to answer.
+  const summary = turns.findLast(isSummary);
+  const system = [systemPrompt.trim(), summary ? summaryContext(summary) : ""].filter((p) => p !== "").join("\n\n");
+  if (system !== "") messages.push({ role: "system", content: system });
   const lastUser = turns.findLastIndex((t) => t.role === "user");
   for (let i = 0; i < turns.length; i++) {
     const turn = turns[i]!;
+    if (turn.role === "assistant" && turn.compaction) continue;
     if (turn.role === "assistant") {
       if (usable(turn)) messages.push({ role: "assistant", content: turn.text });
       continue;

@@ -7,6 +7,7 @@ import type { Chat, ChatError, ChatSummary } from "./conversation";
 import type { CodeSnippet } from "./chat-request";
 import type { ChatViewState } from "./view-memory";
 import { isMentionKind, type MentionKind } from "../context/mentions";
+import type { SlashCommandItem } from "../customization/slash-commands";
 
 /** One entry of the @-mention list: a kind to pick, or a file or symbol of that kind. */
 export interface MentionItem {
@@ -55,6 +56,12 @@ export interface ViewState {
   readonly mode: ChatMode;
   /** Why agent mode cannot act here (an untrusted workspace, no folder); undefined when it can. */
   readonly agentBlocked?: string;
+  /** What typing `/` lists: Wisp's commands, then the prompt files'. */
+  readonly commands: readonly SlashCommandItem[];
+  /** The agents beside Ask and Agent in the switch: Plan, then the workspace's custom agents. */
+  readonly agents: readonly AgentOption[];
+  /** The agent chosen in the switch (an id of `agents`) while the mode is agent; undefined: Agent itself. */
+  readonly agentId?: string;
   /** Agent mode's checkpoints in this chat: the requests that can be restored, and what Redo would bring back. */
   readonly checkpoints?: CheckpointsView;
 }
@@ -64,6 +71,12 @@ export interface CheckpointsView {
   readonly requests: readonly string[];
   /** The last restore, while Redo can still undo it (until the next request). */
   readonly redo?: { readonly requests: number; readonly files: number };
+}
+
+export interface AgentOption {
+  readonly id: string;
+  readonly label: string;
+  readonly description?: string;
 }
 
 export type ChatMode = "ask" | "agent";
@@ -78,7 +91,9 @@ export type HostMessage =
   | { readonly type: "focusPrompt" }
   | { readonly type: "mentionItems"; readonly requestId: number; readonly items: readonly MentionItem[] }
   /** The chat's view state (scroll position and draft) is stored, with this position. */
-  | { readonly type: "viewSaved"; readonly chatId: string; readonly scrollTop: number };
+  | { readonly type: "viewSaved"; readonly chatId: string; readonly scrollTop: number }
+  /** Puts text in the prompt box (a handoff that waits for the user to send it). */
+  | { readonly type: "setDraft"; readonly text: string };
 
 export type CodeAction = "copy" | "insert" | "apply" | "newFile";
 export type ErrorAction = "setApiKey" | "selectModel" | "retry" | "startLocalServer" | "openSettings" | "showLogs";
@@ -107,7 +122,10 @@ export type ViewMessage =
   | { readonly type: "addMention"; readonly id: string }
   /** `line`: 1-based, to show (a link such as `src/a.ts#L12` in an answer). */
   | { readonly type: "openFile"; readonly path: string; readonly line?: number }
-  | { readonly type: "setMode"; readonly mode: ChatMode }
+  /** `agent`: an agent of the switch (`ViewState.agents`) when the mode is agent; none: Agent itself. */
+  | { readonly type: "setMode"; readonly mode: ChatMode; readonly agent?: string }
+  /** A handoff button under an answer: continue in its agent with its prompt. */
+  | { readonly type: "handoff"; readonly turnId: string; readonly index: number }
   /** The user's answer on an agent step's approval card. */
   | { readonly type: "agentApproval"; readonly stepId: string; readonly answer: ApprovalChoice }
   /** Keep or Undo the last task's changes: all of them, or one file's. */
@@ -158,7 +176,8 @@ const shapes: Record<ViewMessage["type"], Fields> = {
   mentionQuery: { requestId: (v) => Number.isSafeInteger(v), kind: (v) => v === "" || isMentionKind(v), query: (v) => typeof v === "string" && v.length <= 256 },
   addMention: { id },
   openFile: { path: filePath, line: (v) => v === undefined || (Number.isSafeInteger(v) && (v as number) >= 1) },
-  setMode: { mode: (v) => v === "ask" || v === "agent" },
+  setMode: { mode: (v) => v === "ask" || v === "agent", agent: (v) => v === undefined || name(v) },
+  handoff: { turnId: id, index: (v) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) < 64 },
   agentApproval: { stepId, answer: (v) => v === "allow" || v === "session" || v === "always" || v === "deny" },
   agentReview: { turnId: id, action: (v) => v === "keep" || v === "undo", path: (v) => v === undefined || filePath(v) },
   agentContinue: {},

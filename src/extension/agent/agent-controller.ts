@@ -22,6 +22,9 @@ import { RequestCheckpointStore } from "./request-checkpoint-store";
 import { EditTools } from "./edit-tools";
 import { WorkspaceTools } from "./workspace-tools";
 import type { McpAgentTools } from "../mcp/mcp-agent-tools";
+import { allowsMcp } from "../../core/customization/tool-allow-list";
+import type { AgentRun, TaskCustomization } from "../../core/customization/task-customization";
+import { CustomizedTools } from "../customization/customized-tools";
 
 export interface AgentControllerDeps {
   readonly store: ChatStore;
@@ -42,6 +45,11 @@ export interface AgentControllerDeps {
   /** Where the task's checkpoint is kept (undefined: in memory). */
   readonly storageFolder: string | undefined;
   readonly newId: () => string;
+  /** The agent chosen in the switch, and what a task's agent, files in play and prompt file change. */
+  readonly customization?: {
+    selectedRun(): AgentRun;
+    task(chatId: string, run: AgentRun): TaskCustomization;
+  };
 }
 
 const modeKey = "wisp.chat.mode";
@@ -69,6 +77,8 @@ export class AgentController implements vscode.Disposable {
   private readonly highlights: AgentHighlights | undefined;
   /** The profile of each chat's last task, when it has one (Continue goes on with it). */
   private readonly profiles = new Map<string, TaskProfile>();
+  /** How each chat's current task was asked for (its agent, a prompt file's tools and model). */
+  private readonly runs = new Map<string, AgentRun>();
 
   constructor(private readonly deps: AgentControllerDeps) {
     this.mcpTools = deps.mcp?.(this.approvals);
@@ -114,15 +124,27 @@ export class AgentController implements vscode.Disposable {
     return undefined;
   }
 
-  start(text: string): Promise<boolean> {
-    this.profiles.delete(this.deps.store.active().id);
+  /** Starts a task in the active chat, with the agent chosen in the switch unless `run` says otherwise. */
+  start(text: string, run?: AgentRun): Promise<boolean> {
+    const chatId = this.deps.store.active().id;
+    if (!this.isRunning(chatId)) {
+      this.profiles.delete(chatId);
+      this.runs.set(chatId, run ?? this.deps.customization?.selectedRun() ?? {});
+    }
     return this.session.start(text, this.blocked());
   }
 
   /** Starts a task with its own instructions and tools in the active chat (its tools judge the workspace's trust themselves). */
   startWith(profile: TaskProfile, text: string): Promise<boolean> {
-    this.profiles.set(this.deps.store.active().id, profile);
+    const chatId = this.deps.store.active().id;
+    this.profiles.set(chatId, profile);
+    this.runs.set(chatId, {});
     return this.session.start(text);
+  }
+
+  /** How the chat's last task was asked for. */
+  runOf(chatId: string): AgentRun {
+    return this.runs.get(chatId) ?? {};
   }
 
   continue(): Promise<boolean> {
@@ -184,6 +206,8 @@ export class AgentController implements vscode.Disposable {
     const chat = await this.deps.chatSetup();
     const profile = this.profiles.get(task.chatId);
     if (profile) return { model: chat.model, systemPrompt: profile.systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, maxSteps: profile.maxSteps };
+    const custom = this.deps.customization?.task(task.chatId, this.runOf(task.chatId));
+    if (custom?.modelNotice) this.deps.events.notice(custom.modelNotice);
     const agent = this.deps.settings.value.agent;
     const folder = vscode.workspace.workspaceFolders![0]!;
     const rules = agent.rules ? await loadRules(folder.uri) : [];
@@ -194,7 +218,7 @@ export class AgentController implements vscode.Disposable {
       rules,
       userPrompt: chat.systemPrompt,
     });
-    return { model: chat.model, systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, maxSteps: agent.maxSteps };
+    return { model: custom?.model ?? chat.model, systemPrompt: [systemPrompt, ...(custom?.promptParts ?? [])].join("\n\n"), temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, maxSteps: agent.maxSteps };
   }
 
   private async tools(task: TaskRun): Promise<AgentTools> {
@@ -226,14 +250,18 @@ export class AgentController implements vscode.Disposable {
       maxOutputChars: agent.maxOutputChars,
     });
     const edits = new EditTools({ ws, checkpoint, request, approvals: this.approvals, askBeforeEdits: agent.approveEdits === "ask", rules: agent.rules, edited: (path) => this.highlights?.track(path) });
-    return new WorkspaceTools(ws, edits, {
+    const custom = this.deps.customization?.task(task.chatId, this.runOf(task.chatId));
+    // An agent whose list names no MCP tool starts no MCP server.
+    const mcp = custom?.allowList && !allowsMcp(custom.allowList) ? undefined : this.mcpTools;
+    const tools = new WorkspaceTools(ws, edits, {
       cwd: folder.uri.fsPath,
       approvals: this.approvals,
       autoApprove: agent.autoApprove,
       denyCommands: agent.denyCommands,
       timeoutMs: agent.commandTimeoutSeconds * 1000,
       maxOutputChars: agent.maxOutputChars,
-    }, this.mcpTools, this.schemas);
+    }, mcp, this.schemas);
+    return custom ? new CustomizedTools(tools, custom, (name) => this.mcpTools?.find(name)) : tools;
   }
 
   private async *stream(body: Parameters<ConstructorParameters<typeof AgentSession>[0]["stream"]>[0], signal: AbortSignal) {

@@ -18,6 +18,7 @@ import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 import { ChatModelList } from "./chat-models";
 import type { CodeActions } from "./code-actions";
+import type { ChatCustomization } from "../customization/chat-customization";
 
 /** When neither the server nor wisp.chat.contextTokens says the context window. */
 const assumedContextTokens = 4096;
@@ -38,6 +39,8 @@ export interface ChatPanelDeps {
   readonly newId: () => string;
   /** Agent mode, built with the panel's events and chat setup. */
   readonly agent: (events: ChatSessionEvents, chatSetup: () => Promise<ChatSetup>) => AgentController;
+  /** `/` commands, prompt files, agents of the switch, handoffs, compaction: built with the panel. */
+  readonly customization: (panel: ChatPanel, events: ChatSessionEvents) => ChatCustomization;
 }
 
 /**
@@ -48,6 +51,7 @@ export class ChatPanel implements vscode.Disposable {
   readonly session: ChatSession;
   readonly models: ChatModelList;
   readonly agent: AgentController;
+  readonly customization: ChatCustomization;
   private notice: Notice | undefined;
   private noticeId = 0;
   private focusOnReady = false;
@@ -64,8 +68,9 @@ export class ChatPanel implements vscode.Disposable {
       ended: (chatId, turn) => this.ended(chatId, turn),
       notice: (text) => this.showNotice(text),
     };
-    this.session = new ChatSession({ store: deps.store, stream: (body, signal) => this.stream(body, signal), setup: () => this.setup(), newId: deps.newId, now: () => Date.now(), events });
+    this.session = new ChatSession({ store: deps.store, stream: (body, signal) => this.stream(body, signal), setup: (chat) => this.setup(chat), newId: deps.newId, now: () => Date.now(), events });
     this.agent = deps.agent(events, () => this.setup());
+    this.customization = deps.customization(this, events);
   }
 
   /** The full state the view draws. */
@@ -81,7 +86,7 @@ export class ChatPanel implements vscode.Disposable {
     return {
       chats: store.list(),
       chat,
-      streaming: this.session.isStreaming(chat.id) || this.agent.isRunning(chat.id),
+      streaming: this.session.isStreaming(chat.id) || this.agent.isRunning(chat.id) || this.customization.isBusy(chat.id),
       models: setting && !listed.includes(setting) ? [setting, ...listed] : listed,
       modelsListed: this.models.loaded,
       model,
@@ -93,6 +98,7 @@ export class ChatPanel implements vscode.Disposable {
       mode: this.agent.mode,
       ...(agentBlocked ? { agentBlocked } : {}),
       ...(checkpoints ? { checkpoints } : {}),
+      ...this.customization.view(),
     };
   }
 
@@ -122,6 +128,8 @@ export class ChatPanel implements vscode.Disposable {
 
   async message(message: ViewMessage): Promise<void> {
     const { store, codeActions } = this.deps;
+    // `/` commands, sends in agent mode, handoffs and the switch's agents; the rest goes on below.
+    if (await this.customization.message(message)) return;
     if (isAgentMessage(message)) {
       const notice = await agentMessage(this.agent, message);
       if (notice) this.showNotice(notice);
@@ -131,18 +139,8 @@ export class ChatPanel implements vscode.Disposable {
     switch (message.type) {
       case "ready":
         return this.ready();
-      case "send": {
-        if (this.agent.mode === "agent") {
-          await this.agent.start(message.text);
-          return;
-        }
-        // The draft may have changed since the last look: the snippets sent are the ones for this text.
-        this.deps.context.refreshFound(this.session, message.text);
-        const sent = this.session.send(message.text);
-        this.deps.context.sent();
-        await sent;
-        return;
-      }
+      case "send":
+        return this.ask(message.text);
       case "stop":
         this.agent.stop(store.active().id);
         return this.session.stop(store.active().id);
@@ -199,6 +197,15 @@ export class ChatPanel implements vscode.Disposable {
     }
   }
 
+  /** Sends a message in Ask mode, with the snippets found for it. */
+  async ask(text: string): Promise<void> {
+    // The draft may have changed since the last look: the snippets sent are the ones for this text.
+    this.deps.context.refreshFound(this.session, text);
+    const sent = this.session.send(text);
+    this.deps.context.sent();
+    await sent;
+  }
+
   newChat(): void {
     const active = this.deps.store.active();
     // An empty chat is reused rather than piled up.
@@ -209,19 +216,19 @@ export class ChatPanel implements vscode.Disposable {
   /** The exact request for this chat (plus the draft, if any) as curl, TypeScript and Python. */
   async viewAsCode(draft: string): Promise<void> {
     const chat = this.deps.store.active();
-    let setup: ChatSetup;
-    try {
-      setup = await this.setup();
-    } catch (error) {
-      void this.deps.post({ type: "snippets", snippets: [], note: `No request to show: ${(error as Error).message}` });
-      return;
-    }
     const asking = draft.trim() !== "" || chat.pending.length > 0;
     const turns = asking
       ? withUserTurn(chat, { id: "draft", role: "user", text: draft, attachments: chat.pending, createdAt: Date.now() }).turns
       : lastQuestion(chat)
         ? chat.turns.slice(0, chat.turns.lastIndexOf(lastQuestion(chat)!) + 1)
         : withUserTurn(chat, { id: "draft", role: "user", text: "Hello!", attachments: [], createdAt: Date.now() }).turns;
+    let setup: ChatSetup;
+    try {
+      setup = await this.setup({ ...chat, turns });
+    } catch (error) {
+      void this.deps.post({ type: "snippets", snippets: [], note: `No request to show: ${(error as Error).message}` });
+      return;
+    }
     const planned = planChatRequest(setup, turns);
     const what = asking ? "sending the message being typed" : lastQuestion(chat) ? "answering the last question again" : "an example first message";
     const note = `The request Wisp makes for this chat, ${what}. The key is read from the WISP_API_KEY environment variable.`;
@@ -229,16 +236,23 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.customization.dispose();
     this.session.shutdown();
     this.agent.dispose();
     void this.deps.store.flush();
   }
 
-  /** Model, prompt and limits for a request, from the settings and the server's model list. */
-  private async setup(): Promise<ChatSetup> {
+  /**
+   * Model, prompt and limits for a request, from the settings and the server's model list; for a
+   * chat's question, with what its files in play and a prompt file add.
+   */
+  async setup(forChat?: Chat): Promise<ChatSetup> {
     const chat = this.deps.settings.value.chat;
-    const model = await this.models.choose(chat.model, this.deps.settings.value.baseUrl);
-    return { model, systemPrompt: chat.systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, ...this.contextFor(model) };
+    const chosen = await this.models.choose(chat.model, this.deps.settings.value.baseUrl);
+    const custom = forChat ? this.customization.askSetup(forChat) : undefined;
+    const model = custom?.model ?? chosen;
+    const systemPrompt = [chat.systemPrompt.trim(), ...(custom?.promptParts ?? [])].filter((p) => p !== "").join("\n\n");
+    return { model, systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, ...this.contextFor(model) };
   }
 
   private contextFor(model: string): Pick<ChatSetup, "contextTokens" | "contextSource"> {
@@ -246,6 +260,11 @@ export class ChatPanel implements vscode.Disposable {
     if (setting > 0) return { contextTokens: setting, contextSource: "setting" };
     const reported = this.models.all.find((m) => m.id === model)?.context_length;
     return reported ? { contextTokens: reported, contextSource: "server" } : { contextTokens: assumedContextTokens, contextSource: "default" };
+  }
+
+  /** Streams an answer from the server (questions and compaction summaries). */
+  streamAnswer(body: ChatRequestBody, signal: AbortSignal) {
+    return this.stream(body, signal);
   }
 
   private async *stream(body: ChatRequestBody, signal: AbortSignal) {

@@ -29,6 +29,9 @@ import { attachmentFromEditor } from "./editor-attachment";
 import { withTurn, withUserTurn, type CodeAttachment } from "../../core/chat/conversation";
 import type { TaskProfile } from "../agent/agent-controller";
 import type { Approvals } from "../agent/approvals";
+import { AgentSelection } from "../customization/agent-selection";
+import { ChatCustomization } from "../customization/chat-customization";
+import type { CustomizationFiles } from "../customization/customization-files";
 
 export interface ChatDeps {
   readonly context: vscode.ExtensionContext;
@@ -44,6 +47,10 @@ export interface ChatDeps {
   readonly mcp: McpServers;
   /** @terminal's attachment: the terminal's last command. */
   readonly terminal?: (newId: () => string) => Promise<CodeAttachment>;
+  /** Prompt files, custom agents and scoped instructions of the workspace and the user's folder. */
+  readonly customization: CustomizationFiles;
+  /** Fires when an edit of the edit flow ended (/init saves AGENTS.md on Accept). */
+  readonly editEnded: vscode.Event<{ readonly file: vscode.TextDocument; readonly end: string | undefined }>;
 }
 
 /** What other features put in the chat. */
@@ -74,6 +81,8 @@ export interface ChatProbe {
   mentions(kind: MentionKind | "", query: string): Promise<MentionItem[]>;
   /** Handles a message exactly as if the chat webview had sent it (checked the same way). */
   fromView(message: unknown): Promise<void>;
+  /** The customization files read (usable ones), by where they come from. */
+  customization(): { prompts: string[]; agents: string[]; instructions: string[] };
 }
 
 const quickActionCommands: Record<QuickAction, string> = {
@@ -100,6 +109,9 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
   // The provider posts for the panel and the panel answers the provider: built in this order.
   let provider: ChatViewProvider | undefined;
   const views = new ChatViewMemory(storage);
+  const selection = new AgentSelection(deps.customization, context.workspaceState);
+  // Built with the panel (it needs the panel); the agent asks it only once tasks run.
+  let customization: ChatCustomization | undefined;
   const agent = (events: ChatSessionEvents, chatSetup: () => Promise<ChatSetup>) =>
     new AgentController({
       store,
@@ -116,6 +128,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
       mcp: (approvals) => new McpAgentTools(deps.mcp, approvals, context.workspaceState, () => ({ ...settings.value.mcp, maxOutputChars: settings.value.agent.maxOutputChars })),
       storageFolder: context.storageUri?.scheme === "file" ? context.storageUri.fsPath : undefined,
       newId,
+      customization: { selectedRun: () => customization!.selectedRun(), task: (chatId, run) => customization!.task(chatId, run) },
     });
   let posted: ViewState | undefined;
   const post = async (message: HostMessage) => {
@@ -123,7 +136,16 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     if (delivered && message.type === "state") posted = message.state;
     return delivered;
   };
-  const panel = new ChatPanel({ store, views, settings, clients, codeActions, context: chatContext, log, newId, agent, post });
+  const panel = new ChatPanel({
+    store, views, settings, clients, codeActions, context: chatContext, log, newId, agent, post,
+    customization: (chatPanel, events) =>
+      (customization = new ChatCustomization(chatPanel, events, {
+        files: deps.customization, selection, store, settings, context: chatContext, log, newId, post,
+        attachFromEditor: (withProblems) => attachFromEditor(withProblems),
+        editor: () => vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0],
+        init: { apply: deps.applyAsEdit, ended: deps.editEnded },
+      })),
+  });
   provider = new ChatViewProvider(context.extensionUri, { ready: () => panel.ready(), message: (m) => void handle(panel.message(m)) }, log);
 
   /** View actions run detached from the view: their failures become a notice and a log line. */
@@ -169,13 +191,13 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     command("wisp.askAboutSelection", async (question) => {
       await attachFromEditor();
       // A question passed along (e.g. by a keybinding's args) is sent at once.
-      if (typeof question === "string" && question.trim() !== "") await panel.session.send(question);
+      if (typeof question === "string" && question.trim() !== "") await panel.customization.sendQuestion(question);
     }),
     ...Object.entries(quickActionCommands).map(([action, id]) =>
       command(id, async () => {
         // What the editor already reports about these lines is the first thing to explain or fix.
         await attachFromEditor(action === "explain" || action === "findProblems");
-        await panel.session.send(quickActions[action as QuickAction].prompt);
+        await panel.customization.sendQuestion(quickActions[action as QuickAction].prompt);
       }),
     ),
     registerOriginalContent((path) => panel.agent.original(path)),
@@ -202,6 +224,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
       await panel.viewAsCode("");
     }),
     keys.onDidChange(refreshModels),
+    deps.customization.onDidChange(() => panel.postState()),
     settings.onDidChange((s) => {
       if (s.baseUrl !== lastConnection) {
         lastConnection = s.baseUrl;
@@ -241,6 +264,11 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
         if (parsed === undefined) throw new Error(`not a message the chat view may send: ${JSON.stringify(message)}`);
         await panel.message(parsed);
       },
+      customization: () => ({
+        prompts: deps.customization.prompts().map((p) => p.value.source),
+        agents: deps.customization.agents().map((a) => a.source),
+        instructions: deps.customization.instructions().map((i) => i.source),
+      }),
     },
   };
 }

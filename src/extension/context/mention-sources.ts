@@ -112,7 +112,8 @@ export class MentionSources {
     );
   }
 
-  private async file(uri: vscode.Uri): Promise<CodeAttachment> {
+  /** A file, whole, as an attachment (the caller has asked about a sensitive one). */
+  async file(uri: vscode.Uri): Promise<CodeAttachment> {
     const path = vscode.workspace.asRelativePath(uri, false);
     const text = await readTextFile(uri, { maxBytes: maxMentionBytes });
     if (text === "too-large") throw new Error(`${path} is larger than ${maxMentionBytes / 1024} KB: not attached. Select the part you mean and use Ask About Selection, or @symbol.`);

@@ -12,11 +12,15 @@ import { EditSession, type EditEnd, type EditState } from "./edit-session";
 import { blockOf, requestInput, type EditTarget } from "./edit-target";
 import { ReviewCopies } from "./review-copies";
 import { ReviewCopy, type MirroredChange } from "./review-copy";
+import { instructionsFor, type ScopedInstructions } from "../../core/customization/scoped-instructions";
+import { instructionsParts } from "../../core/customization/paths-in-play";
 
 export interface EditControllerDeps {
   readonly settings: Settings;
   readonly clients: ClientFactory;
   readonly log: Logger;
+  /** Scoped instructions: those whose applyTo matches the edited file go with its request. */
+  readonly instructions?: { instructions(): readonly ScopedInstructions[] };
 }
 
 /** What the extension's own tests and benchmark read about the edits. */
@@ -55,6 +59,7 @@ export class EditController implements vscode.Disposable {
   private readonly decorations = new EditDecorations();
   private readonly changedEmitter = new vscode.EventEmitter<void>();
   private readonly editedEmitter = new vscode.EventEmitter<void>();
+  private readonly endedEmitter = new vscode.EventEmitter<{ readonly file: vscode.TextDocument; readonly end: EditEnd | undefined }>();
   private readonly models: ChatModelList;
   private readonly subscriptions: vscode.Disposable[];
   private readonly shownAfter: number[] = [];
@@ -66,6 +71,8 @@ export class EditController implements vscode.Disposable {
   readonly onDidChange = this.changedEmitter.event;
   /** Fires on every change of a session: its lines, its decisions, its end (the diff view listens). */
   readonly onDidEdit = this.editedEmitter.event;
+  /** Fires when an edit ended, with the file it edited and how it ended (accepted, rejected, ...). */
+  readonly onDidEnd = this.endedEmitter.event;
 
   constructor(private readonly deps: EditControllerDeps) {
     this.models = new ChatModelList(deps.clients, deps.log);
@@ -74,6 +81,7 @@ export class EditController implements vscode.Disposable {
       this.decorations,
       this.changedEmitter,
       this.editedEmitter,
+      this.endedEmitter,
       vscode.workspace.onDidChangeTextDocument((event) => this.documentChanged(event)),
       vscode.window.onDidChangeVisibleTextEditors(() => {
         for (const session of this.sessions) session.refresh();
@@ -155,6 +163,7 @@ export class EditController implements vscode.Disposable {
     if (session.state === "ended" && this.sessions.delete(session)) {
       this.deps.log.info(`edit: ${end ?? "ended"} (${session.file.uri.fsPath}, line ${session.region.startLine + 1})`);
       this.changed(session.document);
+      this.endedEmitter.fire({ file: session.file, end });
     }
     return end;
   }
@@ -196,7 +205,10 @@ export class EditController implements vscode.Disposable {
     client.checkReady();
     const chat = settings.value.chat;
     const model = await this.models.choose(chat.model, settings.value.baseUrl);
-    const messages = editMessages(requestInput(target, instruction));
+    const input = requestInput(target, instruction);
+    const messages = editMessages(input);
+    const scoped = instructionsParts(instructionsFor(this.deps.instructions?.instructions() ?? [], [input.path]));
+    if (scoped.length > 0) messages[0] = { ...messages[0]!, content: [messages[0]!.content, ...scoped].join("\n\n") };
     log.info(`edit: ${model}, lines ${target.startLine + 1}-${target.endLine + 1} of ${target.document.uri.fsPath}`);
     const body = { model, messages, temperature: chat.temperature, max_tokens: chat.maxTokens, stream_options: { include_usage: true } };
     return (signal) => client.streamChat(body, signal);

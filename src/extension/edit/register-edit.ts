@@ -11,6 +11,7 @@ import { FixWithWisp, fixInstruction, isFixRequest } from "./fix-code-action";
 import { askInstruction, remember } from "./instruction-input";
 import { targetOf, type EditTarget } from "./edit-target";
 import { reviewScheme } from "./review-copies";
+import type { ScopedInstructions } from "../../core/customization/scoped-instructions";
 
 export interface EditDeps {
   readonly settings: Settings;
@@ -18,10 +19,18 @@ export interface EditDeps {
   readonly log: Logger;
   /** Where the recent instructions are kept. */
   readonly state: vscode.Memento;
+  /** Scoped instructions (.github/instructions): those matching the edited file go with the request. */
+  readonly instructions?: { instructions(): readonly ScopedInstructions[] };
 }
 
 /** Edit in place: its commands, CodeLens, diff view and Quick Fix. `apply` opens chat code as a reviewed edit. */
-export function registerEdit(deps: EditDeps): { disposable: vscode.Disposable; probe: EditProbe; apply: (editor: vscode.TextEditor, target: EditTarget, code: string) => Promise<void> } {
+export function registerEdit(deps: EditDeps): {
+  disposable: vscode.Disposable;
+  probe: EditProbe;
+  apply: (editor: vscode.TextEditor, target: EditTarget, code: string) => Promise<void>;
+  /** Fires when an edit ended (accepted, rejected, ...), with its file. */
+  ended: EditController["onDidEnd"];
+} {
   const { log, state } = deps;
   const edits = new EditController(deps);
   const diffView = new EditDiffView(edits);
@@ -75,5 +84,5 @@ export function registerEdit(deps: EditDeps): { disposable: vscode.Disposable; p
     await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
     await edits.start(target, source);
   };
-  return { disposable, probe: edits.probe, apply };
+  return { disposable, probe: edits.probe, apply, ended: edits.onDidEnd };
 }

@@ -39,7 +39,7 @@ export class ChatApp {
       stop: () => post({ type: "stop" }),
       removeAttachment: (id) => post({ type: "removeAttachment", id }),
       draftChanged: () => this.saveView(),
-      setMode: (mode) => post({ type: "setMode", mode }),
+      setMode: (mode, agent) => post({ type: "setMode", mode, ...(agent ? { agent } : {}) }),
     }, post);
     this.redo = new RedoBar(post);
     root.append(this.header.element, this.banner, this.snippets.element, this.conversation.element, this.redo.element, this.notice, this.composer.element);
@@ -60,6 +60,10 @@ export class ChatApp {
         return this.composer.focus();
       case "mentionItems":
         return this.composer.showMentions(message.requestId, message.items);
+      case "setDraft":
+        this.composer.setDraft(message.text);
+        this.composer.focus();
+        return this.saveView();
       case "viewSaved":
         // What a reload restores, on the page for whoever waits for it (the e2e tests).
         if (message.chatId === this.conversation.chatId) this.conversation.element.dataset.savedScrollTop = String(message.scrollTop);
@@ -77,6 +81,7 @@ export class ChatApp {
     this.redo.show(state);
     if (switched) this.composer.setDraft(state.view.draft);
     this.composer.show(state.chat.pending, state.streaming, state.mode);
+    this.composer.showCustomization(state.commands, state.agents, state.agentId);
     if (state.notice && state.notice.id > this.host.page.noticeSeen) this.showNotice(state.notice.id, state.notice.text);
   }
 

@@ -1,19 +1,22 @@
 import type { CodeAttachment } from "../../core/chat/conversation";
-import type { ChatMode, MentionItem, ViewMessage } from "../../core/chat/protocol";
+import type { AgentOption, ChatMode, MentionItem, ViewMessage } from "../../core/chat/protocol";
+import type { SlashCommandItem } from "../../core/customization/slash-commands";
 import { describeAttachment } from "../../core/chat/prompt";
 import { actionButton, button, el } from "./dom";
 import { MentionMenu } from "./mention-menu";
+import { SlashMenu } from "./slash-menu";
 
 export interface ComposerEvents {
   send(text: string): void;
   stop(): void;
   removeAttachment(id: string): void;
   draftChanged(text: string): void;
-  setMode(mode: ChatMode): void;
+  /** `agent`: an agent of the switch beside Agent itself (Plan, a custom agent). */
+  setMode(mode: ChatMode, agent?: string): void;
 }
 
 const placeholders: Record<ChatMode, string> = {
-  ask: "Ask Wisp… (@ to mention files, symbols, problems; Enter to send)",
+  ask: "Ask Wisp… (@ to mention files, symbols, problems; / for commands; Enter to send)",
   agent: "Describe a task for the agent… (it reads, edits and runs commands, asking before commands; Enter to start)",
 };
 
@@ -23,12 +26,16 @@ export class Composer {
   private readonly chips = el("ul", { className: "chips pending", "aria-label": "Code attached to the next message" });
   private readonly input = el("textarea", { rows: 3, placeholder: "Ask Wisp… (@ to mention files, symbols, problems; Enter to send)", "aria-label": "Message to Wisp" });
   private readonly mentions: MentionMenu;
+  private readonly slash: SlashMenu;
   private readonly sendButton = el("button", { type: "submit", className: "primary", title: "Send (Enter)" }, "Send");
   private readonly stopButton = button("Stop", { className: "stop", title: "Stop the answer (Escape)" });
   private readonly modeButtons = {
     ask: button("Ask", { className: "mode", title: "Ask: chat about your code" }),
     agent: button("Agent", { className: "mode", title: "Agent: carry out a task with tools (read, edit, run)" }),
   };
+  /** Plan and the custom agents, after Ask and Agent. */
+  private readonly agentButtons = el("span", { className: "agent-modes" });
+  private agentsKey = "";
   private mode: ChatMode = "ask";
   private streaming = false;
   private hasAttachments = false;
@@ -38,15 +45,16 @@ export class Composer {
     post: (message: ViewMessage) => void,
   ) {
     this.mentions = new MentionMenu(this.input, post);
-    const modes = el("div", { className: "modes", role: "group", "aria-label": "Mode" }, this.modeButtons.ask, this.modeButtons.agent);
+    this.slash = new SlashMenu(this.input);
+    const modes = el("div", { className: "modes", role: "group", "aria-label": "Mode" }, this.modeButtons.ask, this.modeButtons.agent, this.agentButtons);
     for (const mode of ["ask", "agent"] as const) this.modeButtons[mode].addEventListener("click", () => this.events.setMode(mode));
-    this.element.append(this.chips, this.mentions.element, this.input, el("div", { className: "composer-actions" }, modes, this.stopButton, this.sendButton));
+    this.element.append(this.chips, this.mentions.element, this.slash.element, this.input, el("div", { className: "composer-actions" }, modes, this.stopButton, this.sendButton));
     this.element.addEventListener("submit", (event) => {
       event.preventDefault();
       this.submit();
     });
     this.input.addEventListener("keydown", (event) => {
-      if (this.mentions.handleKey(event)) return;
+      if (this.mentions.handleKey(event) || this.slash.handleKey(event)) return;
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
@@ -77,6 +85,24 @@ export class Composer {
 
   focus(): void {
     this.input.focus();
+  }
+
+  /** The `/` commands and the agents of the switch, as the host lists them; `agentId` is the one chosen. */
+  showCustomization(commands: readonly SlashCommandItem[], agents: readonly AgentOption[], agentId: string | undefined): void {
+    this.slash.setCommands(commands);
+    const key = JSON.stringify(agents);
+    if (key !== this.agentsKey) {
+      this.agentsKey = key;
+      this.agentButtons.replaceChildren(
+        ...agents.map((agent) => {
+          const node = button(agent.label, { className: "mode", title: agent.description ? `${agent.label}: ${agent.description}` : agent.label, "data-agent": agent.id });
+          node.addEventListener("click", () => this.events.setMode("agent", agent.id));
+          return node;
+        }),
+      );
+    }
+    for (const node of this.agentButtons.querySelectorAll<HTMLButtonElement>("button")) node.setAttribute("aria-pressed", String(this.mode === "agent" && node.dataset.agent === agentId));
+    this.modeButtons.agent.setAttribute("aria-pressed", String(this.mode === "agent" && agentId === undefined));
   }
 
   show(pending: readonly CodeAttachment[], streaming: boolean, mode: ChatMode = this.mode): void {

@@ -7,6 +7,7 @@ import { StreamingMarkdown } from "./streaming-markdown";
 import { agentFooter, agentKey, agentSteps } from "./agent-view";
 import { todoPanel } from "./todo-view";
 import { restoreControl, type RestoreInfo } from "./checkpoint-view";
+import { compactionNote, handoffBar } from "./handoff-bar";
 
 export interface TurnContext {
   /** The newest answer of the chat (it gets Regenerate). */
@@ -60,8 +61,8 @@ export class TurnView {
     // would restyle and lay out all of it again (a long task when a 2,000-token answer ends).
     for (const node of this.around) node.remove();
     const todos = turn.agent?.todos?.length ? todoPanel(turn.agent.todos, context.latest) : undefined;
-    const above = [...answerHeader(turn), todos, turn.agent ? agentSteps(turn.agent, this.post) : undefined].filter((n): n is HTMLElement => n !== undefined);
-    const below = [...(turn.agent ? agentFooter(turn, turn.agent, context.latest, context.streaming, this.post) : []), ...answerFooter(turn, context, this.post)];
+    const above = [...answerHeader(turn), compactionNote(turn), todos, turn.agent ? agentSteps(turn.agent, this.post) : undefined].filter((n): n is HTMLElement => n !== undefined);
+    const below = [...(turn.agent ? agentFooter(turn, turn.agent, context.latest, context.streaming, this.post) : []), handoffBar(turn, context.latest, context.streaming, this.post), ...answerFooter(turn, context, this.post)].filter((n): n is HTMLElement => n !== undefined);
     this.markdown.element.before(...above);
     this.markdown.element.after(...below);
     this.around = [...above, ...below];
@@ -69,7 +70,7 @@ export class TurnView {
 }
 
 function answerHeader(turn: AssistantTurn): [HTMLElement, HTMLElement | undefined] {
-  const header = el("header", { className: "turn-header" }, el("span", { className: "who" }, "Wisp"), turn.model ? el("span", { className: "model" }, turn.model) : undefined);
+  const header = el("header", { className: "turn-header" }, el("span", { className: "who" }, "Wisp"), turn.customAgent ? el("span", { className: "agent-name" }, turn.customAgent.name) : undefined, turn.model ? el("span", { className: "model" }, turn.model) : undefined);
   const n = turn.droppedMessages ?? 0;
   const dropped = n > 0 ? `${n} earlier message${n === 1 ? " was" : "s were"} left out to fit the model's context.` : "";
   const cuts = turn.contextCuts?.length ? `Cut to fit the model's context: ${turn.contextCuts.join("; ")}.` : "";
@@ -103,7 +104,7 @@ function answerFooter(turn: AssistantTurn, context: TurnContext, post: (message:
   const status = statusText(turn);
   const actions: Node[] = [];
   if (turn.status !== "streaming" && turn.text !== "") actions.push(actionButton("Copy answer", () => post({ type: "copyAnswer", turnId: turn.id }), {}, "Copy"));
-  if (context.latest && !context.streaming && turn.status !== "error" && !turn.agent) actions.push(actionButton("Regenerate", () => post({ type: "regenerate" })));
+  if (context.latest && !context.streaming && turn.status !== "error" && !turn.agent && !turn.compaction) actions.push(actionButton("Regenerate", () => post({ type: "regenerate" })));
   parts.push(el("footer", { className: "turn-footer" }, status ? el("span", { className: `status ${turn.status}` }, status) : undefined, ...actions));
   return parts;
 }
@@ -133,5 +134,5 @@ function withUsage(prefix: string, turn: AssistantTurn): string {
 /** What a turn's frame (everything but an answer's text) depends on. */
 function frameKey(turn: ChatTurn, context: TurnContext): string {
   if (turn.role === "user") return JSON.stringify([turn.text, turn.attachments.map((a) => a.id), context.restore]);
-  return JSON.stringify([turn.status, turn.model, turn.usage, turn.error, turn.droppedMessages, turn.contextCuts, turn.finishedAt, turn.text === "", context, agentKey(turn.agent)]);
+  return JSON.stringify([turn.status, turn.model, turn.usage, turn.error, turn.droppedMessages, turn.contextCuts, turn.finishedAt, turn.text === "", context, agentKey(turn.agent), turn.customAgent?.name, turn.compaction]);
 }

@@ -50,3 +50,23 @@ describe("chat protocol", () => {
     assert.deepEqual(applyDelta("He", 3, "lo"), { text: "He", gap: true });
   });
 });
+
+describe("chat protocol: the switch's agents and handoffs", () => {
+  it("accepts a mode with or without an agent, and a handoff by its answer and index", () => {
+    assert.deepEqual(parseViewMessage({ type: "setMode", mode: "agent", agent: "custom:reviewer" }), { type: "setMode", mode: "agent", agent: "custom:reviewer" });
+    assert.deepEqual(parseViewMessage({ type: "setMode", mode: "ask" }), { type: "setMode", mode: "ask" });
+    assert.deepEqual(parseViewMessage({ type: "handoff", turnId: "t-1", index: 0 }), { type: "handoff", turnId: "t-1", index: 0 });
+  });
+
+  it("rejects an empty or oversized agent, and a handoff index that is not a small whole number", () => {
+    for (const message of [
+      { type: "setMode", mode: "agent", agent: "" },
+      { type: "setMode", mode: "agent", agent: "x".repeat(300) },
+      { type: "setMode", mode: "plan" },
+      { type: "handoff", turnId: "t-1", index: -1 },
+      { type: "handoff", turnId: "t-1", index: 1.5 },
+      { type: "handoff", turnId: "t-1", index: 64 },
+      { type: "handoff", turnId: "../x", index: 0 },
+    ]) assert.equal(parseViewMessage(message), undefined, JSON.stringify(message));
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Prompt files (`.github/prompts/NAME.prompt.md`): reusable prompts run as `/NAME` in the chat.
+ * The front matter says how (which agent, model, tools); the body is the prompt, with variables.
+ */
+import { readFields, type FileFormat } from "./file-fields";
+import { parseFrontMatter, type FileProblem } from "./front-matter";
+
+export interface PromptFile {
+  /** What follows the `/`. */
+  readonly name: string;
+  /** Where it was read (a path or URI, shown in messages). */
+  readonly source: string;
+  readonly description?: string;
+  /** ask, agent, plan or a custom agent's name; undefined: the one selected (agent when tools are given). */
+  readonly agent?: string;
+  /** Model names, the first one the server has is used. */
+  readonly models: readonly string[];
+  /** Tool allow-list for the run (agent modes); undefined: the agent's own. */
+  readonly tools?: readonly string[];
+  readonly argumentHint?: string;
+  readonly body: string;
+  /** 0-based line of the file where the body starts (for links and variables). */
+  readonly bodyLine: number;
+  readonly problems: readonly FileProblem[];
+}
+
+export const promptFileSuffix = ".prompt.md";
+
+export const promptFileFormat: FileFormat = {
+  what: "prompt file",
+  fields: { name: "text", description: "text", agent: "text", mode: "text", model: "list", tools: "list", "argument-hint": "text" },
+  ignored: [],
+};
+
+/** The command name a file name gives (`fix-tests.prompt.md` -> `fix-tests`). */
+export function promptNameOf(fileName: string): string {
+  return fileName.endsWith(promptFileSuffix) ? fileName.slice(0, -promptFileSuffix.length) : fileName.replace(/\.md$/, "");
+}
+
+export function parsePromptFile(fileName: string, source: string, text: string): PromptFile {
+  const front = parseFrontMatter(text);
+  const { values, problems } = readFields(front, promptFileFormat);
+  const { name, description, agent, mode, "argument-hint": argumentHint } = values.text;
+  const all = [...front.problems, ...problems];
+  const commandName = name || promptNameOf(fileName);
+  if (!/^[\w.-]+$/.test(commandName)) {
+    all.push({ message: `"${commandName}" cannot be typed as a / command: use letters, digits, dots, dashes and underscores only.`, severity: "error", ...(front.keys.get("name") ?? { start: { line: 0, column: 0 }, end: { line: 0, column: 3 } }) });
+  }
+  // `mode` is the older name of `agent`; `edit` mode no longer exists and works as agent.
+  const chosen = agent || mode;
+  return {
+    name: commandName,
+    source,
+    ...(description ? { description } : {}),
+    ...(chosen ? { agent: chosen === "edit" ? "agent" : chosen } : {}),
+    models: values.lists.model ?? [],
+    ...(values.lists.tools ? { tools: values.lists.tools } : {}),
+    ...(argumentHint ? { argumentHint } : {}),
+    body: front.body,
+    bodyLine: front.bodyLine,
+    problems: all,
+  };
+}
+
+/** Whether a file has a problem that keeps it from being used (warnings do not). */
+export function hasErrors(file: { readonly problems: readonly FileProblem[] }): boolean {
+  return file.problems.some((p) => p.severity === "error");
+}

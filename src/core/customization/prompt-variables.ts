@@ -1,0 +1,96 @@
+/**
+ * A prompt file's body made into the message: its variables resolved (`${selection}`, `${file}`,
+ * `${input:name:placeholder}` …), its Markdown links to files found (they are attached), and the
+ * text typed after `/name` added.
+ */
+
+export interface InputVariable {
+  readonly name: string;
+  /** Shown in the input box; the first placeholder given for a name is used. */
+  readonly placeholder?: string;
+}
+
+export interface EditorFacts {
+  /** The active editor's selected text ("" when nothing is selected or no editor is open). */
+  readonly selection: string;
+  /** The active editor's file: workspace-relative path when it is in the workspace, else absolute. */
+  readonly file?: string;
+  /** The workspace folder's absolute path. */
+  readonly workspaceFolder?: string;
+}
+
+const variablePattern = /\$\{([A-Za-z]+)(?::([^}:]+)(?::([^}]*))?)?\}/g;
+
+/** The `${input:…}` variables of a body, each name once, in order. */
+export function inputVariables(body: string): InputVariable[] {
+  const found = new Map<string, InputVariable>();
+  for (const match of body.matchAll(variablePattern)) {
+    const [, kind, name, placeholder] = match;
+    if (kind !== "input" || name === undefined) continue;
+    const key = name.trim();
+    const existing = found.get(key);
+    if (existing === undefined || (existing.placeholder === undefined && placeholder)) found.set(key, { name: key, ...(placeholder?.trim() ? { placeholder: placeholder.trim() } : {}) });
+  }
+  return [...found.values()];
+}
+
+/**
+ * Takes `name=value` words for the prompt's inputs out of the text typed after `/name` (as Copilot
+ * does: `/new-form formName=Signup`); the rest stays the argument.
+ */
+export function inputsFromArgument(argument: string, inputs: readonly InputVariable[]): { values: Record<string, string>; rest: string } {
+  const names = new Set(inputs.map((i) => i.name));
+  const values: Record<string, string> = {};
+  const rest = argument.replace(/(^|\s)([\w-]+)=("([^"]*)"|\S+)/g, (whole, space: string, name: string, raw: string, quoted: string | undefined) => {
+    if (!names.has(name)) return whole;
+    values[name] = quoted ?? raw;
+    return space;
+  });
+  return { values, rest: rest.replace(/\s{2,}/g, " ").trim() };
+}
+
+/** The body with its variables replaced; unknown variables stay as written. */
+export function resolveVariables(body: string, facts: EditorFacts, inputs: Readonly<Record<string, string>>): string {
+  const file = facts.file;
+  const base = file === undefined ? "" : file.slice(file.lastIndexOf("/") + 1);
+  const known: Record<string, string> = {
+    selection: facts.selection,
+    selectedText: facts.selection,
+    file: file ?? "",
+    fileBasename: base,
+    fileBasenameNoExtension: base.includes(".") ? base.slice(0, base.lastIndexOf(".")) : base,
+    fileDirname: file === undefined || !file.includes("/") ? "" : file.slice(0, file.lastIndexOf("/")),
+    workspaceFolder: facts.workspaceFolder ?? "",
+    workspaceFolderBasename: facts.workspaceFolder === undefined ? "" : facts.workspaceFolder.replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? "",
+  };
+  return body.replace(variablePattern, (whole, kind: string, name: string | undefined) => {
+    if (kind === "input") return name !== undefined && Object.hasOwn(inputs, name.trim()) ? inputs[name.trim()]! : whole;
+    return name === undefined && Object.hasOwn(known, kind) ? known[kind]! : whole;
+  });
+}
+
+/** The message a prompt file sends: its resolved body, then what was typed after `/name`. */
+export function promptMessage(resolvedBody: string, argument: string): string {
+  const body = resolvedBody.trim();
+  const extra = argument.trim();
+  if (extra === "") return body;
+  return body === "" ? extra : `${body}\n\n${extra}`;
+}
+
+/**
+ * Targets of the body's Markdown links that may be files: relative or absolute paths, not web
+ * addresses, anchors or mail (`[the style guide](../docs/style.md)`), each once, in order.
+ */
+export function linkedFiles(body: string): string[] {
+  const targets = new Set<string>();
+  for (const match of body.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    const target = match[1]!.split("#")[0]!;
+    if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+    try {
+      targets.add(decodeURIComponent(target));
+    } catch {
+      targets.add(target);
+    }
+  }
+  return [...targets];
+}

@@ -1,0 +1,62 @@
+/**
+ * Scoped instructions (`.github/instructions/NAME.instructions.md`): guidance for the files their
+ * `applyTo` globs match, added to a request when such a file is in play.
+ */
+import { readFields, type FileFormat } from "./file-fields";
+import { parseFrontMatter, type FileProblem } from "./front-matter";
+import { globMatcher } from "./apply-to";
+
+export interface ScopedInstructions {
+  readonly source: string;
+  readonly description?: string;
+  /** The globs; none: the file applies to nothing by itself. */
+  readonly applyTo: readonly string[];
+  readonly text: string;
+  readonly problems: readonly FileProblem[];
+}
+
+export const instructionsFileSuffix = ".instructions.md";
+
+export const instructionsFileFormat: FileFormat = {
+  what: "instructions file",
+  fields: { name: "text", description: "text", applyTo: "globs" },
+  ignored: ["excludeAgent"],
+};
+
+export function parseScopedInstructions(source: string, text: string): ScopedInstructions {
+  const front = parseFrontMatter(text);
+  const { values, problems } = readFields(front, instructionsFileFormat);
+  const all = [...front.problems, ...problems];
+  const applyTo = splitGlobs(values.lists.applyTo ?? []);
+  if (!front.keys.has("applyTo") && all.every((p) => p.severity !== "error")) {
+    all.push({ message: "No applyTo glob: these instructions are added to no request. Add applyTo: \"**/*.py\" (for example).", severity: "warning", start: { line: 0, column: 0 }, end: { line: 0, column: 3 } });
+  }
+  return { source, ...(values.text.description ? { description: values.text.description } : {}), applyTo, text: front.body.trim(), problems: all };
+}
+
+/** Globs given as one comma-separated string may have commas inside braces: split outside them only. */
+export function splitGlobs(items: readonly string[]): string[] {
+  const joined = items.join(",");
+  const globs: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const char of joined) {
+    if (char === "{") depth++;
+    if (char === "}") depth = Math.max(0, depth - 1);
+    if (char === "," && depth === 0) {
+      globs.push(current);
+      current = "";
+    } else current += char;
+  }
+  globs.push(current);
+  return globs.map((g) => g.trim()).filter((g) => g !== "");
+}
+
+/** The instructions that apply to any of `paths` (workspace-relative, forward slashes), in their order. */
+export function instructionsFor(all: readonly ScopedInstructions[], paths: readonly string[]): ScopedInstructions[] {
+  if (paths.length === 0) return [];
+  return all.filter((file) => {
+    const matches = globMatcher(file.applyTo);
+    return file.text !== "" && paths.some(matches);
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * The `/` commands of the chat's prompt box: Wisp's own, then one per prompt file. Typing `/` at
+ * the start of the box lists them; the text after the command is its argument.
+ */
+
+export type BuiltInCommand = "explain" | "fix" | "tests" | "new" | "compact" | "init" | "plan";
+
+export interface SlashCommandItem {
+  /** What follows the `/`. */
+  readonly name: string;
+  readonly description: string;
+  /** What to type after it (shown in the list). */
+  readonly argumentHint?: string;
+  /** `prompt`: a prompt file's. */
+  readonly kind: "built-in" | "prompt";
+}
+
+export const builtInCommands: readonly (SlashCommandItem & { readonly name: BuiltInCommand })[] = [
+  { name: "explain", description: "Explain the selected code (or what is attached)", argumentHint: "what to focus on", kind: "built-in" },
+  { name: "fix", description: "Find and fix problems in the selected code", argumentHint: "the problem", kind: "built-in" },
+  { name: "tests", description: "Write tests for the selected code", argumentHint: "what to cover", kind: "built-in" },
+  { name: "new", description: "Start a new conversation", kind: "built-in" },
+  { name: "compact", description: "Replace the conversation with a summary and go on from it", argumentHint: "what the summary should keep", kind: "built-in" },
+  { name: "init", description: "Draft an AGENTS.md for this workspace, to review before it is written", kind: "built-in" },
+  { name: "plan", description: "Plan a task with the Plan agent (reads only, answers with a plan)", argumentHint: "the task", kind: "built-in" },
+];
+
+export function isBuiltInCommand(name: string): name is BuiltInCommand {
+  return builtInCommands.some((c) => c.name === name);
+}
+
+/** The command a message starts with (`/name` then a space, a line break or the end), and its argument. */
+export function parseSlashCommand(text: string): { name: string; argument: string } | undefined {
+  const match = /^\/([\w.-]+)(?:\s+([\s\S]*))?$/.exec(text.trimStart());
+  if (!match) return undefined;
+  return { name: match[1]!, argument: (match[2] ?? "").trim() };
+}
+
+/**
+ * What the `/` list filters on while the caret is in the box's first word and that word starts
+ * with `/`; undefined otherwise (the list is closed).
+ */
+export function activeSlashQuery(text: string, caret: number): string | undefined {
+  if (!text.startsWith("/")) return undefined;
+  const word = /^\/[\w.-]*/.exec(text)![0];
+  if (caret < 1 || caret > word.length) return undefined;
+  return word.slice(1);
+}
+
+/** The commands whose name starts with the query first, then those that contain it. */
+export function filterCommands(items: readonly SlashCommandItem[], query: string): SlashCommandItem[] {
+  const q = query.toLowerCase();
+  const starts = items.filter((c) => c.name.toLowerCase().startsWith(q));
+  const contains = items.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q));
+  return [...starts, ...contains];
+}

@@ -1,0 +1,270 @@
+import * as vscode from "vscode";
+import { planChatRequest } from "../../core/chat/chat-request";
+import type { ChatSessionEvents } from "../../core/chat/chat-session";
+import type { ChatStore } from "../../core/chat/chat-store";
+import { nearlyFull } from "../../core/chat/compaction";
+import { Compactor } from "../../core/chat/compactor";
+import { lastAnswer, withTurn, withUserTurn, type AssistantTurn, type Chat, type CodeAttachment } from "../../core/chat/conversation";
+import { quickActions, type QuickAction } from "../../core/chat/prompt";
+import type { HostMessage, ViewMessage, ViewState } from "../../core/chat/protocol";
+import { instructionsParts, pathsInPlay } from "../../core/customization/paths-in-play";
+import { instructionsFor } from "../../core/customization/scoped-instructions";
+import { builtInCommands, isBuiltInCommand, parseSlashCommand, type BuiltInCommand, type SlashCommandItem } from "../../core/customization/slash-commands";
+import { chooseModel, taskCustomization, type AgentRun, type TaskCustomization } from "../../core/customization/task-customization";
+import type { ChatPanel } from "../chat/chat-panel";
+import type { ChatContext } from "../context/chat-context";
+import type { Logger } from "../logger";
+import type { Settings } from "../settings";
+import { idOf, type AgentSelection } from "./agent-selection";
+import type { CustomizationFiles } from "./customization-files";
+import { initAgentsMd, type InitDeps } from "./init-agents-md";
+import { preparePrompt } from "./prompt-file-runner";
+
+export interface ChatCustomizationDeps {
+  readonly files: CustomizationFiles;
+  readonly selection: AgentSelection;
+  readonly store: ChatStore;
+  readonly settings: Settings;
+  readonly context: ChatContext;
+  readonly log: Logger;
+  readonly newId: () => string;
+  readonly post: (message: HostMessage) => PromiseLike<unknown>;
+  /** Attaches the editor's selection (with its problems) to the next message; throws without an editor. */
+  readonly attachFromEditor: (withProblems: boolean) => Promise<void>;
+  /** The editor the user worked in last (the chat has the focus while they type a command). */
+  readonly editor: () => vscode.TextEditor | undefined;
+  readonly init: InitDeps;
+}
+
+const quickCommands: Partial<Record<BuiltInCommand, QuickAction>> = { explain: "explain", fix: "findProblems", tests: "writeTests" };
+
+/**
+ * What the chat does with the files teams commit: the `/` commands (Wisp's and the prompt files'),
+ * the agents of the switch and their handoffs, scoped instructions for the files in play, and
+ * compacting the conversation (on request, and by itself when it nears the model's context).
+ */
+export class ChatCustomization implements vscode.Disposable {
+  private readonly compactor: Compactor;
+  /** A prompt file's models for the question being sent in Ask mode, by chat. */
+  private readonly askRuns = new Map<string, AgentRun>();
+
+  constructor(
+    private readonly panel: ChatPanel,
+    events: ChatSessionEvents,
+    private readonly deps: ChatCustomizationDeps,
+  ) {
+    this.compactor = new Compactor({ store: deps.store, stream: (body, signal) => panel.streamAnswer(body, signal), setup: () => panel.setup(), events, newId: deps.newId, now: () => Date.now() });
+  }
+
+  view(): Pick<ViewState, "commands" | "agents" | "agentId"> {
+    const prompts: SlashCommandItem[] = this.deps.files.prompts().map(({ value: p }) => ({
+      name: p.name,
+      description: p.description ?? `Prompt file ${p.source}`,
+      ...(p.argumentHint ? { argumentHint: p.argumentHint } : {}),
+      kind: "prompt",
+    }));
+    const agentId = this.panel.agent.mode === "agent" ? this.deps.selection.selected() : undefined;
+    return { commands: [...builtInCommands, ...prompts], agents: this.deps.selection.options(), ...(agentId ? { agentId } : {}) };
+  }
+
+  /** A compaction of the chat is under way. */
+  isBusy(chatId: string): boolean {
+    return this.compactor.isRunning(chatId);
+  }
+
+  /** The task's run when nothing else says: the agent chosen in the switch. */
+  selectedRun(): AgentRun {
+    const agent = this.deps.selection.selected();
+    return agent ? { agent } : {};
+  }
+
+  /** What a task's agent, files in play and prompt file change in its requests. */
+  task(chatId: string, run: AgentRun): TaskCustomization {
+    const agent = run.agent ? this.deps.selection.find(run.agent) : undefined;
+    return taskCustomization({ chat: this.deps.store.get(chatId), run, agent, instructions: this.deps.files.instructions(), models: this.modelIds() });
+  }
+
+  /** What an Ask question adds to its request: the scoped instructions of its files, a prompt file's model. */
+  askSetup(chat: Chat): { model?: string; promptParts: string[] } {
+    const question = chat.turns.findLast((t) => t.role === "user");
+    const parts = question ? instructionsParts(instructionsFor(this.deps.files.instructions(), pathsInPlay(question))) : [];
+    const run = this.askRuns.get(chat.id);
+    const chosen = run?.models?.length ? chooseModel(run.models, this.modelIds()) : {};
+    return { ...(chosen.model ? { model: chosen.model } : {}), promptParts: parts };
+  }
+
+  /** Handles what is the customization's of a view message; false lets the panel go on with it. */
+  async message(message: ViewMessage): Promise<boolean> {
+    switch (message.type) {
+      case "send":
+        await this.send(message.text);
+        return true;
+      case "setMode":
+        // The agent part of the switch; the mode itself is agent mode's.
+        if (message.mode === "agent") await this.deps.selection.select(message.agent);
+        return false;
+      case "handoff":
+        await this.handoff(message.turnId, message.index);
+        return true;
+      case "stop":
+        this.compactor.stop(this.deps.store.active().id);
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  /** A message typed in the prompt box: a `/` command, a task in agent mode, or a question. */
+  async send(text: string): Promise<void> {
+    const command = parseSlashCommand(text);
+    if (command && (isBuiltInCommand(command.name) || this.deps.files.prompt(command.name))) return this.runCommand(command.name, command.argument);
+    return this.sendInMode(text);
+  }
+
+  /** A question with what is attached, from an editor command (Ask About Selection, Explain…), compacting first if need be. */
+  async sendQuestion(text: string): Promise<void> {
+    await this.compactIfFull(text);
+    await this.panel.session.send(text);
+  }
+
+  dispose(): void {
+    this.compactor.shutdown();
+  }
+
+  private async runCommand(name: string, argument: string): Promise<void> {
+    if (!isBuiltInCommand(name)) return this.runPromptFile(name, argument);
+    switch (name) {
+      case "new":
+        return this.panel.newChat();
+      case "compact":
+        return this.compact(false, argument);
+      case "init":
+        return this.panel.showNotice(await initAgentsMd(this.deps.init));
+      case "plan":
+        await this.useAgent("plan");
+        if (argument === "") return this.panel.showNotice("Plan is chosen: describe the task, and it answers with a plan (it reads, and changes nothing).");
+        return this.startTask(argument, { agent: "plan" });
+      default: {
+        const action = quickCommands[name]!;
+        if (!this.panel.session.pending().some((a) => a.source !== "found")) await this.deps.attachFromEditor(name !== "tests");
+        const text = argument === "" ? quickActions[action].prompt : `${quickActions[action].prompt}\n\n${argument}`;
+        return this.sendInMode(text);
+      }
+    }
+  }
+
+  private async runPromptFile(name: string, argument: string): Promise<void> {
+    const file = this.deps.files.prompt(name)!;
+    const target = file.value.agent ?? (file.value.tools ? "agent" : undefined);
+    if (target !== undefined && target !== "ask" && target !== "agent" && !this.deps.selection.find(target)) {
+      throw new Error(`/${name} was not sent: ${file.value.source} names the agent "${target}", which is neither ask, agent, plan nor a custom agent of .github/agents.`);
+    }
+    const { context } = this.deps;
+    const prepared = await preparePrompt(file, argument, {
+      editor: this.deps.editor,
+      attachFile: async (uri) => {
+        await context.consent.require(uri);
+        return context.mentions.file(uri);
+      },
+      allowSelection: (uri) => context.consent.require(uri),
+    });
+    if (prepared === undefined) return this.panel.showNotice(`/${name} was not sent: an input was cancelled.`);
+    if (prepared.notes.length > 0) this.panel.showNotice(prepared.notes.join(" "));
+    for (const attachment of prepared.attachments) this.panel.session.attach(attachment);
+    this.deps.log.info(`chat: /${name} from ${file.value.source}${target ? ` (agent: ${target})` : ""}`);
+    const run: AgentRun = { ...(prepared.tools ? { tools: prepared.tools } : {}), ...(prepared.models.length ? { models: prepared.models } : {}) };
+    if (target !== undefined) await this.useAgent(target);
+    if (this.panel.agent.mode === "ask") return this.ask(prepared.text, run);
+    return this.startTask(prepared.text, { ...this.selectedRun(), ...run });
+  }
+
+  /** A question or a task, as the switch says. */
+  private async sendInMode(text: string): Promise<void> {
+    if (this.panel.agent.mode === "agent") return this.startTask(text);
+    return this.ask(text, {});
+  }
+
+  private async ask(text: string, run: AgentRun): Promise<void> {
+    const chatId = this.deps.store.active().id;
+    await this.compactIfFull(text);
+    if (run.models?.length) {
+      const chosen = chooseModel(run.models, this.modelIds());
+      if (chosen.modelNotice) this.panel.showNotice(chosen.modelNotice);
+      this.askRuns.set(chatId, run);
+    }
+    try {
+      await this.panel.ask(text);
+    } finally {
+      this.askRuns.delete(chatId);
+    }
+  }
+
+  /** Starts a task; once it ended, its answer records the agent that gave it, and that agent's handoffs. */
+  private async startTask(text: string, run?: AgentRun): Promise<void> {
+    const chatId = this.deps.store.active().id;
+    if (!(await this.panel.agent.start(text, run))) return;
+    const agentName = this.panel.agent.runOf(chatId).agent;
+    const agent = agentName ? this.deps.selection.find(agentName) : undefined;
+    const chat = this.deps.store.get(chatId);
+    const answer = chat && lastAnswer(chat);
+    if (!agent || !chat || !answer?.agent) return;
+    // A refused or failed task hands nothing on.
+    const tagged: AssistantTurn = { ...answer, customAgent: { name: agent.name, handoffs: answer.agent.end === "done" ? agent.handoffs : [] } };
+    this.deps.store.put(withTurn(chat, tagged, Date.now()));
+    this.panel.postState();
+  }
+
+  /** Sets the switch to an agent: ask, agent, plan or a custom agent's name. */
+  private async useAgent(target: string): Promise<void> {
+    if (target === "ask") return this.panel.agent.setMode("ask");
+    const agent = target === "agent" ? undefined : this.deps.selection.find(target);
+    if (target !== "agent" && agent === undefined) throw new Error(`There is no agent named "${target}".`);
+    await this.deps.selection.select(agent ? idOf(agent) : undefined);
+    await this.panel.agent.setMode("agent");
+    this.panel.postState();
+  }
+
+  /** A handoff button: the answer goes along (attached), and the agent named goes on with the prompt. */
+  private async handoff(turnId: string, index: number): Promise<void> {
+    const chat = this.deps.store.active();
+    const turn = chat.turns.find((t): t is AssistantTurn => t.id === turnId && t.role === "assistant");
+    const handoff = turn?.customAgent?.handoffs[index];
+    if (!turn || !handoff) return this.panel.showNotice("That handoff is no longer available.");
+    await this.useAgent(handoff.agent);
+    const lines = turn.text.split("\n").length;
+    const answer: CodeAttachment = { id: this.deps.newId(), path: `${turn.customAgent!.name}.md`, language: "markdown", startLine: 1, endLine: lines, text: turn.text, source: "answer", label: `The answer of ${turn.customAgent!.name}` };
+    this.panel.session.attach(answer);
+    if (!handoff.send) {
+      void this.deps.post({ type: "setDraft", text: handoff.prompt });
+      return this.panel.postState();
+    }
+    return this.panel.agent.mode === "ask" ? this.ask(handoff.prompt, {}) : this.startTask(handoff.prompt);
+  }
+
+  private async compact(auto: boolean, focus?: string): Promise<void> {
+    const chat = this.deps.store.active();
+    this.deps.log.info(`chat: compacting ${chat.turns.length} turns${auto ? " (the context is nearly full)" : ""}`);
+    const result = await this.compactor.compact(chat.id, { auto, ...(focus ? { focus } : {}) });
+    if (!result.ok) return this.panel.showNotice(result.reason);
+    this.panel.postState();
+  }
+
+  /** Compacts first when the question would bring the conversation near the model's context (wisp.chat.autoCompact). */
+  private async compactIfFull(text: string): Promise<void> {
+    const percent = this.deps.settings.value.chat.autoCompact;
+    const chat = this.deps.store.active();
+    if (percent <= 0 || !chat.turns.some((t) => t.role === "user")) return;
+    const turns = withUserTurn(chat, { id: "next", role: "user", text, attachments: chat.pending, createdAt: Date.now() }).turns;
+    let planned;
+    try {
+      planned = planChatRequest(await this.panel.setup({ ...chat, turns }), turns);
+    } catch {
+      return; // No model or key: the question itself says what is wrong.
+    }
+    if (nearlyFull(planned, percent)) await this.compact(true);
+  }
+
+  private modelIds(): string[] {
+    return this.panel.models.all.map((m) => m.id);
+  }
+}

@@ -1,0 +1,243 @@
+import { homedir } from "node:os";
+import * as vscode from "vscode";
+import { agentFileSuffixes, parseCustomAgent, type CustomAgent } from "../../core/customization/custom-agent";
+import type { FileProblem } from "../../core/customization/front-matter";
+import { hasErrors, parsePromptFile, promptFileSuffix, type PromptFile } from "../../core/customization/prompt-file";
+import { instructionsFileSuffix, parseScopedInstructions, type ScopedInstructions } from "../../core/customization/scoped-instructions";
+import { isBuiltInCommand } from "../../core/customization/slash-commands";
+import { toolAllowList } from "../../core/customization/tool-allow-list";
+import type { Logger } from "../logger";
+import { toDiagnostic } from "./customization-diagnostics";
+
+/** A file read from disk: where it is, what it says, where it comes from. */
+export interface Loaded<T> {
+  readonly uri: vscode.Uri;
+  readonly value: T;
+  readonly origin: "workspace" | "user";
+  /** Another file (or a built-in command) has its name: it is never used. */
+  readonly shadowed?: boolean;
+}
+
+/** The workspace's own folders for each kind of file, as Copilot reads them. */
+const workspaceFolders = {
+  prompts: [".github/prompts"],
+  agents: [".github/agents", ".github/chatmodes"],
+  instructions: [".github/instructions"],
+} as const;
+
+const watchedGlob = "**/.github/{prompts,agents,chatmodes,instructions}/*.md";
+/** The folders themselves: a folder created with its files in it may bring one event for the folder only. */
+const watchedFolders = "{**/.github,**/.github/prompts,**/.github/agents,**/.github/chatmodes,**/.github/instructions}";
+
+/**
+ * The prompt files, custom agents and scoped instructions of the workspace (`.github/...`) and of
+ * the user's folder (wisp.chat.userPromptsFolder), kept current as they change on disk, with their
+ * problems shown in the files themselves.
+ */
+export class CustomizationFiles implements vscode.Disposable {
+  private promptFiles: Loaded<PromptFile>[] = [];
+  private agentFiles: Loaded<CustomAgent>[] = [];
+  private instructionFiles: Loaded<ScopedInstructions>[] = [];
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection("wisp-customization");
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private userWatcher: vscode.Disposable | undefined;
+  private loading: Promise<void> = Promise.resolve();
+  private generation = 0;
+  /** Fires after the files were read again. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly userFolder: () => string,
+    private readonly log: Logger,
+  ) {
+    const files = vscode.workspace.createFileSystemWatcher(watchedGlob);
+    const folders = vscode.workspace.createFileSystemWatcher(watchedFolders, false, true, false);
+    const reload = () => void this.reload();
+    this.disposables.push(
+      this.diagnostics,
+      this.changed,
+      files,
+      files.onDidCreate(reload),
+      files.onDidChange(reload),
+      files.onDidDelete(reload),
+      folders,
+      folders.onDidCreate(reload),
+      folders.onDidDelete(reload),
+      vscode.workspace.onDidChangeWorkspaceFolders(reload),
+      // What is saved, created, renamed or deleted in VS Code counts at once, without waiting for the watcher.
+      vscode.workspace.onDidSaveTextDocument((document) => this.reloadIfOurs([document.uri])),
+      vscode.workspace.onDidCreateFiles((event) => this.reloadIfOurs(event.files)),
+      vscode.workspace.onDidDeleteFiles((event) => this.reloadIfOurs(event.files)),
+      vscode.workspace.onDidRenameFiles((event) => this.reloadIfOurs(event.files.flatMap((f) => [f.oldUri, f.newUri]))),
+    );
+    this.watchUserFolder();
+    void this.reload();
+  }
+
+  /** Resolves once the files on disk now have been read. */
+  ready(): Promise<void> {
+    return this.loading;
+  }
+
+  /** The user folder setting changed: watch the new one and read again. */
+  userFolderChanged(): void {
+    this.watchUserFolder();
+    void this.reload();
+  }
+
+  /** Prompt files by command name (the workspace's before the user's), broken ones included: running one says what is wrong. */
+  prompts(): readonly Loaded<PromptFile>[] {
+    return this.promptFiles.filter((p) => !p.shadowed);
+  }
+
+  prompt(name: string): Loaded<PromptFile> | undefined {
+    return this.prompts().find((p) => p.value.name === name);
+  }
+
+  /** The custom agents that can be used (broken files are left out of the switch). */
+  agents(): readonly CustomAgent[] {
+    return this.agentFiles.filter((a) => !a.shadowed && !hasErrors(a.value)).map((a) => a.value);
+  }
+
+  /** A custom agent by name: exact first, then regardless of case. */
+  agent(name: string): CustomAgent | undefined {
+    const usable = this.agents();
+    return usable.find((a) => a.name === name) ?? usable.find((a) => a.name.toLowerCase() === name.toLowerCase());
+  }
+
+  instructions(): readonly ScopedInstructions[] {
+    return this.instructionFiles.map((i) => i.value).filter((i) => !hasErrors(i));
+  }
+
+  /** Reads every file again; a later reload supersedes one still running. */
+  reload(): Promise<void> {
+    const generation = ++this.generation;
+    this.loading = this.readAll().then(
+      (read) => {
+        if (generation !== this.generation) return;
+        this.promptFiles = read.prompts;
+        this.agentFiles = read.agents;
+        this.instructionFiles = read.instructions;
+        this.showProblems();
+        this.log.info(`customization: ${read.prompts.length} prompt file(s), ${read.agents.length} agent(s), ${read.instructions.length} instructions file(s)`);
+        this.changed.fire();
+      },
+      (error: unknown) => this.log.error(`customization: reading the files failed: ${(error as Error).message}`),
+    );
+    return this.loading;
+  }
+
+  private reloadIfOurs(uris: readonly vscode.Uri[]): void {
+    const user = this.userFolderUri()?.path;
+    const ours = uris.some((uri) => kindOf(uri.path.slice(uri.path.lastIndexOf("/") + 1)) !== undefined && (/\/\.github\/(prompts|agents|chatmodes|instructions)\/[^/]+$/.test(uri.path) || (user !== undefined && uri.path.startsWith(`${user}/`))));
+    if (ours) void this.reload();
+  }
+
+  dispose(): void {
+    this.userWatcher?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private async readAll(): Promise<{ prompts: Loaded<PromptFile>[]; agents: Loaded<CustomAgent>[]; instructions: Loaded<ScopedInstructions>[] }> {
+    const roots: { dir: vscode.Uri; kinds: readonly ("prompts" | "agents" | "instructions")[]; origin: "workspace" | "user" }[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      for (const [kind, paths] of Object.entries(workspaceFolders)) {
+        for (const path of paths) roots.push({ dir: vscode.Uri.joinPath(folder.uri, path), kinds: [kind as "prompts"], origin: "workspace" });
+      }
+    }
+    const user = this.userFolderUri();
+    if (user) roots.push({ dir: user, kinds: ["prompts", "agents", "instructions"], origin: "user" });
+    const prompts: Loaded<PromptFile>[] = [];
+    const agents: Loaded<CustomAgent>[] = [];
+    const instructions: Loaded<ScopedInstructions>[] = [];
+    for (const root of roots) {
+      for (const name of await fileNames(root.dir)) {
+        const uri = vscode.Uri.joinPath(root.dir, name);
+        const kind = kindOf(name);
+        if (kind === undefined || !root.kinds.includes(kind)) continue;
+        const text = await readText(uri);
+        if (text === undefined) continue;
+        const source = root.origin === "workspace" ? vscode.workspace.asRelativePath(uri, false) : uri.fsPath;
+        if (kind === "prompts") prompts.push({ uri, origin: root.origin, value: withToolWarnings(parsePromptFile(name, source, text), text) });
+        else if (kind === "agents") agents.push({ uri, origin: root.origin, value: withToolWarnings(parseCustomAgent(name, source, text), text) });
+        else instructions.push({ uri, origin: root.origin, value: parseScopedInstructions(source, text) });
+      }
+    }
+    return { prompts: markShadowed(prompts, "prompt file"), agents: markShadowed(agents, "agent"), instructions };
+  }
+
+  private showProblems(): void {
+    this.diagnostics.clear();
+    for (const file of [...this.promptFiles, ...this.agentFiles, ...this.instructionFiles]) {
+      const problems = file.value.problems;
+      if (problems.length > 0) this.diagnostics.set(file.uri, problems.map(toDiagnostic));
+    }
+  }
+
+  private userFolderUri(): vscode.Uri | undefined {
+    const setting = this.userFolder().trim();
+    if (setting === "") return undefined;
+    const path = setting === "~" || setting.startsWith("~/") ? homedir() + setting.slice(1) : setting;
+    return vscode.Uri.file(path);
+  }
+
+  private watchUserFolder(): void {
+    this.userWatcher?.dispose();
+    const folder = this.userFolderUri();
+    if (folder === undefined) return (this.userWatcher = undefined);
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, "*.md"));
+    const reload = () => void this.reload();
+    this.userWatcher = vscode.Disposable.from(watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload));
+  }
+}
+
+function kindOf(name: string): "prompts" | "agents" | "instructions" | undefined {
+  if (name.endsWith(promptFileSuffix)) return "prompts";
+  if (agentFileSuffixes.some((s) => name.endsWith(s))) return "agents";
+  if (name.endsWith(instructionsFileSuffix)) return "instructions";
+  return undefined;
+}
+
+/** The first file of a name wins (the workspace's come first); later ones are marked and say why they are not used. */
+function markShadowed<T extends { readonly name: string; readonly problems: readonly FileProblem[] }>(files: readonly Loaded<T>[], what: string): Loaded<T>[] {
+  const seen = new Map<string, Loaded<T>>();
+  return files.map((file) => {
+    const builtIn = what === "prompt file" && isBuiltInCommand(file.value.name);
+    const clash = seen.get(file.value.name);
+    if (!builtIn && clash === undefined) {
+      seen.set(file.value.name, file);
+      return file;
+    }
+    const message = builtIn
+      ? `/${file.value.name} is one of Wisp's own commands, so this prompt file is not offered: rename the file or give it another name:.`
+      : `Another ${what} is already named "${file.value.name}" (${vscode.workspace.asRelativePath(clash!.uri, false)}), so this one is not offered.`;
+    return { ...file, shadowed: true, value: { ...file.value, problems: [...file.value.problems, { message, severity: "error" as const, start: { line: 0, column: 0 }, end: { line: 0, column: 3 } }] } };
+  });
+}
+
+/** Warnings at the `tools:` key for names Wisp has no tool for. */
+function withToolWarnings<T extends { readonly tools?: readonly string[]; readonly problems: readonly FileProblem[] }>(file: T, text: string): T {
+  const unknown = file.tools ? toolAllowList(file.tools).unknown : [];
+  if (unknown.length === 0) return file;
+  const line = text.split(/\r?\n/).findIndex((l) => /^tools\s*:/.test(l));
+  const at = { start: { line: Math.max(0, line), column: 0 }, end: { line: Math.max(0, line), column: 5 } };
+  const message = `Wisp has no tool named ${unknown.map((u) => `"${u}"`).join(", ")}: not offered (unless an MCP server has that name, which then offers all its tools).`;
+  return { ...file, problems: [...file.problems, { message, severity: "warning", ...at }] };
+}
+
+async function fileNames(dir: vscode.Uri): Promise<string[]> {
+  try {
+    return (await vscode.workspace.fs.readDirectory(dir)).filter(([, type]) => type & vscode.FileType.File).map(([name]) => name).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}

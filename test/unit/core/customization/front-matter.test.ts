@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { parseCustomAgent } from "../../../../src/core/customization/custom-agent";
+import { parseFrontMatter } from "../../../../src/core/customization/front-matter";
+import { hasErrors, parsePromptFile } from "../../../../src/core/customization/prompt-file";
+import { parseScopedInstructions } from "../../../../src/core/customization/scoped-instructions";
+
+describe("customization files: front matter", () => {
+  it("reads a good prompt file: its fields, its body and where the body starts", () => {
+    const text = [
+      "---",
+      "description: Write tests for the selection",
+      "agent: agent",
+      "model: [gpt-5, scripted-chat]",
+      "tools: ['read_file', 'editFiles', 'my-server/*']",
+      "argument-hint: the function to cover",
+      "---",
+      "Write tests for ${selection}.",
+      "",
+    ].join("\n");
+    const file = parsePromptFile("write-tests.prompt.md", ".github/prompts/write-tests.prompt.md", text);
+    assert.deepEqual(file.problems, []);
+    assert.equal(file.name, "write-tests");
+    assert.equal(file.description, "Write tests for the selection");
+    assert.equal(file.agent, "agent");
+    assert.deepEqual(file.models, ["gpt-5", "scripted-chat"]);
+    assert.deepEqual(file.tools, ["read_file", "editFiles", "my-server/*"]);
+    assert.equal(file.argumentHint, "the function to cover");
+    assert.equal(file.body, "Write tests for ${selection}.\n");
+    assert.equal(file.bodyLine, 7);
+  });
+
+  it("takes a file without front matter as all body, and the older `mode:` as `agent:`", () => {
+    assert.deepEqual(parseFrontMatter("Just a prompt.\n"), { attributes: {}, keys: new Map(), body: "Just a prompt.\n", bodyLine: 0, problems: [] });
+    const old = parsePromptFile("x.prompt.md", "x", "---\nmode: edit\n---\nDo it");
+    assert.equal(old.agent, "agent", "edit mode runs as agent");
+    assert.equal(parsePromptFile("y.prompt.md", "y", "---\nmode: ask\n---\nQ").agent, "ask");
+  });
+
+  it("warns about unknown keys at the key, and still uses the file", () => {
+    const file = parsePromptFile("p.prompt.md", "p", "---\ndescription: ok\ncolour: blue\n---\nbody");
+    assert.equal(hasErrors(file), false);
+    assert.equal(file.problems.length, 1);
+    const [warning] = file.problems;
+    assert.equal(warning!.severity, "warning");
+    assert.match(warning!.message, /does not know the key "colour"/);
+    assert.deepEqual([warning!.start, warning!.end], [{ line: 2, column: 0 }, { line: 2, column: 6 }]);
+  });
+
+  it("keys Copilot reads that Wisp leaves aside are ignored without a warning", () => {
+    const agent = parseCustomAgent("a.agent.md", "a", "---\ntarget: vscode\ninfer: true\n---\nBe brief.");
+    assert.deepEqual(agent.problems, []);
+    assert.equal(parseScopedInstructions("i", "---\napplyTo: '**'\nexcludeAgent: code-review\n---\nx").problems.length, 0);
+  });
+
+  it("bad YAML is an error placed at its line in the file, and the file gives no values", () => {
+    const file = parsePromptFile("bad.prompt.md", "bad", "---\ndescription: fine\ntools: [read_file, grep_search\nagent: agent\n---\nbody");
+    assert.ok(hasErrors(file));
+    const error = file.problems.find((p) => p.severity === "error")!;
+    assert.match(error.message, /^Bad YAML: /);
+    assert.equal(error.start.line, 3, "the line after the unclosed list, counted in the file");
+    assert.equal(file.agent, undefined);
+  });
+
+  it("a value of the wrong type, a list for front matter, an unclosed block and a duplicate key are errors", () => {
+    const wrong = parsePromptFile("w.prompt.md", "w", "---\ndescription: [a, b]\n---\nbody");
+    assert.match(wrong.problems[0]!.message, /"description" must be text, not a list/);
+    assert.equal(wrong.problems[0]!.start.line, 1);
+    assert.match(parsePromptFile("l.prompt.md", "l", "---\n- a\n- b\n---\n").problems[0]!.message, /must be keys and values/);
+    assert.match(parsePromptFile("u.prompt.md", "u", "---\ndescription: x\nbody without end").problems[0]!.message, /never closed/);
+    assert.ok(hasErrors(parsePromptFile("d.prompt.md", "d", "---\nagent: ask\nagent: agent\n---\n")));
+  });
+
+  it("reads CRLF files and a byte order mark", () => {
+    const file = parsePromptFile("c.prompt.md", "c", "\uFEFF---\r\ndescription: crlf\r\n---\r\nline one\r\nline two");
+    assert.deepEqual(file.problems, []);
+    assert.equal(file.description, "crlf");
+    assert.equal(file.body, "line one\nline two");
+  });
+
+  it("reads an agent's tools, model and handoffs; the body is its instructions", () => {
+    const agent = parseCustomAgent(
+      "reviewer.agent.md",
+      ".github/agents/reviewer.agent.md",
+      ["---", "description: Reviews changes", "tools: [codebase, problems]", "model: scripted-chat", "handoffs:", "  - label: Fix it", "    agent: agent", "    prompt: Fix what the review found.", "    send: true", "---", "Review the code.", ""].join("\n"),
+    );
+    assert.deepEqual(agent.problems, []);
+    assert.equal(agent.name, "reviewer");
+    assert.deepEqual(agent.tools, ["codebase", "problems"]);
+    assert.deepEqual(agent.models, ["scripted-chat"]);
+    assert.deepEqual(agent.handoffs, [{ label: "Fix it", agent: "agent", prompt: "Fix what the review found.", send: true }]);
+    assert.equal(agent.instructions, "Review the code.");
+    assert.equal(parseCustomAgent("old.chatmode.md", "x", "Body").name, "old");
+  });
+
+  it("a handoff without a label or agent, and an agent named like a built-in mode, are errors", () => {
+    assert.match(parseCustomAgent("a.agent.md", "a", "---\nhandoffs:\n  - agent: agent\n---\n").problems[0]!.message, /handoff 1 needs a "label"/);
+    assert.match(parseCustomAgent("a.agent.md", "a", "---\nhandoffs:\n  - label: Go\n---\n").problems[0]!.message, /needs an "agent"/);
+    assert.ok(hasErrors(parseCustomAgent("plan.agent.md", "p", "Body")));
+    assert.ok(hasErrors(parseCustomAgent("x.agent.md", "p", "---\nname: Agent\n---\nBody")));
+  });
+
+  it("scoped instructions keep globs whole (braces may hold commas) and warn without applyTo", () => {
+    const file = parseScopedInstructions("py", "---\napplyTo: '**/*.py, src/**/*.{ts,tsx}'\n---\nUse type hints.");
+    assert.deepEqual(file.applyTo, ["**/*.py", "src/**/*.{ts,tsx}"]);
+    assert.equal(file.text, "Use type hints.");
+    const list = parseScopedInstructions("py", "---\napplyTo:\n  - '*.py'\n  - '*.pyi'\n---\nx");
+    assert.deepEqual(list.applyTo, ["*.py", "*.pyi"]);
+    const none = parseScopedInstructions("none", "Always be kind.");
+    assert.equal(none.problems[0]!.severity, "warning");
+    assert.match(none.problems[0]!.message, /No applyTo glob/);
+  });
+
+  it("a name that cannot be typed after / is an error", () => {
+    assert.ok(hasErrors(parsePromptFile("x.prompt.md", "x", "---\nname: two words\n---\n")));
+    assert.equal(parsePromptFile("x.prompt.md", "x", "---\nname: other-name\n---\n").name, "other-name");
+  });
+});

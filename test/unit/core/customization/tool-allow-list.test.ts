@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { allows, allowsMcp, toolAllowList } from "../../../../src/core/customization/tool-allow-list";
+import { planAgent } from "../../../../src/core/customization/plan-agent";
+import { agentTools } from "../../../../src/core/agent/tool-schemas";
+
+describe("tool allow-lists", () => {
+  const wispTools = agentTools.map((t) => t.function.name);
+  const offered = (names: readonly string[]) => wispTools.filter((name) => allows(toolAllowList(names), { name }));
+
+  it("the Plan agent allows the reading tools only", () => {
+    assert.deepEqual(offered(planAgent.tools!), ["read_file", "list_dir", "file_search", "grep_search", "get_errors"]);
+    assert.equal(allowsMcp(toolAllowList(planAgent.tools!)), false);
+  });
+
+  it("takes Copilot's tool and tool-set names as aliases of Wisp's tools", () => {
+    assert.deepEqual(offered(["codebase"]), ["read_file", "list_dir", "file_search", "grep_search"]);
+    assert.deepEqual(offered(["editFiles", "runCommands", "problems"]), ["get_errors", "create_file", "replace_string_in_file", "run_in_terminal"]);
+    assert.deepEqual(offered(["#readFile", "textSearch"]), ["read_file", "grep_search"]);
+  });
+
+  it("names Wisp has no tool for are kept aside, never offered", () => {
+    const list = toolAllowList(["fetch", "githubRepo", "read_file"]);
+    assert.deepEqual(list.unknown, ["fetch", "githubRepo"]);
+    assert.deepEqual(wispTools.filter((name) => allows(list, { name })), ["read_file"]);
+  });
+
+  it("MCP tools by server (server/*), one by one (server/tool), or by the server's bare name", () => {
+    const list = toolAllowList(["docs/*", "tickets/create", "search"]);
+    assert.ok(allows(list, { name: "mcp_docs_find", mcp: { server: "docs", tool: "find" } }));
+    assert.ok(allows(list, { name: "mcp_tickets_create", mcp: { server: "tickets", tool: "create" } }));
+    assert.ok(!allows(list, { name: "mcp_tickets_delete", mcp: { server: "tickets", tool: "delete" } }));
+    assert.ok(!allows(list, { name: "mcp_other_x", mcp: { server: "other", tool: "x" } }));
+    assert.ok(allowsMcp(list));
+    assert.ok(!allowsMcp(toolAllowList(["read_file"])));
+    // A bare name Wisp does not know may be an MCP server's: then all its tools.
+    assert.ok(allows(toolAllowList(["tickets"]), { name: "mcp_tickets_delete", mcp: { server: "tickets", tool: "delete" } }));
+  });
+});

@@ -1,0 +1,301 @@
+import * as assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as vscode from "vscode";
+import type { AgentMessage, ChatMessage } from "../../src/core/api/chat";
+import type { AssistantTurn, UserTurn } from "../../src/core/chat/conversation";
+import type { WispApi } from "../../src/extension/extension";
+import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { waitFor } from "../harness/wait-for";
+import { agentTaskView, toolResults } from "./support/agent-task";
+import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+
+const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
+const abs = (path: string) => join(workspace, path);
+const readingTools = ["file_search", "get_errors", "grep_search", "list_dir", "read_file"];
+const allTools = ["create_file", "file_search", "get_errors", "grep_search", "list_dir", "read_file", "replace_string_in_file", "run_in_terminal"];
+const written = [".github", "docs/guide.md", "greet.py", "AGENTS.md", "package.json"];
+/** Files written here reach Wisp through VS Code's file watcher, which a loaded machine can hold up a while. */
+const watched = 90_000;
+
+describe("Customization files: prompt files, custom agents, Plan, scoped instructions, /compact, /init (real VS Code, scripted model)", function () {
+  this.timeout(120_000);
+  let api: WispApi;
+  let server: ScriptedChatServer;
+
+  before(async () => {
+    api = await activateWisp();
+    server = await startScriptedChatServer({ key: "sk-customization-test" });
+    await setBaseUrl(server.baseUrl);
+    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", false, vscode.ConfigurationTarget.Global);
+  });
+  beforeEach(async () => {
+    await api.chat.fromView({ type: "setMode", mode: "ask" });
+    await api.chat.fromView({ type: "newChat" });
+  });
+  afterEach(() => api.chat.fromView({ type: "stop" }));
+  after(async () => {
+    await api.chat.fromView({ type: "setMode", mode: "ask" });
+    await api.chat.fromView({ type: "newChat" });
+    for (const key of ["workspaceContext", "contextTokens", "autoCompact"]) await vscode.workspace.getConfiguration("wisp.chat").update(key, undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    for (const path of written) rmSync(abs(path), { recursive: true, force: true });
+    await resetWisp();
+    await server?.close();
+  });
+
+  const state = () => api.chat.state();
+  const lastRequest = () => server.chatRequests.at(-1)! as { messages: AgentMessage[]; tools?: { function: { name: string } }[]; model: string };
+  const toolNames = (request: { tools?: { function: { name: string } }[] }) => (request.tools ?? []).map((t) => t.function.name).sort();
+  const { answer, ended } = agentTaskView(() => api);
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(abs(path)), { recursive: true });
+    writeFileSync(abs(path), text);
+  };
+  const send = (text: string) => api.chat.fromView({ type: "send", text });
+  /** Sends and waits until the server has the request(s) it brings. */
+  async function sendAndWait(text: string, requests = 1): Promise<void> {
+    const before = server.chatRequests.length;
+    await send(text);
+    await waitFor("the request", () => server.chatRequests.length, (n) => n >= before + requests);
+  }
+
+  it("a prompt file sends what it says: ${selection}, ${input:name} (from the argument, or the input box), its linked file, the argument, its agent and model", async () => {
+    write("docs/guide.md", "Guide: greet people by name.\n");
+    write(
+      ".github/prompts/describe.prompt.md",
+      ["---", "description: Describe the selected code", "agent: ask", "model: Scripted-Chat (copilot)", "argument-hint: what to stress", "---", "Describe `${selection}` for ${input:audience:who reads it}, following [the guide](../../docs/guide.md).", ""].join("\n"),
+    );
+    await waitFor("/describe offered", () => state().commands.map((c) => c.name), (names) => names.includes("describe"), watched);
+    const offered = state().commands.find((c) => c.name === "describe")!;
+    assert.deepEqual(offered, { name: "describe", description: "Describe the selected code", argumentHint: "what to stress", kind: "prompt" });
+    assert.deepEqual(state().commands.slice(0, 7).map((c) => c.name), ["explain", "fix", "tests", "new", "compact", "init", "plan"]);
+
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(abs("hello.ts")));
+    editor.selection = new vscode.Selection(0, 16, 0, 21);
+    server.queue({ text: "It greets." });
+    await sendAndWait("/describe audience=reviewers stress the template string");
+    const messages = lastRequest().messages as ChatMessage[];
+    assert.equal(messages.length, 2, "the chat's system prompt and the message");
+    assert.doesNotMatch(messages[0]!.content, /Instructions for files/, "no scoped instructions match hello.ts");
+    const content = (lastRequest().messages.at(-1) as ChatMessage).content;
+    assert.equal(content, "Describe `hello` for reviewers, following [the guide](../../docs/guide.md).\n\nstress the template string\n\ndocs/guide.md, line 1 (markdown):\n```markdown\nGuide: greet people by name.\n```");
+    assert.equal(lastRequest().model, "scripted-chat", "the model the file names, as the server lists it");
+
+    // Without the argument, the input is asked for in an input box; Enter takes what it holds.
+    server.queue({ text: "It greets, again." });
+    const before = server.chatRequests.length;
+    const running = send("/describe");
+    await waitFor("the input box answered", async () => {
+      await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+      return server.chatRequests.length;
+    }, (n) => n > before);
+    await running;
+    assert.match((lastRequest().messages.at(-1) as ChatMessage).content, /^Describe `hello` for , following/);
+  });
+
+  it("bad front matter: a diagnostic in the file itself, a clear error in the chat, and nothing is sent", async () => {
+    // Created and then edited in VS Code, as a user does.
+    const uri = vscode.Uri.file(abs(".github/prompts/broken.prompt.md"));
+    const create = new vscode.WorkspaceEdit();
+    create.createFile(uri, { contents: new TextEncoder().encode("---\ndescription: Broken\ntools: [read_file, grep_search\nagent: agent\n---\nDo it.\n") });
+    assert.ok(await vscode.workspace.applyEdit(create));
+    const diagnostics = await waitFor("the diagnostic", () => vscode.languages.getDiagnostics(uri), (d) => d.some((x) => x.severity === vscode.DiagnosticSeverity.Error), watched);
+    const error = diagnostics.find((d) => d.severity === vscode.DiagnosticSeverity.Error)!;
+    assert.equal(error.source, "Wisp");
+    assert.match(error.message, /^Bad YAML: /);
+    assert.equal(error.range.start.line, 3);
+    const before = server.chatRequests.length;
+    await assert.rejects(send("/broken"), /\/broken was not sent: its front matter has an error \(\.github\/prompts\/broken\.prompt\.md, line 4: Bad YAML/);
+    assert.equal(server.chatRequests.length, before, "nothing sent");
+    assert.equal(state().chat.turns.length, 0);
+
+    // An unknown key is a warning only: the file is still used.
+    const document = await vscode.workspace.openTextDocument(uri);
+    const fix = new vscode.WorkspaceEdit();
+    fix.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), "---\ndescription: Fixed\ncolour: blue\n---\nDo it.\n");
+    assert.ok(await vscode.workspace.applyEdit(fix));
+    assert.ok(await document.save());
+    await waitFor("the warning alone", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 1 && d[0]!.severity === vscode.DiagnosticSeverity.Warning, watched);
+    server.queue({ text: "Done." });
+    await sendAndWait("/broken");
+  });
+
+  it("a custom agent is in the switch, its request carries only its tools and its instructions, a call outside them is refused, and its handoff shows", async () => {
+    write(
+      ".github/agents/reviewer.agent.md",
+      ["---", "description: Reviews code, changes nothing", "tools: ['codebase', 'problems', 'fetch']", "handoffs:", "  - label: Fix it", "    agent: agent", "    prompt: Fix what the review found.", "---", "Review for correctness; cite file and line.", ""].join("\n"),
+    );
+    await waitFor("the agent in the switch", () => state().agents.map((a) => a.id), (ids) => ids.includes("custom:reviewer"), watched);
+    assert.deepEqual(state().agents.map((a) => a.label).slice(0, 2), ["Plan", "reviewer"]);
+    await api.chat.fromView({ type: "setMode", mode: "agent", agent: "custom:reviewer" });
+    assert.equal(state().mode, "agent");
+    assert.equal(state().agentId, "custom:reviewer");
+    server.queue(
+      { toolCalls: [{ name: "create_file", arguments: { path: "review.txt", content: "x" } }] },
+      { text: "hello.ts: fine." },
+    );
+    const before = server.chatRequests.length;
+    await send("Review hello.ts");
+    await ended();
+    const [first, second] = server.chatRequests.slice(before) as { tools?: { function: { name: string } }[]; messages: AgentMessage[] }[];
+    assert.deepEqual(toolNames(first!), readingTools);
+    assert.match(String(first!.messages[0]!.content), /You are working as the "reviewer" agent\. [^\n]*\nReview for correctness; cite file and line\.$/);
+    assert.match(toolResults(second!)[0]!, /create_file is not one of this agent's tools/);
+    assert.equal(existsSync(abs("review.txt")), false);
+    assert.deepEqual(answer()!.customAgent, { name: "reviewer", handoffs: [{ label: "Fix it", agent: "agent", prompt: "Fix what the review found.", send: false }] });
+    // A handoff that does not send puts its prompt in the box, with the answer attached, in Agent.
+    await api.chat.fromView({ type: "handoff", turnId: answer()!.id, index: 0 });
+    assert.equal(state().agentId, undefined);
+    assert.deepEqual(state().chat.pending.map((a) => [a.source, a.label, a.text]), [["answer", "The answer of reviewer", "hello.ts: fine."]]);
+    await api.chat.fromView({ type: "removeAttachment", id: state().chat.pending[0]!.id });
+  });
+
+  it("the Plan agent reads only, answers with a plan, and Start Implementation continues in Agent with the plan", async () => {
+    const plan = "1. Add greet.test.ts calling hello(\"Ana\").\n2. Run the tests.";
+    server.queue({ toolCalls: [{ name: "read_file", arguments: { path: "hello.ts" } }] }, { text: plan });
+    const before = server.chatRequests.length;
+    await send("/plan Add a test for hello");
+    await ended();
+    assert.equal(state().mode, "agent");
+    assert.equal(state().agentId, "plan");
+    const requests = server.chatRequests.slice(before) as { tools?: { function: { name: string } }[]; messages: AgentMessage[] }[];
+    assert.equal(requests.length, 2);
+    for (const request of requests) assert.deepEqual(toolNames(request), readingTools);
+    assert.match(String(requests[0]!.messages[0]!.content), /"Plan" agent[^\n]*\nYou are in planning mode/);
+    assert.equal(requests[0]!.messages.at(-1)!.content, "Add a test for hello");
+    assert.match(toolResults(requests[1]!)[0]!, /export function hello/);
+    const planned = answer()!;
+    assert.equal(planned.text, plan);
+    assert.equal(planned.customAgent?.name, "Plan");
+    assert.deepEqual(planned.customAgent?.handoffs.map((h) => [h.label, h.agent, h.send]), [["Start Implementation", "agent", true]]);
+
+    server.queue({ text: "Implemented." });
+    const beforeHandoff = server.chatRequests.length;
+    await api.chat.fromView({ type: "handoff", turnId: planned.id, index: 0 });
+    await ended();
+    assert.equal(state().mode, "agent");
+    assert.equal(state().agentId, undefined, "Agent itself");
+    const implementation = server.chatRequests[beforeHandoff] as { tools?: { function: { name: string } }[]; messages: AgentMessage[] };
+    assert.deepEqual(toolNames(implementation), allTools);
+    assert.doesNotMatch(String(implementation.messages[0]!.content), /planning mode/);
+    const task = String(implementation.messages.at(-1)!.content);
+    assert.ok(task.startsWith("Implement the plan above, step by step."), task);
+    assert.ok(task.includes(`The answer of Plan (markdown):\n\`\`\`markdown\n${plan}\n\`\`\``), task);
+    assert.equal(answer()!.customAgent, undefined);
+  });
+
+  it("an applyTo **/*.py instruction goes with a question about a Python file and not with one about a TypeScript file; also with the agent's edit and an inline edit", async () => {
+    write(".github/instructions/python.instructions.md", "---\napplyTo: '**/*.py'\n---\nUse type hints in Python.\n");
+    write("greet.py", "def greet(name):\n    return 'hi ' + name\n");
+    await waitFor("the instructions read", () => api.chat.customization().instructions, (i) => i.includes(".github/instructions/python.instructions.md"), watched);
+    const systemOf = (request: { messages: AgentMessage[] }) => (request.messages[0]?.role === "system" ? String(request.messages[0].content) : "");
+
+    const python = await vscode.window.showTextDocument(vscode.Uri.file(abs("greet.py")));
+    python.selection = new vscode.Selection(0, 0, 1, 30);
+    server.queue({ text: "It greets." });
+    await vscode.commands.executeCommand("wisp.askAboutSelection", "What does this do?");
+    // After the chat's own system prompt (wisp.chat.systemPrompt).
+    assert.match(systemOf(lastRequest()), /\n\nInstructions for files matching \*\*\/\*\.py \(from \.github\/instructions\/python\.instructions\.md\):\nUse type hints in Python\.$/);
+
+    const ts = await vscode.window.showTextDocument(vscode.Uri.file(abs("hello.ts")));
+    ts.selection = new vscode.Selection(0, 0, 2, 1);
+    server.queue({ text: "It greets too." });
+    await vscode.commands.executeCommand("wisp.askAboutSelection", "And this?");
+    assert.doesNotMatch(JSON.stringify(lastRequest().messages), /type hints/);
+
+    // A file named in the question counts as in play.
+    server.queue({ text: "Yes." });
+    await sendAndWait("Is greet.py tested?");
+    assert.match(systemOf(lastRequest()), /Use type hints in Python\./);
+
+    // The agent edits a Python file: the edit's result carries the instructions, once.
+    await api.chat.fromView({ type: "setMode", mode: "agent" });
+    server.queue({ toolCalls: [{ name: "replace_string_in_file", arguments: { path: "greet.py", old_string: "def greet(name):", new_string: "def greet(name: str) -> str:" } }] }, { text: "Typed." });
+    const before = server.chatRequests.length;
+    await send("Type the greeting function");
+    await ended();
+    const [taskStart, afterEdit] = server.chatRequests.slice(before) as { messages: AgentMessage[] }[];
+    assert.doesNotMatch(systemOf(taskStart!), /type hints/, "no Python file in play when the task started");
+    assert.match(toolResults(afterEdit!)[0]!, /^Edited greet\.py \(\+1 −1\)\.[\s\S]*\n\nInstructions for files matching \*\*\/\*\.py \(from \.github\/instructions\/python\.instructions\.md\):\nUse type hints in Python\.$/);
+    await api.chat.fromView({ type: "setMode", mode: "ask" });
+
+    // Edit Selection in a Python file.
+    const edited = await vscode.window.showTextDocument(vscode.Uri.file(abs("greet.py")));
+    edited.selection = new vscode.Selection(1, 0, 1, 30);
+    server.queue({ text: "```python\n    return f'hi {name}'\n```" });
+    await vscode.commands.executeCommand("wisp.editSelection", { instruction: "use an f-string" });
+    assert.match(systemOf(lastRequest()), /You edit code\.[\s\S]*Use type hints in Python\.$/);
+    await vscode.commands.executeCommand("wisp.edit.reject");
+  });
+
+  it("/compact sends the summary request, replaces the conversation with the summary, and the next question goes on from it; near the context it compacts by itself", async () => {
+    server.queue({ text: "Use hello(name)." }, { text: "It returns a string." });
+    await sendAndWait("How do I greet someone?");
+    await sendAndWait("What does it return?");
+    await waitFor("both answered", () => state().chat.turns.filter((t) => t.role === "assistant" && t.status === "done").length, (n) => n === 2);
+    server.queue({ text: "## Task\nLearn the greeting API.\n## Decisions\nUse hello(name)." });
+    await sendAndWait("/compact keep the API");
+    await waitFor("compacted", () => state().chat.turns, (turns) => turns.length === 1 && (turns[0] as AssistantTurn).status === "done");
+    const summaryRequest = lastRequest().messages as ChatMessage[];
+    assert.equal(summaryRequest.length, 2);
+    assert.match(summaryRequest[0]!.content, /^You write the summary that replaces a conversation/);
+    assert.match(summaryRequest[1]!.content, /keep in particular: keep the API[\s\S]*<conversation>\nUser: How do I greet someone\?\n\nAssistant: Use hello\(name\)\.\n\nUser: What does it return\?\n\nAssistant: It returns a string\.\n<\/conversation>$/);
+    const summary = state().chat.turns[0] as AssistantTurn;
+    assert.equal(summary.text, "## Task\nLearn the greeting API.\n## Decisions\nUse hello(name).");
+    assert.deepEqual(summary.compaction, { replacedTurns: 4, auto: false, files: [], todos: [] });
+
+    server.queue({ text: "Call hello(\"Ana\")." });
+    await sendAndWait("Show me a call");
+    const next = lastRequest().messages as ChatMessage[];
+    assert.equal(next.length, 2, "the summary and the question only");
+    // After the chat's own system prompt (wisp.chat.systemPrompt).
+    assert.match(next[0]!.content, /\n\nThe conversation so far was compacted into this summary[^\n]*\n## Task\nLearn the greeting API\./);
+    assert.deepEqual(next[1], { role: "user", content: "Show me a call" });
+
+    // Nearly full: the question first brings a summary, then goes on from it.
+    await api.chat.fromView({ type: "newChat" });
+    await vscode.workspace.getConfiguration("wisp.chat").update("contextTokens", 1200, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("wisp.chat").update("autoCompact", 50, vscode.ConfigurationTarget.Global);
+    const long = "x".repeat(900);
+    server.queue({ text: `first answer ${long}` }, { text: "## Task\nLong talk." }, { text: "short answer" });
+    await sendAndWait(`first question ${long}`);
+    await waitFor("answered", () => state().chat.turns.length, (n) => n === 2 && !state().streaming);
+    const before = server.chatRequests.length;
+    await sendAndWait(`second question ${long}`, 2);
+    await waitFor("answered after compaction", () => state().chat.turns, (turns) => turns.length === 3 && (turns[2] as AssistantTurn).status === "done");
+    const [compaction, question] = server.chatRequests.slice(before) as { messages: ChatMessage[] }[];
+    assert.match(compaction!.messages[0]!.content, /^You write the summary/);
+    assert.match(question!.messages[0]!.content, /compacted into this summary[^\n]*\n## Task\nLong talk\./);
+    assert.equal((question!.messages.at(-1) as ChatMessage).content, `second question ${long}`);
+    const turns = state().chat.turns;
+    assert.deepEqual((turns[0] as AssistantTurn).compaction?.auto, true);
+    assert.equal((turns[1] as UserTurn).text, `second question ${long}`);
+  });
+
+  it("/init drafts AGENTS.md from the workspace as a reviewed edit: nothing is written before Accept", async () => {
+    rmSync(abs("AGENTS.md"), { force: true });
+    write("package.json", JSON.stringify({ name: "greeter", scripts: { build: "tsc -p .", test: "node --test" } }));
+    const sessions = () => api.edit.sessions().filter((s) => s.uri.endsWith("/AGENTS.md"));
+
+    await send("/init");
+    await waitFor("the draft under review", sessions, (s) => s.length === 1 && s[0]!.state === "reviewing");
+    assert.equal(existsSync(abs("AGENTS.md")), false, "not written while under review");
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    await waitFor("the review ended", sessions, (s) => s.length === 0);
+    assert.equal(existsSync(abs("AGENTS.md")), false, "Reject writes nothing");
+    await waitFor("the empty draft's tab closed", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === "untitled"), (open) => !open);
+
+    await send("/init");
+    await waitFor("the draft under review again", sessions, (s) => s.length === 1 && s[0]!.state === "reviewing");
+    assert.equal(existsSync(abs("AGENTS.md")), false);
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    const text = await waitFor("AGENTS.md written", () => (existsSync(abs("AGENTS.md")) ? readFileSync(abs("AGENTS.md"), "utf8") : ""), (t) => t !== "");
+    assert.match(text, /^# AGENTS\.md\n/);
+    assert.match(text, /## Build and test\n\n- Install: `npm install`\n- Build: `npm run build` \(runs `tsc -p \.`\)\n- Test: `npm test` \(runs `node --test`\)/);
+    assert.match(text, /- `package\.json`: Node\.js package/);
+  });
+});
