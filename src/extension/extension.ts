@@ -21,6 +21,7 @@ import { ConnectionMonitor } from "./connection-monitor";
 import { registerAutoStart } from "./local-engine/auto-start";
 import { LocalServer } from "./local-server";
 import { Logger } from "./logger";
+import { registerOnboarding, type OnboardingProbe } from "./onboarding/register-onboarding";
 import { Settings } from "./settings";
 import { StatusBar } from "./status-bar";
 import type { LocalServerState } from "../core/local-server/local-server-state";
@@ -43,6 +44,8 @@ export interface WispApi {
   edit: EditProbe;
   /** The next-edit suggestion shown, if any. */
   nextEdit: NextEditProbe;
+  /** The first minute: the chat's setup state, the walkthrough's milestones, the embedded-models notice. */
+  onboarding: OnboardingProbe;
   /** MCP servers: their states and what the Wisp MCP output channel says. */
   mcp: { list(): Promise<(McpServerView & { toolNames: string[] })[]>; outputLines(): readonly string[] };
 }
@@ -84,7 +87,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   };
   let lastBaseUrl = settings.value.baseUrl;
   context.subscriptions.push(
-    registerCommands({ settings, keys, clients, connection, statusBar, log, localServer }),
+    registerCommands({ settings, keys, clients, connection, statusBar, log, localServer, memento: context.globalState }),
     keys.onDidChange(() => void refreshKey()),
     settings.onDidChange((s) => {
       showAvailability();
@@ -95,7 +98,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
-  context.subscriptions.push(registerImageCommands({ settings, clients, log, state: context.globalState, extensionUri: context.extensionUri }));
+  // Auto-start is registered last (it acts at once); the setup state asks it whether it has acted.
+  let autoStartSettled = () => Promise.resolve();
+  const onboarding = registerOnboarding({ context, settings, keys, connection, localServer, log, autoStartSettled: () => autoStartSettled() });
+  context.subscriptions.push(onboarding.disposable);
+
+  context.subscriptions.push(registerImageCommands({ settings, clients, log, state: context.globalState, extensionUri: context.extensionUri, onGenerated: () => onboarding.reach("image") }));
 
   // One reading of wisp.sensitiveFiles and .wispignore for everything that sends file text by itself.
   const sensitive = new SensitiveFileRules();
@@ -113,6 +121,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
         outcomes.push(outcome);
         if (outcomes.length > keptOutcomes) outcomes.shift();
         reportOutcome(outcome, statusBar, connection);
+        if (outcome.kind === "shown" && fromServer(outcome.source)) onboarding.reach("ghostText");
       },
       onRequest: () => statusBar.beginRequest(),
       isSensitive: (uri) => sensitive.isSensitive(uri),
@@ -139,7 +148,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     version: context.extension.packageJSON.version as string,
   });
   context.subscriptions.push(mcpOutput, mcp, registerMcpCommands(mcp, mcpOutput, log));
-  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp });
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, onAnswered: (turn) => {
+    // An answer, or a task carried out (a refusal or a failure is not trying it).
+    if (turn.status === "done" && !turn.agent) onboarding.reach("chat");
+    if (turn.status === "done" && turn.agent?.end === "done") onboarding.reach("agent");
+  } });
   context.subscriptions.push(chat.disposable);
   context.subscriptions.push(registerLanguageModels({ settings, keys, clients, connection, log }));
 
@@ -147,6 +160,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   await refreshKey();
   const autoStart = registerAutoStart({ settings, connection, localServer, log });
   context.subscriptions.push(autoStart);
+  autoStartSettled = () => autoStart.settled();
+  // Not awaited: the walkthrough opens beside whatever the window restores.
+  void onboarding.start();
 
   return {
     statusBar: () => statusBar.current,
@@ -158,6 +174,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     chat: chat.probe,
     edit: edit.probe,
     nextEdit: nextEdit.probe,
+    onboarding: onboarding.probe,
     mcp: {
       list: async () => (await mcp.list()).map((view) => ({ ...view, toolNames: mcp.connection(view.entry.name)?.tools.map((t) => t.name) ?? [] })),
       outputLines: () => mcpOutput.lines(),

@@ -67,14 +67,15 @@ export class AgentSession {
   }
 
   /** Starts a task in the active chat; resolves when it ended. False when nothing was started. */
-  async start(text: string, refusal?: string): Promise<boolean> {
+  /** `refusal`: why the task is not carried out (shown as its answer); `refusedModel`: the model it names, if any. */
+  async start(text: string, refusal?: string, refusedModel?: string): Promise<boolean> {
     const chat = this.deps.store.active();
     if (this.isRunning(chat.id) || text.trim() === "") return false;
     const question = { id: this.deps.newId(), role: "user" as const, text, attachments: chat.pending, createdAt: this.deps.now() };
     const next = withUserTurn(chat, question);
     this.deps.store.put(next);
     const user = buildMessages("", [question]).at(-1)!;
-    await this.run(next, { ...emptyTask, messages: [user] }, refusal);
+    await this.run(next, { ...emptyTask, messages: [user] }, refusal, undefined, refusedModel);
     return true;
   }
 
@@ -104,7 +105,7 @@ export class AgentSession {
     for (const controller of this.running.values()) controller.abort();
   }
 
-  private async run(chat: Chat, task: AgentTask, refusal: string | undefined, resumed?: AssistantTurn): Promise<void> {
+  private async run(chat: Chat, task: AgentTask, refusal: string | undefined, resumed?: AssistantTurn, refusedModel = ""): Promise<void> {
     const { store, events } = this.deps;
     const controller = new AbortController();
     this.running.set(chat.id, controller);
@@ -126,7 +127,7 @@ export class AgentSession {
     save();
     try {
       if (refusal !== undefined) {
-        turn = { ...turn, text: refusal, agent: { ...turn.agent!, end: "untrusted" } };
+        turn = { ...turn, text: refusal, model: refusedModel, agent: { ...turn.agent!, end: "untrusted" } };
         return;
       }
       const setup = await this.deps.setup();

@@ -55,6 +55,8 @@ export interface ViewState {
   readonly mode: ChatMode;
   /** Why agent mode cannot act here (an untrusted workspace, no folder); undefined when it can. */
   readonly agentBlocked?: string;
+  /** The server lists only the embedded models: the first answer and the agent's refusal show the way out. */
+  readonly embeddedOnly?: boolean;
 }
 
 export type ChatMode = "ask" | "agent";
@@ -72,7 +74,7 @@ export type HostMessage =
   | { readonly type: "viewSaved"; readonly chatId: string; readonly scrollTop: number };
 
 export type CodeAction = "copy" | "insert" | "apply" | "newFile";
-export type ErrorAction = "setApiKey" | "selectModel" | "retry" | "startLocalServer" | "openSettings" | "showLogs";
+export type ErrorAction = "setApiKey" | "selectModel" | "retry" | "startLocalServer" | "openSettings" | "showLogs" | "downloadModel" | "connectServer";
 
 export type ViewMessage =
   | { readonly type: "ready" }
@@ -111,7 +113,7 @@ export type ViewMessage =
 export const maxViewText = 1 << 20;
 
 const codeActions: readonly string[] = ["copy", "insert", "apply", "newFile"] satisfies CodeAction[];
-const errorActions: readonly string[] = ["setApiKey", "selectModel", "retry", "startLocalServer", "openSettings", "showLogs"] satisfies ErrorAction[];
+const errorActions: readonly string[] = ["setApiKey", "selectModel", "retry", "startLocalServer", "openSettings", "showLogs", "downloadModel", "connectServer"] satisfies ErrorAction[];
 
 type Fields = Record<string, (value: unknown) => boolean>;
 

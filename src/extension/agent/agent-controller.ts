@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { AgentSession, type AgentSetup } from "../../core/agent/agent-session";
+import { agentModelRefusal } from "../../core/onboarding/agent-fit";
 import { agentSystemPrompt } from "../../core/agent/agent-prompt";
 import { ToolSchemaCompiler } from "../../core/agent/tool-args";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
@@ -89,8 +90,11 @@ export class AgentController implements vscode.Disposable {
     return undefined;
   }
 
-  start(text: string): Promise<boolean> {
-    return this.session.start(text, this.blocked());
+  async start(text: string): Promise<boolean> {
+    const blocked = this.blocked();
+    if (blocked !== undefined) return this.session.start(text, blocked);
+    const unfit = await this.modelRefusal();
+    return this.session.start(text, unfit?.text, unfit?.model);
   }
 
   continue(): Promise<boolean> {
@@ -138,6 +142,19 @@ export class AgentController implements vscode.Disposable {
   dispose(): void {
     this.session.shutdown();
     this.highlights?.dispose();
+  }
+
+  /** Why the chat model cannot carry out a task (the embedded models, a small context), and its name. */
+  private async modelRefusal(): Promise<{ text: string; model: string } | undefined> {
+    let chat: ChatSetup;
+    try {
+      chat = await this.deps.chatSetup();
+    } catch {
+      return undefined; // No model at all: the task's first step says why, with the ways out.
+    }
+    const text = agentModelRefusal(chat);
+    if (text !== undefined) this.deps.log.info(`agent: not starting with ${chat.model}: ${text}`);
+    return text === undefined ? undefined : { text, model: chat.model };
   }
 
   private async setup(): Promise<AgentSetup> {

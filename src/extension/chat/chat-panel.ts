@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { localAddress } from "../../core/net/local-address";
 import { chatSnippets, planChatRequest, type ChatRequestBody, type ChatSetup } from "../../core/chat/chat-request";
 import { chosenChatModel } from "../../core/chat/chat-models";
+import { isEmbeddedModel, servesOnlyEmbeddedModels } from "../../core/onboarding/embedded-models";
 import { ChatSession, type ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import { DeltaQueue } from "../../core/chat/delta-queue";
@@ -38,6 +39,8 @@ export interface ChatPanelDeps {
   readonly newId: () => string;
   /** Agent mode, built with the panel's events and chat setup. */
   readonly agent: (events: ChatSessionEvents, chatSetup: () => Promise<ChatSetup>) => AgentController;
+  /** Every answer (or agent task) that ended, however it ended. */
+  readonly onAnswered?: (turn: AssistantTurn) => void;
 }
 
 /**
@@ -91,6 +94,8 @@ export class ChatPanel implements vscode.Disposable {
       ...(this.notice ? { notice: this.notice } : {}),
       mode: this.agent.mode,
       ...(agentBlocked ? { agentBlocked } : {}),
+      // A model set since the list was read (a download followed) counts before the next listing.
+      ...(servesOnlyEmbeddedModels(this.models.all) && (setting === "" || isEmbeddedModel(setting)) ? { embeddedOnly: true } : {}),
     };
   }
 
@@ -259,6 +264,7 @@ export class ChatPanel implements vscode.Disposable {
     const tokens = turn.usage ? `, ${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} answer tokens` : "";
     this.deps.log.info(`chat: answer ${how}${tokens}`);
     this.postStateIfActive(chatId);
+    this.deps.onAnswered?.(turn);
   }
 
   private postStateIfActive(chatId: string): void {
@@ -322,6 +328,10 @@ export class ChatPanel implements vscode.Disposable {
         return this.run("workbench.action.openSettings", "wisp.");
       case "showLogs":
         return this.run("wisp.showLogs");
+      case "downloadModel":
+        return this.fixThenListModels("wisp.downloadRecommendedModel");
+      case "connectServer":
+        return this.fixThenListModels("wisp.connectServer");
     }
   }
 

@@ -13,6 +13,7 @@ import { registerWispCommand } from "../run-command";
 import type { Settings } from "../settings";
 import { ChatPanel } from "./chat-panel";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
+import type { AssistantTurn } from "../../core/chat/conversation";
 import type { ChatSetup } from "../../core/chat/chat-request";
 import { AgentController } from "../agent/agent-controller";
 import { registerOriginalContent } from "../agent/original-content";
@@ -39,6 +40,8 @@ export interface ChatDeps {
   readonly sensitive: SensitiveFileRules;
   /** MCP servers, whose tools agent mode offers. */
   readonly mcp: McpServers;
+  /** Every answer (or agent task) that ended, however it ended. */
+  readonly onAnswered?: (turn: AssistantTurn) => void;
 }
 
 /** Read-only views of the chat for the extension's own tests. */
@@ -97,7 +100,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
       storageFolder: context.storageUri?.scheme === "file" ? context.storageUri.fsPath : undefined,
       newId,
     });
-  const panel = new ChatPanel({ store, views, settings, clients, codeActions, context: chatContext, log, newId, agent, post: (message) => provider?.post(message) ?? Promise.resolve(false) });
+  const panel = new ChatPanel({ store, views, settings, clients, codeActions, context: chatContext, log, newId, agent, post: (message) => provider?.post(message) ?? Promise.resolve(false), onAnswered: deps.onAnswered });
   provider = new ChatViewProvider(context.extensionUri, { ready: () => panel.ready(), message: (m) => void handle(panel.message(m)) }, log);
 
   /** View actions run detached from the view: their failures become a notice and a log line. */

@@ -70,7 +70,7 @@ export class ChatApp {
     this.state = state;
     this.header.show(state);
     this.showBanner(state);
-    this.conversation.show(state.chat, { streaming: state.streaming, serverIsLocal: state.serverIsLocal }, switched ? state.view.scrollTop : undefined);
+    this.conversation.show(state.chat, { streaming: state.streaming, serverIsLocal: state.serverIsLocal, embeddedOnly: state.embeddedOnly === true }, switched ? state.view.scrollTop : undefined);
     if (switched) this.composer.setDraft(state.view.draft);
     this.composer.show(state.chat.pending, state.streaming, state.mode);
     if (state.notice && state.notice.id > this.host.page.noticeSeen) this.showNotice(state.notice.id, state.notice.text);

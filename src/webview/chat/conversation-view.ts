@@ -1,8 +1,16 @@
+import { isEmbeddedModel } from "../../core/onboarding/embedded-models";
 import { applyDelta } from "../../core/chat/protocol";
 import type { Chat, ChatTurn } from "../../core/chat/conversation";
 import type { ViewMessage } from "../../core/chat/protocol";
 import { el } from "./dom";
 import { TurnView, type TurnContext } from "./turn-view";
+
+/** What the whole chat's turns are drawn with (from the view state). */
+export interface ChatContext {
+  readonly streaming: boolean;
+  readonly serverIsLocal: boolean;
+  readonly embeddedOnly: boolean;
+}
 
 /** Pixels from the bottom within which the view follows a streaming answer. */
 const followSlack = 40;
@@ -23,7 +31,7 @@ export class ConversationView {
   );
   private readonly views = new Map<string, TurnView>();
   private chat: Chat | undefined;
-  private context: { streaming: boolean; serverIsLocal: boolean } = { streaming: false, serverIsLocal: false };
+  private context: ChatContext = { streaming: false, serverIsLocal: false, embeddedOnly: false };
   private frame = 0;
   private follow = true;
 
@@ -49,7 +57,7 @@ export class ConversationView {
   }
 
   /** Shows a chat (a full state); `scrollTop` restores where the user was in it. */
-  show(chat: Chat, context: { streaming: boolean; serverIsLocal: boolean }, scrollTop: number | undefined): void {
+  show(chat: Chat, context: ChatContext, scrollTop: number | undefined): void {
     const switched = chat.id !== this.chat?.id;
     const follow = switched ? scrollTop === undefined : this.atBottom();
     if (switched) {
@@ -95,9 +103,13 @@ export class ConversationView {
       this.views.delete(id);
     }
     const lastIndex = chat.turns.length - 1;
+    const firstAnswer = chat.turns.find((t) => t.role === "assistant" && !t.agent)?.id;
+    const { embeddedOnly, ...shared } = this.context;
     let previous: Element | null = null;
     chat.turns.forEach((turn, index) => {
-      const context: TurnContext = { latest: index === lastIndex && turn.role === "assistant", ...this.context };
+      // The way out of the embedded models: under the chat's first answer, and under the agent's refusal.
+      const wayOut = embeddedOnly && turn.role === "assistant" && turn.status !== "streaming" && isEmbeddedModel(turn.model) && (turn.agent ? turn.agent.end === "untrusted" : turn.id === firstAnswer);
+      const context: TurnContext = { latest: index === lastIndex && turn.role === "assistant", ...shared, wayOut };
       let view = this.views.get(turn.id);
       if (view) view.update(turn, context);
       else {
