@@ -65,7 +65,8 @@ export async function runExtensionTestsInBrowser(toolchain: Toolchain, run: Exte
     await page.exposeFunction("codeAutomationLog", (level: string, args: unknown) => writeLog(workbenchLog, level, args));
     await page.exposeFunction("codeAutomationExit", (code: number) => finish(code));
     page.on("pageerror", (error) => workbenchLog.write(`[pageerror] ${error.message}\n`));
-    await page.goto(workbenchUrl(server.url, run));
+    // The page's load waits on code-server's first answers: slow on a busy machine, never wrong.
+    await page.goto(workbenchUrl(server.url, run), { timeout: 180_000 });
     const code = await finished;
     if (code !== 0) process.stderr.write(`code-cli: exit code ${code}; logs in ${logDir}\n`);
     return code;

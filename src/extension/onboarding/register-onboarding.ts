@@ -40,6 +40,8 @@ export interface OnboardingProbe {
   reached(): readonly Milestone[];
   /** Whether the embedded-models notice was shown in this window. */
   noticeShown(): boolean;
+  /** Whether this activation opened the walkthrough (the profile's first). */
+  walkthroughOpened(): boolean;
 }
 
 export interface Onboarding {
@@ -59,6 +61,7 @@ export function registerOnboarding(deps: OnboardingDeps): Onboarding {
   const reached = new Set<Milestone>();
   let state: SetupState = "checking";
   let realModel: boolean | undefined;
+  let walkthroughOpened = false;
   // An empty tree: VS Code shows a view's welcome content while its tree has no items.
   const setupView = vscode.window.createTreeView(setupViewId, { treeDataProvider: { getTreeItem: (item: vscode.TreeItem) => item, getChildren: () => [] } });
 
@@ -107,6 +110,7 @@ export function registerOnboarding(deps: OnboardingDeps): Onboarding {
       setupViewVisible: () => setupView.visible,
       reached: () => [...reached],
       noticeShown: () => notice.shown,
+      walkthroughOpened: () => walkthroughOpened,
     },
     reach: (milestone) => {
       if (reached.has(milestone)) return;
@@ -115,7 +119,7 @@ export function registerOnboarding(deps: OnboardingDeps): Onboarding {
       void vscode.commands.executeCommand("setContext", `wisp.tried.${milestone}`, true);
     },
     start: async () => {
-      await openWalkthroughOnce(context.globalState, log);
+      walkthroughOpened = await openWalkthroughOnce(context.globalState, log);
     },
   };
 }
