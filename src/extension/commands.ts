@@ -3,7 +3,7 @@ import { noBundledServerMessage } from "../core/local-server/no-bundled-server";
 import type { ApiKeyStore } from "./api-key";
 import type { ClientFactory } from "./client-factory";
 import type { ConnectionMonitor } from "./connection-monitor";
-import { downloadModel } from "./local-engine/download-model";
+import { downloadModel, localDownloadDeps } from "./local-engine/download-model";
 import type { LocalServer } from "./local-server";
 import type { Logger } from "./logger";
 import { selectModel } from "./model-picker";
@@ -21,11 +21,13 @@ export interface CommandDeps {
   readonly statusBar: StatusBar;
   readonly log: Logger;
   readonly localServer: LocalServer;
+  /** Remembers which model roles followed a download (Wisp's choice, not the user's). */
+  readonly memento: vscode.Memento;
 }
 
 /** Registers the Wisp commands; each failure becomes one readable error message. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable {
-  const { settings, keys, clients, connection, statusBar, log, localServer } = deps;
+  const { settings, keys, clients, connection, statusBar, log, localServer, memento } = deps;
   const register = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown) => registerWispCommand(id, run, log);
 
   return vscode.Disposable.from(
@@ -73,7 +75,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
       await connection.check();
     }),
     register("wisp.downloadModel", (spec, use) =>
-      downloadModel({ settings, log, modelsDir: () => localServer.modelsDir, refreshModels: () => connection.check() }, spec, use),
+      downloadModel(localDownloadDeps({ settings, log, modelsDir: () => localServer.modelsDir, connection, memento }), spec, use),
     ),
     register("wisp.openWebConsole", () => openWebConsole(settings, log, [localServer.dataDir, localServerDataDir()])),
   );

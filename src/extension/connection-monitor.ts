@@ -19,6 +19,8 @@ export class ConnectionMonitor implements vscode.Disposable {
   private models: readonly ModelInfo[] = [];
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
+  /** The model ids behind the last change fired: a new list with the same count is news too. */
+  private firedModels = "";
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly clients: ClientFactory, private readonly log: Logger) {}
@@ -70,8 +72,10 @@ export class ConnectionMonitor implements vscode.Disposable {
   }
 
   private set(next: ConnectionState): void {
-    if (JSON.stringify(next) === JSON.stringify(this.state)) return;
+    const models = this.models.map((m) => m.id).join("\n");
+    if (JSON.stringify(next) === JSON.stringify(this.state) && models === this.firedModels) return;
     this.state = next;
+    this.firedModels = models;
     this.log.info(`connection: ${next.kind}${"message" in next ? ` (${next.message})` : ""}`);
     this.changed.fire(next);
   }

@@ -22,6 +22,7 @@ import { ConnectionMonitor } from "./connection-monitor";
 import { registerAutoStart } from "./local-engine/auto-start";
 import { LocalServer } from "./local-server";
 import { Logger } from "./logger";
+import { registerOnboarding, type OnboardingProbe } from "./onboarding/register-onboarding";
 import { Settings } from "./settings";
 import { StatusBar } from "./status-bar";
 import { ChatModelChoice } from "./scm/chat-model-setup";
@@ -50,6 +51,8 @@ export interface WispApi {
   edit: EditProbe;
   /** The next-edit suggestion shown, if any. */
   nextEdit: NextEditProbe;
+  /** The first minute: the chat's setup state, the walkthrough's milestones, the embedded-models notice. */
+  onboarding: OnboardingProbe;
   /** MCP servers: their states and what the Wisp MCP output channel says. */
   mcp: { list(): Promise<(McpServerView & { toolNames: string[] })[]>; outputLines(): readonly string[] };
   /** The review's comment threads. */
@@ -95,7 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   };
   let lastBaseUrl = settings.value.baseUrl;
   context.subscriptions.push(
-    registerCommands({ settings, keys, clients, connection, statusBar, log, localServer }),
+    registerCommands({ settings, keys, clients, connection, statusBar, log, localServer, memento: context.globalState }),
     keys.onDidChange(() => void refreshKey()),
     settings.onDidChange((s) => {
       showAvailability();
@@ -106,7 +109,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
-  context.subscriptions.push(registerImageCommands({ settings, clients, log, state: context.globalState, extensionUri: context.extensionUri }));
+  // Auto-start is registered last (it acts at once); the setup state asks it whether it has acted.
+  let autoStartSettled = () => Promise.resolve();
+  const onboarding = registerOnboarding({ context, settings, keys, connection, localServer, log, autoStartSettled: () => autoStartSettled() });
+  context.subscriptions.push(onboarding.disposable);
+
+  context.subscriptions.push(registerImageCommands({ settings, clients, log, state: context.globalState, extensionUri: context.extensionUri, onGenerated: () => onboarding.reach("image") }));
 
   // One reading of wisp.sensitiveFiles and .wispignore for everything that sends file text by itself.
   const sensitive = new SensitiveFileRules();
@@ -124,6 +132,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
         outcomes.push(outcome);
         if (outcomes.length > keptOutcomes) outcomes.shift();
         reportOutcome(outcome, statusBar, connection);
+        if (outcome.kind === "shown" && fromServer(outcome.source)) onboarding.reach("ghostText");
       },
       onRequest: () => statusBar.beginRequest(),
       isSensitive: (uri) => sensitive.isSensitive(uri),
@@ -163,7 +172,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   context.subscriptions.push(mcpOutput, mcp, registerMcpCommands(mcp, mcpOutput, log));
   const terminals = new TerminalHistory();
   context.subscriptions.push(terminals);
-  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, terminal: (newId) => terminalMention(terminals, settings, newId), customization, editEnded: edit.ended });
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, terminal: (newId) => terminalMention(terminals, settings, newId), customization, editEnded: edit.ended, onAnswered: (turn) => {
+    // An answer, or a task carried out (a refusal or a failure is not trying it).
+    if (turn.status === "done" && !turn.agent) onboarding.reach("chat");
+    if (turn.status === "done" && turn.agent?.end === "done") onboarding.reach("agent");
+  } });
   context.subscriptions.push(chat.disposable);
   // Source control, review and the terminal: one-off requests to the chat model, reported in the chat.
   const models = new ChatModelChoice(settings, clients, log);
@@ -178,6 +191,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   await refreshKey();
   const autoStart = registerAutoStart({ settings, connection, localServer, log });
   context.subscriptions.push(autoStart);
+  autoStartSettled = () => autoStart.settled();
+  // Not awaited: the walkthrough opens beside whatever the window restores.
+  void onboarding.start();
 
   return {
     statusBar: () => statusBar.current,
@@ -189,6 +205,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     chat: chat.probe,
     edit: edit.probe,
     nextEdit: nextEdit.probe,
+    onboarding: onboarding.probe,
     mcp: {
       list: async () => (await mcp.list()).map((view) => ({ ...view, toolNames: mcp.connection(view.entry.name)?.tools.map((t) => t.name) ?? [] })),
       outputLines: () => mcpOutput.lines(),

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { LocalServerState } from "../core/local-server/local-server-state";
+import { servesOnlyEmbeddedModels } from "../core/onboarding/embedded-models";
 import { describeStatus, type KeySource, type StatusView } from "../core/status/describe-status";
 import type { ConnectionMonitor } from "./connection-monitor";
 import type { Settings } from "./settings";
@@ -104,6 +105,7 @@ export class StatusBar implements vscode.Disposable {
       outcomes: this.outcomes,
       localServer: this.localServer,
       localServerAvailable: this.localServerAvailable,
+      embeddedOnly: servesOnlyEmbeddedModels(this.connection.knownModels),
     });
     this.item.text = this.view.text;
     this.item.tooltip = this.view.tooltip;

@@ -4,6 +4,9 @@ import type { WispSettings } from "./settings";
 /** The small menu behind the status bar item: the Wisp commands, with the current state. */
 export async function showStatusMenu(settings: WispSettings, headline: string): Promise<void> {
   const items: (vscode.QuickPickItem & { command: string })[] = [
+    { label: "$(rocket) Get Started", command: "wisp.getStarted" },
+    { label: "$(cloud-download) Download a Model for This Machine…", command: "wisp.downloadRecommendedModel" },
+    { label: "$(plug) Connect a Server…", command: "wisp.connectServer" },
     { label: "$(key) Set API Key", command: "wisp.setApiKey" },
     { label: "$(trash) Clear API Key", command: "wisp.clearApiKey" },
     { label: "$(list-selection) Select Model", command: "wisp.selectModel" },

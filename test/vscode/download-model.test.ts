@@ -58,7 +58,7 @@ describe("Wisp: Download Model", function () {
     assert.equal(answer.choices.length, 1);
   });
 
-  it("offers the recommended models in a quick pick, downloads the one chosen, and its offer's first button sets it for completions", async () => {
+  it("offers the recommended models in a quick pick and downloads the one chosen; it takes over the chat, keeps the completion model the user chose, and Undo puts the chat back", async () => {
     const first = modelPresets.find((p) => p.role === "completion")!;
     const url = hub.serve(first.repo, first.file, { body: gguf });
     const picked = vscode.commands.executeCommand<string | undefined>("wisp.downloadModel");
@@ -71,29 +71,42 @@ describe("Wisp: Download Model", function () {
     assert.equal(id, first.file.replace(/\.gguf$/, ""));
     assert.equal(hub.requestsFor(url).length, 1);
     assert.ok(existsSync(join(server.modelsDir, first.file)));
-    // The offer is a notification whose first button, for a completion model, is "Use for Completions".
-    await waitFor("the offer's first button to set the model", async () => {
+    assert.equal(config().get("chat.model"), id, "the chat had the server's default: a coder model takes it over");
+    assert.equal(config().get("completion.model"), "coder-q8_0", "the completion model set before is the user's choice");
+    // The notification that says so has Undo first.
+    await waitFor("Undo to put the chat back", async () => {
       await vscode.commands.executeCommand("notification.acceptPrimaryAction");
-      return config().get("completion.model");
-    }, (model) => model === id);
-    assert.equal(config().get("chat.model"), "", "chat keeps its model");
+      return config().get("chat.model");
+    }, (model) => model === "");
+    assert.equal(config().get("completion.model"), "coder-q8_0");
   });
 
-  it("a next-edit model's offer has one button, and it sets the model for next edit only", async () => {
+  it("a next-edit model takes over next edit only", async () => {
     const preset = modelPresets.find((p) => p.role === "next-edit")!;
     hub.serve(preset.repo, preset.file, { body: gguf });
-    const completionModel = config().get("completion.model");
-    const id = await vscode.commands.executeCommand<string | undefined>("wisp.downloadModel", preset.name);
-    assert.equal(id, preset.file.replace(/\.gguf$/, ""));
     try {
-      await waitFor("the offer's button to set the next-edit model", async () => {
-        await vscode.commands.executeCommand("notification.acceptPrimaryAction");
-        return config().get("nextEdit.model");
-      }, (model) => model === id);
-      assert.equal(config().get("completion.model"), completionModel, "completions keep their model");
+      const id = await vscode.commands.executeCommand<string | undefined>("wisp.downloadModel", preset.name);
+      assert.equal(id, preset.file.replace(/\.gguf$/, ""));
+      assert.equal(config().get("nextEdit.model"), id);
+      assert.equal(config().get("completion.model"), "coder-q8_0", "completions keep their model");
+      assert.equal(config().get("chat.model"), "", "a next-edit model does not chat");
     } finally {
       await config().update("nextEdit.model", undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it("where the user chose the model of every role it fits, it asks instead: Use for Chat sets it", async () => {
+    const preset = modelPresets.find((p) => p.role === "chat")!;
+    hub.serve(preset.repo, preset.file, { body: gguf });
+    await config().update("chat.model", "my-own-chat", vscode.ConfigurationTarget.Global);
+    const id = await vscode.commands.executeCommand<string | undefined>("wisp.downloadModel", preset.name);
+    assert.equal(config().get("chat.model"), "my-own-chat", "nothing changed before the answer");
+    // A chat model's offer has Use for Chat first.
+    await waitFor("the offer's first button to set the chat model", async () => {
+      await vscode.commands.executeCommand("notification.acceptPrimaryAction");
+      return config().get("chat.model");
+    }, (model) => model === id);
+    await config().update("chat.model", undefined, vscode.ConfigurationTarget.Global);
   });
 
   it("says what went wrong and writes nothing for a file the mirror does not have", async () => {
@@ -102,6 +115,6 @@ describe("Wisp: Download Model", function () {
     assert.equal(id, undefined);
     assert.ok(api.logLines().slice(before).some((l) => /not found \(HTTP 404\).*missing\.gguf; check the name, or that the mirror has this file/.test(l)));
     assert.ok(!existsSync(join(server.modelsDir, "missing.gguf")) && !existsSync(join(server.modelsDir, "missing.gguf.part")));
-    assert.equal(config().get("completion.model"), modelPresets.find((p) => p.role === "completion")!.file.replace(/\.gguf$/, ""));
+    assert.equal(config().get("completion.model"), "coder-q8_0", "the settings are as they were");
   });
 });

@@ -80,7 +80,8 @@ export class AgentSession {
   }
 
   /** Starts a task in the active chat; resolves when it ended. False when nothing was started. */
-  async start(text: string, refusal?: string): Promise<boolean> {
+  /** `refusal`: why the task is not carried out (shown as its answer); `refusedModel`: the model it names, if any. */
+  async start(text: string, refusal?: string, refusedModel?: string): Promise<boolean> {
     const chat = this.deps.store.active();
     if (this.isRunning(chat.id) || text.trim() === "") return false;
     const question = { id: this.deps.newId(), role: "user" as const, text, attachments: chat.pending, createdAt: this.deps.now() };
@@ -91,7 +92,7 @@ export class AgentSession {
     const todos = chatTodos(chat);
     const carried = openTodos(todos).length > 0;
     const messages = carried ? [{ ...user, content: `${user.content}\n\n${carriedTodosNote(todos)}` }] : [user];
-    await this.run(next, { ...emptyTask, messages, ...(carried ? { todos } : {}) }, refusal);
+    await this.run(next, { ...emptyTask, messages, ...(carried ? { todos } : {}) }, refusal, undefined, refusedModel);
     return true;
   }
 
@@ -121,7 +122,7 @@ export class AgentSession {
     for (const controller of this.running.values()) controller.abort();
   }
 
-  private async run(chat: Chat, task: AgentTask, refusal: string | undefined, resumed?: AssistantTurn): Promise<void> {
+  private async run(chat: Chat, task: AgentTask, refusal: string | undefined, resumed?: AssistantTurn, refusedModel = ""): Promise<void> {
     const { store, events } = this.deps;
     const controller = new AbortController();
     this.running.set(chat.id, controller);
@@ -143,7 +144,7 @@ export class AgentSession {
     save();
     try {
       if (refusal !== undefined) {
-        turn = { ...turn, text: refusal, agent: { ...turn.agent!, end: "untrusted" } };
+        turn = { ...turn, text: refusal, model: refusedModel, agent: { ...turn.agent!, end: "untrusted" } };
         return;
       }
       const run: TaskRun = { chatId: chat.id, turnId: turn.id, resumed: resumed !== undefined };

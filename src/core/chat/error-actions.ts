@@ -13,7 +13,15 @@ const labels: Record<ErrorAction, string> = {
   startLocalServer: "Start Local Server",
   openSettings: "Open Settings",
   showLogs: "Show Logs",
+  downloadModel: "Download a Model",
+  connectServer: "Connect a Server",
 };
+
+/** The way out of the embedded models, under the first answer and the agent's refusal. */
+export const wayOutActions: readonly ErrorActionButton[] = [
+  { action: "downloadModel", label: labels.downloadModel },
+  { action: "connectServer", label: labels.connectServer },
+];
 
 /**
  * What the user can do about a failure of this kind. `local` says the base URL is on this machine,

@@ -62,6 +62,8 @@ export interface ViewState {
   readonly agents: readonly AgentOption[];
   /** The agent chosen in the switch (an id of `agents`) while the mode is agent; undefined: Agent itself. */
   readonly agentId?: string;
+  /** The server lists only the embedded models: the first answer and the agent's refusal show the way out. */
+  readonly embeddedOnly?: boolean;
   /** Agent mode's checkpoints in this chat: the requests that can be restored, and what Redo would bring back. */
   readonly checkpoints?: CheckpointsView;
 }
@@ -96,7 +98,7 @@ export type HostMessage =
   | { readonly type: "setDraft"; readonly text: string };
 
 export type CodeAction = "copy" | "insert" | "apply" | "newFile";
-export type ErrorAction = "setApiKey" | "selectModel" | "retry" | "startLocalServer" | "openSettings" | "showLogs";
+export type ErrorAction = "setApiKey" | "selectModel" | "retry" | "startLocalServer" | "openSettings" | "showLogs" | "downloadModel" | "connectServer";
 
 export type ViewMessage =
   | { readonly type: "ready" }
@@ -143,7 +145,7 @@ export type ViewMessage =
 export const maxViewText = 1 << 20;
 
 const codeActions: readonly string[] = ["copy", "insert", "apply", "newFile"] satisfies CodeAction[];
-const errorActions: readonly string[] = ["setApiKey", "selectModel", "retry", "startLocalServer", "openSettings", "showLogs"] satisfies ErrorAction[];
+const errorActions: readonly string[] = ["setApiKey", "selectModel", "retry", "startLocalServer", "openSettings", "showLogs", "downloadModel", "connectServer"] satisfies ErrorAction[];
 
 type Fields = Record<string, (value: unknown) => boolean>;
 

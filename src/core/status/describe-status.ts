@@ -1,5 +1,6 @@
 import { describeLocalServer, type LocalServerState } from "../local-server/local-server-state";
 import { noBundledServerLine } from "../local-server/no-bundled-server";
+import { embeddedModelsLine } from "../onboarding/embedded-models";
 
 /** What the status bar knows; the text and tooltip are derived from it, never stored. */
 export type ConnectionState =
@@ -28,6 +29,8 @@ export interface StatusInput {
   readonly localServer?: LocalServerState;
   /** False in the universal package: no local server can run from it (and no command is set). */
   readonly localServerAvailable?: boolean;
+  /** The server lists only the embedded models (see core/onboarding/embedded-models). */
+  readonly embeddedOnly?: boolean;
 }
 
 export type StatusState = "checking" | "starting" | "ready" | "busy" | "off" | "no-key" | "bad-key" | "unreachable" | "error";
@@ -54,6 +57,7 @@ export function describeStatus(input: StatusInput): StatusView {
   if (input.lastLatencyMs !== undefined) lines.push(`Last completion: ${Math.round(input.lastLatencyMs)} ms`);
   const outcomes = Object.entries(input.outcomes ?? {}).filter(([, n]) => n > 0);
   if (outcomes.length > 0) lines.push(`This session: ${outcomes.map(([kind, n]) => `${n} ${kind}`).join(", ")}`);
+  if (input.embeddedOnly && input.connection.kind === "ready") lines.push(`Models: only ${embeddedModelsLine}. Download a model or connect a server: Wisp: Get Started`);
   lines.push("Click for Wisp commands");
   return { state, text, tooltip: lines.join("\n") };
 }
@@ -85,5 +89,7 @@ function headline(input: StatusInput): { state: StatusState; text: string; detai
   if (!input.completionsEnabled) return { state: "off", text: "$(circle-slash) Wisp", detail: "ready, completions off" };
   if (input.busy) return { state: "busy", text: "$(loading~spin) Wisp", detail: "completing…" };
   const latency = input.lastLatencyMs === undefined ? "" : ` ${Math.round(input.lastLatencyMs)}ms`;
+  // Said where the eye lands: everything works, on models too small to keep.
+  if (input.embeddedOnly) return { state: "ready", text: `$(sparkle) Wisp${latency} · tiny models`, detail: `ready, on the tiny embedded models only (${c.modelCount})` };
   return { state: "ready", text: `$(sparkle) Wisp${latency}`, detail: `ready (${c.modelCount} models)` };
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { AgentSession, type AgentSetup, type AgentTools, type TaskRun } from "../../core/agent/agent-session";
+import { agentModelRefusal } from "../../core/onboarding/agent-fit";
 import { agentSystemPrompt } from "../../core/agent/agent-prompt";
 import { ToolSchemaCompiler } from "../../core/agent/tool-args";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
@@ -125,13 +126,16 @@ export class AgentController implements vscode.Disposable {
   }
 
   /** Starts a task in the active chat, with the agent chosen in the switch unless `run` says otherwise. */
-  start(text: string, run?: AgentRun): Promise<boolean> {
+  async start(text: string, run?: AgentRun): Promise<boolean> {
     const chatId = this.deps.store.active().id;
     if (!this.isRunning(chatId)) {
       this.profiles.delete(chatId);
       this.runs.set(chatId, run ?? this.deps.customization?.selectedRun() ?? {});
     }
-    return this.session.start(text, this.blocked());
+    const blocked = this.blocked();
+    if (blocked !== undefined) return this.session.start(text, blocked);
+    const unfit = await this.modelRefusal();
+    return this.session.start(text, unfit?.text, unfit?.model);
   }
 
   /** Starts a task with its own instructions and tools in the active chat (its tools judge the workspace's trust themselves). */
@@ -200,6 +204,19 @@ export class AgentController implements vscode.Disposable {
     if (how === "restored") return this.highlights?.untrack(paths);
     const checkpoint = await this.checkpoint;
     for (const path of paths) if (checkpoint.has(path)) this.highlights?.track(path);
+  }
+
+  /** Why the chat model cannot carry out a task (the embedded models, a small context), and its name. */
+  private async modelRefusal(): Promise<{ text: string; model: string } | undefined> {
+    let chat: ChatSetup;
+    try {
+      chat = await this.deps.chatSetup();
+    } catch {
+      return undefined; // No model at all: the task's first step says why, with the ways out.
+    }
+    const text = agentModelRefusal(chat);
+    if (text !== undefined) this.deps.log.info(`agent: not starting with ${chat.model}: ${text}`);
+    return text === undefined ? undefined : { text, model: chat.model };
   }
 
   private async setup(task: TaskRun): Promise<AgentSetup> {

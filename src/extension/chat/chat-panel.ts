@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { localAddress } from "../../core/net/local-address";
 import { chatSnippets, planChatRequest, type ChatRequestBody, type ChatSetup } from "../../core/chat/chat-request";
 import { chosenChatModel } from "../../core/chat/chat-models";
+import { isEmbeddedModel, servesOnlyEmbeddedModels } from "../../core/onboarding/embedded-models";
 import { ChatSession, type ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import { DeltaQueue } from "../../core/chat/delta-queue";
@@ -41,6 +42,8 @@ export interface ChatPanelDeps {
   readonly agent: (events: ChatSessionEvents, chatSetup: () => Promise<ChatSetup>) => AgentController;
   /** `/` commands, prompt files, agents of the switch, handoffs, compaction: built with the panel. */
   readonly customization: (panel: ChatPanel, events: ChatSessionEvents) => ChatCustomization;
+  /** Every answer (or agent task) that ended, however it ended. */
+  readonly onAnswered?: (turn: AssistantTurn) => void;
 }
 
 /**
@@ -99,6 +102,8 @@ export class ChatPanel implements vscode.Disposable {
       ...(agentBlocked ? { agentBlocked } : {}),
       ...(checkpoints ? { checkpoints } : {}),
       ...this.customization.view(),
+      // A model set since the list was read (a download followed) counts before the next listing.
+      ...(servesOnlyEmbeddedModels(this.models.all) && (setting === "" || isEmbeddedModel(setting)) ? { embeddedOnly: true } : {}),
     };
   }
 
@@ -280,6 +285,7 @@ export class ChatPanel implements vscode.Disposable {
     const tokens = turn.usage ? `, ${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} answer tokens` : "";
     this.deps.log.info(`chat: answer ${how}${tokens}`);
     this.postStateIfActive(chatId);
+    this.deps.onAnswered?.(turn);
   }
 
   private postStateIfActive(chatId: string): void {
@@ -344,6 +350,10 @@ export class ChatPanel implements vscode.Disposable {
         return this.run("workbench.action.openSettings", "wisp.");
       case "showLogs":
         return this.run("wisp.showLogs");
+      case "downloadModel":
+        return this.fixThenListModels("wisp.downloadRecommendedModel");
+      case "connectServer":
+        return this.fixThenListModels("wisp.connectServer");
     }
   }
 

@@ -13,6 +13,7 @@ import { registerWispCommand } from "../run-command";
 import type { Settings } from "../settings";
 import { ChatPanel } from "./chat-panel";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
+import type { AssistantTurn } from "../../core/chat/conversation";
 import type { ChatSetup } from "../../core/chat/chat-request";
 import { AgentController } from "../agent/agent-controller";
 import { registerOriginalContent } from "../agent/original-content";
@@ -51,6 +52,8 @@ export interface ChatDeps {
   readonly customization: CustomizationFiles;
   /** Fires when an edit of the edit flow ended (/init saves AGENTS.md on Accept). */
   readonly editEnded: vscode.Event<{ readonly file: vscode.TextDocument; readonly end: string | undefined }>;
+  /** Every answer (or agent task) that ended, however it ended. */
+  readonly onAnswered?: (turn: AssistantTurn) => void;
 }
 
 /** What other features put in the chat. */
@@ -137,7 +140,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     return delivered;
   };
   const panel = new ChatPanel({
-    store, views, settings, clients, codeActions, context: chatContext, log, newId, agent, post,
+    store, views, settings, clients, codeActions, context: chatContext, log, newId, agent, post, onAnswered: deps.onAnswered,
     customization: (chatPanel, events) =>
       (customization = new ChatCustomization(chatPanel, events, {
         files: deps.customization, selection, store, settings, context: chatContext, log, newId, post,

@@ -12,6 +12,8 @@ const commands: Record<Exclude<ErrorAction, "retry">, [string, ...unknown[]]> = 
   startLocalServer: ["wisp.startLocalServer"],
   openSettings: ["workbench.action.openSettings", "wisp."],
   showLogs: ["wisp.showLogs"],
+  downloadModel: ["wisp.downloadRecommendedModel"],
+  connectServer: ["wisp.connectServer"],
 };
 
 /**

@@ -10,6 +10,8 @@ import { showVariationsPanel } from "./variations-panel";
 
 export interface ImageCommandDeps extends ImageFlowDeps {
   readonly extensionUri: vscode.Uri;
+  /** An image was made (saved, or variations shown). */
+  readonly onGenerated?: () => void;
 }
 
 /** What an image command ended with; returned to scripted callers (and the extension's tests). */
@@ -29,7 +31,9 @@ export function registerImageCommands(deps: ImageCommandDeps): vscode.Disposable
     vscode.commands.registerCommand(id, async (): Promise<ImageCommandResult> => {
       const attempt: Attempt = {};
       try {
-        return await body(attempt);
+        const result = await body(attempt);
+        if (result.kind === "saved" || result.kind === "shown") deps.onGenerated?.();
+        return result;
       } catch (error) {
         const image = deps.settings.value.image;
         const report = reportFor(error, image, deps.settings.value.baseUrl, attempt.model, attempt.size);

@@ -1,5 +1,6 @@
 // `Wisp: Download Model…`: a recommended model or any GGUF URL into the local server's models folder,
-// with a cancellable progress notification; afterwards an offer to use it for completions and/or chat.
+// with a cancellable progress notification; afterwards the model takes over the roles it fits that
+// the user did not choose (with Undo), or, where the user chose them all, an offer to use it.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -8,7 +9,9 @@ import { mirrorBase, resolveModelSource } from "../../server/models/pull/model-s
 import { findPreset, modelPresets, type ModelPreset } from "../../server/models/pull/presets";
 import { PullError } from "../../server/models/pull/pull-error";
 import { pullModel, type PullResult } from "../../server/models/pull/pull-model";
+import type { ModelInfo } from "../../core/api/models";
 import type { Logger } from "../logger";
+import { fitOf, followDownload } from "../onboarding/follow-download";
 import type { Settings } from "../settings";
 
 /** What the downloaded model is used for: the answer to the offer, or a scripted caller's choice. */
@@ -21,6 +24,20 @@ export interface DownloadModelDeps {
   readonly modelsDir: () => string;
   /** Lists the server's models again, so the new one is known at once. */
   readonly refreshModels: () => Promise<unknown>;
+  /** Where the roles a download took over are remembered, and the server's models once refreshed. */
+  readonly follow?: { readonly memento: vscode.Memento; readonly listed: () => readonly ModelInfo[] };
+}
+
+/** The local server's models folder, its model list refreshed after a download, roles following it. */
+export function localDownloadDeps(deps: {
+  readonly settings: Settings;
+  readonly log: Logger;
+  readonly modelsDir: () => string;
+  readonly connection: { check(): Promise<unknown>; readonly knownModels: readonly ModelInfo[] };
+  readonly memento: vscode.Memento;
+}): DownloadModelDeps {
+  const { settings, log, modelsDir, connection, memento } = deps;
+  return { settings, log, modelsDir, refreshModels: () => connection.check(), follow: { memento, listed: () => connection.knownModels } };
 }
 
 const uses: Readonly<Record<string, ModelUse>> = { "Use for Completions": "completion", "Use for Chat": "chat", "Use for Both": "both", "Use for Next Edit": "next-edit" };
@@ -67,7 +84,14 @@ export async function downloadModel(deps: DownloadModelDeps, specArg?: unknown, 
   await deps.refreshModels();
   const use = typeof useArg === "string" && ["completion", "chat", "both", "next-edit", "none"].includes(useArg) ? (useArg as ModelUse) : undefined;
   if (use !== undefined) await applyUse(deps.settings, result.modelId, use);
-  else void offerUse(deps, result, preset);
+  else if (deps.follow === undefined) void offerUse(deps, result, preset);
+  else {
+    const { memento, listed } = deps.follow;
+    const fit = fitOf(preset?.role, listed().find((m) => m.id === result.modelId));
+    const plan = await followDownload({ settings: deps.settings, log: deps.log, memento }, result.modelId, fit);
+    // Every role it fits has the user's own model: ask.
+    if (plan.take.length === 0 && plan.kept.length > 0) void offerUse(deps, result, preset);
+  }
   return result.modelId;
 }
 

@@ -77,7 +77,7 @@ export class ChatApp {
     this.state = state;
     this.header.show(state);
     this.showBanner(state);
-    this.conversation.show(state.chat, { streaming: state.streaming, serverIsLocal: state.serverIsLocal, ...(state.checkpoints ? { checkpoints: state.checkpoints } : {}) }, switched ? state.view.scrollTop : undefined);
+    this.conversation.show(state.chat, { streaming: state.streaming, serverIsLocal: state.serverIsLocal, embeddedOnly: state.embeddedOnly === true, ...(state.checkpoints ? { checkpoints: state.checkpoints } : {}) }, switched ? state.view.scrollTop : undefined);
     this.redo.show(state);
     if (switched) this.composer.setDraft(state.view.draft);
     this.composer.show(state.chat.pending, state.streaming, state.mode);

@@ -1,3 +1,4 @@
+import { isEmbeddedModel } from "../../core/onboarding/embedded-models";
 import { applyDelta } from "../../core/chat/protocol";
 import type { Chat, ChatTurn } from "../../core/chat/conversation";
 import type { CheckpointsView, ViewMessage } from "../../core/chat/protocol";
@@ -9,6 +10,7 @@ import { TurnView, type TurnContext } from "./turn-view";
 export interface ViewContext {
   readonly streaming: boolean;
   readonly serverIsLocal: boolean;
+  readonly embeddedOnly: boolean;
   readonly checkpoints?: CheckpointsView;
 }
 
@@ -31,7 +33,7 @@ export class ConversationView {
   );
   private readonly views = new Map<string, TurnView>();
   private chat: Chat | undefined;
-  private context: ViewContext = { streaming: false, serverIsLocal: false };
+  private context: ViewContext = { streaming: false, serverIsLocal: false, embeddedOnly: false };
   private frame = 0;
   private follow = true;
 
@@ -103,12 +105,15 @@ export class ConversationView {
       this.views.delete(id);
     }
     const lastIndex = chat.turns.length - 1;
-    const { checkpoints, ...shared } = this.context;
+    const firstAnswer = chat.turns.find((t) => t.role === "assistant" && !t.agent)?.id;
+    const { checkpoints, embeddedOnly, ...shared } = this.context;
     const restore = restoreInfos(chat.turns, checkpoints, shared.streaming);
     let previous: Element | null = null;
     chat.turns.forEach((turn, index) => {
       const info = restore.get(turn.id);
-      const context: TurnContext = { latest: index === lastIndex && turn.role === "assistant", ...shared, ...(info ? { restore: info } : {}) };
+      // The way out of the embedded models: under the chat's first answer, and under the agent's refusal.
+      const wayOut = embeddedOnly && turn.role === "assistant" && turn.status !== "streaming" && isEmbeddedModel(turn.model) && (turn.agent ? turn.agent.end === "untrusted" : turn.id === firstAnswer);
+      const context: TurnContext = { latest: index === lastIndex && turn.role === "assistant", ...shared, wayOut, ...(info ? { restore: info } : {}) };
       let view = this.views.get(turn.id);
       if (view) view.update(turn, context);
       else {

@@ -1,4 +1,4 @@
-import { errorActions } from "../../core/chat/error-actions";
+import { errorActions, wayOutActions } from "../../core/chat/error-actions";
 import type { AssistantTurn, ChatTurn, UserTurn } from "../../core/chat/conversation";
 import { describeAttachment } from "../../core/chat/prompt";
 import type { ViewMessage } from "../../core/chat/protocol";
@@ -16,6 +16,8 @@ export interface TurnContext {
   readonly serverIsLocal: boolean;
   /** A user turn with a checkpoint: what Restore Checkpoint takes back. */
   readonly restore?: RestoreInfo;
+  /** Show the one-line way out of the embedded models under this answer. */
+  readonly wayOut: boolean;
 }
 
 /**
@@ -98,6 +100,16 @@ function answerFooter(turn: AssistantTurn, context: TurnContext, post: (message:
         { className: "error", role: "alert" },
         el("p", {}, turn.error.message),
         el("div", { className: "actions" }, ...actions.map((a) => actionButton(a.label, () => post({ type: "errorAction", action: a.action })))),
+      ),
+    );
+  }
+  if (context.wayOut) {
+    parts.push(
+      el(
+        "div",
+        { className: "way-out" },
+        el("span", {}, `${turn.model} is a tiny demo model. For real answers:`),
+        ...wayOutActions.map((a) => actionButton(a.label, () => post({ type: "errorAction", action: a.action }))),
       ),
     );
   }

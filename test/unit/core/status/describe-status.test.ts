@@ -56,4 +56,12 @@ describe("describeStatus", () => {
     const running = describeStatus({ ...ready, localServerAvailable: false, localServer: { kind: "running", port: 8765, pid: 7, restarts: 0 } });
     assert.doesNotMatch(running.tooltip, /none bundled/);
   });
+
+  it("says so while the server has only the embedded models, and where the way out is", () => {
+    const view = describeStatus({ ...ready, embeddedOnly: true, lastLatencyMs: 31 });
+    assert.equal(view.state, "ready");
+    assert.equal(view.text, "$(sparkle) Wisp 31ms · tiny models");
+    assert.match(view.tooltip, /^Models: only the tiny embedded models \(wisp-coder has 7\.5 million parameters.*Wisp: Get Started$/m);
+    assert.doesNotMatch(describeStatus(ready).tooltip, /tiny/);
+  });
 });
