@@ -163,15 +163,12 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     assert.equal(server.chatRequests.length, before, "nothing sent");
     assert.equal(state().chat.turns.length, 0);
 
-    // An unknown key is a warning only: the file is still used.
-    const document = await vscode.workspace.openTextDocument(uri);
-    const fix = new vscode.WorkspaceEdit();
+    // An unknown key is a warning only: the file is still used. Rewritten in VS Code, as the file's creation was.
     const fixed = "---\ndescription: Fixed\ncolour: blue\n---\nDo it.\n";
-    fix.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), fixed);
-    assert.ok(await vscode.workspace.applyEdit(fix));
-    // VS Code may save a file a workspace edit changed by itself (then save() finds nothing to save and answers false): the bytes on disk tell.
-    await document.save();
-    assert.equal(readFileSync(uri.fsPath, "utf8"), fixed, "saved");
+    const rewrite = new vscode.WorkspaceEdit();
+    rewrite.createFile(uri, { overwrite: true, contents: new TextEncoder().encode(fixed) });
+    assert.ok(await vscode.workspace.applyEdit(rewrite));
+    assert.equal(readFileSync(uri.fsPath, "utf8"), fixed);
     await waitFor("the warning alone", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 1 && d[0]!.severity === vscode.DiagnosticSeverity.Warning, watched);
     server.queue({ text: "Done." });
     await sendAndWait("/broken");
