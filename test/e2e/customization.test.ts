@@ -31,6 +31,8 @@ describe("The chat's / commands, agent switch and handoffs with mouse and keyboa
   });
   before(async () => {
     ({ server, ui } = suite);
+    // A loaded machine can take longer than Playwright's 30 s per action: each wait here is bounded by the test's own limit.
+    ui.page.setDefaultTimeout(0);
     frame = await new ChatView(ui).open();
   });
 

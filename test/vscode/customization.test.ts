@@ -2,10 +2,12 @@ import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
+import { quickActions } from "../../src/core/chat/prompt";
 import type { AgentMessage, ChatMessage } from "../../src/core/api/chat";
 import type { AssistantTurn, UserTurn } from "../../src/core/chat/conversation";
 import type { WispApi } from "../../src/extension/extension";
 import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import { TempDirs } from "../harness/temp-dirs";
 import { waitFor } from "../harness/wait-for";
 import { agentTaskView, toolResults } from "./support/agent-task";
 import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
@@ -22,6 +24,7 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
   this.timeout(120_000);
   let api: WispApi;
   let server: ScriptedChatServer;
+  const temp = new TempDirs();
 
   before(async () => {
     api = await activateWisp();
@@ -39,12 +42,13 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
   after(async () => {
     await api.chat.fromView({ type: "setMode", mode: "ask" });
     await api.chat.fromView({ type: "newChat" });
-    for (const key of ["workspaceContext", "contextTokens", "autoCompact"]) await vscode.workspace.getConfiguration("wisp.chat").update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ["workspaceContext", "contextTokens", "autoCompact", "userPromptsFolder"]) await vscode.workspace.getConfiguration("wisp.chat").update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     for (const path of written) rmSync(abs(path), { recursive: true, force: true });
     await resetWisp();
     await server?.close();
+    temp.removeAll();
   });
 
   const state = () => api.chat.state();
@@ -97,6 +101,52 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     assert.match((lastRequest().messages.at(-1) as ChatMessage).content, /^Describe `hello` for , following/);
   });
 
+  it("/explain, /fix and /tests send their prompt with the editor's selection, and the text after them", async () => {
+    const sent = async (command: string) => {
+      await api.chat.fromView({ type: "newChat" });
+      const editor = await vscode.window.showTextDocument(vscode.Uri.file(abs("hello.ts")));
+      editor.selection = new vscode.Selection(0, 0, 1, 0);
+      server.queue({ text: "Answered." });
+      await sendAndWait(command);
+      return (lastRequest().messages.at(-1) as ChatMessage).content;
+    };
+    const selected = "hello.ts, line 1 (typescript):\n```typescript\nexport function hello(name: string): string {\n```";
+    assert.equal(await sent("/explain"), `${quickActions.explain.prompt}\n\n${selected}`);
+    assert.equal(await sent("/fix the return type"), `${quickActions.findProblems.prompt}\n\nthe return type\n\n${selected}`);
+    assert.equal(await sent("/tests empty names"), `${quickActions.writeTests.prompt}\n\nempty names\n\n${selected}`);
+    assert.equal((state().chat.turns[0] as UserTurn).text, `${quickActions.writeTests.prompt}\n\nempty names`, "the transcript shows the prompt sent");
+  });
+
+  it("the user's folder (wisp.chat.userPromptsFolder) brings prompt files and .chatmode.md agents to the workspace; the workspace's file of the same name wins", async () => {
+    const folder = temp.make("user-prompts");
+    writeFileSync(join(folder, "mine.prompt.md"), "---\ndescription: From my folder\n---\nSay mine.\n");
+    writeFileSync(join(folder, "shared.prompt.md"), "---\ndescription: The user's\n---\nSay user.\n");
+    writeFileSync(join(folder, "critic.chatmode.md"), "---\ndescription: Criticizes\ntools: [read_file]\n---\nBe critical.\n");
+    write(".github/prompts/shared.prompt.md", "---\ndescription: The workspace's\n---\nSay workspace.\n");
+    await vscode.workspace.getConfiguration("wisp.chat").update("userPromptsFolder", folder, vscode.ConfigurationTarget.Global);
+    await waitFor("the user's files read", () => [state().commands.map((c) => c.name), state().agents.map((a) => a.label)], ([names, agents]) => names!.includes("mine") && names!.includes("shared") && agents!.includes("critic"), watched);
+    assert.deepEqual(state().commands.filter((c) => c.name === "shared").map((c) => c.description), ["The workspace's"]);
+
+    server.queue({ text: "Mine." }, { text: "Workspace." });
+    await sendAndWait("/mine");
+    assert.equal((lastRequest().messages.at(-1) as ChatMessage).content, "Say mine.");
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    await sendAndWait("/shared");
+    assert.equal((lastRequest().messages.at(-1) as ChatMessage).content, "Say workspace.");
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+    const critic = state().agents.find((a) => a.label === "critic")!;
+    await api.chat.fromView({ type: "setMode", mode: "agent", agent: critic.id });
+    server.queue({ text: "Too long." });
+    await sendAndWait("Criticize hello.ts");
+    await ended();
+    assert.deepEqual(toolNames(lastRequest()), ["read_file"]);
+    assert.match(String(lastRequest().messages[0]!.content), /"critic" agent[^\n]*\nBe critical\.$/);
+
+    await vscode.workspace.getConfiguration("wisp.chat").update("userPromptsFolder", undefined, vscode.ConfigurationTarget.Global);
+    await waitFor("the user's files gone", () => state().commands.map((c) => c.name), (names) => !names.includes("mine"), watched);
+  });
+
   it("bad front matter: a diagnostic in the file itself, a clear error in the chat, and nothing is sent", async () => {
     // Created and then edited in VS Code, as a user does.
     const uri = vscode.Uri.file(abs(".github/prompts/broken.prompt.md"));
@@ -113,12 +163,12 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     assert.equal(server.chatRequests.length, before, "nothing sent");
     assert.equal(state().chat.turns.length, 0);
 
-    // An unknown key is a warning only: the file is still used.
-    const document = await vscode.workspace.openTextDocument(uri);
-    const fix = new vscode.WorkspaceEdit();
-    fix.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), "---\ndescription: Fixed\ncolour: blue\n---\nDo it.\n");
-    assert.ok(await vscode.workspace.applyEdit(fix));
-    assert.ok(await document.save());
+    // An unknown key is a warning only: the file is still used. Rewritten in VS Code, as the file's creation was.
+    const fixed = "---\ndescription: Fixed\ncolour: blue\n---\nDo it.\n";
+    const rewrite = new vscode.WorkspaceEdit();
+    rewrite.createFile(uri, { overwrite: true, contents: new TextEncoder().encode(fixed) });
+    assert.ok(await vscode.workspace.applyEdit(rewrite));
+    assert.equal(readFileSync(uri.fsPath, "utf8"), fixed);
     await waitFor("the warning alone", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 1 && d[0]!.severity === vscode.DiagnosticSeverity.Warning, watched);
     server.queue({ text: "Done." });
     await sendAndWait("/broken");
