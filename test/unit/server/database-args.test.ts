@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseCommand } from "../../../src/server/cli-args";
 import { isUnavailable } from "../../../src/server/store/postgres/pg-errors";
 import { parseDatabaseUrl } from "../../../src/server/store/postgres/database-url";
+import { TempDirs } from "../../harness/temp-dirs";
 
 const URL_ = "postgres://wisp:s3cret@db.internal:5432/wisp";
 
@@ -18,6 +21,24 @@ describe("--database", () => {
     const tuned = parseCommand(["--database", URL_, "--drain-delay", "1.5", "--drain-grace", "0", "--key-cache-grace", "90", "--usage-queue", "500", "--database-pool", "4"], {});
     assert.ok(tuned.kind === "serve");
     assert.deepEqual([tuned.config.drainDelayMs, tuned.config.drainGraceMs, tuned.config.keyCacheGraceMs, tuned.config.usageQueueMax, tuned.config.databasePoolSize], [1_500, 0, 90_000, 500, 4]);
+  });
+
+  it("comes from the config file's \"database\" last: the flag and WISP_DATABASE_URL override it", () => {
+    const temp = new TempDirs();
+    try {
+      const file = join(temp.make("config"), "wisp.json");
+      writeFileSync(file, JSON.stringify({ database: URL_ }));
+      const fromFile = parseCommand(["--config", file], {});
+      assert.equal(fromFile.kind === "serve" && fromFile.config.database, URL_);
+      const other = "postgres://wisp:other@db2/wisp";
+      const env = parseCommand(["--config", file], { WISP_DATABASE_URL: other });
+      assert.equal(env.kind === "serve" && env.config.database, other);
+      assert.deepEqual(parseCommand(["keys", "list", "--config", file, "--data-dir", "/srv/wisp"], {}), { kind: "keys-list", store: { dataDir: "/srv/wisp", database: URL_ } });
+      writeFileSync(file, JSON.stringify({ database: "postgres://wisp:s3cret@[oops/wisp" }));
+      assert.throws(() => parseCommand(["--config", file], {}), (error: Error) => !error.message.includes("s3cret") && /--database is not a URL/.test(error.message));
+    } finally {
+      temp.removeAll();
+    }
   });
 
   it("is taken by the keys, admin-token and db commands, and db needs one", () => {
