@@ -42,7 +42,7 @@ const serverLayers: readonly (readonly string[])[] = [
   ["store/"],
   ["deps.ts"],
   ["routes/", "console/"],
-  ["app.ts", "cli-args.ts", "main.ts", "drain.ts", "commands/"],
+  ["app.ts", "cli-args.ts", "main.ts", "drain.ts"],
 ];
 
 /** The layer of a path under src/server, or -1 when no layer names it. */

@@ -52,7 +52,9 @@ export async function streamChat(client: OpenAI, key: string, onStart?: () => vo
     // The SDK's connection errors wrap fetch's, which wraps the socket's: name them all.
     const causes: string[] = [];
     for (let c = (error as { cause?: unknown }).cause; c; c = (c as { cause?: unknown }).cause) causes.push(`${(c as Error).message}${(c as { code?: string }).code ? ` ${(c as { code?: string }).code}` : ""}`);
-    record.error = e.status ? `${e.status} ${e.code ?? ""} ${e.message ?? ""}`.trim() : `${e.message ?? String(error)}${causes.length ? ` (${causes.join(": ")})` : ""}`;
+    // A balancer's error page is HTML: its text alone, on one line.
+    const message = (e.message ?? "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    record.error = e.status ? `${e.status} ${e.code ?? ""} ${message}`.replace(/\s+/g, " ").trim() : `${message || String(error)}${causes.length ? ` (${causes.join(": ")})` : ""}`;
   }
   record.ended = Date.now();
   return record;

@@ -68,6 +68,7 @@ interface Waiting {
   row: UsageRow;
   /** Resolves the answer waiting for it (undefined once it no longer waits). */
   done: (() => void) | undefined;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 export class PgUsage implements UsageRecords {
@@ -93,7 +94,8 @@ export class PgUsage implements UsageRecords {
       this.queue.push(waiting);
       if (!this.health.up) this.release(waiting);
       else {
-        setTimeout(() => this.release(waiting), ANSWER_WAIT_MS).unref();
+        waiting.timer = setTimeout(() => this.release(waiting), ANSWER_WAIT_MS);
+        waiting.timer.unref();
         this.kick();
       }
     });
@@ -153,6 +155,7 @@ export class PgUsage implements UsageRecords {
   }
 
   private release(waiting: Waiting): void {
+    clearTimeout(waiting.timer);
     waiting.done?.();
     waiting.done = undefined;
   }

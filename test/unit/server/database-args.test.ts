@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseCommand } from "../../../src/server/cli-args";
+import { isUnavailable } from "../../../src/server/store/postgres/pg-errors";
+import { parseDatabaseUrl } from "../../../src/server/store/postgres/database-url";
+import { TempDirs } from "../../harness/temp-dirs";
+
+const URL_ = "postgres://wisp:s3cret@db.internal:5432/wisp";
+
+describe("--database", () => {
+  it("comes from the flag, else WISP_DATABASE_URL; a replica on one drains on SIGTERM, a server without one stops at once", () => {
+    const flag = parseCommand(["--database", URL_], {});
+    assert.equal(flag.kind === "serve" && flag.config.database, URL_);
+    assert.deepEqual(flag.kind === "serve" && [flag.config.drainDelayMs, flag.config.drainGraceMs], [5_000, 30_000]);
+    const env = parseCommand([], { WISP_DATABASE_URL: URL_ });
+    assert.equal(env.kind === "serve" && env.config.database, URL_);
+    const none = parseCommand([], {});
+    assert.ok(none.kind === "serve" && none.config.database === undefined);
+    assert.deepEqual(none.kind === "serve" && [none.config.drainDelayMs, none.config.drainGraceMs], [0, 0]);
+    const tuned = parseCommand(["--database", URL_, "--drain-delay", "1.5", "--drain-grace", "0", "--key-cache-grace", "90", "--usage-queue", "500", "--database-pool", "4"], {});
+    assert.ok(tuned.kind === "serve");
+    assert.deepEqual([tuned.config.drainDelayMs, tuned.config.drainGraceMs, tuned.config.keyCacheGraceMs, tuned.config.usageQueueMax, tuned.config.databasePoolSize], [1_500, 0, 90_000, 500, 4]);
+  });
+
+  it("comes from the config file's \"database\" last: the flag and WISP_DATABASE_URL override it", () => {
+    const temp = new TempDirs();
+    try {
+      const file = join(temp.make("config"), "wisp.json");
+      writeFileSync(file, JSON.stringify({ database: URL_ }));
+      const fromFile = parseCommand(["--config", file], {});
+      assert.equal(fromFile.kind === "serve" && fromFile.config.database, URL_);
+      const other = "postgres://wisp:other@db2/wisp";
+      const env = parseCommand(["--config", file], { WISP_DATABASE_URL: other });
+      assert.equal(env.kind === "serve" && env.config.database, other);
+      assert.deepEqual(parseCommand(["keys", "list", "--config", file, "--data-dir", "/srv/wisp"], {}), { kind: "keys-list", store: { dataDir: "/srv/wisp", database: URL_ } });
+      writeFileSync(file, JSON.stringify({ database: "postgres://wisp:s3cret@[oops/wisp" }));
+      assert.throws(() => parseCommand(["--config", file], {}), (error: Error) => !error.message.includes("s3cret") && /--database is not a URL/.test(error.message));
+    } finally {
+      temp.removeAll();
+    }
+  });
+
+  it("is taken by the keys, admin-token and db commands, and db needs one", () => {
+    const keys = parseCommand(["keys", "revoke", "key_1", "--database", URL_, "--data-dir", "/srv/wisp"], {});
+    assert.deepEqual(keys, { kind: "keys-revoke", id: "key_1", store: { dataDir: "/srv/wisp", database: URL_ } });
+    assert.deepEqual(parseCommand(["db", "status"], { WISP_DATABASE_URL: URL_ }), { kind: "db-status", database: URL_ });
+    assert.deepEqual(parseCommand(["db", "import", "--data-dir", "/srv/wisp"], { WISP_DATABASE_URL: URL_ }), { kind: "db-import", database: URL_, dataDir: "/srv/wisp" });
+    assert.throws(() => parseCommand(["db", "migrate"], {}), /db migrate needs --database URL \(or WISP_DATABASE_URL\)/);
+    assert.throws(() => parseCommand(["db", "import"], { WISP_DATABASE_URL: URL_ }), /db import needs --data-dir DIR/);
+    assert.equal(parseCommand(["admin-token", "new", "--database", URL_], {}).kind, "admin-token-new");
+  });
+
+  it("is checked before anything runs, in one line that never repeats the URL, and shown only without its password", () => {
+    for (const bad of ["postgres://wisp:s3cret@[oops/wisp", "not a url s3cret", "http://wisp:s3cret@db/wisp", "postgres://wisp:s3cret@/wisp"]) {
+      assert.throws(
+        () => parseCommand(["--database", bad], {}),
+        (error: Error) => !error.message.includes("s3cret") && !error.message.includes("\n") && /--database/.test(error.message),
+        bad,
+      );
+    }
+    assert.equal(parseDatabaseUrl(URL_).redacted, "postgres://wisp:***@db.internal:5432/wisp");
+    assert.equal(parseDatabaseUrl("postgres://wisp@db/wisp?password=s3cret&sslmode=require").redacted, "postgres://wisp@db/wisp");
+    assert.equal(parseDatabaseUrl("postgresql:///wisp?host=/run/postgresql").redacted, "postgresql:///wisp?host=%2Frun%2Fpostgresql");
+  });
+
+  it("tells a database that went away from a statement that is wrong", () => {
+    for (const away of [{ code: "ECONNREFUSED" }, { code: "57P01" }, { code: "08006" }, new Error("Connection terminated unexpectedly"), new Error("timeout exceeded when trying to connect")]) {
+      assert.ok(isUnavailable(away), JSON.stringify(away));
+    }
+    for (const wrong of [{ code: "42P01" }, { code: "23505" }, new Error("syntax error at or near")]) assert.ok(!isUnavailable(wrong), JSON.stringify(wrong));
+  });
+});
