@@ -4,7 +4,7 @@ import { chunkText } from "../../core/context/chunker";
 import { namesExplicitly } from "../../core/context/sensitive-files";
 import { slicedLoop } from "../../core/context/sliced-loop";
 import type { Logger } from "../logger";
-import { IgnoreRules } from "./ignore-rules";
+import type { IgnoreRules, WorkspaceIgnoreRules } from "./ignore-rules";
 import type { SensitiveFileRules } from "./sensitive-file-rules";
 import { readTextFile, type TextFileLimits } from "./text-files";
 
@@ -41,6 +41,7 @@ export class WorkspaceIndex implements vscode.Disposable {
   constructor(
     private readonly log: Logger,
     private readonly sensitive: SensitiveFileRules,
+    private readonly gitignores: WorkspaceIgnoreRules,
     private readonly options: WorkspaceIndexOptions = defaultIndexOptions,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher("**/*");
@@ -49,11 +50,11 @@ export class WorkspaceIndex implements vscode.Disposable {
       watcher.onDidCreate((uri) => void this.update(uri, "create")),
       watcher.onDidChange((uri) => void this.update(uri, "change")),
       watcher.onDidDelete((uri) => this.forget(uri)),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rebuild()),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration("files.exclude")) void this.rebuild();
-      }),
       sensitive.onDidChange(() => {
+        if (this.state !== "off") void this.rebuild();
+      }),
+      // A .gitignore, files.exclude or the folders changed: built again (once, not per listener).
+      gitignores.onDidChange(() => {
         if (this.state !== "off") void this.rebuild();
       }),
     );
@@ -71,12 +72,16 @@ export class WorkspaceIndex implements vscode.Disposable {
     const started = Date.now();
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Wisp: indexing workspace" }, async (progress) => {
       const folders = vscode.workspace.workspaceFolders ?? [];
-      this.ignoreRules = new Map(await Promise.all(folders.map(async (f) => [f.uri.toString(), await IgnoreRules.load(f)] as const)));
+      const rules = new Map(await Promise.all(folders.map(async (f) => [f.uri.toString(), await this.gitignores.rules(f)] as const)));
+      // A newer build started meanwhile: its rules are the ones to keep, even if these came later.
+      if (generation !== this.generation) return;
+      this.ignoreRules = rules;
       // No exclude argument: findFiles then applies files.exclude itself.
       const uris = await vscode.workspace.findFiles("**/*", undefined, this.options.maxFiles + 1);
+      if (generation !== this.generation) return;
       if (uris.length > this.options.maxFiles) this.log.warn(`context: the workspace has more than ${this.options.maxFiles} files; indexing the first ${this.options.maxFiles}`);
       const files = uris.slice(0, this.options.maxFiles);
-      await slicedLoop(files, (uri) => this.add(uri), {
+      await slicedLoop(files, (uri) => this.add(uri, generation), {
         sliceMs: this.options.sliceMs,
         yieldToHost: () => new Promise((resolve) => setImmediate(resolve)),
         onSlice: (done) => {
@@ -103,11 +108,6 @@ export class WorkspaceIndex implements vscode.Disposable {
     return this.sensitive.isSensitive(uri) ? undefined : this.workspacePath(uri);
   }
 
-  /** A folder's .gitignore rules as the ready index keeps them (a .gitignore change rebuilds it); undefined while not ready. */
-  ignoreRulesOf(folder: vscode.WorkspaceFolder): IgnoreRules | undefined {
-    return this.state === "ready" ? this.ignoreRules.get(folder.uri.toString()) : undefined;
-  }
-
   /** Sensitive files of the workspace (never read) whose name or path the query starts. */
   sensitiveNamed(query: string): string[] {
     return [...this.sensitivePaths].filter((path) => namesExplicitly(query, path));
@@ -127,9 +127,13 @@ export class WorkspaceIndex implements vscode.Disposable {
     return this.ignoreRules.get(folder.uri.toString())?.ignores(isFolder ? `${path}/` : path) ? undefined : path;
   }
 
-  private async add(uri: vscode.Uri): Promise<void> {
+  /**
+   * Adds a file as of build `generation`: once a newer build has started (new rules), the file is
+   * that build's to judge, and this one's verdict is dropped.
+   */
+  private async add(uri: vscode.Uri, generation: number): Promise<void> {
     const path = this.workspacePath(uri);
-    if (path === undefined) return;
+    if (path === undefined || generation !== this.generation) return;
     if (this.sensitive.isSensitive(uri)) {
       this.index.removeFile(path);
       this.sensitivePaths.add(path);
@@ -137,33 +141,35 @@ export class WorkspaceIndex implements vscode.Disposable {
     }
     this.sensitivePaths.delete(path);
     const text = await readTextFile(uri, this.options).catch(() => undefined);
+    if (generation !== this.generation) return;
     if (typeof text === "string") this.index.setFile(path, chunkText(path, text));
     else this.index.removeFile(path);
   }
 
   private async update(uri: vscode.Uri, event: "create" | "change"): Promise<void> {
     if (this.state === "off") return;
-    if (uri.path.endsWith("/.gitignore")) return void this.rebuild();
-    // A file the index holds got in past files.exclude, and a change of files.exclude rebuilds
-    // the index: a save of it is read again without asking the search service (~40 ms of CPU).
-    const known = this.workspacePath(uri);
-    if (event === "change" && known !== undefined && this.index.has(known)) return this.add(uri);
+    const generation = this.generation;
+    // Left out by .gitignore (a .gitignore's own change rebuilds the index, through `gitignores`).
+    const path = this.workspacePath(uri);
+    if (path === undefined) return;
+    // A file the index holds got in past files.exclude, and a change of files.exclude rebuilds the index.
+    if (event === "change" && this.index.has(path)) return this.add(uri, generation);
     // A folder is no file to add or forget (findFiles never lists it: taken for a file, its event
     // made the index forget everything in it). A new folder's files may come with no events of
     // their own, so its event stands for them; a folder's change says nothing about its files.
-    if (await isFolder(uri)) return event === "create" ? this.addFolder(uri) : undefined;
+    if (await isFolder(uri)) return event === "create" ? this.addFolder(uri, generation) : undefined;
     if (!(await this.included(uri))) return this.forget(uri);
-    await this.add(uri);
+    await this.add(uri, generation);
   }
 
   /** Adds the files of a new folder, as findFiles lists them (files.exclude applied), unless .gitignore leaves the folder out. */
-  private async addFolder(uri: vscode.Uri): Promise<void> {
+  private async addFolder(uri: vscode.Uri, generation: number): Promise<void> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const path = this.workspacePath(uri, true);
     if (folder === undefined || path === undefined) return;
     // From the workspace folder, as `included` searches: files.exclude matches paths from the search's base.
     const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${path}/**`), undefined, this.options.maxFiles);
-    for (const file of files) await this.add(file);
+    for (const file of files) await this.add(file, generation);
   }
 
   private forget(uri: vscode.Uri): void {
