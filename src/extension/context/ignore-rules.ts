@@ -36,8 +36,8 @@ export class IgnoreRules {
 /**
  * Each workspace folder's .gitignore rules, read once and kept until they may have changed: a
  * .gitignore created, changed or deleted (a file watcher, and the editor's own saves, which it
- * hears of first), `files.exclude` changed (the search that finds the .gitignore files applies
- * it), or the folders changed. Fires after forgetting them (the workspace index is built again on
+ * hears of first; the workspace index reports those it finds too), `files.exclude` changed, or
+ * the folders changed. Fires after forgetting them (the workspace index is built again on
  * it). Agent tasks and the workspace index share them, instead of searching the workspace for
  * .gitignore files each time.
  */
@@ -46,10 +46,11 @@ export class WorkspaceIgnoreRules implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
+  private announcing: NodeJS.Immediate | undefined;
 
   constructor(private readonly log: Logger) {
     const watcher = vscode.workspace.createFileSystemWatcher("**/.gitignore");
-    const forget = () => this.forget();
+    const forget = () => this.invalidate();
     this.disposables.push(
       watcher,
       this.changed,
@@ -82,13 +83,22 @@ export class WorkspaceIgnoreRules implements vscode.Disposable {
     return rules;
   }
 
-  private forget(): void {
+  /**
+   * Forgets the rules at once; listeners hear of it once per burst (the watchers here and the
+   * workspace index's may report the same .gitignore, and one rebuild of the index is enough).
+   */
+  invalidate(): void {
     this.loaded.clear();
-    this.log.info("context: a .gitignore or files.exclude changed: the .gitignore rules are read again when next needed");
-    this.changed.fire();
+    if (this.announcing) return;
+    this.announcing = setImmediate(() => {
+      this.announcing = undefined;
+      this.log.info("context: a .gitignore or files.exclude changed: the .gitignore rules are read again when next needed");
+      this.changed.fire();
+    });
   }
 
   dispose(): void {
+    if (this.announcing) clearImmediate(this.announcing);
     for (const d of this.disposables) d.dispose();
   }
 }
