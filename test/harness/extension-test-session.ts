@@ -65,7 +65,9 @@ export async function runExtensionTestsInBrowser(toolchain: Toolchain, run: Exte
     await page.exposeFunction("codeAutomationLog", (level: string, args: unknown) => writeLog(workbenchLog, level, args));
     await page.exposeFunction("codeAutomationExit", (code: number) => finish(code));
     page.on("pageerror", (error) => workbenchLog.write(`[pageerror] ${error.message}\n`));
-    await page.goto(workbenchUrl(server.url, run));
+    // The workbench may take well over playwright's default 30 s to load on a busy machine: the
+    // run's own limit applies instead.
+    await page.goto(workbenchUrl(server.url, run), { timeout: timeoutMs });
     const code = await finished;
     if (code !== 0) process.stderr.write(`code-cli: exit code ${code}; logs in ${logDir}\n`);
     return code;
