@@ -4,10 +4,9 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { AgentMessage } from "../../src/core/api/chat";
 import type { WispApi } from "../../src/extension/extension";
-import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
+import type { ScriptedChatServer } from "../harness/scripted-chat-server";
 import { waitFor } from "../harness/wait-for";
-import { agentTaskView, toolResults } from "./support/agent-task";
-import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+import { agentTaskView, closeAgentSuite, openAgentSuite, toolResults } from "./support/agent-task";
 import { alive } from "../harness/marked-processes";
 
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
@@ -32,12 +31,7 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
   const abs = (path: string) => join(workspace, path);
 
   before(async () => {
-    api = await activateWisp();
-    server = await startScriptedChatServer({ key: "sk-agent-test" });
-    await setBaseUrl(server.baseUrl);
-    await vscode.commands.executeCommand("wisp.setApiKey", server.key);
-    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
-    await api.chat.fromView({ type: "setMode", mode: "agent" });
+    ({ api, server } = await openAgentSuite("sk-agent-test"));
   });
   beforeEach(async () => {
     rmSync(abs(dir), { recursive: true, force: true });
@@ -49,16 +43,10 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
   // A test that failed while a card waited leaves its task running: stopped, so the next starts clean.
   afterEach(() => api.chat.fromView({ type: "stop" }));
   after(async () => {
-    await api.chat.fromView({ type: "setMode", mode: "ask" });
-    // The suites after this one start from an empty chat, as in a fresh window.
-    await api.chat.fromView({ type: "newChat" });
-    await vscode.workspace.getConfiguration("wisp.agent").update("maxSteps", undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     rmSync(abs(dir), { recursive: true, force: true });
     rmSync(abs("AGENTS.md"), { force: true });
-    await resetWisp();
-    await server?.close();
+    await closeAgentSuite({ api, server }, ["wisp.agent.maxSteps"]);
   });
 
   const { answer, steps, asking, approve, ended } = agentTaskView(() => api);

@@ -140,6 +140,29 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     writeFileSync(join(workspace, "shop/generated/discount.ts"), vendored);
   });
 
+  it("a new file is judged by its path as the full scan judges it: found by its text, excluded and ignored ones left out, with no workspace search", async () => {
+    const searches = api.chat.index().searches;
+    // The same new name in a files.exclude'd folder, a git-ignored one and a sensitive file, written
+    // first; the one to find goes to books/, a folder whose new files the tests before saw reported.
+    const written = ["shop/generated/refunds.ts", "shop/vendor/refunds.ts", "books/refund-credentials.ts", "books/refunds.ts"];
+    writeFileSync(join(workspace, written[0]!), "export function settleRefundBatch(): void { /* generated copy */ }\n");
+    writeFileSync(join(workspace, written[1]!), "export function settleRefundBatch(): void { /* vendored copy */ }\n");
+    writeFileSync(join(workspace, written[2]!), "export const settleRefundBatch = \"secret\";\n");
+    writeFileSync(join(workspace, written[3]!), "export function settleRefundBatch(refunds: number[]): number {\n  return refunds.reduce((sum, refund) => sum + refund, 0);\n}\n");
+    const chatId = api.chat.state().chat.id;
+    let typed = "How does settleRefundBatch add up the refunds?";
+    const found = await waitFor("the new file found", async () => {
+      typed += " ";
+      await api.chat.fromView({ type: "viewState", chatId, scrollTop: 0, draft: typed });
+      return pending();
+    }, (p) => p.some((a) => a.path === "books/refunds.ts"), 60_000);
+    assert.deepEqual(found.filter((a) => a.path !== "books/refunds.ts" && a.text.includes("settleRefundBatch")).map((a) => a.path), [], "nothing else with the name is found");
+    assert.equal(api.chat.index().searches, searches, "the index asked the search service nothing");
+    for (const a of found) await api.chat.fromView({ type: "removeAttachment", id: a.id });
+    await api.chat.fromView({ type: "viewState", chatId, scrollTop: 0, draft: "" });
+    for (const path of written) rmSync(join(workspace, path));
+  });
+
   it("@file refuses a file too large to send, with a message, and attaches nothing", async () => {
     const big = `// generated\n${"export const row = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];\n".repeat(6000)}`;
     writeFileSync(join(workspace, "shop/big.ts"), big);

@@ -86,7 +86,8 @@ export class AgentSession {
     if (this.isRunning(chat.id) || text.trim() === "") return false;
     const question = { id: this.deps.newId(), role: "user" as const, text, attachments: chat.pending, createdAt: this.deps.now() };
     const next = withUserTurn(chat, question);
-    this.deps.store.put(next);
+    // Written with the task's turn, which `run` stores at once: one write of the chat, not two.
+    this.deps.store.put(next, "soon");
     const user = buildMessages("", [question]).at(-1)!;
     // A list with open items goes on with the conversation: shown with this task, and told to the model.
     const todos = chatTodos(chat);
@@ -114,7 +115,10 @@ export class AgentSession {
     const chat = this.deps.store.get(chatId);
     const turn = chat?.turns.find((t): t is AssistantTurn => t.id === turnId && t.role === "assistant");
     if (!chat || !turn?.agent) return;
-    this.deps.store.put(withTurn(chat, { ...turn, agent: withReview(turn.agent, review, paths) }, this.deps.now()));
+    const agent = withReview(turn.agent, review, paths);
+    // Nothing left to review (a task that changed no file): no write, on the next task's way to its first request.
+    if (agent.files.every((f, i) => f === turn.agent!.files[i])) return;
+    this.deps.store.put(withTurn(chat, { ...turn, agent }, this.deps.now()));
     this.deps.events.changed(chatId);
   }
 

@@ -21,6 +21,11 @@ export class ToolSchemaCompiler {
   private readonly ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, removeAdditional: false });
   private readonly compiled = new Map<string, ValidateFunction | undefined>();
 
+  /** Schemas compiled so far (each distinct one once). */
+  get compiles(): number {
+    return this.compiled.size;
+  }
+
   /** The schema's check; undefined for a schema that does not compile (a broken third-party tool), which leaves only the object check. */
   check(schema: Record<string, unknown>): ValidateFunction | undefined {
     const key = JSON.stringify(schema);

@@ -38,7 +38,8 @@ export interface AgentControllerDeps {
   readonly isSensitive: (uri: vscode.Uri) => boolean;
   readonly indexed: (path: string) => readonly Chunk[] | undefined;
   readonly indexedPaths: () => string[] | undefined;
-  readonly ignoreRules?: (folder: vscode.WorkspaceFolder) => IgnoreRules | undefined;
+  /** The folder's .gitignore rules, kept while no .gitignore changes (undefined: read at each task). */
+  readonly ignoreRules?: (folder: vscode.WorkspaceFolder) => Promise<IgnoreRules>;
   /** Per-workspace memory (the mode). */
   readonly memento: vscode.Memento;
   /** MCP servers' tools for the agent (undefined: none). */
@@ -70,6 +71,8 @@ export class AgentController implements vscode.Disposable {
   readonly session: AgentSession;
   readonly approvals = new Approvals();
   private readonly schemas = new ToolSchemaCompiler();
+  /** Compiled schemas already logged. */
+  private loggedCompiles = 0;
   private readonly mcpTools: McpAgentTools | undefined;
   private checkpoint: Promise<CheckpointStore>;
   /** Restore Checkpoint and Redo, per request of each agent conversation. */
@@ -283,6 +286,10 @@ export class AgentController implements vscode.Disposable {
 
   private async *stream(body: Parameters<ConstructorParameters<typeof AgentSession>[0]["stream"]>[0], signal: AbortSignal) {
     this.deps.log.info(`agent: ${body.model}, ${body.messages.length} messages, ${body.tools?.length ?? 0} tools`);
+    if (this.schemas.compiles !== this.loggedCompiles) {
+      this.deps.log.debug(`agent: compiled ${this.schemas.compiles - this.loggedCompiles} tool schema(s); they are kept until the tools change`);
+      this.loggedCompiles = this.schemas.compiles;
+    }
     const client = await this.deps.clients.create();
     yield* client.streamChat(body, signal);
   }

@@ -1,22 +1,37 @@
+import { readdir } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { RuleFile } from "../../core/agent/agent-prompt";
+import { readTextFile } from "../context/text-files";
 
-/** The project's rules for the agent, root first: AGENTS.md, Copilot's instructions file, .wisp/rules/*.md. */
+/** A rules file larger than this is no set of rules: left out. */
+const maxRulesBytes = 256 * 1024;
+
+/**
+ * The project's rules for the agent, root first: AGENTS.md, Copilot's instructions file,
+ * .wisp/rules/*.md. Read at each task, so an edit of them counts at once; from a local disk with
+ * node:fs (the editor's file service took a round trip per file, 70-600 ms in all on a busy
+ * machine, before a task's first request).
+ */
 export async function loadRules(root: vscode.Uri): Promise<RuleFile[]> {
   const paths = ["AGENTS.md", ".github/copilot-instructions.md"];
-  const rulesDir = vscode.Uri.joinPath(root, ".wisp", "rules");
-  const entries = await vscode.workspace.fs.readDirectory(rulesDir).then(
-    (list) => list,
-    () => [] as [string, vscode.FileType][],
-  );
+  const entries = await listFolder(vscode.Uri.joinPath(root, ".wisp", "rules"));
   paths.push(...entries.filter(([name, type]) => type === vscode.FileType.File && name.endsWith(".md")).map(([name]) => `.wisp/rules/${name}`).sort());
-  const rules: RuleFile[] = [];
-  for (const path of paths) {
-    const text = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root, path)).then(
-      (bytes) => new TextDecoder().decode(bytes),
-      () => undefined,
-    );
-    if (text?.trim()) rules.push({ path, text });
+  const texts = await Promise.all(paths.map((path) => readText(vscode.Uri.joinPath(root, path))));
+  return paths.flatMap((path, i) => (texts[i]?.trim() ? [{ path, text: texts[i]! }] : []));
+}
+
+async function listFolder(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+  if (uri.scheme === "file") {
+    const entries = await readdir(uri.fsPath, { withFileTypes: true }).catch(() => []);
+    return entries.map((e) => [e.name, e.isFile() ? vscode.FileType.File : e.isDirectory() ? vscode.FileType.Directory : vscode.FileType.Unknown]);
   }
-  return rules;
+  return vscode.workspace.fs.readDirectory(uri).then(
+    (list) => list,
+    () => [],
+  );
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  const text = await readTextFile(uri, { maxBytes: maxRulesBytes }).catch(() => undefined);
+  return text === "too-large" || text === "binary" ? undefined : text;
 }

@@ -22,8 +22,8 @@ export interface AgentWorkspaceDeps {
   readonly indexed: (path: string) => readonly Chunk[] | undefined;
   /** The files the workspace index holds, sorted; undefined while it is not ready (or off). */
   readonly indexedPaths: () => string[] | undefined;
-  /** The workspace index's .gitignore rules, current while it is ready (else they are read from disk). */
-  readonly ignoreRules?: (folder: vscode.WorkspaceFolder) => IgnoreRules | undefined;
+  /** The folder's .gitignore rules as kept for the window (undefined: read for this task). */
+  readonly ignoreRules?: (folder: vscode.WorkspaceFolder) => Promise<IgnoreRules>;
   readonly askBeforeReads: boolean;
   readonly maxOutputChars: number;
 }
@@ -42,7 +42,7 @@ export class AgentWorkspace {
   ) {}
 
   static async open(deps: AgentWorkspaceDeps): Promise<AgentWorkspace> {
-    return new AgentWorkspace(deps, deps.ignoreRules?.(deps.folder) ?? (await IgnoreRules.load(deps.folder)));
+    return new AgentWorkspace(deps, await (deps.ignoreRules?.(deps.folder) ?? IgnoreRules.load(deps.folder)));
   }
 
   get root(): string {

@@ -21,6 +21,8 @@ interface Manifest {
 export class CheckpointStore {
   private checkpoint = new Checkpoint();
   private owner: CheckpointOwner | undefined;
+  /** Disk work, one piece after another: a task's clearing of the folder never lands after its first save. */
+  private disk: Promise<void> = Promise.resolve();
 
   private constructor(private readonly folder: string | undefined) {}
 
@@ -35,12 +37,20 @@ export class CheckpointStore {
     return this.owner;
   }
 
-  /** A new task starts: the previous one's originals are forgotten (its changes kept). */
+  /**
+   * A new task starts: the previous one's originals are forgotten (its changes kept). The folder is
+   * cleared and written behind the task's first request (it took 15-60 ms before it on a busy
+   * machine); the first edit's save waits for it.
+   */
   async begin(owner: CheckpointOwner): Promise<void> {
     this.checkpoint = new Checkpoint();
     this.owner = owner;
-    if (this.folder) await rm(this.folder, { recursive: true, force: true });
-    await this.save();
+    const folder = this.folder;
+    // A failure here shows at the first edit, whose save goes through the same folder.
+    void this.queue(async () => {
+      if (folder) await rm(folder, { recursive: true, force: true });
+      await this.write();
+    }).catch(() => undefined);
   }
 
   /** A changed file's original bytes (empty for one the task created); undefined when not changed. */
@@ -78,7 +88,17 @@ export class CheckpointStore {
     await this.save();
   }
 
-  private async save(): Promise<void> {
+  private save(): Promise<void> {
+    return this.queue(() => this.write());
+  }
+
+  private queue(work: () => Promise<void>): Promise<void> {
+    const done = this.disk.then(work);
+    this.disk = done.catch(() => undefined);
+    return done;
+  }
+
+  private async write(): Promise<void> {
     if (!this.folder || !this.owner) return;
     await mkdir(this.folder, { recursive: true });
     const files = await Promise.all(

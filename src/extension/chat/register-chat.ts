@@ -126,7 +126,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
       isSensitive: (uri) => chatContext.sensitive.isSensitive(uri),
       indexed: (path) => chatContext.index.index.chunksOf(path),
       indexedPaths: () => (chatContext.index.status().state === "ready" ? [...chatContext.index.index.paths()].sort() : undefined),
-      ignoreRules: (folder) => chatContext.index.ignoreRulesOf(folder),
+      ignoreRules: (folder) => chatContext.gitignores.rules(folder),
       memento: context.workspaceState,
       mcp: (approvals) => new McpAgentTools(deps.mcp, approvals, context.workspaceState, () => ({ ...settings.value.mcp, maxOutputChars: settings.value.agent.maxOutputChars })),
       storageFolder: context.storageUri?.scheme === "file" ? context.storageUri.fsPath : undefined,

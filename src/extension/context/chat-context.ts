@@ -4,6 +4,7 @@ import type { CodeAttachment } from "../../core/chat/conversation";
 import { relevantSnippets } from "../../core/context/relevant-snippets";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
+import { WorkspaceIgnoreRules } from "./ignore-rules";
 import { MentionSources } from "./mention-sources";
 import { SensitiveConsent, serverName } from "./sensitive-consent";
 import type { SensitiveFileRules } from "./sensitive-file-rules";
@@ -35,6 +36,8 @@ export class ChatContext implements vscode.Disposable {
   readonly consent: SensitiveConsent;
   /** wisp.sensitiveFiles and .wispignore (agent mode's reads use them too). */
   readonly sensitive: SensitiveFileRules;
+  /** The folders' .gitignore rules, kept until one changes (agent tasks use them too). */
+  readonly gitignores: WorkspaceIgnoreRules;
   /** Found snippets the user removed from the message being written: not offered again for it. */
   private removedKeys = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -51,10 +54,12 @@ export class ChatContext implements vscode.Disposable {
   ) {
     this.sensitive = rules;
     this.consent = new SensitiveConsent(rules, () => serverName(settings.value.baseUrl));
-    this.index = new WorkspaceIndex(log, rules, options);
+    this.gitignores = new WorkspaceIgnoreRules(log);
+    this.index = new WorkspaceIndex(log, rules, this.gitignores, options);
     this.mentions = new MentionSources(this.index, newId, this.consent, terminal);
     this.enabled = settings.value.chat.workspaceContext;
     this.disposables.push(
+      this.gitignores,
       this.index,
       settings.onDidChange((s) => {
         if (s.chat.workspaceContext === this.enabled) return;

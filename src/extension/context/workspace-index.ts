@@ -1,10 +1,12 @@
+import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
+import { ExcludeGlobs } from "../../core/context/exclude-globs";
 import { Bm25Index } from "../../core/context/bm25-index";
 import { chunkText } from "../../core/context/chunker";
 import { namesExplicitly } from "../../core/context/sensitive-files";
 import { slicedLoop } from "../../core/context/sliced-loop";
 import type { Logger } from "../logger";
-import { IgnoreRules } from "./ignore-rules";
+import type { IgnoreRules, WorkspaceIgnoreRules } from "./ignore-rules";
 import type { SensitiveFileRules } from "./sensitive-file-rules";
 import { readTextFile, type TextFileLimits } from "./text-files";
 
@@ -22,18 +24,26 @@ export interface IndexStatus {
   readonly state: "off" | "indexing" | "ready";
   readonly files: number;
   readonly chunks: number;
+  /** Workspace searches (findFiles) made since the window opened: a full build makes one, a new folder one. */
+  readonly searches: number;
 }
 
 /**
  * The lexical index of the workspace's files, built in the background (in short slices, so typing
  * never waits for it) and kept current on save, create and delete. Respects .gitignore and
  * files.exclude; skips large and binary files. Sensitive files (wisp.sensitiveFiles, .wispignore)
- * are never read: only their paths are kept, for an @ mention that names one.
+ * are never read: only their paths are kept, for an @ mention that names one. A changed file is
+ * judged by the same rules from its path alone (no search of the workspace per change).
  */
 export class WorkspaceIndex implements vscode.Disposable {
   readonly index = new Bm25Index();
   private readonly disposables: vscode.Disposable[] = [];
   private ignoreRules = new Map<string, IgnoreRules>();
+  /** The build whose rules `ignoreRules` holds: until the current build has its own, no file is added. */
+  private rulesGeneration = 0;
+  /** Each folder's files.exclude, as the search applies it (kept until the setting changes). */
+  private readonly excludes = new Map<string, ExcludeGlobs>();
+  private searches = 0;
   private readonly sensitivePaths = new Set<string>();
   private state: IndexStatus["state"] = "off";
   private generation = 0;
@@ -41,6 +51,7 @@ export class WorkspaceIndex implements vscode.Disposable {
   constructor(
     private readonly log: Logger,
     private readonly sensitive: SensitiveFileRules,
+    private readonly gitignores: WorkspaceIgnoreRules,
     private readonly options: WorkspaceIndexOptions = defaultIndexOptions,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher("**/*");
@@ -48,19 +59,25 @@ export class WorkspaceIndex implements vscode.Disposable {
       watcher,
       watcher.onDidCreate((uri) => void this.update(uri, "create")),
       watcher.onDidChange((uri) => void this.update(uri, "change")),
-      watcher.onDidDelete((uri) => this.forget(uri)),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rebuild()),
+      watcher.onDidDelete((uri) => {
+        if (this.state !== "off" && uri.path.endsWith("/.gitignore")) this.gitignores.invalidate();
+        else this.forget(uri);
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration("files.exclude")) void this.rebuild();
+        if (e.affectsConfiguration("files.exclude")) this.excludes.clear();
       }),
       sensitive.onDidChange(() => {
+        if (this.state !== "off") void this.rebuild();
+      }),
+      // A .gitignore, files.exclude or the folders changed: built again (once, not per listener).
+      gitignores.onDidChange(() => {
         if (this.state !== "off") void this.rebuild();
       }),
     );
   }
 
   status(): IndexStatus {
-    return { state: this.state, files: this.index.fileCount, chunks: this.index.chunkCount };
+    return { state: this.state, files: this.index.fileCount, chunks: this.index.chunkCount, searches: this.searches };
   }
 
   /** (Re)builds the index from scratch, with progress in the status bar; a newer build supersedes it. */
@@ -71,12 +88,18 @@ export class WorkspaceIndex implements vscode.Disposable {
     const started = Date.now();
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Wisp: indexing workspace" }, async (progress) => {
       const folders = vscode.workspace.workspaceFolders ?? [];
-      this.ignoreRules = new Map(await Promise.all(folders.map(async (f) => [f.uri.toString(), await IgnoreRules.load(f)] as const)));
+      const rules = new Map(await Promise.all(folders.map(async (f) => [f.uri.toString(), await this.gitignores.rules(f)] as const)));
+      // A newer build started meanwhile: its rules are the ones to keep, even if these came later.
+      if (generation !== this.generation) return;
+      this.ignoreRules = rules;
+      this.rulesGeneration = generation;
       // No exclude argument: findFiles then applies files.exclude itself.
+      this.searches++;
       const uris = await vscode.workspace.findFiles("**/*", undefined, this.options.maxFiles + 1);
+      if (generation !== this.generation) return;
       if (uris.length > this.options.maxFiles) this.log.warn(`context: the workspace has more than ${this.options.maxFiles} files; indexing the first ${this.options.maxFiles}`);
       const files = uris.slice(0, this.options.maxFiles);
-      await slicedLoop(files, (uri) => this.add(uri), {
+      await slicedLoop(files, (uri) => this.add(uri, generation), {
         sliceMs: this.options.sliceMs,
         yieldToHost: () => new Promise((resolve) => setImmediate(resolve)),
         onSlice: (done) => {
@@ -103,11 +126,6 @@ export class WorkspaceIndex implements vscode.Disposable {
     return this.sensitive.isSensitive(uri) ? undefined : this.workspacePath(uri);
   }
 
-  /** A folder's .gitignore rules as the ready index keeps them (a .gitignore change rebuilds it); undefined while not ready. */
-  ignoreRulesOf(folder: vscode.WorkspaceFolder): IgnoreRules | undefined {
-    return this.state === "ready" ? this.ignoreRules.get(folder.uri.toString()) : undefined;
-  }
-
   /** Sensitive files of the workspace (never read) whose name or path the query starts. */
   sensitiveNamed(query: string): string[] {
     return [...this.sensitivePaths].filter((path) => namesExplicitly(query, path));
@@ -127,7 +145,13 @@ export class WorkspaceIndex implements vscode.Disposable {
     return this.ignoreRules.get(folder.uri.toString())?.ignores(isFolder ? `${path}/` : path) ? undefined : path;
   }
 
-  private async add(uri: vscode.Uri): Promise<void> {
+  /**
+   * Adds a file as of build `generation`. Once a newer build has started, or while the build has
+   * not read its rules yet, the file is left to the build, whose search comes after its rules and
+   * lists every file there is by then.
+   */
+  private async add(uri: vscode.Uri, generation: number): Promise<void> {
+    if (generation !== this.generation || this.rulesGeneration !== generation) return;
     const path = this.workspacePath(uri);
     if (path === undefined) return;
     if (this.sensitive.isSensitive(uri)) {
@@ -137,33 +161,41 @@ export class WorkspaceIndex implements vscode.Disposable {
     }
     this.sensitivePaths.delete(path);
     const text = await readTextFile(uri, this.options).catch(() => undefined);
+    if (generation !== this.generation) return;
     if (typeof text === "string") this.index.setFile(path, chunkText(path, text));
     else this.index.removeFile(path);
   }
 
   private async update(uri: vscode.Uri, event: "create" | "change"): Promise<void> {
     if (this.state === "off") return;
-    if (uri.path.endsWith("/.gitignore")) return void this.rebuild();
-    // A file the index holds got in past files.exclude, and a change of files.exclude rebuilds
-    // the index: a save of it is read again without asking the search service (~40 ms of CPU).
-    const known = this.workspacePath(uri);
-    if (event === "change" && known !== undefined && this.index.has(known)) return this.add(uri);
+    // New rules, and the index built again with them. The rules' own watcher hears of it too, but
+    // may miss a .gitignore written into a folder just made (one invalidation for both, coalesced).
+    if (uri.path.endsWith("/.gitignore")) return this.gitignores.invalidate();
+    const generation = this.generation;
+    // Left out by .gitignore.
+    const path = this.workspacePath(uri);
+    if (path === undefined) return;
+    // A file the index holds got in past files.exclude, and a change of files.exclude rebuilds the index.
+    if (event === "change" && this.index.has(path)) return this.add(uri, generation);
     // A folder is no file to add or forget (findFiles never lists it: taken for a file, its event
     // made the index forget everything in it). A new folder's files may come with no events of
     // their own, so its event stands for them; a folder's change says nothing about its files.
-    if (await isFolder(uri)) return event === "create" ? this.addFolder(uri) : undefined;
-    if (!(await this.included(uri))) return this.forget(uri);
-    await this.add(uri);
+    if (await isFolder(uri)) return event === "create" ? this.addFolder(uri, generation) : undefined;
+    if (!(await this.included(uri, path))) return this.forget(uri);
+    await this.add(uri, generation);
   }
 
   /** Adds the files of a new folder, as findFiles lists them (files.exclude applied), unless .gitignore leaves the folder out. */
-  private async addFolder(uri: vscode.Uri): Promise<void> {
+  private async addFolder(uri: vscode.Uri, generation: number): Promise<void> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const path = this.workspacePath(uri, true);
     if (folder === undefined || path === undefined) return;
     // From the workspace folder, as `included` searches: files.exclude matches paths from the search's base.
+    this.searches++;
     const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${path}/**`), undefined, this.options.maxFiles);
-    for (const file of files) await this.add(file);
+    // A folder made in one go (a clone, an unpacked archive) may bring a .gitignore with no event of its own.
+    if (files.some((file) => file.path.endsWith("/.gitignore"))) return this.gitignores.invalidate();
+    for (const file of files) await this.add(file, generation);
   }
 
   private forget(uri: vscode.Uri): void {
@@ -177,11 +209,23 @@ export class WorkspaceIndex implements vscode.Disposable {
     }
   }
 
-  /** Whether files.exclude lets the file in (findFiles applies it; a single file is checked the same way). */
-  private async included(uri: vscode.Uri): Promise<boolean> {
+  /**
+   * Whether files.exclude lets the file in, as the full build's search would: its patterns matched
+   * here; only a pattern with a sibling condition (`"when"`) asks the search, which knows the siblings.
+   */
+  private async included(uri: vscode.Uri, path: string): Promise<boolean> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (folder === undefined) return false;
-    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, vscode.workspace.asRelativePath(uri, false)), undefined, 1);
+    const key = folder.uri.toString();
+    let excludes = this.excludes.get(key);
+    if (excludes === undefined) {
+      excludes = new ExcludeGlobs(vscode.workspace.getConfiguration("files", folder.uri).get<Record<string, unknown>>("exclude"));
+      this.excludes.set(key, excludes);
+    }
+    const verdict = excludes.verdict(path);
+    if (verdict !== "depends-on-siblings") return verdict === "included";
+    this.searches++;
+    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, path), undefined, 1);
     return found.length > 0;
   }
 
@@ -191,9 +235,11 @@ export class WorkspaceIndex implements vscode.Disposable {
 }
 
 /** Whether `uri` is a folder now (not when it is gone: its delete event forgets what it held). */
-function isFolder(uri: vscode.Uri): Thenable<boolean> {
+async function isFolder(uri: vscode.Uri): Promise<boolean> {
+  // A local file is asked of the disk: the editor's file service is a round trip per event.
+  if (uri.scheme === "file") return stat(uri.fsPath).then((s) => s.isDirectory(), () => false);
   return vscode.workspace.fs.stat(uri).then(
-    (stat) => (stat.type & vscode.FileType.Directory) !== 0,
+    (s) => (s.type & vscode.FileType.Directory) !== 0,
     () => false,
   );
 }

@@ -1,5 +1,6 @@
 // The ESM build: the package's main (UMD) requires its parts at run time, which a bundle cannot follow.
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js";
+import { readFile } from "node:fs/promises";
 import * as vscode from "vscode";
 import { parseMcpConfig, type McpInput, type McpServerEntry } from "../../core/mcp/mcp-config";
 
@@ -53,7 +54,8 @@ export class McpConfigFiles implements vscode.Disposable {
     const uri = vscode.Uri.joinPath(folder.uri, ".vscode", "mcp.json");
     let text: string;
     try {
-      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      // Read at every task start: from a local disk with node:fs, not a round trip through the editor.
+      text = uri.scheme === "file" ? await readFile(uri.fsPath, "utf8") : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     } catch {
       return { servers: [], inputs: [], problems: [] };
     }

@@ -153,14 +153,20 @@ describe("WispClient streams", () => {
   });
 
   it("reports a connection dropped mid-stream as unreachable, after the text that arrived", async () => {
+    let arrived: () => void = () => {};
+    const partialArrived = new Promise<void>((done) => (arrived = done));
     api.handle((_req, res) => {
       startSse(res);
       res.write(sseText([completionChunk("partial")], "\n", false));
-      setTimeout(() => res.socket?.destroy(), 20);
+      // Dropped once the client has the text, however long that takes.
+      void partialArrived.then(() => res.socket?.destroy());
     });
     const seen: string[] = [];
     const failure = (async () => {
-      for await (const delta of client.streamCompletion({ model: "tiny", prompt: "x" })) seen.push(delta.text);
+      for await (const delta of client.streamCompletion({ model: "tiny", prompt: "x" })) {
+        seen.push(delta.text);
+        arrived();
+      }
     })();
     await assert.rejects(failure, (e: unknown) => {
       assert.ok(e instanceof WispError);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ChatStore, chatIndexKey, chatKey } from "../../../../src/core/chat/chat-store";
 import { withTurn, withUserTurn, type AssistantTurn } from "../../../../src/core/chat/conversation";
+import { waitFor } from "../../../harness/wait-for";
 import { MemoryStorage, counters } from "./memory-storage";
 
 describe("chat store (per-workspace persistence)", () => {
@@ -50,7 +51,8 @@ describe("chat store (per-workspace persistence)", () => {
       store.put(withTurn(store.get(chat.id)!, turn, i), "soon");
     }
     assert.equal(storage.writes, before, "nothing written yet");
-    await new Promise((done) => setTimeout(done, 60));
+    // The batch is written once its time is up, however late the timer fires on a busy machine.
+    await waitFor("the batch written", () => storage.writes - before, (n) => n > 0);
     assert.equal(storage.writes - before, 2, "one write of the chat and one of the index");
     assert.equal((storage.get(chatKey(chat.id)) as { turns: AssistantTurn[] }).turns[0]?.text, "x".repeat(50));
   });

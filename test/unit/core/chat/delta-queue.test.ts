@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { DeltaQueue, type TextDelta } from "../../../../src/core/chat/delta-queue";
+import { waitFor } from "../../../harness/wait-for";
 
 describe("delta queue (streamed text to the webview)", () => {
   it("sends at once when idle, merges what arrives while a message is in flight, keeps order", async () => {
@@ -20,10 +21,11 @@ describe("delta queue (streamed text to the webview)", () => {
     await Promise.resolve();
     assert.deepEqual(sent.at(-1), { chatId: "c", turnId: "t", offset: 1, text: "bc" });
     deliveries.shift()!();
-    await new Promise((r) => setTimeout(r, 0));
+    await waitFor("the next turn's delta sent", () => sent.at(-1), (d) => d?.turnId === "u");
     assert.deepEqual(sent.at(-1), { chatId: "c", turnId: "u", offset: 0, text: "x" });
     deliveries.shift()!();
-    await new Promise((r) => setTimeout(r, 0));
+    // Nothing is left to send: after the pending callbacks have run, still three.
+    await new Promise((r) => setImmediate(r));
     assert.equal(sent.length, 3);
   });
 
@@ -35,7 +37,8 @@ describe("delta queue (streamed text to the webview)", () => {
     });
     queue.push({ chatId: "c", turnId: "t", offset: 0, text: "a" });
     queue.push({ chatId: "c", turnId: "t", offset: 1, text: "b" });
-    await new Promise((r) => setTimeout(r, 0));
+    // The second goes out once the first has failed: nothing else would send it.
+    await waitFor("the second delta sent", () => sent.length, (n) => n === 2);
     assert.deepEqual(sent, ["a", "b"]);
   });
 });
