@@ -165,8 +165,16 @@ describe("replicas under faults: a drain, a database outage, and SIGKILL plus a 
       events.databaseBack = Date.now();
       endAt = Math.max(endAt, Date.now() + 3_000);
     })();
-    await Promise.all([...Array.from({ length: concurrency }, (_, w) => worker(w)), faults]);
-    clearInterval(sampler);
+    try {
+      // A fault step that fails ends the load too; the sampler never outlives the test.
+      const stopLoad = (error: unknown) => {
+        endAt = 0;
+        throw error;
+      };
+      await Promise.all([...Array.from({ length: concurrency }, (_, w) => worker(w)), faults.catch(stopLoad)]);
+    } finally {
+      clearInterval(sampler);
+    }
     for (const r of team.replicas) await waitFor(`${r.name}'s buffer stored`, () => metric(r, "wisp_usage_queue_records"), (n) => n === 0, 60_000);
 
     const completed = records.filter((r) => r.outcome === "completed");
