@@ -50,7 +50,7 @@ try {
     first.push(await timed(healed(id)));
     second.push(await timed(healed(id)));
   }
-  const metrics = (await (await server.fetch("/metrics")).json()) as { tokenTables?: { builtAtLoad: number; builtOnRequest: number } };
+  const metrics = (await (await server.fetch("/metrics.json")).json()) as { tokenTables?: { builtAtLoad: number; builtOnRequest: number } };
   const tables = metrics.tokenTables ? `built at load ${metrics.tokenTables.builtAtLoad}, on a request ${metrics.tokenTables.builtOnRequest}` : "not counted by this server";
   console.log(`\nfirst healed completion after the warm-up and a ${PAUSE_MS} ms pause, ${qwen.id} (151,665 tokens), ${ROUNDS} rounds; token tables ${tables}`);
   const median = (xs: number[]) => percentile(xs, 0.5);

@@ -35,7 +35,7 @@ describe("real tokenizers, templates and FIM formats", function () {
   // First in the file, before any test has loaded a model.
   it("builds a model's token tables when it loads, so the first healed completion does not (Qwen's 151k tokens)", async () => {
     const qwen = realFamilies.find((f) => f.vocab === "qwen2")!;
-    const tokenTables = async () => ((await (await server.fetch("/metrics")).json()) as ServerMetrics).tokenTables;
+    const tokenTables = async () => ((await (await server.fetch("/metrics.json")).json()) as ServerMetrics).tokenTables;
     assert.deepEqual(await tokenTables(), { builtAtLoad: 0, builtOnRequest: 0 });
     // What the editor sends when a file opens: a warm-up that loads the model and generates nothing.
     await server.client.completions.create({ model: qwen.id, prompt: "def", max_tokens: 0 });
