@@ -10,8 +10,10 @@ export class ChatView {
   async open(): Promise<Frame> {
     const shown = await this.findFrame();
     if (shown) return shown;
-    await this.ui.page.locator('.activitybar .action-item a[aria-label^="Wisp"]').first().click();
-    return this.frame();
+    // Longer than playwright's 30 s: on a loaded machine the workbench can be that long busy
+    // loading, and the view's page as long again.
+    await this.ui.page.locator('.activitybar .action-item a[aria-label^="Wisp"]').first().click({ timeout: 120_000 });
+    return this.frame(120_000);
   }
 
   /** The chat page's frame, once it is loaded and has drawn its prompt box. */
