@@ -116,6 +116,11 @@ export function byteLevelSpelling(text: string): string {
   return spelled;
 }
 
+/** The bytes a byte-level vocabulary's spelling stands for (byteLevelSpelling's inverse, pieces of characters too). */
+export function byteLevelBytes(spelled: string): Uint8Array {
+  return Uint8Array.from(spelled, (char) => BYTE_CHARS.indexOf(char));
+}
+
 /** `cache`'s value for `model`, made by `make` the first time. */
 function once<T>(cache: WeakMap<LlamaModel, T>, model: LlamaModel, make: () => T): T {
   let value = cache.get(model);
