@@ -1,6 +1,10 @@
 // npm run train-model, step 1: the corpus, its tokenizer (the project's BPE trainer), and the
 // training examples (fill-in-the-middle cuts, plain code windows and chat turns) as token ids in
-// the exact form the local server will feed the model. Seeded and deterministic.
+// the exact form the local server will feed the model. Seeded and deterministic. tokens.bin keeps
+// each file's examples together (examples.bin says where each one is, in the order they are
+// trained): their overlapping cuts compress to little more than the file itself, which is what a
+// GPU machine's transfer limit counts. --shards N splits that storage into N ranges of files
+// (dataset.json's `shards`), each of which can travel, or stay behind, on its own.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -9,7 +13,7 @@ import { trainBpe, type BpeVocabulary } from "../../src/server/models/bpe-traine
 import { TensorType } from "../../src/server/models/gguf-writer";
 import { encodeLlamaGguf, llamaVocabulary } from "../../src/server/models/llama-gguf";
 import { chatExample, pythonFunctions, scriptFunctions, type ChatExample } from "./chat-pairs";
-import { collectCorpus, type CorpusFile } from "./corpus-files";
+import { collectCorpus, CORPUS_SOURCES, type CorpusFile, type CorpusSource, type Language } from "./corpus-files";
 import { fimCut, lmWindow, suffixMiddlePrefix } from "./fim-examples";
 import { seededPick } from "./seeded-pick";
 
@@ -24,6 +28,9 @@ const { values } = parseArgs({
     // A trained model's tokenizer.json: the examples in its token ids, so that train.py --init can
     // take that model further on this corpus (a tokenizer trained on a changed corpus has other ids).
     tokenizer: { type: "string" },
+    shards: { type: "string", default: "1" },
+    // Some of the corpus's sources only (npm, python, repos), for a small rehearsal dataset.
+    sources: { type: "string", default: CORPUS_SOURCES.join(",") },
   },
 });
 const out = path.resolve(values.out!);
@@ -34,7 +41,7 @@ const say = (s: string) => process.stdout.write(`${s}\n`);
 
 await mkdir(out, { recursive: true });
 let started = Date.now();
-const files = collectCorpus(process.cwd(), path.resolve(values.repos!));
+const files = collectCorpus(process.cwd(), path.resolve(values.repos!), values.sources!.split(",") as CorpusSource[]);
 const train = files.filter((f) => f.split === "train");
 say(`corpus: ${files.length} files (${train.length} for training, ${files.length - train.length} held out), ${(Date.now() - started) / 1000} s`);
 await writeFile(path.join(out, "corpus.json"), JSON.stringify(files.map(({ text, ...f }) => ({ ...f, bytes: Buffer.byteLength(text) }))));
@@ -56,9 +63,12 @@ const model = await llama.loadModel({ modelPath: tokenizerFile, vocabOnly: true 
 const special = (t: string) => model.tokenize(t, true)[0]!;
 const [SUF, PRE, MID, EOS, PAD] = ["<|fim_suffix|>", "<|fim_prefix|>", "<|fim_middle|>", "<|endoftext|>", "<|fim_pad|>"].map(special) as Token[];
 
-// Languages weighted by what people complete most here; within a language, application code (the
-// training repositories) as often as library code, though there is less of it; files by their size.
-const languageWeights: [CorpusFile["language"], number][] = [["typescript", 40], ["javascript", 30], ["python", 30]];
+// Languages weighted by what people complete most here (TypeScript, JavaScript and Python, three
+// quarters), then those written beside them, about as the corpus has them (SQL is scarce: 0.5%
+// still passes over it five times in a 150M-token dataset); within a language, application code
+// (the training repositories) as often as library code, though there is less of it; files by
+// their size. A language the corpus lacks gives its share to the others.
+const LANGUAGE_WEIGHTS: Record<Language, number> = { typescript: 56, javascript: 44, python: 48, go: 10, rust: 8, java: 6, csharp: 4, shell: 3, sql: 1, html: 4, css: 3, markdown: 8 };
 const APPLICATION_SHARE = 0.5;
 const pools = new Map<string, { files: CorpusFile[]; sums: number[] }>();
 for (const file of train) {
@@ -69,12 +79,14 @@ for (const file of train) {
   pools.set(key, pool);
 }
 for (const [key, pool] of [...pools].sort()) say(`  ${key.replace("/true", ", application").replace("/false", ", libraries")}: ${pool.files.length} files`);
+const languageWeights = Object.entries(LANGUAGE_WEIGHTS).filter(([l]) => pools.has(`${l}/true`) || pools.has(`${l}/false`));
+const weightsTotal = languageWeights.reduce((sum, [, w]) => sum + w, 0);
 function pickFile(): CorpusFile {
-  let r = pick(100);
+  let r = pick(weightsTotal);
   const [language] = languageWeights.find(([, w]) => (r -= w) < 0)!;
   const application = pools.get(`${language}/true`);
-  const library = pools.get(`${language}/false`)!;
-  const { files: poolFiles, sums } = application && pick(1000) < APPLICATION_SHARE * 1000 ? application : library;
+  const library = pools.get(`${language}/false`);
+  const { files: poolFiles, sums } = application && (!library || pick(1000) < APPLICATION_SHARE * 1000) ? application : library!;
   const target = pick(sums.at(-1)!);
   let lo = 0;
   for (let hi = sums.length - 1; lo < hi; ) {
@@ -86,21 +98,28 @@ function pickFile(): CorpusFile {
 }
 
 const chats: { file: CorpusFile; fn: ReturnType<typeof pythonFunctions>[number] }[] = [];
-for (const file of train) for (const fn of file.language === "python" ? pythonFunctions(file.text) : scriptFunctions(file.text)) chats.push({ file, fn });
+// Documented functions are read in the three languages the chat answers about (docstrings, JSDoc).
+const documented = (file: CorpusFile) => (file.language === "python" ? pythonFunctions(file.text) : file.language === "typescript" || file.language === "javascript" ? scriptFunctions(file.text) : []);
+for (const file of train) for (const fn of documented(file)) chats.push({ file, fn });
 say(`chat: ${chats.length} documented functions`);
 
-const tokenIds: number[] = [];
-const examples: number[] = [];
+/** Each file's examples' tokens, in the order they were made; stored together once all are made. */
+const byFile = new Map<CorpusFile, Uint16Array[]>();
+/** Per example: its file, then (as examples.bin has them) where its tokens start once stored, how many, the first with a loss, the first of its middle (weighted). */
+const made: { file: CorpusFile; ids: Uint16Array; lossFrom: number; middleFrom: number }[] = [];
+let tokenCount = 0;
 const counts = { fim: 0, code: 0, chat: 0 };
-/** Per example: where its tokens start, how many, the first with a loss, the first of its middle (weighted). */
-const add = (ids: readonly number[], lossFrom: number, kind: keyof typeof counts, middleFrom = ids.length) => {
-  examples.push(tokenIds.length, ids.length, lossFrom, middleFrom);
-  for (const id of ids) tokenIds.push(id);
+const add = (file: CorpusFile, ids: readonly number[], lossFrom: number, kind: keyof typeof counts, middleFrom = ids.length) => {
+  const stored = Uint16Array.from(ids);
+  made.push({ file, ids: stored, lossFrom, middleFrom });
+  const stack = byFile.get(file) ?? byFile.set(file, []).get(file)!;
+  stack.push(stored);
+  tokenCount += ids.length;
   counts[kind]++;
 };
 
-function fimExample(model: LlamaModel): { ids: number[]; middleFrom: number } | undefined {
-  const cut = fimCut(pickFile().text, pick);
+function fimExample(model: LlamaModel, file: CorpusFile): { ids: number[]; middleFrom: number } | undefined {
+  const cut = fimCut(file.text, pick);
   if (!cut) return undefined;
   const middle = model.tokenize(cut.middle, false);
   if (middle.length > 128) return undefined;
@@ -124,28 +143,50 @@ function chatTokens(example: ChatExample): { ids: number[]; answerFrom: number }
 
 started = Date.now();
 let chatAt = pick(Math.max(1, chats.length));
-while (tokenIds.length < targetTokens) {
+let reported = 0;
+while (tokenCount < targetTokens) {
   const kind = pick(100);
   if (kind < 70) {
-    const fim = fimExample(model);
-    if (fim) add(fim.ids, 1, "fim", fim.middleFrom);
+    const file = pickFile();
+    const fim = fimExample(model, file);
+    if (fim) add(file, fim.ids, 1, "fim", fim.middleFrom);
   } else if (kind < 88) {
-    const ids = model.tokenize(lmWindow(pickFile().text, pick, 2400), false).slice(0, context);
-    if (ids.length > 32) add(ids, 1, "code");
+    const file = pickFile();
+    const ids = model.tokenize(lmWindow(file.text, pick, 2400), false).slice(0, context);
+    if (ids.length > 32) add(file, ids, 1, "code");
   } else if (chats.length > 0) {
     const { file, fn } = chats[(chatAt = (chatAt + 1 + pick(7)) % chats.length)]!;
     const { ids, answerFrom } = chatTokens(chatExample(file, fn, pick));
-    if (ids.length <= context) add(ids, answerFrom, "chat");
+    if (ids.length <= context) add(file, ids, answerFrom, "chat");
   }
-  if (examples.length % 3000 === 0) say(`examples: ${tokenIds.length.toLocaleString()} of ${targetTokens.toLocaleString()} tokens`);
+  if (tokenCount - reported >= 5e6) say(`examples: ${(reported = tokenCount).toLocaleString()} of ${targetTokens.toLocaleString()} tokens`);
 }
-say(`examples: ${counts.fim} fill-in-the-middle, ${counts.code} code windows, ${counts.chat} chats; ${tokenIds.length.toLocaleString()} tokens, ${(Date.now() - started) / 1000} s`);
+say(`examples: ${counts.fim} fill-in-the-middle, ${counts.code} code windows, ${counts.chat} chats; ${tokenCount.toLocaleString()} tokens, ${(Date.now() - started) / 1000} s`);
 
-await writeFile(path.join(out, "tokens.bin"), Buffer.from(Uint16Array.from(tokenIds).buffer));
-await writeFile(path.join(out, "examples.bin"), Buffer.from(Int32Array.from(examples).buffer));
+// Stored file by file, in the corpus's order, and cut into shards at file boundaries.
+const tokens = new Uint16Array(tokenCount);
+const offsets = new Map<Uint16Array, number>();
+const shardCount = Math.max(1, Number(values.shards));
+const shards: [number, number][] = [];
+let at = 0;
+for (const file of files) {
+  for (const ids of byFile.get(file) ?? []) {
+    offsets.set(ids, at);
+    tokens.set(ids, at);
+    at += ids.length;
+  }
+  const shardStart = shards.at(-1)?.[1] ?? 0;
+  if (at - shardStart >= tokenCount / shardCount && shards.length < shardCount - 1) shards.push([shardStart, at]);
+}
+shards.push([shards.at(-1)?.[1] ?? 0, at]);
+const examples = new Int32Array(made.length * 4);
+made.forEach((e, i) => examples.set([offsets.get(e.ids)!, e.ids.length, e.lossFrom, e.middleFrom], i * 4));
+
+await writeFile(path.join(out, "tokens.bin"), Buffer.from(tokens.buffer));
+await writeFile(path.join(out, "examples.bin"), Buffer.from(examples.buffer));
 await writeFile(
   path.join(out, "dataset.json"),
-  JSON.stringify({ vocabSize: vocabulary.tokens.length, padTokenId: PAD, fimLayout: "suffix-middle-prefix", exampleFields: 4, context, seed: Number(values.seed), tokens: tokenIds.length, examples: counts }, null, 1),
+  JSON.stringify({ vocabSize: vocabulary.tokens.length, padTokenId: PAD, fimLayout: "suffix-middle-prefix", exampleFields: 4, context, seed: Number(values.seed), tokens: tokenCount, examples: counts, shards }, null, 1),
 );
 await model.dispose();
 await llama.dispose();

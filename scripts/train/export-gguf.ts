@@ -1,4 +1,5 @@
-// npm run train-model, last step: the trained weights (train.py's weights.bin/json) and the
+// npm run train-model, last step: the trained weights (train.py's weights.bin/json, or its compact
+// checkpoint: state.json and weights-N.q8, what a GPU run returns) and the
 // dataset's tokenizer become models/wisp-coder.gguf through the project's GGUF writer, with a model
 // card and the list of training files and their licences beside it.
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
@@ -7,6 +8,7 @@ import { parseArgs } from "node:util";
 import type { BpeVocabulary } from "../../src/server/models/bpe-trainer";
 import { TensorType } from "../../src/server/models/gguf-writer";
 import { encodeLlamaGguf, llamaVocabulary, type LlamaSpec } from "../../src/server/models/llama-gguf";
+import { readTrainedWeights } from "./compact-weights";
 import { modelCard, trainingFileList, type CorpusEntry } from "./model-card";
 
 const { values } = parseArgs({
@@ -25,11 +27,8 @@ const out = path.resolve(values.out!);
 const bpe = JSON.parse(await readFile(path.join(values.data!, "tokenizer.json"), "utf8")) as BpeVocabulary;
 const dataset = JSON.parse(await readFile(path.join(values.data!, "dataset.json"), "utf8"));
 const corpus = JSON.parse(await readFile(path.join(values.data!, "corpus.json"), "utf8")) as CorpusEntry[];
-const { spec: trained, tensors } = JSON.parse(await readFile(path.join(values.weights!, "weights.json"), "utf8")) as {
-  spec: Omit<LlamaSpec, "name" | "tensorType"> & { vocabSize: number };
-  tensors: { name: string; shape: number[]; offset: number }[];
-};
-const weights = await readFile(path.join(values.weights!, "weights.bin"));
+// train.py's float32 weights, or the compact checkpoint (q8_0) a GPU run returned.
+const { spec: trained, tensors, weights } = readTrainedWeights(values.weights!);
 const vocabulary = llamaVocabulary(bpe);
 if (vocabulary.tokens.length !== trained.vocabSize) throw new Error(`vocabulary has ${vocabulary.tokens.length} tokens, the weights ${trained.vocabSize}`);
 

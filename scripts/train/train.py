@@ -67,6 +67,14 @@ def parse_args():
     # over the tokens that fit in that time, measured, rather than stopping half way down.
     p.add_argument("--fit-minutes", type=float, default=0,
                    help="lower --tokens to what this run trains in this many minutes, by its rate over steps 20 to 120; 0: keep --tokens")
+    # A lent machine returns a few files of limited size: the weights in q8_0 (what the GGUF holds)
+    # and the schedule's state, from which a run goes on on another machine (fresh optimizer moments).
+    p.add_argument("--compact-out", metavar="DIR",
+                   help="whenever weights are written, also write a compact checkpoint here (state.json, weights-N.q8 of at most 15 MiB each)")
+    p.add_argument("--resume-from", metavar="DIR",
+                   help="with --resume and no checkpoint.pt in --out: go on from the compact checkpoint in DIR (its weights and schedule; "
+                        "the optimizer's moments start afresh, the learning rate rising again over --rewarmup steps)")
+    p.add_argument("--rewarmup", type=int, default=20, help="steps over which the learning rate rises again after --resume-from")
     return p.parse_args()
 
 
@@ -144,6 +152,10 @@ class Llama(torch.nn.Module):
                 torch.nn.init.normal_(p, std=std)
 
     def forward(self, tokens):
+        return self.output(self.hidden(tokens))
+
+    def hidden(self, tokens):
+        """The final normed hidden states, [B, T, d]: the logits are self.output of them."""
         x = self.embed(tokens)
         t = tokens.shape[1]
         rope = rope_table(x.shape[-1] // self.heads, t, self.rope_base).to(tokens.device)
@@ -152,7 +164,7 @@ class Llama(torch.nn.Module):
         mask = None if tokens.is_cuda else torch.full((t, t), float("-inf"), device=tokens.device).triu(1)
         for block in self.blocks:
             x = block(x, rope, mask)
-        return self.output(self.norm(x))
+        return self.norm(x)
 
 
 class Batches:
@@ -212,23 +224,28 @@ class Batches:
         return tokens, targets, weights
 
 
-def export(model, out, args, vocab):
-    """weights.bin: float32 tensors back to back; weights.json: names (GGUF), torch shapes, offsets."""
+def gguf_names(model):
+    """Each state-dict entry's GGUF tensor name."""
     names = {"embed.weight": "token_embd.weight", "norm.weight": "output_norm.weight", "output.weight": "output.weight"}
     per_block = {"attn_norm.weight": "attn_norm.weight", "q.weight": "attn_q.weight", "k.weight": "attn_k.weight",
                  "v.weight": "attn_v.weight", "o.weight": "attn_output.weight", "ffn_norm.weight": "ffn_norm.weight",
                  "gate.weight": "ffn_gate.weight", "up.weight": "ffn_up.weight", "down.weight": "ffn_down.weight"}
+    for name in model.state_dict():
+        if name.startswith("blocks."):
+            _, layer, rest = name.split(".", 2)
+            names[name] = f"blk.{layer}.{per_block[rest]}"
+    return names
+
+
+def export(model, out, args, vocab):
+    """weights.bin: float32 tensors back to back; weights.json: names (GGUF), torch shapes, offsets."""
+    names = gguf_names(model)
     entries, offset = [], 0
     with open(os.path.join(out, "weights.bin.tmp"), "wb") as f:
         for name, p in model.state_dict().items():
-            if name.startswith("blocks."):
-                _, layer, rest = name.split(".", 2)
-                gguf = f"blk.{layer}.{per_block[rest]}"
-            else:
-                gguf = names[name]
             data = p.detach().float().cpu().contiguous().numpy().tobytes()
             f.write(data)
-            entries.append({"name": gguf, "shape": list(p.shape), "offset": offset})
+            entries.append({"name": names[name], "shape": list(p.shape), "offset": offset})
             offset += len(data)
     os.replace(os.path.join(out, "weights.bin.tmp"), os.path.join(out, "weights.bin"))
     json.dump({"spec": weights_spec(args, vocab), "tensors": entries}, open(os.path.join(out, "weights.json"), "w"), indent=1)
@@ -259,6 +276,79 @@ def load_weights(folder, model, args, vocab):
 
 
 SHAPE = ("embedding", "layers", "heads", "feed_forward", "context", "rope_base")
+# A returned file's size limit (16 MiB), less room to spare.
+COMPACT_PART_BYTES = 15 * 2**20
+
+
+def q8_0(tensor):
+    """A tensor's values as ggml's q8_0 blocks (32 values: a float16 scale, then 32 int8), in row-major order."""
+    x = tensor.detach().float().cpu().reshape(-1, 32)
+    scale = x.abs().amax(1, keepdim=True) / 127
+    q = torch.where(scale > 0, x / torch.where(scale > 0, scale, 1), 0).round().clamp(-127, 127).to(torch.int8)
+    return torch.cat([scale.half().view(torch.uint8), q.view(torch.uint8)], 1).numpy().tobytes()
+
+
+def from_q8_0(raw, shape):
+    blocks = torch.frombuffer(bytearray(raw), dtype=torch.uint8).view(-1, 34)
+    scale = blocks[:, :2].contiguous().view(torch.float16).float()
+    return (blocks[:, 2:].contiguous().view(torch.int8).float() * scale).view(shape)
+
+
+def save_compact(folder, model, data, state, args, vocab):
+    """state.json (the schedule's state, the model's shape, where each tensor is) and weights-N.q8:
+    matrices in q8_0, norms in float32, parts of at most COMPACT_PART_BYTES. Replaced whole: the
+    parts first, state.json last, so a run cut while writing leaves the previous checkpoint readable."""
+    os.makedirs(folder, exist_ok=True)
+    names = gguf_names(model)
+    tensors, parts, part, offset = [], [], bytearray(), 0
+    for name, p in model.state_dict().items():
+        raw = q8_0(p) if p.dim() == 2 else p.detach().float().cpu().contiguous().numpy().tobytes()
+        if part and len(part) + len(raw) > COMPACT_PART_BYTES:
+            parts.append(part)
+            part = bytearray()
+        tensors.append({"name": names[name], "shape": list(p.shape), "type": "q8_0" if p.dim() == 2 else "f32",
+                        "part": len(parts), "offset": len(part), "bytes": len(raw)})
+        part += raw
+    parts.append(part)
+    step = state["step"]
+    for i, raw in enumerate(parts):
+        with open(os.path.join(folder, f"weights-{i}.q8.tmp"), "wb") as f:
+            f.write(raw)
+        os.replace(os.path.join(folder, f"weights-{i}.q8.tmp"), os.path.join(folder, f"weights-{i}.q8"))
+    compact = {"spec": weights_spec(args, vocab), "shape": {k: getattr(args, k) for k in SHAPE}, "state": state,
+               "data": {"next_example": data.next_example, "examples": len(data.examples)}, "parts": len(parts), "tensors": tensors}
+    with open(os.path.join(folder, "state.json.tmp"), "w") as f:
+        json.dump(compact, f, indent=1)
+    os.replace(os.path.join(folder, "state.json.tmp"), os.path.join(folder, "state.json"))
+    print(f"compact checkpoint at step {step}: {len(parts)} part(s), {sum(map(len, parts)) / 2**20:.1f} MiB in {folder}", flush=True)
+
+
+def read_compact(folder, model, args, vocab):
+    """The weights save_compact wrote, into `model`, after checking they are of its shape; returns state.json."""
+    compact = json.load(open(os.path.join(folder, "state.json")))
+    shape = {k: getattr(args, k) for k in SHAPE}
+    if compact["shape"] != shape or compact["spec"]["vocabSize"] != vocab:
+        raise SystemExit(f"{folder}/state.json is of another model or vocabulary ({compact['shape']}, vocabulary "
+                         f"{compact['spec']['vocabSize']}; this run: {shape}, vocabulary {vocab})")
+    parts = [open(os.path.join(folder, f"weights-{i}.q8"), "rb").read() for i in range(compact["parts"])]
+    state = model.state_dict()
+    for name, entry in zip(state, compact["tensors"], strict=True):
+        raw = parts[entry["part"]][entry["offset"]: entry["offset"] + entry["bytes"]]
+        state[name] = (from_q8_0(raw, entry["shape"]) if entry["type"] == "q8_0"
+                       else torch.frombuffer(bytearray(raw), dtype=torch.float32).view(entry["shape"]))
+    model.load_state_dict(state)
+    return compact
+
+
+def load_compact(folder, model, data, args, vocab):
+    """What save_compact wrote: the weights into `model`, the data's position (scaled where the
+    dataset has another number of examples, some of its shards left behind); returns the state."""
+    compact = read_compact(folder, model, args, vocab)
+    then, now = compact["data"]["examples"], len(data.examples)
+    data.next_example = compact["data"]["next_example"] * now // then
+    if then != now:
+        print(f"the dataset has {now:,} examples, the checkpoint's had {then:,}: going on from the same share of it", flush=True)
+    return compact["state"]
 
 
 def save_checkpoint(out, model, opt, data, state, args):
@@ -318,6 +408,11 @@ def main():
     start = time.time()
     smoothed, seen, step, next_report, next_export = None, 0, 0, 0, args.tokens / 8
     resumed = load_checkpoint(args.out, model, opt, data, args) if args.resume else None
+    rewarm_from = None
+    if args.resume and not resumed and args.resume_from and os.path.exists(os.path.join(args.resume_from, "state.json")):
+        resumed = load_compact(args.resume_from, model, data, args, data.vocab)
+        rewarm_from = resumed["step"]
+        print(f"weights and schedule from {args.resume_from} (compact: the optimizer starts afresh)", flush=True)
     if args.init and not resumed:
         load_weights(args.init, model, args, data.vocab)
         print(f"weights from {args.init}", flush=True)
@@ -325,14 +420,21 @@ def main():
         smoothed, seen, step = resumed["smoothed"], resumed["seen"], resumed["step"]
         next_report = seen + args.tokens / 200
         next_export = (math.floor(seen / (args.tokens / 8)) + 1) * args.tokens / 8
-        print(f"resumed from {os.path.join(args.out, 'checkpoint.pt')}: step {step}, {seen:,} tokens, loss {smoothed:.3f}", flush=True)
+        where = os.path.join(args.out, "checkpoint.pt") if rewarm_from is None else os.path.join(args.resume_from, "state.json")
+        print(f"resumed from {where}: step {step}, {seen:,} tokens, loss {smoothed:.3f}", flush=True)
     elif args.resume:
         print(f"no checkpoint in {args.out}: starting afresh", flush=True)
     seen_at_start, step_at_start = seen, step
-    checkpoint = lambda: save_checkpoint(args.out, model, opt, data, {"smoothed": smoothed, "seen": seen, "step": step}, args)
+
+    def checkpoint():
+        state = {"smoothed": smoothed, "seen": seen, "step": step, "tokens": args.tokens}
+        save_checkpoint(args.out, model, opt, data, state, args)
+        if args.compact_out:
+            save_compact(args.compact_out, model, data, state, args, data.vocab)
     while seen < args.tokens:
         done = seen / args.tokens
-        lr = args.lr * min(1.0, (step + 1) / args.warmup) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * done)))
+        rewarm = 1.0 if rewarm_from is None else min(1.0, (step - rewarm_from + 1) / args.rewarmup)
+        lr = args.lr * min(1.0, (step + 1) / args.warmup, rewarm) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * done)))
         for group in opt.param_groups:
             group["lr"] = lr
         tokens, targets, weights = (x.to(args.device) for x in data.batch())

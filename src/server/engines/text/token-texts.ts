@@ -218,6 +218,11 @@ export function byteLevelSpelling(text: string): string {
   return spelled;
 }
 
+/** The bytes a byte-level vocabulary's spelling stands for (byteLevelSpelling's inverse, pieces of characters too). */
+export function byteLevelBytes(spelled: string): Uint8Array {
+  return Uint8Array.from(spelled, (char) => BYTE_CHARS.indexOf(char));
+}
+
 /** The tokens whose text starts with `text`, found in `order` (the token ids sorted by their texts). */
 export function tokensStartingWith(texts: readonly string[], order: Int32Array, text: string): number[] {
   // The texts starting with `text` are a run in sorted order, from the first one not below it.
