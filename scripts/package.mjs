@@ -9,7 +9,7 @@
 // the target at the lockfile's versions), and the repository's models/ folder when there is one.
 // Prints what is in each and how large it is.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -64,13 +64,6 @@ async function packageTarget(target) {
     mkdirSync(dirname(join(stage, to)), { recursive: true });
     copyFileSync(from, join(stage, to));
   }
-  // vsce refuses a package.json whose @types/vscode is newer than engines.vscode. Here it holds the
-  // newest API's types, for the language-model provider that runs only where the editor has it; the
-  // API of engines.vscode's version is checked by npm run typecheck (scripts/typecheck-oldest-vscode.mjs).
-  // The installed extension reads no devDependencies.
-  const manifest = JSON.parse(readFileSync(join(stage, "package.json"), "utf8"));
-  delete manifest.devDependencies;
-  writeFileSync(join(stage, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   // Everything staged ships (this file itself never does).
   writeFileSync(join(stage, ".vscodeignore"), "# The stage holds exactly what ships: see scripts/package.mjs.\n");
   rmSync(out, { force: true });

@@ -1,8 +1,9 @@
 // `npm run typecheck`, second part: the extension type-checked against the API of the oldest VS Code
-// it supports (package.json's engines.vscode), whose types @types/vscode-oldest holds, so that a use
-// of a newer API cannot ship unnoticed. The files of a newer API (newerApi below) are checked only
-// against @types/vscode, by the first part: the extension loads them only where the editor has that
-// API, and only their gate may import them.
+// it supports (package.json's engines.vscode), whose types @types/vscode holds, so that a use of a
+// newer API cannot ship unnoticed. The first part (tsconfig.json) checks everything against the
+// newest API's types, @types/vscode-current; the files of a newer API (newerApi below) are checked
+// there only: the extension loads them only where the editor has that API, and only their gate may
+// import them.
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,9 +19,9 @@ const newerApi = {
 
 const problems = [];
 const engine = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).engines.vscode;
-const oldestTypes = join(root, "node_modules/@types/vscode-oldest");
+const oldestTypes = join(root, "node_modules/@types/vscode");
 const oldest = JSON.parse(readFileSync(join(oldestTypes, "package.json"), "utf8")).version;
-if (engine !== `^${oldest}`) problems.push(`package.json's engines.vscode is ${engine}, but @types/vscode-oldest is ${oldest}: they name the same version`);
+if (engine !== `^${oldest}`) problems.push(`package.json's engines.vscode is ${engine}, but @types/vscode is ${oldest}: they name the same version`);
 
 const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => problems.push(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")) };
 const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), { paths: { vscode: [join(oldestTypes, "index.d.ts")] } }, host);
