@@ -11,7 +11,8 @@ interface PromptItem extends vscode.QuickPickItem {
 export function askPrompt(title: string, prefill: string | undefined, recent: readonly string[]): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick<PromptItem>();
   pick.title = title;
-  pick.placeholder = recent.length > 0 ? "Describe the image, or pick a recent prompt" : "Describe the image";
+  const placeholder = recent.length > 0 ? "Describe the image, or pick a recent prompt" : "Describe the image";
+  pick.placeholder = placeholder;
   pick.ignoreFocusOut = true;
   pick.matchOnDescription = false;
   const update = () => {
@@ -19,7 +20,7 @@ export function askPrompt(title: string, prefill: string | undefined, recent: re
     const typedRow: PromptItem[] = typed === "" ? [] : [{ label: typed, prompt: typed, description: "new prompt", alwaysShow: true }];
     const recentRows = recent.filter((old) => old !== typed).map((old): PromptItem => ({ label: old, prompt: old, description: "recent" }));
     pick.items = [...typedRow, ...recentRows];
-    pick.prompt = undefined;
+    showHint(pick, undefined, placeholder);
   };
   pick.value = prefill ?? "";
   update();
@@ -36,7 +37,7 @@ export function askPrompt(title: string, prefill: string | undefined, recent: re
     pick.onDidAccept(() => {
       const prompt = pick.selectedItems[0]?.prompt ?? pick.activeItems[0]?.prompt ?? pick.value.trim();
       if (prompt === "") {
-        pick.prompt = "Describe the image first (or press Escape to cancel).";
+        showHint(pick, "Describe the image first (or press Escape to cancel).", placeholder);
         return;
       }
       finish(prompt);
@@ -44,4 +45,13 @@ export function askPrompt(title: string, prefill: string | undefined, recent: re
     pick.onDidHide(() => finish(undefined));
     pick.show();
   });
+}
+
+/**
+ * A quick pick's prompt line (under its input) came in VS Code 1.108; before it, the hint takes the
+ * placeholder's place, which shows just when it is needed: the input is empty.
+ */
+function showHint(pick: vscode.QuickPick<PromptItem>, hint: string | undefined, placeholder: string): void {
+  if (Reflect.has(pick, "prompt")) Reflect.set(pick, "prompt", hint);
+  else pick.placeholder = hint ?? placeholder;
 }

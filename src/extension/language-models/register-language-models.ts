@@ -1,7 +1,8 @@
 import * as vscode from "vscode";
 import type { ApiKeyStore } from "../api-key";
 import type { ConnectionMonitor } from "../connection-monitor";
-import { WispChatProvider, type WispChatProviderDeps } from "./wisp-chat-provider";
+import { hasLanguageModelProviderApi, languageModelProviderSince } from "./provider-api";
+import { registerChatProvider, WispChatProvider, type WispChatProviderDeps } from "./wisp-chat-provider";
 
 export interface LanguageModelDeps extends WispChatProviderDeps {
   readonly keys: ApiKeyStore;
@@ -17,6 +18,11 @@ const vendor = "wisp";
  * check sees the server's model list, e.g. after the local server started).
  */
 export function registerLanguageModels(deps: LanguageModelDeps): vscode.Disposable {
+  if (!hasLanguageModelProviderApi(vscode)) {
+    // Only this module loads the provider's files, which use that API (scripts/typecheck-oldest-vscode.mjs).
+    deps.log.info(`Wisp's models are not offered in the editor's chat: that needs VS Code ${languageModelProviderSince} or later, and this is ${vscode.version}.`);
+    return new vscode.Disposable(() => {});
+  }
   let registered: { provider: WispChatProvider; registration: vscode.Disposable } | undefined;
   const unregister = () => {
     registered?.registration.dispose();
@@ -27,7 +33,7 @@ export function registerLanguageModels(deps: LanguageModelDeps): vscode.Disposab
     if (!deps.settings.value.languageModels.enabled) return unregister();
     if (registered) return registered.provider.refresh();
     const provider = new WispChatProvider(deps);
-    registered = { provider, registration: vscode.lm.registerLanguageModelChatProvider(vendor, provider) };
+    registered = { provider, registration: registerChatProvider(vendor, provider) };
   };
   update();
   const subscriptions = [

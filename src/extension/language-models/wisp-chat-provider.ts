@@ -19,6 +19,11 @@ export interface WispChatProviderDeps {
 
 const listTimeoutMs = 10_000;
 
+/** Offers `provider`'s models in the editor's chat, where the editor has the API (see hasLanguageModelProviderApi). */
+export function registerChatProvider(vendor: string, provider: WispChatProvider): vscode.Disposable {
+  return vscode.lm.registerLanguageModelChatProvider(vendor, provider);
+}
+
 /**
  * The configured server's chat models in the editor's own chat (vendor `wisp`): listed from
  * `/v1/models`, answered through `/v1/chat/completions` with Wisp's client, key and error messages.
