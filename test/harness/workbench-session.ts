@@ -62,7 +62,8 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
     if (options.browser === false) return { server, url, userDataDir: dirs.userDataDir, stop };
     browser = await launchChromium(options.toolchain);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(url);
+    // The page's load waits on code-server's first answers: slow on a busy machine, never wrong.
+    await page.goto(url, { timeout: 180_000 });
     return { server, url, userDataDir: dirs.userDataDir, browser, page, stop };
   } catch (error) {
     await stop();
