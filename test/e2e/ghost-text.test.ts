@@ -54,7 +54,8 @@ describe("Ghost text in the real VS Code UI against the local server (code-serve
   const lastLine = async () => (await ui.editorText()).split("\n").at(-1) ?? "";
 
   it("is ready with the key from WISP_API_KEY", async () => {
-    assert.equal(await status(/^Wisp( \d+ms)?$/), "Wisp");
+    // The server under test has only the generated tiny models: the status says so.
+    assert.equal(await status(/^Wisp( \d+ms)? · tiny models$/), "Wisp · tiny models");
   });
 
   it("shows the server's answer to the typed text as ghost text, and its latency in the status bar", async () => {
@@ -72,7 +73,7 @@ describe("Ghost text in the real VS Code UI against the local server (code-serve
     ghost = await ui.waitForGhostText();
     assert.equal(ghost, direct!.ghost);
     assert.ok([...ghost].length >= 3, `a suggestion to type into: ${JSON.stringify(ghost)}`);
-    await status(/^Wisp \d+ms$/);
+    await status(/^Wisp \d+ms · tiny models$/);
   });
 
   it("typing what the ghost text shows sends no request and shows the rest", async () => {

@@ -40,7 +40,7 @@ describe("Image generation in the real VS Code UI against the local server (code
     });
     ui = new WorkbenchPage(session.page!);
     await ui.waitReady();
-    await waitFor("Wisp ready", () => ui.statusText("wisp.wisp.wisp.status").catch(() => ""), (t) => /^Wisp( \d+ms)?$/.test(t), 60_000);
+    await waitFor("Wisp ready", () => ui.statusText("wisp.wisp.wisp.status").catch(() => ""), (t) => /^Wisp( \d+ms)? · tiny models$/.test(t), 60_000);
   });
   after(async () => {
     await session?.stop();
@@ -180,7 +180,7 @@ describe("Image generation in the real VS Code UI against the local server (code
     // code-server's empty window (it would reopen the last folder otherwise).
     await ui.page.goto(new URL("/?ew=true", session!.server.url).toString());
     await ui.waitReady();
-    await waitFor("the empty window with Wisp", () => ui.statusText("wisp.wisp.wisp.status").catch(() => ""), (t) => /^Wisp( \d+ms)?$/.test(t), 60_000);
+    await waitFor("the empty window with Wisp", () => ui.statusText("wisp.wisp.wisp.status").catch(() => ""), (t) => /^Wisp( \d+ms)? · tiny models$/.test(t), 60_000);
     await startWithPrompt("Wisp: Generate Image", "a moonlit garden");
     await ui.pressInQuickInput("Enter");
     // VS Code's own save dialog, offering a name made from the prompt in the home folder.

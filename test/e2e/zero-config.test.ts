@@ -52,8 +52,8 @@ describe("Zero config: the installed .vsix runs its own server (code-server + Ch
 
   it("becomes ready with no other step: the extension starts the bundled server and makes its key", async () => {
     // The first start generates the default models into the extension's storage.
-    const text = await waitFor("Wisp ready", () => ui.statusText(statusId).catch(() => ""), (t) => /^Wisp( \d+ms)?$/.test(t), 300_000);
-    assert.equal(text, "Wisp");
+    const text = await waitFor("Wisp ready", () => ui.statusText(statusId).catch(() => ""), (t) => /^Wisp( \d+ms)? · tiny models$/.test(t), 300_000);
+    assert.equal(text, "Wisp · tiny models", "ready, and honest that only the embedded models are there");
   });
 
   it("shows ghost text from it as the user types", async () => {
@@ -69,7 +69,7 @@ describe("Zero config: the installed .vsix runs its own server (code-server + Ch
       ghost = await ui.waitForGhostText(30_000).catch(() => "");
     }
     assert.notEqual(ghost.trim(), "", "ghost text shown");
-    await waitFor("the latency in the status bar", () => ui.statusText(statusId).catch(() => ""), (t) => /^Wisp \d+ms$/.test(t), 30_000);
+    await waitFor("the latency in the status bar", () => ui.statusText(statusId).catch(() => ""), (t) => /^Wisp \d+ms · tiny models$/.test(t), 30_000);
   });
 
   it("the server is the installed extension's, on VS Code's own Node", () => {

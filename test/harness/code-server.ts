@@ -65,6 +65,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     "--disable-telemetry",
     "--disable-update-check",
     "--disable-workspace-trust",
+    // Hides only code-server's own "Next Up" card in the Welcome page's list of walkthroughs:
+    // extensions' walkthroughs open, show their steps and tick them off the same with or without it.
     "--disable-getting-started-override",
     ...(options.smokeTestDriver ? ["--vscode-option", "enable-smoke-test-driver"] : []),
   ];

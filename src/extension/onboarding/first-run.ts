@@ -4,7 +4,7 @@
 import * as vscode from "vscode";
 import type { Logger } from "../logger";
 
-export const walkthroughId = "wisp.wisp#wisp.getStarted";
+export const walkthroughId = "wisp.wisp#getStarted";
 const openedKey = "wisp.getStarted.walkthroughOpened";
 const noticeOffKey = "wisp.getStarted.embeddedNoticeOff";
 

@@ -2,7 +2,8 @@
 // the context keys its steps and the chat's welcome content read, and the embedded-models notice.
 import * as vscode from "vscode";
 import { servesOnlyEmbeddedModels } from "../../core/onboarding/embedded-models";
-import { servesRealTextModel, setupState, type SetupState } from "../../core/onboarding/setup-state";
+import { delay } from "../../core/base/delay";
+import { servesRealTextModel, setupProblems, setupState, type SetupState } from "../../core/onboarding/setup-state";
 import type { ApiKeyStore } from "../api-key";
 import type { ConnectionMonitor } from "../connection-monitor";
 import { localDownloadDeps } from "../local-engine/download-model";
@@ -53,6 +54,8 @@ export interface Onboarding {
 }
 
 export const setupViewId = "wisp.setup";
+/** How long a problem must last before the Setup view explains it (a server starting, a check under way). */
+const problemSettleMs = 1500;
 
 export function registerOnboarding(deps: OnboardingDeps): Onboarding {
   const { context, settings, keys, connection, localServer, log } = deps;
@@ -66,26 +69,33 @@ export function registerOnboarding(deps: OnboardingDeps): Onboarding {
   const setupView = vscode.window.createTreeView(setupViewId, { treeDataProvider: { getTreeItem: (item: vscode.TreeItem) => item, getChildren: () => [] } });
 
   let generation = 0;
+  const compute = () => {
+    const ready = connection.current.kind === "ready";
+    return setupState(connection.current, localServer.state, ready ? connection.knownModels : [], settings.value.chat.model);
+  };
   const update = async (): Promise<void> => {
     const mine = ++generation;
     const models = connection.knownModels;
     const ready = connection.current.kind === "ready";
-    let next = setupState(connection.current, localServer.state, ready ? models : [], settings.value.chat.model);
-    // Auto-start may be about to start the local server there: wait for it before saying nothing answers.
-    if (next === "unreachable") await deps.autoStartSettled();
-    if (mine !== generation) return;
-    if (next === "unreachable") next = setupState(connection.current, localServer.state, [], settings.value.chat.model);
-    if (next !== state) {
-      state = next;
-      log.info(`get started: setup ${state}`);
-      await vscode.commands.executeCommand("setContext", "wisp.setup", state);
-    }
     const real = ready && servesRealTextModel(models);
     if (real !== realModel) {
       realModel = real;
-      await vscode.commands.executeCommand("setContext", "wisp.realModel", real);
+      void vscode.commands.executeCommand("setContext", "wisp.realModel", real);
     }
     notice.consider(ready && servesOnlyEmbeddedModels(models));
+    let next = compute();
+    if (setupProblems.includes(next)) {
+      // Auto-start may be about to start the local server (and make its key), and a server that just
+      // came up is checked again at once: a problem still there a moment later is one to show.
+      await deps.autoStartSettled();
+      await delay(problemSettleMs);
+      if (mine !== generation) return;
+      next = compute();
+    }
+    if (next === state) return;
+    state = next;
+    log.info(`get started: setup ${state}`);
+    await vscode.commands.executeCommand("setContext", "wisp.setup", state);
   };
   const refresh = () => void update();
 
