@@ -15,7 +15,7 @@ import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
 const abs = (path: string) => join(workspace, path);
 const readingTools = ["file_search", "get_errors", "grep_search", "list_dir", "read_file"];
-const allTools = ["create_file", "file_search", "get_errors", "grep_search", "list_dir", "read_file", "replace_string_in_file", "run_in_terminal"];
+const allTools = ["create_file", "file_search", "get_errors", "grep_search", "list_dir", "manage_todo_list", "read_file", "replace_string_in_file", "run_in_terminal"];
 const written = [".github", "docs/guide.md", "greet.py", "AGENTS.md", "package.json"];
 /** Files written here reach Wisp through VS Code's file watcher, which a loaded machine can hold up a while. */
 const watched = 90_000;
@@ -337,7 +337,7 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await vscode.commands.executeCommand("wisp.edit.reject");
     await waitFor("the review ended", sessions, (s) => s.length === 0);
     assert.equal(existsSync(abs("AGENTS.md")), false, "Reject writes nothing");
-    await waitFor("the empty draft's tab closed", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === "untitled"), (open) => !open);
+    await waitFor("the empty draft's tab closed", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === "untitled" && t.input.uri.path.endsWith("/AGENTS.md")), (open) => !open);
 
     await send("/init");
     await waitFor("the draft under review again", sessions, (s) => s.length === 1 && s[0]!.state === "reviewing");

@@ -18,9 +18,17 @@ export class CustomizedTools implements AgentTools {
     private readonly mcpOf: (name: string) => { readonly server: string; readonly tool: string } | undefined,
   ) {}
 
+  /** The last list filtered, so that an unchanged list stays the same array (the session compares them). */
+  private filtered: { readonly from: readonly ChatTool[]; readonly to: readonly ChatTool[] } | undefined;
+
   async definitions(step: () => StepReporter, signal: AbortSignal): Promise<readonly ChatTool[]> {
-    const all = await this.inner.definitions(step, signal);
-    return all.filter((tool) => this.allowed(tool.function.name));
+    return this.filter(await this.inner.definitions(step, signal));
+  }
+
+  /** The tools as they are now (an MCP server's list may have changed), filtered the same way. */
+  async current(): Promise<readonly ChatTool[]> {
+    if (!this.inner.current) return this.filtered?.to ?? [];
+    return this.filter(await this.inner.current());
   }
 
   validate(call: ToolCall) {
@@ -33,6 +41,11 @@ export class CustomizedTools implements AgentTools {
     if (!editTools.has(call.name) || outcome.isError || typeof call.args.path !== "string") return outcome;
     const instructions = this.custom.instructionsForEdit(call.args.path.replace(/^\.\//, ""));
     return instructions ? { ...outcome, content: `${outcome.content}\n\n${instructions}` } : outcome;
+  }
+
+  private filter(all: readonly ChatTool[]): readonly ChatTool[] {
+    if (this.filtered?.from !== all) this.filtered = { from: all, to: all.filter((tool) => this.allowed(tool.function.name)) };
+    return this.filtered.to;
   }
 
   private allowed(name: string): boolean {
