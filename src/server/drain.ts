@@ -4,9 +4,8 @@
 // within `drainGraceMs` (then what is left is cut), and the usage records still waiting are
 // stored before the process exits. Without a database both times are 0: a stop is at once.
 import type { FastifyInstance } from "fastify";
+import { delay } from "../core/base/delay";
 import type { ServerDeps } from "./deps";
-
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** How long stored usage may take at the end, beyond the grace period. */
 const FLUSH_MS = 5_000;
@@ -17,10 +16,10 @@ export async function drain(app: FastifyInstance, deps: ServerDeps, log: (line: 
   if (config.drainDelayMs > 0 || config.drainGraceMs > 0) {
     log(`draining: /ready now fails; ${lifecycle.inFlight} requests in flight; new connections are taken for ${config.drainDelayMs / 1000} s more`);
     // The balancer's checks need this long to see /ready fail; until then requests still come.
-    await pause(config.drainDelayMs);
+    await delay(config.drainDelayMs);
     app.server.close();
     const deadline = Date.now() + config.drainGraceMs;
-    while (lifecycle.inFlight > 0 && Date.now() < deadline) await pause(20);
+    while (lifecycle.inFlight > 0 && Date.now() < deadline) await delay(20);
     if (lifecycle.inFlight > 0) log(`draining: ${lifecycle.inFlight} requests still running after ${config.drainGraceMs / 1000} s: ending them`);
   }
   const unstored = await store.flush(FLUSH_MS);

@@ -9,6 +9,7 @@
 // new requests get 503 rather than be served uncounted.
 import os from "node:os";
 import type { Pool } from "pg";
+import { delay } from "../../../core/base/delay";
 import type { UsageBucket } from "../../../core/usage/usage-rollup";
 import { StoreUnavailableError } from "../../errors";
 import type { RecordedUsage } from "../../usage/usage-recorder";
@@ -114,7 +115,7 @@ export class PgUsage implements UsageRecords {
     const deadline = Date.now() + timeoutMs;
     while (this.queue.length > 0 && Date.now() < deadline) {
       this.kick();
-      await new Promise((done) => setTimeout(done, 20));
+      await delay(20);
     }
     return this.queue.length;
   }
