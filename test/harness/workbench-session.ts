@@ -2,8 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./browser";
-import { installVsix, startCodeServer, type CodeServer } from "./code-server";
+import { startCodeServer, type CodeServer } from "./code-server";
 import { installFixtureExtensions } from "./fixture-extensions";
+import { installVsixCopy } from "./installed-vsix";
 import { TempDirs } from "./temp-dirs";
 import type { Toolchain } from "./toolchain";
 import { workbenchUrl } from "./workbench-url";
@@ -53,9 +54,9 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
     temp.removeAll();
   };
   try {
-    // Fixtures first: installing a package writes the list of installed extensions, from what the folder holds then.
+    // Folders only, no extensions.json: VS Code takes in all it finds there on first start.
     if (options.fixtures) await installFixtureExtensions(dirs.extensionsDir, options.fixtures);
-    for (const vsix of options.vsixes ?? []) installVsix(options.toolchain, vsix, dirs);
+    for (const vsix of options.vsixes ?? []) installVsixCopy(options.toolchain, vsix, dirs);
     writeUserSettings(dirs.userDataDir, options.settings ?? {});
     server = await startCodeServer({ toolchain: options.toolchain, ...dirs, port: options.port, env: options.env, onOutput: options.onOutput });
     const url = workbenchUrl(server.url, { target: options.folder });
