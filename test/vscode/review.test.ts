@@ -112,6 +112,20 @@ describe("Review Changes and Review Selection as comment threads with Apply Fix 
     assert.equal(editor.document.isDirty, false, "back to the saved text in one undo");
   });
 
+  it("Discard removes the finding at the cursor and nothing else: the file stays as it is", async () => {
+    const editor = await vscode.window.showTextDocument(uri);
+    const text = editor.document.getText();
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    await vscode.commands.executeCommand("wisp.review.discard");
+    assert.ok(api.logLines().some((line) => line.includes("wisp.review.discard: There is no Wisp review comment here")), "the user is told why nothing happened");
+    assert.deepEqual(api.review.threads().map((t) => t.startLine), [4], "a Discard away from a finding keeps it");
+    editor.selection = new vscode.Selection(4, 3, 4, 3);
+    await vscode.commands.executeCommand("wisp.review.discard");
+    assert.deepEqual(api.review.threads(), []);
+    assert.equal(editor.document.getText(), text);
+    assert.equal(editor.document.isDirty, false);
+  });
+
   it("an answer that is not JSON is an error and shows nothing", async () => {
     const before = api.review.threads();
     server.queue({ text: "The changes look fine to me!" });
