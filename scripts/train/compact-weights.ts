@@ -4,7 +4,7 @@
 // compact checkpoint holds exactly the weights the run returned.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { dequantizeQ8_0 } from "../../src/server/models/gguf-writer";
+import { q8_0 } from "../../src/server/models/ggml-blocks";
 
 export interface TrainedWeights {
   spec: { embedding: number; layers: number; heads: number; kvHeads: number; feedForward: number; contextLength: number; ropeBase: number; vocabSize: number };
@@ -27,7 +27,7 @@ export function readCompactWeights(dir: string): TrainedWeights {
   let offset = 0;
   for (const t of state.tensors) {
     const raw = parts[t.part]!.subarray(t.offset, t.offset + t.bytes);
-    const values = t.type === "q8_0" ? dequantizeQ8_0(raw) : new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+    const values = t.type === "q8_0" ? q8_0.dequantize(raw) : new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
     if (values.length !== t.shape.reduce((a, b) => a * b, 1)) throw new Error(`${dir}: ${t.name} holds ${values.length} values for a shape of ${t.shape}`);
     chunks.push(Buffer.from(values.buffer, values.byteOffset, values.byteLength));
     tensors.push({ name: t.name, shape: t.shape, offset });

@@ -6,7 +6,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { BpeVocabulary } from "../../src/server/models/bpe-trainer";
-import { TensorType } from "../../src/server/models/gguf-writer";
+import { TensorType, tensorTypeNames } from "../../src/server/models/gguf-writer";
 import { encodeLlamaGguf, llamaVocabulary, type LlamaSpec } from "../../src/server/models/llama-gguf";
 import { readTrainedWeights } from "./compact-weights";
 import { modelCard, trainingFileList, type CorpusEntry } from "./model-card";
@@ -20,7 +20,10 @@ const { values } = parseArgs({
     log: { type: "string" },
     /** Table rows for the card written by hand (default: scripts/train/NAME.card-notes.md, where there is one). */
     notes: { type: "string" },
+    /** The blocks' matrices: q8_0, q5_0, q4_0, f16 or f32. */
     type: { type: "string", default: "q8_0" },
+    /** token_embd and output (default: q8_0 under a 4- or 5-bit --type, else --type). */
+    "edge-type": { type: "string" },
   },
 });
 const out = path.resolve(values.out!);
@@ -33,9 +36,14 @@ const vocabulary = llamaVocabulary(bpe);
 if (vocabulary.tokens.length !== trained.vocabSize) throw new Error(`vocabulary has ${vocabulary.tokens.length} tokens, the weights ${trained.vocabSize}`);
 
 const byName = new Map(tensors.map((t) => [t.name, t]));
-const types: Record<string, TensorType> = { q8_0: TensorType.Q8_0, f16: TensorType.F16, f32: TensorType.F32 };
-if (!(values.type! in types)) throw new Error(`--type must be one of ${Object.keys(types).join(", ")}`);
-const spec: LlamaSpec = { ...trained, name: values.name!, tensorType: types[values.type!]! };
+const typeOf = (name: string, option: string): TensorType => {
+  const type = Object.entries(tensorTypeNames).find(([, n]) => n === name)?.[0];
+  if (type === undefined) throw new Error(`${option} must be one of ${Object.values(tensorTypeNames).join(", ")}`);
+  return Number(type) as TensorType;
+};
+const tensorType = typeOf(values.type!, "--type");
+const edgeTensorType = typeOf(values["edge-type"] ?? (tensorType === TensorType.Q4_0 || tensorType === TensorType.Q5_0 ? "q8_0" : values.type!), "--edge-type");
+const spec: LlamaSpec = { ...trained, name: values.name!, tensorType, edgeTensorType };
 const chunks = encodeLlamaGguf(spec, vocabulary, (name, dims) => {
   const t = byName.get(name);
   if (!t) throw new Error(`no trained tensor ${name}`);

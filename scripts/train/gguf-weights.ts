@@ -2,14 +2,14 @@
 // layout, for --init) and the tokenizer.json its dataset had (build-dataset.ts --tokenizer), so
 // models/wisp-coder.gguf can be taken further on a grown corpus without the run that made it.
 //   npx tsx scripts/train/gguf-weights.ts [--gguf models/wisp-coder.gguf] --out DIR
-// q8_0 and f16 tensors are widened to float32: the model starts where the shipped file is, not
+// Quantized and f16 tensors are widened to float32: the model starts where the shipped file is, not
 // where its training ended (q8_0 moves a weight by at most half a step of its block's scale).
 import { mkdir, open, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { readGgufFileInfo } from "node-llama-cpp";
 import { float16ToNumber } from "../../src/core/base/float16";
-import { dequantizeQ8_0, TensorType, tensorByteLength } from "../../src/server/models/gguf-writer";
+import { blockFormats, TensorType, tensorByteLength } from "../../src/server/models/gguf-writer";
 import { ggufBpe } from "./gguf-vocabulary";
 
 const { values } = parseArgs({ options: { gguf: { type: "string", default: "models/wisp-coder.gguf" }, out: { type: "string" } } });
@@ -33,8 +33,9 @@ const byName = new Map((info.tensorInfo ?? []).map((t) => [t.name, t]));
 function widen(type: TensorType, bytes: Buffer, count: number): Float32Array {
   if (type === TensorType.F32) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + count * 4));
   if (type === TensorType.F16) return Float32Array.from({ length: count }, (_, i) => float16ToNumber(bytes.readUInt16LE(2 * i)));
-  if (type === TensorType.Q8_0) return dequantizeQ8_0(bytes);
-  throw new Error(`tensor type ${type} is not read here (f32, f16 and q8_0 are)`);
+  const format = blockFormats.get(type);
+  if (format) return format.dequantize(bytes);
+  throw new Error(`tensor type ${type} is not read here (f32, f16, q8_0, q5_0 and q4_0 are)`);
 }
 
 await mkdir(values.out, { recursive: true });

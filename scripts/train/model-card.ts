@@ -1,5 +1,6 @@
 // The text recorded beside the trained model: what it is, how it was made, and from which files
 // under which licences.
+import { tensorTypeNames } from "../../src/server/models/gguf-writer";
 import type { LlamaSpec } from "../../src/server/models/llama-gguf";
 import { TRAINING_REPOS } from "./training-repos";
 
@@ -46,7 +47,7 @@ It is tiny: expect short, plausible completions of common code, not a large mode
 | architecture | llama, ${spec.layers} layers, embedding ${spec.embedding}, ${spec.heads} heads, feed-forward ${spec.feedForward} |
 | context | ${spec.contextLength} tokens (the server fits longer fill-in-the-middle prompts to it) |
 | tokenizer | byte-level BPE trained by the project on the same corpus, ChatML and FIM special tokens |
-| weights | ${["f32", "f16", "", "", "", "", "", "", "q8_0"][spec.tensorType]} (norms f32) |
+| weights | ${tensorTypeNames[spec.tensorType]}${spec.edgeTensorType !== undefined && spec.edgeTensorType !== spec.tensorType ? ` (token embedding and output ${tensorTypeNames[spec.edgeTensorType]})` : ""} (norms f32) |
 | fill-in-the-middle | ${dataset.fimLayout === "suffix-middle-prefix" ? "suffix, middle, prefix: \`<|fim_prefix|><|fim_suffix|>…<|fim_middle|>…\`, the middle continuing the prefix (GGUF \`wisp.fim.layout\`)" : "suffix first: \`<|fim_suffix|>…<|fim_prefix|>…<|fim_middle|>\` (GGUF \`wisp.fim.suffix_first\`)"} |
 | training data | ${dataset.tokens.toLocaleString("en")} tokens: ${Object.entries(dataset.examples).map(([k, v]) => `${v} ${k}`).join(", ")} examples, seed ${dataset.seed} |
 | corpus | ${train.length} files for training (${mib(train.reduce((a, f) => a + f.bytes, 0))}), ${corpus.length - train.length} held out for the benchmark |

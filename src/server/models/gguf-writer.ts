@@ -1,7 +1,8 @@
 // A minimal GGUF v3 writer: header, metadata key/values, tensor infos, aligned tensor data.
 // Only what the generated and trained models need (scalars, strings, arrays of those; f32, f16,
-// q8_0 and q4_0 tensors). Large files are written a tensor at a time (ggufHeader, tensorBytes).
-import { float16ToNumber } from "../../core/base/float16";
+// and the block formats of ggml-blocks.ts). Large files are written a tensor at a time (ggufHeader, tensorBytes).
+import { toFloat16Bits } from "../../core/base/float16";
+import { BLOCK, q4_0, q5_0, q8_0, type BlockFormat } from "./ggml-blocks";
 
 export const GGUF_ALIGNMENT = 32;
 
@@ -24,19 +25,17 @@ export type GgufValue =
   | { type: "i32[]"; value: readonly number[] }
   | { type: "f32[]"; value: readonly number[] };
 
+/** ggml's tensor types the project writes; the block formats are in ggml-blocks.ts. */
 export enum TensorType {
   F32 = 0,
   F16 = 1,
   /** Blocks of 32 4-bit values with one f16 scale each (ggml's q4_0): rows must be multiples of 32. */
   Q4_0 = 2,
+  /** Blocks of 32 5-bit values with one f16 scale each (ggml's q5_0): rows must be multiples of 32. */
+  Q5_0 = 6,
   /** Blocks of 32 int8 values with one f16 scale each (ggml's q8_0): rows must be multiples of 32. */
   Q8_0 = 8,
 }
-
-/** Values per q8_0 block, and the block's bytes (an f16 scale, then 32 int8 values). */
-export const Q8_0_BLOCK = 32;
-const Q8_0_BLOCK_BYTES = 2 + Q8_0_BLOCK;
-const Q4_0_BLOCK_BYTES = 2 + Q8_0_BLOCK / 2;
 
 export interface GgufTensorInfo {
   name: string;
@@ -123,82 +122,29 @@ function writeValue(sink: ByteSink, v: GgufValue): void {
   }
 }
 
-/** IEEE 754 half precision, round-to-nearest-even, for f16 tensors. */
-export function toHalf(value: number): number {
-  const f32 = new Float32Array([value]);
-  const bits = new Uint32Array(f32.buffer)[0]!;
-  const sign = (bits >>> 16) & 0x8000;
-  const exp = ((bits >>> 23) & 0xff) - 127 + 15;
-  const mant = bits & 0x7fffff;
-  if (exp <= 0) {
-    if (exp < -10) return sign;
-    const m = (mant | 0x800000) >> (1 - exp);
-    return sign | ((m + 0x1000 + ((m >> 13) & 1) - 1) >> 13);
-  }
-  if (exp >= 31) return sign | 0x7c00;
-  const rounded = mant + 0xfff + ((mant >> 13) & 1);
-  if (rounded & 0x800000) return exp + 1 >= 31 ? sign | 0x7c00 : sign | ((exp + 1) << 10);
-  return sign | (exp << 10) | (rounded >> 13);
-}
+/** Each type's name as ggml and llama.cpp's tools spell it. */
+export const tensorTypeNames: Readonly<Record<TensorType, string>> = {
+  [TensorType.F32]: "f32",
+  [TensorType.F16]: "f16",
+  [TensorType.Q4_0]: "q4_0",
+  [TensorType.Q5_0]: "q5_0",
+  [TensorType.Q8_0]: "q8_0",
+};
 
-/** ggml's reference q8_0 quantization: scale = max|x| / 127, values rounded half away from zero. */
-export function quantizeQ8_0(data: Float32Array): Uint8Array {
-  if (data.length % Q8_0_BLOCK !== 0) throw new Error(`q8_0 needs a multiple of ${Q8_0_BLOCK} values, got ${data.length}`);
-  const out = new Uint8Array((data.length / Q8_0_BLOCK) * Q8_0_BLOCK_BYTES);
-  const view = new DataView(out.buffer);
-  for (let b = 0, at = 0; b < data.length; b += Q8_0_BLOCK, at += Q8_0_BLOCK_BYTES) {
-    let amax = 0;
-    for (let i = 0; i < Q8_0_BLOCK; i++) amax = Math.max(amax, Math.abs(data[b + i]!));
-    const d = amax / 127;
-    const id = d === 0 ? 0 : 1 / d;
-    view.setUint16(at, toHalf(d), true);
-    for (let i = 0; i < Q8_0_BLOCK; i++) view.setInt8(at + 2 + i, Math.round(Math.abs(data[b + i]! * id)) * Math.sign(data[b + i]!));
-  }
-  return out;
-}
-
-/** quantizeQ8_0's layout read back: per block, the f16 scale times each of its 32 int8 values. */
-export function dequantizeQ8_0(bytes: Uint8Array): Float32Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out = new Float32Array((bytes.length / Q8_0_BLOCK_BYTES) * Q8_0_BLOCK);
-  for (let b = 0, at = 0; b < out.length; b += Q8_0_BLOCK, at += Q8_0_BLOCK_BYTES) {
-    const scale = float16ToNumber(view.getUint16(at, true));
-    for (let i = 0; i < Q8_0_BLOCK; i++) out[b + i] = scale * view.getInt8(at + 2 + i);
-  }
-  return out;
-}
-
-/**
- * ggml's reference q4_0 quantization: the value of largest magnitude maps to -8, scale = it / -8,
- * each value stored as round(x / scale) + 8 in a nibble (the block's first 16 in the low nibbles).
- */
-export function quantizeQ4_0(data: Float32Array): Uint8Array {
-  if (data.length % Q8_0_BLOCK !== 0) throw new Error(`q4_0 needs a multiple of ${Q8_0_BLOCK} values, got ${data.length}`);
-  const half = Q8_0_BLOCK / 2;
-  const out = new Uint8Array((data.length / Q8_0_BLOCK) * Q4_0_BLOCK_BYTES);
-  const view = new DataView(out.buffer);
-  for (let b = 0, at = 0; b < data.length; b += Q8_0_BLOCK, at += Q4_0_BLOCK_BYTES) {
-    let amax = 0;
-    let max = 0;
-    for (let i = 0; i < Q8_0_BLOCK; i++) {
-      const v = data[b + i]!;
-      if (Math.abs(v) > amax) [amax, max] = [Math.abs(v), v];
-    }
-    const d = max / -8;
-    const id = d === 0 ? 0 : 1 / d;
-    view.setUint16(at, toHalf(d), true);
-    const nibble = (v: number) => Math.min(15, Math.floor(v * id + 8.5));
-    for (let i = 0; i < half; i++) out[at + 2 + i] = nibble(data[b + i]!) | (nibble(data[b + half + i]!) << 4);
-  }
-  return out;
-}
+/** The block-quantized types' formats. */
+export const blockFormats: ReadonlyMap<TensorType, BlockFormat> = new Map([
+  [TensorType.Q4_0, q4_0],
+  [TensorType.Q5_0, q5_0],
+  [TensorType.Q8_0, q8_0],
+]);
 
 /** The bytes a tensor's data takes in the file (before alignment). */
 export function tensorByteLength(t: GgufTensorInfo): number {
   const count = t.dims.reduce((a, b) => a * b, 1);
-  if (t.type === TensorType.Q8_0 || t.type === TensorType.Q4_0) {
-    if (t.dims[0]! % Q8_0_BLOCK !== 0) throw new Error(`${t.name}: quantized rows must be multiples of ${Q8_0_BLOCK}`);
-    return (count / Q8_0_BLOCK) * (t.type === TensorType.Q8_0 ? Q8_0_BLOCK_BYTES : Q4_0_BLOCK_BYTES);
+  const format = blockFormats.get(t.type);
+  if (format) {
+    if (t.dims[0]! % BLOCK !== 0) throw new Error(`${t.name}: quantized rows must be multiples of ${BLOCK}`);
+    return (count / BLOCK) * format.bytes;
   }
   return count * (t.type === TensorType.F32 ? 4 : 2);
 }
@@ -207,14 +153,10 @@ export function tensorByteLength(t: GgufTensorInfo): number {
 export function tensorBytes(t: GgufTensor): Uint8Array {
   tensorByteLength(t); // checks the row length
   const sink = new ByteSink();
+  const format = blockFormats.get(t.type);
   if (t.type === TensorType.F32) sink.bytes(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
-  else if (t.type === TensorType.Q8_0) sink.bytes(quantizeQ8_0(t.data));
-  else if (t.type === TensorType.Q4_0) sink.bytes(quantizeQ4_0(t.data));
-  else {
-    const half = new Uint16Array(t.data.length);
-    for (let i = 0; i < t.data.length; i++) half[i] = toHalf(t.data[i]!);
-    sink.bytes(new Uint8Array(half.buffer));
-  }
+  else if (format) sink.bytes(format.quantize(t.data));
+  else sink.bytes(new Uint8Array(toFloat16Bits(t.data).buffer));
   sink.padTo(GGUF_ALIGNMENT);
   return sink.chunks.length === 1 ? sink.chunks[0]! : Buffer.concat(sink.chunks);
 }

@@ -14,6 +14,11 @@ export interface LlamaSpec {
   contextLength: number;
   /** The type of the large matrices; norms stay f32. */
   tensorType: TensorType;
+  /**
+   * The type of token_embd and output (default: tensorType). A few bits less there costs a small
+   * model more than in its blocks, so llama.cpp's quantize keeps them wider too.
+   */
+  edgeTensorType?: TensorType;
   ropeBase?: number;
   /** GGUF architecture: `llama` (default), or `qwen2` (the same blocks with biases on q, k and v). */
   architecture?: "llama" | "qwen2";
@@ -107,7 +112,7 @@ export interface LlamaMetadataOptions {
   extra?: ReadonlyMap<string, GgufValue>;
 }
 
-const FILE_TYPE: Record<TensorType, number> = { [TensorType.F32]: 0, [TensorType.F16]: 1, [TensorType.Q4_0]: 2, [TensorType.Q8_0]: 7 };
+const FILE_TYPE: Record<TensorType, number> = { [TensorType.F32]: 0, [TensorType.F16]: 1, [TensorType.Q4_0]: 2, [TensorType.Q8_0]: 7, [TensorType.Q5_0]: 8 };
 
 export function llamaMetadata(spec: LlamaSpec, vocabulary: LlamaVocabulary, options: LlamaMetadataOptions = {}): Map<string, GgufValue> {
   const { tokens } = vocabulary;
@@ -186,6 +191,8 @@ export function llamaTensorShapes(spec: LlamaSpec, vocabSize: number): { name: s
   return shapes;
 }
 
+const edgeTensors: ReadonlySet<string> = new Set(["token_embd.weight", "output.weight"]);
+
 /** The whole file as chunks to write in order; `values(name)` gives each tensor's data. */
 export function encodeLlamaGguf(
   spec: LlamaSpec,
@@ -196,7 +203,7 @@ export function encodeLlamaGguf(
   const tensors: GgufTensor[] = llamaTensorShapes(spec, vocabulary.tokens.length).map(({ name, dims, norm }) => ({
     name,
     dims,
-    type: norm ? TensorType.F32 : spec.tensorType,
+    type: norm ? TensorType.F32 : edgeTensors.has(name) ? (spec.edgeTensorType ?? spec.tensorType) : spec.tensorType,
     data: values(name, dims, norm),
   }));
   return encodeGguf(llamaMetadata(spec, vocabulary, options), tensors);
