@@ -112,11 +112,18 @@ describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server,
     }
     async function ask(question: string): Promise<void> {
       const before = server.chatRequests.length;
+      const answers = await frame.locator(".turn.assistant").count();
       await focusPrompt();
       await prompt().fill(question);
       server.queue({ text: "Noted." });
       await ui.page.keyboard.press("Enter");
       await waitFor("the request", async () => server.chatRequests.length, (n) => n === before + 1);
+      // Until the answer has ended the prompt box takes no Enter (the Stop button stands for Send).
+      const ended = async () =>
+        (await frame.locator(".turn.assistant").count()) > answers &&
+        /answer tokens/.test(await frame.locator(".turn.assistant").last().innerText()) &&
+        (await frame.locator(".composer button[type=submit]").isVisible());
+      await waitFor("the answer to end", ended, Boolean);
     }
     await ui.page.keyboard.press("Escape");
     await prompt().fill("");
