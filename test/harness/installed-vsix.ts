@@ -11,14 +11,14 @@ import type { Toolchain } from "./toolchain";
  * a second). Without extensions.json, VS Code takes in the folders it finds there on first start,
  * as it does the fixture extensions. test/e2e/packaged-server.test.ts runs the real install itself.
  */
-export function installVsixCopy(toolchain: Toolchain, vsix: string, dirs: { home: string; extensionsDir: string }): void {
+export function installVsixCopy(toolchain: Toolchain, vsix: string, extensionsDir: string): void {
   const { mtimeMs, size } = statSync(vsix);
   const name = `${basename(vsix, ".vsix")}-${toolchain.editor}`;
   const root = join(toolchain.cacheDir, "installed-vsix");
   const installed = join(root, `${name}-${Math.round(mtimeMs)}-${size}`);
   if (!existsSync(installed)) installOnce(toolchain, vsix, root, name, installed);
   for (const entry of readdirSync(installed, { withFileTypes: true })) {
-    if (entry.isDirectory() && !entry.name.startsWith(".")) cpSync(join(installed, entry.name), join(dirs.extensionsDir, entry.name), { recursive: true });
+    if (entry.isDirectory() && !entry.name.startsWith(".")) cpSync(join(installed, entry.name), join(extensionsDir, entry.name), { recursive: true });
   }
 }
 

@@ -56,7 +56,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
   try {
     // Folders only, no extensions.json: VS Code takes in all it finds there on first start.
     if (options.fixtures) await installFixtureExtensions(dirs.extensionsDir, options.fixtures);
-    for (const vsix of options.vsixes ?? []) installVsixCopy(options.toolchain, vsix, dirs);
+    for (const vsix of options.vsixes ?? []) installVsixCopy(options.toolchain, vsix, dirs.extensionsDir);
     writeUserSettings(dirs.userDataDir, options.settings ?? {});
     server = await startCodeServer({ toolchain: options.toolchain, ...dirs, port: options.port, env: options.env, onOutput: options.onOutput });
     const url = workbenchUrl(server.url, { target: options.folder });
