@@ -63,7 +63,7 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await vscode.workspace.getConfiguration("files").update("exclude", undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", undefined, vscode.ConfigurationTarget.Global);
-    for (const folder of ["shop", "ledger", "books"]) rmSync(join(workspace, folder), { recursive: true, force: true });
+    for (const folder of ["shop", "ledger", "books", "rebuilt"]) rmSync(join(workspace, folder), { recursive: true, force: true });
     await resetWisp();
     await server?.close();
   });
@@ -161,6 +161,24 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     for (const a of found) await api.chat.fromView({ type: "removeAttachment", id: a.id });
     await api.chat.fromView({ type: "viewState", chatId, scrollTop: 0, draft: "" });
     for (const path of written) rmSync(join(workspace, path));
+  });
+
+  it("a folder removed and made again at once, round after round: what is on disk is offered, what went is not", async () => {
+    const offered = async (name: string) => (await api.chat.mentions("file", name)).some((i) => i.detail === `rebuilt/${name}`);
+    const rounds = 6;
+    for (let round = 0; round < rounds; round++) {
+      // As a build does it: the folder's files go and come back in a few ms, one of them new.
+      rmSync(join(workspace, "rebuilt"), { recursive: true, force: true });
+      mkdirSync(join(workspace, "rebuilt"));
+      writeFileSync(join(workspace, "rebuilt/kept.ts"), `export const kept = ${round};\n`);
+      writeFileSync(join(workspace, `rebuilt/round${round}.ts`), `export const round = ${round};\n`);
+      await waitFor(
+        `round ${round}: kept.ts and round${round}.ts offered, round${round - 1}.ts not`,
+        async () => [await offered("kept.ts"), await offered(`round${round}.ts`), round > 0 && (await offered(`round${round - 1}.ts`))],
+        (seen) => seen[0] === true && seen[1] === true && seen[2] === false,
+        20_000,
+      );
+    }
   });
 
   it("@file refuses a file too large to send, with a message, and attaches nothing", async () => {

@@ -7,21 +7,26 @@ import type { Logger } from "../logger";
  * index and @file never offer what the project keeps out of git.
  */
 export class IgnoreRules {
-  private constructor(private readonly rules: readonly { base: string; matcher: Ignore }[]) {}
+  private constructor(private readonly rules: readonly { path: string; base: string; matcher: Ignore }[]) {}
 
   /** How many .gitignore files the rules come from. */
   get files(): number {
     return this.rules.length;
   }
 
+  /** Whether the rules were read from this .gitignore (a workspace-relative path). */
+  readFrom(path: string): boolean {
+    return this.rules.some((rule) => rule.path === path);
+  }
+
   static async load(folder: vscode.WorkspaceFolder): Promise<IgnoreRules> {
     const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, "**/.gitignore"), "**/node_modules/**", 200);
-    const rules: { base: string; matcher: Ignore }[] = [];
+    const rules: { path: string; base: string; matcher: Ignore }[] = [];
     for (const uri of files) {
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       const relative = vscode.workspace.asRelativePath(uri, false);
       const base = relative.includes("/") ? relative.slice(0, relative.lastIndexOf("/") + 1) : "";
-      rules.push({ base, matcher: ignore().add(text) });
+      rules.push({ path: relative, base, matcher: ignore().add(text) });
     }
     return new IgnoreRules(rules);
   }

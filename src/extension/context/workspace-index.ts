@@ -59,10 +59,7 @@ export class WorkspaceIndex implements vscode.Disposable {
       watcher,
       watcher.onDidCreate((uri) => void this.update(uri, "create")),
       watcher.onDidChange((uri) => void this.update(uri, "change")),
-      watcher.onDidDelete((uri) => {
-        if (this.state !== "off" && uri.path.endsWith("/.gitignore")) this.gitignores.invalidate();
-        else this.forget(uri);
-      }),
+      watcher.onDidDelete((uri) => void this.deleted(uri)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("files.exclude")) this.excludes.clear();
       }),
@@ -179,22 +176,49 @@ export class WorkspaceIndex implements vscode.Disposable {
     if (event === "change" && this.index.has(path)) return this.add(uri, generation);
     // A folder is no file to add or forget (findFiles never lists it: taken for a file, its event
     // made the index forget everything in it). A new folder's files may come with no events of
-    // their own, so its event stands for them; a folder's change says nothing about its files.
-    if (await isFolder(uri)) return event === "create" ? this.addFolder(uri, generation) : undefined;
+    // their own, and a folder removed and made again at once is reported as changed, its new files
+    // with no events (seen in 3 of 8 runs of six rounds): its event stands for its files.
+    if ((await kindOnDisk(uri)) === "folder") return this.scanFolder(uri, generation);
     if (!(await this.included(uri, path))) return this.forget(uri);
     await this.add(uri, generation);
   }
 
-  /** Adds the files of a new folder, as findFiles lists them (files.exclude applied), unless .gitignore leaves the folder out. */
-  private async addFolder(uri: vscode.Uri, generation: number): Promise<void> {
+  /**
+   * The watcher coalesces a burst's events per path, and a folder removed and made again at once
+   * (`rm -rf out && mkdir out && ...`) has had files that exist reported deleted, in 6 of 15 rounds
+   * here: the disk decides. What is still there is taken for new (a folder: its files listed again).
+   */
+  private async deleted(uri: vscode.Uri): Promise<void> {
+    if (this.state === "off") return;
+    if ((await kindOnDisk(uri)) !== undefined) return this.update(uri, "create");
+    if (uri.path.endsWith("/.gitignore")) this.gitignores.invalidate();
+    else this.forget(uri);
+  }
+
+  /**
+   * Takes in a folder's files as findFiles lists them (files.exclude applied), unless .gitignore
+   * leaves the folder out: adds them, and forgets those the index holds there that are gone.
+   */
+  private async scanFolder(uri: vscode.Uri, generation: number): Promise<void> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const path = this.workspacePath(uri, true);
     if (folder === undefined || path === undefined) return;
     // From the workspace folder, as `included` searches: files.exclude matches paths from the search's base.
     this.searches++;
     const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${path}/**`), undefined, this.options.maxFiles);
+    if (generation !== this.generation) return;
+    const listed = new Set(files.map((file) => vscode.workspace.asRelativePath(file, false)));
     // A folder made in one go (a clone, an unpacked archive) may bring a .gitignore with no event of its own.
-    if (files.some((file) => file.path.endsWith("/.gitignore"))) return this.gitignores.invalidate();
+    const rules = this.ignoreRules.get(folder.uri.toString());
+    if ([...listed].some((file) => /(^|\/)\.gitignore$/.test(file) && !rules?.readFrom(file))) return this.gitignores.invalidate();
+    const prefix = `${path}/`;
+    for (const known of [...this.index.paths(), ...this.sensitivePaths]) {
+      // Asked of the disk too: a file made since the listing is not gone.
+      if (known.startsWith(prefix) && !listed.has(known) && (await kindOnDisk(vscode.Uri.joinPath(folder.uri, known))) === undefined) {
+        this.index.removeFile(known);
+        this.sensitivePaths.delete(known);
+      }
+    }
     for (const file of files) await this.add(file, generation);
   }
 
@@ -234,12 +258,12 @@ export class WorkspaceIndex implements vscode.Disposable {
   }
 }
 
-/** Whether `uri` is a folder now (not when it is gone: its delete event forgets what it held). */
-async function isFolder(uri: vscode.Uri): Promise<boolean> {
+/** What is at `uri` now: a file, a folder, or nothing (gone: its delete event forgets what it held). */
+async function kindOnDisk(uri: vscode.Uri): Promise<"file" | "folder" | undefined> {
   // A local file is asked of the disk: the editor's file service is a round trip per event.
-  if (uri.scheme === "file") return stat(uri.fsPath).then((s) => s.isDirectory(), () => false);
+  if (uri.scheme === "file") return stat(uri.fsPath).then((s) => (s.isDirectory() ? "folder" : "file"), () => undefined);
   return vscode.workspace.fs.stat(uri).then(
-    (s) => (s.type & vscode.FileType.Directory) !== 0,
-    () => false,
+    (s) => ((s.type & vscode.FileType.Directory) !== 0 ? "folder" : "file"),
+    () => undefined,
   );
 }
