@@ -45,6 +45,8 @@ export class WorkspaceIndex implements vscode.Disposable {
   private readonly excludes = new Map<string, ExcludeGlobs>();
   private searches = 0;
   private readonly sensitivePaths = new Set<string>();
+  /** When each indexed file was read (ms): a folder's rescan reads again only what changed since. */
+  private readonly readAt = new Map<string, number>();
   private state: IndexStatus["state"] = "off";
   private generation = 0;
 
@@ -115,6 +117,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     this.generation++;
     for (const path of [...this.index.paths()]) this.index.removeFile(path);
     this.sensitivePaths.clear();
+    this.readAt.clear();
     this.setState("off");
   }
 
@@ -157,10 +160,13 @@ export class WorkspaceIndex implements vscode.Disposable {
       return;
     }
     this.sensitivePaths.delete(path);
+    const readAt = Date.now();
     const text = await readTextFile(uri, this.options).catch(() => undefined);
     if (generation !== this.generation) return;
-    if (typeof text === "string") this.index.setFile(path, chunkText(path, text));
-    else this.index.removeFile(path);
+    if (typeof text === "string") {
+      this.index.setFile(path, chunkText(path, text));
+      this.readAt.set(path, readAt);
+    } else this.index.removeFile(path);
   }
 
   private async update(uri: vscode.Uri, event: "create" | "change"): Promise<void> {
@@ -178,7 +184,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     // made the index forget everything in it). A new folder's files may come with no events of
     // their own, and a folder removed and made again at once is reported as changed, its new files
     // with no events (seen in 3 of 8 runs of six rounds): its event stands for its files.
-    if ((await kindOnDisk(uri)) === "folder") return this.scanFolder(uri, generation);
+    if ((await onDisk(uri))?.folder) return this.scanFolder(uri, generation);
     if (!(await this.included(uri, path))) return this.forget(uri);
     await this.add(uri, generation);
   }
@@ -190,14 +196,16 @@ export class WorkspaceIndex implements vscode.Disposable {
    */
   private async deleted(uri: vscode.Uri): Promise<void> {
     if (this.state === "off") return;
-    if ((await kindOnDisk(uri)) !== undefined) return this.update(uri, "create");
+    if ((await onDisk(uri)) !== undefined) return this.update(uri, "create");
     if (uri.path.endsWith("/.gitignore")) this.gitignores.invalidate();
     else this.forget(uri);
   }
 
   /**
    * Takes in a folder's files as findFiles lists them (files.exclude applied), unless .gitignore
-   * leaves the folder out: adds them, and forgets those the index holds there that are gone.
+   * leaves the folder out: adds the new and the changed, and forgets those the index holds there
+   * that are gone. (Some platforms report a folder changed whenever a file in it is made: the files
+   * the index holds as they are are not read again.)
    */
   private async scanFolder(uri: vscode.Uri, generation: number): Promise<void> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
@@ -214,24 +222,29 @@ export class WorkspaceIndex implements vscode.Disposable {
     const prefix = `${path}/`;
     for (const known of [...this.index.paths(), ...this.sensitivePaths]) {
       // Asked of the disk too: a file made since the listing is not gone.
-      if (known.startsWith(prefix) && !listed.has(known) && (await kindOnDisk(vscode.Uri.joinPath(folder.uri, known))) === undefined) {
-        this.index.removeFile(known);
-        this.sensitivePaths.delete(known);
-      }
+      if (known.startsWith(prefix) && !listed.has(known) && (await onDisk(vscode.Uri.joinPath(folder.uri, known))) === undefined) this.drop(known);
     }
-    for (const file of files) await this.add(file, generation);
+    for (const file of files) {
+      const readAt = this.readAt.get(vscode.workspace.asRelativePath(file, false));
+      const modified = readAt === undefined ? undefined : (await onDisk(file))?.modified;
+      // The same millisecond as the read counts as changed: the write may have come after it.
+      if (modified === undefined || modified >= readAt!) await this.add(file, generation);
+    }
   }
 
   private forget(uri: vscode.Uri): void {
     const path = vscode.workspace.asRelativePath(uri, false);
     const prefix = `${path}/`;
     // A deleted folder takes its files with it.
-    for (const known of [...this.index.paths(), ...this.sensitivePaths]) {
-      if (known !== path && !known.startsWith(prefix)) continue;
-      this.index.removeFile(known);
-      this.sensitivePaths.delete(known);
-    }
+    for (const known of [...this.index.paths(), ...this.sensitivePaths]) if (known === path || known.startsWith(prefix)) this.drop(known);
   }
+
+  private drop(path: string): void {
+    this.index.removeFile(path);
+    this.sensitivePaths.delete(path);
+    this.readAt.delete(path);
+  }
+
 
   /**
    * Whether files.exclude lets the file in, as the full build's search would: its patterns matched
@@ -258,12 +271,12 @@ export class WorkspaceIndex implements vscode.Disposable {
   }
 }
 
-/** What is at `uri` now: a file, a folder, or nothing (gone: its delete event forgets what it held). */
-async function kindOnDisk(uri: vscode.Uri): Promise<"file" | "folder" | undefined> {
+/** What is at `uri` now, and when it last changed (ms); undefined when nothing is (gone: its delete event forgets what it held). */
+async function onDisk(uri: vscode.Uri): Promise<{ folder: boolean; modified: number } | undefined> {
   // A local file is asked of the disk: the editor's file service is a round trip per event.
-  if (uri.scheme === "file") return stat(uri.fsPath).then((s) => (s.isDirectory() ? "folder" : "file"), () => undefined);
+  if (uri.scheme === "file") return stat(uri.fsPath).then((s) => ({ folder: s.isDirectory(), modified: s.mtimeMs }), () => undefined);
   return vscode.workspace.fs.stat(uri).then(
-    (s) => ((s.type & vscode.FileType.Directory) !== 0 ? "folder" : "file"),
+    (s) => ({ folder: (s.type & vscode.FileType.Directory) !== 0, modified: s.mtime }),
     () => undefined,
   );
 }
