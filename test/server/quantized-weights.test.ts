@@ -30,12 +30,12 @@ describe("quantized weights, through the server's engine", function () {
           const format = blockFormats.get(type)!;
           const name = tensorTypeNames[type];
           // Every matrix in the format, edges too; norms stay f32 in both files.
-          await writeGguf(path.join(modelsDir, `${name}.gguf`), encodeLlamaGguf({ ...spec, tensorType: type }, vocabulary, randomWeights));
+          await writeFile(path.join(modelsDir, `${name}.gguf`), encodeLlamaGguf({ ...spec, tensorType: type }, vocabulary, randomWeights));
           const readBack = (tensor: string, dims: readonly number[], norm: boolean) => {
             const values = randomWeights(tensor, dims, norm);
             return norm ? values : format.dequantize(format.quantize(values));
           };
-          await writeGguf(path.join(modelsDir, `${name}-as-f32.gguf`), encodeLlamaGguf({ ...spec, tensorType: TensorType.F32 }, vocabulary, readBack));
+          await writeFile(path.join(modelsDir, `${name}-as-f32.gguf`), encodeLlamaGguf({ ...spec, tensorType: TensorType.F32 }, vocabulary, readBack));
         }
       },
     });
@@ -65,7 +65,3 @@ describe("quantized weights, through the server's engine", function () {
     });
   }
 });
-
-async function writeGguf(file: string, chunks: Uint8Array[]): Promise<void> {
-  await writeFile(file, Buffer.concat(chunks));
-}

@@ -215,17 +215,18 @@ export class WorkspaceIndex implements vscode.Disposable {
     this.searches++;
     const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${path}/**`), undefined, this.options.maxFiles);
     if (generation !== this.generation) return;
-    const listed = new Set(files.map((file) => vscode.workspace.asRelativePath(file, false)));
+    const paths = files.map((file) => vscode.workspace.asRelativePath(file, false));
+    const listed = new Set(paths);
     // A folder made in one go (a clone, an unpacked archive) may bring a .gitignore with no event of its own.
     const rules = this.ignoreRules.get(folder.uri.toString());
-    if ([...listed].some((file) => /(^|\/)\.gitignore$/.test(file) && !rules?.readFrom(file))) return this.gitignores.invalidate();
+    if (paths.some((file) => /(^|\/)\.gitignore$/.test(file) && !rules?.readFrom(file))) return this.gitignores.invalidate();
     const prefix = `${path}/`;
     for (const known of [...this.index.paths(), ...this.sensitivePaths]) {
       // Asked of the disk too: a file made since the listing is not gone.
       if (known.startsWith(prefix) && !listed.has(known) && (await onDisk(vscode.Uri.joinPath(folder.uri, known))) === undefined) this.drop(known);
     }
-    for (const file of files) {
-      const readAt = this.readAt.get(vscode.workspace.asRelativePath(file, false));
+    for (const [i, file] of files.entries()) {
+      const readAt = this.readAt.get(paths[i]!);
       const modified = readAt === undefined ? undefined : (await onDisk(file))?.modified;
       // The same millisecond as the read counts as changed: the write may have come after it.
       if (modified === undefined || modified >= readAt!) await this.add(file, generation);
@@ -244,7 +245,6 @@ export class WorkspaceIndex implements vscode.Disposable {
     this.sensitivePaths.delete(path);
     this.readAt.delete(path);
   }
-
 
   /**
    * Whether files.exclude lets the file in, as the full build's search would: its patterns matched
