@@ -63,7 +63,7 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await vscode.workspace.getConfiguration("files").update("exclude", undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", undefined, vscode.ConfigurationTarget.Global);
-    for (const folder of ["shop", "ledger", "books", "rebuilt"]) rmSync(join(workspace, folder), { recursive: true, force: true });
+    for (const folder of ["shop", "ledger", "books", "rebuilt", "many"]) rmSync(join(workspace, folder), { recursive: true, force: true });
     await resetWisp();
     await server?.close();
   });
@@ -107,18 +107,23 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     for (const a of pending()) await api.chat.fromView({ type: "removeAttachment", id: a.id });
   });
 
-  it("a new folder's files are offered, and stay offered when the folder itself changes", async () => {
+  it("a new folder's files are offered, and stay offered when the folder itself changes, with no workspace search", async () => {
     const offered = async (name: string) => (await api.chat.mentions("file", name)).some((i) => i.detail === `books/${name}`);
+    const searches = api.chat.index().searches;
     // Written at once after the folder: the watcher may report only the new folder.
-    mkdirSync(join(workspace, "books"));
+    mkdirSync(join(workspace, "books/generated"), { recursive: true });
+    writeFileSync(join(workspace, "books/generated/ledger.ts"), "export const ledger: string[] = [];\n");
     writeFileSync(join(workspace, "books/accounts.ts"), "export const accounts: string[] = [];\n");
     await waitFor("accounts.ts indexed", () => offered("accounts.ts"), (yes) => yes, 60_000);
+    assert.equal(await offered("generated/ledger.ts"), false, "files.exclude keeps books/generated out");
     // The folder changes (its times, as a tool that touches it would): an event for the folder itself.
     const now = new Date();
     utimesSync(join(workspace, "books"), now, now);
     writeFileSync(join(workspace, "books/journal.ts"), "export const journal: string[] = [];\n");
     await waitFor("journal.ts indexed", () => offered("journal.ts"), (yes) => yes, 60_000);
     assert.equal(await offered("accounts.ts"), true, "accounts.ts is still in the index");
+    // The folder's files are listed from the disk, judged by path as a new file is.
+    assert.equal(api.chat.index().searches, searches, "the index asked the search service nothing");
   });
 
   it("a file changed on disk is found by its new text, and a changed excluded file stays out", async () => {
@@ -179,6 +184,27 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
         20_000,
       );
     }
+  });
+
+  it("while the index is built again (files.exclude changed), it keeps offering what it holds", async () => {
+    // Enough files that the build takes a while to read them all.
+    mkdirSync(join(workspace, "many"));
+    for (let i = 0; i < 1500; i++) writeFileSync(join(workspace, `many/part${i}.ts`), `export const part${i} = ${i};\n`);
+    const held = await waitFor("the many files indexed", async () => api.chat.index(), (s) => s.state === "ready" && s.files >= 1500, 60_000);
+    const offered = async () => (await api.chat.mentions("file", "pricing")).some((i) => i.detail === "shop/src/pricing.ts");
+    await vscode.workspace.getConfiguration("files").update("exclude", { "**/generated": true, "**/*.log": true }, vscode.ConfigurationTarget.Workspace);
+    const seen: { state: string; files: number; offered: boolean }[] = [];
+    await waitFor("the build done", async () => {
+      const { state, files, searches } = api.chat.index();
+      seen.push({ state, files, offered: await offered() });
+      return state === "ready" && searches > held.searches;
+    }, Boolean, 60_000);
+    const during = seen.filter((s) => s.state === "indexing");
+    assert.ok(during.length > 0, "the build was seen under way");
+    assert.deepEqual(during.filter((s) => s.files < held.files || !s.offered), [], "every look during the build found the files held before it");
+    rmSync(join(workspace, "many"), { recursive: true, force: true });
+    await vscode.workspace.getConfiguration("files").update("exclude", { "**/generated": true }, vscode.ConfigurationTarget.Workspace);
+    await waitFor("the many files forgotten", async () => api.chat.index(), (s) => s.state === "ready" && s.files < 100, 60_000);
   });
 
   it("@file refuses a file too large to send, with a message, and attaches nothing", async () => {
@@ -316,12 +342,22 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   });
 
-  it("with wisp.chat.workspaceContext off, nothing is found or indexed", async () => {
+  it("with wisp.chat.workspaceContext off, nothing is found or indexed; turned on again, the draft being written gets its snippets once the index is built", async () => {
+    // Asked from checkout.ts (the active file's own code is not offered as found).
+    await vscode.window.showTextDocument(uri("shop/src/checkout.ts"));
+    const chatId = api.chat.state().chat.id;
+    const draft = "Why does applyDiscount throw here?";
+    const foundPaths = () => pending().filter((a) => a.source === "found").map((a) => a.path);
+    await api.chat.fromView({ type: "viewState", chatId, scrollTop: 0, draft });
+    await waitFor("snippets found for the draft", async () => foundPaths(), (p) => p.includes("shop/src/pricing.ts"));
     await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", false, vscode.ConfigurationTarget.Global);
     await waitFor("the index off", async () => api.chat.index(), (s) => s.state === "off" && s.files === 0);
-    await api.chat.fromView({ type: "viewState", chatId: api.chat.state().chat.id, scrollTop: 0, draft: "Why does applyDiscount throw here?" });
+    assert.deepEqual(foundPaths(), [], "turning the context off takes the found snippets off the draft");
+    await api.chat.fromView({ type: "viewState", chatId, scrollTop: 0, draft: `${draft} ` });
     assert.deepEqual(pending(), []);
+    // No typing after this: the snippets come with the index, from the draft the view last saved.
     await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", undefined, vscode.ConfigurationTarget.Global);
     await waitFor("the index back", async () => api.chat.index(), (s) => s.state === "ready" && s.files > 0);
+    await waitFor("snippets found for the draft, with no keystroke", async () => foundPaths(), (p) => p.includes("shop/src/pricing.ts"));
   });
 });

@@ -59,6 +59,7 @@ export class ChatPanel implements vscode.Disposable {
   private noticeId = 0;
   private focusOnReady = false;
   private readonly deltas: DeltaQueue;
+  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly deps: ChatPanelDeps) {
     this.models = new ChatModelList(deps.clients, deps.log);
@@ -74,6 +75,13 @@ export class ChatPanel implements vscode.Disposable {
     this.session = new ChatSession({ store: deps.store, stream: (body, signal) => this.stream(body, signal), setup: (chat) => this.setup(chat), newId: deps.newId, now: () => Date.now(), events });
     this.agent = deps.agent(events, () => this.setup());
     this.customization = deps.customization(this, events);
+    // Snippets are found as the draft changes; a draft written while the index was empty (being
+    // built, or off) gets them, or loses them, when the index is ready or turned off.
+    this.disposables.push(
+      deps.context.index.onDidChangeState((state) => {
+        if (state !== "indexing") deps.context.refreshFound(this.session, deps.views.get(deps.store.active().id).draft);
+      }),
+    );
   }
 
   /** The full state the view draws. */
@@ -241,6 +249,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const d of this.disposables) d.dispose();
     this.customization.dispose();
     this.session.shutdown();
     this.agent.dispose();

@@ -8,6 +8,7 @@ import { slicedLoop } from "../../core/context/sliced-loop";
 import type { Logger } from "../logger";
 import type { IgnoreRules, WorkspaceIgnoreRules } from "./ignore-rules";
 import type { SensitiveFileRules } from "./sensitive-file-rules";
+import { folderFiles } from "./folder-files";
 import { readTextFile, type TextFileLimits } from "./text-files";
 
 export interface WorkspaceIndexOptions extends TextFileLimits {
@@ -24,7 +25,7 @@ export interface IndexStatus {
   readonly state: "off" | "indexing" | "ready";
   readonly files: number;
   readonly chunks: number;
-  /** Workspace searches (findFiles) made since the window opened: a full build makes one, a new folder one. */
+  /** Workspace searches (findFiles) made since the window opened: a full build makes one; a new file or folder none (unless a files.exclude pattern has a sibling condition). */
   readonly searches: number;
 }
 
@@ -49,6 +50,11 @@ export class WorkspaceIndex implements vscode.Disposable {
   private readonly readAt = new Map<string, number>();
   private state: IndexStatus["state"] = "off";
   private generation = 0;
+  /** The paths the build under way has taken in (read, or known sensitive); the rest go at its end. */
+  private building: Set<string> | undefined;
+  private readonly stateChanged = new vscode.EventEmitter<IndexStatus["state"]>();
+  /** The index was built ("ready") or turned off: what was found in it before may have changed. */
+  readonly onDidChangeState = this.stateChanged.event;
 
   constructor(
     private readonly log: Logger,
@@ -58,6 +64,7 @@ export class WorkspaceIndex implements vscode.Disposable {
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher("**/*");
     this.disposables.push(
+      this.stateChanged,
       watcher,
       watcher.onDidCreate((uri) => void this.update(uri, "create")),
       watcher.onDidChange((uri) => void this.update(uri, "change")),
@@ -79,11 +86,23 @@ export class WorkspaceIndex implements vscode.Disposable {
     return { state: this.state, files: this.index.fileCount, chunks: this.index.chunkCount, searches: this.searches };
   }
 
-  /** (Re)builds the index from scratch, with progress in the status bar; a newer build supersedes it. */
+  /**
+   * Builds the index again, with progress in the status bar; a newer build supersedes it. The
+   * index keeps answering meanwhile (a rebuild comes on any rule change, and an empty index would
+   * offer nothing for its length): each file is replaced as it is read, what the new rules leave
+   * out goes as soon as they are known, and what the build did not list goes at its end.
+   */
   async rebuild(): Promise<void> {
-    this.clear();
-    const generation = this.generation;
+    const generation = ++this.generation;
+    const seen = new Set<string>();
+    this.building = seen;
     this.setState("indexing");
+    // At once, before anything is awaited: text of a file that is now sensitive is never offered.
+    for (const path of [...this.index.paths()]) {
+      if (!this.inSomeFolder(path, (uri) => this.sensitive.isSensitive(uri))) continue;
+      this.index.removeFile(path);
+      this.sensitivePaths.add(path);
+    }
     const started = Date.now();
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Wisp: indexing workspace" }, async (progress) => {
       const folders = vscode.workspace.workspaceFolders ?? [];
@@ -92,6 +111,9 @@ export class WorkspaceIndex implements vscode.Disposable {
       if (generation !== this.generation) return;
       this.ignoreRules = rules;
       this.rulesGeneration = generation;
+      for (const path of this.knownPaths()) {
+        if (this.inSomeFolder(path, (uri, folder) => this.workspacePath(uri) === undefined || this.excludesOf(folder).verdict(path) === "excluded")) this.drop(path);
+      }
       // No exclude argument: findFiles then applies files.exclude itself.
       this.searches++;
       const uris = await vscode.workspace.findFiles("**/*", undefined, this.options.maxFiles + 1);
@@ -108,16 +130,16 @@ export class WorkspaceIndex implements vscode.Disposable {
       });
     });
     if (generation !== this.generation) return;
+    // Gone, or listed no more (files.exclude, the file limit), since the build before.
+    for (const path of this.knownPaths()) if (!seen.has(path)) this.drop(path);
+    this.building = undefined;
     this.setState("ready");
     this.log.info(`context: indexed ${this.index.fileCount} files (${this.index.chunkCount} chunks) in ${Date.now() - started} ms`);
   }
 
   /** Stops and empties the index (the setting was turned off). */
   clear(): void {
-    this.generation++;
-    for (const path of [...this.index.paths()]) this.index.removeFile(path);
-    this.sensitivePaths.clear();
-    this.readAt.clear();
+    this.empty();
     this.setState("off");
   }
 
@@ -154,6 +176,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     if (generation !== this.generation || this.rulesGeneration !== generation) return;
     const path = this.workspacePath(uri);
     if (path === undefined) return;
+    this.building?.add(path);
     if (this.sensitive.isSensitive(uri)) {
       this.index.removeFile(path);
       this.sensitivePaths.add(path);
@@ -202,18 +225,22 @@ export class WorkspaceIndex implements vscode.Disposable {
   }
 
   /**
-   * Takes in a folder's files as findFiles lists them (files.exclude applied), unless .gitignore
-   * leaves the folder out: adds the new and the changed, and forgets those the index holds there
-   * that are gone. (Some platforms report a folder changed whenever a file in it is made: the files
-   * the index holds as they are are not read again.)
+   * Takes in a folder's files as the full build would list them (.gitignore and files.exclude
+   * judged by path, as for a new file: no workspace search), unless .gitignore leaves the folder
+   * out: adds the new and the changed, and forgets those the index holds there that are gone.
+   * (Some platforms report a folder changed whenever a file in it is made: the files the index
+   * holds as they are are not read again.)
    */
   private async scanFolder(uri: vscode.Uri, generation: number): Promise<void> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const path = this.workspacePath(uri, true);
     if (folder === undefined || path === undefined) return;
-    // From the workspace folder, as `included` searches: files.exclude matches paths from the search's base.
-    this.searches++;
-    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${path}/**`), undefined, this.options.maxFiles);
+    const letIn = async (entry: vscode.Uri, isFolder: boolean) => {
+      const entryPath = this.workspacePath(entry, isFolder);
+      // A folder with a sibling condition over it is looked into: its files are judged one by one.
+      return entryPath !== undefined && (isFolder ? this.excludesOf(folder).verdict(entryPath) !== "excluded" : await this.included(entry, entryPath));
+    };
+    const files = await folderFiles(uri, letIn, this.options.maxFiles);
     if (generation !== this.generation) return;
     const paths = files.map((file) => vscode.workspace.asRelativePath(file, false));
     const listed = new Set(paths);
@@ -221,7 +248,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     const rules = this.ignoreRules.get(folder.uri.toString());
     if (paths.some((file) => /(^|\/)\.gitignore$/.test(file) && !rules?.readFrom(file))) return this.gitignores.invalidate();
     const prefix = `${path}/`;
-    for (const known of [...this.index.paths(), ...this.sensitivePaths]) {
+    for (const known of this.knownPaths()) {
       // Asked of the disk too: a file made since the listing is not gone.
       if (known.startsWith(prefix) && !listed.has(known) && (await onDisk(vscode.Uri.joinPath(folder.uri, known))) === undefined) this.drop(known);
     }
@@ -237,7 +264,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     const path = vscode.workspace.asRelativePath(uri, false);
     const prefix = `${path}/`;
     // A deleted folder takes its files with it.
-    for (const known of [...this.index.paths(), ...this.sensitivePaths]) if (known === path || known.startsWith(prefix)) this.drop(known);
+    for (const known of this.knownPaths()) if (known === path || known.startsWith(prefix)) this.drop(known);
   }
 
   private drop(path: string): void {
@@ -253,21 +280,44 @@ export class WorkspaceIndex implements vscode.Disposable {
   private async included(uri: vscode.Uri, path: string): Promise<boolean> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (folder === undefined) return false;
-    const key = folder.uri.toString();
-    let excludes = this.excludes.get(key);
-    if (excludes === undefined) {
-      excludes = new ExcludeGlobs(vscode.workspace.getConfiguration("files", folder.uri).get<Record<string, unknown>>("exclude"));
-      this.excludes.set(key, excludes);
-    }
-    const verdict = excludes.verdict(path);
+    const verdict = this.excludesOf(folder).verdict(path);
     if (verdict !== "depends-on-siblings") return verdict === "included";
     this.searches++;
     const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, path), undefined, 1);
     return found.length > 0;
   }
 
+  private excludesOf(folder: vscode.WorkspaceFolder): ExcludeGlobs {
+    const key = folder.uri.toString();
+    let excludes = this.excludes.get(key);
+    if (excludes === undefined) {
+      excludes = new ExcludeGlobs(vscode.workspace.getConfiguration("files", folder.uri).get<Record<string, unknown>>("exclude"));
+      this.excludes.set(key, excludes);
+    }
+    return excludes;
+  }
+
+  /** Forgets every file and stops the build under way. */
+  private empty(): void {
+    this.generation++;
+    this.building = undefined;
+    for (const path of this.knownPaths()) this.drop(path);
+  }
+
+  /** Every path the index holds: read, or known sensitive. */
+  private knownPaths(): string[] {
+    return [...this.index.paths(), ...this.sensitivePaths];
+  }
+
+  /** Whether `test` holds for the path in some workspace folder (a relative path does not say which). */
+  private inSomeFolder(path: string, test: (uri: vscode.Uri, folder: vscode.WorkspaceFolder) => boolean): boolean {
+    return (vscode.workspace.workspaceFolders ?? []).some((folder) => test(vscode.Uri.joinPath(folder.uri, path), folder));
+  }
+
   private setState(state: IndexStatus["state"]): void {
+    if (state === this.state) return;
     this.state = state;
+    this.stateChanged.fire(state);
   }
 }
 
