@@ -27,6 +27,8 @@ export interface IndexStatus {
   readonly chunks: number;
   /** Workspace searches (findFiles) made since the window opened: a full build makes one; a new file or folder none (unless a files.exclude pattern has a sibling condition). */
   readonly searches: number;
+  /** Files read since the window opened: a build again after a rule changed reads only what changed. */
+  readonly reads: number;
 }
 
 /**
@@ -45,6 +47,7 @@ export class WorkspaceIndex implements vscode.Disposable {
   /** Each folder's files.exclude, as the search applies it (kept until the setting changes). */
   private readonly excludes = new Map<string, ExcludeGlobs>();
   private searches = 0;
+  private reads = 0;
   private readonly sensitivePaths = new Set<string>();
   /** When each indexed file was read (ms): a folder's rescan reads again only what changed since. */
   private readonly readAt = new Map<string, number>();
@@ -83,7 +86,7 @@ export class WorkspaceIndex implements vscode.Disposable {
   }
 
   status(): IndexStatus {
-    return { state: this.state, files: this.index.fileCount, chunks: this.index.chunkCount, searches: this.searches };
+    return { state: this.state, files: this.index.fileCount, chunks: this.index.chunkCount, searches: this.searches, reads: this.reads };
   }
 
   /**
@@ -101,6 +104,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     for (const path of [...this.index.paths()]) {
       if (!this.inSomeFolder(path, (uri) => this.sensitive.isSensitive(uri))) continue;
       this.index.removeFile(path);
+      this.readAt.delete(path);
       this.sensitivePaths.add(path);
     }
     const started = Date.now();
@@ -120,7 +124,7 @@ export class WorkspaceIndex implements vscode.Disposable {
       if (generation !== this.generation) return;
       if (uris.length > this.options.maxFiles) this.log.warn(`context: the workspace has more than ${this.options.maxFiles} files; indexing the first ${this.options.maxFiles}`);
       const files = uris.slice(0, this.options.maxFiles);
-      await slicedLoop(files, (uri) => this.add(uri, generation), {
+      await slicedLoop(files, (uri) => this.refresh(uri, generation), {
         sliceMs: this.options.sliceMs,
         yieldToHost: () => new Promise((resolve) => setImmediate(resolve)),
         onSlice: (done) => {
@@ -184,6 +188,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     }
     this.sensitivePaths.delete(path);
     const readAt = Date.now();
+    this.reads++;
     const text = await readTextFile(uri, this.options).catch(() => undefined);
     if (generation !== this.generation) return;
     if (typeof text === "string") {
@@ -252,12 +257,20 @@ export class WorkspaceIndex implements vscode.Disposable {
       // Asked of the disk too: a file made since the listing is not gone.
       if (known.startsWith(prefix) && !listed.has(known) && (await onDisk(vscode.Uri.joinPath(folder.uri, known))) === undefined) this.drop(known);
     }
-    for (const [i, file] of files.entries()) {
-      const readAt = this.readAt.get(paths[i]!);
-      const modified = readAt === undefined ? undefined : (await onDisk(file))?.modified;
-      // The same millisecond as the read counts as changed: the write may have come after it.
-      if (modified === undefined || modified >= readAt!) await this.add(file, generation);
-    }
+    for (const file of files) await this.refresh(file, generation);
+  }
+
+  /**
+   * Adds a file unless the index holds it as it is on disk (a rule changed, or its folder was
+   * reported: its text did not), which costs a stat instead of a read.
+   */
+  private async refresh(uri: vscode.Uri, generation: number): Promise<void> {
+    const path = this.workspacePath(uri);
+    const readAt = path !== undefined && this.index.has(path) ? this.readAt.get(path) : undefined;
+    // The same millisecond as the read counts as changed: the write may have come after it.
+    const unchanged = readAt !== undefined && ((await onDisk(uri))?.modified ?? readAt) < readAt;
+    if (!unchanged || generation !== this.generation || this.rulesGeneration !== generation) return this.add(uri, generation);
+    this.building?.add(path!);
   }
 
   private forget(uri: vscode.Uri): void {
