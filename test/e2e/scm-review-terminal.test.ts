@@ -118,8 +118,9 @@ describe("Source Control, review comments and the terminal in the real VS Code U
     await widget("toFixed returns a string.").waitFor({ state: "detached" });
 
     // The chat lists the findings with links to their lines.
-    const frame = await new ChatView(ui).frame();
-    const links = await frame.locator(".turn.assistant a.file-link").allInnerTexts();
+    // Drawn when the view has the review's turn (the view may still be loading when the comments show).
+    const chat = new ChatView(ui);
+    const links = await waitFor("the findings in the chat", async () => (await chat.frame()).locator(".turn.assistant a.file-link").allInnerTexts().catch(() => []), (l) => l.length >= 3);
     assert.deepEqual(links, ["cart.js:4", "cart.js:6", "cart.js:2"]);
     await ui.runCommand("Wisp: Clear Review");
     await widget("Start at zero.").waitFor({ state: "detached" });
