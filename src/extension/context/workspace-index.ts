@@ -101,12 +101,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     this.building = seen;
     this.setState("indexing");
     // At once, before anything is awaited: text of a file that is now sensitive is never offered.
-    for (const path of [...this.index.paths()]) {
-      if (!this.inSomeFolder(path, (uri) => this.sensitive.isSensitive(uri))) continue;
-      this.index.removeFile(path);
-      this.readAt.delete(path);
-      this.sensitivePaths.add(path);
-    }
+    for (const path of [...this.index.paths()]) if (this.inSomeFolder(path, (uri) => this.sensitive.isSensitive(uri))) this.keepPathOnly(path);
     const started = Date.now();
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Wisp: indexing workspace" }, async (progress) => {
       const folders = vscode.workspace.workspaceFolders ?? [];
@@ -181,11 +176,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     const path = this.workspacePath(uri);
     if (path === undefined) return;
     this.building?.add(path);
-    if (this.sensitive.isSensitive(uri)) {
-      this.index.removeFile(path);
-      this.sensitivePaths.add(path);
-      return;
-    }
+    if (this.sensitive.isSensitive(uri)) return this.keepPathOnly(path);
     this.sensitivePaths.delete(path);
     const readAt = Date.now();
     this.reads++;
@@ -278,6 +269,13 @@ export class WorkspaceIndex implements vscode.Disposable {
     const prefix = `${path}/`;
     // A deleted folder takes its files with it.
     for (const known of this.knownPaths()) if (known === path || known.startsWith(prefix)) this.drop(known);
+  }
+
+  /** A sensitive file: its text out of the index, its path kept for an @ mention that names it. */
+  private keepPathOnly(path: string): void {
+    this.index.removeFile(path);
+    this.readAt.delete(path);
+    this.sensitivePaths.add(path);
   }
 
   private drop(path: string): void {
