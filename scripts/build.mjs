@@ -39,6 +39,9 @@ const jobs = [
     format: "cjs",
     target: "node20",
     external: ["vscode"],
+    // VS Code's extension host logs an error for every read of the global `navigator` (zod and the
+    // openai SDK probe it for a browser): the extension runs in Node, where they take it as absent.
+    define: { navigator: "undefined", "globalThis.navigator": "undefined" },
   },
 ];
 if (webviewEntries.length > 0) {
