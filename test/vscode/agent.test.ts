@@ -231,6 +231,28 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     assert.doesNotMatch(listed!, /bundle\.js/, "build/ is ignored");
   });
 
+  it("list_dir shows a folder that has a .gitignore of its own, and inside it leaves out what that .gitignore ignores", async () => {
+    mkdirSync(abs(`${dir}/build`));
+    writeFileSync(abs(`${dir}/build/bundle.js`), "module.exports = 1;\n");
+    writeFileSync(abs(`${dir}/debug.log`), "noise\n");
+    const offered = async (name: string) => (await api.chat.mentions("file", name)).some((i) => i.detail === `${dir}/${name}`);
+    // The rules in use are the new ones once the index drops the log it took in before them (a
+    // .gitignore of the suite's earlier test, in a folder made again, may be read late).
+    await waitFor("the index to take the log in", () => offered("debug.log"), Boolean, 60_000);
+    writeFileSync(abs(`${dir}/.gitignore`), "build/\n*.log\n");
+    await waitFor("the new .gitignore to leave the log out", () => offered("debug.log"), (yes) => !yes, 60_000);
+    server.queue({ toolCalls: [{ name: "list_dir", arguments: { path: "." } }, { name: "list_dir", arguments: { path: dir } }] }, { text: "done" });
+    const before = server.chatRequests.length;
+    await start("What is in the workspace?");
+    await ended();
+    const [root, inside] = toolResults(server.chatRequests[before + 1]!);
+    assert.match(root!, new RegExp(`^${dir}/$`, "m"));
+    assert.doesNotMatch(root!, /^Error/);
+    assert.match(inside!, /^cart\.js$/m);
+    assert.match(inside!, /^\.gitignore$/m);
+    assert.doesNotMatch(inside!, /build|debug\.log/);
+  });
+
   it("stops at wisp.agent.maxSteps and asks Continue?, which goes on", async () => {
     await vscode.workspace.getConfiguration("wisp.agent").update("maxSteps", 2, vscode.ConfigurationTarget.Global);
     server.queue(

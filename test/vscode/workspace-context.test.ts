@@ -63,7 +63,7 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await vscode.workspace.getConfiguration("files").update("exclude", undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration("wisp.chat").update("workspaceContext", undefined, vscode.ConfigurationTarget.Global);
-    for (const folder of ["shop", "ledger", "books", "rebuilt", "many"]) rmSync(join(workspace, folder), { recursive: true, force: true });
+    for (const folder of ["shop", "ledger", "books", "rebuilt", "pkg", "many"]) rmSync(join(workspace, folder), { recursive: true, force: true });
     await resetWisp();
     await server?.close();
   });
@@ -184,6 +184,21 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
         20_000,
       );
     }
+  });
+
+  it("a folder with a .gitignore of its own, removed and made again without it: its events raise no error, and what the .gitignore left out is offered again", async () => {
+    const offered = async (path: string) => (await api.chat.mentions("file", path.split("/").pop()!)).some((i) => i.detail === path);
+    mkdirSync(join(workspace, "pkg/out"), { recursive: true });
+    writeFileSync(join(workspace, "pkg/out/bundle.ts"), "export const bundle = 1;\n");
+    await waitFor("pkg/out/bundle.ts offered", () => offered("pkg/out/bundle.ts"), Boolean, 60_000);
+    writeFileSync(join(workspace, "pkg/.gitignore"), "out/\n");
+    await waitFor("pkg/.gitignore to leave it out", () => offered("pkg/out/bundle.ts"), (yes) => !yes, 60_000);
+    // As a checkout of another branch, or a clean build, does it: the folder goes and comes back without its .gitignore.
+    rmSync(join(workspace, "pkg"), { recursive: true, force: true });
+    mkdirSync(join(workspace, "pkg/out"), { recursive: true });
+    writeFileSync(join(workspace, "pkg/out/bundle.ts"), "export const bundle = 2;\n");
+    writeFileSync(join(workspace, "pkg/main.ts"), "export const main = 2;\n");
+    await waitFor("pkg/out/bundle.ts offered", async () => [await offered("pkg/main.ts"), await offered("pkg/out/bundle.ts")], (seen) => seen[0] === true && seen[1] === true, 30_000);
   });
 
   it("while the index is built again (files.exclude changed), it keeps offering what it holds; a build after a rule change reads only what changed", async () => {

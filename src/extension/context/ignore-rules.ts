@@ -34,7 +34,9 @@ export class IgnoreRules {
   /** Whether a workspace-relative path (forward slashes) is ignored. */
   ignores(path: string): boolean {
     if (path.startsWith(".git/") || path.includes("/.git/")) return true;
-    return this.rules.some(({ base, matcher }) => path.startsWith(base) && matcher.ignores(path.slice(base.length)));
+    // A .gitignore's rules are about what is below its own folder, not that folder (which is
+    // `sub/` for sub/.gitignore, and an empty path the matcher refuses with an error).
+    return this.rules.some(({ base, matcher }) => path.length > base.length && path.startsWith(base) && matcher.ignores(path.slice(base.length)));
   }
 }
 

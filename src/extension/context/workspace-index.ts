@@ -160,7 +160,8 @@ export class WorkspaceIndex implements vscode.Disposable {
   /** The workspace-relative path of a file (or folder) in the workspace that .gitignore lets in, else undefined. */
   private workspacePath(uri: vscode.Uri, isFolder = false): string | undefined {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (folder === undefined || uri.scheme !== "file") return undefined;
+    // The folder itself is no path in it (asRelativePath gives its absolute path, which the rules refuse).
+    if (folder === undefined || uri.scheme !== "file" || uri.path.replace(/\/$/, "") === folder.uri.path.replace(/\/$/, "")) return undefined;
     const path = vscode.workspace.asRelativePath(uri, false);
     // Git reads a folder as `path/`: `node_modules/` leaves the folder out.
     return this.ignoreRules.get(folder.uri.toString())?.ignores(isFolder ? `${path}/` : path) ? undefined : path;
