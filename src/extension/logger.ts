@@ -12,6 +12,7 @@ export class Logger implements vscode.Disposable {
   private readonly recent: string[] = [];
   private secrets: readonly string[] = [];
   private readonly sourced = new Map<string, readonly string[]>();
+  private closed = false;
 
   constructor(name = "Wisp", private readonly keep = 2000) {
     this.channel = vscode.window.createOutputChannel(name, { log: true });
@@ -33,12 +34,17 @@ export class Logger implements vscode.Disposable {
   /** What was logged, newest last (bounded): lets tests check that no secret was written. */
   lines(): readonly string[] { return this.recent; }
 
-  dispose(): void { this.channel.dispose(); }
+  dispose(): void {
+    this.closed = true;
+    this.channel.dispose();
+  }
 
   private write(level: LogLevel, message: string): void {
     const line = redact(message, this.secrets);
     this.recent.push(`[${level}] ${line}`);
     if (this.recent.length > this.keep) this.recent.splice(0, this.recent.length - this.keep);
-    this.channel[level === "warn" ? "warn" : level](line);
+    // What is disposed after the log (the local server stopping, on a window reload or close) may
+    // still say so: the closed channel would throw "Channel has been closed" from the caller.
+    if (!this.closed) this.channel[level === "warn" ? "warn" : level](line);
   }
 }
