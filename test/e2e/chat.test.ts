@@ -12,6 +12,7 @@ import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { ChatView } from "./support/chat-view";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { assertWispRaisedNothing } from "./support/stop-workbench";
 
 const mathTs = "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function sub(a: number, b: number): number {\n  return a - b;\n}\n";
 const usageLine = /(\d+) prompt \+ (\d+) answer tokens/;
@@ -50,6 +51,7 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     await session?.stop();
     await server?.stop();
     temp.removeAll();
+    assertWispRaisedNothing(session);
   });
   screenshotOnFailure(() => session?.page);
 

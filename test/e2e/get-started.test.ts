@@ -11,6 +11,7 @@ import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { ChatView } from "./support/chat-view";
 import { e2eResultsDir, screenshotOnFailure } from "./support/screenshot-on-failure";
+import { assertWispRaisedNothing } from "./support/stop-workbench";
 
 const statusId = "wisp.wisp.wisp.status";
 const tiny = /^Wisp( \d+ms)? · tiny models$/;
@@ -44,6 +45,7 @@ describe("Get started (code-server + Chromium: the packaged Wisp on a fresh prof
   after(async () => {
     await session?.stop();
     temp.removeAll();
+    assertWispRaisedNothing(session);
   });
   screenshotOnFailure(() => session?.page);
   // A test that failed half-way may leave a quick input open over the next one's clicks.

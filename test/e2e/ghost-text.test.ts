@@ -10,6 +10,7 @@ import { waitFor } from "../harness/wait-for";
 import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { assertWispRaisedNothing } from "./support/stop-workbench";
 
 const statusId = "wisp.wisp.wisp.status";
 // Plain text: the pipeline writes no extra context into its prompt, so the test can make the same request.
@@ -46,6 +47,7 @@ describe("Ghost text in the real VS Code UI against the local server (code-serve
     await session?.stop();
     await server?.stop();
     temp.removeAll();
+    assertWispRaisedNothing(session);
   });
   screenshotOnFailure(() => session?.page);
 

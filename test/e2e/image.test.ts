@@ -10,6 +10,7 @@ import { waitFor } from "../harness/wait-for";
 import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, userSettingsPath, type WorkbenchSession } from "../harness/workbench-session";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { assertWispRaisedNothing } from "./support/stop-workbench";
 
 const imageModel = "wisp-tiny-diffusion";
 /** Kept small so that each image takes a moment on the tiny model. */
@@ -46,6 +47,7 @@ describe("Image generation in the real VS Code UI against the local server (code
     await session?.stop();
     await server?.stop();
     temp.removeAll();
+    assertWispRaisedNothing(session);
   });
   screenshotOnFailure(() => session?.page);
 

@@ -13,6 +13,7 @@ import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { ChatView } from "./support/chat-view";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { assertWispRaisedNothing } from "./support/stop-workbench";
 
 const statusId = "wisp.wisp.wisp.status";
 const KEY_ENV = "WISP_E2E_TEAM_UPSTREAM_KEY";
@@ -58,6 +59,7 @@ describe("Wisp in the real VS Code UI pointed at a team server in front of an up
     await upstream?.stop();
     if (log) await new Promise<void>((done) => log.end(done));
     temp.removeAll();
+    assertWispRaisedNothing(session);
   });
   screenshotOnFailure(() => session?.page);
 

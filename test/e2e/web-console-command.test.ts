@@ -11,6 +11,7 @@ import { waitFor } from "../harness/wait-for";
 import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, userSettingsPath, type WorkbenchSession } from "../harness/workbench-session";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { assertWispRaisedNothing } from "./support/stop-workbench";
 
 describe("Wisp: Open Web Console, from the real VS Code UI", function () {
   this.timeout(300_000);
@@ -43,6 +44,7 @@ describe("Wisp: Open Web Console, from the real VS Code UI", function () {
     await server?.process.stop();
     await new Promise<void>((done) => (log ? log.end(done) : done()));
     temp.removeAll();
+    assertWispRaisedNothing(session);
   });
   screenshotOnFailure(() => opened ?? session?.page);
 

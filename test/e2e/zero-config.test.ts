@@ -10,6 +10,7 @@ import { waitFor } from "../harness/wait-for";
 import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { screenshotOnFailure } from "./support/screenshot-on-failure";
+import { assertWispRaisedNothing } from "./support/stop-workbench";
 import { alive } from "../harness/marked-processes";
 
 const statusId = "wisp.wisp.wisp.status";
@@ -47,6 +48,7 @@ describe("Zero config: the installed .vsix runs its own server (code-server + Ch
   after(async () => {
     await session?.stop();
     temp.removeAll();
+    assertWispRaisedNothing(session);
   });
   screenshotOnFailure(() => session?.page);
 

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildVscodeTests } from "./build-vscode-tests";
 import { editorOf } from "./editor";
+import { raisedBy } from "./extension-host-log";
 import { installFixtureExtensions } from "./fixture-extensions";
 import { TempDirs } from "./temp-dirs";
 import { ensureToolchain, repoRoot } from "./toolchain";
@@ -41,6 +42,13 @@ async function main(): Promise<number> {
       // WISP_VSCODE_EDITOR picks the editor (./editor.ts) in code-cli and the suites in the extension host.
       extensionTestsEnv: { WISP_TEST_USER_DATA_DIR: userDataDir, WISP_TEST_WORKSPACE: workspace, WISP_VSCODE_EDITOR: editorOf(), ...benchEnv() },
     });
+    // An exception in Wisp's code that nothing caught (an event handler's, a promise's) fails no
+    // test by itself: the extension host logs it. None may be logged in the whole run.
+    const raised = raisedBy(userDataDir, "wisp.wisp", join(extensionPath, "dist"));
+    if (raised.length > 0) {
+      process.stderr.write(`The extension host logged ${raised.length} error(s) or warning(s) raised from Wisp's code:\n${raised.join("\n")}\n`);
+      return 1;
+    }
     return 0;
   } catch (error) {
     process.stderr.write(`VS Code tests failed: ${(error as Error).message}\n`);

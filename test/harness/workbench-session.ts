@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./browser";
+import { raisedBy } from "./extension-host-log";
 import { startCodeServer, type CodeServer } from "./code-server";
 import { installFixtureExtensions } from "./fixture-extensions";
 import { installVsixCopy } from "./installed-vsix";
@@ -39,6 +40,11 @@ export interface WorkbenchSession {
   page?: Page;
   /** Closes the browser, ends code-server's process group and removes every temporary folder. */
   stop(): Promise<void>;
+  /**
+   * The errors and warnings the extension host logged from Wisp's code (an exception nothing
+   * caught fails no test by itself): so far, or up to the end once stopped.
+   */
+  raisedByWisp(): string[];
 }
 
 /** code-server with the given extensions and settings in a throwaway profile, optionally with Chromium on it. */
@@ -48,9 +54,15 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
   const dirs = { home: temp.make(`${prefix}home`), userDataDir: temp.make(`${prefix}user-data`), extensionsDir: temp.make(`${prefix}extensions`) };
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
+  // The installed extension's folder is wisp.wisp-<version>.
+  const raisedNow = () => raisedBy(dirs.userDataDir, "wisp.wisp", "/wisp.wisp-");
+  let raisedAtStop: string[] | undefined;
+  const raisedByWisp = () => raisedAtStop ?? raisedNow();
   const stop = async (): Promise<void> => {
     await browser?.close().catch(() => {});
     await server?.stop();
+    // Read once its logs are written out, before they go with the profile.
+    raisedAtStop ??= raisedNow();
     temp.removeAll();
   };
   try {
@@ -60,12 +72,12 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
     writeUserSettings(dirs.userDataDir, options.settings ?? {});
     server = await startCodeServer({ toolchain: options.toolchain, ...dirs, port: options.port, env: options.env, onOutput: options.onOutput });
     const url = workbenchUrl(server.url, { target: options.folder });
-    if (options.browser === false) return { server, url, userDataDir: dirs.userDataDir, stop };
+    if (options.browser === false) return { server, url, userDataDir: dirs.userDataDir, stop, raisedByWisp };
     browser = await launchChromium(options.toolchain);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // A loaded machine can take longer than Playwright's 30 s to load the workbench: the test's own limit bounds it.
     await page.goto(url, { timeout: 0 });
-    return { server, url, userDataDir: dirs.userDataDir, browser, page, stop };
+    return { server, url, userDataDir: dirs.userDataDir, browser, page, stop, raisedByWisp };
   } catch (error) {
     await stop();
     throw error;

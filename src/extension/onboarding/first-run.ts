@@ -16,7 +16,8 @@ export async function openWalkthroughOnce(memento: vscode.Memento, log: Logger):
     log.info("get started: the walkthrough was opened before (Wisp: Get Started opens it again)");
     return false;
   }
-  const workbench = vscode.workspace.getConfiguration("workbench");
+  // null: the values for the window (startupEditor is resource-scoped, and asked without a resource VS Code logs a warning).
+  const workbench = vscode.workspace.getConfiguration("workbench", null);
   // The user's own "nothing at start": VS Code's welcome page and its walkthroughs on install.
   if (workbench.get("startupEditor") === "none" || workbench.get("welcomePage.walkthroughs.openOnInstall") === false) {
     log.info("get started: not opening the walkthrough (workbench.startupEditor is none, or walkthroughs do not open on install); Wisp: Get Started opens it");

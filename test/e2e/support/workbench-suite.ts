@@ -3,6 +3,7 @@ import { ensureToolchain } from "../../harness/toolchain";
 import { WorkbenchPage } from "../../harness/workbench-page";
 import { startWorkbench, type WorkbenchOptions, type WorkbenchSession } from "../../harness/workbench-session";
 import { screenshotOnFailure } from "./screenshot-on-failure";
+import { stopWorkbench } from "./stop-workbench";
 
 /** What a suite's setup starts: the API the extension talks to, and the workbench's options. */
 export interface SuiteSetup<S> {
@@ -20,7 +21,8 @@ export interface WorkbenchSuite<S> {
 /**
  * Registers a suite's hooks: `setup` starts its API server and names the workbench to open (with
  * temporary folders from `temp`); the workbench opens in Chromium before the tests, and everything
- * stops after them, with a screenshot of each failing test.
+ * stops after them, with a screenshot of each failing test (and the suite fails if Wisp's code
+ * raised an error the extension host logged).
  */
 export function useWorkbench<S extends { close(): Promise<void> }>(setup: (temp: TempDirs) => Promise<SuiteSetup<S>>): WorkbenchSuite<S> {
   const temp = new TempDirs();
@@ -34,9 +36,12 @@ export function useWorkbench<S extends { close(): Promise<void> }>(setup: (temp:
     await suite.ui.waitReady();
   });
   after(async () => {
-    await suite.session?.stop();
-    await suite.server?.close();
-    temp.removeAll();
+    try {
+      await stopWorkbench(suite.session);
+    } finally {
+      await suite.server?.close();
+      temp.removeAll();
+    }
   });
   screenshotOnFailure(() => suite.session?.page);
   return suite as WorkbenchSuite<S>;

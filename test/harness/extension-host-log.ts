@@ -34,3 +34,18 @@ export function logEntries(file: string): LogEntry[] {
   }
   return entries;
 }
+
+/**
+ * The errors and warnings of the extension host's logs under `userDataDir` that an extension
+ * raised: a stack through its files (a path that contains `codePath`), or VS Code naming it
+ * (`[publisher.name] …`). Each as its first line and the first line of the stack in its files.
+ */
+export function raisedBy(userDataDir: string, extensionId: string, codePath: string): string[] {
+  return extensionHostLogs(userDataDir)
+    .flatMap(logEntries)
+    .filter((entry) => (entry.level === "error" || entry.level === "warning") && (entry.text.includes(codePath) || entry.text.includes(`[${extensionId}]`)))
+    .map((entry) => {
+      const lines = entry.text.split("\n");
+      return [lines[0], lines.find((line) => line.includes(codePath))].filter((line) => line !== undefined).join("\n");
+    });
+}
