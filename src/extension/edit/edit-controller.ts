@@ -14,6 +14,7 @@ import { ReviewCopies } from "./review-copies";
 import { ReviewCopy, type MirroredChange } from "./review-copy";
 import { instructionsFor, type ScopedInstructions } from "../../core/customization/scoped-instructions";
 import { instructionsParts } from "../../core/customization/paths-in-play";
+import { setContext } from "../set-context";
 
 export interface EditControllerDeps {
   readonly settings: Settings;
@@ -256,7 +257,7 @@ export class EditController implements vscode.Disposable {
   /** Context keys for the keys: Ctrl+Enter/Tab accept and Escape reject only while the active editor has an edit. */
   private updateContext(): void {
     const session = this.find();
-    void vscode.commands.executeCommand("setContext", "wisp.edit.streaming", session?.state === "streaming");
-    void vscode.commands.executeCommand("setContext", "wisp.edit.reviewing", session?.state === "reviewing");
+    void setContext("wisp.edit.streaming", session?.state === "streaming");
+    void setContext("wisp.edit.reviewing", session?.state === "reviewing");
   }
 }

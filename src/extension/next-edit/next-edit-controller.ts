@@ -3,6 +3,7 @@ import { EditHistory, type Hunk } from "../../core/next-edit/edit-history";
 import { nextEditFrom, onlyInserts, predictNextEdits, type NextEdit } from "../../core/next-edit/predict-next-edits";
 import type { ModelPredictor } from "./model-predictor";
 import type { NextEditDecorations } from "./next-edit-decorations";
+import { setContext } from "../set-context";
 
 /** What the editor shows of the current next edit, for tests. */
 export interface NextEditView {
@@ -244,7 +245,7 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   private setKey(shown: boolean): void {
     if (shown === this.keyShown) return;
     this.keyShown = shown;
-    void vscode.commands.executeCommand("setContext", contextKey, shown);
+    void setContext(contextKey, shown);
   }
 
   dispose(): void {

@@ -16,6 +16,7 @@ import { EmbeddedNotice, openWalkthroughOnce, walkthroughId } from "./first-run"
 import { readMachineFacts } from "./machine-facts";
 import { downloadRecommendedModel } from "./recommended-download";
 import { askChatAboutSample, tryGhostText } from "./sample-file";
+import { setContext } from "../set-context";
 
 /** What the walkthrough's steps 2 to 5 wait for (their completionEvents: onContext:wisp.tried.NAME). */
 export type Milestone = "ghostText" | "chat" | "agent" | "image";
@@ -80,7 +81,7 @@ export function registerOnboarding(deps: OnboardingDeps): Onboarding {
     const real = ready && servesRealTextModel(models);
     if (real !== realModel) {
       realModel = real;
-      void vscode.commands.executeCommand("setContext", "wisp.realModel", real);
+      void setContext("wisp.realModel", real);
     }
     notice.consider(ready && servesOnlyEmbeddedModels(models));
     let next = compute();
@@ -95,7 +96,7 @@ export function registerOnboarding(deps: OnboardingDeps): Onboarding {
     if (next === state) return;
     state = next;
     log.info(`get started: setup ${state}`);
-    await vscode.commands.executeCommand("setContext", "wisp.setup", state);
+    await setContext("wisp.setup", state);
   };
   const refresh = () => void update();
 
@@ -126,7 +127,7 @@ export function registerOnboarding(deps: OnboardingDeps): Onboarding {
       if (reached.has(milestone)) return;
       reached.add(milestone);
       log.info(`get started: ${milestone} tried`);
-      void vscode.commands.executeCommand("setContext", `wisp.tried.${milestone}`, true);
+      void setContext(`wisp.tried.${milestone}`, true);
     },
     start: async () => {
       walkthroughOpened = await openWalkthroughOnce(context.globalState, log);

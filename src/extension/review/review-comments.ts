@@ -6,6 +6,7 @@ import { inertMarkdown } from "../../core/review/review-prompt";
 import type { PlacedFinding } from "../../core/review/review-scope";
 import { BlockRegion } from "../edit/block-region";
 import { blockOf } from "../edit/edit-target";
+import { setContext } from "../set-context";
 
 export const reviewControllerId = "wisp.review";
 /** A thread's contextValue: the header's Apply Fix shows only on threads with a fix. */
@@ -128,7 +129,7 @@ export class ReviewComments implements vscode.Disposable {
   }
 
   private setContext(): Thenable<unknown> {
-    return vscode.commands.executeCommand("setContext", "wisp.review.hasFindings", this.threads.size > 0);
+    return setContext("wisp.review.hasFindings", this.threads.size > 0);
   }
 }
 

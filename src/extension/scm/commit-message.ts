@@ -8,6 +8,7 @@ import type { Settings } from "../settings";
 import type { ChatModelChoice } from "./chat-model-setup";
 import { NothingToSendError, repositoryFor, type GitRepository } from "./git-api";
 import { changesToCommit } from "./repository-changes";
+import { setContext } from "../set-context";
 
 /** Commit messages are short: more tokens than this only make a long one possible. */
 const maxAnswerTokens = 400;
@@ -147,6 +148,6 @@ export class CommitMessages implements vscode.Disposable {
   }
 
   private setGenerating(): Thenable<unknown> {
-    return vscode.commands.executeCommand("setContext", generatingContext, this.running.size > 0);
+    return setContext(generatingContext, this.running.size > 0);
   }
 }
