@@ -61,8 +61,12 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
   const stop = async (): Promise<void> => {
     await browser?.close().catch(() => {});
     await server?.stop();
-    // Read once its logs are written out, before they go with the profile.
-    raisedAtStop ??= raisedNow();
+    // Read once its logs are written out, before they go with the profile; stopping goes on regardless.
+    try {
+      raisedAtStop ??= raisedNow();
+    } catch (error) {
+      raisedAtStop = [`the extension host's log could not be read: ${(error as Error).message}`];
+    }
     temp.removeAll();
   };
   try {

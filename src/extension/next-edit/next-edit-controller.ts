@@ -251,6 +251,8 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   dispose(): void {
     clearTimeout(this.timer);
     this.asking?.abort();
+    // No context key set while the window closes: the editor refuses the command and logs an error.
+    this.keyShown = false;
     this.clear();
     for (const s of this.subscriptions) s.dispose();
   }

@@ -85,8 +85,7 @@ export class ReviewComments implements vscode.Disposable {
   }
 
   clear(): void {
-    for (const thread of this.threads.keys()) thread.dispose();
-    this.threads.clear();
+    this.dropThreads();
     void this.setContext();
   }
 
@@ -106,9 +105,15 @@ export class ReviewComments implements vscode.Disposable {
     });
   }
 
+  // No context key set here: the editor refuses commands while the window closes, and logs that as an error.
   dispose(): void {
-    this.clear();
+    this.dropThreads();
     this.controller.dispose();
+  }
+
+  private dropThreads(): void {
+    for (const thread of this.threads.keys()) thread.dispose();
+    this.threads.clear();
   }
 
   private remove(thread: vscode.CommentThread): void {
