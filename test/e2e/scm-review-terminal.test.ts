@@ -67,7 +67,8 @@ describe("Source Control, review comments and the terminal in the real VS Code U
     server.queue({ text: longAnswer, tokensPerSecond: 5 });
     const aborted = server.aborted;
     await (await repositoryButton("Generate Commit Message")).click();
-    await waitFor("the long message streaming", commitBox, (t) => t.startsWith("feat: word"));
+    // Past its first words: what Stop keeps is then longer than them whenever the click lands.
+    await waitFor("the long message streaming", commitBox, (t) => t.startsWith("feat: word") && t.length > "feat: word".length);
     await (await repositoryButton("Stop Generating Commit Message")).click();
     await waitFor("the request closed", () => server.aborted, (n) => n === aborted + 1);
     await sidebarAction("Generate Commit Message").waitFor({ state: "attached" });
