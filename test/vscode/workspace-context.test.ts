@@ -69,6 +69,8 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
   });
 
   const pending = () => api.chat.state().chat.pending;
+  /** Whether @file offers the file at this workspace-relative path when its name is typed. */
+  const offered = async (path: string) => (await api.chat.mentions("file", path.split("/").pop()!)).some((i) => i.detail === path);
   const lastRequestText = () => {
     const messages = server.chatRequests.at(-1)!.messages as { role: string; content: string }[];
     return messages.at(-1)!.content;
@@ -108,20 +110,19 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
   });
 
   it("a new folder's files are offered, and stay offered when the folder itself changes, with no workspace search", async () => {
-    const offered = async (name: string) => (await api.chat.mentions("file", name)).some((i) => i.detail === `books/${name}`);
     const searches = api.chat.index().searches;
     // Written at once after the folder: the watcher may report only the new folder.
     mkdirSync(join(workspace, "books/generated"), { recursive: true });
     writeFileSync(join(workspace, "books/generated/ledger.ts"), "export const ledger: string[] = [];\n");
     writeFileSync(join(workspace, "books/accounts.ts"), "export const accounts: string[] = [];\n");
-    await waitFor("accounts.ts indexed", () => offered("accounts.ts"), (yes) => yes, 60_000);
-    assert.equal(await offered("generated/ledger.ts"), false, "files.exclude keeps books/generated out");
+    await waitFor("accounts.ts indexed", () => offered("books/accounts.ts"), (yes) => yes, 60_000);
+    assert.equal(await offered("books/generated/ledger.ts"), false, "files.exclude keeps books/generated out");
     // The folder changes (its times, as a tool that touches it would): an event for the folder itself.
     const now = new Date();
     utimesSync(join(workspace, "books"), now, now);
     writeFileSync(join(workspace, "books/journal.ts"), "export const journal: string[] = [];\n");
-    await waitFor("journal.ts indexed", () => offered("journal.ts"), (yes) => yes, 60_000);
-    assert.equal(await offered("accounts.ts"), true, "accounts.ts is still in the index");
+    await waitFor("journal.ts indexed", () => offered("books/journal.ts"), (yes) => yes, 60_000);
+    assert.equal(await offered("books/accounts.ts"), true, "accounts.ts is still in the index");
     // The folder's files are listed from the disk, judged by path as a new file is.
     assert.equal(api.chat.index().searches, searches, "the index asked the search service nothing");
   });
@@ -169,7 +170,6 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
   });
 
   it("a folder removed and made again at once, round after round: what is on disk is offered, what went is not", async () => {
-    const offered = async (name: string) => (await api.chat.mentions("file", name)).some((i) => i.detail === `rebuilt/${name}`);
     const rounds = 6;
     for (let round = 0; round < rounds; round++) {
       // As a build does it: the folder's files go and come back in a few ms, one of them new.
@@ -179,7 +179,7 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
       writeFileSync(join(workspace, `rebuilt/round${round}.ts`), `export const round = ${round};\n`);
       await waitFor(
         `round ${round}: kept.ts and round${round}.ts offered, round${round - 1}.ts not`,
-        async () => [await offered("kept.ts"), await offered(`round${round}.ts`), round > 0 && (await offered(`round${round - 1}.ts`))],
+        async () => [await offered("rebuilt/kept.ts"), await offered(`rebuilt/round${round}.ts`), round > 0 && (await offered(`rebuilt/round${round - 1}.ts`))],
         (seen) => seen[0] === true && seen[1] === true && seen[2] === false,
         20_000,
       );
@@ -187,7 +187,6 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
   });
 
   it("a folder with a .gitignore of its own, removed and made again without it: its events raise no error, and what the .gitignore left out is offered again", async () => {
-    const offered = async (path: string) => (await api.chat.mentions("file", path.split("/").pop()!)).some((i) => i.detail === path);
     mkdirSync(join(workspace, "pkg/out"), { recursive: true });
     writeFileSync(join(workspace, "pkg/out/bundle.ts"), "export const bundle = 1;\n");
     await waitFor("pkg/out/bundle.ts offered", () => offered("pkg/out/bundle.ts"), Boolean, 60_000);
