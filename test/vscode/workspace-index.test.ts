@@ -1,0 +1,64 @@
+import * as assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { SensitiveFileRules } from "../../src/extension/context/sensitive-file-rules";
+import { WorkspaceIgnoreRules } from "../../src/extension/context/ignore-rules";
+import { readTextFile } from "../../src/extension/context/text-files";
+import { WorkspaceIndex, defaultIndexOptions } from "../../src/extension/context/workspace-index";
+import { Logger } from "../../src/extension/logger";
+import { waitFor } from "../harness/wait-for";
+
+const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
+
+/**
+ * The workspace index on its own (a second one beside Wisp's, on the same folder and watcher
+ * events), with its file reads wrapped so that a test can act while one is under way.
+ */
+describe("The workspace index when files go while it reads them (real VS Code)", function () {
+  this.timeout(60_000);
+  const folder = join(workspace, "index-race");
+  const marker = join(workspace, "index-race-after.ts");
+  const disposables: vscode.Disposable[] = [];
+  afterEach(() => {
+    for (const d of disposables.splice(0)) d.dispose();
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(marker, { force: true });
+  });
+
+  it("a file deleted while it is read is not taken in, though its folder's delete event was handled first (it was offered in chat answers ever after)", async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "kept.ts"), "export const kept = 1;\n");
+    const raced = join(folder, "raced.ts");
+    let index: WorkspaceIndex | undefined;
+    const paths = () => [...index!.index.paths()].filter((p) => p.startsWith("index-race/")).sort();
+    let deletedMidRead = false;
+    const log = new Logger("Wisp index test");
+    const gitignores = new WorkspaceIgnoreRules(log);
+    const sensitive = new SensitiveFileRules();
+    index = new WorkspaceIndex(log, sensitive, gitignores, {
+      ...defaultIndexOptions,
+      read: async (uri, limits) => {
+        const text = await readTextFile(uri, limits);
+        if (uri.fsPath === raced && !deletedMidRead) {
+          deletedMidRead = true;
+          // The text is read; now the folder goes, and its delete event is handled (kept.ts dropped) before the read returns.
+          rmSync(folder, { recursive: true, force: true });
+          await waitFor("the folder's delete handled", paths, (p) => !p.includes("index-race/kept.ts"));
+        }
+        return text;
+      },
+    });
+    disposables.push(index, gitignores, sensitive, log);
+    await index.rebuild();
+    assert.deepEqual(paths(), ["index-race/kept.ts"]);
+
+    writeFileSync(raced, "export const raced = 2;\n");
+    await waitFor("the read of raced.ts", () => deletedMidRead, (d) => d);
+    // A file written afterwards comes through the same watcher: once it is in, the read before it
+    // is long over. (Outside the folder: a new folder's scan would drop what is gone from it.)
+    writeFileSync(marker, "export const after = 3;\n");
+    await waitFor("the file written afterwards indexed", () => index!.index.paths(), (p) => [...p].includes("index-race-after.ts"));
+    assert.deepEqual(paths(), [], "raced.ts, deleted while it was read, is not in the index");
+  });
+});
