@@ -16,7 +16,7 @@ export class ChatView {
     return this.frame(120_000);
   }
 
-  /** The chat page's frame, once it is loaded and has drawn its prompt box. */
+  /** The chat page's frame, once it is loaded and shows the chat the extension sent it. */
   async frame(timeoutMs = 30_000): Promise<Frame> {
     const frame = await waitFor("the chat webview", () => this.findFrame(), (f) => f !== undefined, timeoutMs);
     return frame!;
@@ -34,7 +34,11 @@ export class ChatView {
   private async findFrame(): Promise<Frame | undefined> {
     for (const frame of this.ui.page.frames()) {
       if (frame.isDetached()) continue;
-      const found = await frame.evaluate(() => document.querySelector("form.composer textarea") !== null).catch(() => false);
+      // The prompt box is drawn before the chat comes from the extension, which restores the chat's
+      // saved draft into it: text typed in between is replaced (seen once on a loaded machine).
+      const found = await frame
+        .evaluate(() => document.querySelector("form.composer textarea") !== null && document.querySelectorAll('select[aria-label="Chat"] option').length > 0)
+        .catch(() => false);
       if (found) return frame;
     }
     return undefined;
