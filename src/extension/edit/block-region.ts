@@ -52,13 +52,14 @@ export class BlockRegion {
 
   /**
    * Follows a change of the document: lines added or removed above move the region; a change
-   * inside it that is not the session's own edit is reported. `outside` is given each change above
-   * or below the region, placed as it would be were the region `block`'s lines.
+   * inside it that is neither the session's own edit nor one a save made (`saveMade`, by the
+   * change's index) is reported. `outside` is given each change above or below the region, placed
+   * as it would be were the region `block`'s lines.
    */
-  follow(event: vscode.TextDocumentChangeEvent, outside?: (range: vscode.Range, text: string) => void): RegionChange {
+  follow(event: vscode.TextDocumentChangeEvent, outside?: (range: vscode.Range, text: string, index: number) => void, saveMade: readonly boolean[] = []): RegionChange {
     if (event.document !== this.document) return "none";
     let result: RegionChange = "none";
-    for (const change of event.contentChanges) {
+    for (const [index, change] of event.contentChanges.entries()) {
       const { start, end } = change.range;
       const delta = (change.text.match(/\n/g) ?? []).length - (end.line - start.line);
       const own = this.ownEdits.findIndex((edit) => edit.range.isEqual(change.range) && edit.text === change.text);
@@ -71,7 +72,7 @@ export class BlockRegion {
       // Ending at column 0 of the first line leaves that line as it was.
       const above = end.line < this.start || (end.line === this.start && end.character === 0 && start.line < this.start);
       if (above) {
-        outside?.(change.range, change.text);
+        outside?.(change.range, change.text, index);
         if (delta !== 0) result = "moved";
         this.start += delta;
         continue;
@@ -79,7 +80,12 @@ export class BlockRegion {
       const below = start.line >= this.start + this.count && (this.block.finalEol || this.count === 0);
       if (below) {
         const shift = this.block.lines.length - this.count;
-        outside?.(new vscode.Range(start.translate(shift), end.translate(shift)), change.text);
+        outside?.(new vscode.Range(start.translate(shift), end.translate(shift)), change.text, index);
+        continue;
+      }
+      // Whitespace a save trimmed, a final newline it added: not typing, so the edit goes on with its lines as the session has them.
+      if (saveMade[index]) {
+        this.count += delta;
         continue;
       }
       return "inside";

@@ -225,8 +225,9 @@ export class EditController implements vscode.Disposable {
         void vscode.window.showWarningMessage("Wisp: the file was changed outside the edit, so the edit stopped; the file keeps that change.");
         continue;
       }
+      const saveMade = session.copy.saveMade(event);
       const outside: MirroredChange[] = [];
-      const change = session.region.follow(event, (range, text) => outside.push({ range, text }));
+      const change = session.region.follow(event, (range, text, index) => outside.push({ range, text, saveMade: saveMade[index] }), saveMade);
       session.copy.mirror(outside);
       if (change === "moved") this.changed(event.document);
       if (change === "inside") {

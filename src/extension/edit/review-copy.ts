@@ -1,12 +1,15 @@
 import * as vscode from "vscode";
 import type { BlockText } from "../../core/edit/block-text";
+import { applyChange, isSaveEdit, replaceRange, type SaveRules } from "../../core/edit/save-edits";
 import { BlockRegion } from "./block-region";
 import { reviewScheme, type ReviewCopies } from "./review-copies";
 
-/** A change the user made in the copy outside the edited lines, with its range in the file's lines. */
+/** A change of the copy outside the edited lines, with its range in the file's lines. */
 export interface MirroredChange {
   readonly range: vscode.Range;
   readonly text: string;
+  /** Made by a save of the copy (see isSaveEdit), not typed: held back from the file. */
+  readonly saveMade?: boolean;
 }
 
 /**
@@ -18,18 +21,27 @@ export interface MirroredChange {
  * (onWillSaveTextDocument) could not promise that: Save without Formatting runs no save
  * participant, and putting the proposal back after each save dirties the file again, so auto-save
  * saves it again and again. What the user types in the copy outside the edited lines is made in the
- * file too, where VS Code saves it as usual. Accept writes the decided lines into the file as one
- * edit; Reject leaves the file as it was, its saved state included.
+ * file too, where VS Code saves it as usual. What a save of the copy changes there by the user's
+ * settings (trimmed whitespace, a final newline) is held back: the file gets it only before the
+ * user's next change, the way its own save would make it, so that an auto-save of a proposal never
+ * changes the file. Accept writes the decided lines into the file as one edit; Reject leaves the
+ * file as it was, its saved state included.
  */
 export class ReviewCopy {
   private queue: Promise<unknown> = Promise.resolve();
   private applying = 0;
+  /** The copy's text as its change events have made it: what a change removed is read here. */
+  private text: string;
+  /** Changes a save made outside the edited lines, not in the file yet, oldest first. */
+  private held: MirroredChange[] = [];
 
   private constructor(
     readonly file: vscode.TextDocument,
     readonly document: vscode.TextDocument,
     private readonly copies: ReviewCopies,
-  ) {}
+  ) {
+    this.text = document.getText();
+  }
 
   /** Opens a copy of `file` in the place of `editor` (its column, selection and scroll), else in the active column. */
   static async open(copies: ReviewCopies, file: vscode.TextDocument, editor: vscode.TextEditor | undefined, id: number): Promise<ReviewCopy> {
@@ -49,6 +61,7 @@ export class ReviewCopy {
       const shown = await vscode.window.showTextDocument(document, { viewColumn: editor?.viewColumn, preview: false, selection: editor?.selection });
       // A file of one line has no line break to tell the copy which one the proposal's lines take.
       if (document.eol !== file.eol) await shown.edit((edit) => edit.setEndOfLine(file.eol));
+      copy.text = document.getText();
       const top = editor?.visibleRanges[0];
       if (top) shown.revealRange(top, vscode.TextEditorRevealType.AtTop);
       return copy;
@@ -59,9 +72,32 @@ export class ReviewCopy {
     }
   }
 
-  /** Makes the user's changes of the copy in the file, in their order. */
+  /**
+   * Which of the copy's `event` changes a save made (by their shape and the settings), in their
+   * order. Every change event of the copy goes through here, so that the removed text is known.
+   */
+  saveMade(event: vscode.TextDocumentChangeEvent): boolean[] {
+    const rules = saveRulesOf(this.document);
+    const made = event.contentChanges.map((change) => {
+      const saveMade = isSaveEdit(this.text, change, rules);
+      this.text = applyChange(this.text, change);
+      return saveMade;
+    });
+    this.text = this.document.getText();
+    return made;
+  }
+
+  /** Makes the changes of the copy in the file, in their order; those a save made wait for the next one the user made. */
   mirror(changes: readonly MirroredChange[]): void {
-    for (const change of changes) this.queue = this.queue.then(() => this.apply(change));
+    for (const change of changes) {
+      if (change.saveMade) {
+        this.held.push(change);
+        continue;
+      }
+      const due = [...this.held, change];
+      this.held = [];
+      for (const next of due) this.queue = this.queue.then(() => this.apply(next));
+    }
   }
 
   /** Whether a change of the file is the copy's own (one it mirrors). */
@@ -81,7 +117,8 @@ export class ReviewCopy {
    */
   async write(startLine: number, original: BlockText, expected: string, text: string, lines: number): Promise<boolean> {
     await this.idle();
-    if (this.file.isClosed || this.file.getText() !== expected) return false;
+    // The changes held back are the only difference the copy may have.
+    if (this.file.isClosed || this.held.reduce((content, change) => replaceRange(content, change.range, change.text), this.file.getText()) !== expected) return false;
     return new BlockRegion(this.file, startLine, original).replace(text, lines, { undoStopBefore: true, undoStopAfter: true, hidden: true });
   }
 
@@ -120,4 +157,14 @@ export class ReviewCopy {
       this.applying--;
     }
   }
+}
+
+function saveRulesOf(document: vscode.TextDocument): SaveRules {
+  // As the save participants read them: for the copy's resource, in its language.
+  const files = vscode.workspace.getConfiguration("files", document);
+  return {
+    trimTrailingWhitespace: files.get<boolean>("trimTrailingWhitespace") === true,
+    insertFinalNewline: files.get<boolean>("insertFinalNewline") === true,
+    trimFinalNewlines: files.get<boolean>("trimFinalNewlines") === true,
+  };
 }
