@@ -121,14 +121,23 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     assert.ok(((await lastAnswer(frame).locator(".markdown").textContent()) ?? "").length > 0, "the text so far is kept");
   });
 
-  it("a reload keeps the history and shows it as it was", async () => {
+  it("a reload keeps the history and shows it as it was, and what is typed before the chat comes stays in the prompt box", async () => {
     const before = await chat.turns();
     assert.ok(before.length >= 4);
+    await chat.holdStateOnNextLoad();
     await ui.page.reload();
     await ui.waitReady();
+    // The page draws its prompt box before the extension's chat comes; held here until typed into.
+    const early = await chat.heldFrame();
+    const typed = "typed while the chat was on its way";
+    await early.locator("form.composer textarea").pressSequentially(typed);
+    await chat.releaseState(early);
     // The Wisp view was open: the workbench restores it, and it draws the stored chat.
     const after = await waitFor("the chat restored", () => chat.turns().catch(() => []), (t) => t.length === before.length, 60_000);
     assert.deepEqual(after, before);
+    const prompt = (await chat.frame()).locator("form.composer textarea");
+    assert.equal(await prompt.inputValue(), typed);
+    await prompt.fill("");
   });
 
   it("a reload in the middle of an answer keeps the text so far and says it was interrupted", async () => {

@@ -73,16 +73,19 @@ export class ChatApp {
 
   private show(state: ViewState): void {
     const switched = state.chat.id !== this.state?.chat.id;
+    // The prompt box is drawn before the first chat comes: what was typed in it is kept, not the saved draft.
+    const typedFirst = this.state === undefined && this.composer.draft !== "";
     if (switched) this.flushViewSave();
     this.state = state;
     this.header.show(state);
     this.showBanner(state);
     this.conversation.show(state.chat, { streaming: state.streaming, serverIsLocal: state.serverIsLocal, embeddedOnly: state.embeddedOnly === true, ...(state.checkpoints ? { checkpoints: state.checkpoints } : {}) }, switched ? state.view.scrollTop : undefined);
     this.redo.show(state);
-    if (switched) this.composer.setDraft(state.view.draft);
+    if (switched && !typedFirst) this.composer.setDraft(state.view.draft);
     this.composer.show(state.chat.pending, state.streaming, state.mode);
     this.composer.showCustomization(state.commands, state.agents, state.agentId);
     if (state.notice && state.notice.id > this.host.page.noticeSeen) this.showNotice(state.notice.id, state.notice.text);
+    if (typedFirst) this.saveView();
   }
 
   /** Problems listing models: what went wrong and what to do, instead of an empty model list. */

@@ -2,9 +2,64 @@ import type { Frame, Locator } from "playwright-core";
 import { waitFor } from "../../harness/wait-for";
 import type { WorkbenchPage } from "../../harness/workbench-page";
 
+/** Set in the workbench's session storage, which its webviews' frames share: their pages then hold back the chat's state. */
+const holdFlag = "wisp-e2e-hold-chat-state";
+
+/**
+ * Run in every frame before its scripts: a webview page (not the workbench) loaded while the flag is
+ * set keeps the `state` messages the extension sends it until `__wispReleaseState()`.
+ */
+function holdChatState(flag: string): void {
+  if (window.top === window) return;
+  try {
+    if (sessionStorage.getItem(flag) !== "1") return;
+  } catch {
+    return;
+  }
+  const held: unknown[] = [];
+  let holding = true;
+  window.addEventListener(
+    "message",
+    (event) => {
+      if (!holding || (event.data as { type?: unknown } | null)?.type !== "state") return;
+      event.stopImmediatePropagation();
+      held.push(event.data);
+    },
+    true,
+  );
+  (window as unknown as { __wispReleaseState: () => void }).__wispReleaseState = () => {
+    holding = false;
+    sessionStorage.removeItem(flag);
+    for (const data of held.splice(0)) window.postMessage(data, "*");
+  };
+}
+
 /** The Wisp chat view inside the workbench: its webview is a frame nested in two iframes. */
 export class ChatView {
+  private holdInstalled = false;
+
   constructor(readonly ui: WorkbenchPage) {}
+
+  /**
+   * Makes the chat page of the next load (a reload of the workbench) keep the chat the extension
+   * sends it until `releaseState`: a deterministic stand-in for a slow first message.
+   */
+  async holdStateOnNextLoad(): Promise<void> {
+    if (!this.holdInstalled) await this.ui.page.addInitScript(holdChatState, holdFlag);
+    this.holdInstalled = true;
+    await this.ui.page.evaluate((flag) => sessionStorage.setItem(flag, "1"), holdFlag);
+  }
+
+  /** The prompt box of a chat page whose state is held (see holdStateOnNextLoad), once it is drawn. */
+  async heldFrame(timeoutMs = 60_000): Promise<Frame> {
+    const frame = await waitFor("the chat webview, its state held", () => this.findFrame(false), (f) => f !== undefined, timeoutMs);
+    return frame!;
+  }
+
+  /** Lets the held chat state reach the page. */
+  async releaseState(frame: Frame): Promise<void> {
+    await frame.evaluate(() => (window as unknown as { __wispReleaseState: () => void }).__wispReleaseState());
+  }
 
   /** Opens the Wisp container from the activity bar, unless the chat is already shown. */
   async open(): Promise<Frame> {
@@ -31,13 +86,12 @@ export class ChatView {
     return (await this.frame()).locator(".turn").allInnerTexts();
   }
 
-  private async findFrame(): Promise<Frame | undefined> {
+  /** The frame with the chat's prompt box; with `shown`, only once it shows the chat the extension sent it (a user sees that before typing). */
+  private async findFrame(shown = true): Promise<Frame | undefined> {
     for (const frame of this.ui.page.frames()) {
       if (frame.isDetached()) continue;
-      // The prompt box is drawn before the chat comes from the extension, which restores the chat's
-      // saved draft into it: text typed in between is replaced (seen once on a loaded machine).
       const found = await frame
-        .evaluate(() => document.querySelector("form.composer textarea") !== null && document.querySelectorAll('select[aria-label="Chat"] option').length > 0)
+        .evaluate((shown) => document.querySelector("form.composer textarea") !== null && (!shown || document.querySelectorAll('select[aria-label="Chat"] option').length > 0), shown)
         .catch(() => false);
       if (found) return frame;
     }
