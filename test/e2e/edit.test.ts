@@ -96,7 +96,7 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     server.queue({ text: `Double it:\n\n\`\`\`ts\n${doubled.join("\n")}\n\`\`\`\n` });
     const chat = new ChatView(ui);
     const frame = await chat.open();
-    // Typed only once the view has its state (the model listed): the first state sets the prompt box's draft.
+    // Asked once the view lists the model the question goes to.
     await waitFor("the chat's model listed", () => frame.locator('select[aria-label="Model"]').inputValue().catch(() => ""), (model) => model === "scripted-chat");
     await frame.locator(".composer textarea").fill("double the total");
     await frame.locator(".composer textarea").press("Enter");
