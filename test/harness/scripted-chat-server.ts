@@ -8,6 +8,8 @@ export interface ScriptedAnswer {
   readonly toolCalls?: readonly ScriptedToolCall[];
   /** Streaming pace (default: as fast as the socket takes it). */
   readonly tokensPerSecond?: number;
+  /** The stream waits for this after the text, before it ends: the test decides when the answer is over. */
+  readonly endAfter?: Promise<unknown>;
   readonly error?: { readonly status: number; readonly message: string; readonly code?: string; readonly type?: string };
 }
 
@@ -142,6 +144,7 @@ async function streamAnswer(response: ServerResponse, model: string, answer: Scr
     const due = started + (i + 1) * interval;
     if (interval > 0 && due > Date.now()) await new Promise((done) => setTimeout(done, due - Date.now()));
   }
+  if (answer.endAfter) await answer.endAfter;
   if (closed) return;
   const calls = answer.toolCalls ?? [];
   calls.forEach((call, index) => {

@@ -55,12 +55,14 @@ describe("Edit in place under save settings that change the text: trim whitespac
   it("while the answer streams and is reviewed, the saves trim the proposal and add a final newline in its editor only: the edit goes on, the file keeps its bytes, and Reject leaves it as it was", async () => {
     await autoSaveAfterDelay();
     const editor = await open(untidy, 2, 8);
-    suite.server.queue({ text: fenced(spaced(longAnswer(15))), tokensPerSecond: 40 });
+    let end = () => {};
+    suite.server.queue({ text: fenced(spaced(longAnswer(15))), endAfter: new Promise<void>((resolve) => (end = resolve)) });
     const running = edit("spell out the steps");
-    await suite.streaming();
+    await waitFor("every proposed line shown", () => session()?.kinds.filter((kind) => kind === "added").length ?? 0, (added) => added >= 15);
     await savedWithSettings("while the answer streams");
     assert.equal(session()?.state, "streaming", "the edit goes on while the answer streams");
     assert.equal(bytesOf(editor), untidy, "the file's bytes while the answer streams");
+    end();
     await running;
     assert.equal(session()?.state, "reviewing", "the answer is reviewed");
     await savedWithSettings("while the proposal is reviewed");

@@ -42,6 +42,11 @@ export function isSaveEdit(before: string, change: TextChange, rules: SaveRules)
   return rules.insertFinalNewline && length === 0 && start === before.length && (text === "\n" || text === "\r\n") && finalLineHasText;
 }
 
+/** `text` with no space or tab at the end of a line, as trimTrailingWhitespace saves it. */
+export function trimTrailingWhitespace(text: string): string {
+  return text.replace(/[ \t]+(?=\r?\n|$)/g, "");
+}
+
 /** `text` with `change` made. */
 export function applyChange(text: string, change: TextChange): string {
   return text.slice(0, change.rangeOffset) + change.text + text.slice(change.rangeOffset + change.rangeLength);

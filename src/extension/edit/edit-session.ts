@@ -238,7 +238,7 @@ export class EditSession {
     if (this.current === "ended") return;
     const pendingFrom = this.current === "streaming" ? this.diff.pendingFrom : this.original.lines.length;
     const lines = shownLines(this.original.lines, this.shape, this.decisions, pendingFrom);
-    const text = joinBlock({ ...this.original, lines: lines.map((l) => l.text) });
+    const text = this.copy.tidy(joinBlock({ ...this.original, lines: lines.map((l) => l.text) }));
     const arrived = this.arrivedAt;
     this.arrivedAt = undefined;
     if (!(await this.region.replace(text, lines.length, { undoStopBefore: false, undoStopAfter: false }))) {

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { BlockText } from "../../core/edit/block-text";
-import { applyChange, isSaveEdit, replaceRange, type SaveRules } from "../../core/edit/save-edits";
+import { applyChange, isSaveEdit, replaceRange, trimTrailingWhitespace, type SaveRules } from "../../core/edit/save-edits";
 import { BlockRegion } from "./block-region";
 import { reviewScheme, type ReviewCopies } from "./review-copies";
 
@@ -85,6 +85,14 @@ export class ReviewCopy {
     });
     this.text = this.document.getText();
     return made;
+  }
+
+  /**
+   * `text` (edited lines) as a save of the copy would leave it: shown so, a proposal gives auto-save
+   * nothing to trim, instead of being trimmed and put back at every save while it streams.
+   */
+  tidy(text: string): string {
+    return saveRulesOf(this.document).trimTrailingWhitespace ? trimTrailingWhitespace(text) : text;
   }
 
   /** Makes the changes of the copy in the file, in their order; those a save made wait for the next one the user made. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { applyChange, isSaveEdit, offsetOf, replaceRange, type SaveRules } from "../../../../src/core/edit/save-edits";
+import { applyChange, isSaveEdit, offsetOf, replaceRange, trimTrailingWhitespace, type SaveRules } from "../../../../src/core/edit/save-edits";
 
 const all: SaveRules = { trimTrailingWhitespace: true, insertFinalNewline: true, trimFinalNewlines: true };
 const none: SaveRules = { trimTrailingWhitespace: false, insertFinalNewline: false, trimFinalNewlines: false };
@@ -48,6 +48,10 @@ describe("core/edit: the edits a save makes, told apart from typing", () => {
     assert.equal(isSaveEdit(text, insertionAtEnd(text, "\n"), none), false);
     assert.equal(isSaveEdit("a\n\n\n", { rangeOffset: 2, rangeLength: 2, text: "" }, none), false);
     assert.ok(isSaveEdit(text, removal(text, "  "), { ...none, trimTrailingWhitespace: true }));
+  });
+
+  it("trims the ends of lines as the save does, keeping line breaks and whitespace inside lines", () => {
+    assert.equal(trimTrailingWhitespace("  a = 1;  \r\n\t\r\n  b\t= 2; \t\nc  "), "  a = 1;\r\n\r\n  b\t= 2;\nc");
   });
 
   it("makes changes by offset, and by line and character as a document clamps them", () => {
