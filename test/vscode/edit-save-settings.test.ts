@@ -84,6 +84,18 @@ describe("Edit in place under save settings that change the text: trim whitespac
     await waitFor("the decided lines saved, tidied", () => bytesOf(editor), (bytes) => bytes === accepted);
   });
 
+  it("an edit of the last line, which has no line break: the final newline a save adds in the proposal's editor does not stop it, and Accept writes the decided line", async () => {
+    await autoSaveAfterDelay();
+    const editor = await open(untidy, 10, 10);
+    suite.server.queue({ text: fenced(["export const footer = 3;"]) });
+    await edit("make it 3");
+    await savedWithSettings("while the proposal of the last line is reviewed");
+    assert.equal(session()?.state, "reviewing", "the edit goes on");
+    assert.equal(bytesOf(editor), untidy, "the file's bytes while the proposal is reviewed");
+    await vscode.commands.executeCommand("wisp.edit.accept", session()!.id);
+    await waitFor("the decided line saved, tidied", () => bytesOf(editor), (bytes) => bytes === tidy(untidy.replace("footer = 2;", "footer = 3;")));
+  });
+
   it("typing outside the edited lines during the review is saved with the save's own changes, and Accept then writes the decided lines", async () => {
     const editor = await reviewRenamed("before the typing");
     const typed = "// typed during the review\n";
