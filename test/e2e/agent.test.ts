@@ -39,6 +39,18 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
   });
 
   const card = () => frame.locator(".agent-approval");
+  /**
+   * Types a task into the prompt box and starts it with Enter there. Once a task has opened its diff
+   * editor, that editor can take the focus back while text is typed: the task is typed only with
+   * editors closed, and Enter pressed only once the box holds it.
+   */
+  async function startTask(text: string): Promise<void> {
+    if (await ui.page.locator(".editor-instance").count()) await ui.runCommand("View: Close All Editors");
+    const box = frame.locator(".composer textarea");
+    await box.fill(text);
+    await waitFor("the task in the prompt box", () => box.inputValue(), (value) => value === text);
+    await box.press("Enter");
+  }
   const rows = () => frame.locator(".agent-step .agent-row").allInnerTexts();
 
   it("a task runs with Allow clicked, Allow in this session pressed from the keyboard, shows its rows, and Undo puts the file back", async () => {
@@ -109,8 +121,7 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     const call = { toolCalls: [{ name: "mcp_notes_add_note", arguments: { text: "from the browser" } }] };
     server.queue(call, { text: "Noted once." }, call, { text: "Noted twice." });
     const before = server.chatRequests.length;
-    await frame.locator(".composer textarea").fill("Add a note");
-    await ui.page.keyboard.press("Enter");
+    await startTask("Add a note");
 
     // The workspace's server asks before its first start, showing what it runs.
     await waitFor("the start card", () => card().locator(".agent-ask").innerText().catch(() => ""), (t) => t === "Start this MCP server?", slow);
@@ -134,8 +145,7 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     assert.match(String((server.chatRequests[before + 1]!.messages as { content: string }[]).at(-1)!.content), /^noted: from the browser \(token of 16 characters\)/);
 
     // A second task: no input box, no card; the server still has the token.
-    await frame.locator(".composer textarea").fill("Add it again");
-    await ui.page.keyboard.press("Enter");
+    await startTask("Add it again");
     await waitFor("the second answer", () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes("Noted twice."), slow);
     assert.match(String((server.chatRequests[before + 3]!.messages as { content: string }[]).at(-1)!.content), /\(token of 16 characters\)/);
     assert.equal(readFileSync(notes, "utf8"), "from the browser\nfrom the browser\n");
@@ -152,8 +162,7 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     await frame.locator(".modes button", { hasText: "Agent" }).click();
     await waitFor("an empty agent chat", async () => [await frame.locator(".turn").count(), await frame.locator(".modes button[aria-pressed=true]").innerText()], ([n, mode]) => n === 0 && mode === "Agent");
     const ask = async (text: string, answer: string) => {
-      await frame.locator(".composer textarea").fill(text);
-      await ui.page.keyboard.press("Enter");
+      await startTask(text);
       await waitFor(`the answer "${answer}"`, () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes(answer) && !t.includes("Working…"), slow);
     };
     /** The last task's todo list: whether it is above the task's steps, its items, its progress line. */
@@ -175,8 +184,7 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     );
 
     // While the task works (here: waits on a command's card), its list is drawn above its transcript.
-    await frame.locator(".composer textarea").fill("Write notes, then fix the total");
-    await ui.page.keyboard.press("Enter");
+    await startTask("Write notes, then fix the total");
     await waitFor("the command's card", () => card().locator(".agent-explanation").innerText().catch(() => ""), (t) => t === "Which node runs the tests", slow);
     assert.deepEqual(await todos(frame), { above: true, items: ["◐ Write the notes in progress", "○ Fix the total not started", "○ Run the tests not started"], progress: "0 of 3 done" });
     await card().getByRole("button", { name: "Allow", exact: true }).click();
