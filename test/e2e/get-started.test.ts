@@ -142,6 +142,8 @@ describe("Get started (code-server + Chromium: the packaged Wisp on a fresh prof
     assert.match(rows[0]!, /recommended · [\d.]+ [MG]B download · about [\d.]+ GB of memory/);
     assert.match(rows[0]!, /For this machine: \d+ (GB of memory|cores)/);
     await ui.pressInQuickInput("Escape");
+    // Closing gives the focus back to where it was: moved before that, it can be taken back (once under load, Enter then opened nothing).
+    await page().locator(".quick-input-widget").waitFor({ state: "hidden" });
 
     await step("models").focus();
     await focusOn("Connect a Server");
