@@ -1,3 +1,5 @@
+import { applyChange, type TextChange } from "../base/text-change";
+
 /**
  * The edits VS Code's save participants make on every save, auto-save after a delay included:
  * trimming trailing whitespace, inserting a final newline, trimming final newlines. A review copy
@@ -12,12 +14,6 @@ export interface SaveRules {
   readonly trimFinalNewlines: boolean;
 }
 
-/** A change as VS Code reports it: `rangeLength` characters at `rangeOffset` replaced by `text`. */
-export interface TextChange {
-  readonly rangeOffset: number;
-  readonly rangeLength: number;
-  readonly text: string;
-}
 
 /** A place in a text by line and character, as vscode.Position has it. */
 export interface LinePosition {
@@ -29,7 +25,7 @@ const isLineBreak = (char: string | undefined) => char === "\n" || char === "\r"
 
 /** Whether `change` of `before` is an edit a save makes under `rules`, going by what it removes or adds and where. */
 export function isSaveEdit(before: string, change: TextChange, rules: SaveRules): boolean {
-  const { rangeOffset: start, rangeLength: length, text } = change;
+  const { offset: start, length, text } = change;
   const end = start + length;
   if (text === "" && length > 0) {
     const removed = before.slice(start, end);
@@ -45,11 +41,6 @@ export function isSaveEdit(before: string, change: TextChange, rules: SaveRules)
 /** `text` with no space or tab at the end of a line, as trimTrailingWhitespace saves it. */
 export function trimTrailingWhitespace(text: string): string {
   return text.replace(/[ \t]+(?=\r?\n|$)/g, "");
-}
-
-/** `text` with `change` made. */
-export function applyChange(text: string, change: TextChange): string {
-  return text.slice(0, change.rangeOffset) + change.text + text.slice(change.rangeOffset + change.rangeLength);
 }
 
 /** The offset of `position` in `text`, clamped to its line and to the text, as a document clamps it. */
@@ -68,5 +59,5 @@ export function offsetOf(text: string, position: LinePosition): number {
 /** `text` with the lines and characters from `start` to `end` replaced by `insert`. */
 export function replaceRange(text: string, range: { readonly start: LinePosition; readonly end: LinePosition }, insert: string): string {
   const start = offsetOf(text, range.start);
-  return applyChange(text, { rangeOffset: start, rangeLength: Math.max(0, offsetOf(text, range.end) - start), text: insert });
+  return applyChange(text, { offset: start, length: Math.max(0, offsetOf(text, range.end) - start), text: insert });
 }

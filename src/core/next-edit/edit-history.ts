@@ -1,9 +1,6 @@
-/** One change to a document's text: `length` characters at `offset` (in the text before it) replaced by `text`. */
-export interface TextChange {
-  readonly offset: number;
-  readonly length: number;
-  readonly text: string;
-}
+import { applyChange, lastFirst, type TextChange } from "../base/text-change";
+
+export type { TextChange };
 
 /** A run of the user's typing: `oldText` became `newText`, which now starts at `offset` of the document. */
 export interface Hunk {
@@ -51,11 +48,10 @@ export class EditHistory {
   change(uri: string, changes: readonly TextChange[], own = false): void {
     let text = this.texts.get(uri);
     if (text === undefined) return;
-    // From the end backwards, every offset still refers to the text as it was.
-    for (const change of [...changes].sort((a, b) => b.offset - a.offset)) {
+    for (const change of lastFirst(changes)) {
       const removed = text.slice(change.offset, change.offset + change.length);
       this.apply(uri, change, removed, own, text);
-      text = text.slice(0, change.offset) + change.text + text.slice(change.offset + change.length);
+      text = applyChange(text, change);
     }
     this.texts.set(uri, text);
   }

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { BlockText } from "../../core/edit/block-text";
-import { applyChange, isSaveEdit, replaceRange, trimTrailingWhitespace, type SaveRules } from "../../core/edit/save-edits";
+import { applyChange, lastFirst } from "../../core/base/text-change";
+import { isSaveEdit, replaceRange, trimTrailingWhitespace, type SaveRules } from "../../core/edit/save-edits";
 import { BlockRegion } from "./block-region";
 import { reviewScheme, type ReviewCopies } from "./review-copies";
 
@@ -30,8 +31,8 @@ export interface MirroredChange {
 export class ReviewCopy {
   private queue: Promise<unknown> = Promise.resolve();
   private applying = 0;
-  /** The copy's text as its change events have made it: what a change removed is read here. */
-  private text: string;
+  /** The copy's text before its latest change event (set once it is shown): what a change removed is read here. */
+  private text = "";
   /** Changes a save made outside the edited lines, not in the file yet, oldest first. */
   private held: MirroredChange[] = [];
 
@@ -39,9 +40,7 @@ export class ReviewCopy {
     readonly file: vscode.TextDocument,
     readonly document: vscode.TextDocument,
     private readonly copies: ReviewCopies,
-  ) {
-    this.text = document.getText();
-  }
+  ) {}
 
   /** Opens a copy of `file` in the place of `editor` (its column, selection and scroll), else in the active column. */
   static async open(copies: ReviewCopies, file: vscode.TextDocument, editor: vscode.TextEditor | undefined, id: number): Promise<ReviewCopy> {
@@ -78,12 +77,13 @@ export class ReviewCopy {
    */
   saveMade(event: vscode.TextDocumentChangeEvent): boolean[] {
     const rules = saveRulesOf(this.document);
-    const made = event.contentChanges.map((change) => {
-      const saveMade = isSaveEdit(this.text, change, rules);
-      this.text = applyChange(this.text, change);
-      return saveMade;
-    });
-    this.text = this.document.getText();
+    const made = event.contentChanges.map(() => false);
+    let text = this.text;
+    for (const change of lastFirst(event.contentChanges.map((c, index) => ({ index, offset: c.rangeOffset, length: c.rangeLength, text: c.text })))) {
+      made[change.index] = isSaveEdit(text, change, rules);
+      text = applyChange(text, change);
+    }
+    this.text = text;
     return made;
   }
 
