@@ -25,12 +25,14 @@ export interface ReliabilityServer {
   rssKiB(): number;
   alive(): boolean;
   metrics(): Promise<TextEngineMetrics>;
+  /** A full garbage collection in the server, and its memory after it (started with `gcProbe` only). */
+  collectGarbage(): Promise<MemoryAfterGc>;
   /** fetch with the key (unless the headers say otherwise). */
   fetch(pathName: string, init?: RequestInit): Promise<Response>;
   stop(): Promise<void>;
 }
 
-export async function startReliabilityServer(options: { args?: string[]; dataDir?: string } = {}): Promise<ReliabilityServer> {
+export async function startReliabilityServer(options: { args?: string[]; dataDir?: string; gcProbe?: boolean } = {}): Promise<ReliabilityServer> {
   if (!existsSync(join(root, "dist/server/main.js"))) throw new Error("dist/server/main.js is missing: run `npm run build` first");
   const temp = new TempDirs();
   const logDir = temp.make("reliability-log");
@@ -46,7 +48,11 @@ export async function startReliabilityServer(options: { args?: string[]; dataDir
   };
   try {
     const key = createApiKey(root, dataDir, "reliability");
-    server = await startLocalServer({ root, port: await freePort(), modelsDir, dataDir, log, extraArgs: options.args });
+    const gcFile = join(logDir, "gc-probe.json");
+    const env = options.gcProbe
+      ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require "${join(import.meta.dirname, "gc-probe.cjs")}"`.trim(), WISP_GC_PROBE_FILE: gcFile }
+      : process.env;
+    server = await startLocalServer({ root, port: await freePort(), modelsDir, dataDir, log, extraArgs: options.args, env });
     const { baseUrl, process: group } = server;
     const origin = baseUrl.replace(/\/v1$/, "");
     const pid = group.child.pid!;
@@ -61,6 +67,7 @@ export async function startReliabilityServer(options: { args?: string[]; dataDir
       rssKiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]),
       alive: () => group.child.exitCode === null && group.child.signalCode === null,
       metrics: async () => (await (await fetch(`${origin}/metrics.json`)).json()) as TextEngineMetrics,
+      collectGarbage: () => (options.gcProbe ? collectGarbage(pid, gcFile) : Promise.reject(new Error("started without gcProbe"))),
       fetch: (pathName, init = {}) =>
         fetch(`${origin}${pathName}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers as Record<string, string>) } }),
       stop,
@@ -69,6 +76,26 @@ export async function startReliabilityServer(options: { args?: string[]; dataDir
     await stop();
     throw error;
   }
+}
+
+/** process.memoryUsage() in the server right after a full garbage collection, bytes. */
+export interface MemoryAfterGc {
+  heapUsed: number;
+  rss: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** Sends the preloaded probe its signal and waits for what it writes back. */
+async function collectGarbage(pid: number, file: string): Promise<MemoryAfterGc> {
+  const read = () => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as MemoryAfterGc & { count: number }) : undefined);
+  const before = read()?.count ?? 0;
+  process.kill(pid, "SIGUSR2");
+  for (const started = Date.now(); Date.now() - started < 30_000; await new Promise((done) => setTimeout(done, 20))) {
+    const now = read();
+    if (now && now.count > before) return now;
+  }
+  throw new Error("the server did not answer the garbage-collection probe within 30 s");
 }
 
 /** Polls /metrics.json until no sequence is busy or waiting; returns how long that took. */

@@ -22,8 +22,9 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
 }
 
 /**
- * An AbortController that also aborts when any of the given signals (or tokens) aborts.
- * Dispose it when the operation ends, so the parents stop holding its listeners.
+ * An AbortController that also aborts when any of the given signals (or tokens) aborts, with the
+ * signal's reason. Dispose it when the operation ends, so the parents stop holding its listeners
+ * (AbortSignal.any's signals stay reachable from a long-lived parent until it aborts).
  */
 export class LinkedAbortController implements Disposable {
   private readonly controller = new AbortController();
@@ -48,12 +49,13 @@ export class LinkedAbortController implements Disposable {
   }
 
   private link(parent: AbortSignal | CancellationTokenLike): void {
-    const abort = () => this.controller.abort();
     if ("aborted" in parent) {
+      const abort = () => this.controller.abort(parent.reason);
       if (parent.aborted) return abort();
       parent.addEventListener("abort", abort, { once: true });
       this.unlinks.push(toDisposable(() => parent.removeEventListener("abort", abort)));
     } else {
+      const abort = () => this.controller.abort();
       if (parent.isCancellationRequested) return abort();
       this.unlinks.push(parent.onCancellationRequested(abort));
     }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import type { LlamaContext, LlamaContextSequence, Token } from "node-llama-cpp";
 import { SequencePool } from "../../../src/server/engines/text/sequence-pool";
 
@@ -59,5 +60,28 @@ describe("text engine sequence pool", () => {
     const p = pool([sequence("a", prompt(20)), sequence("b", prompt(200))], 10_000);
     await p.acquire(1, prompt(20), signal());
     assert.equal(name(await p.acquire(1, prompt(200, [3]), signal())), "b");
+  });
+
+  it("lets go of the request's signal once the request has its sequence, queued or not", async () => {
+    const p = pool([sequence("a")]);
+    const first = new AbortController();
+    const held = await p.acquire(1, prompt(5), first.signal);
+    assert.equal(getEventListeners(first.signal, "abort").length, 0, "served at once");
+    const second = new AbortController();
+    const queued = p.acquire(1, prompt(5), second.signal);
+    assert.equal(getEventListeners(second.signal, "abort").length, 1, "listening while it waits");
+    p.release(held);
+    await queued;
+    assert.equal(getEventListeners(second.signal, "abort").length, 0, "served from the queue");
+  });
+
+  it("rejects a waiting request with its signal's reason when it aborts", async () => {
+    const p = pool([sequence("a")]);
+    await p.acquire(1, prompt(5), signal());
+    const waiting = new AbortController();
+    const queued = p.acquire(1, prompt(5), waiting.signal);
+    waiting.abort(new Error("client disconnected"));
+    await assert.rejects(queued, /client disconnected/);
+    assert.equal(p.waiting, 0);
   });
 });

@@ -8,6 +8,8 @@ interface Waiter {
   prompt: readonly Token[];
   resolve: (sequences: LlamaContextSequence[]) => void;
   reject: (error: unknown) => void;
+  /** Removes its abort listener once it leaves the queue: the request's signal may live on. */
+  unlink: () => void;
   /** Set while it waits for a busy sequence that holds much more of its prompt. */
   hold?: ReturnType<typeof setTimeout>;
   held?: boolean;
@@ -49,13 +51,14 @@ export class SequencePool {
   /** Resolves with `count` sequences, those sharing the longest prefix with `prompt` first. */
   acquire(count: number, prompt: readonly Token[], signal: AbortSignal): Promise<LlamaContextSequence[]> {
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = { count, prompt, resolve, reject };
       signal.throwIfAborted();
       const mustWait = this.queue.length > 0 || this.free.length < count;
       if (mustWait && this.queue.length >= this.maxQueue) {
         throw new EngineBusyError(`all ${this.size} sequences are busy and ${this.queue.length} requests are waiting: retry later`);
       }
-      signal.addEventListener("abort", () => this.cancel(waiter, signal.reason), { once: true });
+      const onAbort = () => this.cancel(waiter, signal.reason);
+      const waiter: Waiter = { count, prompt, resolve, reject, unlink: () => signal.removeEventListener("abort", onAbort) };
+      signal.addEventListener("abort", onAbort, { once: true });
       this.queue.push(waiter);
       this.dispatch();
     });
@@ -83,6 +86,7 @@ export class SequencePool {
       this.free.sort((a, b) => shared(b) - shared(a));
       if (this.worthHolding(waiter, shared)) return;
       clearTimeout(waiter.hold);
+      waiter.unlink();
       this.queue.shift();
       const sequences = this.free.splice(0, waiter.count);
       for (const sequence of sequences) this.busySequences.add(sequence);

@@ -2,6 +2,7 @@
 // requests queued FIFO for sequences, prompt prefixes reused across requests. What it does is in
 // the parts it holds: model-loader.ts loads, infill-prompt.ts and chat-prompt.ts make prompts,
 // json-grammars.ts makes grammars, generate-choices.ts generates.
+import { LinkedAbortController } from "../../../core/base/cancellation";
 import type { JinjaTemplateChatWrapper, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { chatWrapper, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
 import { generateChoices, noCounts, type ChoiceOptions, type EngineCounters, type ModelTables } from "./generate-choices";
@@ -98,13 +99,16 @@ export class TextEngine {
    */
   generate(id: string, path: string, request: GenerationRequest): Promise<GenerationResult> {
     if (this.closing.signal.aborted) return Promise.reject(new Error("the text engine is shut down"));
-    const signal = AbortSignal.any([request.signal, this.closing.signal]);
-    const run = this.load(id, path).then((loaded) => generateChoices(loaded, { ...request, signal }, this.options, this.tables, this.counters));
+    // Not AbortSignal.any: a signal it makes stays reachable from the long-lived closing signal (with
+    // the pool's listener, all it holds) until that aborts, which leaked about 1.5 KiB per request.
+    const link = new LinkedAbortController(request.signal, this.closing.signal);
+    const run = this.load(id, path).then((loaded) => generateChoices(loaded, { ...request, signal: link.signal }, this.options, this.tables, this.counters));
     this.running.add(run);
-    run.then(
-      () => this.running.delete(run),
-      () => this.running.delete(run),
-    );
+    const settled = () => {
+      this.running.delete(run);
+      link.dispose();
+    };
+    run.then(settled, settled);
     return run;
   }
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import {
   LinkedAbortController,
   isCancelledError,
@@ -30,6 +31,18 @@ describe("cancellation", () => {
     b.abort();
     assert.equal(linked.signal.aborted, true);
     assert.equal(a.signal.aborted, false, "aborting the child does not touch other parents");
+  });
+
+  it("takes the parent's reason, and once disposed leaves a long-lived parent no listener", () => {
+    const request = new AbortController();
+    const closing = new AbortController();
+    const linked = new LinkedAbortController(request.signal, closing.signal);
+    assert.equal(getEventListeners(closing.signal, "abort").length, 1);
+    const reason = new Error("client disconnected");
+    request.abort(reason);
+    assert.equal(linked.signal.reason, reason);
+    linked.dispose();
+    assert.equal(getEventListeners(closing.signal, "abort").length, 0, "nothing left for the closing signal to hold");
   });
 
   it("follows a VS Code-style token and lets go of it when disposed", () => {
