@@ -63,17 +63,15 @@ export interface WispApi {
 
 /** Small records; bounded for a long session, far above what the tests index by position. */
 const keptOutcomes = 10_000;
-/**
- * Ghost text nobody waited for is worthless: a completion whose server sends nothing for this long
- * (headers or the next chunk) fails and says so, instead of holding the pipeline for a minute.
- */
-const completionTimeoutMs = 15_000;
 
 export async function activate(context: vscode.ExtensionContext): Promise<WispApi> {
   const log = new Logger();
   const settings = new Settings();
   const keys = new ApiKeyStore(context.secrets);
   const clients = new ClientFactory(settings, keys);
+  // Ghost text nobody waited for is worthless: a completion whose server sends nothing for this long
+  // (headers or the next chunk) fails and says so, instead of holding the pipeline for a minute.
+  const completionClient = () => clients.create({ timeoutMs: settings.value.completion.timeoutSeconds * 1000 });
   const connection = new ConnectionMonitor(clients, log);
   const statusBar = new StatusBar(settings, connection);
   const localServer = new LocalServer({ extensionPath: context.extensionPath, storagePath: context.globalStorageUri.fsPath }, settings, keys, log);
@@ -122,7 +120,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   const outcomes: CompletionOutcome[] = [];
   context.subscriptions.push(
     registerCompletions({
-      stream: clientCompletionStream(() => clients.create({ timeoutMs: completionTimeoutMs })),
+      stream: clientCompletionStream(completionClient),
       settings: () => {
         const model = settings.value.completion.model || defaultModelFor("completion", connection.knownModels) || "";
         return { ...settings.value.completion, model, serverFim: connection.knownModels.find((m) => m.id === model)?.fim === true };
@@ -153,7 +151,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   const edit = registerEdit({ settings, clients, log, state: context.globalState, instructions: customization });
   context.subscriptions.push(edit.disposable);
   const nextEdit = registerNextEdit(settings, {
-    client: () => clients.create({ timeoutMs: completionTimeoutMs }),
+    client: completionClient,
     isSensitive: (uri) => sensitive.isSensitive(uri),
     log,
   });

@@ -13,6 +13,8 @@ export interface WispSettings {
     readonly maxTokens: number;
     readonly template: string;
     readonly disabledLanguages: readonly string[];
+    /** How long a completion waits for the server's first byte, and then for each next chunk. */
+    readonly timeoutSeconds: number;
   };
   readonly chat: {
     readonly model: string;
@@ -131,6 +133,7 @@ function readSettings(): WispSettings {
       maxTokens: c.get<number>("completion.maxTokens", 64),
       template: str("completion.template", "auto") || "auto",
       disabledLanguages: c.get<string[]>("completion.disabledLanguages", []),
+      timeoutSeconds: Math.min(300, Math.max(1, c.get<number>("completion.timeoutSeconds", 15))),
     },
     chat: {
       model: str("chat.model", ""),

@@ -33,6 +33,7 @@ describe("Ghost text when the server fails (real VS Code, scripted server)", fun
     api = await activateWisp();
     server = await ScriptedApi.start({ key, models: ["wisp-scripted"], complete });
     await connectWisp(api, server.baseUrl, key);
+    await vscode.workspace.getConfiguration("wisp").update("completion.timeoutSeconds", timeoutSeconds, vscode.ConfigurationTarget.Global);
   });
   afterEach(async () => {
     server.failWith(undefined);
@@ -41,6 +42,7 @@ describe("Ghost text when the server fails (real VS Code, scripted server)", fun
   });
   after(async () => {
     process.off("unhandledRejection", onUnhandled);
+    await vscode.workspace.getConfiguration("wisp").update("completion.timeoutSeconds", undefined, vscode.ConfigurationTarget.Global);
     await resetWisp();
     await server?.close();
   });
@@ -61,12 +63,14 @@ describe("Ghost text when the server fails (real VS Code, scripted server)", fun
   const outcomeAfter = (since: number, wanted: (o: Outcome) => boolean, what: string, timeoutMs = 20_000) =>
     waitFor(what, () => api.completionOutcomes().slice(since).find(wanted), (o) => o !== undefined, timeoutMs) as Promise<Outcome>;
 
+  /** wisp.completion.timeoutSeconds for the suite: a stall is told apart from a slow answer this much later. */
+  const timeoutSeconds = 4;
   const cases: [name: string, fault: ScriptedFault | "down", status: RegExp][] = [
     ["answers 500", { status: 500 }, /error/i],
     ["answers 429 with Retry-After", { status: 429, retryAfterSeconds: 3 }, /rate|limit|429/i],
     ["sends a malformed stream", "malformed-stream", /not what|valid JSON|malformed/i],
     ["is down", "down", /unreachable/i],
-    ["stalls mid-stream", "stall-mid-stream", /did not respond within 15 s|unreachable/i],
+    ["stalls mid-stream", "stall-mid-stream", new RegExp(`did not respond within ${timeoutSeconds} s|unreachable`, "i")],
   ];
 
   for (const [name, fault, status] of cases) {
