@@ -62,6 +62,7 @@ export class ScriptedApi {
   private script: CompletionScript;
   private warmUpFailure: number | undefined;
   private fault: ScriptedFault | undefined;
+  private readonly stalled = new Set<ServerResponse>();
 
   private constructor(
     private readonly api: LoopbackApi,
@@ -96,6 +97,11 @@ export class ScriptedApi {
 
   get warmUps(): ScriptedCompletion[] {
     return this.completions.filter((c) => c.warmUp);
+  }
+
+  /** Stalled streams ("stall-mid-stream") the client has not closed yet. */
+  get stalledStreams(): number {
+    return this.stalled.size;
   }
 
   /** Replaces the completions script. */
@@ -138,6 +144,10 @@ export class ScriptedApi {
       const body = JSON.parse(req.body) as CompletionBody;
       const stream = { sent: 0, cut: false };
       this.completions.push({ body, at: req.at, warmUp: body.max_tokens === 0, stream });
+      if (this.fault === "stall-mid-stream") {
+        this.stalled.add(res);
+        res.once("close", () => this.stalled.delete(res));
+      }
       if (this.fault !== undefined) return failCompletion(res, this.fault);
       if (body.max_tokens === 0 && this.warmUpFailure !== undefined) return failCompletion(res, { status: this.warmUpFailure });
       const scripted = body.max_tokens === 0 ? "" : this.script(body);

@@ -60,8 +60,9 @@ describe("Ghost text when the server fails (real VS Code, scripted server)", fun
     return { editor, prefix };
   }
 
-  const outcomeAfter = (since: number, wanted: (o: Outcome) => boolean, what: string, timeoutMs = 20_000) =>
-    waitFor(what, () => api.completionOutcomes().slice(since).find(wanted), (o) => o !== undefined, timeoutMs) as Promise<Outcome>;
+  /** The first outcome after `since` that is `wanted`; a timeout names every outcome there was. */
+  const outcomeAfter = async (since: number, wanted: (o: Outcome) => boolean, what: string, timeoutMs = 20_000) =>
+    (await waitFor(what, () => api.completionOutcomes().slice(since), (list) => list.some(wanted), timeoutMs)).find(wanted)!;
 
   /** wisp.completion.timeoutSeconds for the suite: a stall is told apart from a slow answer this much later. */
   const timeoutSeconds = 4;
@@ -89,6 +90,10 @@ describe("Ghost text when the server fails (real VS Code, scripted server)", fun
       const view = await waitFor("the status bar says what is wrong", () => api.statusBar(), (v) => status.test(`${v.text} ${v.tooltip}`));
       assert.match(`${view.text} ${view.tooltip}`, status);
       if (fault !== "down") assert.ok(server.textRequests.length > requestsBefore, "the failing request reached the server");
+
+      // Every stalled request has failed by now (VS Code may have asked twice, and each failure
+      // extends the pause): the pause the next keystroke reports is the last one.
+      await waitFor("the stalled streams closed by the client", () => server.stalledStreams, (n) => n === 0, 30_000);
 
       // Typing on while it fails: automatic requests pause instead of failing on every key.
       const requestsWhileFailing = server.textRequests.length;
