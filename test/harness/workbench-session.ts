@@ -74,10 +74,16 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
     if (options.fixtures) await installFixtureExtensions(dirs.extensionsDir, options.fixtures);
     for (const vsix of options.vsixes ?? []) installVsixCopy(options.toolchain, vsix, dirs.extensionsDir);
     writeUserSettings(dirs.userDataDir, options.settings ?? {});
-    server = await startCodeServer({ toolchain: options.toolchain, ...dirs, port: options.port, env: options.env, onOutput: options.onOutput });
+    // Chromium starts while code-server does: neither needs the other until the page opens.
+    const launching = options.browser === false ? undefined : launchChromium(options.toolchain).then((b) => (browser = b));
+    try {
+      server = await startCodeServer({ toolchain: options.toolchain, ...dirs, port: options.port, env: options.env, onOutput: options.onOutput });
+    } finally {
+      await launching?.catch(() => {});
+    }
     const url = workbenchUrl(server.url, { target: options.folder });
-    if (options.browser === false) return { server, url, userDataDir: dirs.userDataDir, stop, raisedByWisp };
-    browser = await launchChromium(options.toolchain);
+    if (launching === undefined) return { server, url, userDataDir: dirs.userDataDir, stop, raisedByWisp };
+    browser = await launching;
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // A loaded machine can take longer than Playwright's 30 s to load the workbench: the test's own limit bounds it.
     await page.goto(url, { timeout: 0 });
