@@ -5,8 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 logs=$(mktemp -d)
-background=""
-trap 'if [ -n "$background" ]; then kill -- "-$background" 2>/dev/null || true; fi; rm -rf "$logs"' EXIT
+trap 'rm -rf "$logs"' EXIT
 passed=0
 failed=0
 times=""
@@ -35,24 +34,10 @@ step() {
   fi
 }
 
-# Type-checking takes one core for half a minute and reads nothing the next steps write: it runs
-# beside them, and its step reports once they are done.
-# In its own process group (setsid), so that an early exit stops it and all it started.
-setsid bash -c 'start=$SECONDS; npm run --silent typecheck >"$1/typecheck.out" 2>&1; echo $? "$((SECONDS - start))" >"$1/typecheck.rc"' _ "$logs" &
-background=$!
-typecheck_result() {
-  while [ ! -f "$logs/typecheck.rc" ]; do sleep 1; done
-  cat "$logs/typecheck.out"
-  local rc took
-  read -r rc took <"$logs/typecheck.rc"
-  echo "typecheck took $took s beside build, native and unit"
-  return "$rc"
-}
+step typecheck npm run --silent typecheck
 step build npm run --silent build
 step native npm run --silent build:native
 step unit npm run --silent test:unit
-step typecheck typecheck_result
-background=""
 step server npm run --silent test:server
 # The short form of `npm run test:reliability` (fuzz, load, disconnects, limits, key store, secrets).
 step reliability npm run --silent test:reliability:short
