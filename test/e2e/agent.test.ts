@@ -40,12 +40,12 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
 
   const card = () => frame.locator(".agent-approval");
   /**
-   * Types a task into the prompt box and starts it with Enter there. Once a task has opened its diff
-   * editor, that editor can take the focus back while text is typed: the task is typed only with
-   * editors closed, and Enter pressed only once the box holds it.
+   * Puts a task into the prompt box and starts it with Enter there. Once a task has opened its diff
+   * editor, that editor can take the focus back while keys are typed: the text is filled in (no
+   * keystrokes), and Enter pressed on the box only once it holds the task. (Closing the editors
+   * first through the palette once failed: F1 opened nothing.)
    */
   async function startTask(text: string): Promise<void> {
-    if (await ui.page.locator(".editor-instance").count()) await ui.runCommand("View: Close All Editors");
     const box = frame.locator(".composer textarea");
     await box.fill(text);
     await waitFor("the task in the prompt box", () => box.inputValue(), (value) => value === text);
