@@ -6,6 +6,7 @@ import { createApiKey, startLocalServer, type LocalServer } from "../../scripts/
 import type { TextEngineMetrics } from "../../src/server/engines/text/text-engine";
 import { freePort } from "../harness/free-port";
 import { TempDirs } from "../harness/temp-dirs";
+import { waitFor } from "../harness/wait-for";
 
 export const root = join(import.meta.dirname, "..", "..");
 export const TEXT_MODEL = "wisp-tiny";
@@ -21,8 +22,6 @@ export interface ReliabilityServer {
   readonly pid: number;
   /** Everything the server printed so far. */
   output(): string;
-  /** Resident memory of the server process, KiB. */
-  rssKiB(): number;
   alive(): boolean;
   metrics(): Promise<TextEngineMetrics>;
   /** A full garbage collection in the server, and its memory after it (started with `gcProbe` only). */
@@ -64,7 +63,6 @@ export async function startReliabilityServer(options: { args?: string[]; dataDir
       modelsDir,
       pid,
       output: () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : ""),
-      rssKiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]),
       alive: () => group.child.exitCode === null && group.child.signalCode === null,
       metrics: async () => (await (await fetch(`${origin}/metrics.json`)).json()) as TextEngineMetrics,
       collectGarbage: () => (options.gcProbe ? collectGarbage(pid, gcFile) : Promise.reject(new Error("started without gcProbe"))),
@@ -91,11 +89,7 @@ async function collectGarbage(pid: number, file: string): Promise<MemoryAfterGc>
   const read = () => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as MemoryAfterGc & { count: number }) : undefined);
   const before = read()?.count ?? 0;
   process.kill(pid, "SIGUSR2");
-  for (const started = Date.now(); Date.now() - started < 30_000; await new Promise((done) => setTimeout(done, 20))) {
-    const now = read();
-    if (now && now.count > before) return now;
-  }
-  throw new Error("the server did not answer the garbage-collection probe within 30 s");
+  return (await waitFor("the server's garbage-collection probe", read, (now) => now !== undefined && now.count > before, 30_000))!;
 }
 
 /** Polls /metrics.json until no sequence is busy or waiting; returns how long that took. */
