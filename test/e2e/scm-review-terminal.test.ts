@@ -142,7 +142,7 @@ describe("Source Control, review comments and the terminal in the real VS Code U
       { text: "Fixed: the build now ends with built." },
     );
     await terminal.click({ button: "right" });
-    await ui.page.getByRole("menuitem", { name: /Explain Terminal Failure/ }).click();
+    await ui.clickMenuItem(/Explain Terminal Failure/);
 
     let frame: Frame = await new ChatView(ui).frame();
     const card = frame.locator(".agent-approval");

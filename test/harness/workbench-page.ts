@@ -120,11 +120,44 @@ export class WorkbenchPage {
     return messages.map(normalize);
   }
 
+  /**
+   * F1, then `text` in the box. Opened again when it closes before it takes the text: a view or
+   * editor that finishes opening moves the focus (the walkthrough focuses a step it expanded), and
+   * the palette closes when it loses the focus, as it does for a user.
+   */
   private async openPalette(text: string): Promise<void> {
-    await this.page.keyboard.press("F1");
     const input = this.quickInputBox();
-    await input.waitFor({ state: "visible" });
-    await input.fill(text);
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press("F1");
+      try {
+        await input.waitFor({ state: "visible", timeout: 10_000 });
+        await input.fill(text, { timeout: 5_000 });
+        return;
+      } catch (error) {
+        if (attempt === 3 || (await input.isVisible())) throw error;
+      }
+    }
+  }
+
+  /**
+   * Clicks the item of the open context menu named `name`. VS Code's menu items take a mouse-up
+   * only from 100 ms after they are drawn (so that the right click's own release picks nothing),
+   * which on a loaded machine can be after Playwright's click: clicked again while the menu stays.
+   */
+  async clickMenuItem(name: string | RegExp): Promise<void> {
+    const item = this.page.getByRole("menuitem", { name });
+    for (let attempt = 1; ; attempt++) {
+      // A later click may find the menu closed by the one before after all: the wait below says.
+      await item.click(attempt === 1 ? {} : { timeout: 2_000 }).catch((error: unknown) => {
+        if (attempt === 1) throw error;
+      });
+      try {
+        await item.waitFor({ state: "hidden", timeout: 2_000 });
+        return;
+      } catch (error) {
+        if (attempt === 5) throw error;
+      }
+    }
   }
 
   private async acceptQuickItem(label: string): Promise<void> {
