@@ -11,12 +11,16 @@ import { useWorkbench } from "./support/workbench-suite";
 const original = ["export function total(values: number[]): number {", "  let result = 0;", "  for (const v of values) {", "    result += v;", "  }", "  return result;", "}", ""].join("\n");
 const renamed = ["export function total(values: number[]): number {", "  let sum = 0;", "  for (const v of values) {", "    sum += v;", "  }", "  return sum;", "}"];
 const answer = `Here you go:\n\n\`\`\`ts\n${renamed.join("\n")}\n\`\`\`\n`;
+/** A stylesheet as its formatter (test/fixtures/colon-formatter) leaves it, and a proposal it would change. */
+const styles = [".total {", "  padding: 4px;", "  margin: 0;", "}", ""].join("\n");
+const widerAnswer = "```css\n.total {\n  padding:8px;\n  margin: 0;\n}\n```\n";
 
 describe("Edit in place in the real VS Code UI (scripted server, code-server + Chromium)", () => {
   const key = `sk-wisp-edit-${Date.now().toString(36)}`;
   let server: ScriptedChatServer;
   let ui: WorkbenchPage;
   let file = "";
+  let stylesheet = "";
 
   const suite = useWorkbench(async (temp) => {
     const vsix = ensureVsix();
@@ -24,7 +28,12 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     const folder = temp.make("e2e-edit");
     file = join(folder, "total.ts");
     writeFileSync(file, original);
-    return { server: started, workbench: { vsixes: [vsix], folder, settings: { "wisp.baseUrl": started.baseUrl, "wisp.completion.enabled": false }, env: { WISP_API_KEY: key }, tempPrefix: "e2e-edit-" } };
+    stylesheet = join(folder, "styles.css");
+    writeFileSync(stylesheet, styles);
+    // Format on save, as many users have it, with a formatter registered for the language alone (as
+    // VS Code's own for CSS, JSON and HTML are), which formats the review tab too.
+    const settings = { "wisp.baseUrl": started.baseUrl, "wisp.completion.enabled": false, "[css]": { "editor.formatOnSave": true, "editor.defaultFormatter": "wisp-tests.colon-formatter" } };
+    return { server: started, workbench: { vsixes: [vsix], fixtures: ["colon-formatter"], folder, settings, env: { WISP_API_KEY: key }, tempPrefix: "e2e-edit-" } };
   });
   before(async () => {
     ({ server, ui } = suite);
@@ -34,11 +43,11 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
   const lens = (title: string) => ui.page.locator(".monaco-editor .codelens-decoration a", { hasText: title });
   const editorLines = () => ui.editorText();
 
-  /** Selects the whole function with the keyboard, presses Ctrl+I and types the instruction. */
-  async function instruct(instruction: string): Promise<void> {
+  /** Selects the first `lines` lines (the whole function) with the keyboard, presses Ctrl+I and types the instruction. */
+  async function instruct(instruction: string, lines = 7): Promise<void> {
     await ui.page.locator(".editor-instance .monaco-editor .view-lines").first().click();
     await ui.page.keyboard.press("Control+Home");
-    for (let i = 0; i < 7; i++) await ui.page.keyboard.press("Shift+ArrowDown");
+    for (let i = 0; i < lines; i++) await ui.page.keyboard.press("Shift+ArrowDown");
     await ui.page.keyboard.press("Control+I");
     await ui.quickInputBox().waitFor({ state: "visible" });
     await ui.quickInputBox().fill(instruction);
@@ -110,5 +119,31 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     await lens("Accept All").first().waitFor({ state: "detached" });
     await ui.page.keyboard.press("Control+S");
     await waitFor("the file as it was", () => readFileSync(file, "utf8"), (text) => text === `${renamed.join("\n")}\n`);
+  });
+
+  it("Ctrl+S in the review tab saves without formatting the proposal, so the edit goes on; after Accept, Ctrl+S formats the accepted lines; File: Save there formats it, stops the edit cleanly and says why", async () => {
+    await ui.statusItem("wisp-tests.colon-formatter.ready").waitFor();
+    await ui.openFile("styles.css");
+    server.queue({ text: widerAnswer }, { text: widerAnswer });
+    await instruct("more padding", 4);
+    await ui.runCommand("File: Save");
+    await ui.page.locator(".notifications-toasts .notification-list-item-message", { hasText: "or by a formatter as it was saved: Ctrl+S there saves without formatting" }).waitFor();
+    await lens("Accept All").first().waitFor({ state: "detached" });
+    // The save under way when the edit stopped ends cleanly: no failed save, no review tab left open.
+    await waitFor("the review tab closed", () => ui.page.locator(".tabs-container .tab", { hasText: "styles.css" }).count(), (n) => n === 1);
+    assert.deepEqual((await ui.notifications()).filter((m) => m.includes("Failed to save")), []);
+    assert.equal(readFileSync(stylesheet, "utf8"), styles, "the file as it was after the edit stopped");
+
+    await instruct("more padding", 4);
+    await waitFor("the proposal shown", () => editorLines(), (text) => text.includes("padding:8px;") && text.includes("padding: 4px;"));
+    await ui.page.keyboard.press("Control+S");
+    await waitFor("the review tab saved", () => ui.page.locator(".tabs-container .tab.active.dirty").count(), (n) => n === 0);
+    assert.ok((await lens("Accept All").count()) > 0, "the edit goes on after the save");
+    assert.ok((await editorLines()).includes("padding:8px;"), "the proposal is shown as the model wrote it");
+    assert.equal(readFileSync(stylesheet, "utf8"), styles, "the file keeps its bytes while the proposal is reviewed");
+    await ui.page.keyboard.press("Control+Enter");
+    await lens("Accept All").first().waitFor({ state: "detached" });
+    await ui.page.keyboard.press("Control+S");
+    await waitFor("the accepted lines saved, formatted", () => readFileSync(stylesheet, "utf8"), (text) => text === styles.replace("padding: 4px;", "padding: 8px;"));
   });
 });

@@ -10,7 +10,7 @@ import { EditDecorations } from "./edit-decorations";
 import { reportEditError } from "./edit-errors";
 import { EditSession, type EditEnd, type EditState } from "./edit-session";
 import { blockOf, requestInput, type EditTarget } from "./edit-target";
-import { ReviewCopies } from "./review-copies";
+import { ReviewCopies, reviewScheme } from "./review-copies";
 import { ReviewCopy, type MirroredChange } from "./review-copy";
 import { instructionsFor, type ScopedInstructions } from "../../core/customization/scoped-instructions";
 import { instructionsParts } from "../../core/customization/paths-in-play";
@@ -90,6 +90,7 @@ export class EditController implements vscode.Disposable {
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
       vscode.workspace.onDidCloseTextDocument((document) => {
+        if (document.uri.scheme === reviewScheme) this.copies.closed(document.uri);
         for (const session of this.sessionsEditing(document)) void this.finish(session, session.cancel());
       }),
       // Closing the copy's last tab is a Reject; its document may stay open a while after.
@@ -232,7 +233,10 @@ export class EditController implements vscode.Disposable {
       if (change === "moved") this.changed(event.document);
       if (change === "inside") {
         void this.finish(session, session.cancel());
-        void vscode.window.showWarningMessage("Wisp: the lines being edited were changed by hand, so the edit stopped and its lines are back as they were.");
+        // A formatter's save participant may run before or after onWillSaveTextDocument: both causes are named.
+        void vscode.window.showWarningMessage(
+          "Wisp: the lines being edited were changed in the review tab (by typing, or by a formatter as it was saved: Ctrl+S there saves without formatting), so the edit stopped and its lines are back as they were.",
+        );
       }
     }
   }

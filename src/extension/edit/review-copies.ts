@@ -41,6 +41,15 @@ export class ReviewCopies implements vscode.FileSystemProvider {
     this.files.delete(uri.toString());
   }
 
+  /**
+   * The copy's document closed: a discarded copy goes now. Not before: a save of it can still be
+   * under way when its edit ends (a formatter's change stops the edit in the middle of one), and that
+   * save must find the copy to write to, or it fails and leaves the tab open, unsaved.
+   */
+  closed(uri: vscode.Uri): void {
+    if (this.files.get(uri.toString())?.save === undefined) this.remove(uri);
+  }
+
   stat(uri: vscode.Uri): vscode.FileStat {
     const { mtime, bytes } = this.file(uri);
     return { type: vscode.FileType.File, ctime: mtime, mtime, size: bytes.byteLength };

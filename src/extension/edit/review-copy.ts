@@ -143,7 +143,8 @@ export class ReviewCopy {
     const uri = document.uri.toString();
     const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri);
     await vscode.window.tabGroups.close(tabs);
-    copies.remove(document.uri);
+    // Else when the document closes (see ReviewCopies.closed).
+    if (document.isClosed) copies.remove(document.uri);
   }
 
   /** A save of the copy saves the file, once it has the user's changes. */
