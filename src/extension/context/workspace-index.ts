@@ -50,7 +50,7 @@ export class WorkspaceIndex implements vscode.Disposable {
   private readonly excludes = new Map<string, ExcludeGlobs>();
   private searches = 0;
   private reads = 0;
-  /** Bumped by every forget (a delete event, or a file left out): a read under way meanwhile checks the disk. */
+  /** Bumped by every forget and drop (a delete event, a file left out, a rescan finding it gone): a read under way meanwhile checks the disk. */
   private forgets = 0;
   private readonly sensitivePaths = new Set<string>();
   /** When each indexed file was read (ms): a folder's rescan reads again only what changed since. */
@@ -289,6 +289,8 @@ export class WorkspaceIndex implements vscode.Disposable {
   }
 
   private drop(path: string): void {
+    // A folder's rescan drops what is gone from it while reads are under way, as a forget does.
+    this.forgets++;
     this.index.removeFile(path);
     this.sensitivePaths.delete(path);
     this.readAt.delete(path);
