@@ -113,7 +113,8 @@ export class AgentWorkspace {
    * approveReads "ask"). Undefined: go on; otherwise the result the model gets instead.
    */
   async askToRead(file: WorkspaceFileRef, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome | undefined> {
-    const sensitive = this.deps.isSensitive(file.uri);
+    // By the path in the folder: file.uri is the real path, outside the folder when it is reached through a link.
+    const sensitive = this.isSensitivePath(file.relative);
     if (!sensitive && !this.deps.askBeforeReads) return undefined;
     const note = sensitive ? `${file.relative} matches wisp.sensitiveFiles or .wispignore and may hold secrets.` : "Reads ask first (wisp.agent.approveReads).";
     const answer = await this.deps.approvals.ask(step, `read:${file.relative}`, { note }, signal);

@@ -5,6 +5,7 @@ import type { ToolOutcome } from "../../core/agent/agent-loop";
 import { agentsFileCandidates } from "../../core/agent/agent-prompt";
 import type { StepReporter } from "../../core/agent/agent-session";
 import { lineDelta } from "../../core/agent/checkpoint";
+import { protectedPathReason } from "../../core/agent/protected-paths";
 import type { AgentWorkspace, WorkspaceFileRef } from "./agent-workspace";
 import type { Approvals } from "./approvals";
 import type { CheckpointStore } from "./checkpoint-store";
@@ -39,17 +40,22 @@ export class EditTools {
     const file = await this.deps.ws.file(args.path);
     if ("error" in file) return fail(file.error);
     if (file.relative === "") return fail("Give the path of a file to create, not the workspace folder.");
+    step.update({ title: `wrote ${file.relative}`, path: file.relative });
+    const sensitive = await this.askIfSensitive(file, step, signal);
+    if (typeof sensitive === "object") return sensitive.outcome;
     const before = await this.deps.ws.text(file.uri);
     if (before === "binary" || before === "too-large") return fail(`${file.relative} exists and is ${before === "binary" ? "a binary file" : "too large"}; it was not replaced.`);
     const existed = before !== "missing";
     step.update({ title: `${existed ? "rewrote" : "created"} ${file.relative}`, path: file.relative });
-    return this.write(file, existed ? before : "", args.content, !existed, step, signal);
+    return this.write(file, existed ? before : "", args.content, !existed, step, signal, sensitive === "allowed");
   }
 
   async replaceString(args: { path: string; old_string: string; new_string: string }, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome> {
     const file = await this.deps.ws.file(args.path);
     if ("error" in file) return fail(file.error);
     step.update({ title: `edited ${file.relative}`, path: file.relative });
+    const sensitive = await this.askIfSensitive(file, step, signal);
+    if (typeof sensitive === "object") return sensitive.outcome;
     const text = await this.deps.ws.text(file.uri);
     if (text === "missing") return fail(`${file.relative} does not exist. Use create_file to make a new file.`);
     if (text === "binary" || text === "too-large") return fail(`${file.relative} is ${text === "binary" ? "a binary file" : "too large to edit"}.`);
@@ -66,19 +72,27 @@ export class EditTools {
       );
     }
     const index = text.indexOf(oldText);
-    return this.write(file, text, text.slice(0, index) + newText + text.slice(index + oldText.length), false, step, signal);
+    return this.write(file, text, text.slice(0, index) + newText + text.slice(index + oldText.length), false, step, signal, sensitive === "allowed");
   }
 
-  private async write(file: WorkspaceFileRef, before: string, after: string, created: boolean, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome> {
+  /**
+   * A sensitive file's edit asks before the file is even read: what the tool answers (does
+   * old_string match?) would otherwise tell its contents to the model guess by guess.
+   */
+  private async askIfSensitive(file: WorkspaceFileRef, step: StepReporter, signal: AbortSignal): Promise<"ordinary" | "allowed" | { readonly outcome: ToolOutcome }> {
+    if (!this.deps.ws.isSensitivePath(file.relative)) return "ordinary";
+    const refused = await this.ask(file, `${file.relative} matches wisp.sensitiveFiles or .wispignore and may hold secrets. Let the agent edit it?`, step, signal);
+    return refused ? { outcome: refused } : "allowed";
+  }
+
+  private async write(file: WorkspaceFileRef, before: string, after: string, created: boolean, step: StepReporter, signal: AbortSignal, asked: boolean): Promise<ToolOutcome> {
     const { added, removed } = lineDelta(before, after);
     step.update({ added, removed });
-    if (this.deps.askBeforeEdits) {
-      const answer = await this.deps.approvals.ask(step, `edit:${file.relative}`, { note: `Apply this edit to ${file.relative} (+${added} −${removed})?` }, signal);
-      if (answer === "deny" || answer === "stopped") {
-        step.update({ status: answer === "stopped" ? "stopped" : "denied" });
-        return fail(answer === "stopped" ? "Not applied: the user stopped the task." : `The user denied the edit of ${file.relative}.`);
-      }
-      step.update({ status: "running" });
+    const protectedWhy = protectedPathReason(file.relative);
+    if (!asked && (this.deps.askBeforeEdits || protectedWhy)) {
+      const question = `Apply this edit to ${file.relative} (+${added} −${removed})?`;
+      const refused = await this.ask(file, protectedWhy ? `${file.relative} ${protectedWhy}. ${question}` : question, step, signal);
+      if (refused) return refused;
     }
     await this.remember(file);
     await applyText(file, after);
@@ -88,6 +102,17 @@ export class EditTools {
     step.update({ status: "done" });
     const rules = await this.rulesFor(file.relative);
     return { content: `${created ? "Created" : "Edited"} ${file.relative} (+${added} −${removed}).${rules}` };
+  }
+
+  /** Shows the approval card; the outcome the model gets when the user says no (undefined: go on). */
+  private async ask(file: WorkspaceFileRef, note: string, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome | undefined> {
+    const answer = await this.deps.approvals.ask(step, `edit:${file.relative}`, { note }, signal);
+    if (answer === "deny" || answer === "stopped") {
+      step.update({ status: answer === "stopped" ? "stopped" : "denied" });
+      return fail(answer === "stopped" ? "Not applied: the user stopped the task." : `The user denied the edit of ${file.relative}.`);
+    }
+    step.update({ status: "running" });
+    return undefined;
   }
 
   /** The file's bytes before the task's (and the request's) first write to it. */

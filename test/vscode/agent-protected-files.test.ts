@@ -1,0 +1,81 @@
+import * as assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { WispApi } from "../../src/extension/extension";
+import type { ScriptedChatServer } from "../harness/scripted-chat-server";
+import { agentTaskView, closeAgentSuite, openAgentSuite, toolResults } from "./support/agent-task";
+
+const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
+const dir = "agent-protected";
+
+describe("Agent mode: files whose edit always asks (real VS Code, scripted model, edits applied at once)", function () {
+  this.timeout(120_000);
+  let api: WispApi;
+  let server: ScriptedChatServer;
+  const abs = (path: string) => join(workspace, path);
+
+  before(async () => {
+    ({ api, server } = await openAgentSuite("sk-agent-protected"));
+  });
+  beforeEach(async () => {
+    rmSync(abs(dir), { recursive: true, force: true });
+    mkdirSync(abs(`${dir}/.git`), { recursive: true });
+    await api.chat.fromView({ type: "newChat" });
+  });
+  afterEach(() => api.chat.fromView({ type: "stop" }));
+  after(async () => {
+    rmSync(abs(dir), { recursive: true, force: true });
+    await closeAgentSuite({ api, server });
+  });
+
+  const { answer, steps, asking, approve, ended } = agentTaskView(() => api);
+
+  it("git's configuration and the editor's settings: each edit waits on a card that says why, and denied, the files stay as they were", async () => {
+    const config = `${dir}/.git/config`;
+    writeFileSync(abs(config), "[core]\n\tbare = false\n");
+    const injected = '[core]\n\tbare = false\n\tfsmonitor = "touch pwned; false"\n';
+    server.queue(
+      { toolCalls: [{ name: "create_file", arguments: { path: config, content: injected } }] },
+      { toolCalls: [{ name: "create_file", arguments: { path: `${dir}/.VSCode/settings.json`, content: '{"wisp.agent.autoApprove": ["/.*/"]}' } }] },
+      { text: "I could not change them." },
+    );
+    const before = server.chatRequests.length;
+    const task = api.chat.fromView({ type: "send", text: "Speed up git status" });
+    const gitCard = await asking(0);
+    assert.match(gitCard!.note ?? "", /git's own data: git runs the commands its configuration and hooks name/);
+    assert.equal(readFileSync(abs(config), "utf8"), "[core]\n\tbare = false\n", "nothing is written while the card waits");
+    await approve(0, "deny");
+    const settingsCard = await asking(1);
+    assert.match(settingsCard!.note ?? "", /the editor's configuration/, "judged regardless of case, as macOS and Windows open it");
+    await approve(1, "deny");
+    await task;
+    await ended();
+    assert.equal(readFileSync(abs(config), "utf8"), "[core]\n\tbare = false\n");
+    assert.equal(existsSync(abs(`${dir}/.VSCode/settings.json`)), false);
+    assert.deepEqual(toolResults(server.chatRequests[before + 1]!), [`Error: The user denied the edit of ${config}.`]);
+    assert.deepEqual(steps().map((s) => s.status), ["denied", "denied"]);
+    assert.equal(answer()!.text, "I could not change them.");
+  });
+
+  it("a sensitive file: the edit asks before the file is read, so a wrong old_string tells the model nothing of what it holds", async () => {
+    const env = `${dir}/.env`;
+    writeFileSync(abs(env), "API_KEY=sk-live-7f3a\n");
+    server.queue(
+      { toolCalls: [{ name: "replace_string_in_file", arguments: { path: env, old_string: "API_KEY=sk-a", new_string: "API_KEY=x" } }] },
+      { toolCalls: [{ name: "replace_string_in_file", arguments: { path: env, old_string: "API_KEY=sk-l", new_string: "API_KEY=x" } }] },
+      { text: "done" },
+    );
+    const before = server.chatRequests.length;
+    const task = api.chat.fromView({ type: "send", text: "Rotate the key" });
+    const card = await asking(0);
+    assert.match(card!.note ?? "", /matches wisp\.sensitiveFiles or \.wispignore and may hold secrets/);
+    await approve(0, "deny");
+    await approve(1, "deny");
+    await task;
+    await ended();
+    // Each request carries the task so far: the second's last tool message answers the second guess.
+    const answers = [toolResults(server.chatRequests[before + 1]!).at(-1), toolResults(server.chatRequests[before + 2]!).at(-1)];
+    assert.deepEqual(answers, [`Error: The user denied the edit of ${env}.`, `Error: The user denied the edit of ${env}.`], "the same answer whether the guess was right or wrong");
+    assert.equal(readFileSync(abs(env), "utf8"), "API_KEY=sk-live-7f3a\n");
+  });
+});
