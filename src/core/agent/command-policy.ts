@@ -5,6 +5,7 @@
  */
 import { commandUnits, type CommandLayer, type CommandUnit, type CommandUnits } from "./command-units";
 import { builtInDenyRules, runsAsOtherUser } from "./deny-rules";
+import { riskyOption } from "./risky-options";
 
 export interface CommandPolicy {
   /** Command prefixes (word by word) or `/regex/flags`: commands that run without asking. */
@@ -39,13 +40,17 @@ export function decideCommand(command: string, policy: CommandPolicy): CommandDe
   for (const unit of parsed.units) {
     if (unit.opaque) return { kind: "ask", reason: `It cannot be approved automatically: ${unit.opaque}.` };
     const layer = judged(unit);
-    // A prefix rule says which program may run, not which files it may overwrite.
-    const approver = approvers.find((rule) => matches(rule, layer) && (rule.regex !== undefined || !unit.writesFile));
+    // A prefix rule says which program may run, not which files it may overwrite or what else it may run.
+    const risky = riskyOption(layer.words);
+    const approver = approvers.find((rule) => matches(rule, layer) && (rule.regex !== undefined || (!unit.writesFile && risky === undefined)));
     if (approver) {
       used.add(approver.text);
       continue;
     }
-    if (unit.writesFile && approvers.some((rule) => matches(rule, layer))) return { kind: "ask", reason: "It writes its output to a file, which always needs approval." };
+    if (approvers.some((rule) => matches(rule, layer))) {
+      if (unit.writesFile) return { kind: "ask", reason: "It writes its output to a file, which always needs approval." };
+      return { kind: "ask", reason: `${risky === "a computed argument" ? "It has a computed argument, which could be" : `${risky} is`} an option that writes files, reads outside the workspace or runs another program, which always needs approval.` };
+    }
     return { kind: "ask" };
   }
   return { kind: "allow", rule: [...used].join(", ") };

@@ -104,6 +104,38 @@ describe("core/agent: command policy", () => {
     assert.match(redirected.kind === "ask" ? (redirected.reason ?? "") : "", /writes its output to a file/);
   });
 
+  it("a prefix rule approves the program, not its options that write files, read outside the workspace or run another program", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log", "git", "find", "sort", "rg", "sed"], deny: defaultDenyRules };
+    const asked = [
+      "git diff --output=/home/u/.bashrc",
+      "git log --output .git/hooks/pre-commit",
+      "git diff --no-index /dev/null ~/.ssh/id_rsa",
+      "git diff --no-index /dev/null .env",
+      "git log --ext-diff",
+      "git -C ../other log",
+      "git -c core.pager=sh status",
+      "git --git-dir=/tmp/x/.git log",
+      "git grep -O secret",
+      "git grep --open-files-in-pager=vi x",
+      "git diff ${X:---output=/home/u/.bashrc}",
+      "find . -name '*.ts' -exec cat {} +",
+      "find . -delete",
+      "find . -fprint out.txt",
+      "sort -o out.txt in.txt",
+      "rg --pre ./decode.sh secret",
+      "sed -n -i.bak 1p a.txt",
+      "sed -ni 1p a.txt",
+    ];
+    for (const command of asked) {
+      const decision = decideCommand(command, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /always needs approval/, command);
+    }
+    assert.match((decideCommand("git diff --output=x", defaults) as { reason: string }).reason, /^--output is an option that writes files/);
+    const allowed = ["git diff", "git diff -C --stat", "git log -c -p", "git log -O order.txt", "git diff -- --output=x", "git status --short", "find . -name '*.ts' -type f", "sort in.txt", "rg -n TODO src", "sed -n 1,5p a.txt", "ls -la"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });
