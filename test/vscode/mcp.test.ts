@@ -62,9 +62,10 @@ describe("MCP servers' tools in agent mode (real VS Code, real MCP servers, scri
     const task = api.chat.fromView({ type: "send", text: "Note: buy milk" });
     const start = await asking(0);
     assert.equal(start!.title, "start MCP server notes");
-    // A path with spaces (a clone in "my projects/") is shown quoted, as a shell would need it.
-    const path = fixture();
-    assert.equal(start!.command, `node ${/\s/.test(path) ? JSON.stringify(path) : path}`);
+    // A path with spaces (a clone in "my projects/") is shown quoted, as a shell would need it; the
+    // environment the server is started with is on the card too (it can run code as the command can).
+    const quoted = (path: string) => (/\s/.test(path) ? JSON.stringify(path) : path);
+    assert.equal(start!.command, `NOTES_FILE=${quoted(notes)} NOTES_CHANGE=${quoted(change)} node ${quoted(fixture())}`);
     assert.equal(server.chatRequests.length, before, "nothing is asked of the model before the server is allowed");
     await api.chat.fromView({ type: "agentApproval", stepId: start!.id, answer: "allow" });
     const call = await asking(1);

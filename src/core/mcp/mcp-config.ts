@@ -3,6 +3,7 @@
  * `wisp.mcp.servers` setting): `{"servers": {NAME: stdio | http}, "inputs": [...]}`. Parsed into
  * typed entries, with one readable problem per entry that cannot be used.
  */
+import { maskSecrets } from "../terminal/mask-secrets";
 
 export interface StdioServerConfig {
   readonly type: "stdio";
@@ -133,9 +134,24 @@ function configStrings(config: McpServerConfig): string[] {
 }
 
 /** How the user sees what a server runs (before its first start): the command line, or the URL. */
+/**
+ * What a server runs, as its approval card and log show it: the command line with the environment
+ * it sets and its folder (`NODE_OPTIONS=--require x.cjs` runs code as surely as the command does),
+ * or the URL with the headers it sends and the variables they take. Values that look like secrets
+ * are masked; `${env:…}` and `${input:…}` references are shown as written, never expanded.
+ */
 export function describeServer(config: McpServerConfig): string {
-  if (config.type !== "stdio") return config.url;
-  return [config.command, ...config.args].map((part) => (/[\s"'$]/.test(part) ? JSON.stringify(part) : part)).join(" ");
+  if (config.type !== "stdio") {
+    const headers = Object.entries(config.headers).map(([name, value]) => {
+      const refs = value.match(/\$\{(?:env|input):[^}]*\}/g) ?? [];
+      return refs.length > 0 ? `${name} (from ${refs.join(", ")})` : name;
+    });
+    return headers.length > 0 ? `${config.url}, sending headers ${headers.join(", ")}` : config.url;
+  }
+  const quote = (part: string) => (/[\s"'$;&|<>()`]/.test(part) || part === "" ? JSON.stringify(part) : part);
+  const env = Object.entries(config.env).map(([name, value]) => (value.includes("${") ? `${name}=${quote(value)}` : maskSecrets(`${name}=${quote(value)}`)));
+  const line = [...env, ...[config.command, ...config.args].map(quote)].join(" ");
+  return config.cwd ? `${line} (in ${config.cwd})` : line;
 }
 
 /** A stable key of what a server runs, so a changed command line asks again. */

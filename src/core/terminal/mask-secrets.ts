@@ -8,7 +8,7 @@ import { redact } from "../log/redact";
 export const mask = "[masked]";
 
 /** Names whose value is a secret: `GITHUB_TOKEN`, `db_password`, `AWS_SECRET_ACCESS_KEY`, `apiKey`. */
-const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CLIENT_?SECRET|CREDENTIALS?|SESSION_?ID|COOKIE|DSN)[A-Za-z0-9_.-]*`;
+const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?ID|COOKIE|DSN|_PAT(?![A-Za-z]))[A-Za-z0-9_.-]*`;
 
 const rules: readonly [RegExp, string][] = [
   // -----BEGIN … PRIVATE KEY----- through its END line (or the end of the text, when cut).
@@ -19,10 +19,12 @@ const rules: readonly [RegExp, string][] = [
   [new RegExp(String.raw`(--${sensitiveName}(?:=|\s+))("[^"\n]*"|'[^'\n]*'|\S+)`, "gi"), `$1${mask}`],
   // Authorization headers: Bearer, Basic, token.
   [/((?:authorization|proxy-authorization)\s*:\s*(?:bearer|basic|token)?\s*)[^\s"']+/gi, `$1${mask}`],
+  // curl -u user:password, --user=user:password
+  [/((?:^|\s)(?:-u\s*|--user[=\s]\s*)["']?[^\s:"']+:)[^\s"']+/g, `$1${mask}`],
   // https://user:password@host
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+(@)/gi, `$1${mask}$2`],
-  // Token shapes: GitHub, GitLab, Slack, AWS access key ids, Google API keys, Stripe, npm, JWTs.
-  [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|npm_[A-Za-z0-9]{36})\b/g, mask],
+  // Token shapes: GitHub, GitLab, Slack, AWS access key ids, Google API keys, Stripe, npm, Hugging Face, JWTs.
+  [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,})\b/g, mask],
   [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, mask],
 ];
 

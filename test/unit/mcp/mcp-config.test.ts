@@ -47,4 +47,11 @@ describe("MCP configuration (VS Code's mcp.json format)", () => {
     assert.equal(describeServer({ type: "stdio", command: "node", args: ["server.js", "--name", "my notes"], env: {} }), 'node server.js --name "my notes"');
     assert.equal(describeServer({ type: "http", url: "https://x/mcp", headers: {} }), "https://x/mcp");
   });
+
+  it("shows what else a server is started with: its environment and folder, the headers it sends and the variables they take, secrets masked", () => {
+    const stdio = describeServer({ type: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."], env: { NODE_OPTIONS: "--require ./.vscode/hook.cjs", TOKEN: "${input:token}", API_KEY: "sk-live-0123456789abcdef" }, cwd: "${workspaceFolder}/tools" });
+    assert.equal(stdio, 'NODE_OPTIONS="--require ./.vscode/hook.cjs" TOKEN="${input:token}" API_KEY=[masked] npx -y @modelcontextprotocol/server-filesystem . (in ${workspaceFolder}/tools)');
+    const http = describeServer({ type: "http", url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer ${env:GITHUB_TOKEN}", "X-Team": "web" } });
+    assert.equal(http, "https://mcp.example.com/mcp, sending headers Authorization (from ${env:GITHUB_TOKEN}), X-Team");
+  });
 });

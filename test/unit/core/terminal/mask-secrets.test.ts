@@ -14,6 +14,13 @@ describe("masking secrets in terminal text", () => {
     ["key AKIAIOSFODNN7EXAMPLE here", "key [masked] here"],
     ["jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "jwt [masked]"],
     ["OPENAI key sk-proj-abcdefghijklmnop1234", "OPENAI key [masked]"],
+    ["curl -H 'X-Api-Key: abcd1234' https://api", "curl -H 'X-Api-Key: [masked]' https://api"],
+    ["serve --api-key abcd1234 --port 80", "serve --api-key [masked] --port 80"],
+    ["API-KEY=abcd1234", "API-KEY=[masked]"],
+    ["export GH_PAT=abcd1234", "export GH_PAT=[masked]"],
+    ["curl -u admin:hunter2 https://x", "curl -u admin:[masked] https://x"],
+    ["curl --user=admin:hunter2 https://x", "curl --user=admin:[masked] https://x"],
+    ["pull with hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ok", "pull with [masked] ok"],
     ["-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----\nnext", "[masked]\nnext"],
   ];
   for (const [input, expected] of cases) {
@@ -21,7 +28,7 @@ describe("masking secrets in terminal text", () => {
   }
 
   it("leaves ordinary output alone", () => {
-    const text = "npm ERR! Missing script: \"tset\"\nAuthor: Wisp Test <test@wisp.invalid>\nPATH=/usr/bin\n  at Object.<anonymous> (/work/cart.test.js:3:8)\nexit code 1";
+    const text = "npm ERR! Missing script: \"tset\"\nAuthor: Wisp Test <test@wisp.invalid>\nPATH=/usr/bin\nMY_PATH=/opt\nPATTERN=x\nuv run -u 3\nssh -o User=git host\n  at Object.<anonymous> (/work/cart.test.js:3:8)\nexit code 1";
     assert.equal(maskSecrets(text), text);
   });
 });
