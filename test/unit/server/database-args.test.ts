@@ -18,9 +18,14 @@ describe("--database", () => {
     const none = parseCommand([], {});
     assert.ok(none.kind === "serve" && none.config.database === undefined);
     assert.deepEqual(none.kind === "serve" && [none.config.drainDelayMs, none.config.drainGraceMs], [0, 0]);
-    const tuned = parseCommand(["--database", URL_, "--drain-delay", "1.5", "--drain-grace", "0", "--key-cache-grace", "90", "--usage-queue", "500", "--database-pool", "4"], {});
+    assert.deepEqual(flag.kind === "serve" && [flag.config.keyCacheMaxAgeMs, flag.config.keyListenerHeartbeatMs], [60_000, 5_000]);
+    const tuned = parseCommand(["--database", URL_, "--drain-delay", "1.5", "--drain-grace", "0", "--key-cache-grace", "90", "--usage-queue", "500", "--database-pool", "4", "--key-cache-max-age", "30", "--key-listener-heartbeat", "0.5"], {});
     assert.ok(tuned.kind === "serve");
-    assert.deepEqual([tuned.config.drainDelayMs, tuned.config.drainGraceMs, tuned.config.keyCacheGraceMs, tuned.config.usageQueueMax, tuned.config.databasePoolSize], [1_500, 0, 90_000, 500, 4]);
+    assert.deepEqual(
+      [tuned.config.drainDelayMs, tuned.config.drainGraceMs, tuned.config.keyCacheGraceMs, tuned.config.usageQueueMax, tuned.config.databasePoolSize, tuned.config.keyCacheMaxAgeMs, tuned.config.keyListenerHeartbeatMs],
+      [1_500, 0, 90_000, 500, 4, 30_000, 500],
+    );
+    assert.throws(() => parseCommand(["--database", URL_, "--key-listener-heartbeat", "0"], {}), /--key-listener-heartbeat must be a number of seconds above 0/);
   });
 
   it("comes from the config file's \"database\" last: the flag and WISP_DATABASE_URL override it", () => {

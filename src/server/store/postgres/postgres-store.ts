@@ -22,6 +22,8 @@ export interface PostgresStoreOptions {
   rateLimit: RateLimit;
   databasePoolSize: number;
   keyCacheGraceMs: number;
+  keyCacheMaxAgeMs: number;
+  keyListenerHeartbeatMs: number;
   usageQueueMax: number;
   log: (message: string) => void;
   metrics: StoreMetrics;
@@ -30,9 +32,12 @@ export interface PostgresStoreOptions {
 /** Per-request usage rows older than this are deleted (the hourly counts stay): the console shows 30 days. */
 const EVENT_RETENTION_MS = 35 * 24 * 3_600_000;
 
-/** How every connection of a replica is made: bounded waits, so an unreachable database fails fast. */
+/**
+ * How every connection of a replica is made: bounded waits, so an unreachable database fails fast;
+ * TCP keepalive, so the system ends a connection whose path died without a word.
+ */
 export function connectionConfig(url: DatabaseUrl): pg.ClientConfig {
-  return { connectionString: url.connectionString, application_name: "wisp-server", connectionTimeoutMillis: 5_000, query_timeout: 10_000 };
+  return { connectionString: url.connectionString, application_name: "wisp-server", connectionTimeoutMillis: 5_000, query_timeout: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
 }
 
 /**
@@ -86,8 +91,8 @@ export class PostgresStore implements Store {
     const pool = openPool(url, options.databasePoolSize, (error) => health.failed(error, "idle connection"));
     // Admissions wait for no disk: a rate-limit window lost in a database crash costs nothing.
     const admissions = openPool(url, Math.max(2, Math.ceil(options.databasePoolSize / 2)), (error) => health.failed(error, "idle connection"), true);
-    const cache = new KeyCache(options.keyCacheGraceMs);
-    const listener = new InvalidationListener(connectionConfig(url), cache, (error) => health.failed(error, "key listener"));
+    const cache = new KeyCache(options.keyCacheGraceMs, { maxAgeMs: options.keyCacheMaxAgeMs });
+    const listener = new InvalidationListener(connectionConfig(url), cache, (error) => health.failed(error, "key listener"), options.keyListenerHeartbeatMs);
     let started: { applied: string[]; adminToken: string | undefined };
     try {
       started = await underLock(pool, async (client) => ({ applied: await migrate(client), adminToken: await firstAdminToken(client) }));
