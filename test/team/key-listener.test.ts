@@ -16,7 +16,7 @@ describe("a replica whose key listener's connection dies without a word", functi
   it("refuses a key revoked elsewhere within two heartbeats of the listener's TCP path freezing", async () => {
     const { cluster, name, url } = await freshDatabase();
     const results: string[] = [];
-    const metrics = { databaseError: () => undefined, keyCache: (result: string) => void results.push(result) };
+    const metrics = { databaseError: () => undefined, keyCache: (result: string) => void results.push(result), usageRejected: () => undefined };
     const pool = openPool(parseDatabaseUrl(url), 2, () => undefined);
     const health = new DatabaseHealth(() => pool.query("SELECT 1"), metrics, () => undefined);
     // Only the listening connection goes through the proxy: the pool reaches the database as before.

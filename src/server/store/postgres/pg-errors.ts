@@ -15,6 +15,9 @@ export function isUnavailable(error: unknown): boolean {
   return typeof e?.message === "string" && unavailableMessages.test(e.message);
 }
 
+/** Data exceptions (22) and integrity violations (23): the statement's values are wrong, and will be every time. */
+export const isDataError = (error: unknown): boolean => /^2[23]/.test(String((error as { code?: unknown })?.code ?? ""));
+
 /** Deadlocks and serialization failures: the same write goes through when tried again. */
 export const isRetryable = (error: unknown): boolean => ["40P01", "40001"].includes((error as { code?: string })?.code ?? "");
 

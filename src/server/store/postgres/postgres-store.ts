@@ -76,7 +76,7 @@ export class PostgresStore implements Store {
     this.keys = new PgKeys(pool, cache, health, options.metrics);
     this.sessions = new PgSessions(pool, health);
     this.admin = new PgAdminTokens(pool, health);
-    this.usage = new PgUsage(pool, health, options.usageQueueMax, options.log);
+    this.usage = new PgUsage(pool, health, options.usageQueueMax, options.log, options.metrics);
     this.limits = new PgRateWindows(admissions, health, options.rateLimit);
     this.prune = setInterval(() => {
       if (health.up) pool.query("DELETE FROM wisp_usage_events WHERE t < $1", [Date.now() - EVENT_RETENTION_MS]).catch((error: unknown) => health.failed(error, "usage prune"));
