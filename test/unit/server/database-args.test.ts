@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCommand } from "../../../src/server/cli-args";
-import { isUnavailable } from "../../../src/server/store/postgres/pg-errors";
+import { isBusy, isUnavailable } from "../../../src/server/store/postgres/pg-errors";
 import { parseDatabaseUrl } from "../../../src/server/store/postgres/database-url";
 import { TempDirs } from "../../harness/temp-dirs";
 
@@ -70,8 +70,14 @@ describe("--database", () => {
   });
 
   it("tells a database that went away from a statement that is wrong", () => {
-    for (const away of [{ code: "ECONNREFUSED" }, { code: "57P01" }, { code: "08006" }, new Error("Connection terminated unexpectedly"), new Error("timeout exceeded when trying to connect")]) {
+    for (const away of [{ code: "ECONNREFUSED" }, { code: "57P01" }, { code: "08006" }, new Error("Connection terminated unexpectedly"), new Error("Connection terminated due to connection timeout")]) {
       assert.ok(isUnavailable(away), JSON.stringify(away));
+      assert.ok(!isBusy(away), JSON.stringify(away));
+    }
+    // Waiting for a free slot of the pool, a statement cut by a timeout: busy, not away.
+    for (const busy of [new Error("timeout exceeded when trying to connect"), new Error("Query read timeout"), { code: "57014" }]) {
+      assert.ok(isBusy(busy), JSON.stringify(busy));
+      assert.ok(!isUnavailable(busy), JSON.stringify(busy));
     }
     for (const wrong of [{ code: "42P01" }, { code: "23505" }, new Error("syntax error at or near")]) assert.ok(!isUnavailable(wrong), JSON.stringify(wrong));
   });

@@ -37,7 +37,7 @@ export class PgSessions implements SessionRecords {
     try {
       return (await this.pool.query<Row>(text, values)).rows;
     } catch (error) {
-      if (this.health.failed(error, operation)) throw new StoreUnavailableError("the console's sessions are in the database, which is unavailable; retry in a moment");
+      if (this.health.failed(error, operation)) throw new StoreUnavailableError(`the console's sessions are in the database, which is ${this.health.condition}; retry in a moment`);
       throw error;
     }
   }
@@ -121,7 +121,7 @@ export class PgAdminTokens implements AdminTokens {
     try {
       hashes = (await this.pool.query<{ hash: Buffer }>("SELECT hash FROM wisp_admin_tokens")).rows.map((r) => r.hash);
     } catch (error) {
-      if (this.health.failed(error, "admin token")) throw new StoreUnavailableError("the console's admin tokens are in the database, which is unavailable; retry in a moment");
+      if (this.health.failed(error, "admin token")) throw new StoreUnavailableError(`the console's admin tokens are in the database, which is ${this.health.condition}; retry in a moment`);
       throw error;
     }
     const digest = sha256(candidate);

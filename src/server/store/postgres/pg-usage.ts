@@ -156,7 +156,7 @@ export class PgUsage implements UsageRecords {
     try {
       return (await this.pool.query<Row>(text, values)).rows;
     } catch (error) {
-      if (this.health.failed(error, "usage read")) throw new StoreUnavailableError("usage is kept in the database, which is unavailable; retry in a moment");
+      if (this.health.failed(error, "usage read")) throw new StoreUnavailableError(`usage is kept in the database, which is ${this.health.condition}; retry in a moment`);
       throw error;
     }
   }
@@ -169,6 +169,12 @@ export class PgUsage implements UsageRecords {
 
   private kick(): void {
     if (!this.writing && this.queue.length > 0 && this.health.up) void this.write();
+  }
+
+  private retrySoon(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.kick(), 1_000);
+    this.retryTimer.unref();
   }
 
   /** Stores `rows`, but for those the database refuses as they are, which are set aside. */
@@ -202,14 +208,15 @@ export class PgUsage implements UsageRecords {
           if (isRetryable(error)) continue;
           if (this.health.failed(error, "usage write")) {
             for (const waiting of this.queue) this.release(waiting);
+            // Away: written when it is back. Busy: tried again in a moment.
+            if (this.health.up) this.retrySoon();
             return;
           }
           // Not the database being away: said once, tried again in a second (nothing is dropped).
           if (!this.complained) this.log(`usage: could not store ${batch.length} records: ${(error as Error).message}; trying again`);
           this.complained = true;
           for (const waiting of this.queue) this.release(waiting);
-          this.retryTimer = setTimeout(() => this.kick(), 1_000);
-          this.retryTimer.unref();
+          this.retrySoon();
           return;
         }
         this.complained = false;

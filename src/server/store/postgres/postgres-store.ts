@@ -15,6 +15,7 @@ import { PgKeys } from "./pg-keys";
 import { PgRateWindows } from "./pg-rate-windows";
 import { firstAdminToken, PgAdminTokens, PgSessions } from "./pg-sessions";
 import { PgUsage } from "./pg-usage";
+import { pruneUsage } from "./usage-prune";
 import { knownMigrations, migrate, underLock } from "./schema";
 
 export interface PostgresStoreOptions {
@@ -34,10 +35,20 @@ const EVENT_RETENTION_MS = 35 * 24 * 3_600_000;
 
 /**
  * How every connection of a replica is made: bounded waits, so an unreachable database fails fast;
- * TCP keepalive, so the system ends a connection whose path died without a word.
+ * TCP keepalive, so the system ends a connection whose path died without a word. Statements are
+ * cut by the server after 10 s (statement_timeout: the connection stays usable); the client's own
+ * timeout, later, is for a server that no longer answers at all.
  */
 export function connectionConfig(url: DatabaseUrl): pg.ClientConfig {
-  return { connectionString: url.connectionString, application_name: "wisp-server", connectionTimeoutMillis: 5_000, query_timeout: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
+  return {
+    connectionString: url.connectionString,
+    application_name: "wisp-server",
+    connectionTimeoutMillis: 5_000,
+    options: "-c statement_timeout=10000",
+    query_timeout: 30_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
 }
 
 /**
@@ -47,7 +58,8 @@ export function connectionConfig(url: DatabaseUrl): pg.ClientConfig {
  * request's path and need no durability.
  */
 export function openPool(url: DatabaseUrl, max: number, onIdleError: (error: Error) => void, asyncCommit = false): pg.Pool {
-  const pool = new pg.Pool({ ...connectionConfig(url), max, idleTimeoutMillis: 30_000, ...(asyncCommit ? { options: "-c synchronous_commit=off" } : {}) });
+  const config = connectionConfig(url);
+  const pool = new pg.Pool({ ...config, max, idleTimeoutMillis: 30_000, ...(asyncCommit ? { options: `${config.options} -c synchronous_commit=off` } : {}) });
   pool.on("error", onIdleError);
   return pool;
 }
@@ -79,7 +91,7 @@ export class PostgresStore implements Store {
     this.usage = new PgUsage(pool, health, options.usageQueueMax, options.log, options.metrics);
     this.limits = new PgRateWindows(admissions, health, options.rateLimit);
     this.prune = setInterval(() => {
-      if (health.up) pool.query("DELETE FROM wisp_usage_events WHERE t < $1", [Date.now() - EVENT_RETENTION_MS]).catch((error: unknown) => health.failed(error, "usage prune"));
+      if (health.up) pruneUsage(pool, Date.now() - EVENT_RETENTION_MS).catch((error: unknown) => health.failed(error, "usage prune"));
     }, 3_600_000);
     this.prune.unref();
   }
