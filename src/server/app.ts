@@ -180,6 +180,7 @@ async function buildOnStore(
       reply.raw.setHeader("x-wisp-request-id", request.id);
     });
     api.addHook("onRequest", deps.authenticate);
+    api.addHook("onRequest", usage.begin);
     api.addHook("onRequest", async (request) => {
       if (request.method === "POST" && store.usage.full()) {
         throw new StoreUnavailableError(`this replica holds ${store.usage.pending()} usage records the database has not taken yet (it is unavailable): retry in a moment`);
