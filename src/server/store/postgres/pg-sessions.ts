@@ -132,7 +132,7 @@ export class PgAdminTokens implements AdminTokens {
 }
 
 /** Makes the first admin token when there is none (under the first-start lock); returns it, or undefined. */
-export async function firstAdminToken(client: PoolClient): Promise<string | undefined> {
+export async function firstAdminToken(client: Pick<PoolClient, "query">): Promise<string | undefined> {
   const { rows } = await client.query("SELECT count(*)::int AS n FROM wisp_admin_tokens");
   if (rows[0].n > 0) return undefined;
   return addAdminToken(client, false);
