@@ -46,6 +46,8 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   rateLimit: { requestsPerMinute: 0, tokensPerMinute: 0 },
   databasePoolSize: 10,
   keyCacheGraceMs: 60_000,
+  keyCacheMaxAgeMs: 60_000,
+  keyListenerHeartbeatMs: 5_000,
   usageQueueMax: 100_000,
   // Without a database a stop is at once, as it always was; a replica on one drains (cli-args).
   drainDelayMs: 0,
@@ -178,6 +180,7 @@ async function buildOnStore(
       reply.raw.setHeader("x-wisp-request-id", request.id);
     });
     api.addHook("onRequest", deps.authenticate);
+    api.addHook("onRequest", usage.begin);
     api.addHook("onRequest", async (request) => {
       if (request.method === "POST" && store.usage.full()) {
         throw new StoreUnavailableError(`this replica holds ${store.usage.pending()} usage records the database has not taken yet (it is unavailable): retry in a moment`);

@@ -16,7 +16,8 @@ export const USAGE = `usage:
               [--upstream NAME=URL[,key-env=VAR][,models=a,b]]... [--no-local-models]
               [--rate-limit requests=N,tokens=N] [--config wisp.json]
               [--database postgres://USER:PASSWORD@HOST:PORT/DB] [--database-pool N]
-              [--key-cache-grace SECONDS] [--usage-queue N]
+              [--key-cache-grace SECONDS] [--key-cache-max-age SECONDS]
+              [--key-listener-heartbeat SECONDS] [--usage-queue N]
               [--drain-delay SECONDS] [--drain-grace SECONDS]
   wisp-server keys create --name NAME [--data-dir DIR | --database URL]
   wisp-server keys list [--data-dir DIR | --database URL]
@@ -62,6 +63,13 @@ function seconds(name: string, value: string | undefined, fallbackMs: number): n
   return Math.round(n * 1000);
 }
 
+/** A duration that must be more than 0 (a timer that fires at once would spin), as ms. */
+function positiveSeconds(name: string, value: string | undefined, fallbackMs: number): number {
+  const ms = seconds(name, value, fallbackMs);
+  if (ms < 1) throw new Error(`--${name} must be a number of seconds above 0, got '${value}'`);
+  return ms;
+}
+
 export function parseCommand(argv: string[], env: Record<string, string | undefined> = process.env): Command {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -90,6 +98,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       database: { type: "string" },
       "database-pool": { type: "string" },
       "key-cache-grace": { type: "string" },
+      "key-cache-max-age": { type: "string" },
+      "key-listener-heartbeat": { type: "string" },
       "usage-queue": { type: "string" },
       "drain-delay": { type: "string" },
       "drain-grace": { type: "string" },
@@ -167,6 +177,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       ...(database === undefined ? {} : { database }),
       databasePoolSize: positiveInt("database-pool", values["database-pool"], DEFAULT_CONFIG.databasePoolSize),
       keyCacheGraceMs: seconds("key-cache-grace", values["key-cache-grace"], DEFAULT_CONFIG.keyCacheGraceMs),
+      keyCacheMaxAgeMs: seconds("key-cache-max-age", values["key-cache-max-age"], DEFAULT_CONFIG.keyCacheMaxAgeMs),
+      keyListenerHeartbeatMs: positiveSeconds("key-listener-heartbeat", values["key-listener-heartbeat"], DEFAULT_CONFIG.keyListenerHeartbeatMs),
       usageQueueMax: positiveInt("usage-queue", values["usage-queue"], DEFAULT_CONFIG.usageQueueMax),
       // A replica on a database drains on SIGTERM (see drain.ts); without one a stop is at once.
       drainDelayMs: seconds("drain-delay", values["drain-delay"], database === undefined ? DEFAULT_CONFIG.drainDelayMs : 5_000),

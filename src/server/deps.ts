@@ -69,6 +69,10 @@ export interface ServerConfig {
   databasePoolSize: number;
   /** While the database is away, keys checked before keep working from the cache this long, ms. */
   keyCacheGraceMs: number;
+  /** A cached key is checked in the database again once it was checked this long ago, ms. */
+  keyCacheMaxAgeMs: number;
+  /** How often the key listener's connection must answer (and how long it has to), ms. */
+  keyListenerHeartbeatMs: number;
   /** Usage records kept in memory while the database is away; beyond them new requests get 503. */
   usageQueueMax: number;
   /** On SIGTERM, how long /ready fails (and requests are still served) before the listener closes, ms. */

@@ -27,6 +27,8 @@ export interface MetricSources {
 export interface StoreMetrics {
   databaseError(operation: string): void;
   keyCache(result: "hit" | "miss" | "stale"): void;
+  /** A usage record the database refused as it is, set aside so that the records after it are stored. */
+  usageRejected(): void;
 }
 
 const noSources: MetricSources = { inFlight: () => 0, queues: () => ({ text: 0, images: 0 }), upstreams: () => [], database: () => undefined };
@@ -41,6 +43,7 @@ export class ServerMetrics implements StoreMetrics {
   private readonly limited: Counter;
   private readonly dbErrors: Counter<"operation">;
   private readonly cache: Counter<"result">;
+  private readonly rejected: Counter;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -63,6 +66,7 @@ export class ServerMetrics implements StoreMetrics {
     this.limited = new Counter({ name: "wisp_rate_limited_requests_total", help: "Requests refused with 429 by --rate-limit.", registers });
     this.dbErrors = new Counter({ name: "wisp_database_errors_total", help: "Database operations that failed, by operation.", labelNames: ["operation"], registers });
     this.cache = new Counter({ name: "wisp_key_cache_total", help: "API key checks: hit (from this replica's cache), miss (asked the database), stale (from the cache while the database was away).", labelNames: ["result"], registers });
+    this.rejected = new Counter({ name: "wisp_usage_records_rejected_total", help: "Usage records the database refused as they were (a malformed count): set aside and logged, so that later records are stored.", registers });
     const sources = () => this.sources;
     new Gauge({
       name: "wisp_requests_in_flight",
@@ -153,8 +157,9 @@ export class ServerMetrics implements StoreMetrics {
   }
 
   served(model: string, upstream: string | null, promptTokens: number, completionTokens: number): void {
-    if (promptTokens > 0) this.tokens.inc({ kind: "prompt", model, upstream: upstream ?? "" }, promptTokens);
-    if (completionTokens > 0) this.tokens.inc({ kind: "completion", model, upstream: upstream ?? "" }, completionTokens);
+    // prom-client throws on anything but a finite number.
+    if (Number.isFinite(promptTokens) && promptTokens > 0) this.tokens.inc({ kind: "prompt", model, upstream: upstream ?? "" }, promptTokens);
+    if (Number.isFinite(completionTokens) && completionTokens > 0) this.tokens.inc({ kind: "completion", model, upstream: upstream ?? "" }, completionTokens);
   }
 
   rateLimited(): void {
@@ -167,6 +172,10 @@ export class ServerMetrics implements StoreMetrics {
 
   keyCache(result: "hit" | "miss" | "stale"): void {
     this.cache.inc({ result });
+  }
+
+  usageRejected(): void {
+    this.rejected.inc();
   }
 
   /** The text GET /metrics answers. */

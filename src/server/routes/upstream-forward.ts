@@ -8,7 +8,8 @@ import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
 import { ApiError, errorBody, type ApiErrorType } from "../errors";
 import { markFirstToken } from "../metrics/request-labels";
-import { SseRelay, type RelayedUsage } from "../upstreams/sse-relay";
+import { relayedUsage, type RelayedUsage } from "../upstreams/relayed-usage";
+import { SseRelay } from "../upstreams/sse-relay";
 import type { Upstream } from "../upstreams/upstream";
 import type { UpstreamRoute } from "../upstreams/upstream-registry";
 import { openUpstream, readBody, staleConnection } from "../upstreams/upstream-transport";
@@ -68,7 +69,7 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
       request.wispUpstream = upstream.name;
       const served = (usage: RelayedUsage | undefined, status = 200) =>
         deps.usage.served(request, { model: route.id, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens }, status);
-      if (isEventStream(response)) await relayStream(reply, upstream, response, new SseRelay(streaming && !clientWantsUsage), served);
+      if (isEventStream(response)) await relayStream(reply, upstream, response, new SseRelay(streaming && !clientWantsUsage), served, deps.log);
       else {
         const answer = await readBody(response);
         await served(usageOf(answer));
@@ -117,7 +118,7 @@ const isEventStream = (response: IncomingMessage) => (response.headers["content-
 
 function usageOf(answer: Buffer): RelayedUsage | undefined {
   try {
-    return (JSON.parse(answer.toString("utf8")) as { usage?: RelayedUsage }).usage;
+    return relayedUsage((JSON.parse(answer.toString("utf8")) as { usage?: unknown }).usage);
   } catch {
     return undefined;
   }
@@ -130,6 +131,7 @@ function relayStream(
   response: IncomingMessage,
   relay: SseRelay,
   served: (usage: RelayedUsage | undefined, status?: number) => Promise<void>,
+  log: (message: string) => void,
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
@@ -148,7 +150,13 @@ function relayStream(
     });
     response.once("close", async () => {
       // A stream that ended early has no usage from the engine: its choices so far are charged.
-      await served(relay.usage ?? { prompt_tokens: 0, completion_tokens: relay.choiceEvents });
+      const usage = { prompt_tokens: relay.usage?.prompt_tokens ?? 0, completion_tokens: relay.usage?.completion_tokens ?? relay.choiceEvents };
+      try {
+        await served(usage);
+      } catch (error) {
+        // Thrown in a close listener it would end the process: the answer still ends as it should.
+        log(`usage of a stream from upstream ${upstream.name} not recorded: ${(error as Error).message}`);
+      }
       if (!raw.destroyed) {
         const rest = relay.end();
         if (response.complete) raw.end(rest);

@@ -13,6 +13,8 @@ export interface StoreOptions {
   database?: string;
   databasePoolSize: number;
   keyCacheGraceMs: number;
+  keyCacheMaxAgeMs: number;
+  keyListenerHeartbeatMs: number;
   usageQueueMax: number;
   log: (message: string) => void;
   metrics: StoreMetrics;

@@ -4,11 +4,7 @@
 // passes here): only the one that carries usage is decoded and parsed. The stream's tail (the
 // usage chunk and `[DONE]`) is held back until the upstream has ended, so the usage is recorded
 // before the client has the whole answer.
-
-export interface RelayedUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-}
+import { relayedUsage, type RelayedUsage } from "./relayed-usage";
 
 const EVENT_END = Buffer.from("\n\n");
 const CHOICE = Buffer.from('"choices":[{');
@@ -75,9 +71,9 @@ export class SseRelay {
     if (data.trim() === "[DONE]") return "tail";
     if (!data.includes('"usage"')) return "pass";
     try {
-      const parsed = JSON.parse(data) as { usage?: RelayedUsage | null; choices?: unknown[] };
+      const parsed = JSON.parse(data) as { usage?: unknown; choices?: unknown[] };
       if (!parsed.usage) return "pass";
-      this.usage = parsed.usage;
+      this.usage = relayedUsage(parsed.usage) ?? this.usage;
       // Engines that report usage on every chunk (vLLM's continuous usage) pass them as they come.
       const final = Array.isArray(parsed.choices) && parsed.choices.length === 0;
       if (!final) return "pass";

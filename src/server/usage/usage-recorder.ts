@@ -50,6 +50,9 @@ export class UsageRecorder {
   private readonly now: () => number;
   private readonly onTokens: (key: string, tokens: number) => void;
   private readonly onServed: (request: FastifyRequest, served: ServedUsage) => void;
+  /** Authenticated requests whose usage is not reported yet (a drain waits for them). */
+  private readonly open = new WeakSet<FastifyRequest>();
+  private opened = 0;
 
   constructor(
     private readonly sink: UsageSink,
@@ -66,7 +69,7 @@ export class UsageRecorder {
    */
   served(request: FastifyRequest, served: ServedUsage, status = 200): Promise<void> {
     if (request.wispKey === null || request.wispUsageReported) return Promise.resolve();
-    request.wispUsageReported = true;
+    this.reported(request);
     this.onServed(request, served);
     this.onTokens(request.wispKey.id, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
     return this.sink.record({
@@ -84,9 +87,26 @@ export class UsageRecorder {
   /** A request no route reported (listing models, an error): counted without a model. */
   private other(request: FastifyRequest, status: number): Promise<void> {
     if (request.wispKey === null || request.wispUsageReported) return Promise.resolve();
-    request.wispUsageReported = true;
+    this.reported(request);
     return this.sink.record({ id: request.id, t: this.now(), key: request.wispKey.id, model: null, status, prompt_tokens: 0, completion_tokens: 0, images: 0 });
   }
+
+  /** Requests authenticated and not reported yet: a stream cut at the end of a drain reports as it stops. */
+  get unreported(): number {
+    return this.opened;
+  }
+
+  private reported(request: FastifyRequest): void {
+    request.wispUsageReported = true;
+    if (this.open.delete(request)) this.opened--;
+  }
+
+  /** onRequest hook for the /v1 scope, after authentication: the request's usage is to come. */
+  readonly begin = async (request: FastifyRequest): Promise<void> => {
+    if (request.wispKey === null || this.open.has(request)) return;
+    this.open.add(request);
+    this.opened++;
+  };
 
   /** onSend hook for the /v1 scope: recorded before the answer goes out. */
   readonly hook = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCommand } from "../../../src/server/cli-args";
-import { isUnavailable } from "../../../src/server/store/postgres/pg-errors";
+import { isBusy, isUnavailable } from "../../../src/server/store/postgres/pg-errors";
 import { parseDatabaseUrl } from "../../../src/server/store/postgres/database-url";
 import { TempDirs } from "../../harness/temp-dirs";
 
@@ -18,9 +18,14 @@ describe("--database", () => {
     const none = parseCommand([], {});
     assert.ok(none.kind === "serve" && none.config.database === undefined);
     assert.deepEqual(none.kind === "serve" && [none.config.drainDelayMs, none.config.drainGraceMs], [0, 0]);
-    const tuned = parseCommand(["--database", URL_, "--drain-delay", "1.5", "--drain-grace", "0", "--key-cache-grace", "90", "--usage-queue", "500", "--database-pool", "4"], {});
+    assert.deepEqual(flag.kind === "serve" && [flag.config.keyCacheMaxAgeMs, flag.config.keyListenerHeartbeatMs], [60_000, 5_000]);
+    const tuned = parseCommand(["--database", URL_, "--drain-delay", "1.5", "--drain-grace", "0", "--key-cache-grace", "90", "--usage-queue", "500", "--database-pool", "4", "--key-cache-max-age", "30", "--key-listener-heartbeat", "0.5"], {});
     assert.ok(tuned.kind === "serve");
-    assert.deepEqual([tuned.config.drainDelayMs, tuned.config.drainGraceMs, tuned.config.keyCacheGraceMs, tuned.config.usageQueueMax, tuned.config.databasePoolSize], [1_500, 0, 90_000, 500, 4]);
+    assert.deepEqual(
+      [tuned.config.drainDelayMs, tuned.config.drainGraceMs, tuned.config.keyCacheGraceMs, tuned.config.usageQueueMax, tuned.config.databasePoolSize, tuned.config.keyCacheMaxAgeMs, tuned.config.keyListenerHeartbeatMs],
+      [1_500, 0, 90_000, 500, 4, 30_000, 500],
+    );
+    assert.throws(() => parseCommand(["--database", URL_, "--key-listener-heartbeat", "0"], {}), /--key-listener-heartbeat must be a number of seconds above 0/);
   });
 
   it("comes from the config file's \"database\" last: the flag and WISP_DATABASE_URL override it", () => {
@@ -65,8 +70,14 @@ describe("--database", () => {
   });
 
   it("tells a database that went away from a statement that is wrong", () => {
-    for (const away of [{ code: "ECONNREFUSED" }, { code: "57P01" }, { code: "08006" }, new Error("Connection terminated unexpectedly"), new Error("timeout exceeded when trying to connect")]) {
+    for (const away of [{ code: "ECONNREFUSED" }, { code: "57P01" }, { code: "08006" }, new Error("Connection terminated unexpectedly"), new Error("Connection terminated due to connection timeout")]) {
       assert.ok(isUnavailable(away), JSON.stringify(away));
+      assert.ok(!isBusy(away), JSON.stringify(away));
+    }
+    // Waiting for a free slot of the pool, a statement cut by a timeout: busy, not away.
+    for (const busy of [new Error("timeout exceeded when trying to connect"), new Error("Query read timeout"), { code: "57014" }]) {
+      assert.ok(isBusy(busy), JSON.stringify(busy));
+      assert.ok(!isUnavailable(busy), JSON.stringify(busy));
     }
     for (const wrong of [{ code: "42P01" }, { code: "23505" }, new Error("syntax error at or near")]) assert.ok(!isUnavailable(wrong), JSON.stringify(wrong));
   });

@@ -12,7 +12,7 @@ describe("KeyCache (a replica's cache of checked keys)", () => {
   });
 
   it("keeps nothing until its listener listens, then answers hits until a key's change drops it", () => {
-    const cache = new KeyCache(60_000, 100, clock);
+    const cache = new KeyCache(60_000, { capacity: 100, now: clock });
     cache.set("h1", key("a"), cache.begin());
     assert.equal(cache.get("h1"), undefined, "not exact yet: nothing cached");
     cache.listen();
@@ -27,7 +27,7 @@ describe("KeyCache (a replica's cache of checked keys)", () => {
   });
 
   it("does not keep an answer looked up before a change that came while it was on its way", () => {
-    const cache = new KeyCache(60_000, 100, clock);
+    const cache = new KeyCache(60_000, { capacity: 100, now: clock });
     cache.listen();
     const since = cache.begin();
     cache.invalidate("a"); // the revocation's notification overtakes the lookup's answer
@@ -36,7 +36,7 @@ describe("KeyCache (a replica's cache of checked keys)", () => {
   });
 
   it("serves keys checked before the listener was lost for the grace period only, and starts empty when it listens again", () => {
-    const cache = new KeyCache(60_000, 100, clock);
+    const cache = new KeyCache(60_000, { capacity: 100, now: clock });
     cache.listen();
     cache.set("h1", key("a"), cache.begin());
     cache.lost();
@@ -48,5 +48,17 @@ describe("KeyCache (a replica's cache of checked keys)", () => {
     cache.listen();
     assert.equal(cache.size, 0);
     assert.equal(cache.stale("h1"), undefined, "exact again: stale answers are for outages only");
+  });
+
+  it("checks a key in the database again once it was checked longer ago than the maximum age, even while listening", () => {
+    const cache = new KeyCache(60_000, { maxAgeMs: 30_000, capacity: 100, now: clock });
+    cache.listen();
+    cache.set("h1", key("a"), cache.begin());
+    now += 30_000;
+    assert.deepEqual(cache.get("h1"), key("a"));
+    now += 1;
+    assert.equal(cache.get("h1"), undefined, "older than 30 s: asked again");
+    cache.set("h1", key("a"), cache.begin());
+    assert.deepEqual(cache.get("h1"), key("a"), "checked again: trusted for another 30 s");
   });
 });

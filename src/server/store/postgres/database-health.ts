@@ -2,7 +2,7 @@
 // while it is down, requests skip it (keys come from the cache, usage waits in a buffer) and it is
 // tried again every `probeMs` until it answers, when what waited is written.
 import type { StoreMetrics } from "../../metrics/server-metrics";
-import { isUnavailable } from "./pg-errors";
+import { isBusy, isUnavailable } from "./pg-errors";
 
 export class DatabaseHealth {
   up = true;
@@ -25,12 +25,19 @@ export class DatabaseHealth {
     this.backUp.push(then);
   }
 
+  /** What a failed operation met, for its error message: the database away, or too busy now. */
+  get condition(): "unavailable" | "busy" {
+    return this.up ? "busy" : "unavailable";
+  }
+
   /**
-   * A database operation failed: counts it, and says whether the database is away (true: the
-   * caller falls back) or the operation itself is wrong (false: the caller throws).
+   * A database operation failed: counts it, and says whether the database is away or busy (true:
+   * the caller falls back) or the operation itself is wrong (false: the caller throws). Only away
+   * marks it down: busy is this operation's alone.
    */
   failed(error: unknown, operation: string): boolean {
     this.metrics.databaseError(operation);
+    if (isBusy(error)) return true;
     if (!isUnavailable(error)) return false;
     this.down((error as Error).message ?? String(error));
     return true;

@@ -22,7 +22,7 @@ import { appliedMigrations, knownMigrations, migrate, underLock } from "./schema
 type Print = (line: string) => void;
 
 const ignore = () => undefined;
-const noMetrics = { databaseError: ignore, keyCache: ignore };
+const noMetrics = { databaseError: ignore, keyCache: ignore, usageRejected: ignore };
 
 /** Runs `work` on a pool of the database; connection failures are one line naming it (never its password). */
 async function withPool<T>(database: string, work: (pool: pg.Pool, url: DatabaseUrl) => Promise<T>): Promise<T> {

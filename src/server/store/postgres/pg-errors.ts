@@ -1,18 +1,37 @@
 // What a database error means: the database is away (requests fall back on caches and buffers, and
-// it is tried again), or a real fault; and at start, one line that says what to do.
+// it is tried again), busy (this operation falls back, nothing else changes), or a real fault; and
+// at start, one line that says what to do.
 import { StartupError } from "../../startup-error";
 import type { DatabaseUrl } from "./database-url";
 
 const networkCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED"]);
 /** SQLSTATEs of a server going away or not taking connections (class 08 is connection exceptions). */
 const unavailableStates = new Set(["57P01", "57P02", "57P03", "53300", "53400"]);
-const unavailableMessages = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|not queryable|Client was closed/i;
+// (pg-pool's "Connection terminated due to connection timeout" is a connection that could not be
+// made; its "timeout exceeded when trying to connect" is a wait for a free slot of the pool: busy.)
+const unavailableMessages = /Connection terminated|connection error|not queryable|Client was closed/i;
+/** Waits for a free connection of this replica's pool, statements cut by a timeout: load, not an outage. */
+const busyMessages = /timeout exceeded when trying to connect|Query read timeout/i;
 
 /** Whether `error` says the database cannot be reached now (rather than that a statement is wrong). */
 export function isUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown };
   if (typeof e?.code === "string" && (networkCodes.has(e.code) || e.code.startsWith("08") || unavailableStates.has(e.code))) return true;
   return typeof e?.message === "string" && unavailableMessages.test(e.message);
+}
+
+/** Data exceptions (22) and integrity violations (23): the statement's values are wrong, and will be every time. */
+export const isDataError = (error: unknown): boolean => /^2[23]/.test(String((error as { code?: unknown })?.code ?? ""));
+
+/**
+ * Whether `error` says the database (or this replica's pool) is too busy to answer in time: the
+ * operation fails like one in an outage, but the database is not marked down (a burst would
+ * otherwise take every replica out of the balancer at once).
+ */
+export function isBusy(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  // 57014: canceled, by statement_timeout.
+  return e?.code === "57014" || (typeof e?.message === "string" && busyMessages.test(e.message));
 }
 
 /** Deadlocks and serialization failures: the same write goes through when tried again. */

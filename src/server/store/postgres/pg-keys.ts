@@ -91,6 +91,6 @@ export class PgKeys implements KeyRecords {
       this.metrics.keyCache("stale");
       return stale;
     }
-    throw new StoreUnavailableError("the API key could not be checked: the database is unavailable; retry in a moment");
+    throw new StoreUnavailableError(`the API key could not be checked: the database is ${this.health.condition}; retry in a moment`);
   }
 }

@@ -37,7 +37,7 @@ export class PgSessions implements SessionRecords {
     try {
       return (await this.pool.query<Row>(text, values)).rows;
     } catch (error) {
-      if (this.health.failed(error, operation)) throw new StoreUnavailableError("the console's sessions are in the database, which is unavailable; retry in a moment");
+      if (this.health.failed(error, operation)) throw new StoreUnavailableError(`the console's sessions are in the database, which is ${this.health.condition}; retry in a moment`);
       throw error;
     }
   }
@@ -121,7 +121,7 @@ export class PgAdminTokens implements AdminTokens {
     try {
       hashes = (await this.pool.query<{ hash: Buffer }>("SELECT hash FROM wisp_admin_tokens")).rows.map((r) => r.hash);
     } catch (error) {
-      if (this.health.failed(error, "admin token")) throw new StoreUnavailableError("the console's admin tokens are in the database, which is unavailable; retry in a moment");
+      if (this.health.failed(error, "admin token")) throw new StoreUnavailableError(`the console's admin tokens are in the database, which is ${this.health.condition}; retry in a moment`);
       throw error;
     }
     const digest = sha256(candidate);
@@ -132,7 +132,7 @@ export class PgAdminTokens implements AdminTokens {
 }
 
 /** Makes the first admin token when there is none (under the first-start lock); returns it, or undefined. */
-export async function firstAdminToken(client: PoolClient): Promise<string | undefined> {
+export async function firstAdminToken(client: Pick<PoolClient, "query">): Promise<string | undefined> {
   const { rows } = await client.query("SELECT count(*)::int AS n FROM wisp_admin_tokens");
   if (rows[0].n > 0) return undefined;
   return addAdminToken(client, false);

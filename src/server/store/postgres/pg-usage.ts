@@ -7,6 +7,10 @@
 // While the database is away, records wait in a bounded buffer (its size is in GET /metrics) and
 // answers no longer wait for them; they are written when the database is back. A full buffer makes
 // new requests get 503 rather than be served uncounted.
+//
+// A record the database refuses as it is (a data error: a malformed count) would fail its batch
+// every time and hold back every record after it: the batch is halved until it is found, and it
+// is set aside (logged, counted in wisp_usage_records_rejected_total) while the others are stored.
 import os from "node:os";
 import type { Pool } from "pg";
 import { delay } from "../../../core/base/delay";
@@ -15,7 +19,8 @@ import { StoreUnavailableError } from "../../errors";
 import type { RecordedUsage } from "../../usage/usage-recorder";
 import type { UsageRecords } from "../store";
 import type { DatabaseHealth } from "./database-health";
-import { isRetryable } from "./pg-errors";
+import type { StoreMetrics } from "../../metrics/server-metrics";
+import { isDataError, isRetryable } from "./pg-errors";
 
 /** Records written in one statement at most. */
 const BATCH = 500;
@@ -84,6 +89,7 @@ export class PgUsage implements UsageRecords {
     private readonly health: DatabaseHealth,
     private readonly max: number,
     private readonly log: (message: string) => void,
+    private readonly metrics: Pick<StoreMetrics, "usageRejected">,
   ) {
     health.onBackUp(() => this.kick());
   }
@@ -150,7 +156,7 @@ export class PgUsage implements UsageRecords {
     try {
       return (await this.pool.query<Row>(text, values)).rows;
     } catch (error) {
-      if (this.health.failed(error, "usage read")) throw new StoreUnavailableError("usage is kept in the database, which is unavailable; retry in a moment");
+      if (this.health.failed(error, "usage read")) throw new StoreUnavailableError(`usage is kept in the database, which is ${this.health.condition}; retry in a moment`);
       throw error;
     }
   }
@@ -165,6 +171,31 @@ export class PgUsage implements UsageRecords {
     if (!this.writing && this.queue.length > 0 && this.health.up) void this.write();
   }
 
+  private retrySoon(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.kick(), 1_000);
+    this.retryTimer.unref();
+  }
+
+  /** Stores `rows`, but for those the database refuses as they are, which are set aside. */
+  private async insert(rows: UsageRow[]): Promise<void> {
+    try {
+      await this.pool.query(INSERT_USAGE, insertValues(rows));
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+      if (rows.length === 1) return this.setAside(rows[0]!, error);
+      // Halves stored before a later failure are stored once: the insert skips ids it has.
+      const half = Math.ceil(rows.length / 2);
+      await this.insert(rows.slice(0, half));
+      await this.insert(rows.slice(half));
+    }
+  }
+
+  private setAside(row: UsageRow, error: unknown): void {
+    this.metrics.usageRejected();
+    this.log(`usage: record ${row.id} set aside, the database refused it: ${(error as Error).message} (${JSON.stringify({ ...row, id: undefined })})`);
+  }
+
   /** Writes batches until the queue is empty or the database is away. */
   private async write(): Promise<void> {
     this.writing = true;
@@ -172,19 +203,20 @@ export class PgUsage implements UsageRecords {
       while (this.queue.length > 0 && this.health.up) {
         const batch = this.queue.slice(0, BATCH);
         try {
-          await this.pool.query(INSERT_USAGE, insertValues(batch.map((w) => w.row)));
+          await this.insert(batch.map((w) => w.row));
         } catch (error) {
           if (isRetryable(error)) continue;
           if (this.health.failed(error, "usage write")) {
             for (const waiting of this.queue) this.release(waiting);
+            // Away: written when it is back. Busy: tried again in a moment.
+            if (this.health.up) this.retrySoon();
             return;
           }
           // Not the database being away: said once, tried again in a second (nothing is dropped).
           if (!this.complained) this.log(`usage: could not store ${batch.length} records: ${(error as Error).message}; trying again`);
           this.complained = true;
           for (const waiting of this.queue) this.release(waiting);
-          this.retryTimer = setTimeout(() => this.kick(), 1_000);
-          this.retryTimer.unref();
+          this.retrySoon();
           return;
         }
         this.complained = false;

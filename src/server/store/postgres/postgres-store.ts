@@ -15,6 +15,7 @@ import { PgKeys } from "./pg-keys";
 import { PgRateWindows } from "./pg-rate-windows";
 import { firstAdminToken, PgAdminTokens, PgSessions } from "./pg-sessions";
 import { PgUsage } from "./pg-usage";
+import { pruneUsage } from "./usage-prune";
 import { knownMigrations, migrate, underLock } from "./schema";
 
 export interface PostgresStoreOptions {
@@ -22,6 +23,8 @@ export interface PostgresStoreOptions {
   rateLimit: RateLimit;
   databasePoolSize: number;
   keyCacheGraceMs: number;
+  keyCacheMaxAgeMs: number;
+  keyListenerHeartbeatMs: number;
   usageQueueMax: number;
   log: (message: string) => void;
   metrics: StoreMetrics;
@@ -30,9 +33,22 @@ export interface PostgresStoreOptions {
 /** Per-request usage rows older than this are deleted (the hourly counts stay): the console shows 30 days. */
 const EVENT_RETENTION_MS = 35 * 24 * 3_600_000;
 
-/** How every connection of a replica is made: bounded waits, so an unreachable database fails fast. */
+/**
+ * How every connection of a replica is made: bounded waits, so an unreachable database fails fast;
+ * TCP keepalive, so the system ends a connection whose path died without a word. Statements are
+ * cut by the server after 10 s (statement_timeout: the connection stays usable); the client's own
+ * timeout, later, is for a server that no longer answers at all.
+ */
 export function connectionConfig(url: DatabaseUrl): pg.ClientConfig {
-  return { connectionString: url.connectionString, application_name: "wisp-server", connectionTimeoutMillis: 5_000, query_timeout: 10_000 };
+  return {
+    connectionString: url.connectionString,
+    application_name: "wisp-server",
+    connectionTimeoutMillis: 5_000,
+    options: "-c statement_timeout=10000",
+    query_timeout: 30_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
 }
 
 /**
@@ -42,7 +58,8 @@ export function connectionConfig(url: DatabaseUrl): pg.ClientConfig {
  * request's path and need no durability.
  */
 export function openPool(url: DatabaseUrl, max: number, onIdleError: (error: Error) => void, asyncCommit = false): pg.Pool {
-  const pool = new pg.Pool({ ...connectionConfig(url), max, idleTimeoutMillis: 30_000, ...(asyncCommit ? { options: "-c synchronous_commit=off" } : {}) });
+  const config = connectionConfig(url);
+  const pool = new pg.Pool({ ...config, max, idleTimeoutMillis: 30_000, ...(asyncCommit ? { options: `${config.options} -c synchronous_commit=off` } : {}) });
   pool.on("error", onIdleError);
   return pool;
 }
@@ -71,10 +88,10 @@ export class PostgresStore implements Store {
     this.keys = new PgKeys(pool, cache, health, options.metrics);
     this.sessions = new PgSessions(pool, health);
     this.admin = new PgAdminTokens(pool, health);
-    this.usage = new PgUsage(pool, health, options.usageQueueMax, options.log);
+    this.usage = new PgUsage(pool, health, options.usageQueueMax, options.log, options.metrics);
     this.limits = new PgRateWindows(admissions, health, options.rateLimit);
     this.prune = setInterval(() => {
-      if (health.up) pool.query("DELETE FROM wisp_usage_events WHERE t < $1", [Date.now() - EVENT_RETENTION_MS]).catch((error: unknown) => health.failed(error, "usage prune"));
+      if (health.up) pruneUsage(pool, Date.now() - EVENT_RETENTION_MS).catch((error: unknown) => health.failed(error, "usage prune"));
     }, 3_600_000);
     this.prune.unref();
   }
@@ -86,8 +103,8 @@ export class PostgresStore implements Store {
     const pool = openPool(url, options.databasePoolSize, (error) => health.failed(error, "idle connection"));
     // Admissions wait for no disk: a rate-limit window lost in a database crash costs nothing.
     const admissions = openPool(url, Math.max(2, Math.ceil(options.databasePoolSize / 2)), (error) => health.failed(error, "idle connection"), true);
-    const cache = new KeyCache(options.keyCacheGraceMs);
-    const listener = new InvalidationListener(connectionConfig(url), cache, (error) => health.failed(error, "key listener"));
+    const cache = new KeyCache(options.keyCacheGraceMs, { maxAgeMs: options.keyCacheMaxAgeMs });
+    const listener = new InvalidationListener(connectionConfig(url), cache, (error) => health.failed(error, "key listener"), options.keyListenerHeartbeatMs);
     let started: { applied: string[]; adminToken: string | undefined };
     try {
       started = await underLock(pool, async (client) => ({ applied: await migrate(client), adminToken: await firstAdminToken(client) }));

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Pool, PoolClient } from "pg";
+import pg, { type ClientBase, type Pool, type PoolClient } from "pg";
 import { StartupError } from "../../startup-error";
 
 export interface Migration {
@@ -30,9 +30,14 @@ export function knownMigrations(dir = migrationsDir()): Migration[] {
     .sort((a, b) => a.version - b.version);
 }
 
-/** Runs `work` on one connection while this process holds the lock (others wait for it). */
-export async function underLock<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+/**
+ * Runs `work` on a connection of its own while this process holds the lock (others wait for it).
+ * Neither the wait nor the work has a timeout: a replica waits for another's migration however
+ * long it takes, and a long migration can apply (the pool's connections cut statements at 10 s).
+ */
+export async function underLock<T>(pool: Pool, work: (client: ClientBase) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ ...pool.options, query_timeout: 0, options: "-c statement_timeout=0" });
+  await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [LOCK]);
     try {
@@ -41,7 +46,7 @@ export async function underLock<T>(pool: Pool, work: (client: PoolClient) => Pro
       await client.query("SELECT pg_advisory_unlock($1)", [LOCK]);
     }
   } finally {
-    client.release();
+    await client.end();
   }
 }
 
@@ -72,7 +77,7 @@ export function checkNotNewer(applied: readonly AppliedMigration[], known: reado
  * Applies what is missing (the caller holds the lock); returns the files applied now. A failing
  * migration leaves the schema as the one before it.
  */
-export async function migrate(client: PoolClient, known = knownMigrations()): Promise<string[]> {
+export async function migrate(client: ClientBase, known = knownMigrations()): Promise<string[]> {
   await client.query(`CREATE TABLE IF NOT EXISTS wisp_schema_migrations (
     version integer PRIMARY KEY,
     name text NOT NULL,

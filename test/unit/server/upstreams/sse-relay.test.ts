@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { relayedUsage } from "../../../../src/server/upstreams/relayed-usage";
 import { SseRelay } from "../../../../src/server/upstreams/sse-relay";
 
 const event = (data: object | string) => `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
@@ -42,7 +43,7 @@ describe("SseRelay", () => {
     const stream = text("a") + text("b") + usage + event("[DONE]");
     const asked = new SseRelay(false);
     assert.equal(relayed(asked, [Buffer.from(stream)]) + asked.end().toString("utf8"), stream);
-    assert.deepEqual(asked.usage, { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 });
+    assert.deepEqual(asked.usage, { prompt_tokens: 7, completion_tokens: 2 });
     const notAsked = new SseRelay(true);
     assert.equal(relayed(notAsked, [Buffer.from(stream)]) + notAsked.end().toString("utf8"), text("a") + text("b") + event("[DONE]"));
     assert.equal(notAsked.usage?.completion_tokens, 2);
@@ -71,5 +72,14 @@ describe("SseRelay", () => {
     const relay = new SseRelay(false);
     assert.equal(relay.push(Buffer.from('data: {"choices":[{"text":"x"}]}\n')), undefined);
     assert.equal(relay.end().toString("utf8"), 'data: {"choices":[{"text":"x"}]}\n');
+  });
+
+  it("keeps of an upstream's usage only counts that are numbers of tokens: 3.5 rounded, a string, 1e400 or a negative left out", () => {
+    const relay = new SseRelay(true);
+    relayed(relay, [Buffer.from(text("a") + 'data: {"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":3.5,"completion_tokens":1e400}}\n\n')]);
+    assert.deepEqual(relay.usage, { prompt_tokens: 4 });
+    assert.deepEqual(relayedUsage({ prompt_tokens: "12", completion_tokens: -1 }), undefined);
+    assert.deepEqual(relayedUsage({ prompt_tokens: 7, completion_tokens: 2 ** 60 }), { prompt_tokens: 7 });
+    assert.deepEqual(relayedUsage({ prompt_tokens: 7, completion_tokens: 2 }), { prompt_tokens: 7, completion_tokens: 2 });
   });
 });
