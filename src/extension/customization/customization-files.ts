@@ -38,6 +38,8 @@ export class CustomizationFiles implements vscode.Disposable {
   private promptFiles: Loaded<PromptFile>[] = [];
   private agentFiles: Loaded<CustomAgent>[] = [];
   private instructionFiles: Loaded<ScopedInstructions>[] = [];
+  /** Files whose reading failed (a bug of Wisp's): shown as such, the others still used. */
+  private unreadable: { uri: vscode.Uri; problem: FileProblem }[] = [];
   private readonly diagnostics = vscode.languages.createDiagnosticCollection("wisp-customization");
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -119,6 +121,7 @@ export class CustomizationFiles implements vscode.Disposable {
         this.promptFiles = read.prompts;
         this.agentFiles = read.agents;
         this.instructionFiles = read.instructions;
+        this.unreadable = read.unreadable;
         this.showProblems();
         this.log.info(`customization: ${read.prompts.length} prompt file(s), ${read.agents.length} agent(s), ${read.instructions.length} instructions file(s)`);
         this.changed.fire();
@@ -139,7 +142,7 @@ export class CustomizationFiles implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
-  private async readAll(): Promise<{ prompts: Loaded<PromptFile>[]; agents: Loaded<CustomAgent>[]; instructions: Loaded<ScopedInstructions>[] }> {
+  private async readAll(): Promise<{ prompts: Loaded<PromptFile>[]; agents: Loaded<CustomAgent>[]; instructions: Loaded<ScopedInstructions>[]; unreadable: { uri: vscode.Uri; problem: FileProblem }[] }> {
     const roots: { dir: vscode.Uri; kinds: readonly ("prompts" | "agents" | "instructions")[]; origin: "workspace" | "user" }[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       for (const [kind, paths] of Object.entries(workspaceFolders)) {
@@ -151,6 +154,7 @@ export class CustomizationFiles implements vscode.Disposable {
     const prompts: Loaded<PromptFile>[] = [];
     const agents: Loaded<CustomAgent>[] = [];
     const instructions: Loaded<ScopedInstructions>[] = [];
+    const unreadable: { uri: vscode.Uri; problem: FileProblem }[] = [];
     for (const root of roots) {
       for (const name of await fileNames(root.dir)) {
         const uri = vscode.Uri.joinPath(root.dir, name);
@@ -159,12 +163,18 @@ export class CustomizationFiles implements vscode.Disposable {
         const text = await readText(uri);
         if (text === undefined) continue;
         const source = root.origin === "workspace" ? vscode.workspace.asRelativePath(uri, false) : uri.fsPath;
-        if (kind === "prompts") prompts.push({ uri, origin: root.origin, value: withToolWarnings(parsePromptFile(name, source, text), text) });
-        else if (kind === "agents") agents.push({ uri, origin: root.origin, value: withToolWarnings(parseCustomAgent(name, source, text), text) });
-        else instructions.push({ uri, origin: root.origin, value: parseScopedInstructions(source, text) });
+        try {
+          if (kind === "prompts") prompts.push({ uri, origin: root.origin, value: withToolWarnings(parsePromptFile(name, source, text), text) });
+          else if (kind === "agents") agents.push({ uri, origin: root.origin, value: withToolWarnings(parseCustomAgent(name, source, text), text) });
+          else instructions.push({ uri, origin: root.origin, value: parseScopedInstructions(source, text) });
+        } catch (error) {
+          // One file Wisp fails to read must not hide all the others.
+          this.log.error(`customization: reading ${source} failed: ${(error as Error).message}`);
+          unreadable.push({ uri, problem: { message: `Wisp could not read this file: ${(error as Error).message}`, severity: "error", start: { line: 0, column: 0 }, end: { line: 0, column: 3 } } });
+        }
       }
     }
-    return { prompts: markShadowed(prompts, "prompt file"), agents: markShadowed(agents, "agent"), instructions };
+    return { prompts: markShadowed(prompts, "prompt file"), agents: markShadowed(agents, "agent"), instructions, unreadable };
   }
 
   private showProblems(): void {
@@ -173,6 +183,7 @@ export class CustomizationFiles implements vscode.Disposable {
       const problems = file.value.problems;
       if (problems.length > 0) this.diagnostics.set(file.uri, problems.map(toDiagnostic));
     }
+    for (const { uri, problem } of this.unreadable) this.diagnostics.set(uri, [toDiagnostic(problem)]);
   }
 
   private userFolderUri(): vscode.Uri | undefined {

@@ -110,6 +110,42 @@ describe("customization files: front matter", () => {
     assert.match(none.problems[0]!.message, /No applyTo glob/);
   });
 
+  it("unquoted globs starting with * are globs, as VS Code reads them, not YAML aliases", () => {
+    const globsOf = (frontMatter: string) => {
+      const file = parseScopedInstructions("i", `---\n${frontMatter}\n---\nUse type hints.`);
+      assert.deepEqual(file.problems, [], frontMatter);
+      return file.applyTo;
+    };
+    assert.deepEqual(globsOf("applyTo: **/*.ts"), ["**/*.ts"]);
+    assert.deepEqual(globsOf("applyTo: **"), ["**"]);
+    assert.deepEqual(globsOf("applyTo: *.py"), ["*.py"]);
+    assert.deepEqual(globsOf("applyTo: **/*.ts,**/*.tsx   # the app"), ["**/*.ts", "**/*.tsx"]);
+    assert.deepEqual(globsOf("applyTo: [**/*.ts, *.md, 'src/**', *.{js,jsx}]"), ["**/*.ts", "*.md", "src/**", "*.{js,jsx}"]);
+    assert.deepEqual(globsOf("applyTo:\n  - **/*.py\n  - *.pyi"), ["**/*.py", "*.pyi"]);
+    assert.deepEqual(globsOf("applyTo: \"**/*.ts\""), ["**/*.ts"], "quoted ones as before");
+    assert.equal(parseScopedInstructions("i", "---\ndescription: |\n  *Bold* rules\napplyTo: *.py\n---\nx").description, "*Bold* rules", "a block of text stays as written");
+  });
+
+  it("lists indented with tabs are read, as VS Code reads them", () => {
+    const agent = parseCustomAgent("a.agent.md", "a", "---\ntools:\n\t- read_file\n\t- **/x\nhandoffs:\n\t- label: Go\n\t\tagent: agent\n---\nBody");
+    assert.deepEqual(agent.problems, []);
+    assert.deepEqual(agent.tools, ["read_file", "**/x"]);
+    assert.deepEqual(agent.handoffs, [{ label: "Go", agent: "agent", prompt: "", send: false }]);
+  });
+
+  it("a problem on a line after a rewritten one is still placed where it is in the file", () => {
+    const warned = parsePromptFile("p.prompt.md", "p", "---\ntools:\n\t- read_file\n\t- *\ndescription: [a, b]\ncolour: blue\n---\n");
+    assert.deepEqual(
+      warned.problems.map((p) => [p.message.slice(0, 20), p.start, p.end]),
+      [
+        ['"description" must b', { line: 4, column: 0 }, { line: 4, column: 11 }],
+        ["Wisp does not know t", { line: 5, column: 0 }, { line: 5, column: 6 }],
+      ],
+    );
+    const yaml = parsePromptFile("p.prompt.md", "p", "---\nmodel: [**/*.ts, *.md]\ntools: [read_file, \t*x\n---\n");
+    assert.deepEqual(yaml.problems.map((p) => [p.message.slice(0, 8), p.start]), [["Bad YAML", { line: 2, column: 22 }]], "the end of the line in the file, not of the line with quotes added");
+  });
+
   it("a name that cannot be typed after / is an error", () => {
     assert.ok(hasErrors(parsePromptFile("x.prompt.md", "x", "---\nname: two words\n---\n")));
     assert.equal(parsePromptFile("x.prompt.md", "x", "---\nname: other-name\n---\n").name, "other-name");
