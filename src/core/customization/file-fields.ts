@@ -6,9 +6,9 @@
 import type { FilePosition, FileProblem, FrontMatter } from "./front-matter";
 
 /**
- * `text`: a string; `list`: a list of strings (a comma-separated string is taken too); `globs`: a
- * string or a list of strings, kept whole (a glob's braces may hold commas); `handoffs`: a list of
- * { label, agent, prompt, send }.
+ * `text`: a string; `list`: a list of strings (a comma-separated string, or keys set to true, are
+ * taken too); `globs`: a string or a list of strings, kept whole (a glob's braces may hold
+ * commas); `handoffs`: a list of { label, agent, prompt, send }.
  */
 export type FieldKind = "text" | "list" | "globs" | "handoffs";
 
@@ -67,6 +67,10 @@ export function readFields(front: FrontMatter, format: FileFormat): { values: Fi
 }
 
 function stringList(value: unknown): string[] | undefined {
+  // VS Code also takes `tools: {read: true, edit: false}`: the keys set to true.
+  if (typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "boolean")) {
+    return Object.entries(value).filter(([, on]) => on).map(([name]) => name.trim()).filter((s) => s !== "");
+  }
   if (typeof value === "string") return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) return undefined;
   return value.map((s) => s.trim()).filter((s) => s !== "");
