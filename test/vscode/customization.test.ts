@@ -282,6 +282,23 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await vscode.commands.executeCommand("wisp.edit.reject");
   });
 
+  it("instructions in a subfolder of .github/instructions (applyTo unquoted, as Copilot's files may have it) take effect; any Markdown file of .github/agents but its README is an agent", async () => {
+    write(".github/instructions/frontend/typescript.instructions.md", "---\napplyTo: **/*.ts\n---\nPrefer interfaces to type aliases.\n");
+    write(".github/agents/helper.md", "---\ndescription: Helps\n---\nBe helpful.\n");
+    write(".github/agents/README.md", "# Our agents\n");
+    const nested = ".github/instructions/frontend/typescript.instructions.md";
+    await waitFor("the files read", () => [api.chat.customization().instructions, state().agents.map((a) => a.label)], ([instructions, agents]) => instructions!.includes(nested) && agents!.includes("helper"), watched);
+    assert.ok(!state().agents.some((a) => a.label === "README"), "a folder's README is no agent");
+
+    server.queue({ text: "It exports hello." });
+    await sendAndWait("What does hello.ts export?");
+    assert.match(String(lastRequest().messages[0]!.content), /\n\nInstructions for files matching \*\*\/\*\.ts \(from \.github\/instructions\/frontend\/typescript\.instructions\.md\):\nPrefer interfaces to type aliases\.$/);
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+    for (const path of [".github/instructions/frontend", ".github/agents/helper.md", ".github/agents/README.md"]) rmSync(abs(path), { recursive: true, force: true });
+    await waitFor("the files gone", () => [api.chat.customization().instructions, state().agents.map((a) => a.label)], ([instructions, agents]) => !instructions!.includes(nested) && !agents!.includes("helper"), watched);
+  });
+
   it("/compact sends the summary request, replaces the conversation with the summary, and the next question goes on from it; near the context it compacts by itself", async () => {
     server.queue({ text: "Use hello(name)." }, { text: "It returns a string." });
     await sendAndWait("How do I greet someone?");
