@@ -60,7 +60,10 @@ export function readFields(front: FrontMatter, format: FileFormat): { values: Fi
     } else {
       const read = readHandoffs(value);
       if (typeof read === "string") problem(key, read);
-      else handoffs = read;
+      else {
+        handoffs = read.handoffs;
+        for (const skipped of read.skipped) problem(key, skipped, "warning");
+      }
     }
   }
   return { values: { text, lists, handoffs }, problems };
@@ -76,19 +79,31 @@ function stringList(value: unknown): string[] | undefined {
   return value.map((s) => s.trim()).filter((s) => s !== "");
 }
 
-function readHandoffs(value: unknown): Handoff[] | string {
+/** The well-formed handoffs, and why each other one is skipped (as VS Code skips it, using the rest). */
+function readHandoffs(value: unknown): { handoffs: Handoff[]; skipped: string[] } | string {
   if (!Array.isArray(value)) return `"handoffs" must be a list of { label, agent, prompt }, not ${describe(value)}.`;
   const handoffs: Handoff[] = [];
+  const skipped: string[] = [];
   for (const [i, item] of value.entries()) {
-    const entry = item as Record<string, unknown>;
-    if (typeof item !== "object" || item === null || Array.isArray(item)) return `handoff ${i + 1} must be { label, agent, prompt }, not ${describe(item)}.`;
-    if (typeof entry.label !== "string" || entry.label.trim() === "") return `handoff ${i + 1} needs a "label" (the button's text).`;
-    if (typeof entry.agent !== "string" || entry.agent.trim() === "") return `handoff ${i + 1} ("${entry.label}") needs an "agent" to continue in.`;
-    if (entry.prompt !== undefined && typeof entry.prompt !== "string") return `handoff ${i + 1} ("${entry.label}"): "prompt" must be text.`;
-    if (entry.send !== undefined && typeof entry.send !== "boolean") return `handoff ${i + 1} ("${entry.label}"): "send" must be true or false.`;
-    handoffs.push({ label: entry.label.trim(), agent: entry.agent.trim(), prompt: typeof entry.prompt === "string" ? entry.prompt : "", send: entry.send === true });
+    const problem = handoffProblem(item, i + 1);
+    if (problem !== undefined) {
+      skipped.push(`${problem} It is left out.`);
+      continue;
+    }
+    const entry = item as { label: string; agent: string; prompt?: string; send?: boolean };
+    handoffs.push({ label: entry.label.trim(), agent: entry.agent.trim(), prompt: entry.prompt ?? "", send: entry.send === true });
   }
-  return handoffs;
+  return { handoffs, skipped };
+}
+
+function handoffProblem(item: unknown, n: number): string | undefined {
+  const entry = item as Record<string, unknown>;
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return `handoff ${n} must be { label, agent, prompt }, not ${describe(item)}.`;
+  if (typeof entry.label !== "string" || entry.label.trim() === "") return `handoff ${n} needs a "label" (the button's text).`;
+  if (typeof entry.agent !== "string" || entry.agent.trim() === "") return `handoff ${n} ("${entry.label}") needs an "agent" to continue in.`;
+  if (entry.prompt !== undefined && typeof entry.prompt !== "string") return `handoff ${n} ("${entry.label}"): "prompt" must be text.`;
+  if (entry.send !== undefined && typeof entry.send !== "boolean") return `handoff ${n} ("${entry.label}"): "send" must be true or false.`;
+  return undefined;
 }
 
 function describe(value: unknown): string {

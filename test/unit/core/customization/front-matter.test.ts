@@ -92,9 +92,22 @@ describe("customization files: front matter", () => {
     assert.equal(parseCustomAgent("old.chatmode.md", "x", "Body").name, "old");
   });
 
-  it("a handoff without a label or agent, and an agent named like a built-in mode, are errors", () => {
-    assert.match(parseCustomAgent("a.agent.md", "a", "---\nhandoffs:\n  - agent: agent\n---\n").problems[0]!.message, /handoff 1 needs a "label"/);
-    assert.match(parseCustomAgent("a.agent.md", "a", "---\nhandoffs:\n  - label: Go\n---\n").problems[0]!.message, /needs an "agent"/);
+  it("a malformed handoff is left out with a warning at handoffs, the others and the agent kept (as VS Code skips it)", () => {
+    const agent = parseCustomAgent("a.agent.md", "a", "---\nhandoffs:\n  - agent: agent\n  - label: Go\n  - label: Test it\n    agent: tester\n  - just text\n---\nBody");
+    assert.equal(hasErrors(agent), false);
+    assert.deepEqual(agent.handoffs, [{ label: "Test it", agent: "tester", prompt: "", send: false }]);
+    assert.deepEqual(
+      agent.problems.map((p) => [p.severity, p.message, p.start.line]),
+      [
+        ["warning", 'handoff 1 needs a "label" (the button\'s text). It is left out.', 1],
+        ["warning", 'handoff 2 ("Go") needs an "agent" to continue in. It is left out.', 1],
+        ["warning", 'handoff 4 must be { label, agent, prompt }, not string "just text". It is left out.', 1],
+      ],
+    );
+  });
+
+  it("handoffs that are not a list, and an agent named like a built-in mode, are errors", () => {
+    assert.ok(hasErrors(parseCustomAgent("a.agent.md", "a", "---\nhandoffs: Fix it\n---\n")));
     assert.ok(hasErrors(parseCustomAgent("plan.agent.md", "p", "Body")));
     assert.ok(hasErrors(parseCustomAgent("x.agent.md", "p", "---\nname: Agent\n---\nBody")));
   });
