@@ -282,20 +282,22 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await vscode.commands.executeCommand("wisp.edit.reject");
   });
 
-  it("instructions in a subfolder of .github/instructions (applyTo unquoted, as Copilot's files may have it) take effect; any Markdown file of .github/agents but its README is an agent", async () => {
+  it("instructions in a subfolder of .github/instructions (applyTo unquoted, as Copilot's files may have it) take effect; any Markdown file of .github/agents but its README is an agent; one with user-invocable: false is not in the switch", async () => {
     write(".github/instructions/frontend/typescript.instructions.md", "---\napplyTo: **/*.ts\n---\nPrefer interfaces to type aliases.\n");
     write(".github/agents/helper.md", "---\ndescription: Helps\n---\nBe helpful.\n");
     write(".github/agents/README.md", "# Our agents\n");
+    write(".github/agents/scout.agent.md", "---\nuser-invocable: false\n---\nScout ahead.\n");
     const nested = ".github/instructions/frontend/typescript.instructions.md";
-    await waitFor("the files read", () => [api.chat.customization().instructions, state().agents.map((a) => a.label)], ([instructions, agents]) => instructions!.includes(nested) && agents!.includes("helper"), watched);
+    await waitFor("the files read", () => [api.chat.customization().instructions, state().agents.map((a) => a.label), api.chat.customization().agents], ([instructions, agents, read]) => instructions!.includes(nested) && agents!.includes("helper") && read!.includes(".github/agents/scout.agent.md"), watched);
     assert.ok(!state().agents.some((a) => a.label === "README"), "a folder's README is no agent");
+    assert.ok(!state().agents.some((a) => a.label === "scout"), "read (a handoff may name it), but not offered in the switch");
 
     server.queue({ text: "It exports hello." });
     await sendAndWait("What does hello.ts export?");
     assert.match(String(lastRequest().messages[0]!.content), /\n\nInstructions for files matching \*\*\/\*\.ts \(from \.github\/instructions\/frontend\/typescript\.instructions\.md\):\nPrefer interfaces to type aliases\.$/);
     await waitFor("answered", () => state().streaming, (streaming) => !streaming);
 
-    for (const path of [".github/instructions/frontend", ".github/agents/helper.md", ".github/agents/README.md"]) rmSync(abs(path), { recursive: true, force: true });
+    for (const path of [".github/instructions/frontend", ".github/agents/helper.md", ".github/agents/README.md", ".github/agents/scout.agent.md"]) rmSync(abs(path), { recursive: true, force: true });
     await waitFor("the files gone", () => [api.chat.customization().instructions, state().agents.map((a) => a.label)], ([instructions, agents]) => !instructions!.includes(nested) && !agents!.includes("helper"), watched);
   });
 

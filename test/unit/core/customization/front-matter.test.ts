@@ -106,6 +106,14 @@ describe("customization files: front matter", () => {
     );
   });
 
+  it("an agent with user-invocable: false (or user-invokable, VS Code's first spelling) is no choice of the switch, without a warning", () => {
+    const hidden = parseCustomAgent("scout.agent.md", "s", "---\nuser-invocable: false\n---\nScout.");
+    assert.deepEqual([hidden.userInvocable, hidden.problems], [false, []]);
+    assert.equal(parseCustomAgent("old.agent.md", "o", "---\nuser-invokable: false\n---\nOld.").userInvocable, false);
+    assert.equal(parseCustomAgent("open.agent.md", "o", "---\nuser-invocable: true\n---\nOpen.").userInvocable, true);
+    assert.equal(parseCustomAgent("plain.agent.md", "p", "Plain.").userInvocable, true);
+  });
+
   it("handoffs that are not a list, and an agent named like a built-in mode, are errors", () => {
     assert.ok(hasErrors(parseCustomAgent("a.agent.md", "a", "---\nhandoffs: Fix it\n---\n")));
     assert.ok(hasErrors(parseCustomAgent("plan.agent.md", "p", "Body")));
