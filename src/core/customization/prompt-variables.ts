@@ -51,15 +51,19 @@ export function inputsFromArgument(argument: string, inputs: readonly InputVaria
 
 /** The body with its variables replaced; unknown variables stay as written. */
 export function resolveVariables(body: string, facts: EditorFacts, inputs: Readonly<Record<string, string>>): string {
-  const file = facts.file;
-  const base = file === undefined ? "" : file.slice(file.lastIndexOf("/") + 1);
+  const file = facts.file ?? "";
+  // A file outside the workspace keeps its own separators (`C:\tmp\notes.txt` on Windows).
+  const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+  const base = file.slice(slash + 1);
+  // As path.parse: a leading dot starts the name, not an extension (`.eslintrc`).
+  const dot = base.lastIndexOf(".");
   const known: Record<string, string> = {
     selection: facts.selection,
     selectedText: facts.selection,
-    file: file ?? "",
+    file,
     fileBasename: base,
-    fileBasenameNoExtension: base.includes(".") ? base.slice(0, base.lastIndexOf(".")) : base,
-    fileDirname: file === undefined || !file.includes("/") ? "" : file.slice(0, file.lastIndexOf("/")),
+    fileBasenameNoExtension: dot > 0 ? base.slice(0, dot) : base,
+    fileDirname: slash < 0 ? "" : file.slice(0, slash),
     workspaceFolder: facts.workspaceFolder ?? "",
     workspaceFolderBasename: facts.workspaceFolder === undefined ? "" : facts.workspaceFolder.replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? "",
   };

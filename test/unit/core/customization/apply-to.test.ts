@@ -73,6 +73,12 @@ describe("the files in play for scoped instructions", () => {
     assert.deepEqual(pathsInText("How does this work?"), []);
   });
 
+  it("takes paths written with Windows separators, as forward-slash paths that applyTo globs match", () => {
+    assert.deepEqual(pathsInText("why does src\\cart\\cart.py fail?"), ["src/cart/cart.py"]);
+    const python = parseScopedInstructions("py", "---\napplyTo: 'src/**/*.py'\n---\nUse type hints.");
+    assert.equal(instructionsFor([python], pathsInPlay({ text: "Look at `src\\cart\\cart.py`", attachments: [] })).length, 1);
+  });
+
   it("takes the attached files' paths, not labels like problems or git changes", () => {
     const attachment = (path: string, label?: string) => ({ id: path, path, language: "x", startLine: 1, endLine: 1, text: "", source: label ? ("git" as const) : ("selection" as const), ...(label ? { label } : {}) });
     assert.deepEqual(pathsInPlay({ text: "and models.py?", attachments: [attachment("src/app.py"), attachment(".", "Uncommitted changes (git diff)")] }), ["src/app.py", "models.py"]);

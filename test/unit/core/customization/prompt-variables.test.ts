@@ -29,6 +29,13 @@ describe("prompt files: variables, links and the argument", () => {
     });
   });
 
+  it("a file outside the workspace on Windows, and a name that starts with a dot, give their parts as path.parse does", () => {
+    const parts = "${fileBasename} | ${fileBasenameNoExtension} | ${fileDirname}";
+    assert.equal(resolveVariables(parts, { selection: "", file: "C:\\tmp\\other\\notes.txt" }, {}), "notes.txt | notes | C:\\tmp\\other");
+    assert.equal(resolveVariables(parts, { selection: "", file: ".eslintrc" }, {}), ".eslintrc | .eslintrc | ");
+    assert.equal(resolveVariables(parts, { selection: "", file: "config/.env.local" }, {}), ".env.local | .env | config");
+  });
+
   it("with nothing selected and no editor, the editor variables are empty", () => {
     assert.equal(resolveVariables("[${selection}] [${file}] [${fileBasename}]", { selection: "" }, {}), "[] [] []");
   });
