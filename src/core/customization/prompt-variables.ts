@@ -82,13 +82,21 @@ export function promptMessage(resolvedBody: string, argument: string): string {
 }
 
 /**
- * Targets of the body's Markdown links that may be files: relative or absolute paths, not web
- * addresses, anchors or mail (`[the style guide](../docs/style.md)`), each once, in order.
+ * The files the body refers to, as VS Code attaches them: `#file:path` references and the targets
+ * of Markdown links that may be files (relative or absolute paths, spaces and `<…>` allowed; not
+ * web addresses, anchors, mail or images: `![…](…)`), each once, in the body's order.
  */
 export function linkedFiles(body: string): string[] {
+  const found: { at: number; target: string }[] = [];
+  for (const match of body.matchAll(/(!?)\[[^\]]*\]\(\s*(?:<([^>\n]*)>|([^)\n]*?))(?:\s+"[^"\n]*")?\s*\)/g)) {
+    if (match[1] !== "") continue;
+    found.push({ at: match.index, target: match[2] ?? match[3]! });
+  }
+  // The path runs to the next space; a sentence's closing punctuation is not part of it.
+  for (const match of body.matchAll(/(?<=^|\s)#file:([^\s]+?)[.,;:!?)]*(?=\s|$)/g)) found.push({ at: match.index, target: match[1]! });
   const targets = new Set<string>();
-  for (const match of body.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-    const target = match[1]!.split("#")[0]!;
+  for (const { target: raw } of found.sort((a, b) => a.at - b.at)) {
+    const target = raw.trim().split("#")[0]!;
     if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
     try {
       targets.add(decodeURIComponent(target));

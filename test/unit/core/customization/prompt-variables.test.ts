@@ -46,8 +46,13 @@ describe("prompt files: variables, links and the argument", () => {
     assert.equal(promptMessage("", "only the argument"), "only the argument");
   });
 
-  it("finds Markdown links to files, not to the web, anchors or mail", () => {
+  it("finds Markdown links to files, not to the web, anchors, mail or images", () => {
     const body = "Follow [the guide](../docs/style%20guide.md) and [api](src/api.ts#L10 \"API\"), see ![img](media/x.png), [web](https://example.com), [top](#top), [me](mailto:a@b.c), [guide again](../docs/style%20guide.md).";
-    assert.deepEqual(linkedFiles(body), ["../docs/style guide.md", "src/api.ts", "media/x.png"]);
+    assert.deepEqual(linkedFiles(body), ["../docs/style guide.md", "src/api.ts"]);
+  });
+
+  it("attaches what VS Code attaches: #file: references and link targets with spaces or in <…>", () => {
+    const body = "Read #file:src/cart.ts and [guide](../../docs/My Guide.md), [spec](<../spec/the spec.md> \"Spec\"), then #file:../tests/cart.test.ts.\nNot #file: alone, not a#file:x.ts, not ![logo](../media/logo.png).";
+    assert.deepEqual(linkedFiles(body), ["src/cart.ts", "../../docs/My Guide.md", "../spec/the spec.md", "../tests/cart.test.ts"]);
   });
 });
