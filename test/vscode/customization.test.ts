@@ -301,6 +301,27 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await waitFor("the files gone", () => [api.chat.customization().instructions, state().agents.map((a) => a.label)], ([instructions, agents]) => !instructions!.includes(nested) && !agents!.includes("helper"), watched);
   });
 
+  it("an Ask question carries the project's rules (AGENTS.md, .github/copilot-instructions.md) in its system message, as Copilot's chat does; wisp.agent.rules off leaves them out", async () => {
+    write("AGENTS.md", "Answer in British English.\n");
+    write(".github/copilot-instructions.md", "Prices are in cents.\n");
+    server.queue({ text: "It greets." });
+    await sendAndWait("What does hello.ts do?");
+    const system = String(lastRequest().messages[0]!.content);
+    assert.match(system, /\n\nProject rules from AGENTS\.md:\nAnswer in British English\.\n\nProject rules from \.github\/copilot-instructions\.md:\nPrices are in cents\./);
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+    await vscode.workspace.getConfiguration("wisp.agent").update("rules", false, vscode.ConfigurationTarget.Global);
+    try {
+      server.queue({ text: "It still greets." });
+      await sendAndWait("And now?");
+      assert.doesNotMatch(String(lastRequest().messages[0]!.content), /Project rules/);
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    } finally {
+      await vscode.workspace.getConfiguration("wisp.agent").update("rules", undefined, vscode.ConfigurationTarget.Global);
+      for (const path of ["AGENTS.md", ".github/copilot-instructions.md"]) rmSync(abs(path), { force: true });
+    }
+  });
+
   it("/compact sends the summary request, replaces the conversation with the summary, and the next question goes on from it; near the context it compacts by itself", async () => {
     server.queue({ text: "Use hello(name)." }, { text: "It returns a string." });
     await sendAndWait("How do I greet someone?");
