@@ -282,6 +282,46 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await vscode.commands.executeCommand("wisp.edit.reject");
   });
 
+  it("instructions in a subfolder of .github/instructions (applyTo unquoted, as Copilot's files may have it) take effect; any Markdown file of .github/agents but its README is an agent; one with user-invocable: false is not in the switch", async () => {
+    write(".github/instructions/frontend/typescript.instructions.md", "---\napplyTo: **/*.ts\n---\nPrefer interfaces to type aliases.\n");
+    write(".github/agents/helper.md", "---\ndescription: Helps\n---\nBe helpful.\n");
+    write(".github/agents/README.md", "# Our agents\n");
+    write(".github/agents/scout.agent.md", "---\nuser-invocable: false\n---\nScout ahead.\n");
+    const nested = ".github/instructions/frontend/typescript.instructions.md";
+    await waitFor("the files read", () => [api.chat.customization().instructions, state().agents.map((a) => a.label), api.chat.customization().agents], ([instructions, agents, read]) => instructions!.includes(nested) && agents!.includes("helper") && read!.includes(".github/agents/scout.agent.md"), watched);
+    assert.ok(!state().agents.some((a) => a.label === "README"), "a folder's README is no agent");
+    assert.ok(!state().agents.some((a) => a.label === "scout"), "read (a handoff may name it), but not offered in the switch");
+
+    server.queue({ text: "It exports hello." });
+    await sendAndWait("What does hello.ts export?");
+    assert.match(String(lastRequest().messages[0]!.content), /\n\nInstructions for files matching \*\*\/\*\.ts \(from \.github\/instructions\/frontend\/typescript\.instructions\.md\):\nPrefer interfaces to type aliases\.$/);
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+    for (const path of [".github/instructions/frontend", ".github/agents/helper.md", ".github/agents/README.md", ".github/agents/scout.agent.md"]) rmSync(abs(path), { recursive: true, force: true });
+    await waitFor("the files gone", () => [api.chat.customization().instructions, state().agents.map((a) => a.label)], ([instructions, agents]) => !instructions!.includes(nested) && !agents!.includes("helper"), watched);
+  });
+
+  it("an Ask question carries the project's rules (AGENTS.md, .github/copilot-instructions.md) in its system message, as Copilot's chat does; wisp.agent.rules off leaves them out", async () => {
+    write("AGENTS.md", "Answer in British English.\n");
+    write(".github/copilot-instructions.md", "Prices are in cents.\n");
+    server.queue({ text: "It greets." });
+    await sendAndWait("What does hello.ts do?");
+    const system = String(lastRequest().messages[0]!.content);
+    assert.match(system, /\n\nProject rules from AGENTS\.md:\nAnswer in British English\.\n\nProject rules from \.github\/copilot-instructions\.md:\nPrices are in cents\./);
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+    await vscode.workspace.getConfiguration("wisp.agent").update("rules", false, vscode.ConfigurationTarget.Global);
+    try {
+      server.queue({ text: "It still greets." });
+      await sendAndWait("And now?");
+      assert.doesNotMatch(String(lastRequest().messages[0]!.content), /Project rules/);
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    } finally {
+      await vscode.workspace.getConfiguration("wisp.agent").update("rules", undefined, vscode.ConfigurationTarget.Global);
+      for (const path of ["AGENTS.md", ".github/copilot-instructions.md"]) rmSync(abs(path), { force: true });
+    }
+  });
+
   it("/compact sends the summary request, replaces the conversation with the summary, and the next question goes on from it; near the context it compacts by itself", async () => {
     server.queue({ text: "Use hello(name)." }, { text: "It returns a string." });
     await sendAndWait("How do I greet someone?");

@@ -1,8 +1,9 @@
 /**
- * `applyTo` globs, matched against workspace-relative paths (forward slashes): `**` any folders
- * (none included), `*` any characters but `/`, `?` one of them, `[abc]` / `[!abc]` a set, `{a,b}`
- * alternatives. A glob without a slash matches the file name at any depth (`*.py` is `**\/*.py`);
- * one with a slash matches from the workspace folder (a leading `/` or `./` is dropped).
+ * `applyTo` globs, matched against workspace-relative paths (forward slashes) as VS Code matches
+ * them: regardless of case, `**` any folders (none included), `*` any characters but `/`, `?` one
+ * of them, `[abc]` / `[!abc]` a set, `{a,b}` alternatives. A glob matches at any depth (`*.py` is
+ * `**\/*.py`, `src/*.ts` is `**\/src/*.ts`), unless it starts with `/` or `./`: Wisp's way to
+ * anchor it at the workspace folder.
  */
 
 /** A test for paths matching any of the globs (none: nothing matches). */
@@ -20,8 +21,8 @@ export function compileGlob(glob: string): RegExp | undefined {
   if (text === "") return undefined;
   if (text.startsWith("./")) text = text.slice(2);
   else if (text.startsWith("/")) text = text.replace(/^\/+/, "");
-  else if (!text.includes("/")) text = `**/${text}`;
-  return new RegExp(`^${translate(text)}$`);
+  else if (!text.startsWith("**/")) text = `**/${text}`;
+  return new RegExp(`^${translate(text)}$`, "i");
 }
 
 function translate(glob: string): string {

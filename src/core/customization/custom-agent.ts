@@ -15,6 +15,11 @@ export interface CustomAgent {
   readonly tools?: readonly string[];
   readonly models: readonly string[];
   readonly handoffs: readonly Handoff[];
+  /**
+   * False (`user-invocable: false`): not in the switch, as VS Code keeps it out of its agent picker
+   * (there it is a subagent); still an agent that handoffs and prompt files may name.
+   */
+  readonly userInvocable: boolean;
   /** The body: added to the agent's system prompt. */
   readonly instructions: string;
   readonly problems: readonly FileProblem[];
@@ -24,8 +29,8 @@ export const agentFileSuffixes = [".agent.md", ".chatmode.md"] as const;
 
 export const agentFileFormat: FileFormat = {
   what: "agent file",
-  fields: { name: "text", description: "text", tools: "list", model: "list", handoffs: "handoffs" },
-  ignored: ["argument-hint", "target", "infer", "mcp-servers", "user-invokable", "user-invocable", "disable-model-invocation", "agents"],
+  fields: { name: "text", description: "text", tools: "list", model: "list", handoffs: "handoffs", "user-invocable": "text", "user-invokable": "text" },
+  ignored: ["argument-hint", "target", "infer", "mcp-servers", "disable-model-invocation", "agents"],
 };
 
 /** The names of the switch's own modes: a custom agent cannot take them. */
@@ -51,6 +56,8 @@ export function parseCustomAgent(fileName: string, source: string, text: string)
     ...(values.lists.tools ? { tools: values.lists.tools } : {}),
     models: values.lists.model ?? [],
     handoffs: values.handoffs,
+    // `user-invokable` is the spelling VS Code first read.
+    userInvocable: (values.text["user-invocable"] ?? values.text["user-invokable"]) !== "false",
     instructions: front.body.trim(),
     problems: all,
   };

@@ -6,9 +6,9 @@
 import type { FilePosition, FileProblem, FrontMatter } from "./front-matter";
 
 /**
- * `text`: a string; `list`: a list of strings (a comma-separated string is taken too); `globs`: a
- * string or a list of strings, kept whole (a glob's braces may hold commas); `handoffs`: a list of
- * { label, agent, prompt, send }.
+ * `text`: a string; `list`: a list of strings (a comma-separated string, or keys set to true, are
+ * taken too); `globs`: a string or a list of strings, kept whole (a glob's braces may hold
+ * commas); `handoffs`: a list of { label, agent, prompt, send }.
  */
 export type FieldKind = "text" | "list" | "globs" | "handoffs";
 
@@ -60,31 +60,50 @@ export function readFields(front: FrontMatter, format: FileFormat): { values: Fi
     } else {
       const read = readHandoffs(value);
       if (typeof read === "string") problem(key, read);
-      else handoffs = read;
+      else {
+        handoffs = read.handoffs;
+        for (const skipped of read.skipped) problem(key, skipped, "warning");
+      }
     }
   }
   return { values: { text, lists, handoffs }, problems };
 }
 
 function stringList(value: unknown): string[] | undefined {
+  // VS Code also takes `tools: {read: true, edit: false}`: the keys set to true.
+  if (typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "boolean")) {
+    return Object.entries(value).filter(([, on]) => on).map(([name]) => name.trim()).filter((s) => s !== "");
+  }
   if (typeof value === "string") return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) return undefined;
   return value.map((s) => s.trim()).filter((s) => s !== "");
 }
 
-function readHandoffs(value: unknown): Handoff[] | string {
+/** The well-formed handoffs, and why each other one is skipped (as VS Code skips it, using the rest). */
+function readHandoffs(value: unknown): { handoffs: Handoff[]; skipped: string[] } | string {
   if (!Array.isArray(value)) return `"handoffs" must be a list of { label, agent, prompt }, not ${describe(value)}.`;
   const handoffs: Handoff[] = [];
+  const skipped: string[] = [];
   for (const [i, item] of value.entries()) {
-    const entry = item as Record<string, unknown>;
-    if (typeof item !== "object" || item === null || Array.isArray(item)) return `handoff ${i + 1} must be { label, agent, prompt }, not ${describe(item)}.`;
-    if (typeof entry.label !== "string" || entry.label.trim() === "") return `handoff ${i + 1} needs a "label" (the button's text).`;
-    if (typeof entry.agent !== "string" || entry.agent.trim() === "") return `handoff ${i + 1} ("${entry.label}") needs an "agent" to continue in.`;
-    if (entry.prompt !== undefined && typeof entry.prompt !== "string") return `handoff ${i + 1} ("${entry.label}"): "prompt" must be text.`;
-    if (entry.send !== undefined && typeof entry.send !== "boolean") return `handoff ${i + 1} ("${entry.label}"): "send" must be true or false.`;
-    handoffs.push({ label: entry.label.trim(), agent: entry.agent.trim(), prompt: typeof entry.prompt === "string" ? entry.prompt : "", send: entry.send === true });
+    const problem = handoffProblem(item, i + 1);
+    if (problem !== undefined) {
+      skipped.push(`${problem} It is left out.`);
+      continue;
+    }
+    const entry = item as { label: string; agent: string; prompt?: string; send?: boolean };
+    handoffs.push({ label: entry.label.trim(), agent: entry.agent.trim(), prompt: entry.prompt ?? "", send: entry.send === true });
   }
-  return handoffs;
+  return { handoffs, skipped };
+}
+
+function handoffProblem(item: unknown, n: number): string | undefined {
+  const entry = item as Record<string, unknown>;
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return `handoff ${n} must be { label, agent, prompt }, not ${describe(item)}.`;
+  if (typeof entry.label !== "string" || entry.label.trim() === "") return `handoff ${n} needs a "label" (the button's text).`;
+  if (typeof entry.agent !== "string" || entry.agent.trim() === "") return `handoff ${n} ("${entry.label}") needs an "agent" to continue in.`;
+  if (entry.prompt !== undefined && typeof entry.prompt !== "string") return `handoff ${n} ("${entry.label}"): "prompt" must be text.`;
+  if (entry.send !== undefined && typeof entry.send !== "boolean") return `handoff ${n} ("${entry.label}"): "send" must be true or false.`;
+  return undefined;
 }
 
 function describe(value: unknown): string {

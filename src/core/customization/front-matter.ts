@@ -1,9 +1,11 @@
 /**
  * The YAML front matter of the customization files (`---` lines around it, at the top), as the
  * files are committed for Copilot: parsed with the `yaml` package, each problem placed at its line
- * and column in the file, so the editor can underline it where it is.
+ * and column in the file, so the editor can underline it where it is. What VS Code reads but YAML
+ * does not (`applyTo: **\/*.ts` unquoted, lists indented with tabs) is rewritten first (lenient-yaml.ts).
  */
 import { isMap, isScalar, parseDocument, type Pair } from "yaml";
+import { lenientYaml } from "./lenient-yaml";
 
 /** A place in the file: 0-based line and column. */
 export interface FilePosition {
@@ -46,8 +48,10 @@ export function parseFrontMatter(text: string): FrontMatter {
   }
   const yamlText = lines.slice(1, end).join("\n");
   const body = lines.slice(end + 1).join("\n");
-  const place = positionsOf(yamlText, 1);
-  const document = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+  const lenient = lenientYaml(yamlText);
+  const inFile = positionsOf(yamlText, 1);
+  const place = (offset: number) => inFile(lenient.originOf(offset));
+  const document = parseDocument(lenient.text, { prettyErrors: false, uniqueKeys: true });
   const problems: FileProblem[] = document.errors.map((e) => ({ message: `Bad YAML: ${e.message}.`, severity: "error", start: place(e.pos[0]), end: place(Math.max(e.pos[1], e.pos[0] + 1)) }));
   const keys = new Map<string, { start: FilePosition; end: FilePosition }>();
   if (problems.length > 0) return { attributes: {}, keys, body, bodyLine: end + 1, problems };
@@ -62,8 +66,14 @@ export function parseFrontMatter(text: string): FrontMatter {
     const range = (pair.key as { range?: [number, number, number] } | null)?.range;
     if (key !== undefined && range) keys.set(key, { start: place(range[0]), end: place(range[1]) });
   }
-  const attributes = document.toJS({ maxAliasCount: 50 }) as Record<string, unknown>;
-  return { attributes, keys, body, bodyLine: end + 1, problems };
+  try {
+    const attributes = document.toJS({ maxAliasCount: 50 }) as Record<string, unknown>;
+    return { attributes, keys, body, bodyLine: end + 1, problems };
+  } catch (error) {
+    // An alias YAML cannot resolve (or too many of them): the file's problem, not the reader's.
+    const range = contents.range ?? [0, 1];
+    return { attributes: {}, keys, body, bodyLine: end + 1, problems: [{ message: `Bad YAML: ${(error as Error).message}.`, severity: "error", start: place(range[0]), end: place(range[1]) }] };
+  }
 }
 
 /** Maps an offset in `text` to its line and column in the file, the text starting at `firstLine`. */

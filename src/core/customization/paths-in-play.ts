@@ -5,11 +5,14 @@
 import type { UserTurn } from "../chat/conversation";
 import type { ScopedInstructions } from "./scoped-instructions";
 
-/** Words that look like a file name or path with an extension (not a version number or a URL). */
+/**
+ * Words that look like a file name or path with an extension (not a version number or a URL), with
+ * forward slashes (`src\cart\cart.py`, as Windows writes it, is `src/cart/cart.py`).
+ */
 export function pathsInText(text: string): string[] {
   const found = new Set<string>();
-  for (const match of text.matchAll(/(?:^|[\s`'"(\[])((?:[\w@.-]+\/)*[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,9})(?=$|[\s`'"),:;!?\]]|\.(?:\s|$))/g)) {
-    const path = match[1]!.replace(/^\.\//, "");
+  for (const match of text.matchAll(/(?:^|[\s`'"(\[])((?:[\w@.-]+[\/\\])*[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,9})(?=$|[\s`'"),:;!?\]]|\.(?:\s|$))/g)) {
+    const path = match[1]!.replace(/\\/g, "/").replace(/^\.\//, "");
     if (/^\d+(\.\d+)+$/.test(path) || /^(e\.g|i\.e|etc)$/i.test(path)) continue;
     found.add(path);
   }

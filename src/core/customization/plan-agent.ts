@@ -13,6 +13,7 @@ export const planAgent: CustomAgent = {
   tools: ["read_file", "list_dir", "file_search", "grep_search", "get_errors"],
   models: [],
   handoffs: [{ label: "Start Implementation", agent: "agent", prompt: "Implement the plan above, step by step. Check the work as the plan says.", send: true }],
+  userInvocable: true,
   instructions: [
     "You are in planning mode: research the task and answer with a plan; do not implement it.",
     "You have read-only tools (read files, list folders, find files by name, search their text, read the problems the editor reports). You cannot edit files or run commands: never claim to have changed anything.",

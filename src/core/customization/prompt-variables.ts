@@ -51,15 +51,19 @@ export function inputsFromArgument(argument: string, inputs: readonly InputVaria
 
 /** The body with its variables replaced; unknown variables stay as written. */
 export function resolveVariables(body: string, facts: EditorFacts, inputs: Readonly<Record<string, string>>): string {
-  const file = facts.file;
-  const base = file === undefined ? "" : file.slice(file.lastIndexOf("/") + 1);
+  const file = facts.file ?? "";
+  // A file outside the workspace keeps its own separators (`C:\tmp\notes.txt` on Windows).
+  const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+  const base = file.slice(slash + 1);
+  // As path.parse: a leading dot starts the name, not an extension (`.eslintrc`).
+  const dot = base.lastIndexOf(".");
   const known: Record<string, string> = {
     selection: facts.selection,
     selectedText: facts.selection,
-    file: file ?? "",
+    file,
     fileBasename: base,
-    fileBasenameNoExtension: base.includes(".") ? base.slice(0, base.lastIndexOf(".")) : base,
-    fileDirname: file === undefined || !file.includes("/") ? "" : file.slice(0, file.lastIndexOf("/")),
+    fileBasenameNoExtension: dot > 0 ? base.slice(0, dot) : base,
+    fileDirname: slash < 0 ? "" : file.slice(0, slash),
     workspaceFolder: facts.workspaceFolder ?? "",
     workspaceFolderBasename: facts.workspaceFolder === undefined ? "" : facts.workspaceFolder.replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? "",
   };
@@ -78,13 +82,21 @@ export function promptMessage(resolvedBody: string, argument: string): string {
 }
 
 /**
- * Targets of the body's Markdown links that may be files: relative or absolute paths, not web
- * addresses, anchors or mail (`[the style guide](../docs/style.md)`), each once, in order.
+ * The files the body refers to, as VS Code attaches them: `#file:path` references and the targets
+ * of Markdown links that may be files (relative or absolute paths, spaces and `<…>` allowed; not
+ * web addresses, anchors, mail or images: `![…](…)`), each once, in the body's order.
  */
 export function linkedFiles(body: string): string[] {
+  const found: { at: number; target: string }[] = [];
+  for (const match of body.matchAll(/(!?)\[[^\]]*\]\(\s*(?:<([^>\n]*)>|([^)\n]*?))(?:\s+"[^"\n]*")?\s*\)/g)) {
+    if (match[1] !== "") continue;
+    found.push({ at: match.index, target: match[2] ?? match[3]! });
+  }
+  // The path runs to the next space; a sentence's closing punctuation is not part of it.
+  for (const match of body.matchAll(/(?<=^|\s)#file:([^\s]+?)[.,;:!?)]*(?=\s|$)/g)) found.push({ at: match.index, target: match[1]! });
   const targets = new Set<string>();
-  for (const match of body.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-    const target = match[1]!.split("#")[0]!;
+  for (const { target: raw } of found.sort((a, b) => a.at - b.at)) {
+    const target = raw.trim().split("#")[0]!;
     if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
     try {
       targets.add(decodeURIComponent(target));

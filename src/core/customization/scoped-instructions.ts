@@ -52,11 +52,14 @@ export function splitGlobs(items: readonly string[]): string[] {
   return globs.map((g) => g.trim()).filter((g) => g !== "");
 }
 
+/** Globs that match every file: as in VS Code, they apply to every request, even one with no file in play. */
+const everyFile: readonly string[] = ["**", "**/*", "*"];
+
 /** The instructions that apply to any of `paths` (workspace-relative, forward slashes), in their order. */
 export function instructionsFor(all: readonly ScopedInstructions[], paths: readonly string[]): ScopedInstructions[] {
-  if (paths.length === 0) return [];
   return all.filter((file) => {
-    const matches = globMatcher(file.applyTo);
-    return file.text !== "" && paths.some(matches);
+    if (file.text === "") return false;
+    if (file.applyTo.some((glob) => everyFile.includes(glob))) return true;
+    return paths.length > 0 && paths.some(globMatcher(file.applyTo));
   });
 }

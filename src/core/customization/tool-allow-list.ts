@@ -1,15 +1,26 @@
 /**
  * The `tools:` allow-list of an agent or prompt file, as Wisp's tools: Wisp's own names, the names
- * and tool sets Copilot's files use (so a repository set up for Copilot works unchanged), and MCP
- * tools by server (`my-server/*`) or one by one (`my-server/tool`).
+ * and tool sets Copilot's files use, bare or qualified by their set as VS Code now writes them
+ * (`read/readFile`), so a repository set up for Copilot works unchanged; and MCP tools by server
+ * (`my-server/*`) or one by one (`my-server/tool`).
  */
 import type { AgentToolName } from "../agent/tool-schemas";
+import { todoToolName } from "../agent/todo-list";
 
-const readTools: readonly AgentToolName[] = ["read_file", "list_dir", "file_search", "grep_search"];
-const editTools: readonly AgentToolName[] = ["create_file", "replace_string_in_file"];
+/** A tool of Wisp's an allow-list may name: the workspace tools and the todo list. */
+export type AllowedToolName = AgentToolName | typeof todoToolName;
+
+const readTools: readonly AllowedToolName[] = ["read_file", "list_dir", "file_search", "grep_search"];
+const editTools: readonly AllowedToolName[] = ["create_file", "replace_string_in_file"];
+
+/**
+ * VS Code's tool sets, the first part of its qualified names (`search/codebase`); the part after
+ * the slash is read as a bare name. Any other `a/b` is an MCP server's tool.
+ */
+const copilotToolSets: readonly string[] = ["read", "search", "edit", "execute", "web", "vscode", "agent", "todo"];
 
 /** Copilot's tool and tool-set names (and Wisp's own), each to the Wisp tools it stands for. */
-export const toolAliases: Readonly<Record<string, readonly AgentToolName[]>> = {
+export const toolAliases: Readonly<Record<string, readonly AllowedToolName[]>> = {
   read_file: ["read_file"],
   readFile: ["read_file"],
   list_dir: ["list_dir"],
@@ -22,6 +33,8 @@ export const toolAliases: Readonly<Record<string, readonly AgentToolName[]>> = {
   problems: ["get_errors"],
   create_file: ["create_file"],
   createFile: ["create_file"],
+  // create_file makes the folders a file needs.
+  createDirectory: ["create_file"],
   replace_string_in_file: ["replace_string_in_file"],
   editFiles: [...editTools],
   insert_edit_into_file: ["replace_string_in_file"],
@@ -30,16 +43,22 @@ export const toolAliases: Readonly<Record<string, readonly AgentToolName[]>> = {
   runInTerminal: ["run_in_terminal"],
   runCommands: ["run_in_terminal"],
   runTasks: ["run_in_terminal"],
+  runTask: ["run_in_terminal"],
+  getTerminalOutput: ["run_in_terminal"],
   terminal: ["run_in_terminal"],
   execute: ["run_in_terminal"],
   codebase: [...readTools],
   search: [...readTools],
   read: [...readTools, "get_errors"],
   edit: [...editTools],
+  // Copilot's todo list is a tool set of its own: offered when named, as there.
+  todo: [todoToolName],
+  todos: [todoToolName],
+  manage_todo_list: [todoToolName],
 };
 
 export interface ToolAllowList {
-  readonly wisp: ReadonlySet<AgentToolName>;
+  readonly wisp: ReadonlySet<AllowedToolName>;
   /** MCP servers all of whose tools are allowed. */
   readonly mcpServers: ReadonlySet<string>;
   /** Single MCP tools, as `server/tool`. */
@@ -52,7 +71,7 @@ export interface ToolAllowList {
 }
 
 export function toolAllowList(names: readonly string[]): ToolAllowList {
-  const wisp = new Set<AgentToolName>();
+  const wisp = new Set<AllowedToolName>();
   const mcpServers = new Set<string>();
   const mcpTools = new Set<string>();
   const unknown: string[] = [];
@@ -62,21 +81,30 @@ export function toolAllowList(names: readonly string[]): ToolAllowList {
     if (slash > 0) {
       const server = name.slice(0, slash);
       const tool = name.slice(slash + 1);
+      // Kept as an MCP server's too, in case one has that name.
       if (tool === "*" || tool === "") mcpServers.add(server);
       else mcpTools.add(`${server}/${tool}`);
+      if (!copilotToolSets.includes(server)) continue;
+      const tools = aliasOf(tool === "*" || tool === "" ? server : tool);
+      if (tools) for (const t of tools) wisp.add(t);
+      else unknown.push(name);
       continue;
     }
-    const tools = Object.hasOwn(toolAliases, name) ? toolAliases[name] : undefined;
+    const tools = aliasOf(name);
     if (tools) for (const t of tools) wisp.add(t);
     else if (name !== "") unknown.push(name);
   }
   return { wisp, mcpServers, mcpTools, unknown };
 }
 
+function aliasOf(name: string): readonly AllowedToolName[] | undefined {
+  return Object.hasOwn(toolAliases, name) ? toolAliases[name] : undefined;
+}
+
 /** Whether the list allows a tool: a Wisp tool by name, an MCP tool by its server and own name. */
 export function allows(list: ToolAllowList, tool: { readonly name: string; readonly mcp?: { readonly server: string; readonly tool: string } }): boolean {
   if (tool.mcp) return list.mcpServers.has(tool.mcp.server) || list.unknown.includes(tool.mcp.server) || list.mcpTools.has(`${tool.mcp.server}/${tool.mcp.tool}`);
-  return list.wisp.has(tool.name as AgentToolName);
+  return list.wisp.has(tool.name as AllowedToolName);
 }
 
 /** Whether the list lets any MCP tool through (otherwise no MCP server needs starting). */

@@ -258,15 +258,16 @@ export class ChatPanel implements vscode.Disposable {
 
   /**
    * Model, prompt and limits for a request, from the settings and the server's model list; for a
-   * chat's question, with what its files in play and a prompt file add.
+   * chat's question, with the project's rules and what its files in play and a prompt file add.
    */
   async setup(forChat?: Chat): Promise<ChatSetup> {
     const chat = this.deps.settings.value.chat;
     const chosen = await this.models.choose(chat.model, this.deps.settings.value.baseUrl);
-    const custom = forChat ? this.customization.askSetup(forChat) : undefined;
-    const model = custom?.model ?? chosen;
-    const systemPrompt = [chat.systemPrompt.trim(), ...(custom?.promptParts ?? [])].filter((p) => p !== "").join("\n\n");
-    return { model, systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, ...this.contextFor(model) };
+    const model = (forChat && this.customization.askModel(forChat)) || chosen;
+    const context = this.contextFor(model);
+    const parts = forChat ? await this.customization.askParts(forChat, { contextTokens: context.contextTokens, maxTokens: chat.maxTokens }) : [];
+    const systemPrompt = [chat.systemPrompt.trim(), ...parts].filter((p) => p !== "").join("\n\n");
+    return { model, systemPrompt, temperature: chat.temperature, maxTokens: chat.maxTokens, ...context };
   }
 
   private contextFor(model: string): Pick<ChatSetup, "contextTokens" | "contextSource"> {

@@ -16,8 +16,13 @@ export class AgentSelection {
     private readonly memento: vscode.Memento,
   ) {}
 
+  /**
+   * Those a user may choose: an agent that is not user-invocable is reached through a handoff or a
+   * prompt file only (and shows while it is the one chosen, so that the switch says what runs).
+   */
   options(): AgentOption[] {
-    return [planAgent, ...this.files.agents()].map((a) => ({ id: idOf(a), label: a.name, ...(a.description ? { description: a.description } : {}) }));
+    const selected = this.selected();
+    return [planAgent, ...this.files.agents().filter((a) => a.userInvocable || idOf(a) === selected)].map((a) => ({ id: idOf(a), label: a.name, ...(a.description ? { description: a.description } : {}) }));
   }
 
   /** The chosen agent's id, if it still exists; undefined: Agent itself. */

@@ -7,10 +7,13 @@ import { Compactor } from "../../core/chat/compactor";
 import { lastAnswer, withTurn, withUserTurn, type AssistantTurn, type Chat, type CodeAttachment } from "../../core/chat/conversation";
 import { quickActions, type QuickAction } from "../../core/chat/prompt";
 import type { HostMessage, ViewMessage, ViewState } from "../../core/chat/protocol";
+import type { ContextBudget } from "../../core/chat/context-trim";
+import { askRulesParts } from "../../core/customization/ask-rules";
 import { instructionsParts, pathsInPlay } from "../../core/customization/paths-in-play";
 import { instructionsFor } from "../../core/customization/scoped-instructions";
 import { builtInCommands, isBuiltInCommand, parseSlashCommand, type BuiltInCommand, type SlashCommandItem } from "../../core/customization/slash-commands";
 import { chooseModel, taskCustomization, type AgentRun, type TaskCustomization } from "../../core/customization/task-customization";
+import { loadRules } from "../agent/agent-rules";
 import type { ChatPanel } from "../chat/chat-panel";
 import type { ChatContext } from "../context/chat-context";
 import type { Logger } from "../logger";
@@ -84,13 +87,22 @@ export class ChatCustomization implements vscode.Disposable {
     return taskCustomization({ chat: this.deps.store.get(chatId), run, agent, instructions: this.deps.files.instructions(), models: this.modelIds() });
   }
 
-  /** What an Ask question adds to its request: the scoped instructions of its files, a prompt file's model. */
-  askSetup(chat: Chat): { model?: string; promptParts: string[] } {
-    const question = chat.turns.findLast((t) => t.role === "user");
-    const parts = question ? instructionsParts(instructionsFor(this.deps.files.instructions(), pathsInPlay(question))) : [];
+  /** The model an Ask question's prompt file chose; undefined: the chat's. */
+  askModel(chat: Chat): string | undefined {
     const run = this.askRuns.get(chat.id);
-    const chosen = run?.models?.length ? chooseModel(run.models, this.modelIds()) : {};
-    return { ...(chosen.model ? { model: chosen.model } : {}), promptParts: parts };
+    return run?.models?.length ? chooseModel(run.models, this.modelIds()).model : undefined;
+  }
+
+  /**
+   * What an Ask question adds to its system prompt: the project's rules (wisp.agent.rules, read at
+   * each question as a task reads them, within the budget) and the scoped instructions of its files.
+   */
+  async askParts(chat: Chat, budget: ContextBudget): Promise<string[]> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const rules = folder && this.deps.settings.value.agent.rules ? await loadRules(folder.uri) : [];
+    const question = chat.turns.findLast((t) => t.role === "user");
+    const scoped = question ? instructionsParts(instructionsFor(this.deps.files.instructions(), pathsInPlay(question))) : [];
+    return [...askRulesParts(rules, budget), ...scoped];
   }
 
   /** Handles what is the customization's of a view message; false lets the panel go on with it. */

@@ -18,16 +18,27 @@ export interface Loaded<T> {
   readonly shadowed?: boolean;
 }
 
-/** The workspace's own folders for each kind of file, as Copilot reads them. */
-const workspaceFolders = {
-  prompts: [".github/prompts"],
-  agents: [".github/agents", ".github/chatmodes"],
-  instructions: [".github/instructions"],
-} as const;
+type Kind = "prompts" | "agents" | "instructions";
 
-const watchedGlob = "**/.github/{prompts,agents,chatmodes,instructions}/*.md";
+/**
+ * The workspace's own folders for each kind of file, as VS Code reads them: `.github/instructions`
+ * with its subfolders, and any Markdown file of `.github/agents` (but its README) as an agent.
+ */
+const workspaceFolders: readonly { path: string; kind: Kind; nested?: true; anyMarkdown?: true }[] = [
+  { path: ".github/prompts", kind: "prompts" },
+  { path: ".github/agents", kind: "agents", anyMarkdown: true },
+  { path: ".github/chatmodes", kind: "agents" },
+  { path: ".github/instructions", kind: "instructions", nested: true },
+];
+
+const watchedGlob = "**/.github/{prompts,agents,chatmodes}/*.md";
+const watchedInstructions = "**/.github/instructions/**/*.md";
 /** The folders themselves: a folder created with its files in it may bring one event for the folder only. */
-const watchedFolders = "{**/.github,**/.github/prompts,**/.github/agents,**/.github/chatmodes,**/.github/instructions}";
+const watchedFolders = "{**/.github,**/.github/prompts,**/.github/agents,**/.github/chatmodes,**/.github/instructions,**/.github/instructions/**}";
+/** A path (of a file or of a folder of instructions) whose change may change what is read. */
+const ourPath = /\/\.github\/(?:(?:prompts|agents|chatmodes)\/[^/]+\.md|instructions\/.+)$/;
+/** Subfolders of `.github/instructions` read, at most: a deeper tree (or a link loop) is not instructions. */
+const maxDepth = 8;
 
 /**
  * The prompt files, custom agents and scoped instructions of the workspace (`.github/...`) and of
@@ -38,6 +49,8 @@ export class CustomizationFiles implements vscode.Disposable {
   private promptFiles: Loaded<PromptFile>[] = [];
   private agentFiles: Loaded<CustomAgent>[] = [];
   private instructionFiles: Loaded<ScopedInstructions>[] = [];
+  /** Files whose reading failed (a bug of Wisp's): shown as such, the others still used. */
+  private unreadable: { uri: vscode.Uri; problem: FileProblem }[] = [];
   private readonly diagnostics = vscode.languages.createDiagnosticCollection("wisp-customization");
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -52,6 +65,7 @@ export class CustomizationFiles implements vscode.Disposable {
     private readonly log: Logger,
   ) {
     const files = vscode.workspace.createFileSystemWatcher(watchedGlob);
+    const instructions = vscode.workspace.createFileSystemWatcher(watchedInstructions);
     const folders = vscode.workspace.createFileSystemWatcher(watchedFolders, false, true, false);
     const reload = () => void this.reload();
     this.disposables.push(
@@ -61,6 +75,10 @@ export class CustomizationFiles implements vscode.Disposable {
       files.onDidCreate(reload),
       files.onDidChange(reload),
       files.onDidDelete(reload),
+      instructions,
+      instructions.onDidCreate(reload),
+      instructions.onDidChange(reload),
+      instructions.onDidDelete(reload),
       folders,
       folders.onDidCreate(reload),
       folders.onDidDelete(reload),
@@ -119,6 +137,7 @@ export class CustomizationFiles implements vscode.Disposable {
         this.promptFiles = read.prompts;
         this.agentFiles = read.agents;
         this.instructionFiles = read.instructions;
+        this.unreadable = read.unreadable;
         this.showProblems();
         this.log.info(`customization: ${read.prompts.length} prompt file(s), ${read.agents.length} agent(s), ${read.instructions.length} instructions file(s)`);
         this.changed.fire();
@@ -130,7 +149,7 @@ export class CustomizationFiles implements vscode.Disposable {
 
   private reloadIfOurs(uris: readonly vscode.Uri[]): void {
     const user = this.userFolderUri()?.path;
-    const ours = uris.some((uri) => kindOf(uri.path.slice(uri.path.lastIndexOf("/") + 1)) !== undefined && (/\/\.github\/(prompts|agents|chatmodes|instructions)\/[^/]+$/.test(uri.path) || (user !== undefined && uri.path.startsWith(`${user}/`))));
+    const ours = uris.some((uri) => ourPath.test(uri.path) || (user !== undefined && uri.path.startsWith(`${user}/`) && kindOf(uri.path.slice(uri.path.lastIndexOf("/") + 1)) !== undefined));
     if (ours) void this.reload();
   }
 
@@ -139,32 +158,38 @@ export class CustomizationFiles implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
-  private async readAll(): Promise<{ prompts: Loaded<PromptFile>[]; agents: Loaded<CustomAgent>[]; instructions: Loaded<ScopedInstructions>[] }> {
-    const roots: { dir: vscode.Uri; kinds: readonly ("prompts" | "agents" | "instructions")[]; origin: "workspace" | "user" }[] = [];
+  private async readAll(): Promise<{ prompts: Loaded<PromptFile>[]; agents: Loaded<CustomAgent>[]; instructions: Loaded<ScopedInstructions>[]; unreadable: { uri: vscode.Uri; problem: FileProblem }[] }> {
+    const roots: { dir: vscode.Uri; kinds: readonly Kind[]; origin: "workspace" | "user"; nested?: true; anyMarkdown?: true }[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      for (const [kind, paths] of Object.entries(workspaceFolders)) {
-        for (const path of paths) roots.push({ dir: vscode.Uri.joinPath(folder.uri, path), kinds: [kind as "prompts"], origin: "workspace" });
-      }
+      for (const { path, kind, ...how } of workspaceFolders) roots.push({ dir: vscode.Uri.joinPath(folder.uri, path), kinds: [kind], origin: "workspace", ...how });
     }
     const user = this.userFolderUri();
     if (user) roots.push({ dir: user, kinds: ["prompts", "agents", "instructions"], origin: "user" });
     const prompts: Loaded<PromptFile>[] = [];
     const agents: Loaded<CustomAgent>[] = [];
     const instructions: Loaded<ScopedInstructions>[] = [];
+    const unreadable: { uri: vscode.Uri; problem: FileProblem }[] = [];
     for (const root of roots) {
-      for (const name of await fileNames(root.dir)) {
-        const uri = vscode.Uri.joinPath(root.dir, name);
-        const kind = kindOf(name);
+      for (const path of await fileNames(root.dir, root.nested ? maxDepth : 0)) {
+        const uri = vscode.Uri.joinPath(root.dir, path);
+        const name = path.slice(path.lastIndexOf("/") + 1);
+        const kind = root.anyMarkdown && name.endsWith(".md") && name.toLowerCase() !== "readme.md" ? "agents" : kindOf(name);
         if (kind === undefined || !root.kinds.includes(kind)) continue;
         const text = await readText(uri);
         if (text === undefined) continue;
         const source = root.origin === "workspace" ? vscode.workspace.asRelativePath(uri, false) : uri.fsPath;
-        if (kind === "prompts") prompts.push({ uri, origin: root.origin, value: withToolWarnings(parsePromptFile(name, source, text), text) });
-        else if (kind === "agents") agents.push({ uri, origin: root.origin, value: withToolWarnings(parseCustomAgent(name, source, text), text) });
-        else instructions.push({ uri, origin: root.origin, value: parseScopedInstructions(source, text) });
+        try {
+          if (kind === "prompts") prompts.push({ uri, origin: root.origin, value: withToolWarnings(parsePromptFile(name, source, text), text) });
+          else if (kind === "agents") agents.push({ uri, origin: root.origin, value: withToolWarnings(parseCustomAgent(name, source, text), text) });
+          else instructions.push({ uri, origin: root.origin, value: parseScopedInstructions(source, text) });
+        } catch (error) {
+          // One file Wisp fails to read must not hide all the others.
+          this.log.error(`customization: reading ${source} failed: ${(error as Error).message}`);
+          unreadable.push({ uri, problem: { message: `Wisp could not read this file: ${(error as Error).message}`, severity: "error", start: { line: 0, column: 0 }, end: { line: 0, column: 3 } } });
+        }
       }
     }
-    return { prompts: markShadowed(prompts, "prompt file"), agents: markShadowed(agents, "agent"), instructions };
+    return { prompts: markShadowed(prompts, "prompt file"), agents: markShadowed(agents, "agent"), instructions, unreadable };
   }
 
   private showProblems(): void {
@@ -173,6 +198,7 @@ export class CustomizationFiles implements vscode.Disposable {
       const problems = file.value.problems;
       if (problems.length > 0) this.diagnostics.set(file.uri, problems.map(toDiagnostic));
     }
+    for (const { uri, problem } of this.unreadable) this.diagnostics.set(uri, [toDiagnostic(problem)]);
   }
 
   private userFolderUri(): vscode.Uri | undefined {
@@ -192,7 +218,7 @@ export class CustomizationFiles implements vscode.Disposable {
   }
 }
 
-function kindOf(name: string): "prompts" | "agents" | "instructions" | undefined {
+function kindOf(name: string): Kind | undefined {
   if (name.endsWith(promptFileSuffix)) return "prompts";
   if (agentFileSuffixes.some((s) => name.endsWith(s))) return "agents";
   if (name.endsWith(instructionsFileSuffix)) return "instructions";
@@ -226,12 +252,21 @@ function withToolWarnings<T extends { readonly tools?: readonly string[]; readon
   return { ...file, problems: [...file.problems, { message, severity: "warning", ...at }] };
 }
 
-async function fileNames(dir: vscode.Uri): Promise<string[]> {
+/** The files of a folder, and of its subfolders `depth` levels down, as paths relative to it, sorted. */
+async function fileNames(dir: vscode.Uri, depth: number): Promise<string[]> {
+  let entries: [string, vscode.FileType][];
   try {
-    return (await vscode.workspace.fs.readDirectory(dir)).filter(([, type]) => type & vscode.FileType.File).map(([name]) => name).sort();
+    entries = await vscode.workspace.fs.readDirectory(dir);
   } catch {
     return [];
   }
+  const names = entries.filter(([, type]) => type & vscode.FileType.File).map(([name]) => name);
+  if (depth > 0) {
+    for (const [folder] of entries.filter(([, type]) => type === vscode.FileType.Directory)) {
+      names.push(...(await fileNames(vscode.Uri.joinPath(dir, folder), depth - 1)).map((name) => `${folder}/${name}`));
+    }
+  }
+  return names.sort();
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {

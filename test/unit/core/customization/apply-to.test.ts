@@ -13,13 +13,23 @@ describe("applyTo globs", () => {
     assert.ok(!matches("**/*.py", "src/shop/cart.pyc"));
   });
 
-  it("a glob without a slash matches the name at any depth; one with a slash from the workspace folder", () => {
+  it("a glob matches at any depth, as in VS Code (src/**/*.ts in packages/app/src); a leading / or ./ anchors it at the workspace folder", () => {
     assert.ok(matches("*.py", "deep/down/x.py"));
     assert.ok(matches("src/*.ts", "src/a.ts"));
     assert.ok(!matches("src/*.ts", "src/deep/a.ts"), "* stays within a folder");
-    assert.ok(!matches("src/*.ts", "lib/src/a.ts"));
+    assert.ok(matches("src/*.ts", "lib/src/a.ts"));
+    assert.ok(matches("src/**/*.ts", "packages/app/src/a.ts"));
+    assert.ok(!matches("src/**/*.ts", "packages/app/source/a.ts"));
     assert.ok(matches("/src/**", "src/a/b/c.txt"));
+    assert.ok(!matches("/src/**", "lib/src/c.txt"));
     assert.ok(matches("./docs/*.md", "docs/a.md"));
+    assert.ok(!matches("./docs/*.md", "site/docs/a.md"));
+  });
+
+  it("matches regardless of case, as VS Code does", () => {
+    assert.ok(matches("**/*.ts", "src/App.TS"));
+    assert.ok(matches("Docs/**", "docs/guide.md"));
+    assert.ok(matches("**/readme.md", "pkg/README.md"));
   });
 
   it("** matches any folders, none included; alternatives, sets and single characters work", () => {
@@ -61,6 +71,12 @@ describe("the files in play for scoped instructions", () => {
   it("takes file names and paths from the text, not version numbers, abbreviations or prose", () => {
     assert.deepEqual(pathsInText("Why does cart.py fail, and what about `src/app.ts`? Python 3.12 i.e. nothing else. See (docs/a.md)."), ["cart.py", "src/app.ts", "docs/a.md"]);
     assert.deepEqual(pathsInText("How does this work?"), []);
+  });
+
+  it("takes paths written with Windows separators, as forward-slash paths that applyTo globs match", () => {
+    assert.deepEqual(pathsInText("why does src\\cart\\cart.py fail?"), ["src/cart/cart.py"]);
+    const python = parseScopedInstructions("py", "---\napplyTo: 'src/**/*.py'\n---\nUse type hints.");
+    assert.equal(instructionsFor([python], pathsInPlay({ text: "Look at `src\\cart\\cart.py`", attachments: [] })).length, 1);
   });
 
   it("takes the attached files' paths, not labels like problems or git changes", () => {

@@ -92,9 +92,30 @@ describe("customization files: front matter", () => {
     assert.equal(parseCustomAgent("old.chatmode.md", "x", "Body").name, "old");
   });
 
-  it("a handoff without a label or agent, and an agent named like a built-in mode, are errors", () => {
-    assert.match(parseCustomAgent("a.agent.md", "a", "---\nhandoffs:\n  - agent: agent\n---\n").problems[0]!.message, /handoff 1 needs a "label"/);
-    assert.match(parseCustomAgent("a.agent.md", "a", "---\nhandoffs:\n  - label: Go\n---\n").problems[0]!.message, /needs an "agent"/);
+  it("a malformed handoff is left out with a warning at handoffs, the others and the agent kept (as VS Code skips it)", () => {
+    const agent = parseCustomAgent("a.agent.md", "a", "---\nhandoffs:\n  - agent: agent\n  - label: Go\n  - label: Test it\n    agent: tester\n  - just text\n---\nBody");
+    assert.equal(hasErrors(agent), false);
+    assert.deepEqual(agent.handoffs, [{ label: "Test it", agent: "tester", prompt: "", send: false }]);
+    assert.deepEqual(
+      agent.problems.map((p) => [p.severity, p.message, p.start.line]),
+      [
+        ["warning", 'handoff 1 needs a "label" (the button\'s text). It is left out.', 1],
+        ["warning", 'handoff 2 ("Go") needs an "agent" to continue in. It is left out.', 1],
+        ["warning", 'handoff 4 must be { label, agent, prompt }, not string "just text". It is left out.', 1],
+      ],
+    );
+  });
+
+  it("an agent with user-invocable: false (or user-invokable, VS Code's first spelling) is no choice of the switch, without a warning", () => {
+    const hidden = parseCustomAgent("scout.agent.md", "s", "---\nuser-invocable: false\n---\nScout.");
+    assert.deepEqual([hidden.userInvocable, hidden.problems], [false, []]);
+    assert.equal(parseCustomAgent("old.agent.md", "o", "---\nuser-invokable: false\n---\nOld.").userInvocable, false);
+    assert.equal(parseCustomAgent("open.agent.md", "o", "---\nuser-invocable: true\n---\nOpen.").userInvocable, true);
+    assert.equal(parseCustomAgent("plain.agent.md", "p", "Plain.").userInvocable, true);
+  });
+
+  it("handoffs that are not a list, and an agent named like a built-in mode, are errors", () => {
+    assert.ok(hasErrors(parseCustomAgent("a.agent.md", "a", "---\nhandoffs: Fix it\n---\n")));
     assert.ok(hasErrors(parseCustomAgent("plan.agent.md", "p", "Body")));
     assert.ok(hasErrors(parseCustomAgent("x.agent.md", "p", "---\nname: Agent\n---\nBody")));
   });
@@ -108,6 +129,42 @@ describe("customization files: front matter", () => {
     const none = parseScopedInstructions("none", "Always be kind.");
     assert.equal(none.problems[0]!.severity, "warning");
     assert.match(none.problems[0]!.message, /No applyTo glob/);
+  });
+
+  it("unquoted globs starting with * are globs, as VS Code reads them, not YAML aliases", () => {
+    const globsOf = (frontMatter: string) => {
+      const file = parseScopedInstructions("i", `---\n${frontMatter}\n---\nUse type hints.`);
+      assert.deepEqual(file.problems, [], frontMatter);
+      return file.applyTo;
+    };
+    assert.deepEqual(globsOf("applyTo: **/*.ts"), ["**/*.ts"]);
+    assert.deepEqual(globsOf("applyTo: **"), ["**"]);
+    assert.deepEqual(globsOf("applyTo: *.py"), ["*.py"]);
+    assert.deepEqual(globsOf("applyTo: **/*.ts,**/*.tsx   # the app"), ["**/*.ts", "**/*.tsx"]);
+    assert.deepEqual(globsOf("applyTo: [**/*.ts, *.md, 'src/**', *.{js,jsx}]"), ["**/*.ts", "*.md", "src/**", "*.{js,jsx}"]);
+    assert.deepEqual(globsOf("applyTo:\n  - **/*.py\n  - *.pyi"), ["**/*.py", "*.pyi"]);
+    assert.deepEqual(globsOf("applyTo: \"**/*.ts\""), ["**/*.ts"], "quoted ones as before");
+    assert.equal(parseScopedInstructions("i", "---\ndescription: |\n  *Bold* rules\napplyTo: *.py\n---\nx").description, "*Bold* rules", "a block of text stays as written");
+  });
+
+  it("lists indented with tabs are read, as VS Code reads them", () => {
+    const agent = parseCustomAgent("a.agent.md", "a", "---\ntools:\n\t- read_file\n\t- **/x\nhandoffs:\n\t- label: Go\n\t\tagent: agent\n---\nBody");
+    assert.deepEqual(agent.problems, []);
+    assert.deepEqual(agent.tools, ["read_file", "**/x"]);
+    assert.deepEqual(agent.handoffs, [{ label: "Go", agent: "agent", prompt: "", send: false }]);
+  });
+
+  it("a problem on a line after a rewritten one is still placed where it is in the file", () => {
+    const warned = parsePromptFile("p.prompt.md", "p", "---\ntools:\n\t- read_file\n\t- *\ndescription: [a, b]\ncolour: blue\n---\n");
+    assert.deepEqual(
+      warned.problems.map((p) => [p.message.slice(0, 20), p.start, p.end]),
+      [
+        ['"description" must b', { line: 4, column: 0 }, { line: 4, column: 11 }],
+        ["Wisp does not know t", { line: 5, column: 0 }, { line: 5, column: 6 }],
+      ],
+    );
+    const yaml = parsePromptFile("p.prompt.md", "p", "---\nmodel: [**/*.ts, *.md]\ntools: [read_file, \t*x\n---\n");
+    assert.deepEqual(yaml.problems.map((p) => [p.message.slice(0, 8), p.start]), [["Bad YAML", { line: 2, column: 22 }]], "the end of the line in the file, not of the line with quotes added");
   });
 
   it("a name that cannot be typed after / is an error", () => {

@@ -29,6 +29,13 @@ describe("prompt files: variables, links and the argument", () => {
     });
   });
 
+  it("a file outside the workspace on Windows, and a name that starts with a dot, give their parts as path.parse does", () => {
+    const parts = "${fileBasename} | ${fileBasenameNoExtension} | ${fileDirname}";
+    assert.equal(resolveVariables(parts, { selection: "", file: "C:\\tmp\\other\\notes.txt" }, {}), "notes.txt | notes | C:\\tmp\\other");
+    assert.equal(resolveVariables(parts, { selection: "", file: ".eslintrc" }, {}), ".eslintrc | .eslintrc | ");
+    assert.equal(resolveVariables(parts, { selection: "", file: "config/.env.local" }, {}), ".env.local | .env | config");
+  });
+
   it("with nothing selected and no editor, the editor variables are empty", () => {
     assert.equal(resolveVariables("[${selection}] [${file}] [${fileBasename}]", { selection: "" }, {}), "[] [] []");
   });
@@ -39,8 +46,13 @@ describe("prompt files: variables, links and the argument", () => {
     assert.equal(promptMessage("", "only the argument"), "only the argument");
   });
 
-  it("finds Markdown links to files, not to the web, anchors or mail", () => {
+  it("finds Markdown links to files, not to the web, anchors, mail or images", () => {
     const body = "Follow [the guide](../docs/style%20guide.md) and [api](src/api.ts#L10 \"API\"), see ![img](media/x.png), [web](https://example.com), [top](#top), [me](mailto:a@b.c), [guide again](../docs/style%20guide.md).";
-    assert.deepEqual(linkedFiles(body), ["../docs/style guide.md", "src/api.ts", "media/x.png"]);
+    assert.deepEqual(linkedFiles(body), ["../docs/style guide.md", "src/api.ts"]);
+  });
+
+  it("attaches what VS Code attaches: #file: references and link targets with spaces or in <…>", () => {
+    const body = "Read #file:src/cart.ts and [guide](../../docs/My Guide.md), [spec](<../spec/the spec.md> \"Spec\"), then #file:../tests/cart.test.ts.\nNot #file: alone, not a#file:x.ts, not ![logo](../media/logo.png).";
+    assert.deepEqual(linkedFiles(body), ["src/cart.ts", "../../docs/My Guide.md", "../spec/the spec.md", "../tests/cart.test.ts"]);
   });
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { AssistantTurn, Chat } from "../../../../src/core/chat/conversation";
 import { parseCustomAgent } from "../../../../src/core/customization/custom-agent";
 import { planAgent } from "../../../../src/core/customization/plan-agent";
-import { parseScopedInstructions } from "../../../../src/core/customization/scoped-instructions";
+import { instructionsFor, parseScopedInstructions } from "../../../../src/core/customization/scoped-instructions";
 import { chooseModel, taskCustomization } from "../../../../src/core/customization/task-customization";
 import { allows } from "../../../../src/core/customization/tool-allow-list";
 
@@ -27,6 +27,15 @@ describe("what an agent, the files in play and a prompt file change in a task", 
     assert.equal(fresh.instructionsForEdit("src/a.ts"), undefined);
     const named = taskCustomization({ chat: chat("Fix a.py"), run: {}, agent: undefined, instructions: [python], models: [] });
     assert.equal(named.instructionsForEdit("a.py"), undefined, "already in the system prompt");
+  });
+
+  it("applyTo **, **/* or * applies to every request, even with no file in play (as in VS Code); other globs need one", () => {
+    const always = ["**", "**/*", "*"].map((glob) => parseScopedInstructions(`${glob}.instructions.md`, `---\napplyTo: '${glob}'\n---\nBe brief.`));
+    const under = parseScopedInstructions("src.instructions.md", "---\napplyTo: 'src/**'\n---\nSource rules.");
+    assert.deepEqual(instructionsFor([...always, under, python], []).map((i) => i.source), ["**.instructions.md", "**/*.instructions.md", "*.instructions.md"], "an Ask question or an edit naming no file");
+    const task = taskCustomization({ chat: chat("Add a logging module"), run: {}, agent: undefined, instructions: [always[0]!, python], models: [] });
+    assert.deepEqual(task.promptParts, ["Instructions for files matching ** (from **.instructions.md):\nBe brief."]);
+    assert.doesNotMatch(task.instructionsForEdit("src/log.py")!, /Be brief/, "not again with an edit's result");
   });
 
   it("a prompt file's tools and model win over the agent's; the summary of a compacted conversation goes along", () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { allows, allowsMcp, toolAllowList } from "../../../../src/core/customization/tool-allow-list";
 import { planAgent } from "../../../../src/core/customization/plan-agent";
 import { agentTools } from "../../../../src/core/agent/tool-schemas";
+import { parseCustomAgent } from "../../../../src/core/customization/custom-agent";
 
 describe("tool allow-lists", () => {
   const wispTools = agentTools.map((t) => t.function.name);
@@ -34,5 +35,29 @@ describe("tool allow-lists", () => {
     assert.ok(!allowsMcp(toolAllowList(["read_file"])));
     // A bare name Wisp does not know may be an MCP server's: then all its tools.
     assert.ok(allows(toolAllowList(["tickets"]), { name: "mcp_tickets_delete", mcp: { server: "tickets", tool: "delete" } }));
+  });
+
+  it("takes VS Code's qualified names (read/readFile, edit/editFiles …) as the Wisp tools they name", () => {
+    const list = toolAllowList(["search/codebase", "read/readFile", "read/problems", "edit/editFiles", "edit/createFile", "execute/runInTerminal", "web/fetch", "todo"]);
+    assert.deepEqual(wispTools.filter((name) => allows(list, { name })), ["read_file", "list_dir", "file_search", "grep_search", "get_errors", "create_file", "replace_string_in_file", "run_in_terminal", "manage_todo_list"]);
+    assert.deepEqual(list.unknown, ["web/fetch"], "warned about, as other names Wisp has no tool for");
+    assert.deepEqual(offered(["edit/createDirectory", "execute/runTask"]), ["create_file", "run_in_terminal"]);
+    assert.deepEqual(offered(["read/*"]), ["read_file", "list_dir", "file_search", "grep_search", "get_errors"]);
+    // An MCP server may still have such a name.
+    assert.ok(allows(list, { name: "mcp_read_readFile", mcp: { server: "read", tool: "readFile" } }));
+    assert.deepEqual(toolAllowList(["my-server/readFile"]).wisp, new Set(), "another server's tool is only that");
+  });
+
+  it("the todo list is offered when the list names it (todo, todos, manage_todo_list), as Copilot's own tool set", () => {
+    assert.ok(offered(["todos"]).includes("manage_todo_list"));
+    assert.ok(offered(["manage_todo_list", "read"]).includes("manage_todo_list"));
+    assert.ok(!offered(["read", "edit", "execute"]).includes("manage_todo_list"));
+  });
+
+  it("tools given as keys set to true ({read: true, edit: false}) are the keys set to true", () => {
+    const agent = parseCustomAgent("a.agent.md", "a", "---\ntools: {read: true, edit: false, todo: true}\n---\nBody");
+    assert.deepEqual(agent.problems, []);
+    assert.deepEqual(agent.tools, ["read", "todo"]);
+    assert.deepEqual(offered(agent.tools!), ["read_file", "list_dir", "file_search", "grep_search", "get_errors", "manage_todo_list"]);
   });
 });
