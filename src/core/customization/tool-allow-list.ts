@@ -44,7 +44,6 @@ export const toolAliases: Readonly<Record<string, readonly AllowedToolName[]>> =
   runCommands: ["run_in_terminal"],
   runTasks: ["run_in_terminal"],
   runTask: ["run_in_terminal"],
-  getTerminalOutput: ["run_in_terminal"],
   terminal: ["run_in_terminal"],
   execute: ["run_in_terminal"],
   codebase: [...readTools],
@@ -81,13 +80,16 @@ export function toolAllowList(names: readonly string[]): ToolAllowList {
     if (slash > 0) {
       const server = name.slice(0, slash);
       const tool = name.slice(slash + 1);
-      // Kept as an MCP server's too, in case one has that name.
+      const tools = copilotToolSets.includes(server) ? aliasOf(tool === "*" || tool === "" ? server : tool) : undefined;
+      if (tools) {
+        // One of VS Code's own: no MCP server needs starting for it.
+        for (const t of tools) wisp.add(t);
+        continue;
+      }
       if (tool === "*" || tool === "") mcpServers.add(server);
       else mcpTools.add(`${server}/${tool}`);
-      if (!copilotToolSets.includes(server)) continue;
-      const tools = aliasOf(tool === "*" || tool === "" ? server : tool);
-      if (tools) for (const t of tools) wisp.add(t);
-      else unknown.push(name);
+      // An unknown tool of one of VS Code's sets (web/fetch): said so, in case no MCP server has that name.
+      if (copilotToolSets.includes(server)) unknown.push(name);
       continue;
     }
     const tools = aliasOf(name);

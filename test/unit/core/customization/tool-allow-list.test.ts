@@ -43,8 +43,11 @@ describe("tool allow-lists", () => {
     assert.deepEqual(list.unknown, ["web/fetch"], "warned about, as other names Wisp has no tool for");
     assert.deepEqual(offered(["edit/createDirectory", "execute/runTask"]), ["create_file", "run_in_terminal"]);
     assert.deepEqual(offered(["read/*"]), ["read_file", "list_dir", "file_search", "grep_search", "get_errors"]);
-    // An MCP server may still have such a name.
-    assert.ok(allows(list, { name: "mcp_read_readFile", mcp: { server: "read", tool: "readFile" } }));
+    // VS Code's own names start no MCP server; an unknown one of its sets may still be a server's.
+    assert.ok(!allowsMcp(toolAllowList(["search/codebase", "read/readFile", "edit/editFiles", "execute/runInTerminal"])));
+    assert.ok(allows(list, { name: "mcp_web_fetch", mcp: { server: "web", tool: "fetch" } }));
+    // Reading a terminal's output is not running commands: not offered as run_in_terminal.
+    assert.deepEqual(offered(["execute/getTerminalOutput"]), []);
     assert.deepEqual(toolAllowList(["my-server/readFile"]).wisp, new Set(), "another server's tool is only that");
   });
 
