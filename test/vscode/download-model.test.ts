@@ -59,6 +59,8 @@ describe("Wisp: Download Model", function () {
   });
 
   it("offers the recommended models in a quick pick and downloads the one chosen; it takes over the chat, keeps the completion model the user chose, and Undo puts the chat back", async () => {
+    // The user's own completion model, as the test before leaves it (set here too, so that the test also runs alone).
+    await config().update("completion.model", "coder-q8_0", vscode.ConfigurationTarget.Global);
     const first = modelPresets.find((p) => p.role === "completion")!;
     const url = hub.serve(first.repo, first.file, { body: gguf });
     const picked = vscode.commands.executeCommand<string | undefined>("wisp.downloadModel");
