@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { buildApp } from "../../src/server/app";
 import { KeyStore } from "../../src/server/auth/key-store";
 import { AdminToken } from "../../src/server/store/admin-token-file";
+import { parseDatabaseUrl } from "../../src/server/store/postgres/database-url";
+import { openPool } from "../../src/server/store/postgres/postgres-store";
 import { knownMigrations } from "../../src/server/store/postgres/schema";
+import { pruneUsage } from "../../src/server/store/postgres/usage-prune";
 import { UsageLog } from "../../src/server/usage/usage-log";
 import type { PostgresCluster } from "../harness/postgres-cluster";
 import { TempDirs } from "../harness/temp-dirs";
@@ -86,7 +89,7 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     for (const r of [before, created, status]) assert.ok(!everything(r).includes(cluster.password));
   });
 
-  it("imports a file server's keys, usage counts and admin token once: run twice, it adds nothing", async () => {
+  it("imports a file server's keys, usage counts and admin token once: run again, even after the prune of its rows, it adds nothing", async () => {
     const dataDir = temp.make("import-data");
     const keys = new KeyStore(dataDir);
     const alice = await keys.create("alice");
@@ -112,6 +115,17 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     assert.match(second.stdout, /^keys: 0 imported, 2 already there/m);
     assert.match(second.stdout, new RegExp(`^usage: 0 hourly counts imported, ${expected.buckets.length} already there`, "m"));
     assert.match(second.stdout, /^console admin token: already there/m);
+    // Once the imported hours pass the per-request records' retention the prune deletes their rows
+    // (here all rows up to now): an import run again still adds nothing.
+    const pool = openPool(parseDatabaseUrl(url), 1, () => undefined);
+    try {
+      assert.equal(await pruneUsage(pool, Date.now()), expected.buckets.length);
+    } finally {
+      await pool.end();
+    }
+    const third = await wispServer(["db", "import", "--data-dir", dataDir, "--database", url]);
+    assert.equal(third.code, 0, everything(third));
+    assert.match(third.stdout, new RegExp(`^usage: 0 hourly counts imported, ${expected.buckets.length} already there`, "m"));
 
     const hourly = await cluster.query<Record<string, string>>("SELECT hour, key, model, requests, errors, prompt_tokens, completion_tokens, images FROM wisp_usage_hourly ORDER BY hour, key, model", [], database);
     assert.deepEqual(
