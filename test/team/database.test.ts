@@ -4,10 +4,14 @@ import { join } from "node:path";
 import { buildApp } from "../../src/server/app";
 import { KeyStore } from "../../src/server/auth/key-store";
 import { AdminToken } from "../../src/server/store/admin-token-file";
+import { parseDatabaseUrl } from "../../src/server/store/postgres/database-url";
+import { openPool } from "../../src/server/store/postgres/postgres-store";
 import { knownMigrations } from "../../src/server/store/postgres/schema";
+import { pruneUsage } from "../../src/server/store/postgres/usage-prune";
 import { UsageLog } from "../../src/server/usage/usage-log";
 import type { PostgresCluster } from "../harness/postgres-cluster";
 import { TempDirs } from "../harness/temp-dirs";
+import { waitFor } from "../harness/wait-for";
 import { freshDatabase } from "./support/shared-cluster";
 import { wispServer } from "./support/team";
 
@@ -86,7 +90,7 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     for (const r of [before, created, status]) assert.ok(!everything(r).includes(cluster.password));
   });
 
-  it("imports a file server's keys, usage counts and admin token once: run twice, it adds nothing", async () => {
+  it("imports a file server's keys, usage counts and admin token once: run again, even after the prune of its rows, it adds nothing", async () => {
     const dataDir = temp.make("import-data");
     const keys = new KeyStore(dataDir);
     const alice = await keys.create("alice");
@@ -112,6 +116,17 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     assert.match(second.stdout, /^keys: 0 imported, 2 already there/m);
     assert.match(second.stdout, new RegExp(`^usage: 0 hourly counts imported, ${expected.buckets.length} already there`, "m"));
     assert.match(second.stdout, /^console admin token: already there/m);
+    // Once the imported hours pass the per-request records' retention the prune deletes their rows
+    // (here all rows up to now): an import run again still adds nothing.
+    const pool = openPool(parseDatabaseUrl(url), 1, () => undefined);
+    try {
+      assert.equal(await pruneUsage(pool, Date.now()), expected.buckets.length);
+    } finally {
+      await pool.end();
+    }
+    const third = await wispServer(["db", "import", "--data-dir", dataDir, "--database", url]);
+    assert.equal(third.code, 0, everything(third));
+    assert.match(third.stdout, new RegExp(`^usage: 0 hourly counts imported, ${expected.buckets.length} already there`, "m"));
 
     const hourly = await cluster.query<Record<string, string>>("SELECT hour, key, model, requests, errors, prompt_tokens, completion_tokens, images FROM wisp_usage_hourly ORDER BY hour, key, model", [], database);
     assert.deepEqual(
@@ -136,6 +151,39 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
       assert.equal(await status(bob.secret), 401, "revoked in the file, revoked in the database");
       // (The two requests just made are counted in this hour, apart from the imported ones.)
       assert.deepEqual((await deps.store.usage.buckets(t0)).filter((b) => b.hour < t0 + 4 * hour), expected.buckets);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("reports on /metrics each pool's connections, idle and active, summing to what the database counts, and each pool's queued queries", async () => {
+    const url = await fresh();
+    const { app, deps } = await buildApp({ modelsDir: temp.make("pools-models"), dataDir: temp.make("pools-replica"), localModels: false, database: url, rateLimit: { requestsPerMinute: 100, tokensPerMinute: 0 } });
+    try {
+      const origin = await app.listen({ host: "127.0.0.1", port: 0 });
+      const { secret } = await deps.keys.create("pools");
+      // A key check (the main pool) and an admission (the admissions pool), for a model there is not.
+      const asked = await fetch(`${origin}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "hi" }] }),
+      });
+      assert.equal(asked.status, 404, await asked.text());
+      const connections = (text: string, pool: string) =>
+        [...text.matchAll(new RegExp(`^wisp_database_pool_connections\\{pool="${pool}",state="(idle|active)"\\} (\\d+)$`, "gm"))].map((m) => [m[1], Number(m[2])] as const);
+      // The database's count of this replica's connections, less the key listener's.
+      const counted = async () => Number((await cluster.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'wisp-server'", [database]))[0]!.n) - 1;
+      await waitFor(
+        "the pools' connections on /metrics to be those the database counts",
+        async () => {
+          const text = await (await fetch(`${origin}/metrics`)).text();
+          const pools = { main: connections(text, "main"), admissions: connections(text, "admissions") };
+          return { pools, sum: [...pools.main, ...pools.admissions].reduce((n, [, v]) => n + v, 0), database: await counted() };
+        },
+        ({ pools, sum, database }) => sum === database && pools.main.length === 2 && pools.admissions.length === 2 && pools.main.some(([, v]) => v > 0) && pools.admissions.some(([, v]) => v > 0),
+      );
+      const text = await (await fetch(`${origin}/metrics`)).text();
+      for (const pool of ["main", "admissions"]) assert.match(text, new RegExp(`^wisp_database_pool_waiting_requests\\{pool="${pool}"\\} 0$`, "m"));
     } finally {
       await app.close();
     }

@@ -118,7 +118,7 @@ describe("wisp-server replicas on one PostgreSQL database behind HAProxy", funct
       const metrics = await fetch(`${r.origin}/metrics`);
       assert.match(metrics.headers.get("content-type") ?? "", /^text\/plain/);
       const text = await metrics.text();
-      for (const name of ["wisp_requests_total", "wisp_time_to_first_token_seconds_bucket", "wisp_request_duration_seconds_bucket", "wisp_tokens_total", "wisp_queue_depth", "wisp_rate_limited_requests_total", "wisp_upstream_up", "wisp_database_up 1", "wisp_database_errors_total", "wisp_database_pool_connections", "wisp_key_cache_total", "wisp_usage_queue_records 0", "wisp_requests_in_flight", "process_cpu_seconds_total"]) {
+      for (const name of ["wisp_requests_total", "wisp_time_to_first_token_seconds_bucket", "wisp_request_duration_seconds_bucket", "wisp_tokens_total", "wisp_queue_depth", "wisp_rate_limited_requests_total", "wisp_upstream_up", "wisp_database_up 1", "wisp_database_errors_total", "wisp_database_pool_connections{pool=\"main\",state=\"idle\"}", "wisp_database_pool_waiting_requests{pool=\"admissions\"}", "wisp_key_cache_total", "wisp_usage_queue_records 0", "wisp_requests_in_flight", "process_cpu_seconds_total"]) {
         assert.ok(text.includes(name), `${r.name}: ${name} in /metrics`);
       }
       assert.match(text, /wisp_requests_total\{route="\/v1\/chat\/completions",model="scripted-chat",upstream="fast",status="200"\} \d+/);

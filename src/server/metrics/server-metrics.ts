@@ -5,10 +5,18 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import type { FastifyRequest } from "fastify";
 import "./request-labels";
 
+/** One connection pool as node-postgres counts it: connections (idle among them), and queries queued for one. */
+export interface PoolGauges {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 /** What the database-backed store reports (undefined for files: those gauges stay empty). */
 export interface DatabaseGauges {
   up: boolean;
-  pool: { total: number; idle: number; waiting: number };
+  /** The pool of keys, sessions and usage, and the one of rate-limit admissions. */
+  pools: { main: PoolGauges; admissions: PoolGauges };
   /** Usage records taken and not stored yet. */
   usageQueue: number;
   keyCacheEntries: number;
@@ -107,16 +115,33 @@ export class ServerMetrics implements StoreMetrics {
         if (db) this.set(db.up ? 1 : 0);
       },
     });
+    // The states partition each pool's connections, so sum() is the total; queued queries are no
+    // connections, and have a gauge of their own.
     new Gauge({
       name: "wisp_database_pool_connections",
-      help: "This replica's database connections: total, idle, and requests waiting for one.",
-      labelNames: ["state"],
+      help: "This replica's database connections, by pool (main: keys, sessions, usage; admissions: rate limits) and state (idle or active).",
+      labelNames: ["pool", "state"],
       registers,
       collect() {
         this.reset();
         const db = sources().database();
         if (!db) return;
-        for (const state of ["total", "idle", "waiting"] as const) this.set({ state }, db.pool[state]);
+        for (const [pool, p] of Object.entries(db.pools)) {
+          this.set({ pool, state: "idle" }, p.idle);
+          this.set({ pool, state: "active" }, p.total - p.idle);
+        }
+      },
+    });
+    new Gauge({
+      name: "wisp_database_pool_waiting_requests",
+      help: "Queries waiting for a free connection of this replica's pool, by pool.",
+      labelNames: ["pool"],
+      registers,
+      collect() {
+        this.reset();
+        const db = sources().database();
+        if (!db) return;
+        for (const [pool, p] of Object.entries(db.pools)) this.set({ pool }, p.waiting);
       },
     });
     new Gauge({

@@ -71,13 +71,36 @@ export function dbStatus(database: string, print: Print): Promise<void> {
   });
 }
 
-/** A UUID made from `text` (the same text, the same id): imported rows are stored once however often the import runs. */
+/** A UUID made from `text` (the same text, the same id): imported hours are stored once however often the import runs. */
 function uuidOf(text: string): string {
   const b = createHash("sha256").update(text, "utf8").digest();
   b[6] = (b[6]! & 0x0f) | 0x50;
   b[8] = (b[8]! & 0x3f) | 0x80;
   const hex = b.subarray(0, 16).toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Stores the imported hours not imported before; how many. Their ids are kept in wisp_usage_imports,
+ * never pruned: the event rows are, and their ids alone would let a later import count them again.
+ */
+async function importUsage(pool: pg.Pool, rows: readonly UsageRow[]): Promise<number> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const fresh = await client.query<{ id: string }>("INSERT INTO wisp_usage_imports (id) SELECT unnest($1::uuid[]) ON CONFLICT DO NOTHING RETURNING id", [rows.map((r) => r.id)]);
+    const ids = new Set(fresh.rows.map((r) => r.id));
+    const added = ids.size === 0 ? 0 : ((await client.query(INSERT_USAGE, insertValues(rows.filter((r) => ids.has(r.id))))).rows[0].inserted as number);
+    await client.query("COMMIT");
+    return added;
+  } catch (error) {
+    broken = error as Error;
+    await client.query("ROLLBACK").catch(ignore);
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /** Brings a file-based server's keys.json, usage counts and admin token in; a second run adds nothing. */
@@ -115,7 +138,7 @@ export function dbImport(database: string, dataDir: string, print: Print): Promi
       replica: "import",
     }));
     let hoursAdded = 0;
-    for (let i = 0; i < rows.length; i += 500) hoursAdded += (await pool.query(INSERT_USAGE, insertValues(rows.slice(i, i + 500)))).rows[0].inserted as number;
+    for (let i = 0; i < rows.length; i += 500) hoursAdded += await importUsage(pool, rows.slice(i, i + 500));
     for (const [key, t] of Object.entries(lastUsed)) {
       await pool.query("INSERT INTO wisp_key_last_used AS l (key, t) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET t = greatest(l.t, excluded.t)", [key, t]);
     }

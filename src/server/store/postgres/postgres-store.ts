@@ -3,7 +3,7 @@
 // it once), and a connection of its own listens for key changes.
 import pg from "pg";
 import type { KeyInfo } from "../../auth/key-records";
-import type { DatabaseGauges, StoreMetrics } from "../../metrics/server-metrics";
+import type { DatabaseGauges, PoolGauges, StoreMetrics } from "../../metrics/server-metrics";
 import type { RateLimit } from "../../upstreams/upstream-config";
 import type { Store, StoreStatus } from "../store";
 import { DatabaseHealth } from "./database-health";
@@ -63,6 +63,8 @@ export function openPool(url: DatabaseUrl, max: number, onIdleError: (error: Err
   pool.on("error", onIdleError);
   return pool;
 }
+
+const poolGauges = (pool: pg.Pool): PoolGauges => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
 
 export class PostgresStore implements Store {
   readonly kind = "postgres";
@@ -135,11 +137,7 @@ export class PostgresStore implements Store {
   gauges(): DatabaseGauges {
     return {
       up: this.health.up,
-      pool: {
-        total: this.pool.totalCount + this.admissions.totalCount,
-        idle: this.pool.idleCount + this.admissions.idleCount,
-        waiting: this.pool.waitingCount + this.admissions.waitingCount,
-      },
+      pools: { main: poolGauges(this.pool), admissions: poolGauges(this.admissions) },
       usageQueue: this.usage.pending(),
       keyCacheEntries: this.cache.size,
     };
