@@ -125,8 +125,9 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
 
     // The workspace's server asks before its first start, showing what it runs.
     await waitFor("the start card", () => card().locator(".agent-ask").innerText().catch(() => ""), (t) => t === "Start this MCP server?", slow);
-    // Quoted when the clone's path has a space, as a shell would need it.
-    assert.match(await card().locator(".agent-command").innerText(), /^node ("[^"]*notes-server\.mjs"|\S*notes-server\.mjs)$/);
+    // The environment it is started with (the input as written, never its value), then the command,
+    // quoted when the clone's path has a space, as a shell would need it.
+    assert.match(await card().locator(".agent-command").innerText(), /^NOTES_TOKEN="\$\{input:notes-token\}" NOTES_FILE=("[^"]*"|\S+) node ("[^"]*notes-server\.mjs"|\S*notes-server\.mjs)$/);
     await card().getByRole("button", { name: "Allow", exact: true }).click();
 
     // Then its input, in a password box.
