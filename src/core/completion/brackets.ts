@@ -62,6 +62,8 @@ export interface ScanEvents {
    * resynchronises instead (the text before it may have been scanned wrong).
    */
   readonly onMismatch?: (index: number) => void;
+  /** A closer at `index` closes nothing open (after any resynchronising). */
+  readonly onUnmatched?: (index: number) => void;
 }
 
 const openers: Readonly<Record<string, Frame>> = { "(": "(", "[": "[", "{": "{" };
@@ -147,6 +149,7 @@ export function scanBrackets(text: string, syntax: Syntax, state: BracketState =
         // nearest matching frame, if any.
         const at = frames.lastIndexOf(closers[ch] as Frame);
         if (at !== -1) while (frames.length > at) pop(i + 1, frames.length === at + 1);
+        else events.onUnmatched?.(i);
       }
     } else if (ch === '"' || ch === "'" || ch === "`") {
       const triple = syntax.tripleQuotes && ch !== "`" && text.startsWith(ch.repeat(3), i);

@@ -22,10 +22,33 @@ export const noSuggestion: Suggestion = { text: "", replace: 0 };
 export function placeOnLine(text: string, ctx: Pick<CursorContext, "linePrefix" | "lineSuffix" | "brackets" | "syntax" | "opensBlock">): Suggestion {
   const lineSuffix = ctx.lineSuffix;
   if (lineSuffix.trim() === "" || text === "") return { text, replace: 0 };
+  const placed = place(text, ctx);
+  // A placement must leave the line as balanced as it was: `log(|)` with `f(x)` ends in the
+  // suggestion's own `)`, not in the line's, and `[|]` with `a[0]` replaces nothing.
+  if (placed === noSuggestion || isBalanced(placed, ctx)) return placed;
+  // `log(|);` with `f(x);`: the suggestion repeats only the line's end after its own closer.
+  const end = text.trimEnd();
+  for (let cut = 1; cut < lineSuffix.length && !text.includes("\n"); cut++) {
+    const tail = lineSuffix.slice(cut).trimEnd();
+    if (tail.trim() === "" || !end.endsWith(tail)) continue;
+    const kept = { text: end.slice(0, -tail.length).trimEnd(), replace: 0 };
+    if (kept.text.trim() !== "" && isBalanced(kept, ctx)) return kept;
+  }
+  const whole = { text, replace: 0 };
+  if (isBalanced(whole, ctx)) return whole;
+  // Still closing what the line does not open (`bar(|foo);` with `foo)`): it repeats the line.
+  // Merely leaving something open (a suggestion cut short) is shown as before.
+  return lineBalance(text + lineSuffix, ctx).errors > lineBalance(lineSuffix, ctx).errors ? noSuggestion : whole;
+}
+
+function place(text: string, ctx: Pick<CursorContext, "linePrefix" | "lineSuffix" | "brackets" | "syntax" | "opensBlock">): Suggestion {
+  const lineSuffix = ctx.lineSuffix;
   const rest = lineSuffix.trim();
-  // One line ending with the whole rest of the line: the model wrote what follows, drop it.
-  if (!text.includes("\n") && text.trimEnd().endsWith(rest) && text.trimEnd().length > rest.length) {
-    return { text: text.trimEnd().slice(0, -rest.length).trimEnd(), replace: 0 };
+  // One line ending with the whole rest of the line: the model wrote what follows, drop it
+  // (all of it when the suggestion is just the rest of the line).
+  if (!text.includes("\n") && text.trimEnd().endsWith(rest) && text.trimEnd().length >= rest.length) {
+    const kept = text.trimEnd().slice(0, -rest.length).trimEnd();
+    return kept.trim() === "" ? noSuggestion : { text: kept, replace: 0 };
   }
   // Where the suggestion closes what was open at the cursor, in order.
   const closes: { closer: string; end: number }[] = [];
@@ -60,6 +83,21 @@ export function placeOnLine(text: string, ctx: Pick<CursorContext, "linePrefix" 
     if (lastLine.trim() !== "") text += `\n${/^[ \t]*/.exec(ctx.linePrefix)?.[0] ?? ""}`;
   }
   return tidy({ text, replace: chars }, lineSuffix);
+}
+
+/** Frames left open and closers that close nothing (or the wrong thing), from the cursor. */
+function lineBalance(after: string, ctx: Pick<CursorContext, "brackets" | "syntax">): { open: number; errors: number } {
+  let errors = 0;
+  const count = () => errors++;
+  const end = scanBrackets(after, ctx.syntax, ctx.brackets, { onMismatch: count, onUnmatched: count });
+  return { open: end.frames.length, errors };
+}
+
+/** Accepting `s` leaves no more open and no more stray brackets than the line had. */
+function isBalanced(s: Suggestion, ctx: Pick<CursorContext, "lineSuffix" | "brackets" | "syntax">): boolean {
+  const before = lineBalance(ctx.lineSuffix, ctx);
+  const after = lineBalance(s.text + ctx.lineSuffix.slice(s.replace), ctx);
+  return after.open <= before.open && after.errors <= before.errors;
 }
 
 /**
