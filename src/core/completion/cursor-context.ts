@@ -63,7 +63,8 @@ export function cursorContext(input: CompletionInput, lookahead = 16): CursorCon
   const brackets = stateAtEnd(input.prefix, syntax, input.prefixOffset === 0);
   const closed = closedAfter(brackets, input.suffix, syntax);
   // A cut suffix may close the rest further on: assume it does, rather than suggest a duplicate.
-  const inFile = input.suffix.length >= maxSuffixChars ? brackets.frames.length : closed.inFile;
+  const cut = input.suffixCut ?? input.suffix.length >= maxSuffixChars;
+  const inFile = cut ? brackets.frames.length : closed.inFile;
   return {
     linePrefix,
     lineSuffix,

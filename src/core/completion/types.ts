@@ -29,6 +29,12 @@ export interface CompletionInput {
   readonly prefixOffset: number;
   /** Text after the cursor (may be truncated by the caller). */
   readonly suffix: string;
+  /**
+   * The document goes on past `suffix` (the caller cut it). Said explicitly: `suffix`'s length
+   * does not tell, since the caller may have shortened it (CRLF turned into LF). Without it, a
+   * suffix of the adapter's full size counts as cut.
+   */
+  readonly suffixCut?: boolean;
   readonly indent: { readonly insertSpaces: boolean; readonly tabSize: number };
   /** Explicitly invoked (command or keybinding): no debounce, no cached empty result. */
   readonly manual: boolean;

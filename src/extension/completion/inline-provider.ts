@@ -99,6 +99,7 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
 export function toInput(document: vscode.TextDocument, start: vscode.Position, end: vscode.Position, inserted: string, manual: boolean): CompletionInput {
   const prefixOffset = prefixStartOffset(document.offsetAt(start));
   const endOffset = document.offsetAt(end);
+  const suffixEnd = document.positionAt(endOffset + maxSuffixChars);
   const eol = /\r\n/g;
   const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
   const tabSize = editor?.options.tabSize;
@@ -110,7 +111,9 @@ export function toInput(document: vscode.TextDocument, start: vscode.Position, e
     languageId: document.languageId,
     prefix: (document.getText(new vscode.Range(document.positionAt(prefixOffset), start)) + inserted).replace(eol, "\n"),
     prefixOffset,
-    suffix: document.getText(new vscode.Range(end, document.positionAt(endOffset + maxSuffixChars))).replace(eol, "\n"),
+    suffix: document.getText(new vscode.Range(end, suffixEnd)).replace(eol, "\n"),
+    // positionAt clamps to the document's end: anything short of it was cut.
+    suffixCut: !suffixEnd.isEqual(document.lineAt(document.lineCount - 1).range.end),
     indent: {
       insertSpaces: editor?.options.insertSpaces !== false,
       tabSize: typeof tabSize === "number" ? tabSize : 4,
