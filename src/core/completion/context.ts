@@ -1,6 +1,7 @@
 import { leadingClosers } from "./brackets";
 import type { ContextChunk } from "./context-ring";
 import { lineCommentFor } from "./line-comments";
+import { safeEnd, safeStart } from "./surrogates";
 import { fillTemplate, type FimTemplate } from "./templates";
 import type { CompletionInput } from "./types";
 
@@ -40,14 +41,14 @@ export interface Prompt {
  */
 export function prefixWindow(prefix: string, prefixOffset: number, budget: ContextBudget): string {
   const end = prefixOffset + prefix.length;
-  if (end <= budget.prefixChars) return prefix.slice(Math.max(0, -prefixOffset));
+  if (end <= budget.prefixChars) return prefix.slice(safeStart(prefix, Math.max(0, -prefixOffset)));
   const quantized = Math.ceil((end - budget.prefixChars) / budget.prefixStep) * budget.prefixStep;
   let start = Math.max(0, quantized - prefixOffset);
   if (start > 0 && prefix[start - 1] !== "\n") {
     const nextLine = prefix.indexOf("\n", start);
     if (nextLine !== -1) start = nextLine + 1;
   }
-  return prefix.slice(start);
+  return prefix.slice(safeStart(prefix, start));
 }
 
 /** The first whole lines of `suffix` that fit the budget (a single long line is cut). */
@@ -55,7 +56,7 @@ export function suffixWindow(suffix: string, budget: ContextBudget): string {
   if (budget.dropLeadingClosers) suffix = withoutLeadingClosers(suffix);
   if (suffix.length <= budget.suffixChars) return suffix;
   const cut = suffix.lastIndexOf("\n", budget.suffixChars);
-  return suffix.slice(0, cut > 0 ? cut : budget.suffixChars);
+  return suffix.slice(0, cut > 0 ? cut : safeEnd(suffix, budget.suffixChars));
 }
 
 const closerOnlyLine = /^[ \t]*[)\]}]+[;,]?[ \t]*(?:\n|$)/;

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { LinkedAbortController } from "../../core/base/cancellation";
 import { maxSuffixChars, prefixStartOffset } from "../../core/completion/document-window";
+import { splitHalves } from "../../core/completion/surrogates";
 import type { CompletionPipeline } from "../../core/completion/pipeline";
 import type { CompletionInput, CompletionOutcome } from "../../core/completion/types";
 
@@ -97,9 +98,14 @@ export class InlineCompletionAdapter implements vscode.InlineCompletionItemProvi
 
 /** The pipeline's view of a cursor: text before `start` (plus what the suggest widget would insert) and after `end`. */
 export function toInput(document: vscode.TextDocument, start: vscode.Position, end: vscode.Position, inserted: string, manual: boolean): CompletionInput {
-  const prefixOffset = prefixStartOffset(document.offsetAt(start));
+  const cutOffset = prefixStartOffset(document.offsetAt(start));
   const endOffset = document.offsetAt(end);
   const suffixEnd = document.positionAt(endOffset + maxSuffixChars);
+  // The offsets may fall inside an emoji: leave out its half (see surrogates).
+  const before = document.getText(new vscode.Range(document.positionAt(cutOffset), start));
+  const after = document.getText(new vscode.Range(end, suffixEnd));
+  const prefixOffset = cutOffset + (cutOffset > 0 ? splitHalves(before).start : 0);
+  const afterEnd = after.length - splitHalves(after).end;
   const eol = /\r\n/g;
   const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
   const tabSize = editor?.options.tabSize;
@@ -109,9 +115,9 @@ export function toInput(document: vscode.TextDocument, start: vscode.Position, e
     path: vscode.workspace.asRelativePath(document.uri),
     ...(folder ? { workspace: folder.name } : {}),
     languageId: document.languageId,
-    prefix: (document.getText(new vscode.Range(document.positionAt(prefixOffset), start)) + inserted).replace(eol, "\n"),
+    prefix: (before.slice(prefixOffset - cutOffset) + inserted).replace(eol, "\n"),
     prefixOffset,
-    suffix: document.getText(new vscode.Range(end, suffixEnd)).replace(eol, "\n"),
+    suffix: after.slice(0, afterEnd).replace(eol, "\n"),
     // positionAt clamps to the document's end: anything short of it was cut.
     suffixCut: !suffixEnd.isEqual(document.lineAt(document.lineCount - 1).range.end),
     indent: {

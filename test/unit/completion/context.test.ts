@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { buildPrompt, defaultBudget, prefixWindow, suffixWindow, type ContextBudget } from "../../../src/core/completion/context";
 import { ContextRing, type ContextChunk, type LineSource } from "../../../src/core/completion/context-ring";
+import { splitHalves } from "../../../src/core/completion/surrogates";
 import { selectTemplate } from "../../../src/core/completion/templates";
 import { inputAt } from "./input-at";
 
@@ -49,6 +50,25 @@ describe("completion context", () => {
     const suffix = suffixWindow(source, budget);
     assert.ok(suffix.length <= budget.suffixChars);
     assert.ok(source.startsWith(suffix + "\n"));
+  });
+
+  it("never cuts an emoji in half (llama.cpp rejects a lone surrogate)", () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    // One long line (no line end to cut at): each offset puts the budget's cut somewhere else around the emoji.
+    for (let pad = 0; pad < 12; pad++) {
+      const suffix = `, ${"x".repeat(budget.suffixChars - 4 + pad)}😀 rest`;
+      const window = suffixWindow(suffix, budget);
+      assert.ok(!lone.test(window), `suffix pad ${pad}: ${JSON.stringify(window.slice(-2))}`);
+      assert.ok(suffix.startsWith(window) && window.length >= budget.suffixChars - 1);
+      const prefix = `${"x".repeat(pad)}const messages = [${"'🎉 party', ".repeat(400)}`;
+      const start = prefixWindow(prefix, 0, budget);
+      assert.ok(!lone.test(start), `prefix pad ${pad}: ${JSON.stringify(start.slice(0, 2))}`);
+      assert.ok(prefix.endsWith(start));
+    }
+    // What the editor adapter drops from text cut out of a document at arbitrary offsets.
+    assert.deepEqual(splitHalves("\uDE00 ok 😀"), { start: 1, end: 0 });
+    assert.deepEqual(splitHalves("ok \uD83D"), { start: 0, end: 1 });
+    assert.deepEqual(splitHalves("😀 ok 😀"), { start: 0, end: 0 });
   });
 
   it("leaves out the closers after the cursor, so that the editor inserting, moving or typing over one changes no prompt", () => {
