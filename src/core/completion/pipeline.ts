@@ -96,6 +96,10 @@ export class CompletionPipeline {
     const joined = this.inflight.join(plan, signal);
     if (joined) {
       const text = await waitOn(joined.text, signal);
+      // The running request cached its own suggestion, post-processed at its cursor: a block
+      // stays a block, where this cursor (now mid-line) would keep one line of it, for good.
+      const own = text !== undefined ? this.cache.get(plan) : undefined;
+      if (own) return { ...fromCache(own, plan), ...(own.text !== "" ? { source: "reused" as const } : {}) };
       if (text !== undefined) return this.present(text.slice(joined.typed.length), plan, "reused");
     }
     this.inflight.abortUnusable(plan);

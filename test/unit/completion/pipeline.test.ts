@@ -176,6 +176,19 @@ describe("completion pipeline", () => {
       assert.equal(h.server.requests.length, 1);
     });
 
+    it("typing into a block while it streams shows the whole block, as once it has ended", async () => {
+      const block = (): FakeReply => ({ chunks: ["if (a) {\n", "    go();\n", "  }\n", "  done();\n"], chunkDelayMs: 100 });
+      const h = harness(block);
+      void h.call({ ...inputAt("function f(a) {\n  █\n}\n"), manual: true });
+      await h.clock.advance(120); // the first line has streamed (not yet shown early), the rest has not
+      const typed = h.call({ ...inputAt("function f(a) {\n  i█\n}\n"), manual: true });
+      await h.clock.advance(1000);
+      assert.deepEqual(pick(await typed), { kind: "shown", text: "f (a) {\n    go();\n  }\n  done();", source: "reused" });
+      assert.equal(h.server.requests.length, 1);
+      // And it stays whole: the next key is served from the cache the same way.
+      assert.deepEqual(pick(await h.call(inputAt("function f(a) {\n  if█\n}\n"))), { kind: "shown", text: " (a) {\n    go();\n  }\n  done();", source: "type-through" });
+    });
+
     it("a trusted guess that turns out wrong is dropped as soon as the stream shows it", async () => {
       const h = harness(slow);
       void h.call(line(""));
