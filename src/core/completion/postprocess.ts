@@ -30,7 +30,19 @@ export function postprocess(raw: string, ctx: CursorContext, options: Postproces
   // After "x = " a model's " 1" would leave two spaces.
   if (lines.length > 0 && /\S[ \t]+$/.test(ctx.linePrefix)) lines[0] = (lines[0] as string).trimStart();
   const text = lines.join("\n");
-  return text.trim() === "" ? noSuggestion : placeOnLine(text, ctx);
+  if (text.trim() === "") return noSuggestion;
+  const placed = placeOnLine(text, ctx);
+  return repeatsNextLine(placed, ctx) ? noSuggestion : placed;
+}
+
+/**
+ * Mid-statement (one line) the model often copies the line below (`con|` + `sole.log(total);`
+ * over `console.log(total);`); the multi-line rules catch that only for blocks.
+ */
+function repeatsNextLine(s: Suggestion, ctx: CursorContext): boolean {
+  if (ctx.multiline || s.text === "" || s.text.includes("\n")) return false;
+  const next = ctx.nextLines[0]?.trim();
+  return next !== undefined && next !== "" && (ctx.linePrefix + s.text + ctx.lineSuffix.slice(s.replace)).trim() === next;
 }
 
 /** The lines the multi-line rules keep (the same rules that stop the stream). */
