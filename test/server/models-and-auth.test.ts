@@ -24,6 +24,19 @@ describe("GET /v1/models and API keys", function () {
     assert.deepEqual(list.data.map((m) => m.id), (body as { data: { id: string }[] }).data.map((m) => m.id));
   });
 
+  it("answers GET /v1/models/{id} (models.retrieve) with the listed Model, or 404 model_not_found", async () => {
+    const model = await server.client.models.retrieve(TEXT_MODEL);
+    const listed = (await server.client.models.list()).data.find((m) => m.id === TEXT_MODEL);
+    assert.deepEqual(model, listed);
+    const missing = await server.fetch("/v1/models/no-such-model");
+    assert.equal(missing.status, 404);
+    const body = (await missing.json()) as { error: { type: string; param: string; code: string } };
+    assert.deepEqual([body.error.type, body.error.param, body.error.code], ["not_found_error", "model", "model_not_found"]);
+    await assert.rejects(server.client.models.retrieve("no-such-model"), OpenAI.NotFoundError);
+    // Behind the same keys as the list.
+    assert.equal((await fetch(`${server.baseURL}/models/${TEXT_MODEL}`)).status, 401);
+  });
+
   it("says each text model's context window: its trained length capped by --ctx-size", async () => {
     const body = (await (await server.fetch("/v1/models")).json()) as { data: { id: string; kind: string; context_length?: number }[] };
     const text = body.data.find((m) => m.id === TEXT_MODEL);
