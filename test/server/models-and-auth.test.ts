@@ -50,7 +50,7 @@ describe("GET /v1/models and API keys", function () {
     // What it says is what the engine enforces: a prompt of that many tokens is refused.
     const refused = await server.fetch("/v1/chat/completions", { json: { model: TEXT_MODEL, messages: [{ role: "user", content: "word ".repeat(2100) }], max_tokens: 1 } });
     assert.equal(refused.status, 400);
-    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /context size of 2048 tokens/);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /maximum context length is 2048 tokens/);
   });
 
   it("says which text models it fills in the middle for with the model's own tokens", async () => {
