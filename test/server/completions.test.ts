@@ -77,6 +77,14 @@ describe("POST /v1/completions", function () {
     assert.notEqual(a.choices[0]!.text, c.choices[0]!.text);
   });
 
+  it("negative seeds and seeds of 2^32 and above each give their own output, not seed 0's or seed mod 2^32's", async () => {
+    const text = async (seed: number) => (await complete({ max_tokens: 16, temperature: 1, seed })).choices[0]!.text;
+    const seeds = [0, 1, -1, -2, 2 ** 32, 2 ** 32 + 1];
+    const texts = await Promise.all(seeds.map(text));
+    assert.equal(new Set(texts).size, seeds.length, JSON.stringify(texts));
+    assert.equal(await text(-1), texts[2], "still reproducible");
+  });
+
   it("top_k 1 and a tiny top_p both reduce sampling to the greedy choice", async () => {
     const greedy = (await complete({ max_tokens: 16 })).choices[0]!.text;
     assert.equal((await complete({ max_tokens: 16, temperature: 1.5, top_k: 1, seed: 3 })).choices[0]!.text, greedy);
