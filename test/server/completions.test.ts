@@ -183,6 +183,18 @@ describe("POST /v1/completions", function () {
     assert.deepEqual(lp.text_offset, lp.tokens!.map((_, i) => lp.tokens!.slice(0, i).join("").length));
   });
 
+  it("streams logprobs whose text_offset runs on across chunks, as the unstreamed ones, per choice", async () => {
+    const body = { model: TEXT_MODEL, prompt: PROMPT, max_tokens: 10, n: 2, temperature: 1, seed: 21, logprobs: 2 };
+    const whole = (await (await server.fetch("/v1/completions", { json: body })).json()) as { choices: { index: number; logprobs: { text_offset: number[] } }[] };
+    const events = await readSse(await server.fetch("/v1/completions", { json: { ...body, stream: true } }));
+    const offsets: number[][] = [[], []];
+    for (const chunk of events.slice(0, -1) as { choices: { index: number; logprobs: { text_offset: number[] } | null }[] }[]) {
+      for (const c of chunk.choices) offsets[c.index]!.push(...(c.logprobs?.text_offset ?? []));
+    }
+    assert.deepEqual(offsets, whole.choices.map((c) => c.logprobs.text_offset));
+    assert.ok(offsets.every((o) => o.length > 1 && o.at(-1)! > 0));
+  });
+
   it("echoes the prompt, and accepts the prompt as token ids", async () => {
     const plain = await complete({ max_tokens: 6 });
     const echoed = await complete({ max_tokens: 6, echo: true });
