@@ -274,7 +274,7 @@ describe("tool calling on /v1/chat/completions", function () {
       additionalProperties: false,
     };
     const info = await readGgufFileInfo(path.join(server.deps.config.modelsDir, `${TEXT_MODEL}.gguf`), { readTensorInfo: false, logWarnings: false });
-    const vocabulary = (info.metadata as { tokenizer: { ggml: { tokens: string[] } } }).tokenizer.ggml.tokens;
+    const vocabulary = info.metadata.tokenizer.ggml.tokens;
     const exponentTokens = vocabulary.flatMap((text, id) => (/^[eE][-+]?[0-9]*$/.test(text) ? [id] : []));
     assert.ok(exponentTokens.length > 0);
     const logit_bias = Object.fromEntries(exponentTokens.map((id) => [String(id), 10]));
