@@ -3,6 +3,7 @@ export class EngineInputError extends Error {
   constructor(
     message: string,
     readonly param: string,
+    readonly code: string | null = null,
   ) {
     super(message);
   }

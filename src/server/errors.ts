@@ -60,7 +60,7 @@ function validationMessage(issues: ValidationIssue[]): string {
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof EngineInputError) return new ApiError(400, error.message, "invalid_request_error", error.param);
+  if (error instanceof EngineInputError) return new ApiError(400, error.message, "invalid_request_error", error.param, error.code);
   if (error instanceof EngineBusyError) return new ApiError(429, error.message, "rate_limit_error", null, "server_busy");
   if (error instanceof StoreUnavailableError) return new ApiError(503, error.message, "server_error", null, "database_unavailable");
   const fe = error as FastifyError;

@@ -35,6 +35,7 @@ interface Case {
   type: string;
   param: string | null;
   message?: RegExp;
+  code?: string;
 }
 
 const cases: Case[] = [
@@ -81,8 +82,8 @@ const cases: Case[] = [
   { name: "echo with logprobs", path: COMPLETIONS, body: completion({ echo: true, logprobs: 2 }), status: 400, type: "invalid_request_error", param: "logprobs", message: /not supported/ },
   { name: "empty prompt", path: COMPLETIONS, body: completion({ prompt: "" }), status: 400, type: "invalid_request_error", param: "prompt" },
   { name: "prompt token id outside the vocabulary", path: COMPLETIONS, body: completion({ prompt: [1, 99999999] }), status: 400, type: "invalid_request_error", param: "prompt" },
-  { name: "prompt longer than the context", path: COMPLETIONS, body: completion({ prompt: longText }), status: 400, type: "invalid_request_error", param: "prompt", message: /context size/ },
-  { name: "chat longer than the context", path: CHAT, body: chat({ messages: [{ role: "user", content: longText }] }), status: 400, type: "invalid_request_error", param: "messages", message: /context size/ },
+  { name: "prompt longer than the context", path: COMPLETIONS, body: completion({ prompt: longText }), status: 400, type: "invalid_request_error", param: "prompt", message: /^This model's maximum context length is 2048 tokens\. However, you requested \d+ tokens/, code: "context_length_exceeded" },
+  { name: "chat longer than the context", path: CHAT, body: chat({ messages: [{ role: "user", content: longText }] }), status: 400, type: "invalid_request_error", param: "messages", message: /^This model's maximum context length is 2048 tokens\. However, you requested \d+ tokens/, code: "context_length_exceeded" },
   { name: "suffix on a model without FIM tokens", path: COMPLETIONS, body: completion({ model: NO_FIM_MODEL, suffix: "}" }), status: 400, type: "invalid_request_error", param: "suffix", message: /fill-in-the-middle/ },
   { name: "guided_json string that is not JSON", path: CHAT, body: chat({ guided_json: "{nope" }), status: 400, type: "invalid_request_error", param: "guided_json" },
   { name: "response_format of an unknown type", path: CHAT, body: chat({ response_format: { type: "xml" } }), status: 400, type: "invalid_request_error", param: "response_format" },
@@ -115,6 +116,7 @@ describe("bad input gets an OpenAI-shaped error naming the offending param", fun
       assert.equal(body.error.param, c.param, body.error.message);
       assert.ok(body.error.message.length > 0);
       if (c.message) assert.match(body.error.message, c.message);
+      if (c.code) assert.equal(body.error.code, c.code);
     });
   }
 

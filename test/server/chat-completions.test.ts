@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Ajv } from "ajv";
+import OpenAI from "openai";
 import { CHATML_TEMPLATE } from "../../src/server/models/tiny-llama";
 import { createOpenApiValidator } from "../helpers/openapi";
 import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
@@ -159,6 +160,18 @@ describe("POST /v1/chat/completions", function () {
     assert.notEqual(parsed, null);
     assert.ok(validate(parsed), JSON.stringify(validate.errors));
     assert.equal(response.choices[0]!.finish_reason, "stop");
+  });
+
+  it("reads an assistant's refusal parts as its text, and refuses image_url parts by name", async () => {
+    const refusal = "I cannot help with that.";
+    const withRefusal = await chat({ messages: [{ role: "user", content: "Hi" }, { role: "assistant", content: [{ type: "refusal", refusal }] }, { role: "user", content: "ok" }] });
+    const withText = await chat({ messages: [{ role: "user", content: "Hi" }, { role: "assistant", content: refusal }, { role: "user", content: "ok" }] });
+    assert.equal(withRefusal.usage!.prompt_tokens, withText.usage!.prompt_tokens);
+    const image = { type: "image_url" as const, image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
+    const error = await chat({ messages: [{ role: "user", content: [{ type: "text", text: "What is this?" }, image] }] }).catch((e: unknown) => e);
+    assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+    assert.equal(error.param, "messages");
+    assert.equal(error.message, `400 model ${TEXT_MODEL} takes text only: image_url content parts are not supported`);
   });
 
   it("accepts content as text parts and the developer role", async () => {

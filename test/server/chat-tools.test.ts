@@ -3,6 +3,7 @@ import { Ajv } from "ajv";
 import type OpenAI from "openai";
 import { createOpenApiValidator } from "../helpers/openapi";
 import path from "node:path";
+import { readGgufFileInfo } from "node-llama-cpp";
 import type { GenerationRequest, GenerationResult } from "../../src/server/engines/text/types";
 import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
 import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
@@ -263,6 +264,35 @@ describe("tool calling on /v1/chat/completions", function () {
     assert.equal(deltas[0]!.name, "get_time");
     assert.equal(deltas.map((d) => d.arguments).join(""), choice.message.function_call!.arguments);
     assert.equal(chunks.at(-1)!.choices[0]!.finish_reason, "function_call");
+  });
+
+  it("integer fields are plain safe integers and numbers finite, even with 'e'/'E' favoured (tool arguments and json_schema)", async () => {
+    const measures = {
+      type: "object",
+      properties: { count: { type: "integer" }, offset: { type: "integer" }, ratio: { type: "number" } },
+      required: ["count", "offset", "ratio"],
+      additionalProperties: false,
+    };
+    const info = await readGgufFileInfo(path.join(server.deps.config.modelsDir, `${TEXT_MODEL}.gguf`), { readTensorInfo: false, logWarnings: false });
+    const vocabulary = info.metadata.tokenizer.ggml.tokens;
+    const exponentTokens = vocabulary.flatMap((text, id) => (/^[eE][-+]?[0-9]*$/.test(text) ? [id] : []));
+    assert.ok(exponentTokens.length > 0);
+    const logit_bias = Object.fromEntries(exponentTokens.map((id) => [String(id), 10]));
+    const texts: string[] = [];
+    for (const seed of [1, 2, 3, 4]) {
+      const call = await chat({ seed, logit_bias, max_tokens: 300, tools: [{ type: "function", function: { name: "measure", parameters: measures } }], tool_choice: "required" });
+      texts.push((call.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.arguments);
+      const format = { type: "json_schema" as const, json_schema: { name: "measures", schema: measures } };
+      const answer = await chat({ seed, logit_bias, max_tokens: 300, tools: undefined, response_format: format });
+      texts.push(answer.choices[0]!.message.content!);
+    }
+    for (const text of texts) {
+      const value = JSON.parse(text) as { count: number; offset: number; ratio: number };
+      assert.ok(Number.isSafeInteger(value.count) && Number.isSafeInteger(value.offset), text);
+      assert.ok(Number.isFinite(value.ratio), text);
+      // "7E0" parses as a safe integer too, and still fails pydantic's and zod's integer checks.
+      for (const [, written] of text.matchAll(/"(?:count|offset)"\s*:\s*([^,}\s]+)/g)) assert.match(written!, /^-?\d+$/, text);
+    }
   });
 
   const badCases: [name: string, body: Record<string, unknown>, param: string, message: RegExp][] = [

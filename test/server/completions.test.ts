@@ -77,6 +77,14 @@ describe("POST /v1/completions", function () {
     assert.notEqual(a.choices[0]!.text, c.choices[0]!.text);
   });
 
+  it("negative seeds and seeds of 2^32 and above each give their own output, not seed 0's or seed mod 2^32's", async () => {
+    const text = async (seed: number) => (await complete({ max_tokens: 16, temperature: 1, seed })).choices[0]!.text;
+    const seeds = [0, 1, -1, -2, 2 ** 32, 2 ** 32 + 1];
+    const texts = await Promise.all(seeds.map(text));
+    assert.equal(new Set(texts).size, seeds.length, JSON.stringify(texts));
+    assert.equal(await text(-1), texts[2], "still reproducible");
+  });
+
   it("top_k 1 and a tiny top_p both reduce sampling to the greedy choice", async () => {
     const greedy = (await complete({ max_tokens: 16 })).choices[0]!.text;
     assert.equal((await complete({ max_tokens: 16, temperature: 1.5, top_k: 1, seed: 3 })).choices[0]!.text, greedy);
@@ -173,6 +181,18 @@ describe("POST /v1/completions", function () {
       assert.ok(entries.every(([, v]) => v <= 0));
     });
     assert.deepEqual(lp.text_offset, lp.tokens!.map((_, i) => lp.tokens!.slice(0, i).join("").length));
+  });
+
+  it("streams logprobs whose text_offset runs on across chunks, as the unstreamed ones, per choice", async () => {
+    const body = { model: TEXT_MODEL, prompt: PROMPT, max_tokens: 10, n: 2, temperature: 1, seed: 21, logprobs: 2 };
+    const whole = (await (await server.fetch("/v1/completions", { json: body })).json()) as { choices: { index: number; logprobs: { text_offset: number[] } }[] };
+    const events = await readSse(await server.fetch("/v1/completions", { json: { ...body, stream: true } }));
+    const offsets: number[][] = [[], []];
+    for (const chunk of events.slice(0, -1) as { choices: { index: number; logprobs: { text_offset: number[] } | null }[] }[]) {
+      for (const c of chunk.choices) offsets[c.index]!.push(...(c.logprobs?.text_offset ?? []));
+    }
+    assert.deepEqual(offsets, whole.choices.map((c) => c.logprobs.text_offset));
+    assert.ok(offsets.every((o) => o.length > 1 && o.at(-1)! > 0));
   });
 
   it("echoes the prompt, and accepts the prompt as token ids", async () => {

@@ -42,6 +42,19 @@ describe("POST /v1/images/generations", function () {
     assert.deepEqual(await describeImage(imageBytes(auto.body)), { format: "png", width: 256, height: 64 });
   });
 
+  it("takes null for every optional field as the field left out, as the text routes do", async () => {
+    const optional = ["model", "negative_prompt", "width", "height", "size", "num_inference_steps", "guidance_scale", "seed", "n", "response_format", "response_extension"];
+    const response = await server.fetch("/v1/images/generations", { json: { prompt: "a red square", ...Object.fromEntries(optional.map((name) => [name, null])) } });
+    const body = (await response.json()) as OpenAI.Images.ImagesResponse;
+    assert.equal(response.status, 200, JSON.stringify(body));
+    assert.equal(body.data?.length, 1);
+    assert.deepEqual(await describeImage(imageBytes(body)), { format: "png", width: 256, height: 256 });
+    // A wrong type still says what the field takes, not "or null".
+    const wrong = await server.fetch("/v1/images/generations", { json: { prompt: "a red square", n: "two" } });
+    assert.equal(wrong.status, 400);
+    assert.equal(((await wrong.json()) as { error: { message: string } }).error.message, "n must be integer");
+  });
+
   it("gives identical bytes for the same seed and inputs, and reports the seed", async () => {
     const first = await generate(server.client, { seed: 1234 });
     const second = await generate(server.client, { seed: 1234 });

@@ -24,6 +24,19 @@ describe("GET /v1/models and API keys", function () {
     assert.deepEqual(list.data.map((m) => m.id), (body as { data: { id: string }[] }).data.map((m) => m.id));
   });
 
+  it("answers GET /v1/models/{id} (models.retrieve) with the listed Model, or 404 model_not_found", async () => {
+    const model = await server.client.models.retrieve(TEXT_MODEL);
+    const listed = (await server.client.models.list()).data.find((m) => m.id === TEXT_MODEL);
+    assert.deepEqual(model, listed);
+    const missing = await server.fetch("/v1/models/no-such-model");
+    assert.equal(missing.status, 404);
+    const body = (await missing.json()) as { error: { type: string; param: string; code: string } };
+    assert.deepEqual([body.error.type, body.error.param, body.error.code], ["not_found_error", "model", "model_not_found"]);
+    await assert.rejects(server.client.models.retrieve("no-such-model"), OpenAI.NotFoundError);
+    // Behind the same keys as the list.
+    assert.equal((await fetch(`${server.baseURL}/models/${TEXT_MODEL}`)).status, 401);
+  });
+
   it("says each text model's context window: its trained length capped by --ctx-size", async () => {
     const body = (await (await server.fetch("/v1/models")).json()) as { data: { id: string; kind: string; context_length?: number }[] };
     const text = body.data.find((m) => m.id === TEXT_MODEL);
@@ -37,7 +50,7 @@ describe("GET /v1/models and API keys", function () {
     // What it says is what the engine enforces: a prompt of that many tokens is refused.
     const refused = await server.fetch("/v1/chat/completions", { json: { model: TEXT_MODEL, messages: [{ role: "user", content: "word ".repeat(2100) }], max_tokens: 1 } });
     assert.equal(refused.status, 400);
-    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /context size of 2048 tokens/);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /maximum context length is 2048 tokens/);
   });
 
   it("says which text models it fills in the middle for with the model's own tokens", async () => {

@@ -29,7 +29,8 @@ const bodySchema = {
             anyOf: [
               { type: "string" },
               { type: "null" },
-              { type: "array", items: { type: "object", required: ["type", "text"], properties: { type: { const: "text" }, text: { type: "string" } } } },
+              // Any part type: toMessages takes text and refusal parts and names the others it cannot.
+              { type: "array", items: { type: "object", required: ["type"], properties: { type: { type: "string" }, text: { type: "string" }, refusal: { type: "string" } } } },
             ],
           },
         },
@@ -79,7 +80,7 @@ export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
       throw new ApiError(400, "top_logprobs requires logprobs: true", "invalid_request_error", "top_logprobs");
     }
     const tools = toolRequest(body);
-    const messages = toMessages(body.messages);
+    const messages = toMessages(body.messages, body.model);
     const { entry, model } = await resolveTextModel(deps, body.model);
     const offersTools = tools.tools.length > 0 && tools.choice.mode !== "none";
     // tool_choice none: the model is not shown the tools, so it answers in text.

@@ -106,7 +106,7 @@ export function toolRequest(body: ToolBody): ToolRequest {
   return { tools, choice: choiceOf(body, tools, legacy), legacy };
 }
 
-type ContentPart = { text: string };
+type ContentPart = { type: string; text?: string; refusal?: string };
 interface MessageBody {
   role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
   content?: string | null | readonly ContentPart[];
@@ -116,13 +116,31 @@ interface MessageBody {
   name?: string;
 }
 
-const contentText = (content: MessageBody["content"]) => (typeof content === "string" ? content : (content ?? []).map((p) => p.text).join(""));
+/**
+ * A message's text: its string, or its text parts and (an assistant's earlier answer) refusal
+ * parts joined. The models here read text only: other parts (image_url, input_audio, file) are
+ * refused by name rather than dropped.
+ */
+function contentText(content: MessageBody["content"], at: number, model: string): string {
+  if (typeof content === "string" || content == null) return content ?? "";
+  return content
+    .map((part, j) => {
+      const where = `messages[${at}].content[${j}]`;
+      if (part.type === "text" || part.type === "refusal") {
+        const text = part.type === "text" ? part.text : part.refusal;
+        if (typeof text !== "string") throw invalid(`${where}.${part.type} must be string`, "messages");
+        return text;
+      }
+      throw invalid(`model ${model} takes text only: ${part.type} content parts are not supported`, "messages");
+    })
+    .join("");
+}
 
 /**
  * The messages as the engine renders them. Every result must answer a call made before it, and
  * every call must be answered before the conversation goes on.
  */
-export function toMessages(messages: readonly MessageBody[]): ChatMessage[] {
+export function toMessages(messages: readonly MessageBody[], model: string): ChatMessage[] {
   const open = new Map<string, { name: string; at: number }>();
   const out: ChatMessage[] = [];
   const requireAnswered = () => {
@@ -136,7 +154,7 @@ export function toMessages(messages: readonly MessageBody[]): ChatMessage[] {
       if (id === undefined || !open.delete(id)) {
         throw invalid(`messages[${i}] answers ${m.role === "tool" ? `tool call '${id}'` : `function '${m.name}'`}, which no earlier assistant message made`, "messages");
       }
-      out.push({ role: "tool", content: contentText(m.content), toolCallId: id });
+      out.push({ role: "tool", content: contentText(m.content, i, model), toolCallId: id });
       return;
     }
     requireAnswered();
@@ -145,10 +163,10 @@ export function toMessages(messages: readonly MessageBody[]): ChatMessage[] {
       const calls: ToolCallMessage[] = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
       if (m.function_call) calls.push({ id: `function-call-${i}`, name: m.function_call.name, arguments: m.function_call.arguments });
       calls.forEach((c) => open.set(c.id, { name: c.name, at: i }));
-      out.push({ role: "assistant", content: contentText(m.content), toolCalls: calls });
+      out.push({ role: "assistant", content: contentText(m.content, i, model), toolCalls: calls });
     } else {
       // "developer" is OpenAI's newer name for the system role.
-      out.push({ role: m.role === "developer" ? "system" : m.role, content: contentText(m.content) });
+      out.push({ role: m.role === "developer" ? "system" : m.role, content: contentText(m.content, i, model) });
     }
   });
   requireAnswered();

@@ -2,7 +2,7 @@
 import type { LlamaModel, Token } from "node-llama-cpp";
 import type { RoutePlugin } from "../deps";
 import { fileLines } from "../engines/text/line-candidates";
-import type { ChoiceResult } from "../engines/text/types";
+import type { ChoiceResult, TokenLogprob } from "../engines/text/types";
 import { ApiError } from "../errors";
 import type { SchemaType } from "../json-schema-to-ts-provider";
 import { completionLogprobs } from "./logprobs-format";
@@ -55,6 +55,14 @@ function completionFormat(echoes: readonly string[]): TextResponseFormat {
     logprobs: c.logprobs ? completionLogprobs(c.logprobs, echo(index).length) : null,
     finish_reason: c.finishReason,
   });
+  // text_offset counts from the start of the choice's whole text, as unstreamed: each chunk goes on
+  // from where the choice's previous one ended.
+  const offsets = new Map<number, number>();
+  const streamedLogprobs = (index: number, logprobs: TokenLogprob[]) => {
+    const offset = offsets.get(index) ?? echo(index).length;
+    offsets.set(index, logprobs.reduce((at, e) => at + e.token.length, offset));
+    return completionLogprobs(logprobs, offset);
+  };
   return {
     idPrefix: "cmpl",
     // Streaming with echo: the prompt goes out as each choice's opening chunk.
@@ -62,7 +70,7 @@ function completionFormat(echoes: readonly string[]): TextResponseFormat {
     chunk: (base, index, text, logprobs, finish) => ({
       ...base,
       object: "text_completion",
-      choices: [{ index, text: text ?? echo(index), logprobs: logprobs ? completionLogprobs(logprobs) : null, finish_reason: finish }],
+      choices: [{ index, text: text ?? echo(index), logprobs: logprobs ? streamedLogprobs(index, logprobs) : null, finish_reason: finish }],
     }),
     usageChunk: (base, usage) => ({ ...base, object: "text_completion", choices: [], usage }),
     complete: (base, choices, usage) => ({ ...base, object: "text_completion", choices: choices.map(choice), usage }),

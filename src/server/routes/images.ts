@@ -10,26 +10,29 @@ import type { ModelEntry } from "../models/registry";
 import type { SchemaType } from "../json-schema-to-ts-provider";
 import { upstreamForwarder } from "./upstream-forward";
 
-const dimension = { type: "integer", minimum: L.minSize, maximum: L.maxSize, multipleOf: L.sizeMultiple } as const;
+/** Optional fields take null for absent, as the text routes do (clients send nulls they do not set). */
+const orNull = <S extends object>(schema: S) => ({ anyOf: [schema, { type: "null" }] }) as const;
+
+const dimension = orNull({ type: "integer", minimum: L.minSize, maximum: L.maxSize, multipleOf: L.sizeMultiple } as const);
 
 const bodySchema = {
   type: "object",
   required: ["prompt"],
   properties: {
-    model: { type: "string" },
+    model: orNull({ type: "string" } as const),
     prompt: { type: "string", maxLength: L.maxPromptChars },
-    negative_prompt: { anyOf: [{ type: "string", maxLength: L.maxPromptChars }, { type: "null" }] },
+    negative_prompt: orNull({ type: "string", maxLength: L.maxPromptChars } as const),
     width: dimension,
     height: dimension,
     // OpenAI's way to ask for a size ("auto": the model's own); width/height take precedence.
-    size: { type: "string", pattern: "^([0-9]+x[0-9]+|auto)$" },
-    num_inference_steps: { type: "integer", minimum: L.minSteps, maximum: L.maxSteps },
-    guidance_scale: { type: "number", minimum: 0, maximum: L.maxGuidanceScale },
-    seed: { type: "integer", minimum: -1, maximum: L.maxSeed },
-    n: { type: "integer", minimum: 1, maximum: L.maxImages },
+    size: orNull({ type: "string", pattern: "^([0-9]+x[0-9]+|auto)$" } as const),
+    num_inference_steps: orNull({ type: "integer", minimum: L.minSteps, maximum: L.maxSteps } as const),
+    guidance_scale: orNull({ type: "number", minimum: 0, maximum: L.maxGuidanceScale } as const),
+    seed: orNull({ type: "integer", minimum: -1, maximum: L.maxSeed } as const),
+    n: orNull({ type: "integer", minimum: 1, maximum: L.maxImages } as const),
     // Only inline images: this server does not host files to link to.
-    response_format: { type: "string", enum: ["b64_json"] },
-    response_extension: { type: "string", enum: IMAGE_EXTENSIONS },
+    response_format: orNull({ type: "string", enum: ["b64_json"] } as const),
+    response_extension: orNull({ type: "string", enum: IMAGE_EXTENSIONS } as const),
   },
 } as const;
 
@@ -54,7 +57,7 @@ function imageSize(body: ImageBody): { width?: number; height?: number } {
   const width = body.width ?? sizeWidth;
   const height = body.height ?? sizeHeight;
   for (const [name, value] of [["width", width], ["height", height]] as const) {
-    const param = body[name] === undefined && sizeWidth !== undefined ? "size" : name;
+    const param = body[name] == null && sizeWidth !== undefined ? "size" : name;
     if (value !== undefined && (value < L.minSize || value > L.maxSize || value % L.sizeMultiple !== 0)) {
       throw new ApiError(400, `${name} must be a multiple of ${L.sizeMultiple} from ${L.minSize} to ${L.maxSize}, got ${value}`, "invalid_request_error", param);
     }
@@ -78,9 +81,9 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
   app.post("/images/generations", { preValidation: upstreamForwarder(deps, "/images/generations"), schema: { body: bodySchema } }, async (request, reply) => {
     const body = request.body;
     if (body.prompt.trim() === "") throw new ApiError(400, "prompt must not be empty", "invalid_request_error", "prompt");
-    const entry = resolveImageModel(deps, body.model);
+    const entry = resolveImageModel(deps, body.model ?? undefined);
     const { width, height } = imageSize(body);
-    const seed = body.seed === undefined || body.seed === -1 ? randomInt(0, L.maxSeed) : body.seed;
+    const seed = body.seed == null || body.seed === -1 ? randomInt(0, L.maxSeed) : body.seed;
     const extension = body.response_extension ?? "png";
     const params = {
       prompt: body.prompt,
@@ -89,7 +92,7 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
       height,
       steps: body.num_inference_steps ?? L.defaultSteps,
       seed,
-      guidanceScale: body.guidance_scale,
+      guidanceScale: body.guidance_scale ?? undefined,
       count: body.n ?? 1,
     };
 

@@ -59,6 +59,20 @@ function usableFile(request: GenerationRequest, options: ChoiceOptions): FileLin
   return options.lineCandidates !== false && greedy && plain ? request.file : undefined;
 }
 
+/**
+ * OpenAI's code and wording: clients (LiteLLM, so Aider; LangChain) match on them to trim the
+ * conversation. The completion needs one token at least; max_tokens beyond the room left is clipped.
+ */
+function contextLengthExceeded(request: GenerationRequest, limit: number): EngineInputError {
+  const prompt = request.prompt.length;
+  const completion = Math.min(request.maxTokens, 1);
+  return new EngineInputError(
+    `This model's maximum context length is ${limit} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the ${request.promptParam}, ${completion} in the completion). Please reduce the length of the ${request.promptParam}.`,
+    request.promptParam,
+    "context_length_exceeded",
+  );
+}
+
 export async function generateChoices(
   { model, pool, decoder }: LoadedModel,
   request: GenerationRequest,
@@ -75,9 +89,7 @@ export async function generateChoices(
   const healingBias = request.heal ? tables.texts.healingBias(model, request.sampling.logitBias, request.heal.text) : undefined;
   const limit = pool.context.contextSize;
   if (request.prompt.length === 0) throw new EngineInputError("the prompt is empty", request.promptParam);
-  if (request.prompt.length + Math.min(request.maxTokens, 1) > limit) {
-    throw new EngineInputError(`the prompt is ${request.prompt.length} tokens, more than the context size of ${limit} tokens`, request.promptParam);
-  }
+  if (request.prompt.length + Math.min(request.maxTokens, 1) > limit) throw contextLengthExceeded(request, limit);
   counters.requests++;
   // n above --parallel: the choices take turns on the sequences this request holds; the prompt
   // is evaluated once per sequence, later rounds reuse it.

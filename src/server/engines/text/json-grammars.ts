@@ -7,10 +7,22 @@ import { grammarSchema, toolCallGrammar } from "./tool-call-grammar";
 import type { CallLayout } from "./tool-call-layout";
 import { wholeCharacterStrings } from "./whole-characters";
 
-/** `grammar` with its strings in whole characters, its other settings as they are. */
-function inWholeCharacters(llama: Llama, grammar: LlamaGrammar): Promise<LlamaGrammar> {
+/** `grammar` with its strings in whole characters (and `edit`ed), its other settings as they are. */
+function inWholeCharacters(llama: Llama, grammar: LlamaGrammar, edit = (gbnf: string) => gbnf): Promise<LlamaGrammar> {
   const { stopGenerationTriggers, trimWhitespaceSuffix } = grammar;
-  return llama.createGrammar({ grammar: wholeCharacterStrings(grammar.grammar), stopGenerationTriggers, trimWhitespaceSuffix });
+  return llama.createGrammar({ grammar: edit(wholeCharacterStrings(grammar.grammar)), stopGenerationTriggers, trimWhitespaceSuffix });
+}
+
+/**
+ * node-llama-cpp's JSON-schema number rules allow an exponent of up to 16 digits on integers and
+ * numbers alike: "7E0" fails a client's integer check (pydantic, zod .int()), "1e9999" parses as
+ * Infinity. Integers here have no fraction or exponent and at most 15 digits (always a safe
+ * integer); numbers an exponent of at most 2 digits (always finite).
+ */
+export function boundedNumbers(gbnf: string): string {
+  return gbnf
+    .replace(/^integer-number-rule ::= .*$/m, 'integer-number-rule ::= "-"? ("0" | [1-9] [0-9]{0,14})')
+    .replace(/^fractional-number-rule ::= .*$/m, 'fractional-number-rule ::= "-"? ("0" | [1-9] [0-9]{0,15}) ("." [0-9]{1,16})? ([eE] [-+]? [0-9]{1,2})?');
 }
 
 /**
@@ -20,7 +32,7 @@ function inWholeCharacters(llama: Llama, grammar: LlamaGrammar): Promise<LlamaGr
  */
 async function schemaGrammar(llama: Llama, schema: unknown, message: string, param: string): Promise<LlamaGrammar> {
   try {
-    return await inWholeCharacters(llama, await llama.createGrammarForJsonSchema(grammarSchema(schema) as never));
+    return await inWholeCharacters(llama, await llama.createGrammarForJsonSchema(grammarSchema(schema) as never), boundedNumbers);
   } catch (error) {
     throw new EngineInputError(`${message}: ${(error as Error).message}`, param);
   }

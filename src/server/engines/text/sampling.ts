@@ -21,6 +21,21 @@ function tokenBiasFor(model: LlamaModel, logitBias: ReadonlyMap<Token, number>, 
 }
 
 /**
+ * The sampler's 32-bit seed for a request's (64-bit) seed and choice. node-llama-cpp would take every
+ * negative seed as 0 and wrap the others modulo 2^32: seeds from 0 to 2^32 - 2 stay as they are
+ * (their streams unchanged), the others are hashed (splitmix64's finalizer) to a value of their
+ * own. 2^32 - 1 is llama.cpp's "pick a random seed", never passed.
+ */
+export function samplerSeed(seed: number, choiceIndex: number): number {
+  let value = BigInt.asUintN(64, BigInt(seed) + BigInt(choiceIndex));
+  if (value < 0xffffffffn) return Number(value);
+  value = BigInt.asUintN(64, (value ^ (value >> 30n)) * 0xbf58476d1ce4e5b9n);
+  value = BigInt.asUintN(64, (value ^ (value >> 27n)) * 0x94d049bb133111ebn);
+  value ^= value >> 31n;
+  return Number((value ^ (value >> 32n)) & 0xffffffffn) % 0xffffffff;
+}
+
+/**
  * Options for one choice; `generated` is that choice's output so far (what penalties punish);
  * `ruledOut`, asked before each token, what must not come next (see CharacterContinuations).
  */
@@ -38,7 +53,7 @@ export function evaluateOptions(
     topP: sampling.topP,
     topK: sampling.topK,
     // Distinct seeds per choice, or n > 1 with a seed would return n identical choices.
-    seed: sampling.seed === undefined ? undefined : sampling.seed + choiceIndex,
+    seed: sampling.seed === undefined ? undefined : samplerSeed(sampling.seed, choiceIndex),
     tokenBias: ruledOut
       ? () => {
           const never = ruledOut();
