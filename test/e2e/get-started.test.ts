@@ -58,7 +58,9 @@ describe("Get started (code-server + Chromium: the packaged Wisp on a fresh prof
   const stepButton = (id: string, label: string): Locator => step(id).locator(".monaco-button, a", { hasText: label }).first();
   const checked = (id: string) => step(id).getAttribute("aria-checked");
   const toast = (text: string) => page().locator(".notifications-toasts .notification-toast", { hasText: text });
-  const status = (wanted: RegExp, timeoutMs = 60_000) => waitFor("the Wisp status bar text", () => ui.statusText(statusId).catch(() => ""), (t) => wanted.test(t), timeoutMs);
+  let lastStatus = "";
+  const status = (wanted: RegExp, timeoutMs = 60_000) =>
+    waitFor("the Wisp status bar text", async () => (lastStatus = await ui.statusText(statusId).catch(() => "")), (t) => wanted.test(t), timeoutMs);
   const quickTitle = () => page().locator(".quick-input-widget .quick-input-title");
   /**
    * Back to the walkthrough as a user gets there: its tab (VS Code's Welcome editor), then, where
@@ -234,7 +236,17 @@ describe("Get started (code-server + Chromium: the packaged Wisp on a fresh prof
   });
 
   it("the Setup view above the chat: while no server answers it says so, and its Start Local Server button brings the chat back", async () => {
-    await ui.runCommand("Wisp: Stop Local Server");
+    // Right after the image test the palette's Enter sometimes runs nothing (the new image's editor
+    // takes the focus as the palette opens; Wisp logs no stop): the command is run again until the
+    // status bar says that nothing answers, and if it never does, what Wisp logged says why.
+    for (let attempt = 1; ; attempt++) {
+      await ui.runCommand("Wisp: Stop Local Server");
+      if (await status(/Wisp: unreachable/, 10_000).then(() => true, () => false)) break;
+      if (attempt === 3) {
+        const log = wispLog().split("\n").filter((l) => /^\d{4}-/.test(l)).sort().slice(-40).join("\n");
+        throw new Error(`the status bar did not say that nothing answers (it says "${lastStatus}"); the Wisp log ends:\n${log}`);
+      }
+    }
     const setup = page().locator(".pane", { has: page().locator(".pane-header", { hasText: /^Setup/i }) });
     const welcome = setup.locator(".welcome-view-content");
     await welcome.filter({ hasText: "No server answers at the address in wisp.baseUrl" }).waitFor({ timeout: 60_000 });
