@@ -22,6 +22,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A model id the server does not serve: one 404 for every route that takes a model. */
+export function modelNotFound(id: string): ApiError {
+  return new ApiError(404, `model '${id}' not found: see GET /v1/models`, "not_found_error", "model", "model_not_found");
+}
+
 /**
  * The shared store (the database) cannot answer now: the request gets a 503 that says so, never
  * a 500, and never passes a check it could not make.

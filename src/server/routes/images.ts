@@ -5,7 +5,7 @@ import type { RoutePlugin, ServerDeps } from "../deps";
 import { encodeImage, outputFormat } from "../engines/image/encode-image";
 import { GenerationCancelledError, ImageQueueFullError } from "../engines/image/image-errors";
 import { IMAGE_EXTENSIONS, IMAGE_LIMITS as L } from "../engines/image/image-limits";
-import { ApiError } from "../errors";
+import { ApiError, modelNotFound } from "../errors";
 import type { ModelEntry } from "../models/registry";
 import type { SchemaType } from "../json-schema-to-ts-provider";
 import { upstreamForwarder } from "./upstream-forward";
@@ -45,7 +45,7 @@ function resolveImageModel(deps: ServerDeps, id: string | undefined): ModelEntry
     return first;
   }
   const entry = deps.registry.get(id);
-  if (!entry) throw new ApiError(404, `model '${id}' not found: see GET /v1/models`, "not_found_error", "model", "model_not_found");
+  if (!entry) throw modelNotFound(id);
   if (entry.kind !== "image") throw new ApiError(400, `model '${id}' is a text model: use /v1/chat/completions or /v1/completions`, "invalid_request_error", "model", "wrong_model_kind");
   return entry;
 }

@@ -2,7 +2,7 @@
 // window and whether the server fills in the middle with the model's own tokens (`fim`), then the
 // upstreams' models. GET /v1/models/{id}: one of them (the SDK's models.retrieve()).
 import type { RoutePlugin, ServerDeps } from "../deps";
-import { ApiError } from "../errors";
+import { modelNotFound } from "../errors";
 import { GgufFactsReader } from "../models/gguf-facts";
 
 const modelSchema = {
@@ -28,7 +28,7 @@ export const modelRoutes: RoutePlugin = async (app, { deps }) => {
   app.get("/models/*", { schema: retrieveSchema }, async (request) => {
     const id = (request.params as { "*": string })["*"];
     const model = (await listModels(deps, facts)).find((m) => m.id === id);
-    if (!model) throw new ApiError(404, `The model '${id}' does not exist: see GET /v1/models`, "not_found_error", "model", "model_not_found");
+    if (!model) throw modelNotFound(id);
     return model;
   });
 };

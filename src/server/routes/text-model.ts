@@ -2,14 +2,14 @@
 import type { LlamaModel, Token } from "node-llama-cpp";
 import type { ServerDeps } from "../deps";
 import type { SamplingSettings } from "../engines/text/types";
-import { ApiError } from "../errors";
+import { ApiError, modelNotFound } from "../errors";
 import type { ModelEntry } from "../models/registry";
 import type { SamplingBody } from "./schemas";
 
 export async function resolveTextModel(deps: ServerDeps, id: string): Promise<{ entry: ModelEntry; model: LlamaModel }> {
   // Models dropped into the directory while the server runs are found on first use.
   const entry = deps.registry.get(id) ?? (await deps.registry.scan(), deps.registry.get(id));
-  if (!entry) throw new ApiError(404, `model '${id}' not found: see GET /v1/models`, "not_found_error", "model", "model_not_found");
+  if (!entry) throw modelNotFound(id);
   if (entry.kind !== "text") throw new ApiError(400, `model '${id}' is an image model: use /v1/images/generations`, "invalid_request_error", "model", "wrong_model_kind");
   return { entry, model: await deps.textEngine.model(entry.id, entry.path) };
 }
