@@ -23,22 +23,28 @@ export function placeOnLine(text: string, ctx: Pick<CursorContext, "linePrefix" 
   const lineSuffix = ctx.lineSuffix;
   if (lineSuffix.trim() === "" || text === "") return { text, replace: 0 };
   const placed = place(text, ctx);
+  if (placed === noSuggestion) return placed;
   // A placement must leave the line as balanced as it was: `log(|)` with `f(x)` ends in the
   // suggestion's own `)`, not in the line's, and `[|]` with `a[0]` replaces nothing.
-  if (placed === noSuggestion || isBalanced(placed, ctx)) return placed;
+  const before = lineBalance(lineSuffix, ctx);
+  const isBalanced = (s: Suggestion) => {
+    const after = lineBalance(s.text + lineSuffix.slice(s.replace), ctx);
+    return after.open <= before.open && after.errors <= before.errors;
+  };
+  if (isBalanced(placed)) return placed;
   // `log(|);` with `f(x);`: the suggestion repeats only the line's end after its own closer.
   const end = text.trimEnd();
   for (let cut = 1; cut < lineSuffix.length && !text.includes("\n"); cut++) {
     const tail = lineSuffix.slice(cut).trimEnd();
     if (tail.trim() === "" || !end.endsWith(tail)) continue;
     const kept = { text: end.slice(0, -tail.length).trimEnd(), replace: 0 };
-    if (kept.text.trim() !== "" && isBalanced(kept, ctx)) return kept;
+    if (kept.text.trim() !== "" && isBalanced(kept)) return kept;
   }
   const whole = { text, replace: 0 };
-  if (isBalanced(whole, ctx)) return whole;
+  if (isBalanced(whole)) return whole;
   // Still closing what the line does not open (`bar(|foo);` with `foo)`): it repeats the line.
   // Merely leaving something open (a suggestion cut short) is shown as before.
-  return lineBalance(text + lineSuffix, ctx).errors > lineBalance(lineSuffix, ctx).errors ? noSuggestion : whole;
+  return lineBalance(text + lineSuffix, ctx).errors > before.errors ? noSuggestion : whole;
 }
 
 function place(text: string, ctx: Pick<CursorContext, "linePrefix" | "lineSuffix" | "brackets" | "syntax" | "opensBlock">): Suggestion {
@@ -91,13 +97,6 @@ function lineBalance(after: string, ctx: Pick<CursorContext, "brackets" | "synta
   const count = () => errors++;
   const end = scanBrackets(after, ctx.syntax, ctx.brackets, { onMismatch: count, onUnmatched: count });
   return { open: end.frames.length, errors };
-}
-
-/** Accepting `s` leaves no more open and no more stray brackets than the line had. */
-function isBalanced(s: Suggestion, ctx: Pick<CursorContext, "lineSuffix" | "brackets" | "syntax">): boolean {
-  const before = lineBalance(ctx.lineSuffix, ctx);
-  const after = lineBalance(s.text + ctx.lineSuffix.slice(s.replace), ctx);
-  return after.open <= before.open && after.errors <= before.errors;
 }
 
 /**

@@ -6,14 +6,17 @@
 const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
+/** Whether a cut of `text` at `at` falls between the two halves of a pair. */
+const splitsPair = (text: string, at: number) => at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at));
+
 /** `at` as the end of a slice of `text`, moved back before a pair it would split. */
 export function safeEnd(text: string, at: number): number {
-  return at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at)) ? at - 1 : at;
+  return splitsPair(text, at) ? at - 1 : at;
 }
 
 /** `at` as the start of a slice of `text`, moved on past a pair it would split. */
 export function safeStart(text: string, at: number): number {
-  return at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at)) ? at + 1 : at;
+  return splitsPair(text, at) ? at + 1 : at;
 }
 
 /** Code units to drop at each end of a text cut from a document: the half pairs left there. */
