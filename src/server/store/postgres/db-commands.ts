@@ -16,6 +16,7 @@ import { startupFailure } from "./pg-errors";
 import { PgKeys } from "./pg-keys";
 import { addAdminToken } from "./pg-sessions";
 import { INSERT_USAGE, insertValues, type UsageRow } from "./pg-usage";
+import { withPoolClient } from "./pool-client";
 import { openPool } from "./postgres-store";
 import { appliedMigrations, knownMigrations, migrate, underLock } from "./schema";
 
@@ -84,23 +85,16 @@ function uuidOf(text: string): string {
  * Stores the imported hours not imported before; how many. Their ids are kept in wisp_usage_imports,
  * never pruned: the event rows are, and their ids alone would let a later import count them again.
  */
-async function importUsage(pool: pg.Pool, rows: readonly UsageRow[]): Promise<number> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
+function importUsage(pool: pg.Pool, rows: readonly UsageRow[]): Promise<number> {
+  // A failed connection is closed (withPoolClient), which rolls its transaction back.
+  return withPoolClient(pool, async (client) => {
     await client.query("BEGIN");
     const fresh = await client.query<{ id: string }>("INSERT INTO wisp_usage_imports (id) SELECT unnest($1::uuid[]) ON CONFLICT DO NOTHING RETURNING id", [rows.map((r) => r.id)]);
     const ids = new Set(fresh.rows.map((r) => r.id));
     const added = ids.size === 0 ? 0 : ((await client.query(INSERT_USAGE, insertValues(rows.filter((r) => ids.has(r.id))))).rows[0].inserted as number);
     await client.query("COMMIT");
     return added;
-  } catch (error) {
-    broken = error as Error;
-    await client.query("ROLLBACK").catch(ignore);
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  });
 }
 
 /** Brings a file-based server's keys.json, usage counts and admin token in; a second run adds nothing. */

@@ -3,15 +3,15 @@
 // instead one replica at a time (whichever takes the advisory lock; the others skip that hour)
 // deletes them in small batches, each its own short transaction.
 import type { Pool } from "pg";
+import { withPoolClient } from "./pool-client";
 
 /** The advisory lock of the prune ("wisp" + 1): never waited for. */
 const PRUNE_LOCK = 0x77697371;
 
 /** Deletes the rows older than `before`, `batch` at a time; how many, or undefined when another replica is at it. */
-export async function pruneUsage(pool: Pool, before: number, batch = 1_000): Promise<number | undefined> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
+export function pruneUsage(pool: Pool, before: number, batch = 1_000): Promise<number | undefined> {
+  // A connection that failed may still hold the lock: withPoolClient closes it.
+  return withPoolClient(pool, async (client) => {
     const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [PRUNE_LOCK]);
     if (!rows[0]!.locked) return undefined;
     try {
@@ -24,11 +24,5 @@ export async function pruneUsage(pool: Pool, before: number, batch = 1_000): Pro
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [PRUNE_LOCK]);
     }
-  } catch (error) {
-    // A connection that failed may still hold the lock: it is closed, not reused.
-    broken = error as Error;
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  });
 }
