@@ -49,7 +49,12 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await setBaseUrl(server.baseUrl);
     await vscode.commands.executeCommand("wisp.setApiKey", server.key);
     await vscode.workspace.getConfiguration("wisp.completion").update("enabled", false, vscode.ConfigurationTarget.Global);
+    const searches = api.chat.index().searches;
     await vscode.workspace.getConfiguration("files").update("exclude", { "**/generated": true }, vscode.ConfigurationTarget.Workspace);
+    // The change builds the index again, and that build counts its search only once the folder's
+    // .gitignore rules are read, which in a workspace the suites before have filled can be after
+    // this hook: the tests that count searches must start after it.
+    await waitFor("the build files.exclude starts", () => api.chat.index(), (s) => s.searches > searches && s.state === "ready", 60_000);
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(workspace, path)), { recursive: true });
       writeFileSync(join(workspace, path), text);
