@@ -53,7 +53,7 @@ describe("Chat panel against the local server (code-server + Chromium)", () => {
     temp.removeAll();
     assertWispRaisedNothing(session);
   });
-  screenshotOnFailure(() => session?.page);
+  screenshotOnFailure(() => session?.page, () => session?.userDataDir);
 
   const idle = () => waitFor("the server idle", () => server.metrics(), (m) => m.sequences.busy === 0 && m.sequences.waiting === 0);
   const lastAnswer = (frame: Frame) => frame.locator(".turn.assistant").last();

@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { freePort } from "../harness/free-port";
@@ -11,6 +11,7 @@ import { WorkbenchPage } from "../harness/workbench-page";
 import { startWorkbench, type WorkbenchSession } from "../harness/workbench-session";
 import { ChatView } from "./support/chat-view";
 import { e2eResultsDir, screenshotOnFailure } from "./support/screenshot-on-failure";
+import { readWispLog, wispLogTail } from "./support/wisp-log";
 import { assertWispRaisedNothing } from "./support/stop-workbench";
 
 const statusId = "wisp.wisp.wisp.status";
@@ -47,7 +48,7 @@ describe("Get started (code-server + Chromium: the packaged Wisp on a fresh prof
     temp.removeAll();
     assertWispRaisedNothing(session);
   });
-  screenshotOnFailure(() => session?.page);
+  screenshotOnFailure(() => session?.page, () => session?.userDataDir);
   // A test that failed half-way may leave a quick input open over the next one's clicks.
   beforeEach(async () => {
     if (ui && (await ui.quickInputBox().isVisible())) await ui.pressInQuickInput("Escape");
@@ -81,18 +82,7 @@ describe("Get started (code-server + Chromium: the packaged Wisp on a fresh prof
     if ((await step(id).getAttribute("aria-expanded")) !== "true") await step(id).locator(".step-title").click();
     await waitFor(`step ${id} open`, () => step(id).getAttribute("aria-expanded"), (v) => v === "true");
   };
-  /** What the Wisp log says, in every extension host's log file of this profile. */
-  const wispLog = () => {
-    const files: string[] = [];
-    const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        if (entry.isDirectory()) walk(join(dir, entry.name));
-        else if (entry.name === "Wisp.log") files.push(join(dir, entry.name));
-      }
-    };
-    walk(join(session!.userDataDir, "logs"));
-    return files.map((file) => readFileSync(file, "utf8")).join("\n");
-  };
+  const wispLog = () => readWispLog(session!.userDataDir);
 
   it("opens the walkthrough Get started with Wisp on the first start, its steps not done", async () => {
     // Wisp opens it when it activates: on a busy machine the extension host may take minutes to start.
@@ -243,8 +233,7 @@ describe("Get started (code-server + Chromium: the packaged Wisp on a fresh prof
       await ui.runCommand("Wisp: Stop Local Server");
       if (await status(/Wisp: unreachable/, 10_000).then(() => true, () => false)) break;
       if (attempt === 3) {
-        const log = wispLog().split("\n").filter((l) => /^\d{4}-/.test(l)).sort().slice(-40).join("\n");
-        throw new Error(`the status bar did not say that nothing answers (it says "${lastStatus}"); the Wisp log ends:\n${log}`);
+        throw new Error(`the status bar did not say that nothing answers (it says "${lastStatus}"); the Wisp log ends:\n${wispLogTail(session!.userDataDir)}`);
       }
     }
     const setup = page().locator(".pane", { has: page().locator(".pane-header", { hasText: /^Setup/i }) });

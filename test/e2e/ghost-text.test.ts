@@ -49,7 +49,7 @@ describe("Ghost text in the real VS Code UI against the local server (code-serve
     temp.removeAll();
     assertWispRaisedNothing(session);
   });
-  screenshotOnFailure(() => session?.page);
+  screenshotOnFailure(() => session?.page, () => session?.userDataDir);
 
   const status = (wanted: RegExp) => waitFor("the Wisp status bar text", () => ui.statusText(statusId).catch(() => ""), (t) => wanted.test(t), 30_000);
   /** The last line as the editor shows it, once no ghost text is drawn into it. */

@@ -49,7 +49,7 @@ describe("Image generation in the real VS Code UI against the local server (code
     temp.removeAll();
     assertWispRaisedNothing(session);
   });
-  screenshotOnFailure(() => session?.page);
+  screenshotOnFailure(() => session?.page, () => session?.userDataDir);
 
   const quickTitle = () => ui.page.locator(".quick-input-widget .quick-input-title");
   const quickRow = (text: string) => ui.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", { hasText: text });

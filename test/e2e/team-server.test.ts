@@ -61,7 +61,7 @@ describe("Wisp in the real VS Code UI pointed at a team server in front of an up
     temp.removeAll();
     assertWispRaisedNothing(session);
   });
-  screenshotOnFailure(() => session?.page);
+  screenshotOnFailure(() => session?.page, () => session?.userDataDir);
 
   it("is ready on the upstream's model, listed by the team server", async () => {
     const status = await waitFor("the Wisp status bar text", () => ui.statusText(statusId).catch(() => ""), (t) => /^Wisp( \d+ms)?$/.test(t), 60_000);

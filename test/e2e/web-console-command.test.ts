@@ -46,7 +46,7 @@ describe("Wisp: Open Web Console, from the real VS Code UI", function () {
     temp.removeAll();
     assertWispRaisedNothing(session);
   });
-  screenshotOnFailure(() => opened ?? session?.page);
+  screenshotOnFailure(() => opened ?? session?.page, () => session?.userDataDir);
 
   it("opens the console in the browser, logged in, without the token in the address, settings or log", async () => {
     const origin = server.baseUrl.replace(/\/v1$/, "");

@@ -50,7 +50,7 @@ describe("Zero config: the installed .vsix runs its own server (code-server + Ch
     temp.removeAll();
     assertWispRaisedNothing(session);
   });
-  screenshotOnFailure(() => session?.page);
+  screenshotOnFailure(() => session?.page, () => session?.userDataDir);
 
   it("becomes ready with no other step: the extension starts the bundled server and makes its key", async () => {
     // The first start generates the default models into the extension's storage.

@@ -24,8 +24,14 @@ export class WorkbenchPage {
 
   /** F1, type the command's title, run it (the row with exactly that title, not a longer one that starts the same). */
   async runCommand(title: string): Promise<void> {
-    await this.openPalette(`>${title}`);
-    await this.acceptRow(title);
+    for (let attempt = 1; ; attempt++) {
+      await this.openPalette(`>${title}`);
+      if (await this.acceptRow(title)) return;
+      // An editor or view that finished opening took the keyboard, and the palette closed with it:
+      // the Enter would have gone elsewhere, so the command is picked again.
+      if (attempt === 3) throw new Error(`the palette closed before "${title}" was run, 3 times (${await this.quickPickSummary()})`);
+      console.log(`[workbench] the palette closed before "${title}" was run; picking it again`);
+    }
   }
 
   /** Moves the open quick pick's focus with the arrow keys to the row labelled exactly `label`. */
@@ -81,14 +87,20 @@ export class WorkbenchPage {
    */
   async pickQuickItem(label: string): Promise<void> {
     await this.quickInputBox().fill(label);
-    await this.acceptRow(label);
+    if (!(await this.acceptRow(label))) throw new Error(`the quick pick closed before "${label}" was picked (${await this.quickPickSummary()})`);
   }
 
-  /** Once a row shows `label`, moves the focus to the row labelled exactly so and accepts it. */
-  private async acceptRow(label: string): Promise<void> {
+  /**
+   * Once a row shows `label`, moves the focus to the row labelled exactly so and accepts it; false
+   * when the quick input had closed by then (it closes when it loses the keyboard), so that no
+   * Enter was pressed.
+   */
+  private async acceptRow(label: string): Promise<boolean> {
     await this.page.locator(quickRow, { hasText: label }).first().waitFor();
     await this.focusQuickRow(label);
+    if (!(await this.quickInputBox().isVisible())) return false;
     await this.pressInQuickInput("Enter");
+    return true;
   }
 
   /** Types into the active editor at the end of the document. */

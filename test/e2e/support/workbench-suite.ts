@@ -43,6 +43,6 @@ export function useWorkbench<S extends { close(): Promise<void> }>(setup: (temp:
       temp.removeAll();
     }
   });
-  screenshotOnFailure(() => suite.session?.page);
+  screenshotOnFailure(() => suite.session?.page, () => suite.session?.userDataDir);
   return suite as WorkbenchSuite<S>;
 }
