@@ -13,12 +13,15 @@ export interface CacheContext {
 export interface CacheHit extends Suggestion {
   /** How many characters of a cached suggestion the user has typed since (0 for an exact hit). */
   readonly typed: number;
+  /** The entry is a block's first line shown before the rest came (see set). */
+  readonly partial: boolean;
 }
 
 interface Entry extends PrefixAnchor {
   readonly scope: string;
   readonly suffixHead: SuffixHead;
   readonly suggestion: Suggestion;
+  readonly partial: boolean;
 }
 
 /**
@@ -40,12 +43,17 @@ export class CompletionCache {
     this.entries = new LruCache(capacity);
   }
 
-  set(ctx: CacheContext, suggestion: Suggestion): void {
+  /**
+   * `partial`: the first line of a block still streaming, which its request replaces when it
+   * ends; a hit on it tells the caller that more may come.
+   */
+  set(ctx: CacheContext, suggestion: Suggestion, partial = false): void {
     const entry: Entry = {
       scope: ctx.scope,
       ...anchorOf(ctx.prefix, this.tailChars),
       suffixHead: suffixHeadOf(ctx.suffix, this.suffixChars),
       suggestion,
+      partial,
     };
     this.entries.set(keyOf(entry), entry);
   }
@@ -54,7 +62,7 @@ export class CompletionCache {
     const suffixHead = suffixHeadOf(ctx.suffix, this.suffixChars);
     const tail = ctx.prefix.slice(-this.tailChars);
     const exact = this.entries.get(keyOf({ scope: ctx.scope, tail, suffixHead }));
-    if (exact) return { ...exact.suggestion, typed: 0 };
+    if (exact) return { ...exact.suggestion, typed: 0, partial: exact.partial };
     const recentFirst = [...this.entries].reverse();
     for (const [key, entry] of recentFirst) {
       if (entry.scope !== ctx.scope) continue;
@@ -90,7 +98,7 @@ function typedInto(entry: Entry, ctx: CacheContext, change: CloserChange): Cache
     let replaced = change.inserted + replace - change.typedOver;
     while (replaced > 0 && !isSubsequence(lineSuffix.slice(0, replaced), rest)) replaced--;
     const hit = tidy({ text: rest, replace: replaced }, lineSuffix);
-    return hit === noSuggestion ? undefined : { ...hit, typed: k };
+    return hit === noSuggestion ? undefined : { ...hit, typed: k, partial: entry.partial };
   }
   return undefined;
 }

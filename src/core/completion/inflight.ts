@@ -61,10 +61,9 @@ export class InflightRequests {
 
   /** Joins the running request when `key` extends its context by text its prediction agrees with. */
   join(key: InflightKey, signal: AbortSignal): JoinedRequest | undefined {
-    const running = this.current;
-    if (!running || running.finished || !this.sameContext(running, key)) return undefined;
-    const typed = this.typedInto(running, key.prefix);
-    if (typed === undefined) return undefined;
+    const usable = this.usableFor(key);
+    if (!usable) return undefined;
+    const { running, typed } = usable;
     this.attach(running, signal);
     const text = new Promise<string | undefined>((resolve, reject) => {
       const settle = (value: string | undefined) => {
@@ -83,11 +82,21 @@ export class InflightRequests {
     return { typed, text };
   }
 
+  /**
+   * Keeps the running request going while `signal`'s caller waits for nothing from it, when `key`
+   * types into its prediction: the caller shows what it has now, and the rest comes by the cache.
+   * False when no running request fits.
+   */
+  follow(key: InflightKey, signal: AbortSignal): boolean {
+    const usable = this.usableFor(key);
+    if (usable) this.attach(usable.running, signal);
+    return usable !== undefined;
+  }
+
   /** Aborts the running request unless `key` could still use it. */
   abortUnusable(key: InflightKey): void {
     const running = this.current;
-    if (!running || running.finished) return;
-    if (this.sameContext(running, key) && this.typedInto(running, key.prefix) !== undefined) return;
+    if (!running || running.finished || this.usableFor(key)) return;
     this.stop(running);
   }
 
@@ -126,6 +135,14 @@ export class InflightRequests {
 
   dispose(): void {
     if (this.current) this.stop(this.current);
+  }
+
+  /** The running request, when `key` is in its context and types into its prediction (`typed`). */
+  private usableFor(key: InflightKey): { running: Running; typed: string } | undefined {
+    const running = this.current;
+    if (!running || running.finished || !this.sameContext(running, key)) return undefined;
+    const typed = this.typedInto(running, key.prefix);
+    return typed === undefined ? undefined : { running, typed };
   }
 
   /** The same file and text after the cursor, give or take closers the editor auto-inserted or the user typed over since. */

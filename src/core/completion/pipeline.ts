@@ -22,8 +22,9 @@ export interface PipelineDeps {
   /** Called when a request is actually sent; the returned function when it ends (a spinner). */
   readonly onRequest?: () => () => void;
   /**
-   * A multi-line suggestion shown early as its first line has finished: the whole of it is now
-   * cached, so asking again at the same position shows it all.
+   * A multi-line suggestion shown early as its first line has finished has ended with more than
+   * that line (all of it, or the lines it had when it was cut): it is now cached, so asking again
+   * where a partial outcome was shown (its position, or one typed into that line since) shows it.
    */
   readonly onMoreText?: () => void;
 }
@@ -91,7 +92,13 @@ export class CompletionPipeline {
     const plan = planRequest(input, settings, this.deps.ring?.chunksFor(input.uri, this.budget.extraChars) ?? [], this.budget);
 
     const hit = this.cache.get(plan);
-    if (hit && !(input.manual && hit.text === "")) return fromCache(hit, plan);
+    if (hit && !(input.manual && hit.text === "")) {
+      // A block's first line, its request still streaming: this keystroke keeps that request going,
+      // and its end replaces the line in the cache (see onMoreText); left to itself, the request
+      // would be stopped for want of anyone waiting, and the first line would stay for good.
+      const streaming = hit.partial && this.inflight.follow(plan, signal);
+      return fromCache(hit, plan, streaming);
+    }
 
     const joined = this.inflight.join(plan, signal);
     if (joined) {
@@ -99,7 +106,7 @@ export class CompletionPipeline {
       // The running request cached its own suggestion, post-processed at its cursor: a block
       // stays a block, where this cursor (now mid-line) would keep one line of it, for good.
       const own = text !== undefined ? this.cache.get(plan) : undefined;
-      if (own) return { ...fromCache(own, plan), ...(own.text !== "" ? { source: "reused" as const } : {}) };
+      if (own) return { ...fromCache(own, plan, false), ...(own.text !== "" ? { source: "reused" as const } : {}) };
       if (text !== undefined) return this.present(text.slice(joined.typed.length), plan, "reused");
     }
     this.inflight.abortUnusable(plan);
@@ -117,52 +124,63 @@ export class CompletionPipeline {
 
   /**
    * A new request. Its stream's last stage says what to show first: the whole suggestion, or a
-   * block's first line early, whose rest then lands in the cache.
+   * block's first line early, cached as partial until the request ends (see fetch).
    */
   private async request(plan: RequestPlan, signal: AbortSignal): Promise<Result> {
     await waitOn(this.warmUp.settled(plan.scope), signal);
     // Until something is shown, a failure or cancellation is this request's; after it, nobody's.
-    const { first, full } = await new Promise<{ first: FirstShown; full: Promise<string> }>((resolve, reject) => {
-      const full = this.backoff.track(this.inflight.start(plan, (s, onText) => this.fetch(plan, s, onText, (first) => resolve({ first, full })), signal));
-      full.catch(reject);
+    const first = await new Promise<FirstShown>((resolve, reject) => {
+      this.backoff.track(this.inflight.start(plan, (s, onText) => this.fetch(plan, s, onText, resolve), signal)).catch(reject);
     });
-    const result = this.present(first.text, plan, "network");
-    if (!first.partial) return result;
-    // Asking again once the rest is in the cache shows all of it.
-    void full.then((text) => text.trimEnd() !== first.text.trimEnd() && this.deps.onMoreText?.(), () => undefined);
-    return result.kind === "shown" ? { ...result, partial: true } : result;
+    const result = this.present(first.text, plan, "network", first.partial);
+    return first.partial && result.kind === "shown" ? { ...result, partial: true } : result;
   }
 
-  /** Streams the request through the filters; the finished result is cached even if nobody waits. */
+  /**
+   * Streams the request through the filters; the result is cached even if nobody waits. A block
+   * shown early by its first line ends with the whole of it in the cache, or, when its stream is
+   * cut, the lines it had: either replaces the partial entry, and onMoreText says so.
+   */
   private async fetch(plan: RequestPlan, signal: AbortSignal, onText: (text: string) => void, show: (first: FirstShown) => void): Promise<string> {
     const ended = this.deps.onRequest?.();
+    let early: string | undefined;
+    let text = "";
     try {
       // The in-flight registry sees text as it streams, before lines are buffered.
       // Loops are cut after observe: the in-flight reuse watches the text as it arrives, unheld.
       let stream = stopAtLoops(observe(stopAtStrings(this.deps.stream(plan.request, signal), plan.template.stop), onText));
       stream = plan.cursor.multiline ? stopAtLines(stream, multilineJudge(plan.cursor, plan.maxLines)) : firstLineOnly(stream);
-      stream = showFirstLineEarly(stream, earlyAfterMs, this.clock, show);
-      let text = "";
+      stream = showFirstLineEarly(stream, earlyAfterMs, this.clock, (first) => {
+        if (first.partial) early = first.text;
+        show(first);
+      });
       for await (const delta of stream) text += delta;
       this.cache.set(plan, postprocess(text, plan.cursor, plan));
       return text;
+    } catch (error) {
+      // Whole lines only (stopAtLines passes nothing else), at least the one already shown.
+      if (early !== undefined) this.cache.set(plan, postprocess(text, plan.cursor, plan));
+      throw error;
     } finally {
       ended?.();
+      if (early !== undefined && text.trimEnd() !== early.trimEnd()) this.deps.onMoreText?.();
     }
   }
 
-  private present(raw: string, plan: RequestPlan, source: CompletionSource): Result {
+  private present(raw: string, plan: RequestPlan, source: CompletionSource, partial = false): Result {
     const suggestion = postprocess(raw, plan.cursor, plan);
-    this.cache.set(plan, suggestion);
+    this.cache.set(plan, suggestion, partial);
     if (suggestion.text !== "") return { kind: "shown", ...suggestion, source, multiline: suggestion.text.includes("\n") };
     return { kind: "empty", reason: raw.trim() === "" ? "model-empty" : "filtered" };
   }
 }
 
-function fromCache(hit: CacheHit, plan: RequestPlan): Result {
+/** `streaming`: the hit is a block's first line whose request still runs, so the rest will come. */
+function fromCache(hit: CacheHit, plan: RequestPlan, streaming: boolean): Result {
   if (hit.text === "") return { kind: "empty", reason: "cached-empty" };
   const source = hit.typed > 0 ? "type-through" : "cache";
-  return { kind: "shown", text: hit.text, replace: hit.replace, source, multiline: plan.cursor.multiline && hit.text.includes("\n") };
+  const multiline = plan.cursor.multiline && hit.text.includes("\n");
+  return { kind: "shown", text: hit.text, replace: hit.replace, source, multiline, ...(streaming ? { partial: true } : {}) };
 }
 
 function failure(error: unknown, signal: AbortSignal): Result {

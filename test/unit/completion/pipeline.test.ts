@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ContextRing } from "../../../src/core/completion/context-ring";
-import { CompletionPipeline } from "../../../src/core/completion/pipeline";
+import { CompletionPipeline, type PipelineDeps } from "../../../src/core/completion/pipeline";
 import type { CompletionInput, CompletionOutcome, CompletionSettings } from "../../../src/core/completion/types";
 import { FakeClock, settle } from "./fake-clock";
 import { FakeServer, type FakeReply } from "./fake-server";
@@ -9,10 +9,10 @@ import { inputAt } from "./input-at";
 const settings: CompletionSettings = { model: "qwen2.5-coder-1.5b", template: "auto", maxTokens: 64, debounceMs: 100 };
 
 /** A pipeline on a fake clock and a fake server, driven the way VS Code drives a provider. */
-function harness(reply: (prompt: string) => FakeReply, overrides: Partial<CompletionSettings> = {}, ring?: ContextRing) {
+function harness(reply: (prompt: string) => FakeReply, overrides: Partial<CompletionSettings> = {}, deps: Pick<PipelineDeps, "ring" | "onMoreText"> = {}) {
   const clock = new FakeClock();
   const server = new FakeServer((req) => reply(req.prompt), clock);
-  const pipeline = new CompletionPipeline({ stream: server.stream, settings: () => ({ ...settings, ...overrides }), clock, ...(ring ? { ring } : {}) });
+  const pipeline = new CompletionPipeline({ stream: server.stream, settings: () => ({ ...settings, ...overrides }), clock, ...deps });
   let current: AbortController | undefined;
   /** A provider call: like VS Code, it cancels the previous call's token first. */
   const call = (input: CompletionInput): Promise<CompletionOutcome> => {
@@ -24,6 +24,41 @@ function harness(reply: (prompt: string) => FakeReply, overrides: Partial<Comple
 }
 
 const line = (text: string) => inputAt(`function main() {\n  const x = ${text}█\n}\n`);
+
+/**
+ * The ghost text the user sees while typing: each keystroke's answer (a cancelled one changes
+ * nothing) and, as the adapter's showRest does, the answer asked again (an explicit trigger)
+ * once the rest of a block shown partly is ready, if the cursor is still where it was shown.
+ */
+function typist(reply: (prompt: string) => FakeReply) {
+  let cursor: CompletionInput | undefined;
+  let partialAt: CompletionInput | undefined;
+  let ghost: string | undefined;
+  const h = harness(reply, {}, {
+    onMoreText: () => {
+      const at = partialAt;
+      partialAt = undefined;
+      if (at && at === cursor) void ask({ ...at, manual: true }, at);
+    },
+  });
+  const ask = async (input: CompletionInput, at: CompletionInput) => {
+    const outcome = await h.call(input);
+    if (at !== cursor || outcome.kind === "cancelled") return;
+    ghost = outcome.kind === "shown" ? outcome.text : undefined;
+    partialAt = outcome.kind === "shown" && outcome.partial ? at : undefined;
+  };
+  return {
+    ...h,
+    /** The document after a keystroke (cursor at █): the editor asks for ghost text there. */
+    type: (doc: string) => {
+      cursor = inputAt(doc);
+      return ask(cursor, cursor);
+    },
+    get ghost() {
+      return ghost;
+    },
+  };
+}
 
 describe("completion pipeline", () => {
   describe("debounce", () => {
@@ -189,6 +224,47 @@ describe("completion pipeline", () => {
       assert.deepEqual(pick(await h.call(inputAt("function f(a) {\n  if█\n}\n"))), { kind: "shown", text: " (a) {\n    go();\n  }\n  done();", source: "type-through" });
     });
 
+    describe("typing into a block whose first line is shown while the rest streams", () => {
+      // Sent at 33 (a fresh line: a third of the debounce), a line every 150 ms from 183, the
+      // first one shown 50 ms after it, at 233; the block has arrived at 633.
+      const block = (): FakeReply => ({ chunks: ["if (a) {\n", "    go();\n", "  }\n", "  done();\n"], chunkDelayMs: 150 });
+      const at = (typed: string) => `function f(a) {\n  ${typed}█\n}\n`;
+
+      it("shows the whole block once it has arrived, less what was typed, and caches it", async () => {
+        const t = typist(block);
+        void t.type(at(""));
+        await t.clock.advance(240);
+        assert.equal(t.ghost, "if (a) {");
+        await t.type(at("i"));
+        assert.equal(t.ghost, "f (a) {", "at once, from the first line");
+        await t.clock.advance(100);
+        await t.type(at("if"));
+        assert.equal(t.ghost, " (a) {");
+        await t.clock.advance(400);
+        assert.equal(t.ghost, " (a) {\n    go();\n  }\n  done();", "the rest replaced the first line");
+        await t.type(at("if "));
+        assert.equal(t.ghost, "(a) {\n    go();\n  }\n  done();", "typing on is served the whole block");
+        assert.equal(t.server.requests.length, 1);
+        assert.equal(t.server.stoppedEarly, 0);
+      });
+
+      it("a block whose stream is cut keeps the lines it had", async () => {
+        const t = typist(block);
+        void t.type(at(""));
+        await t.clock.advance(240);
+        await t.type(at("i"));
+        assert.equal(t.ghost, "f (a) {");
+        await t.clock.advance(100); // the second line has arrived
+        void t.type(at("iz")); // contradicts the block: its request is stopped
+        await settle();
+        assert.equal(t.server.stoppedEarly, 1);
+        await t.clock.advance(10);
+        await t.type(at("i")); // backspace, before "iz" sent a request
+        assert.equal(t.ghost, "f (a) {\n    go();");
+        assert.equal(t.server.requests.length, 1);
+      });
+    });
+
     it("a trusted guess that turns out wrong is dropped as soon as the stream shows it", async () => {
       const h = harness(slow);
       void h.call(line(""));
@@ -282,7 +358,7 @@ describe("completion pipeline", () => {
     it("sends extra context from the ring before the prefix", async () => {
       const ring = new ContextRing();
       ring.add({ uri: "file:///lib.ts", path: "lib.ts", startLine: 0, endLine: 1, text: "export const answer = 42;" });
-      const h = harness(() => ({ chunks: ["answer;"] }), {}, ring);
+      const h = harness(() => ({ chunks: ["answer;"] }), {}, { ring });
       await h.call({ ...line(""), manual: true });
       assert.match(h.server.requests[0]?.prompt ?? "", /^<\|repo_name\|>workspace\n<\|file_sep\|>lib\.ts\nexport const answer = 42;\n<\|file_sep\|>src\/a\.ts\n<\|fim_prefix\|>function main/);
     });
