@@ -17,7 +17,11 @@ declare module "fastify" {
   }
 }
 
-/** One served request as it is recorded: its id (the request's, sent as x-wisp-request-id) and what it used. */
+/**
+ * One served request as it is recorded: its id (the request's, sent as x-wisp-request-id) and what
+ * it used. Its `t` is this process's clock, which the files store keeps (one process, one clock);
+ * the database stamps its own (replicas' clocks may differ).
+ */
 export interface RecordedUsage extends UsageEvent {
   readonly id: string;
 }

@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import { startLocalServer, type LocalServer } from "../../../scripts/start/local-server";
 import { freePort } from "../../harness/free-port";
@@ -63,6 +64,8 @@ export class Replica {
     readonly name: string,
     readonly port: number,
     private readonly team: Team,
+    /** How far its wall clock is off the machine's, ms (support/skewed-clock.mjs); 0: not at all. */
+    readonly clockSkewMs = 0,
   ) {}
 
   get origin(): string {
@@ -91,8 +94,14 @@ export class Replica {
       dataDir: this.team.temp.make(`${this.name}-data`),
       log: { write: (chunk) => (this.text += chunk.toString()) },
       extraArgs: ["--no-local-models", "--upstream", `fast=${this.team.engine.fast},key-env=${UPSTREAM_KEY_ENV}`, "--upstream", `slow=${this.team.engine.slow},key-env=${UPSTREAM_KEY_ENV}`, ...this.team.args],
-      env: { ...process.env, WISP_DATABASE_URL: this.team.databaseUrl, [UPSTREAM_KEY_ENV]: UPSTREAM_KEY },
+      env: { ...process.env, ...this.clockEnv(), WISP_DATABASE_URL: this.team.databaseUrl, [UPSTREAM_KEY_ENV]: UPSTREAM_KEY },
     });
+  }
+
+  private clockEnv(): NodeJS.ProcessEnv {
+    if (this.clockSkewMs === 0) return {};
+    const preload = `--import ${pathToFileURL(join(import.meta.dirname, "skewed-clock.mjs")).href}`;
+    return { NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(" "), WISP_TEST_CLOCK_SKEW_MS: String(this.clockSkewMs) };
   }
 
   /** Sends `signal` and resolves with the exit code (or signal name) once the process is gone. */
@@ -124,6 +133,8 @@ export interface TeamOptions {
   tokensPerSecond?: number;
   /** How often HAProxy checks each replica, ms. */
   checkMs?: number;
+  /** How far each replica's wall clock is off, ms, in order (default: none is). */
+  clockSkewMs?: readonly number[];
 }
 
 export class Team {
@@ -136,9 +147,11 @@ export class Team {
   engine!: Engine;
   balancer!: Balancer;
   readonly args: readonly string[];
+  private readonly clockSkewMs: readonly number[];
 
   private constructor(options: TeamOptions) {
     this.args = options.args ?? [];
+    this.clockSkewMs = options.clockSkewMs ?? [];
   }
 
   /** A database of the shared cluster, the engine, three replicas started together on it (empty), and HAProxy. */
@@ -147,7 +160,7 @@ export class Team {
     try {
       ({ cluster: team.cluster, name: team.database, url: team.databaseUrl } = await freshDatabase());
       team.engine = await startEngine(options.tokens ?? 12, options.tokensPerSecond ?? 0);
-      for (let i = 1; i <= 3; i++) team.replicas.push(new Replica(`replica${i}`, await freePort(), team));
+      for (let i = 1; i <= 3; i++) team.replicas.push(new Replica(`replica${i}`, await freePort(), team, team.clockSkewMs[i - 1]));
       await Promise.all(team.replicas.map((r) => r.start()));
       team.balancer = await startBalancer(
         team.replicas.map((r) => r.address),

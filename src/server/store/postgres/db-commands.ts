@@ -121,6 +121,7 @@ export function dbImport(database: string, dataDir: string, print: Print): Promi
     const rows: UsageRow[] = buckets.map((b) => ({
       id: uuidOf(`wisp-import:${b.hour}:${b.key}:${b.model}`),
       t: b.hour,
+      age: 0,
       key: b.key,
       model: b.model === "" ? null : b.model,
       status: 200,

@@ -1,8 +1,8 @@
 // --rate-limit across replicas: each admission is one call of wisp_admit (migrations/001), which
 // counts the request in the key's window under the key's row lock, so replicas admitting at once
-// never let more than the limit through. Tokens are read from the key's usage records. While the
-// database is away, each replica limits by its own window in memory (a key may then get up to the
-// limit from each replica).
+// never let more than the limit through. Tokens are read from the key's usage records (stamped by
+// the database's clock too: pg-usage.ts). While the database is away, each replica limits by its
+// own window in memory (a key may then get up to the limit from each replica).
 import type { Pool } from "pg";
 import type { RateLimit } from "../../upstreams/upstream-config";
 import { RateLimiter, seconds, type RateRefusal, type RateWindows } from "../../usage/rate-limiter";

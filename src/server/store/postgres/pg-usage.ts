@@ -11,6 +11,11 @@
 // A record the database refuses as it is (a data error: a malformed count) would fail its batch
 // every time and hold back every record after it: the batch is halved until it is found, and it
 // is set aside (logged, counted in wisp_usage_records_rejected_total) while the others are stored.
+//
+// A record's time is the database's, as the tokens window of the rate limit (wisp_admit) is: a
+// replica's wall clock may be off by minutes. It is when the request was served, not when its batch
+// was written (later, after an outage): the statement stamps each record its age before its own
+// time, the age measured on this process's steady clock, which no clock setting moves.
 import os from "node:os";
 import type { Pool } from "pg";
 import { delay } from "../../../core/base/delay";
@@ -21,6 +26,7 @@ import type { UsageRecords } from "../store";
 import type { DatabaseHealth } from "./database-health";
 import type { StoreMetrics } from "../../metrics/server-metrics";
 import { isDataError, isRetryable } from "./pg-errors";
+import { withPoolClient } from "./pool-client";
 
 /** Records written in one statement at most. */
 const BATCH = 500;
@@ -30,7 +36,9 @@ const ANSWER_WAIT_MS = 2_000;
 /** The columns of a record, besides its id: requests and errors (1 and 0 or 1 per request; imported hours have more). */
 export interface UsageRow {
   id: string;
-  t: number;
+  /** When, ms since the epoch (an imported hour); null: `age` ms before the statement, by the database's clock (a served request). */
+  t: number | null;
+  age: number;
   key: string;
   model: string | null;
   status: number;
@@ -46,7 +54,9 @@ export interface UsageRow {
 export const INSERT_USAGE = `
 WITH ins AS (
   INSERT INTO wisp_usage_events (id, t, key, model, status, requests, errors, prompt_tokens, completion_tokens, images, replica)
-  SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::bigint[], $9::bigint[], $10::int[], $11::text[])
+  SELECT id, coalesce(t, (extract(epoch FROM statement_timestamp()) * 1000)::bigint - age), key, model, status, requests, errors, prompt_tokens, completion_tokens, images, replica
+  FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::bigint[], $10::bigint[], $11::int[], $12::text[])
+    AS r(id, t, age, key, model, status, requests, errors, prompt_tokens, completion_tokens, images, replica)
   ON CONFLICT (id) DO NOTHING
   RETURNING t, key, model, requests, errors, prompt_tokens, completion_tokens, images
 ), hourly AS (
@@ -67,11 +77,14 @@ SELECT count(*)::int AS inserted FROM ins`;
 
 export function insertValues(rows: readonly UsageRow[]): unknown[] {
   const column = <K extends keyof UsageRow>(k: K) => rows.map((r) => r[k]);
-  return [column("id"), column("t"), column("key"), column("model"), column("status"), column("requests"), column("errors"), column("prompt_tokens"), column("completion_tokens"), column("images"), column("replica")];
+  return [column("id"), column("t"), column("age"), column("key"), column("model"), column("status"), column("requests"), column("errors"), column("prompt_tokens"), column("completion_tokens"), column("images"), column("replica")];
 }
 
 interface Waiting {
-  row: UsageRow;
+  /** Its age is taken as it is written. */
+  row: Omit<UsageRow, "age">;
+  /** When it was served, on the steady clock. */
+  servedAt: number;
   /** Resolves the answer waiting for it (undefined once it no longer waits). */
   done: (() => void) | undefined;
   timer?: ReturnType<typeof setTimeout>;
@@ -90,14 +103,17 @@ export class PgUsage implements UsageRecords {
     private readonly max: number,
     private readonly log: (message: string) => void,
     private readonly metrics: Pick<StoreMetrics, "usageRejected">,
+    /** A steady clock, ms: only its differences are used. */
+    private readonly steady: () => number = () => performance.now(),
   ) {
     health.onBackUp(() => this.kick());
   }
 
+  /** Queues `event`; its `t` (this replica's clock) gives way to the database's. */
   record(event: RecordedUsage): Promise<void> {
-    const row: UsageRow = { ...event, requests: 1, errors: event.status >= 400 ? 1 : 0, replica: this.replica };
+    const row = { ...event, t: null, requests: 1, errors: event.status >= 400 ? 1 : 0, replica: this.replica };
     return new Promise<void>((resolve) => {
-      const waiting: Waiting = { row, done: resolve };
+      const waiting: Waiting = { row, servedAt: this.steady(), done: resolve };
       this.queue.push(waiting);
       if (!this.health.up) this.release(waiting);
       else {
@@ -177,23 +193,30 @@ export class PgUsage implements UsageRecords {
     this.retryTimer.unref();
   }
 
-  /** Stores `rows`, but for those the database refuses as they are, which are set aside. */
-  private async insert(rows: UsageRow[]): Promise<void> {
+  /** Stores `batch`, but for the records the database refuses as they are, which are set aside. */
+  private async insert(batch: readonly Waiting[]): Promise<void> {
     try {
-      await this.pool.query(INSERT_USAGE, insertValues(rows));
+      // Aged once the connection is ours: a wait for one would otherwise stamp them that much later.
+      await withPoolClient(this.pool, (client) => client.query(INSERT_USAGE, insertValues(this.aged(batch))));
     } catch (error) {
       if (!isDataError(error)) throw error;
-      if (rows.length === 1) return this.setAside(rows[0]!, error);
+      if (batch.length === 1) return this.setAside(batch[0]!.row, error);
       // Halves stored before a later failure are stored once: the insert skips ids it has.
-      const half = Math.ceil(rows.length / 2);
-      await this.insert(rows.slice(0, half));
-      await this.insert(rows.slice(half));
+      const half = Math.ceil(batch.length / 2);
+      await this.insert(batch.slice(0, half));
+      await this.insert(batch.slice(half));
     }
   }
 
-  private setAside(row: UsageRow, error: unknown): void {
+  /** The rows of `batch`, each with its age now. */
+  private aged(batch: readonly Waiting[]): UsageRow[] {
+    const now = this.steady();
+    return batch.map((w) => ({ ...w.row, age: Math.max(0, Math.round(now - w.servedAt)) }));
+  }
+
+  private setAside(row: Waiting["row"], error: unknown): void {
     this.metrics.usageRejected();
-    this.log(`usage: record ${row.id} set aside, the database refused it: ${(error as Error).message} (${JSON.stringify({ ...row, id: undefined })})`);
+    this.log(`usage: record ${row.id} set aside, the database refused it: ${(error as Error).message} (${JSON.stringify({ ...row, id: undefined, t: undefined })})`);
   }
 
   /** Writes batches until the queue is empty or the database is away. */
@@ -203,7 +226,7 @@ export class PgUsage implements UsageRecords {
       while (this.queue.length > 0 && this.health.up) {
         const batch = this.queue.slice(0, BATCH);
         try {
-          await this.insert(batch.map((w) => w.row));
+          await this.insert(batch);
         } catch (error) {
           if (isRetryable(error)) continue;
           if (this.health.failed(error, "usage write")) {
