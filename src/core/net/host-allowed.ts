@@ -59,3 +59,18 @@ export function hostAllowed(header: string | undefined, bindHost: string, allowe
   if (name === "localhost" || name.endsWith(".localhost")) return true;
   return allowed.some((entry) => matches(name, entry));
 }
+
+/**
+ * The name to allow so that a browser sent to `externalUrl` reaches a server listening on
+ * `bindHost` (an editor's port forwarding that passes the browser's Host on, as code-server's
+ * /proxy/PORT/ does); undefined when the server answers that name already.
+ */
+export function hostToAllow(externalUrl: string, bindHost: string): string | undefined {
+  let host: string;
+  try {
+    host = new URL(externalUrl).host;
+  } catch {
+    return undefined;
+  }
+  return hostAllowed(host, bindHost, []) ? undefined : hostName(host);
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hostAllowed, hostName, isLoopbackAddress, parseAllowedHosts } from "../../../../src/core/net/host-allowed";
+import { hostAllowed, hostName, hostToAllow, isLoopbackAddress, parseAllowedHosts } from "../../../../src/core/net/host-allowed";
 
 describe("hostAllowed", () => {
   it("on a loopback address, answers this machine's names and any IP address, with any port", () => {
@@ -71,5 +71,17 @@ describe("hostName", () => {
     assert.equal(hostName("Attacker.Example:8765"), "attacker.example");
     assert.equal(hostName("[::1]:8765"), "[::1]");
     assert.equal(hostName("a b"), undefined);
+  });
+});
+
+describe("hostToAllow", () => {
+  it("is the editor's name when a browser reaches the server through the editor's forwarding", () => {
+    assert.equal(hostToAllow("https://Dev.Example.com/proxy/8765/", "127.0.0.1"), "dev.example.com");
+    assert.equal(hostToAllow("https://8765.dev.example.com/", "127.0.0.1"), "8765.dev.example.com");
+  });
+  it("is nothing when the server answers that address already", () => {
+    for (const url of ["http://127.0.0.1:8765/", "http://localhost:8080/proxy/8765/", "http://192.168.1.20:8080/proxy/8765/", "http://[::1]:8765/", "not a url"]) {
+      assert.equal(hostToAllow(url, "127.0.0.1"), undefined, url);
+    }
   });
 });
