@@ -10,6 +10,7 @@ import { noBundledServerMessage } from "../core/local-server/no-bundled-server";
 import { localAddress } from "../core/net/local-address";
 import type { ApiKeyStore } from "./api-key";
 import { portInUse } from "./local-engine/port-probe";
+import { forwardedHost } from "./local-engine/forwarded-host";
 import { serverCommand, type ServerCommand } from "./local-engine/server-command";
 import { createServerKey, keyAccepted, notFound } from "./local-engine/server-keys";
 import { ExitedEarly, ServerProcess, answersHealth } from "./local-engine/server-process";
@@ -161,8 +162,9 @@ export class LocalServer implements vscode.Disposable {
       await this.ensureKey(command, dirs.dataDir, report);
       if (signal.aborted) throw new StartCancelled();
       const args = ["--host", host, "--port", String(port), "--models-dir", dirs.modelsDir, "--data-dir", dirs.dataDir];
+      const launched = await this.withForwardedHost(command, origin, host);
       this.log.info(`starting ${command.label}: ${[command.command, ...command.argv(args, false)].join(" ")}`);
-      const server = ServerProcess.start(command, args, (line) => {
+      const server = ServerProcess.start(launched, args, (line) => {
         this.log.info(`server: ${line}`);
         report(line.slice(0, 120));
       });
@@ -183,6 +185,18 @@ export class LocalServer implements vscode.Disposable {
       }
       throw error;
     }
+  }
+
+  /**
+   * The command with the editor's name allowed as Host where the browser reaches the server
+   * through the editor (see forwarded-host.ts); in the environment, which a custom command's
+   * older server ignores, rather than as a flag it would refuse.
+   */
+  private async withForwardedHost(command: ServerCommand, origin: string, host: string): Promise<ServerCommand> {
+    const name = await forwardedHost(origin, host);
+    if (name === undefined) return command;
+    this.log.info(`the browser reaches the local server through the editor, as ${name}: allowing that Host (WISP_ALLOWED_HOSTS)`);
+    return { ...command, env: { ...command.env, WISP_ALLOWED_HOSTS: [command.env.WISP_ALLOWED_HOSTS, name].filter(Boolean).join(",") } };
   }
 
   /** Something already listens on the port: a Wisp server is used as it is, anything else is an error. */

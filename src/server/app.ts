@@ -8,6 +8,7 @@ import { ImageEngine } from "./engines/image/image-engine";
 import { TextEngine } from "./engines/text/text-engine";
 import { defaultPromptThreads } from "./engines/text/prompt-threads";
 import { ApiError, handleError, sendError, StoreUnavailableError } from "./errors";
+import { HostCheck } from "./host-check";
 import { ensureDefaultModels } from "./engines/default-models";
 import { ServerMetrics } from "./metrics/server-metrics";
 import { ModelRegistry } from "./models/registry";
@@ -29,6 +30,7 @@ import { UsageRecorder } from "./usage/usage-recorder";
 export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   host: "127.0.0.1",
   port: 8765,
+  allowedHosts: [],
   // One thread: on the 2-core machines measured, 2 threads made each decode step ~10x slower.
   threads: 1,
   threadsBatch: defaultPromptThreads(availableParallelism()),
@@ -165,8 +167,13 @@ async function buildOnStore(
       metrics.requestEnded(request, reply.raw.statusCode, reply.elapsedTime);
     });
   });
+  // Before any route, keyed or not (after the one above, so that refusals are counted too).
+  const hosts = new HostCheck(config, log);
+  app.addHook("onRequest", hosts.hook);
   if (accessLog) {
     app.addHook("onResponse", async (request, reply) => {
+      // A rebinding page may send them by the thousand: its check logs each name once instead.
+      if (hosts.refuses(request)) return;
       const evaluated = reply.getHeader("x-wisp-prompt-tokens-evaluated");
       const cached = reply.getHeader("x-wisp-prompt-tokens-cached");
       const prompt = evaluated === undefined ? "" : ` prompt ${String(evaluated)} evaluated, ${String(cached ?? 0)} cached`;

@@ -3,13 +3,15 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { parseAllowedHosts, type AllowedHosts } from "../core/net/host-allowed";
 import { DEFAULT_CONFIG } from "./app";
 import type { ServerConfig } from "./deps";
 import { parseDatabaseUrl } from "./store/postgres/database-url";
 import { checkUniqueNames, parseConfigFile, parseRateLimit, parseUpstreamFlag, type FileConfig } from "./upstreams/upstream-config";
 
 export const USAGE = `usage:
-  wisp-server [--host 127.0.0.1] [--port 8765] [--models-dir DIR] [--data-dir DIR]
+  wisp-server [--host 127.0.0.1] [--port 8765] [--allowed-hosts NAME,.DOMAIN|all]
+              [--models-dir DIR] [--data-dir DIR]
               [--threads N] [--threads-batch N] [--parallel N] [--ctx-size N]
               [--max-queue N] [--request-timeout SECONDS] [--no-prefix-reuse]
               [--input-lookup N] [--no-native-step] [--no-line-candidates]
@@ -28,7 +30,10 @@ export const USAGE = `usage:
   wisp-server models pull NAME|OWNER/REPO/FILE.gguf|URL [--models-dir DIR] [--mirror BASE]
   wisp-server models presets
 --database defaults to $WISP_DATABASE_URL (then the config file's "database"); without one,
-everything is kept in files in --data-dir.`;
+everything is kept in files in --data-dir.
+--allowed-hosts (default: $WISP_ALLOWED_HOSTS): the names besides localhost and IP addresses that
+requests may give as Host (.example.com: it and its subdomains; all: any). On a loopback --host
+nothing else is answered; on another one every name is while none is given.`;
 
 /** Where a command's keys and tokens are: files in dataDir, or the database when one is named. */
 export interface StoreTarget {
@@ -77,6 +82,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     options: {
       host: { type: "string" },
       port: { type: "string" },
+      "allowed-hosts": { type: "string" },
       "models-dir": { type: "string" },
       "data-dir": { type: "string" },
       threads: { type: "string" },
@@ -158,6 +164,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     config: {
       ...DEFAULT_CONFIG,
       host: values.host ?? DEFAULT_CONFIG.host,
+      allowedHosts: allowedHosts(values["allowed-hosts"], env),
       port: values.port === "0" ? 0 : positiveInt("port", values.port, DEFAULT_CONFIG.port),
       modelsDir,
       dataDir,
@@ -185,6 +192,12 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       drainGraceMs: seconds("drain-grace", values["drain-grace"], database === undefined ? DEFAULT_CONFIG.drainGraceMs : 30_000),
     },
   };
+}
+
+/** --allowed-hosts, else WISP_ALLOWED_HOSTS (a launcher's way to pass it without a flag older servers refuse). */
+function allowedHosts(flag: string | undefined, env: Record<string, string | undefined>): AllowedHosts {
+  if (flag !== undefined) return parseAllowedHosts(flag);
+  return env.WISP_ALLOWED_HOSTS ? parseAllowedHosts(env.WISP_ALLOWED_HOSTS, "WISP_ALLOWED_HOSTS") : DEFAULT_CONFIG.allowedHosts;
 }
 
 /** A --config file; its mistakes are named with the file, line and reason. */

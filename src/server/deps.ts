@@ -1,5 +1,6 @@
 // What every route plugin receives: the shared parts of one server instance.
 import type { FastifyPluginAsync, FastifyRequest, RawServerDefault } from "fastify";
+import type { AllowedHosts } from "../core/net/host-allowed";
 import type { KeyRecords } from "./auth/key-records";
 import type { ImageEngine } from "./engines/image/image-engine";
 import type { TextEngine } from "./engines/text/text-engine";
@@ -14,6 +15,11 @@ import type { UsageRecorder } from "./usage/usage-recorder";
 export interface ServerConfig {
   host: string;
   port: number;
+  /**
+   * Host names answered besides localhost and IP addresses (see core/net/host-allowed.ts): on a
+   * loopback host only these; elsewhere every name while none is given.
+   */
+  allowedHosts: AllowedHosts;
   modelsDir: string;
   dataDir: string;
   threads: number;

@@ -1,6 +1,7 @@
 // wisp-server: serves the API (default) or manages API keys.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isLoopbackAddress } from "../core/net/host-allowed";
 import { buildApp } from "./app";
 import type { KeyRecords } from "./auth/key-records";
 import { KeyStore } from "./auth/key-store";
@@ -37,9 +38,11 @@ async function serve(config: ServerConfig): Promise<void> {
   const lookup = config.inputLookup > 0 ? `input lookup ${config.inputLookup} tokens` : "input lookup off";
   print(`threads ${config.threads} (prompts ${config.threadsBatch}), parallel ${config.parallel}, context ${config.contextSize} tokens, queue ${config.maxQueue}, ${lookup}`);
   print(deps.store.description);
-  if (!["127.0.0.1", "::1", "localhost"].includes(config.host)) {
+  if (!isLoopbackAddress(config.host)) {
     print(`warning: --host ${config.host} accepts connections from other machines; every request still needs an API key`);
   }
+  if (config.allowedHosts === "all") print("allowed hosts: all (no Host check)");
+  else if (config.allowedHosts.length > 0) print(`allowed hosts: ${config.allowedHosts.join(", ")}, localhost and IP addresses`);
   // The one place the admin token is printed: the link that logs into the web console.
   if (adminToken !== undefined) print(`console: ${browsableOrigin(address)}/login?token=${adminToken}`);
   else print(`console: ${browsableOrigin(address)}/login with the admin token printed when the database was first used (wisp-server admin-token new makes another)`);

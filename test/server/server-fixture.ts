@@ -1,5 +1,6 @@
-// Starts a real wisp-server app on an ephemeral loopback port, with temporary models/data dirs
-// holding the generated default model, and an API key; `close()` removes everything.
+// Starts a real wisp-server app on an ephemeral port (loopback unless `host` says otherwise), with
+// temporary models/data dirs holding the generated default model, and an API key; `close()`
+// removes everything.
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -41,7 +42,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const { app, deps, adminToken } = await buildApp({ modelsDir, dataDir: path.join(dir, "data"), parallel: 2, contextSize: 2048, ...rest });
   beforeListen?.(app);
   const { secret } = await deps.keys.create("test");
-  const origin = await app.listen({ host: "127.0.0.1", port: rest.port ?? 0 });
+  // On the host it is configured with (a wildcard one still answers at 127.0.0.1, the origin).
+  const origin = await app.listen({ host: rest.host ?? "127.0.0.1", port: rest.port ?? 0 });
   const baseURL = `${origin}/v1`;
   return {
     app,
