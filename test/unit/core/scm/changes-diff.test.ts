@@ -51,6 +51,19 @@ describe("the changes sent for a commit message", () => {
     for (const line of result.text.split("\n")) assert.ok(line === "" || /^(diff|index|---|\+\+\+|@@|\+export const \w+ = \d+;|\[…)/.test(line), `a whole line: ${line}`);
   });
 
+  it("thousands of changed files stay within the budget: the smallest diffs go, the rest and the named-only list are counted, not sent", () => {
+    const files = Array.from({ length: 3_000 }, (_, i) => section(`src/module${i}/file${i}.ts`, [`export const value${i} = ${i};`]));
+    const images = Array.from({ length: 5_000 }, (_, i) => `diff --git a/img/p${i}.png b/img/p${i}.png\nnew file mode 100644\nBinary files /dev/null and b/img/p${i}.png differ\n`);
+    const budget = 20_000;
+    const result = changesDiff(files.join("") + images.join(""), { isSensitive, budgetChars: budget });
+    assert.ok(result.text.length <= budget, `${result.text.length} characters for a budget of ${budget}`);
+    assert.ok(result.sent.length > 20, `${result.sent.length} files sent`);
+    assert.ok(result.text.startsWith(files[0]!), "the first files go whole");
+    assert.equal(result.sent.length + result.listed.length, 8_000, "every file is sent or listed");
+    assert.ok(result.listed.some((f) => f.path === "src/module2999/file2999.ts" && f.reason === "no-room"));
+    assert.match(result.text, /\n- … and [\d,]+ more files \(not listed to fit the request\)\n$/);
+  });
+
   it("shares a budget like water: sizes under the level whole, the rest cut to it", () => {
     assert.deepEqual(shareBudget([100, 2_000, 5_000], 10_000), [100, 2_000, 5_000]);
     assert.deepEqual(shareBudget([100, 2_000, 5_000], 3_100), [100, 1_500, 1_500]);
