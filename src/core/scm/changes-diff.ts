@@ -1,12 +1,13 @@
 /**
  * What of a repository's changes goes to the model: the diff of each changed file, except that
  * sensitive files are named by path only, lockfiles, generated and binary files are listed as
- * changed without their content, and the rest is cut per file to the budget; with more files
- * than the budget has room for, the files past that room are named only, and the names past the
- * list's share of the budget only counted.
+ * changed without their content, and the rest is cut per file to the budget, what looks like a
+ * secret in it masked; with more files than the budget has room for, the files past that room are
+ * named only, and the names past the list's share of the budget only counted.
  */
 import { diffSections, type DiffSection } from "../context/diff-files";
 import { cutNoteRoom, cutSection, headerLength, shareBudget } from "./diff-budget";
+import { maskDiffSecrets } from "./mask-diff-secrets";
 
 /** Why a changed file's content is not sent. */
 export type ListedReason = "sensitive" | "lockfile" | "generated" | "binary" | "no-room";
@@ -89,8 +90,10 @@ export function changesDiff(diff: string, options: { isSensitive: (path: string)
   const parts = kept.map((section, i) => {
     const path = section.paths.at(-1)!;
     const share = shares[i]!;
-    const text = share >= section.text.length ? section.text : cutSection(section.text, share - cutNoteRoom(path), path);
-    if (text !== section.text) cut.push(path);
+    const whole = share >= section.text.length;
+    if (!whole) cut.push(path);
+    // Masked after the cut, which keeps the section's start: a key block kept in part is masked from its BEGIN line on.
+    const text = maskDiffSecrets(whole ? section.text : cutSection(section.text, share - cutNoteRoom(path), path));
     return text.endsWith("\n") ? text : `${text}\n`;
   });
   if (listed.length > 0) parts.push(namedList(listed, listRoom));
