@@ -93,7 +93,7 @@ export function changesDiff(diff: string, options: { isSensitive: (path: string)
     const whole = share >= section.text.length;
     if (!whole) cut.push(path);
     // Masked after the cut, which keeps the section's start: a key block kept in part is masked from its BEGIN line on.
-    const text = maskDiffSecrets(whole ? section.text : cutSection(section.text, share - cutNoteRoom(path), path));
+    const text = maskDiffSecrets(whole ? section.text : cutSection(section.text, share - cutNoteRoom(path), path), path);
     return text.endsWith("\n") ? text : `${text}\n`;
   });
   if (listed.length > 0) parts.push(namedList(listed, listRoom));
