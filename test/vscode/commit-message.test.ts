@@ -112,6 +112,32 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
     assert.ok(!sent.includes(secret), "the .env still by its path only");
   });
 
+  it("with nothing staged and git.smartCommitChanges set to tracked, untracked files are left out, as VS Code's commit leaves them", async () => {
+    const git = vscode.workspace.getConfiguration("git");
+    await git.update("smartCommitChanges", "tracked", vscode.ConfigurationTarget.Global);
+    try {
+      server.queue({ text: "docs: note what is unstaged" });
+      assert.deepEqual(await generate(), { kind: "written", message: "docs: note what is unstaged" });
+      const sent = userText(server.chatRequests.at(-1)!);
+      assert.ok(sent.includes("+Unstaged: not part of this commit."), "the tracked file's change");
+      assert.ok(!sent.includes("src/tax.ts"), "the untracked file, which the commit would not take");
+    } finally {
+      await git.update("smartCommitChanges", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it("what the user wrote in the box before asking goes with the request, and the answer takes its place", async () => {
+    (await box()).value = "Fixes #42";
+    server.queue({ text: "feat: add the tax rate\n\nFixes #42" });
+    assert.deepEqual(await generate(), { kind: "written", message: "feat: add the tax rate\n\nFixes #42" });
+    assert.ok(userText(server.chatRequests.at(-1)!).includes("What I had written in the commit box, to keep (its references, its wording where it fits) and complete into the message:\nFixes #42"));
+    assert.equal((await box()).value, "feat: add the tax rate\n\nFixes #42");
+    // Wisp's own message in the box is no draft: asking again writes a new one from the changes alone.
+    server.queue({ text: "feat: add a tax rate" });
+    await generate();
+    assert.ok(!userText(server.chatRequests.at(-1)!).includes("What I had written"));
+  });
+
   it("no changes, and no repository: a clear message, nothing sent", async () => {
     git("add", "-A");
     git("commit", "--quiet", "-m", "feat: everything");

@@ -1,13 +1,16 @@
 /**
  * What of a repository's changes goes to the model: the diff of each changed file, except that
  * sensitive files are named by path only, lockfiles, generated and binary files are listed as
- * changed without their content, and the rest is cut per file to the budget.
+ * changed without their content, and the rest is cut per file to the budget, what looks like a
+ * secret in it masked; with more files than the budget has room for, the files past that room are
+ * named only, and the names past the list's share of the budget only counted.
  */
 import { diffSections, type DiffSection } from "../context/diff-files";
-import { cutSection, shareBudget } from "./diff-budget";
+import { cutNoteRoom, cutSection, headerLength, shareBudget } from "./diff-budget";
+import { maskDiffSecrets } from "./mask-diff-secrets";
 
 /** Why a changed file's content is not sent. */
-export type ListedReason = "sensitive" | "lockfile" | "generated" | "binary";
+export type ListedReason = "sensitive" | "lockfile" | "generated" | "binary" | "no-room";
 
 export interface ListedFile {
   readonly path: string;
@@ -57,28 +60,82 @@ const reasonText: Record<ListedReason, string> = {
   lockfile: "lockfile: content not sent",
   generated: "generated: content not sent",
   binary: "binary",
+  "no-room": "left out to fit the request",
 };
 
-/** The diff to send for `diff`, at most about `budgetChars` characters of file diffs. */
+/** Least of a file's diff worth sending besides its header: a file that cannot get this much is named only. */
+const leastBodyChars = 300;
+/** The share of the budget the list of files named only may take. */
+const listShare = 0.2;
+
+/** The diff to send for `diff`, at most about `budgetChars` characters in all. */
 export function changesDiff(diff: string, options: { isSensitive: (path: string) => boolean; budgetChars: number }): ChangesDiff {
   const listed: ListedFile[] = [];
-  const kept: DiffSection[] = [];
+  const candidates: DiffSection[] = [];
   for (const section of diffSections(diff)) {
     if (section.paths.length === 0) continue;
     const reason = reasonToList(section, options.isSensitive);
     if (reason) listed.push({ path: section.paths.at(-1)!, reason });
-    else kept.push(section);
+    else candidates.push(section);
   }
-  const shares = shareBudget(kept.map((s) => s.text.length), options.budgetChars);
+  const budget = Math.max(0, options.budgetChars);
+  const listRoom = Math.floor(budget * listShare);
+  // The list's room is kept only as far as the list needs it; files that do not fit make it longer.
+  let filesBudget = budget - Math.min(listRoom, namedList(listed, listRoom).length);
+  let { kept, left } = roomFor(candidates, filesBudget);
+  if (left.length > 0) ({ kept, left } = roomFor(candidates, (filesBudget = budget - listRoom)));
+  for (const section of left) listed.push({ path: section.paths.at(-1)!, reason: "no-room" });
+  const shares = shareBudget(kept.map((s) => s.text.length), filesBudget);
   const cut: string[] = [];
   const parts = kept.map((section, i) => {
     const path = section.paths.at(-1)!;
-    const text = cutSection(section.text, shares[i]!, path);
-    if (text !== section.text) cut.push(path);
+    const share = shares[i]!;
+    const whole = share >= section.text.length;
+    if (!whole) cut.push(path);
+    // Masked after the cut, which keeps the section's start: a key block kept in part is masked from its BEGIN line on.
+    const text = maskDiffSecrets(whole ? section.text : cutSection(section.text, share - cutNoteRoom(path), path), path);
     return text.endsWith("\n") ? text : `${text}\n`;
   });
-  if (listed.length > 0) parts.push(`Also changed (named only):\n${listed.map((f) => `- ${f.path} (${reasonText[f.reason]})`).join("\n")}\n`);
+  if (listed.length > 0) parts.push(namedList(listed, listRoom));
   return { text: parts.join(""), sent: kept.map((s) => s.paths.at(-1)!), listed, cut };
+}
+
+/**
+ * The sections that fit `budget` with at least their header and a few lines each, the smallest
+ * first (so that more files are described), in the diff's order; and those left out.
+ */
+function roomFor(sections: readonly DiffSection[], budget: number): { kept: DiffSection[]; left: DiffSection[] } {
+  const least = sections.map((s) => Math.min(s.text.length, headerLength(s.text) + leastBodyChars + cutNoteRoom(s.paths.at(-1)!)));
+  const order = sections.map((_, i) => i).sort((a, b) => least[a]! - least[b]! || a - b);
+  const fits = new Set<number>();
+  let used = 0;
+  for (const i of order) {
+    if (used + least[i]! > budget) break;
+    used += least[i]!;
+    fits.add(i);
+  }
+  return { kept: sections.filter((_, i) => fits.has(i)), left: sections.filter((_, i) => !fits.has(i)) };
+}
+
+/** "Also changed (named only):" and a line per file, within `room` characters: the rest counted on the last line. */
+function namedList(listed: readonly ListedFile[], room: number): string {
+  if (listed.length === 0) return "";
+  const lines = ["Also changed (named only):"];
+  let used = lines[0]!.length + 1;
+  for (const [i, file] of listed.entries()) {
+    const line = `- ${file.path} (${reasonText[file.reason]})`;
+    const more = listed.length - i;
+    const rest = `- … and ${more.toLocaleString("en-US")} more file${more === 1 ? "" : "s"} (not listed to fit the request)`;
+    // The last line needs no room for a count after it.
+    const after = i === listed.length - 1 ? 0 : rest.length + 1;
+    if (used + line.length + 1 + after > room && lines.length > 1) {
+      lines.push(rest);
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 /** A diff section for a new file that git does not track yet (its whole text added). */

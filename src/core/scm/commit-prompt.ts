@@ -15,6 +15,8 @@ export interface CommitPromptInput {
   /** wisp.commitMessage.instructions. */
   readonly instructions: string;
   readonly branch?: string;
+  /** What the user had written in the commit box before asking (a ticket reference, a merge's message): built on, not thrown away. */
+  readonly draft?: string;
 }
 
 /** How many recent subjects go with the request. */
@@ -45,6 +47,7 @@ export function commitMessages(input: CommitPromptInput): ChatMessage[] {
   const parts = [
     input.recentSubjects.length > 0 ? `Recent commit subjects of this repository, newest first:\n${input.recentSubjects.map((s) => `- ${s}`).join("\n")}` : "This repository has no commits yet.",
     input.branch ? `Branch: ${input.branch}` : "",
+    input.draft?.trim() ? `What I had written in the commit box, to keep (its references, its wording where it fits) and complete into the message:\n${input.draft.trim()}` : "",
     `${input.staged ? "The staged changes" : "The changes (nothing is staged: all of them)"}, as a diff:\n${input.diff}`,
     "Write the commit message for these changes.",
   ];

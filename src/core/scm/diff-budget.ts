@@ -28,13 +28,27 @@ export function shareBudget(sizes: readonly number[], budget: number): number[] 
  */
 export function cutSection(text: string, chars: number, path: string): string {
   if (text.length <= chars) return text;
-  const hunk = text.search(/^@@/m);
-  const header = hunk < 0 ? text.length : hunk;
+  const header = headerLength(text);
   let end = text.lastIndexOf("\n", Math.max(chars, header) - 1) + 1;
   if (end < header) end = header;
   const kept = text.slice(0, end);
   const left = text.slice(end).split("\n").filter((line) => line !== "").length;
-  return `${kept}[… ${left} more line${left === 1 ? "" : "s"} of the diff of ${path} left out to fit the request]\n`;
+  return `${kept}${cutNote(left, path)}`;
+}
+
+function cutNote(left: number, path: string): string {
+  return `[… ${left} more line${left === 1 ? "" : "s"} of the diff of ${path} left out to fit the request]\n`;
+}
+
+/** The most characters cutSection's note about `path` takes. */
+export function cutNoteRoom(path: string): number {
+  return cutNote(Number.MAX_SAFE_INTEGER, path).length;
+}
+
+/** The length of a file's diff header: everything before its first hunk (all of it when it has none). */
+export function headerLength(section: string): number {
+  const hunk = section.search(/^@@/m);
+  return hunk < 0 ? section.length : hunk;
 }
 
 /** Characters per token assumed when sizing a diff for a model's context (code runs about 3). */

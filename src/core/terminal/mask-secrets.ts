@@ -23,10 +23,35 @@ const rules: readonly [RegExp, string][] = [
   [/((?:^|\s)(?:-u\s*|--user[=\s]\s*)["']?[^\s:"']+:)[^\s"']+/g, `$1${mask}`],
   // https://user:password@host
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+(@)/gi, `$1${mask}$2`],
-  // Token shapes: GitHub, GitLab, Slack, AWS access key ids, Google API keys, Stripe, npm, Hugging Face, JWTs.
-  [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,})\b/g, mask],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, mask],
+  ...tokenShapes(),
 ];
+
+/**
+ * What in source code is a secret for certain: a string literal assigned to a sensitive name, the
+ * token shapes, key blocks and URL credentials. Not what follows such a name unquoted, which in
+ * code is an expression (`token: string`, `apiKey = process.env.API_KEY`, `token === undefined`).
+ */
+const codeRules: readonly [RegExp, string][] = [
+  rules[0]!,
+  // apiKey = "…", "password": '…', secret: `…` (a template without substitutions), 4 characters or more.
+  [new RegExp(String.raw`((?:^|[^A-Za-z0-9_.-])["']?${sensitiveName}["']?\s*(?:=|:|:=|=>)\s*)("[^"\n]{4,}"|'[^'\n]{4,}'|\x60[^\x60$\n]{4,}\x60)`, "gim"), `$1${mask}`],
+  // https://user:password@host
+  [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+(@)/gi, `$1${mask}$2`],
+  // "Bearer …" written out in a literal (not `Bearer ${token}`).
+  [/(["'\x60](?:bearer|basic|token)\s+)[^\s"'\x60$]{8,}/gi, `$1${mask}`],
+  ...tokenShapes(),
+  // OpenAI-style and this project's keys: with a digit, which an identifier such as sk_learn_tools lacks.
+  [/\b(?:sk|wsk)-(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{16,}/g, mask],
+  [/\bwisp-(?:admin-|playground-)?[A-Za-z0-9_-]{32,}/g, mask],
+];
+
+/** Token shapes: GitHub, GitLab, Slack, AWS access key ids, Google API keys, Stripe, npm, Hugging Face, JWTs. */
+function tokenShapes(): [RegExp, string][] {
+  return [
+    [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,})\b/g, mask],
+    [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, mask],
+  ];
+}
 
 /** `text` with every secret-looking value replaced by [masked]. */
 export function maskSecrets(text: string): string {
@@ -34,4 +59,11 @@ export function maskSecrets(text: string): string {
   for (const [pattern, replacement] of rules) out = out.replace(pattern, replacement);
   // The log's own rules (API key shapes such as sk-…, the local server's keys, login links).
   return redact(out).replaceAll("[redacted]", mask);
+}
+
+/** Source code with its literal secrets masked (see codeRules): the code around them stays readable. */
+export function maskCodeSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of codeRules) out = out.replace(pattern, replacement);
+  return out;
 }

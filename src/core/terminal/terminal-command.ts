@@ -29,9 +29,12 @@ export function plainText(output: string): string {
     .join("\n");
 }
 
-/** The last `maxLines` lines (at most `maxChars` characters) of the plain output, with a note when cut. */
-export function outputTail(output: string, maxLines: number, maxChars: number): string {
-  const lines = plainText(output).replace(/\s+$/, "").split("\n");
+/**
+ * The last `maxLines` lines (at most `maxChars` characters) of the plain output, with a note when
+ * cut; `clean` runs on the whole text before the cut (a secret's start may fall before the tail).
+ */
+export function outputTail(output: string, maxLines: number, maxChars: number, clean: (text: string) => string = (text) => text): string {
+  const lines = clean(plainText(output)).replace(/\s+$/, "").split("\n");
   let tail = lines.slice(-maxLines);
   while (tail.length > 1 && tail.join("\n").length > maxChars) tail = tail.slice(1);
   let text = tail.join("\n");
@@ -44,7 +47,8 @@ export function outputTail(output: string, maxLines: number, maxChars: number): 
 export function terminalAttachmentText(command: TerminalCommand, maxLines: number, maxChars: number): string {
   const how = command.exitCode === undefined ? "exit code not reported" : `exit code ${command.exitCode}`;
   const where = command.cwd ? `, in ${command.cwd}` : "";
-  const output = outputTail(command.output, maxLines, maxChars);
+  // Masked before the tail is cut: a key block whose BEGIN line, or a password whose name, is cut off would no longer look like one.
+  const output = outputTail(command.output, maxLines, maxChars, maskSecrets);
   return maskSecrets(`$ ${command.commandLine}\n(${how}${where})\n${output === "" ? "(the terminal reported no output)" : output}`);
 }
 

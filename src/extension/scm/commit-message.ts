@@ -100,11 +100,13 @@ export class CommitMessages implements vscode.Disposable {
       isSensitive: (path) => this.deps.isSensitive(vscode.Uri.joinPath(repository.rootUri, path)),
       budgetChars: diffBudgetChars(setup.contextTokens, answerTokens),
     });
-    const messages = commitMessages({ diff: diff.text, staged: changes.staged, recentSubjects: subjects, instructions: settings.value.commitMessage.instructions, branch: repository.state.HEAD?.name });
-    log.info(`commit message: ${setup.model}, ${changes.staged ? "staged" : "all"} changes of ${diff.sent.length} file(s) sent (${diff.cut.length} cut), ${diff.listed.length} named only, ${subjects.length} recent subjects`);
-    const client = await clients.create();
     const box = repository.inputBox;
     const ours = this.writtenTo(repository);
+    // Text in the box that Wisp did not write is the user's (a ticket reference, a merge's prefilled message): the model builds on it.
+    const draft = ours.has(box.value) ? "" : box.value.trim();
+    const messages = commitMessages({ diff: diff.text, staged: changes.staged, recentSubjects: subjects, instructions: settings.value.commitMessage.instructions, branch: repository.state.HEAD?.name, draft });
+    log.info(`commit message: ${setup.model}, ${changes.staged ? "staged" : "all"} changes of ${diff.sent.length} file(s) sent (${diff.cut.length} cut), ${diff.listed.length} named only, ${subjects.length} recent subjects${draft ? ", the box's draft" : ""}`);
+    const client = await clients.create();
     ours.add(box.value);
     let answer = "";
     let stopped = false;

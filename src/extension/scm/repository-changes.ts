@@ -6,7 +6,7 @@ import { NothingToSendError, repositoryPath, untrackedStatus, type GitRepository
 /** Untracked files larger than this are listed as too large, not read. */
 const maxUntrackedBytes = 512 * 1024;
 
-/** The changes a commit would take, as one diff: the staged ones, else all of them (untracked files too). */
+/** The changes a commit would take, as one diff: the staged ones, else all of them (untracked files too, as the git settings say). */
 export interface RepositoryChanges {
   readonly diff: string;
   readonly staged: boolean;
@@ -21,10 +21,19 @@ export async function changesToCommit(repository: GitRepository, isSensitive: (u
   const staged = await repository.diff(true);
   if (staged.trim() !== "") return { diff: staged, staged: true };
   const tracked = await repository.diff(false);
-  const untracked = await Promise.all(untrackedFiles(repository).map((uri) => untrackedSection(repository, uri, isSensitive)));
+  const untracked = await Promise.all((commitTakesUntracked(repository) ? untrackedFiles(repository) : []).map((uri) => untrackedSection(repository, uri, isSensitive)));
   const diff = [tracked, ...untracked].filter((d) => d.trim() !== "").map((d) => (d.endsWith("\n") ? d : `${d}\n`)).join("");
   if (diff.trim() === "") throw new NothingToSendError(`There are no changes to commit in ${vscode.workspace.asRelativePath(repository.rootUri, false) || "this repository"}.`);
   return { diff, staged: false };
+}
+
+/**
+ * Whether VS Code's commit with nothing staged takes untracked files too: it commits tracked
+ * changes only when git.smartCommitChanges is "tracked" or git.untrackedChanges is not "mixed".
+ */
+function commitTakesUntracked(repository: GitRepository): boolean {
+  const git = vscode.workspace.getConfiguration("git", repository.rootUri);
+  return git.get<string>("smartCommitChanges", "all") === "all" && git.get<string>("untrackedChanges", "mixed") === "mixed";
 }
 
 export function untrackedFiles(repository: GitRepository): vscode.Uri[] {

@@ -30,6 +30,39 @@ describe("the changes sent for a commit message", () => {
     for (const content of ["new-secret", "old-secret", "lockfileVersion", "package api", "export type A", "Binary files"]) assert.ok(!result.text.includes(content), content);
   });
 
+  it("masks secrets in the diffs it sends: literals in code, values in config and shell files, known token shapes, a private key block", () => {
+    const diff =
+      section("src/config.ts", [
+        'export const apiKey = "live-9f8e7d6c5b4a";',
+        "const client = new Octokit({ auth: \"ghp_0123456789abcdefghijABCDEFGHIJ012345\" });",
+        "-----BEGIN OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ",
+        "-----END OPENSSH PRIVATE KEY-----",
+        "export const total = 2;",
+      ], ['export const apiKey = "old-7e6d5c4b";']) +
+      section("deploy/app.yml", ["DB_PASSWORD: hunter2"], ["DB_PASSWORD: old-hunter"]);
+    const result = changesDiff(diff, { isSensitive, budgetChars: 10_000 });
+    for (const secret of ["live-9f8e7d6c5b4a", "old-7e6d5c4b", "ghp_0123", "hunter2", "old-hunter", "b3BlbnNzaC1rZXkt", "BEGIN OPENSSH"]) assert.ok(!result.text.includes(secret), `${secret} in:\n${result.text}`);
+    assert.ok(result.text.includes("-export const apiKey = [masked];\n+export const apiKey = [masked];\n"), result.text);
+    assert.ok(result.text.includes("-DB_PASSWORD: [masked]\n+DB_PASSWORD: [masked]\n"), result.text);
+    assert.ok(result.text.includes("+[masked]\n+[masked]\n+[masked]\n+export const total = 2;\n"), result.text);
+    assert.ok(result.text.startsWith("diff --git a/src/config.ts b/src/config.ts\nindex 1111111..2222222 100644\n--- a/src/config.ts\n+++ b/src/config.ts\n"), "the header stays");
+    const context = changesDiff("diff --git a/a.sh b/a.sh\n--- a/a.sh\n+++ b/a.sh\n@@ -4,2 +4,2 @@ export API_TOKEN=abc123\n-x\n+y\n", { isSensitive, budgetChars: 10_000 });
+    assert.ok(context.text.includes("@@ -4,2 +4,2 @@ export API_TOKEN=[masked]\n"), context.text);
+  });
+
+  it("leaves code that names a secret without holding one as it is: the model reads what changed", () => {
+    const code = [
+      "export function authorize(token: string, apiKey = process.env.API_KEY): Headers {",
+      "  if (token === undefined) throw new Error('no token');",
+      "  const key_lookup_table = new Map<string, string>();",
+      "  return { Authorization: `Bearer ${token}`, password: hash(secret) };",
+      "}",
+    ];
+    const diff = section("src/auth.ts", code);
+    assert.equal(changesDiff(diff, { isSensitive, budgetChars: 10_000 }).text, diff);
+  });
+
   it("a rename from or to a sensitive name leaves the file out", () => {
     const rename = "diff --git a/.env b/settings.txt\nsimilarity index 90%\nrename from .env\nrename to settings.txt\n@@ -1 +1 @@\n-KEY=a\n+KEY=b\n";
     const result = changesDiff(rename, { isSensitive, budgetChars: 10_000 });
@@ -49,6 +82,19 @@ describe("the changes sent for a commit message", () => {
     assert.match(result.text, /\[… \d+ more lines of the diff of src\/big\.ts left out to fit the request\]\n/);
     assert.match(result.text, /\[… \d+ more lines of the diff of src\/huge\.ts left out to fit the request\]\n/);
     for (const line of result.text.split("\n")) assert.ok(line === "" || /^(diff|index|---|\+\+\+|@@|\+export const \w+ = \d+;|\[…)/.test(line), `a whole line: ${line}`);
+  });
+
+  it("thousands of changed files stay within the budget: the smallest diffs go, the rest and the named-only list are counted, not sent", () => {
+    const files = Array.from({ length: 3_000 }, (_, i) => section(`src/module${i}/file${i}.ts`, [`export const value${i} = ${i};`]));
+    const images = Array.from({ length: 5_000 }, (_, i) => `diff --git a/img/p${i}.png b/img/p${i}.png\nnew file mode 100644\nBinary files /dev/null and b/img/p${i}.png differ\n`);
+    const budget = 20_000;
+    const result = changesDiff(files.join("") + images.join(""), { isSensitive, budgetChars: budget });
+    assert.ok(result.text.length <= budget, `${result.text.length} characters for a budget of ${budget}`);
+    assert.ok(result.sent.length > 20, `${result.sent.length} files sent`);
+    assert.ok(result.text.startsWith(files[0]!), "the first files go whole");
+    assert.equal(result.sent.length + result.listed.length, 8_000, "every file is sent or listed");
+    assert.ok(result.listed.some((f) => f.path === "src/module2999/file2999.ts" && f.reason === "no-room"));
+    assert.match(result.text, /\n- … and [\d,]+ more files \(not listed to fit the request\)\n$/);
   });
 
   it("shares a budget like water: sizes under the level whole, the rest cut to it", () => {

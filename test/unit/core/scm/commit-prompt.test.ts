@@ -19,6 +19,13 @@ describe("the commit message request and answer", () => {
     assert.deepEqual(styleHints([]), []);
   });
 
+  it("carries what the user had written in the box, to build on; nothing when the box was empty", () => {
+    const [, user] = commitMessages({ diff: "d", staged: true, recentSubjects: [], instructions: "", draft: "  Fixes #42\n" });
+    assert.ok(user!.content.includes("What I had written in the commit box, to keep (its references, its wording where it fits) and complete into the message:\nFixes #42\n"), user!.content);
+    const [, empty] = commitMessages({ diff: "d", staged: true, recentSubjects: [], instructions: "", draft: "" });
+    assert.ok(!empty!.content.includes("commit box"));
+  });
+
   it("plain subjects get no prefix hint, only their length", () => {
     assert.deepEqual(styleHints(["Add cart", "Remove the old checkout page", "Fix totals"]), ["Keep the subject about 10 characters long, as theirs are (never over 72)."]);
   });

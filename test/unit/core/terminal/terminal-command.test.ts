@@ -19,4 +19,17 @@ describe("a terminal command as the chat sends it", () => {
     assert.equal(terminalLabel(command), 'Terminal "bash": API_TOKEN=[masked] ./deploy.sh, failed with exit code 2');
     assert.equal(terminalAttachmentText({ ...command, output: "", exitCode: undefined, cwd: undefined }, 5, 100), "$ API_TOKEN=[masked] ./deploy.sh\n(exit code not reported)\n(the terminal reported no output)");
   });
+
+  it("masks a secret whose start the tail leaves out: a private key's body, a long line's password", () => {
+    const key = ["-----BEGIN RSA PRIVATE KEY-----", ...Array.from({ length: 30 }, (_, i) => `MIIEpAIBAAKCAQEAkeybody${i}`), "-----END RSA PRIVATE KEY-----"];
+    const catKey = { commandLine: "cat deploy_key && ssh-add -", exitCode: 1, cwd: "/work/app", output: [...key, "Error loading key: invalid format"].join("\n"), terminalName: "bash" };
+    const sent = terminalAttachmentText(catKey, 10, 4000);
+    assert.ok(!sent.includes("keybody"), sent);
+    assert.match(sent, /\[masked\]\nError loading key: invalid format$/);
+    const json = { commandLine: "curl -s localhost/login", exitCode: 22, cwd: undefined, output: `${"x".repeat(10)}{"password":"hunter2-very-secret"}${"y".repeat(172)}`, terminalName: "bash" };
+    // 200 characters of that 216-character line start inside "password".
+    assert.match(outputTail(json.output, 10, 200), /^word":"hunter2/);
+    const cut = terminalAttachmentText(json, 10, 200);
+    assert.ok(!cut.includes("hunter2"), cut);
+  });
 });
