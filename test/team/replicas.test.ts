@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import http from "node:http";
 import { knownMigrations } from "../../src/server/store/postgres/schema";
 import { waitFor } from "../harness/wait-for";
+import { consoleLogin } from "./support/console-login";
 import { MODEL, Team, type Replica } from "./support/team";
 
 /** Streams one chat answer; resolves with the request id, the text and the usage the client got. */
@@ -129,34 +129,3 @@ describe("wisp-server replicas on one PostgreSQL database behind HAProxy", funct
     assert.equal(rateLimited.reduce((a, b) => a + b, 0), 90, "the 90 refused requests of the rate-limit test");
   });
 });
-
-/** An HTTP request with the headers given, Host included (fetch sets its own Host). */
-function send(origin: string, path: string, init: { method?: string; headers: Record<string, string>; body?: string }) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; json: () => Promise<unknown> }>((resolve, reject) => {
-    const request = http.request(`${origin}${path}`, { method: init.method ?? "GET", headers: init.headers }, (response) => {
-      let text = "";
-      response.on("data", (d: Buffer) => (text += d.toString()));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, json: async () => JSON.parse(text) as unknown }));
-    });
-    request.on("error", reject);
-    request.end(init.body);
-  });
-}
-
-/** A console session made through `via` (a replica, or the balancer), usable on any replica. */
-async function consoleLogin(team: Team, via?: Replica) {
-  const token = /login\?token=(wisp-admin-[\w-]+)/.exec(team.replicas.map((r) => r.output()).join("\n"))![1]!;
-  // The browser's address is the balancer's: every request carries its Host, as HAProxy passes it on.
-  const host = `127.0.0.1:${team.balancer.port}`;
-  const login = await send(via?.origin ?? team.balancer.origin, `/login?token=${token}`, { headers: { host } });
-  assert.equal(login.status, 303);
-  const cookie = String(login.headers["set-cookie"]).split(";")[0]!;
-  assert.match(cookie, new RegExp(`^wisp_console_${team.balancer.port}=`));
-  const headers = { cookie, host, origin: `http://${host}`, "content-type": "application/json" };
-  const session = (await (await send(team.balancer.origin, "/console/api/session", { headers })).json()) as { csrf_token: string };
-  return {
-    csrf: session.csrf_token,
-    get: (r: Replica, path: string) => send(r.origin, path, { headers }),
-    post: (r: Replica, path: string, body: unknown) => send(r.origin, path, { method: "POST", headers: { ...headers, "x-wisp-csrf": session.csrf_token }, body: JSON.stringify(body) }),
-  };
-}
