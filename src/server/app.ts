@@ -20,6 +20,7 @@ import { modelRoutes } from "./routes/models";
 import { loadConsoleAssets, type ConsoleAsset } from "./console/console-assets";
 import { consoleRoutes } from "./console/console-routes";
 import { redactUrl } from "./console/console-security";
+import { DEFAULT_SESSION_LIMITS } from "./store/console-sessions";
 import { openStore } from "./store/open-store";
 import type { Store } from "./store/store";
 import type { UpstreamTiming } from "./upstreams/upstream";
@@ -51,6 +52,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   keyCacheMaxAgeMs: 60_000,
   keyListenerHeartbeatMs: 5_000,
   usageQueueMax: 100_000,
+  loginCodeMs: DEFAULT_SESSION_LIMITS.loginCodeMs,
   // Without a database a stop is at once, as it always was; a replica on one drains (cli-args).
   drainDelayMs: 0,
   drainGraceMs: 0,

@@ -21,6 +21,7 @@ export const USAGE = `usage:
               [--key-cache-grace SECONDS] [--key-cache-max-age SECONDS]
               [--key-listener-heartbeat SECONDS] [--usage-queue N]
               [--drain-delay SECONDS] [--drain-grace SECONDS]
+              [--login-link-lifetime SECONDS]
   wisp-server keys create --name NAME [--data-dir DIR | --database URL]
   wisp-server keys list [--data-dir DIR | --database URL]
   wisp-server keys revoke ID [--data-dir DIR | --database URL]
@@ -109,6 +110,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       "usage-queue": { type: "string" },
       "drain-delay": { type: "string" },
       "drain-grace": { type: "string" },
+      "login-link-lifetime": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -190,6 +192,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       // A replica on a database drains on SIGTERM (see drain.ts); without one a stop is at once.
       drainDelayMs: seconds("drain-delay", values["drain-delay"], database === undefined ? DEFAULT_CONFIG.drainDelayMs : 5_000),
       drainGraceMs: seconds("drain-grace", values["drain-grace"], database === undefined ? DEFAULT_CONFIG.drainGraceMs : 30_000),
+      loginCodeMs: positiveSeconds("login-link-lifetime", values["login-link-lifetime"], DEFAULT_CONFIG.loginCodeMs),
     },
   };
 }

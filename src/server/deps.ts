@@ -81,6 +81,8 @@ export interface ServerConfig {
   keyListenerHeartbeatMs: number;
   /** Usage records kept in memory while the database is away; beyond them new requests get 503. */
   usageQueueMax: number;
+  /** How long a console login link (its one-time code) is good, ms. */
+  loginCodeMs: number;
   /** On SIGTERM, how long /ready fails (and requests are still served) before the listener closes, ms. */
   drainDelayMs: number;
   /** On SIGTERM, the longest wait for the requests in flight to finish, ms. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
+import { delay } from "../../src/core/base/delay";
 import { buildApp } from "../../src/server/app";
 import { CONSOLE_CSP } from "../../src/server/console/console-security";
 import { waitFor } from "../harness/wait-for";
@@ -171,6 +172,21 @@ describe("the web console's server side", function () {
     const again = await new ConsoleClient(server.origin).open(path);
     assert.equal(again.status, 401, "a code works once");
     assert.equal((await new ConsoleClient(server.origin).open("/login/made-up-code")).status, 401);
+  });
+
+  it("takes a login link opened within --login-link-lifetime and refuses one opened after it", async () => {
+    const own = await startServer({ loginCodeMs: 2_000 });
+    try {
+      const loginLink = async () => ((await (await fetch(`${own.origin}/console/api/login-link`, { method: "POST", headers: { authorization: `Bearer ${own.adminToken}` } })).json()) as { path: string }).path;
+      assert.equal((await new ConsoleClient(own.origin).open(await loginLink())).status, 303);
+      const late = await loginLink();
+      await delay(2_100);
+      const refused = await new ConsoleClient(own.origin).open(late);
+      assert.equal(refused.status, 401);
+      assert.match(await refused.text(), /That login link has expired/);
+    } finally {
+      await own.close();
+    }
   });
 
   it("counts requests and tokens per key and model as it serves, streams and images included", async () => {

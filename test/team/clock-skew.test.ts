@@ -6,10 +6,14 @@ import { PgUsage } from "../../src/server/store/postgres/pg-usage";
 import { openPool } from "../../src/server/store/postgres/postgres-store";
 import { migrate, underLock } from "../../src/server/store/postgres/schema";
 import { waitFor } from "../harness/wait-for";
+import { adminToken, browserHost, consoleLogin } from "./support/console-login";
+import { rawRequest as send } from "../harness/raw-request";
 import { freshDatabase } from "./support/shared-cluster";
 import { MODEL, Team, type Replica } from "./support/team";
 
 const SKEW_MS = 120_000;
+/** --login-link-lifetime: well within the skew, and long enough for a link to be opened at once on a busy machine. */
+const LINK_MS = 10_000;
 
 /** One chat request straight to `replica`: its status, request id and Retry-After. */
 async function chat(replica: Replica, secret: string) {
@@ -31,7 +35,7 @@ describe("replicas whose clocks are off (no NTP)", function () {
   before(async () => {
     const startedAfter = Date.now();
     // One answer (42 prompt and 12 completion tokens) is over the limit: the next is refused for a minute.
-    team = await Team.start({ args: ["--rate-limit", "tokens=50"], clockSkewMs: [-SKEW_MS, SKEW_MS, 0] });
+    team = await Team.start({ args: ["--rate-limit", "tokens=50", "--login-link-lifetime", String(LINK_MS / 1000)], clockSkewMs: [-SKEW_MS, SKEW_MS, 0] });
     [behind, ahead, onTime] = team.replicas as [Replica, Replica, Replica];
     // The clocks are off as an operator would see it: each replica's start time in GET /metrics.
     for (const replica of team.replicas) {
@@ -76,6 +80,51 @@ describe("replicas whose clocks are off (no NTP)", function () {
 
   it("does not hold a key beyond the minute for the usage of a replica 120 s ahead: Retry-After is within 60 s", async () => {
     await spendThenRetry(ahead, [ahead, onTime]);
+  });
+
+  /** What Wisp: Open Web Console does: trades the admin token for a one-time login link, through `replica`. */
+  async function loginLink(replica: Replica): Promise<string> {
+    const response = await fetch(`${replica.origin}/console/api/login-link`, { method: "POST", headers: { authorization: `Bearer ${adminToken(team)}` } });
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { path: string }).path;
+  }
+
+  /** The database's clock, ms. */
+  const databaseNow = async () => Number((await team.query<{ now: string }>("SELECT (extract(epoch FROM now()) * 1000)::bigint AS now"))[0]!.now);
+
+  it("opens the console with a login link made through a replica 120 s ahead or behind, and through them with one made on time", async () => {
+    const pairs = [[ahead, onTime], [onTime, ahead], [behind, onTime], [onTime, behind], [ahead, behind], [behind, ahead]] as const;
+    for (const [made, opened] of pairs) {
+      await consoleLogin(team, opened, await loginLink(made)).catch((error: Error) => {
+        throw new Error(`a link made through ${made.name} (${made.clockSkewMs} ms), opened through ${opened.name} (${opened.clockSkewMs} ms): ${error.message}`);
+      });
+    }
+  });
+
+  it("refuses a login link once its lifetime is over by the database's clock, whichever replica made it or opens it", async () => {
+    const pairs = [[ahead, onTime], [onTime, behind], [behind, ahead]] as const;
+    const links = await Promise.all(pairs.map(([made]) => loginLink(made)));
+    const madeBy = await databaseNow();
+    await waitFor(`the links' ${LINK_MS} ms by the database's clock`, databaseNow, (now) => now > madeBy + LINK_MS, LINK_MS + 20_000);
+    for (const [i, [made, opened]] of pairs.entries()) {
+      const response = await send(opened.origin, links[i]!, { headers: { host: browserHost(team) } });
+      assert.equal(response.status, 401, `a link made through ${made.name} (${made.clockSkewMs} ms), opened through ${opened.name} (${opened.clockSkewMs} ms) after its lifetime`);
+      assert.match(response.text, /That login link has expired or was used already/);
+    }
+  });
+
+  it("shows a key made and revoked in the console through the replica 120 s ahead at the database's time", async () => {
+    const admin = await consoleLogin(team, ahead);
+    const created = await admin.post(ahead, "/console/api/keys", { name: "made-ahead" });
+    assert.equal(created.status, 201);
+    const { key } = (await created.json()) as { key: { id: string } };
+    assert.equal((await admin.post(ahead, `/console/api/keys/${key.id}/revoke`, {})).status, 200);
+    const now = (await databaseNow()) / 1000;
+    const { keys } = (await (await admin.get(onTime, "/console/api/keys")).json()) as { keys: { id: string; created: number; revoked: number }[] };
+    const listed = keys.find((k) => k.id === key.id)!;
+    for (const [what, t] of [["created", listed.created], ["revoked", listed.revoked]] as const) {
+      assert.ok(t <= now && t > now - 10, `${what} at ${t} as the console shows it: ${Math.round(t - now)} s from the database's now`);
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { knownMigrations } from "../../src/server/store/postgres/schema";
-import { rawRequest } from "../harness/raw-request";
 import { waitFor } from "../harness/wait-for";
+import { consoleLogin } from "./support/console-login";
 import { MODEL, Team, type Replica } from "./support/team";
 
 /** Streams one chat answer; resolves with the request id, the text and the usage the client got. */
@@ -129,21 +129,3 @@ describe("wisp-server replicas on one PostgreSQL database behind HAProxy", funct
     assert.equal(rateLimited.reduce((a, b) => a + b, 0), 90, "the 90 refused requests of the rate-limit test");
   });
 });
-
-/** A console session made through `via` (a replica, or the balancer), usable on any replica. */
-async function consoleLogin(team: Team, via?: Replica) {
-  const token = /login\?token=(wisp-admin-[\w-]+)/.exec(team.replicas.map((r) => r.output()).join("\n"))![1]!;
-  // The browser's address is the balancer's: every request carries its Host, as HAProxy passes it on.
-  const host = `127.0.0.1:${team.balancer.port}`;
-  const login = await rawRequest(via?.origin ?? team.balancer.origin, `/login?token=${token}`, { headers: { host } });
-  assert.equal(login.status, 303);
-  const cookie = String(login.headers["set-cookie"]).split(";")[0]!;
-  assert.match(cookie, new RegExp(`^wisp_console_${team.balancer.port}=`));
-  const headers = { cookie, host, origin: `http://${host}`, "content-type": "application/json" };
-  const session = (await (await rawRequest(team.balancer.origin, "/console/api/session", { headers })).json()) as { csrf_token: string };
-  return {
-    csrf: session.csrf_token,
-    get: (r: Replica, path: string) => rawRequest(r.origin, path, { headers }),
-    post: (r: Replica, path: string, body: unknown) => rawRequest(r.origin, path, { method: "POST", headers: { ...headers, "x-wisp-csrf": session.csrf_token }, body: JSON.stringify(body) }),
-  };
-}

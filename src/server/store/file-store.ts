@@ -12,6 +12,8 @@ import type { Store, StoreStatus, UsageRecords } from "./store";
 export interface FileStoreOptions {
   dataDir: string;
   rateLimit: RateLimit;
+  /** How long a console login link is good, ms. */
+  loginCodeMs: number;
   log?: (message: string) => void;
 }
 
@@ -19,7 +21,7 @@ export class FileStore implements Store {
   readonly kind = "files";
   readonly description: string;
   readonly keys: KeyStore;
-  readonly sessions = new SessionStore();
+  readonly sessions: SessionStore;
   readonly limits: RateLimiter;
   readonly usage: UsageRecords;
 
@@ -31,6 +33,7 @@ export class FileStore implements Store {
   ) {
     this.keys = new KeyStore(options.dataDir);
     this.limits = new RateLimiter(options.rateLimit);
+    this.sessions = new SessionStore({ loginCodeMs: options.loginCodeMs });
     this.description = `keys in ${this.keys.file}; usage records in ${usageLog.dir}; console admin token in ${admin.file}`;
     this.usage = {
       record: (recorded: RecordedUsage) => {

@@ -16,6 +16,7 @@ export interface StoreOptions {
   keyCacheMaxAgeMs: number;
   keyListenerHeartbeatMs: number;
   usageQueueMax: number;
+  loginCodeMs: number;
   log: (message: string) => void;
   metrics: StoreMetrics;
 }

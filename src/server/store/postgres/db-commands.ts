@@ -10,6 +10,7 @@ import { UsageLog } from "../../usage/usage-log";
 import { adminTokenFile } from "../admin-token-file";
 import { sha256 } from "../console-sessions";
 import { DatabaseHealth } from "./database-health";
+import { DATABASE_NOW_MS } from "./database-now";
 import { parseDatabaseUrl, type DatabaseUrl } from "./database-url";
 import { KeyCache } from "./key-cache";
 import { startupFailure } from "./pg-errors";
@@ -141,7 +142,7 @@ export function dbImport(database: string, dataDir: string, print: Print): Promi
     print(`usage: ${hoursAdded} hourly counts imported, ${rows.length - hoursAdded} already there (${requests} requests, from ${path.join(dataDir, "usage")})`);
     const tokenFile = adminTokenFile(dataDir);
     if (existsSync(tokenFile)) {
-      const added = await pool.query("INSERT INTO wisp_admin_tokens (hash, created) VALUES ($1, $2) ON CONFLICT DO NOTHING", [sha256(readFileSync(tokenFile, "utf8").trim()), Date.now()]);
+      const added = await pool.query(`INSERT INTO wisp_admin_tokens (hash, created) VALUES ($1, ${DATABASE_NOW_MS}) ON CONFLICT DO NOTHING`, [sha256(readFileSync(tokenFile, "utf8").trim())]);
       print(`console admin token: ${added.rowCount === 1 ? "imported (its login links keep working)" : "already there"}`);
     }
   });

@@ -1,6 +1,7 @@
 // API keys in the database. A check reads this replica's cache first (exact: see key-cache.ts);
 // a miss asks the database by the secret's SHA-256. When the database is away, keys checked
-// before keep working for the grace period; any other key gets a 503, never let in.
+// before keep working for the grace period; any other key gets a 503, never let in. A key's
+// creation and revocation times are the database's: a replica's clock may be minutes off.
 import { createHash } from "node:crypto";
 import type { Pool } from "pg";
 import type { KeyInfo, KeyRecords } from "../../auth/key-records";
@@ -9,6 +10,7 @@ import { StoreUnavailableError } from "../../errors";
 import type { StoreMetrics } from "../../metrics/server-metrics";
 import { isPlaygroundKey } from "../console-sessions";
 import type { DatabaseHealth } from "./database-health";
+import { DATABASE_NOW_S } from "./database-now";
 import type { KeyCache } from "./key-cache";
 
 interface KeyRow {
@@ -37,15 +39,13 @@ export class PgKeys implements KeyRecords {
 
   async create(name: string): Promise<{ key: KeyInfo; secret: string }> {
     const { stored, secret } = newKey(name);
-    await this.pool.query("INSERT INTO wisp_api_keys (id, name, prefix, hash, created) VALUES ($1, $2, $3, $4, $5)", [
+    const result = await this.pool.query<KeyRow>(`INSERT INTO wisp_api_keys (id, name, prefix, hash, created) VALUES ($1, $2, $3, $4, ${DATABASE_NOW_S}) RETURNING ${COLUMNS}`, [
       stored.id,
       stored.name,
       stored.prefix,
       Buffer.from(stored.hash, "hex"),
-      stored.created,
     ]);
-    const { hash: _hash, ...key } = stored;
-    return { key, secret };
+    return { key: keyInfo(result.rows[0]!), secret };
   }
 
   async list(): Promise<KeyInfo[]> {
@@ -54,7 +54,7 @@ export class PgKeys implements KeyRecords {
   }
 
   async revoke(id: string): Promise<boolean> {
-    const result = await this.pool.query("UPDATE wisp_api_keys SET revoked = coalesce(revoked, $2) WHERE id = $1 RETURNING id", [id, Math.floor(Date.now() / 1000)]);
+    const result = await this.pool.query(`UPDATE wisp_api_keys SET revoked = coalesce(revoked, ${DATABASE_NOW_S}) WHERE id = $1 RETURNING id`, [id]);
     // The trigger tells every replica; this one drops the key now, not when its notification comes.
     this.cache.invalidate(id);
     return result.rowCount === 1;

@@ -1,5 +1,7 @@
 // The console's sessions, login codes and admin tokens in the database, so that a login made on one
 // replica works on every other. Only hashes are kept: a session's own secrets come from its cookie.
+// Their times are the database's (set and compared in SQL): a login code made on a replica whose
+// clock is minutes ahead is good for its lifetime (2 minutes) on every other, no more and no less.
 import { timingSafeEqual } from "node:crypto";
 import type { Pool, PoolClient } from "pg";
 import type { KeyInfo } from "../../auth/key-records";
@@ -18,6 +20,7 @@ import {
   type SessionRecords,
 } from "../console-sessions";
 import type { DatabaseHealth } from "./database-health";
+import { DATABASE_NOW_MS as NOW } from "./database-now";
 
 interface SessionRow {
   created: string;
@@ -29,7 +32,6 @@ export class PgSessions implements SessionRecords {
     private readonly pool: Pool,
     private readonly health: DatabaseHealth,
     private readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** A query of the console's: while the database is away, a 503 that says so. */
@@ -43,34 +45,33 @@ export class PgSessions implements SessionRecords {
   }
 
   /** Ends sessions idle or old beyond the limits, and the oldest beyond the most there may be. */
-  private expired(now: number): [string, unknown[]] {
+  private expired(): [string, unknown[]] {
     return [
-      `DELETE FROM wisp_console_sessions WHERE last_seen < $1 OR created < $2
+      `DELETE FROM wisp_console_sessions WHERE last_seen < ${NOW} - $1::bigint OR created < ${NOW} - $2::bigint
          OR id IN (SELECT id FROM wisp_console_sessions ORDER BY created DESC, id OFFSET $3)`,
-      [now - this.limits.idleMs, now - this.limits.maxAgeMs, this.limits.maxSessions],
+      [this.limits.idleMs, this.limits.maxAgeMs, this.limits.maxSessions],
     ];
   }
 
   async create(): Promise<{ cookie: string; session: ConsoleSession }> {
     const cookie = newSecret();
-    const now = this.now();
-    const session: ConsoleSession = { ...sessionSecrets(cookie), created: now, lastSeen: now };
-    await this.query("console session", "INSERT INTO wisp_console_sessions (id, playground_hash, created, last_seen) VALUES ($1, $2, $3, $3)", [
-      sha256(cookie),
-      sha256(session.playgroundKey),
-      now,
-    ]);
-    await this.query("console session", ...this.expired(now));
-    return { cookie, session };
+    const secrets = sessionSecrets(cookie);
+    const [row] = await this.query<SessionRow>(
+      "console session",
+      `INSERT INTO wisp_console_sessions (id, playground_hash, created, last_seen) VALUES ($1, $2, ${NOW}, ${NOW}) RETURNING created, last_seen`,
+      [sha256(cookie), sha256(secrets.playgroundKey)],
+    );
+    await this.query("console session", ...this.expired());
+    return { cookie, session: { ...secrets, created: Number(row!.created), lastSeen: Number(row!.last_seen) } };
   }
 
   async get(cookie: string | undefined): Promise<ConsoleSession | undefined> {
     if (!cookie) return undefined;
-    const now = this.now();
     const [row] = await this.query<SessionRow>(
       "console session",
-      "UPDATE wisp_console_sessions SET last_seen = $2 WHERE id = $1 AND last_seen >= $3 AND created >= $4 RETURNING created, last_seen",
-      [sha256(cookie), now, now - this.limits.idleMs, now - this.limits.maxAgeMs],
+      `UPDATE wisp_console_sessions SET last_seen = ${NOW}
+         WHERE id = $1 AND last_seen >= ${NOW} - $2::bigint AND created >= ${NOW} - $3::bigint RETURNING created, last_seen`,
+      [sha256(cookie), this.limits.idleMs, this.limits.maxAgeMs],
     );
     return row && { ...sessionSecrets(cookie), created: Number(row.created), lastSeen: Number(row.last_seen) };
   }
@@ -84,27 +85,25 @@ export class PgSessions implements SessionRecords {
   }
 
   async verify(key: string): Promise<KeyInfo | undefined> {
-    const now = this.now();
     const [row] = await this.query<SessionRow>(
       "playground key",
-      "SELECT created, last_seen FROM wisp_console_sessions WHERE playground_hash = $1 AND last_seen >= $2 AND created >= $3",
-      [sha256(key), now - this.limits.idleMs, now - this.limits.maxAgeMs],
+      `SELECT created, last_seen FROM wisp_console_sessions WHERE playground_hash = $1 AND last_seen >= ${NOW} - $2::bigint AND created >= ${NOW} - $3::bigint`,
+      [sha256(key), this.limits.idleMs, this.limits.maxAgeMs],
     );
     return row && playgroundKeyInfo({ playgroundKey: key, created: Number(row.created) });
   }
 
   async issueLoginCode(): Promise<string> {
-    const now = this.now();
     const code = newSecret();
-    await this.query("login code", "DELETE FROM wisp_console_login_codes WHERE expires <= $1", [now]);
-    await this.query("login code", "INSERT INTO wisp_console_login_codes (hash, expires) VALUES ($1, $2)", [sha256(code), now + this.limits.loginCodeMs]);
+    await this.query("login code", `DELETE FROM wisp_console_login_codes WHERE expires <= ${NOW}`, []);
+    await this.query("login code", `INSERT INTO wisp_console_login_codes (hash, expires) VALUES ($1, ${NOW} + $2::bigint)`, [sha256(code), this.limits.loginCodeMs]);
     return code;
   }
 
   async redeemLoginCode(code: unknown): Promise<boolean> {
     if (typeof code !== "string" || code === "") return false;
-    const [row] = await this.query<{ expires: string }>("login code", "DELETE FROM wisp_console_login_codes WHERE hash = $1 RETURNING expires", [sha256(code)]);
-    return row !== undefined && Number(row.expires) > this.now();
+    const [row] = await this.query<{ live: boolean }>("login code", `DELETE FROM wisp_console_login_codes WHERE hash = $1 RETURNING expires > ${NOW} AS live`, [sha256(code)]);
+    return row?.live === true;
   }
 }
 
@@ -142,6 +141,6 @@ export async function firstAdminToken(client: Pick<PoolClient, "query">): Promis
 export async function addAdminToken(client: Pick<PoolClient, "query">, replace: boolean): Promise<string> {
   const token = newAdminToken();
   if (replace) await client.query("DELETE FROM wisp_admin_tokens");
-  await client.query("INSERT INTO wisp_admin_tokens (hash, created) VALUES ($1, $2)", [sha256(token), Date.now()]);
+  await client.query(`INSERT INTO wisp_admin_tokens (hash, created) VALUES ($1, ${NOW})`, [sha256(token)]);
   return token;
 }

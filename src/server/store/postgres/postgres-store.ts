@@ -5,6 +5,7 @@ import pg from "pg";
 import type { KeyInfo } from "../../auth/key-records";
 import type { DatabaseGauges, PoolGauges, StoreMetrics } from "../../metrics/server-metrics";
 import type { RateLimit } from "../../upstreams/upstream-config";
+import { DEFAULT_SESSION_LIMITS } from "../console-sessions";
 import type { Store, StoreStatus } from "../store";
 import { DatabaseHealth } from "./database-health";
 import { parseDatabaseUrl, type DatabaseUrl } from "./database-url";
@@ -26,6 +27,7 @@ export interface PostgresStoreOptions {
   keyCacheMaxAgeMs: number;
   keyListenerHeartbeatMs: number;
   usageQueueMax: number;
+  loginCodeMs: number;
   log: (message: string) => void;
   metrics: StoreMetrics;
 }
@@ -88,7 +90,7 @@ export class PostgresStore implements Store {
   ) {
     this.description = `keys, console sessions, usage records and rate limits in the database ${url.redacted}`;
     this.keys = new PgKeys(pool, cache, health, options.metrics);
-    this.sessions = new PgSessions(pool, health);
+    this.sessions = new PgSessions(pool, health, { ...DEFAULT_SESSION_LIMITS, loginCodeMs: options.loginCodeMs });
     this.admin = new PgAdminTokens(pool, health);
     this.usage = new PgUsage(pool, health, options.usageQueueMax, options.log, options.metrics);
     this.limits = new PgRateWindows(admissions, health, options.rateLimit);

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import type { Pool } from "pg";
+import { delay } from "../../src/core/base/delay";
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "../../src/server/store/console-sessions";
+import { DatabaseHealth } from "../../src/server/store/postgres/database-health";
+import { parseDatabaseUrl } from "../../src/server/store/postgres/database-url";
+import { PgSessions } from "../../src/server/store/postgres/pg-sessions";
+import { openPool } from "../../src/server/store/postgres/postgres-store";
+import { migrate, underLock } from "../../src/server/store/postgres/schema";
+import { freshDatabase } from "./support/shared-cluster";
+
+describe("console sessions in the database", function () {
+  this.timeout(60_000);
+  let pool: Pool;
+  let health: DatabaseHealth;
+  before(async () => {
+    const { url } = await freshDatabase();
+    pool = openPool(parseDatabaseUrl(url), 2, () => undefined);
+    const metrics = { databaseError: () => undefined, keyCache: () => undefined, usageRejected: () => undefined };
+    health = new DatabaseHealth(() => pool.query("SELECT 1"), metrics, () => undefined);
+    await underLock(pool, (client) => migrate(client));
+  });
+  after(async () => {
+    health?.close();
+    await pool?.end();
+  });
+
+  const sessions = (limits: Partial<SessionLimits>) => new PgSessions(pool, health, { ...DEFAULT_SESSION_LIMITS, ...limits });
+
+  it("ends a session, and its playground key, once it is idle too long; use keeps it alive", async () => {
+    const store = sessions({ idleMs: 2_000 });
+    const { cookie, session } = await store.create();
+    await delay(1_000);
+    assert.ok(await store.get(cookie), "used within the idle time");
+    await delay(1_200);
+    assert.ok(await store.get(cookie), "2.2 s after its start, 1.2 s after its use");
+    assert.ok(await store.verify(session.playgroundKey));
+    await delay(2_100);
+    assert.equal(await store.get(cookie), undefined, "idle too long");
+    assert.equal(await store.verify(session.playgroundKey), undefined);
+  });
+
+  it("ends sessions at their maximum age, and the oldest beyond the maximum count", async () => {
+    const aging = sessions({ maxAgeMs: 1_000 });
+    const old = await aging.create();
+    await delay(1_100);
+    assert.equal(await aging.get(old.cookie), undefined, "older than the maximum age");
+    const few = sessions({ maxSessions: 2 });
+    const [a, b, c] = [await few.create(), await few.create(), await few.create()];
+    assert.equal(await few.get(a.cookie), undefined, "the oldest of three, beyond two");
+    assert.ok((await few.get(b.cookie)) && (await few.get(c.cookie)));
+  });
+});
