@@ -176,8 +176,9 @@ export class AgentController implements vscode.Disposable {
       this.session.review(owner.chatId, turnId, "kept", paths);
       return path ? `Kept the changes to ${path}.` : "Kept the task's changes.";
     }
-    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    const undone = await checkpoint.undo(root, paths);
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    await saveUnsaved(folder, paths ?? checkpoint.paths());
+    const undone = await checkpoint.undo(folder.fsPath, paths);
     this.requestCheckpoints.undone(owner.chatId, turnId, paths);
     this.session.review(owner.chatId, turnId, "undone", paths);
     this.deps.log.info(`agent: undid ${undone.length} file(s)`);
@@ -293,4 +294,15 @@ export class AgentController implements vscode.Disposable {
     const client = await this.deps.clients.create();
     yield* client.streamChat(body, signal);
   }
+}
+
+/**
+ * Saves the unsaved editors of files Undo is about to write. Left unsaved, the editor would go on
+ * showing the task's text over the restored file, and a later save (auto-save after its delay, or
+ * on the focus change of the click on Undo) would write it back. Saved, the editor reloads the
+ * restored bytes, and the user's text stays in the file's local history.
+ */
+async function saveUnsaved(folder: vscode.Uri, paths: readonly string[]): Promise<void> {
+  const uris = new Set(paths.map((path) => vscode.Uri.joinPath(folder, path).toString()));
+  for (const document of vscode.workspace.textDocuments) if (document.isDirty && uris.has(document.uri.toString())) await document.save();
 }

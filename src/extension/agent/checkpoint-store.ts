@@ -64,6 +64,11 @@ export class CheckpointStore {
     return this.checkpoint.has(path);
   }
 
+  /** The files the task changed. */
+  paths(): readonly string[] {
+    return this.checkpoint.paths();
+  }
+
   async remember(path: string, original: FileOriginal): Promise<void> {
     if (this.checkpoint.has(path)) return;
     this.checkpoint.remember(path, original);

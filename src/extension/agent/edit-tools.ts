@@ -5,6 +5,8 @@ import type { ToolOutcome } from "../../core/agent/agent-loop";
 import { agentsFileCandidates } from "../../core/agent/agent-prompt";
 import type { StepReporter } from "../../core/agent/agent-session";
 import { lineDelta } from "../../core/agent/checkpoint";
+import { lineEndOf, lineEndOfSetting, withLineEnds, type LineEnd } from "../../core/agent/line-ends";
+import { replaceOnce } from "../../core/agent/replace-once";
 import { protectedPathReason } from "../../core/agent/protected-paths";
 import type { AgentWorkspace, WorkspaceFileRef } from "./agent-workspace";
 import type { Approvals } from "./approvals";
@@ -45,9 +47,11 @@ export class EditTools {
     if (typeof sensitive === "object") return sensitive.outcome;
     const before = await this.deps.ws.text(file.uri);
     if (before === "binary" || before === "too-large") return fail(`${file.relative} exists and is ${before === "binary" ? "a binary file" : "too large"}; it was not replaced.`);
-    const existed = before !== "missing";
-    step.update({ title: `${existed ? "rewrote" : "created"} ${file.relative}`, path: file.relative });
-    return this.write(file, existed ? before : "", args.content, !existed, step, signal, sensitive === "allowed");
+    step.update({ title: `${before === "missing" ? "created" : "rewrote"} ${file.relative}`, path: file.relative });
+    return this.write(file, before, (now) => {
+      if (now !== before) return fail(`${file.relative} changed while the edit waited for approval, so it was not rewritten: read it again.`);
+      return withLineEnds(args.content, (now === "missing" ? undefined : lineEndOf(now)) ?? this.newFileLineEnd(file));
+    }, step, signal, sensitive === "allowed");
   }
 
   async replaceString(args: { path: string; old_string: string; new_string: string }, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome> {
@@ -57,22 +61,19 @@ export class EditTools {
     const sensitive = await this.askIfSensitive(file, step, signal);
     if (typeof sensitive === "object") return sensitive.outcome;
     const text = await this.deps.ws.text(file.uri);
-    if (text === "missing") return fail(`${file.relative} does not exist. Use create_file to make a new file.`);
-    if (text === "binary" || text === "too-large") return fail(`${file.relative} is ${text === "binary" ? "a binary file" : "too large to edit"}.`);
-    if (args.old_string === "") return fail("old_string is empty: give the exact text to replace, with a few lines around it.");
-    const crlf = !args.old_string.includes("\r\n") && text.includes("\r\n");
-    const oldText = crlf ? args.old_string.replace(/\n/g, "\r\n") : args.old_string;
-    const newText = crlf ? args.new_string.replace(/\n/g, "\r\n") : args.new_string;
-    const count = occurrences(text, oldText);
-    if (count !== 1) {
+    if (args.old_string === "" && text !== "missing" && text !== "binary" && text !== "too-large") return fail("old_string is empty: give the exact text to replace, with a few lines around it.");
+    return this.write(file, text, (now) => {
+      if (now === "missing") return fail(`${file.relative} does not exist. Use create_file to make a new file.`);
+      if (now === "binary" || now === "too-large") return fail(`${file.relative} is ${now === "binary" ? "a binary file" : "too large to edit"}.`);
+      const replaced = replaceOnce(now, args.old_string, args.new_string, lineEndOf(now) ?? this.newFileLineEnd(file));
+      if ("text" in replaced) return replaced.text;
+      const since = now === text ? "" : " It changed while the edit waited for approval.";
       return fail(
-        count === 0
-          ? `old_string was not found in ${file.relative} (0 matches). Read the file and copy the exact text, whitespace included.`
-          : `old_string matches ${count} places in ${file.relative}; exactly one is needed. Include more of the surrounding lines so it is unique.`,
+        replaced.matches === 0
+          ? `old_string was not found in ${file.relative} (0 matches).${since} Read the file and copy the exact text, whitespace included.`
+          : `old_string matches ${replaced.matches} places in ${file.relative}; exactly one is needed.${since} Include more of the surrounding lines so it is unique.`,
       );
-    }
-    const index = text.indexOf(oldText);
-    return this.write(file, text, text.slice(0, index) + newText + text.slice(index + oldText.length), false, step, signal, sensitive === "allowed");
+    }, step, signal, sensitive === "allowed");
   }
 
   /**
@@ -85,15 +86,39 @@ export class EditTools {
     return refused ? { outcome: refused } : "allowed";
   }
 
-  private async write(file: WorkspaceFileRef, before: string, after: string, created: boolean, step: StepReporter, signal: AbortSignal, asked: boolean): Promise<ToolOutcome> {
-    const { added, removed } = lineDelta(before, after);
+  /**
+   * Applies `edit` to the file's text (`before`, as read). When the edit asks first, the file is
+   * read again after the yes: the user may have changed it while the card waited (auto-save
+   * writes such changes at once), and the edit applies to what it holds then, not over it.
+   */
+  private async write(
+    file: WorkspaceFileRef,
+    before: FileText,
+    edit: (text: FileText) => string | ToolOutcome,
+    step: StepReporter,
+    signal: AbortSignal,
+    asked: boolean,
+  ): Promise<ToolOutcome> {
+    let from = before;
+    let after = edit(from);
+    if (typeof after !== "string") return after;
+    let { added, removed } = lineDelta(textOf(from), after);
     step.update({ added, removed });
     const protectedWhy = protectedPathReason(file.relative);
     if (!asked && (this.deps.askBeforeEdits || protectedWhy)) {
       const question = `Apply this edit to ${file.relative} (+${added} −${removed})?`;
       const refused = await this.ask(file, protectedWhy ? `${file.relative} ${protectedWhy}. ${question}` : question, step, signal);
       if (refused) return refused;
+      const now = await this.deps.ws.text(file.uri);
+      if (now !== from) {
+        from = now;
+        after = edit(from);
+        if (typeof after !== "string") return after;
+        ({ added, removed } = lineDelta(textOf(from), after));
+        step.update({ added, removed });
+      }
     }
+    const created = from === "missing";
     await this.remember(file);
     await applyText(file, after);
     await this.deps.request?.wrote(file.relative);
@@ -102,6 +127,11 @@ export class EditTools {
     step.update({ status: "done" });
     const rules = await this.rulesFor(file.relative);
     return { content: `${created ? "Created" : "Edited"} ${file.relative} (+${added} −${removed}).${rules}` };
+  }
+
+  /** The line end files.eol gives a new file at this path. */
+  private newFileLineEnd(file: WorkspaceFileRef): LineEnd {
+    return lineEndOfSetting(vscode.workspace.getConfiguration("files", file.uri).get("eol"), process.platform);
   }
 
   /** Shows the approval card; the outcome the model gets when the user says no (undefined: go on). */
@@ -143,10 +173,10 @@ export class EditTools {
   }
 }
 
-function occurrences(text: string, part: string): number {
-  let count = 0;
-  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
-  return count;
+type FileText = string | "missing" | "binary" | "too-large";
+
+function textOf(text: FileText): string {
+  return typeof text === "string" && text !== "missing" && text !== "binary" && text !== "too-large" ? text : "";
 }
 
 /** Writes the text: through the open document (the editor keeps its undo history) and saved, or to disk. */

@@ -1,0 +1,128 @@
+import * as assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { WispApi } from "../../src/extension/extension";
+import type { ScriptedChatServer } from "../harness/scripted-chat-server";
+import { waitFor } from "../harness/wait-for";
+import { agentTaskView, closeAgentSuite, openAgentSuite, toolResults } from "./support/agent-task";
+
+const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
+const dir = "agent-save-settings";
+const cart = `${dir}/cart.js`;
+const cartSource = "exports.total = (items) =>\n  items.reduce((sum, item) => sum + item.price, 0);\n";
+/** The settings these cases change, put back after each. */
+const changed = ["files.autoSave", "files.autoSaveDelay", "files.eol", "wisp.agent.approveEdits"];
+
+describe("Agent mode under settings users change: auto-save, approvals, line ends (real VS Code, scripted model)", function () {
+  this.timeout(120_000);
+  let api: WispApi;
+  let server: ScriptedChatServer;
+  const abs = (path: string) => join(workspace, path);
+  const disk = (path: string) => (existsSync(abs(path)) ? readFileSync(abs(path), "utf8") : undefined);
+  const { answer, approve, asking, ended } = agentTaskView(() => api);
+  const set = async (key: string, value: unknown) => vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
+  const edit = (path: string, old_string: string, new_string: string) => ({ toolCalls: [{ name: "replace_string_in_file", arguments: { path, old_string, new_string } }] });
+  const create = (path: string, content: string) => ({ toolCalls: [{ name: "create_file", arguments: { path, content } }] });
+
+  before(async () => {
+    ({ api, server } = await openAgentSuite("sk-agent-save-settings"));
+  });
+  beforeEach(async () => {
+    rmSync(abs(dir), { recursive: true, force: true });
+    mkdirSync(abs(dir), { recursive: true });
+    writeFileSync(abs(cart), cartSource);
+    await api.chat.fromView({ type: "newChat" });
+  });
+  afterEach(async () => {
+    await api.chat.fromView({ type: "stop" });
+    await vscode.commands.executeCommand("workbench.action.files.revert");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    for (const key of changed) await set(key, undefined);
+  });
+  after(async () => {
+    rmSync(abs(dir), { recursive: true, force: true });
+    await closeAgentSuite({ api, server });
+  });
+
+  async function openCart(): Promise<vscode.TextEditor> {
+    return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(abs(cart)), { preview: false });
+  }
+  const typeAtEnd = (editor: vscode.TextEditor, text: string) => editor.edit((e) => e.insert(editor.document.lineAt(editor.document.lineCount - 1).rangeIncludingLineBreak.end, text));
+
+  it("approveEdits ask, auto-save after 100 ms: a line typed (and auto-saved) while the card waits is kept, the edit applies beside it, and Undo gives back the file with that line", async () => {
+    await set("files.autoSaveDelay", 100);
+    await set("files.autoSave", "afterDelay");
+    await set("wisp.agent.approveEdits", "ask");
+    const editor = await openCart();
+    server.queue(edit(cart, "item.price,", "item.price * item.qty,"), { text: "Done." });
+    void api.chat.fromView({ type: "send", text: "Count the quantities" });
+    await asking(0);
+    await typeAtEnd(editor, "// checked by hand\n");
+    const typed = `${cartSource}// checked by hand\n`;
+    await waitFor("the typed line auto-saved", () => ({ dirty: editor.document.isDirty, disk: disk(cart) }), (s) => !s.dirty && s.disk === typed);
+
+    await approve(0, "allow");
+    await ended();
+    const both = typed.replace("item.price,", "item.price * item.qty,");
+    assert.equal(disk(cart), both, "the file has the user's line and the agent's edit");
+    assert.equal(editor.document.getText(), both, "and the editor shows it");
+    assert.deepEqual(answer()!.agent!.files.map((f) => [f.path, f.added, f.removed]), [[cart, 1, 1]]);
+
+    await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
+    await waitFor("the editor back to the file before the agent's write", () => editor.document.getText(), (text) => text === typed);
+    assert.equal(disk(cart), typed);
+  });
+
+  it("approveEdits ask: an old_string the user's change removed while the card waited is reported to the model, and the file keeps the user's text", async () => {
+    await set("wisp.agent.approveEdits", "ask");
+    const editor = await openCart();
+    server.queue(edit(cart, "item.price,", "item.price * item.qty,"), { text: "Done." });
+    void api.chat.fromView({ type: "send", text: "Count the quantities" });
+    await asking(0);
+    await editor.edit((e) => e.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), "exports.total = () => 0;\n"));
+    await approve(0, "allow");
+    await ended();
+    assert.equal(editor.document.getText(), "exports.total = () => 0;\n");
+    assert.match(toolResults(server.chatRequests.at(-1)!)[0]!, /^Error: old_string was not found in agent-save-settings\/cart\.js \(0 matches\)\. It changed while the edit waited for approval\./);
+    assert.deepEqual(answer()!.agent!.files, []);
+  });
+
+  it("files.autoSave onFocusChange: Undo while the user's typing in the file is unsaved shows the file's bytes from before the task, and they stay", async () => {
+    await set("files.autoSave", "onFocusChange");
+    const editor = await openCart();
+    server.queue(edit(cart, "item.price,", "item.price * item.qty,"), { text: "Done." });
+    await api.chat.fromView({ type: "send", text: "Count the quantities" });
+    await ended();
+    await waitFor("the editor shows the agent's edit", () => editor.document.getText(), (text) => text.includes("item.qty"));
+    await typeAtEnd(editor, "// typed, not saved\n");
+    assert.equal(editor.document.isDirty, true);
+
+    await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
+    await waitFor("the editor shows the original, saved", () => ({ text: editor.document.getText(), dirty: editor.document.isDirty }), (s) => s.text === cartSource && !s.dirty);
+    assert.equal(disk(cart), cartSource);
+    // The focus leaves the editor (as the click on Undo takes it): nothing is saved back over the original.
+    await vscode.commands.executeCommand("workbench.action.focusSideBar");
+    await vscode.commands.executeCommand("workbench.action.focusActiveEditorGroup");
+    assert.equal(disk(cart), cartSource);
+    assert.equal(editor.document.getText(), cartSource);
+  });
+
+  it("CRLF files keep their line ends when the agent rewrites them (open or not), and under files.eol \"\\r\\n\" the files it creates get CRLF", async () => {
+    await set("files.eol", "\r\n");
+    const crlf = "a = 1\r\nb = 2\r\n";
+    writeFileSync(abs(`${dir}/closed.txt`), crlf);
+    writeFileSync(abs(`${dir}/edited.txt`), crlf);
+    server.queue(
+      create(`${dir}/closed.txt`, "a = 1\nb = 3\n"),
+      create(`${dir}/new.txt`, "first\nsecond\n"),
+      edit(`${dir}/edited.txt`, "b = 2", "b = 3\r\nc = 4"),
+      { text: "Done." },
+    );
+    await api.chat.fromView({ type: "send", text: "Update the files" });
+    await ended();
+    assert.equal(disk(`${dir}/closed.txt`), "a = 1\r\nb = 3\r\n");
+    assert.equal(disk(`${dir}/new.txt`), "first\r\nsecond\r\n");
+    assert.equal(disk(`${dir}/edited.txt`), "a = 1\r\nb = 3\r\nc = 4\r\n");
+  });
+});
