@@ -5,16 +5,13 @@
  * where `PASSWORD=hunter2` is a value), and a private key block masked whole from its BEGIN line
  * to its END line, which a line alone cannot tell.
  */
-import { mask, maskCodeSecrets, maskSecrets } from "../terminal/mask-secrets";
+import { keyBegin, keyEnd, mask, maskCodeSecrets, maskSecrets } from "../terminal/mask-secrets";
 
 /** Languages where a name followed by `=` or `:` and no quote is an expression, not a value. */
 const sourceFile = /\.(?:[cm]?[jt]sx?|py|pyi|go|rs|java|kt|kts|scala|swift|cs|fs|vb|c|cc|cpp|cxx|h|hh|hpp|m|mm|rb|php|dart|lua|ex|exs|erl|hs|ml|clj|groovy|r|jl|zig|nim|sol|vue|svelte|astro)$/i;
 
 /** The rules for one line of `path`. */
 const rulesFor = (path: string) => (sourceFile.test(path) ? maskCodeSecrets : maskSecrets);
-
-const keyBegin = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
-const keyEnd = /-----END [A-Z ]*PRIVATE KEY-----/;
 
 /**
  * A masker for the lines of one file, in the file's order: each call masks one line's content,
