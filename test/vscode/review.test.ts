@@ -169,4 +169,40 @@ describe("Review Changes and Review Selection as comment threads with Apply Fix 
     assert.match(outcome.reason!, /There are no staged changes to review in scm-review\./);
     assert.equal(server.chatRequests.length, requests);
   });
+
+  it("secrets go masked, and Apply Fix never writes [masked] over one: a kept line gets its value back, a changed one is refused", async () => {
+    const config = join(repo, "src/config.ts");
+    const secret = ["export const config = {", '  apiKey: "ghp_abcdefghijklmnopqrstuvwxyz0123456789",', '  password: "correct-horse-battery",', "  retries: 3,", "};"];
+    writeFileSync(config, `${secret.join("\n")}\n`);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(config));
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    server.queue({
+      text: JSON.stringify({
+        findings: [
+          finding(2, "warning", "Read the key from the environment.", "  apiKey: process.env.API_KEY ?? [masked],", "scm-review/src/config.ts"),
+          { ...finding(3, "info", "Retry more.", "  password: [masked],\n  retries: 5,", "scm-review/src/config.ts"), end_line: 4 },
+        ],
+      }),
+    });
+    const outcome = await vscode.commands.executeCommand<Outcome>("wisp.reviewSelection");
+    assert.equal(outcome.kind, "shown");
+    const asked = (server.chatRequests.at(-1)!.messages as ChatMessage[])[1]!.content;
+    assert.ok(asked.includes("    2     apiKey: [masked],\n    3     password: [masked],\n    4     retries: 3,"), asked);
+    assert.ok(!asked.includes("ghp_") && !asked.includes("correct-horse"), asked);
+
+    const threads = api.review.threads();
+    assert.deepEqual(threads.map((t) => [t.startLine, t.hasFix]), [[1, false], [2, true]]);
+    assert.match(threads[0]!.body, /not applied by Wisp[\s\S]*This fix has \\\[masked\\\] where the file has a secret/);
+    assert.match(threads[1]!.body, /Apply Fix keeps the file's own value there/);
+
+    editor.selection = new vscode.Selection(1, 2, 1, 2);
+    await vscode.commands.executeCommand("wisp.review.applyFix");
+    assert.ok(api.logLines().some((line) => line.includes("wisp.review.applyFix: This fix has [masked] where the file has a secret")), "the user is told why");
+    assert.equal(editor.document.getText(), `${secret.join("\n")}\n`);
+
+    editor.selection = new vscode.Selection(2, 2, 2, 2);
+    assert.equal(await vscode.commands.executeCommand<string>("wisp.review.applyFix"), "Applied the fix to lines 3-4 of scm-review/src/config.ts.");
+    assert.equal(editor.document.getText(), `${[...secret.slice(0, 3), "  retries: 5,", "};"].join("\n")}\n`);
+    await vscode.commands.executeCommand("undo");
+  });
 });

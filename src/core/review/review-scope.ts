@@ -1,16 +1,20 @@
 /**
  * Which lines a review covers (a diff's hunks on their new side, or a selection), how they are
- * shown to the model (numbered as in the file), and which of the model's findings can be placed:
- * those inside one reviewed block of a reviewed file, at lines that exist.
+ * shown to the model (numbered as in the file, secrets masked), and which of the model's findings
+ * can be placed: those inside one reviewed block of a reviewed file, at lines that exist.
  */
 import { shareBudget } from "../scm/diff-budget";
+import { fileLineMasker } from "../scm/mask-diff-secrets";
 import type { Finding } from "./findings";
 
 /** One contiguous block of reviewed lines: `lines[i]` is line `start + i` of the file (1-based). */
 export interface ReviewedBlock {
   readonly start: number;
   readonly lines: readonly string[];
-  /** Lines of the diff shown inside the block, for the model only: `+`/` ` lines numbered, `-` lines not. */
+  /**
+   * Lines of the diff shown inside the block, for the model only: `+`/` ` lines numbered, `-` lines
+   * not; masked once fitListing has shown them (`lines` stay as the file has them).
+   */
   readonly shown: readonly { readonly mark: "+" | "-" | " "; readonly text: string }[];
 }
 
@@ -49,6 +53,12 @@ export function blockOfLines(start: number, lines: readonly string[]): ReviewedB
   return { start, lines, shown: lines.map((text) => ({ mark: " ", text })) };
 }
 
+/** `file` with what it shows the model masked as a diff of it is for a commit message (key blocks whole). */
+function masked(file: ReviewedFile): ReviewedFile {
+  const maskLine = fileLineMasker(file.path);
+  return { ...file, blocks: file.blocks.map((block) => ({ ...block, shown: block.shown.map(({ mark, text }) => ({ mark, text: maskLine(text) })) })) };
+}
+
 /** The numbered listing of a file's blocks, for the model. */
 function listing(file: ReviewedFile): string[] {
   const out = [`File: ${file.path}`];
@@ -62,9 +72,12 @@ function listing(file: ReviewedFile): string[] {
 
 /**
  * The listing of every file within about `budgetChars` (shared as with diffs: small files whole,
- * large ones cut), and the files as far as they are shown: a finding can be placed only there.
+ * large ones cut), secrets masked, and the files as far as they are shown: a finding can be
+ * placed only there.
  */
-export function fitListing(files: readonly ReviewedFile[], budgetChars: number): { text: string; files: ReviewedFile[] } {
+export function fitListing(reviewed: readonly ReviewedFile[], budgetChars: number): { text: string; files: ReviewedFile[] } {
+  // Masked whole before any cut: a file cut inside a key block still shows it masked.
+  const files = reviewed.map(masked);
   const listings = files.map(listing);
   const shares = shareBudget(listings.map((l) => l.join("\n").length + 1), budgetChars);
   const kept: ReviewedFile[] = [];
@@ -108,6 +121,8 @@ export interface PlacedFinding {
   readonly file: ReviewedFile;
   /** The text of lines line..endLine as reviewed: Apply Fix checks the file still has them. */
   readonly original: readonly string[];
+  /** The same lines as the model saw them (secrets masked). */
+  readonly sent: readonly string[];
 }
 
 export type DropReason = "outside" | "noSuchLine";
@@ -147,7 +162,10 @@ export function placeFindings(findings: readonly Finding[], files: readonly Revi
       dropped.outside++;
       continue;
     }
-    placed.push({ finding, file, original: block.lines.slice(finding.line - block.start, finding.endLine - block.start + 1) });
+    const from = finding.line - block.start;
+    const to = finding.endLine - block.start + 1;
+    const sent = block.shown.filter((entry) => entry.mark !== "-").map((entry) => entry.text);
+    placed.push({ finding, file, original: block.lines.slice(from, to), sent: sent.slice(from, to) });
   }
   return { placed, dropped };
 }

@@ -7,6 +7,10 @@ import { redact } from "../log/redact";
 
 export const mask = "[masked]";
 
+/** A private key block's first and last lines: maskers that go line by line track the lines between. */
+export const keyBegin = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+export const keyEnd = /-----END [A-Z ]*PRIVATE KEY-----/;
+
 /** Names whose value is a secret: `GITHUB_TOKEN`, `db_password`, `AWS_SECRET_ACCESS_KEY`, `apiKey`. */
 const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?ID|COOKIE|DSN|_PAT(?![A-Za-z]))[A-Za-z0-9_.-]*`;
 

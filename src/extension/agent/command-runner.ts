@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { OutputBuffer } from "../../core/agent/output-cut";
+import { SecretMaskingStream } from "../../core/terminal/secret-masking-stream";
 
 export interface CommandRun {
   readonly command: string;
@@ -10,12 +11,16 @@ export interface CommandRun {
   readonly signal: AbortSignal;
   /** The output so far, as it grows (already cut to the limit). */
   readonly onOutput: (text: string) => void;
+  /** Whether `modelOutput` has secrets masked: masked as it streams, before it is cut. */
+  readonly maskSecrets?: boolean;
 }
 
 export interface CommandResult {
   /** null when the process was killed. */
   readonly exitCode: number | null;
   readonly output: string;
+  /** What the model gets: the output, masked when the run asked for that (cut to the limit after). */
+  readonly modelOutput: string;
   readonly timedOut: boolean;
   readonly stopped: boolean;
 }
@@ -33,6 +38,8 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
   const args = windows ? ["/d", "/s", "/c", run.command] : ["-c", run.command];
   const child = spawn(shell, args, { cwd: run.cwd, detached: !windows, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: { ...process.env, GIT_PAGER: "cat", PAGER: "cat" } });
   const output = new OutputBuffer();
+  // A second bounded buffer of masked text: the card shows the output as it is, the model gets this.
+  const masker = run.maskSecrets ? { stream: new SecretMaskingStream(), buffer: new OutputBuffer() } : undefined;
   let timedOut = false;
   let stopped = false;
   let killTimer: NodeJS.Timeout | undefined;
@@ -50,8 +57,12 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
     timedOut = true;
     kill();
   }, run.timeoutMs);
+  const add = (text: string) => {
+    output.append(text);
+    masker?.buffer.append(masker.stream.push(text));
+  };
   const append = (chunk: Buffer) => {
-    output.append(chunk.toString("utf8"));
+    add(chunk.toString("utf8"));
     run.onOutput(output.text(run.maxOutputChars));
   };
   child.stdout.on("data", append);
@@ -61,10 +72,12 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
       clearTimeout(timer);
       run.signal.removeEventListener("abort", onAbort);
       if (killTimer) clearTimeout(killTimer);
-      resolve({ exitCode, output: output.text(run.maxOutputChars), timedOut, stopped });
+      masker?.buffer.append(masker.stream.end());
+      const text = output.text(run.maxOutputChars);
+      resolve({ exitCode, output: text, modelOutput: masker ? masker.buffer.text(run.maxOutputChars) : text, timedOut, stopped });
     };
     child.on("error", (error) => {
-      output.append(`${error.message}\n`);
+      add(`${error.message}\n`);
       finish(null);
     });
     // The shell is gone: whatever it left in its group goes too, or its open pipes would hold "close".

@@ -14,6 +14,8 @@ export interface CommandToolDeps {
   readonly denyCommands: readonly string[];
   readonly timeoutMs: number;
   readonly maxOutputChars: number;
+  /** Whether the model gets the output with secrets masked (masked before it is cut). */
+  readonly maskOutput?: boolean;
 }
 
 /**
@@ -44,10 +46,11 @@ export async function runInTerminal(deps: CommandToolDeps, args: { command: stri
     cwd: deps.cwd,
     timeoutMs: deps.timeoutMs,
     maxOutputChars: deps.maxOutputChars,
+    maskSecrets: deps.maskOutput === true,
     signal,
     onOutput: (output) => step.update({ output }),
   });
   const how = result.stopped ? "stopped by the user" : result.timedOut ? `stopped after ${Math.round(deps.timeoutMs / 1000)} s (the time limit)` : `exit code ${result.exitCode}`;
   step.update({ status: result.stopped ? "stopped" : result.exitCode === 0 ? "done" : "failed", exitCode: result.exitCode, output: result.output });
-  return { content: `${how}\n${result.output === "" ? "(no output)" : result.output}` };
+  return { content: `${how}\n${result.modelOutput === "" ? "(no output)" : result.modelOutput}` };
 }

@@ -2,7 +2,8 @@ import * as vscode from "vscode";
 import { fenceFor } from "../../core/chat/prompt";
 import { joinBlock } from "../../core/edit/block-text";
 import type { Severity } from "../../core/review/findings";
-import { inertMarkdown } from "../../core/review/review-prompt";
+import { planFix, type FixPlan } from "../../core/review/plan-fix";
+import { escapeText, inertMarkdown } from "../../core/review/review-prompt";
 import type { PlacedFinding } from "../../core/review/review-scope";
 import { BlockRegion } from "../edit/block-region";
 import { blockOf } from "../edit/edit-target";
@@ -17,6 +18,8 @@ interface ThreadFinding {
   readonly placed: PlacedFinding;
   /** 0-based line where the finding's lines were when it was shown. */
   readonly line: number;
+  /** What Apply Fix writes, or why it writes nothing; undefined without a fix. */
+  readonly fix: FixPlan | undefined;
 }
 
 /** What the extension's own tests read of a review's comments. */
@@ -47,13 +50,15 @@ export class ReviewComments implements vscode.Disposable {
     this.clear();
     for (const { uri, placed, languageId } of findings) {
       const { finding } = placed;
+      const fix = finding.fix === undefined ? undefined : planFix(finding.fix, placed.original, placed.sent);
       const range = new vscode.Range(finding.line - 1, 0, finding.endLine - 1, 0);
-      const thread = this.controller.createCommentThread(uri, range, [comment(placed, languageId)]);
+      const thread = this.controller.createCommentThread(uri, range, [comment(placed, fix, languageId)]);
       thread.label = `Wisp: ${severityLabels[finding.severity]}`;
-      thread.contextValue = finding.fix === undefined ? withoutFix : withFix;
+      // A fix refused for a masked secret shows as text only: a button that can only fail helps no one.
+      thread.contextValue = fix?.kind === "apply" ? withFix : withoutFix;
       thread.canReply = false;
       thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
-      this.threads.set(thread, { placed, line: finding.line - 1 });
+      this.threads.set(thread, { placed, line: finding.line - 1, fix });
     }
     void this.setContext();
   }
@@ -64,15 +69,16 @@ export class ReviewComments implements vscode.Disposable {
    */
   async applyFix(arg: unknown): Promise<string> {
     const [thread, found] = this.threadFor(arg);
-    const fix = found.placed.finding.fix;
+    const { fix } = found;
     if (fix === undefined) throw new Error("This finding proposes no fix.");
+    if (fix.kind === "refused") throw new Error(fix.reason);
     const document = await vscode.workspace.openTextDocument(thread.uri);
     const startLine = locate(document, found.line, found.placed.original);
     if (startLine === undefined) throw new Error("The lines of this finding changed since the review: the fix was not applied. Run the review again.");
     const editor = await vscode.window.showTextDocument(document, { preserveFocus: false });
     const target = { document, startLine, endLine: startLine + found.placed.original.length - 1 };
     const block = blockOf(target);
-    const lines = fix.replace(/\r\n/g, "\n").replace(/\n$/, "").split("\n");
+    const { lines } = fix;
     const done = await new BlockRegion(document, startLine, block).replace(joinBlock({ ...block, lines }), lines.length, { undoStopBefore: true, undoStopAfter: true });
     if (!done) throw new Error("The editor did not take the fix (is the file read-only?).");
     editor.selection = new vscode.Selection(startLine, 0, startLine, 0);
@@ -138,7 +144,7 @@ export class ReviewComments implements vscode.Disposable {
   }
 }
 
-function comment(placed: PlacedFinding, languageId: string): vscode.Comment {
+function comment(placed: PlacedFinding, plan: FixPlan | undefined, languageId: string): vscode.Comment {
   const { finding } = placed;
   // Untrusted: no command links run, no HTML renders, no theme icons; the text is made inert as well.
   const body = new vscode.MarkdownString(undefined, false);
@@ -147,10 +153,13 @@ function comment(placed: PlacedFinding, languageId: string): vscode.Comment {
   body.appendMarkdown(inertMarkdown(finding.comment));
   if (finding.fix !== undefined) {
     const lines = finding.endLine > finding.line ? `lines ${finding.line}-${finding.endLine}` : `line ${finding.line}`;
-    body.appendMarkdown(`\n\nProposed fix for ${lines} (**Apply Fix** puts it in, one undo step):\n`);
+    const how = plan?.kind === "refused" ? "not applied by Wisp" : "**Apply Fix** puts it in, one undo step";
+    body.appendMarkdown(`\n\nProposed fix for ${lines} (${how}):\n`);
     // A fence longer than any backtick run in the fix: the fix cannot close it and go on as markdown.
     const fence = fenceFor(finding.fix);
     body.appendMarkdown(`${fence}${languageId}\n${finding.fix.replace(/\n$/, "")}\n${fence}\n`);
+    if (plan?.kind === "refused") body.appendMarkdown(`\n${escapeText(plan.reason)}\n`);
+    else if (plan?.restored) body.appendMarkdown(`\n${escapeText("[masked] stands for a secret Wisp did not send: Apply Fix keeps the file's own value there.")}\n`);
   }
   return { body, mode: vscode.CommentMode.Preview, author: { name: "Wisp" } };
 }

@@ -16,7 +16,7 @@ describe("the review's prompt, summary and markdown", () => {
   });
 
   it("lists findings for the chat with links to their lines", () => {
-    const text = findingsMarkdown("the uncommitted changes", "1 finding shown.", [{ path: "app/src/cart.ts", placed: { finding: { file: "src/cart.ts", line: 3, endLine: 4, severity: "error", comment: "Quantities are ignored. The total is wrong.", fix: "x" }, file: { path: "src/cart.ts", blocks: [] }, original: [] } }]);
+    const text = findingsMarkdown("the uncommitted changes", "1 finding shown.", [{ path: "app/src/cart.ts", placed: { finding: { file: "src/cart.ts", line: 3, endLine: 4, severity: "error", comment: "Quantities are ignored. The total is wrong.", fix: "x" }, file: { path: "src/cart.ts", blocks: [] }, original: [], sent: [] } }]);
     assert.ok(text.includes("- **error** [app/src/cart\\.ts:3\\-4](app/src/cart.ts#L3): Quantities are ignored\\. (fix proposed)"), text);
   });
 

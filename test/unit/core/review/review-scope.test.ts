@@ -74,4 +74,53 @@ describe("the lines a review covers, and placing its findings", () => {
     assert.ok(shown > 10 && shown < 200, `${shown}`);
     assert.equal(placeFindings([finding(shown + 1, shown + 1, "big.ts")], files, () => 200).dropped.outside, 1);
   });
+
+  describe("secrets in what the model is shown", () => {
+    const secretDiff = [
+      "diff --git a/src/client.ts b/src/client.ts",
+      "--- a/src/client.ts",
+      "+++ b/src/client.ts",
+      "@@ -1,3 +1,3 @@",
+      " export function connect(token: string) {",
+      '-  const apiKey = "old-key-1234";',
+      '+  const apiKey = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";',
+      "   return fetch(url, { headers: { authorization: token } });",
+      "",
+    ].join("\n");
+    const code: ReviewedFile = { path: "src/client.ts", blocks: blocksOfDiff(secretDiff) };
+    const pem: ReviewedFile = { path: "deploy/tls.yaml", blocks: [blockOfLines(3, ["key: |", "  -----BEGIN RSA PRIVATE KEY-----", "  MIIEowIBAAKCAQEA7VJTUt9Us8cKj", "  -----END RSA PRIVATE KEY-----", "db_password: hunter2"])] };
+
+    it("are masked in the listing: literals in code, values in config files, key blocks whole", () => {
+      const { text } = fitListing([code, pem], 10_000);
+      assert.equal(text, [
+        "File: src/client.ts",
+        "    1   export function connect(token: string) {",
+        "      -   const apiKey = [masked];",
+        "    2 +   const apiKey = [masked];",
+        "    3     return fetch(url, { headers: { authorization: token } });",
+        "      …",
+        "",
+        "File: deploy/tls.yaml",
+        "    3   key: |",
+        "    4   [masked]",
+        "    5   [masked]",
+        "    6   [masked]",
+        "    7   db_password: [masked]",
+        "      …",
+      ].join("\n"));
+    });
+
+    it("a file cut inside a key block shows what is left of it masked", () => {
+      const key = ["-----BEGIN PRIVATE KEY-----", ...Array.from({ length: 60 }, (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${i}`), "-----END PRIVATE KEY-----"];
+      const { text } = fitListing([{ path: "certs/key.pem", blocks: [blockOfLines(1, key)] }], 400);
+      assert.ok(text.endsWith("[… the rest of certs/key.pem left out to fit the request]"), text);
+      assert.doesNotMatch(text, /MIIE/);
+    });
+
+    it("findings keep the file's own lines for Apply Fix and the masked ones the model saw", () => {
+      const { files } = fitListing([code], 10_000);
+      const { placed } = placeFindings([finding(2, 2, "src/client.ts")], files, () => 3);
+      assert.deepEqual(placed.map((p) => [p.original, p.sent]), [[['  const apiKey = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";'], ["  const apiKey = [masked];"]]]);
+    });
+  });
 });
