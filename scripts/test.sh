@@ -47,6 +47,8 @@ step setup bash scripts/setup-vscode.sh
 # Replicas on PostgreSQL behind HAProxy (both installed by setup): consistency, drain, outages, faults.
 step team npm run --silent test:team
 step vscode npm run --silent test:vscode
+# A workspace of two folders (.code-workspace): chat paths, Apply, the agent and Undo name one file each.
+step multiroot npm run --silent test:vscode:multiroot
 # The smoke suites again, in the oldest VS Code that package.json's engines.vscode accepts.
 step vscode-oldest npm run --silent test:vscode:oldest
 step e2e npm run --silent test:e2e

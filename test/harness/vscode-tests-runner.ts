@@ -1,6 +1,6 @@
 import { runTests } from "@vscode/test-electron";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildVscodeTests } from "./build-vscode-tests";
 import { editorOf } from "./editor";
@@ -14,18 +14,27 @@ import { ensureToolchain, repoRoot } from "./toolchain";
  * in for the desktop executable; WISP_VSCODE_EDITOR=oldest runs the smoke suites in the oldest VS
  * Code Wisp supports (npm run test:vscode:oldest). WISP_EXTENSION_PATH overrides the extension under test;
  * WISP_VSCODE_SUITES names another folder of suites (a benchmark's), and the WISP_BENCH_*
- * variables reach those suites.
+ * variables reach those suites. A suites folder with a workspace.json (`{ "folders": ["alpha", "beta"] }`)
+ * runs in a multi-root workspace of those folders, opened through a .code-workspace file.
  */
 async function main(): Promise<number> {
   ensureToolchain();
   const extensionPath = process.env.WISP_EXTENSION_PATH ?? repoRoot;
   // Always rebuild (about a second): a stale dist/ would test yesterday's extension.
   if (extensionPath === repoRoot) buildExtension();
-  const extensionTestsPath = await buildVscodeTests(process.env.WISP_VSCODE_SUITES);
+  const suitesDir = process.env.WISP_VSCODE_SUITES;
+  const extensionTestsPath = await buildVscodeTests(suitesDir);
   const temp = new TempDirs();
   try {
     const workspace = temp.make("workspace");
-    writeFileSync(join(workspace, "hello.ts"), "export function hello(name: string): string {\n  return `hi ${name}`;\n}\n");
+    const folders = workspaceFolders(suitesDir);
+    let target = workspace;
+    if (folders === undefined) writeFileSync(join(workspace, "hello.ts"), "export function hello(name: string): string {\n  return `hi ${name}`;\n}\n");
+    else {
+      for (const folder of folders) mkdirSync(join(workspace, folder));
+      target = join(workspace, "wisp.code-workspace");
+      writeFileSync(target, `${JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, 2)}\n`);
+    }
     const userDataDir = temp.make("user-data");
     // Other extensions the suites drive (one uses Wisp's models through vscode.lm, as any extension would).
     const extensionsDir = temp.make("extensions");
@@ -37,8 +46,8 @@ async function main(): Promise<number> {
       vscodeExecutablePath: join(repoRoot, "test/harness/code-cli.mjs"),
       extensionDevelopmentPath: extensionPath,
       extensionTestsPath,
-      launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${extensionsDir}`],
-      // Read by the suites: where the user's settings.json lives, and the opened folder.
+      launchArgs: [target, `--user-data-dir=${userDataDir}`, `--extensions-dir=${extensionsDir}`],
+      // Read by the suites: where the user's settings.json lives, and the opened folder (a multi-root workspace's folders are in it).
       // WISP_VSCODE_EDITOR picks the editor (./editor.ts) in code-cli and the suites in the extension host.
       extensionTestsEnv: { WISP_TEST_USER_DATA_DIR: userDataDir, WISP_TEST_WORKSPACE: workspace, WISP_VSCODE_EDITOR: editorOf(), ...benchEnv() },
     });
@@ -56,6 +65,14 @@ async function main(): Promise<number> {
   } finally {
     temp.removeAll();
   }
+}
+
+/** The folders of the multi-root workspace a suites folder asks for (its workspace.json), else undefined: one folder. */
+function workspaceFolders(suitesDir: string | undefined): string[] | undefined {
+  const file = suitesDir === undefined ? undefined : join(repoRoot, suitesDir, "workspace.json");
+  if (file === undefined || !existsSync(file)) return undefined;
+  const { folders } = JSON.parse(readFileSync(file, "utf8")) as { folders: string[] };
+  return folders;
 }
 
 function benchEnv(): Record<string, string> {

@@ -7,6 +7,7 @@ import { ToolSchemaCompiler } from "../../core/agent/tool-args";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import type { ChatSetup } from "../../core/chat/chat-request";
+import { relativeInFolder, workspacePathOf } from "../../core/context/workspace-paths";
 import type { ApprovalChoice, ChatMode } from "../../core/chat/protocol";
 import type { Chunk } from "../../core/context/chunker";
 import type { ClientFactory } from "../client-factory";
@@ -36,7 +37,9 @@ export interface AgentControllerDeps {
   /** The chat's model and limits (the agent uses the chat model). */
   readonly chatSetup: () => Promise<ChatSetup>;
   readonly isSensitive: (uri: vscode.Uri) => boolean;
+  /** The workspace index's chunks of a file, by its path as the chat names it (workspace-path.ts). */
   readonly indexed: (path: string) => readonly Chunk[] | undefined;
+  /** The files the workspace index holds, as the chat names them, sorted; undefined while it is not ready. */
   readonly indexedPaths: () => string[] | undefined;
   /** The folder's .gitignore rules, kept while no .gitignore changes (undefined: read at each task). */
   readonly ignoreRules?: (folder: vscode.WorkspaceFolder) => Promise<IgnoreRules>;
@@ -176,13 +179,24 @@ export class AgentController implements vscode.Disposable {
       this.session.review(owner.chatId, turnId, "kept", paths);
       return path ? `Kept the changes to ${path}.` : "Kept the task's changes.";
     }
-    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const folder = await this.taskFolder();
     await saveUnsaved(folder, paths ?? checkpoint.paths());
     const undone = await checkpoint.undo(folder.fsPath, paths);
     this.requestCheckpoints.undone(owner.chatId, turnId, paths);
     this.session.review(owner.chatId, turnId, "undone", paths);
     this.deps.log.info(`agent: undid ${undone.length} file(s)`);
     return undone.length === 1 ? `Undid the changes to ${undone[0]}.` : `Undid the changes to ${undone.length} files.`;
+  }
+
+  /** A file the last task changed, in the folder it worked in (Open Diff). */
+  async changedFile(path: string): Promise<vscode.Uri> {
+    return vscode.Uri.joinPath(await this.taskFolder(), path);
+  }
+
+  /** The folder the last task worked in (the first folder, for a checkpoint kept before the folder was). */
+  private async taskFolder(): Promise<vscode.Uri> {
+    const root = (await this.checkpoint).root();
+    return root === undefined ? vscode.workspace.workspaceFolders![0]!.uri : vscode.Uri.file(root);
   }
 
   /** The original text of a file the last task changed ("" for one it created), for Open Diff. */
@@ -234,6 +248,7 @@ export class AgentController implements vscode.Disposable {
     const rules = agent.rules ? await loadRules(folder.uri) : [];
     const systemPrompt = agentSystemPrompt({
       workspaceName: folder.name,
+      otherFolders: vscode.workspace.workspaceFolders!.filter((f) => f !== folder).map((f) => f.name),
       platform: process.platform,
       shell: process.platform === "win32" ? "cmd.exe" : process.env.SHELL || "/bin/sh",
       rules,
@@ -246,6 +261,7 @@ export class AgentController implements vscode.Disposable {
     const profile = this.profiles.get(task.chatId);
     if (profile) return profile.tools();
     const folder = vscode.workspace.workspaceFolders![0]!;
+    const names = vscode.workspace.workspaceFolders!.map((f) => f.name);
     const agent = this.deps.settings.value.agent;
     const checkpoint = await this.checkpoint;
     if (!task.resumed || checkpoint.ownedBy()?.turnId !== task.turnId) {
@@ -253,19 +269,20 @@ export class AgentController implements vscode.Disposable {
       // Starting the next task keeps the last one's changes (its Keep/Undo go away).
       if (previous) this.session.review(previous.chatId, previous.turnId, "kept");
       this.highlights?.untrack();
-      await checkpoint.begin({ chatId: task.chatId, turnId: task.turnId });
+      await checkpoint.begin({ chatId: task.chatId, turnId: task.turnId }, folder.uri.fsPath);
     }
     // The request's own checkpoint (the user turn this task answers): Restore Checkpoint goes back to before it.
     const turns = this.deps.store.get(task.chatId)?.turns ?? [];
     const question = turns[turns.findIndex((t) => t.id === task.turnId) - 1];
-    if (question?.role === "user") await this.requestCheckpoints.begin(task.chatId, question.id, task.turnId);
+    if (question?.role === "user") await this.requestCheckpoints.begin(task.chatId, question.id, task.turnId, folder.uri.fsPath);
     const request = question?.role === "user" ? this.requestCheckpoints.recorder(task.chatId, question.id, folder.uri.fsPath) : undefined;
     const ws = await AgentWorkspace.open({
       folder,
       approvals: this.approvals,
       isSensitive: this.deps.isSensitive,
-      indexed: this.deps.indexed,
-      indexedPaths: this.deps.indexedPaths,
+      // The index holds every folder's files; the agent's tools reach its own folder only, by paths relative to it.
+      indexed: (path) => this.deps.indexed(workspacePathOf(names, folder.index, path)),
+      indexedPaths: () => this.deps.indexedPaths()?.flatMap((path) => relativeInFolder(path, names, folder.index) ?? []),
       ignoreRules: this.deps.ignoreRules,
       askBeforeReads: agent.approveReads === "ask",
       maxOutputChars: agent.maxOutputChars,

@@ -29,9 +29,8 @@ export async function agentMessage(agent: AgentController, message: AgentMessage
     case "agentRedo":
       return agent.checkpoints.redo();
     case "agentDiff": {
-      const folder = vscode.workspace.workspaceFolders?.[0];
-      if (!folder || (await agent.original(message.path)) === undefined) return `There is no change of the last task to ${message.path} to show.`;
-      const current = vscode.Uri.joinPath(folder.uri, message.path);
+      if ((await agent.original(message.path)) === undefined) return `There is no change of the last task to ${message.path} to show.`;
+      const current = await agent.changedFile(message.path);
       await vscode.commands.executeCommand("vscode.diff", originalUri(message.path), current, `${message.path} (before the task ↔ now)`);
       return undefined;
     }

@@ -39,7 +39,7 @@ export class CheckpointActions {
   async restore(requestId: string): Promise<string> {
     const { store, checkpoints } = this.deps;
     const chat = store.active();
-    const root = workspaceRoot();
+    const root = this.rootOf(chat.id);
     const index = chat.turns.findIndex((t) => t.id === requestId && t.role === "user");
     if (this.deps.isRunning(chat.id)) return "Stop the task before restoring a checkpoint.";
     const plan = root && index >= 0 ? await checkpoints.planRestore(chat.id, requestId, root) : undefined;
@@ -59,7 +59,7 @@ export class CheckpointActions {
   async redo(): Promise<string> {
     const { store, checkpoints } = this.deps;
     const chat = store.active();
-    const root = workspaceRoot();
+    const root = this.rootOf(chat.id);
     if (this.deps.isRunning(chat.id)) return "Stop the task before Redo.";
     const last = chat.turns.at(-1)?.id ?? "";
     const plan = root ? await checkpoints.planRedo(chat.id, root, last) : undefined;
@@ -72,6 +72,11 @@ export class CheckpointActions {
     this.deps.events.changed(chat.id);
     this.deps.log.info(`agent: redid ${redone.paths.length} file(s), ${redone.turns.length} turn(s) back`);
     return `Redone: ${count(plan.record.requests.length, "request")} and ${count(redone.paths.length, "file")} back.`;
+  }
+
+  /** The folder the chat's checkpoints name files in (the first folder, for those kept before the folder was). */
+  private rootOf(chatId: string): string | undefined {
+    return this.deps.checkpoints.rootOf(chatId) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   }
 
   /**
@@ -95,10 +100,6 @@ export class CheckpointActions {
     for (const document of unsaved) await document.save();
     return true;
   }
-}
-
-function workspaceRoot(): string | undefined {
-  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
 function relativeTo(root: vscode.Uri, uri: vscode.Uri): string | undefined {

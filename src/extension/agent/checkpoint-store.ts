@@ -10,6 +10,8 @@ export interface CheckpointOwner {
 
 interface Manifest {
   readonly owner: CheckpointOwner;
+  /** The folder the paths are in (absent in manifests written before it was kept). */
+  readonly root?: string;
   readonly files: readonly { readonly path: string; readonly existed: boolean; readonly blob?: string }[];
 }
 
@@ -21,6 +23,7 @@ interface Manifest {
 export class CheckpointStore {
   private checkpoint = new Checkpoint();
   private owner: CheckpointOwner | undefined;
+  private folderRoot: string | undefined;
   /** Disk work, one piece after another: a task's clearing of the folder never lands after its first save. */
   private disk: Promise<void> = Promise.resolve();
 
@@ -37,14 +40,20 @@ export class CheckpointStore {
     return this.owner;
   }
 
+  /** The folder the task worked in: Undo writes there, whatever folder comes first by then. */
+  root(): string | undefined {
+    return this.folderRoot;
+  }
+
   /**
    * A new task starts: the previous one's originals are forgotten (its changes kept). The folder is
    * cleared and written behind the task's first request (it took 15-60 ms before it on a busy
    * machine); the first edit's save waits for it.
    */
-  async begin(owner: CheckpointOwner): Promise<void> {
+  async begin(owner: CheckpointOwner, root: string): Promise<void> {
     this.checkpoint = new Checkpoint();
     this.owner = owner;
+    this.folderRoot = root;
     const folder = this.folder;
     // A failure here shows at the first edit, whose save goes through the same folder.
     void this.queue(async () => {
@@ -114,13 +123,14 @@ export class CheckpointStore {
         return { path: step.path, existed: true, blob };
       }),
     );
-    const manifest: Manifest = { owner: this.owner, files };
+    const manifest: Manifest = { owner: this.owner, files, ...(this.folderRoot === undefined ? {} : { root: this.folderRoot }) };
     await writeFile(join(this.folder, "manifest.json"), JSON.stringify(manifest));
   }
 
   private async load(folder: string): Promise<void> {
     const manifest = JSON.parse(await readFile(join(folder, "manifest.json"), "utf8")) as Manifest;
     this.owner = manifest.owner;
+    this.folderRoot = manifest.root;
     for (const file of manifest.files) {
       const original: FileOriginal = file.existed && file.blob ? { existed: true, bytes: new Uint8Array(await readFile(join(folder, file.blob))) } : { existed: false };
       this.checkpoint.remember(file.path, original);

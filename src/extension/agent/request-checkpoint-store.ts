@@ -42,6 +42,8 @@ interface Manifest {
   readonly version: 1;
   readonly chatId: string;
   readonly checkpoints: ChatCheckpoints;
+  /** The folder the paths are in (absent in manifests written before it was kept). */
+  readonly root?: string;
 }
 
 /**
@@ -51,6 +53,8 @@ interface Manifest {
  */
 export class RequestCheckpointStore {
   private readonly chats = new Map<string, ChatCheckpoints>();
+  /** The folder each chat's checkpoints name files in: restoring writes there, whatever folder comes first by then. */
+  private readonly roots = new Map<string, string>();
   private readonly memoryBlobs = new Map<string, Uint8Array>();
   /** Contents being written or restored: never collected, even before the manifest names them. */
   private readonly pinned = new Set<string>();
@@ -65,7 +69,9 @@ export class RequestCheckpointStore {
       if (!name.endsWith(".json")) continue;
       try {
         const manifest = JSON.parse(readFileSync(join(folder, name), "utf8")) as unknown;
-        if (isManifest(manifest)) store.chats.set(manifest.chatId, manifest.checkpoints);
+        if (!isManifest(manifest)) continue;
+        store.chats.set(manifest.chatId, manifest.checkpoints);
+        if (typeof manifest.root === "string") store.roots.set(manifest.chatId, manifest.root);
       } catch {
         // A damaged file: that chat has no checkpoints; the others still do.
       }
@@ -77,11 +83,22 @@ export class RequestCheckpointStore {
     return this.chats.get(chatId) ?? emptyCheckpoints;
   }
 
-  /** A request's task starts (or goes on): it has a checkpoint, and Redo of an earlier restore is given up. */
-  async begin(chatId: string, requestId: string, answerId: string): Promise<void> {
-    const before = this.get(chatId);
+  /** The folder the chat's checkpoints are in; undefined for none, or for a manifest that did not say. */
+  rootOf(chatId: string): string | undefined {
+    return this.roots.get(chatId);
+  }
+
+  /**
+   * A request's task starts (or goes on) in `root`: it has a checkpoint, and Redo of an earlier
+   * restore is given up. A chat's checkpoints are in one folder: those of a chat that worked in
+   * another one (the workspace's folders changed order) go, so that a path never means another file.
+   */
+  async begin(chatId: string, requestId: string, answerId: string, root?: string): Promise<void> {
+    const moved = root !== undefined && this.roots.has(chatId) && this.roots.get(chatId) !== root;
+    const before = moved ? emptyCheckpoints : this.get(chatId);
+    if (root !== undefined) this.roots.set(chatId, root);
     this.set(chatId, beginRequest(before, requestId, answerId));
-    if (before.redo.length > 0) await this.collect();
+    if (before.redo.length > 0 || moved) await this.collect();
   }
 
   recorder(chatId: string, requestId: string, root: string): RequestRecorder {
@@ -167,8 +184,10 @@ export class RequestCheckpointStore {
   }
 
   private set(chatId: string, checkpoints: ChatCheckpoints, save = true): void {
-    if (checkpoints.requests.length === 0 && checkpoints.redo.length === 0) this.chats.delete(chatId);
-    else this.chats.set(chatId, checkpoints);
+    if (checkpoints.requests.length === 0 && checkpoints.redo.length === 0) {
+      this.chats.delete(chatId);
+      this.roots.delete(chatId);
+    } else this.chats.set(chatId, checkpoints);
     if (save) this.save(chatId);
   }
 
@@ -179,7 +198,8 @@ export class RequestCheckpointStore {
     const checkpoints = this.chats.get(chatId);
     if (!checkpoints) return rmSync(file, { force: true });
     mkdirSync(this.folder, { recursive: true });
-    writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, chatId, checkpoints } satisfies Manifest));
+    const root = this.roots.get(chatId);
+    writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, chatId, checkpoints, ...(root === undefined ? {} : { root }) } satisfies Manifest));
     renameSync(`${file}.tmp`, file);
   }
 

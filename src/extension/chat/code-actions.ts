@@ -4,6 +4,7 @@ import { matchingBlock } from "../../core/edit/matching-block";
 import { codeAsGiven } from "../../core/edit/reply-code";
 import { workspaceFile } from "../context/workspace-file";
 import { selectedLines } from "../edit/edit-target";
+import { workspacePath } from "../context/workspace-path";
 
 /** Opens code as a reviewed edit of lines `startLine`-`endLine` (inclusive) of the editor. */
 export type ApplyAsEdit = (editor: vscode.TextEditor, target: { document: vscode.TextDocument; startLine: number; endLine: number }, code: string) => Promise<void>;
@@ -89,7 +90,7 @@ function linesToReplace(editor: vscode.TextEditor, code: readonly string[], byMa
   let match: { found: { startLine: number; endLine: number } | undefined } | undefined;
   const matched = () => (match ??= { found: matchingBlock(Array.from({ length: document.lineCount }, (_, i) => document.lineAt(i).text), code) }).found;
   const target = (byMatch ? matched() : undefined) ?? selectedLines(editor.selection) ?? matched();
-  if (target === undefined) throw new Error(`No lines in ${vscode.workspace.asRelativePath(document.uri, false)} start and end like this code: select the lines it should replace, then Apply again.`);
+  if (target === undefined) throw new Error(`No lines in ${workspacePath(document.uri)} start and end like this code: select the lines it should replace, then Apply again.`);
   return target;
 }
 

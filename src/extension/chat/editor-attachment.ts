@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { CodeAttachment } from "../../core/chat/conversation";
+import { workspacePath } from "../context/workspace-path";
 
 /** Most characters attached from one editor: enough for a large function, not a whole bundle. */
 const maxAttachmentChars = 60_000;
@@ -22,7 +23,7 @@ export function attachmentFromEditor(editor: vscode.TextEditor, newId: () => str
   if (text.trim() === "") return undefined;
   return {
     id: newId(),
-    path: vscode.workspace.asRelativePath(document.uri, false) || document.fileName,
+    path: workspacePath(document.uri) || document.fileName,
     language: document.languageId,
     startLine: range.start.line + 1,
     endLine: endLine + 1,

@@ -8,6 +8,7 @@ import { readTextFile } from "./text-files";
 import type { WorkspaceIndex } from "./workspace-index";
 import { gitChanges } from "./git-changes";
 import type { SensitiveConsent } from "./sensitive-consent";
+import { workspacePath, workspaceUris } from "./workspace-path";
 
 /** Largest file attached by @file: more than a model should read in one go. */
 const maxMentionBytes = 256 * 1024;
@@ -95,10 +96,11 @@ export class MentionSources {
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputText ? [this.index.relativePath(t.input.uri)] : [])).filter((p): p is string => p !== undefined);
     // Open and recently opened files first, then the rest of the index, then sensitive files the query names.
     const paths = [...new Set([...open, ...tabs, ...this.index.index.paths(), ...this.index.sensitiveNamed(query)])];
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    return rankCandidates(query, paths, (p) => p, listLength).flatMap((path) =>
-      folder ? [this.offer({ kind: "file", uri: vscode.Uri.joinPath(folder.uri, path) }, { kind: "file", label: path.slice(path.lastIndexOf("/") + 1), detail: path })] : [],
-    );
+    // The index names a file in one folder only (its folder's name first in a multi-root workspace).
+    return rankCandidates(query, paths, (p) => p, listLength).flatMap((path) => {
+      const uri = workspaceUris(path)[0];
+      return uri ? [this.offer({ kind: "file", uri }, { kind: "file", label: path.slice(path.lastIndexOf("/") + 1), detail: path })] : [];
+    });
   }
 
   private async symbols(query: string): Promise<MentionItem[]> {
@@ -107,14 +109,14 @@ export class MentionSources {
     return rankCandidates(query, inWorkspace, (s) => s.name, listLength).map((s) =>
       this.offer(
         { kind: "symbol", uri: s.location.uri, name: s.name, range: s.location.range },
-        { kind: "symbol", label: s.name, detail: `${vscode.SymbolKind[s.kind]} · ${vscode.workspace.asRelativePath(s.location.uri, false)}:${s.location.range.start.line + 1}` },
+        { kind: "symbol", label: s.name, detail: `${vscode.SymbolKind[s.kind]} · ${workspacePath(s.location.uri)}:${s.location.range.start.line + 1}` },
       ),
     );
   }
 
   /** A file, whole, as an attachment (the caller has asked about a sensitive one). */
   async file(uri: vscode.Uri): Promise<CodeAttachment> {
-    const path = vscode.workspace.asRelativePath(uri, false);
+    const path = workspacePath(uri);
     const text = await readTextFile(uri, { maxBytes: maxMentionBytes });
     if (text === "too-large") throw new Error(`${path} is larger than ${maxMentionBytes / 1024} KB: not attached. Select the part you mean and use Ask About Selection, or @symbol.`);
     if (text === "binary") throw new Error(`${path} is a binary file: not attached.`);
@@ -132,7 +134,7 @@ export class MentionSources {
     const full = document.validateRange(new vscode.Range(range.start.line, 0, range.end.line, Number.MAX_SAFE_INTEGER));
     return {
       id: this.newId(),
-      path: vscode.workspace.asRelativePath(target.uri, false),
+      path: workspacePath(target.uri),
       language: document.languageId,
       startLine: full.start.line + 1,
       endLine: full.end.line + 1,
@@ -150,7 +152,7 @@ export class MentionSources {
       // Blank lines at the end of the view say nothing.
       const text = editor.document.getText(range).replace(/\r\n/g, "\n").replace(/\s+$/, "");
       if (text === "") return [];
-      const path = vscode.workspace.asRelativePath(editor.document.uri, false) || editor.document.fileName;
+      const path = workspacePath(editor.document.uri) || editor.document.fileName;
       const endLine = range.start.line + text.split("\n").length;
       return [{ id: this.newId(), path, language: editor.document.languageId, startLine: range.start.line + 1, endLine, text, source: "open" as const }];
     });

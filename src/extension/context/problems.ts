@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { CodeAttachment } from "../../core/chat/conversation";
+import { workspacePath } from "./workspace-path";
 
 /** Most diagnostics listed: past this many, the first ones say enough. */
 const maxProblems = 200;
@@ -9,7 +10,7 @@ const severities = ["error", "warning", "info", "hint"];
 function line(uri: vscode.Uri, d: vscode.Diagnostic): string {
   const code = typeof d.code === "object" ? d.code.value : d.code;
   const origin = [d.source, code].filter((x) => x !== undefined && x !== "").join(" ");
-  const where = `${vscode.workspace.asRelativePath(uri, false)}:${d.range.start.line + 1}:${d.range.start.character + 1}`;
+  const where = `${workspacePath(uri)}:${d.range.start.line + 1}:${d.range.start.character + 1}`;
   return `${where} ${severities[d.severity]}: ${d.message.replace(/\s+/g, " ")}${origin ? ` (${origin})` : ""}`;
 }
 
@@ -27,7 +28,7 @@ export function problemsAttachment(newId: () => string, isSensitive: (uri: vscod
   const active = vscode.window.activeTextEditor?.document.uri;
   const own = active && !isSensitive(active) ? vscode.languages.getDiagnostics(active) : [];
   if (active && own.length > 0) {
-    const path = vscode.workspace.asRelativePath(active, false);
+    const path = workspacePath(active);
     return attachment(newId, `Problems in ${path} (${own.length})`, path, own.map((d) => line(active, d)));
   }
   const all = vscode.languages.getDiagnostics().flatMap(([uri, list]) => (isSensitive(uri) ? [] : list.map((d) => line(uri, d))));
@@ -40,6 +41,6 @@ export function problemsOnLines(document: vscode.TextDocument, startLine: number
   const range = new vscode.Range(startLine - 1, 0, endLine - 1, Number.MAX_SAFE_INTEGER);
   const found = vscode.languages.getDiagnostics(document.uri).filter((d) => d.range.intersection(range) !== undefined);
   if (found.length === 0) return undefined;
-  const path = vscode.workspace.asRelativePath(document.uri, false);
+  const path = workspacePath(document.uri);
   return attachment(newId, `Problems on ${path}, lines ${startLine}-${endLine} (${found.length})`, path, found.map((d) => line(document.uri, d)));
 }

@@ -10,6 +10,7 @@ import type { IgnoreRules, WorkspaceIgnoreRules } from "./ignore-rules";
 import type { SensitiveFileRules } from "./sensitive-file-rules";
 import { folderFiles } from "./folder-files";
 import { readTextFile, type NotText, type TextFileLimits } from "./text-files";
+import { workspacePath, workspaceUris } from "./workspace-path";
 
 export interface WorkspaceIndexOptions extends TextFileLimits {
   /** Most files indexed: a bigger workspace is indexed in part, and the log says so. */
@@ -38,7 +39,9 @@ export interface IndexStatus {
  * never waits for it) and kept current on save, create and delete. Respects .gitignore and
  * files.exclude; skips large and binary files. Sensitive files (wisp.sensitiveFiles, .wispignore)
  * are never read: only their paths are kept, for an @ mention that names one. A changed file is
- * judged by the same rules from its path alone (no search of the workspace per change).
+ * judged by the same rules from its path alone (no search of the workspace per change). Files are
+ * held under the paths the chat shows (workspace-path.ts): in a multi-root workspace, two folders'
+ * src/index.ts are two files.
  */
 export class WorkspaceIndex implements vscode.Disposable {
   readonly index = new Bm25Index();
@@ -114,8 +117,9 @@ export class WorkspaceIndex implements vscode.Disposable {
       if (generation !== this.generation) return;
       this.ignoreRules = rules;
       this.rulesGeneration = generation;
+      // A path the folders now name otherwise (a folder added or removed) goes too: the search brings the file back under its new one.
       for (const path of this.knownPaths()) {
-        if (this.inSomeFolder(path, (uri, folder) => this.workspacePath(uri) === undefined || this.excludesOf(folder).verdict(path) === "excluded")) this.drop(path);
+        if (this.inSomeFolder(path, (uri, folder) => this.workspacePath(uri) !== path || this.excludesOf(folder).verdict(folderRelative(uri)) === "excluded")) this.drop(path);
       }
       // No exclude argument: findFiles then applies files.exclude itself.
       this.searches++;
@@ -161,14 +165,14 @@ export class WorkspaceIndex implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
-  /** The workspace-relative path of a file (or folder) in the workspace that .gitignore lets in, else undefined. */
+  /** The workspace path (as the chat shows it) of a file (or folder) in the workspace that .gitignore lets in, else undefined. */
   private workspacePath(uri: vscode.Uri, isFolder = false): string | undefined {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     // The folder itself is no path in it (asRelativePath gives its absolute path, which the rules refuse).
     if (folder === undefined || uri.scheme !== "file" || uri.path.replace(/\/$/, "") === folder.uri.path.replace(/\/$/, "")) return undefined;
-    const path = vscode.workspace.asRelativePath(uri, false);
+    const path = folderRelative(uri);
     // Git reads a folder as `path/`: `node_modules/` leaves the folder out.
-    return this.ignoreRules.get(folder.uri.toString())?.ignores(isFolder ? `${path}/` : path) ? undefined : path;
+    return this.ignoreRules.get(folder.uri.toString())?.ignores(isFolder ? `${path}/` : path) ? undefined : workspacePath(uri);
   }
 
   /**
@@ -213,7 +217,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     // their own, and a folder removed and made again at once is reported as changed, its new files
     // with no events (in 4 of 7 runs of six rounds here): its event stands for its files.
     if ((await onDisk(uri))?.folder) return this.scanFolder(uri, generation);
-    if (!(await this.included(uri, path))) return this.forget(uri);
+    if (!(await this.included(uri))) return this.forget(uri);
     await this.add(uri, generation);
   }
 
@@ -243,19 +247,18 @@ export class WorkspaceIndex implements vscode.Disposable {
     const letIn = async (entry: vscode.Uri, isFolder: boolean) => {
       const entryPath = this.workspacePath(entry, isFolder);
       // A folder with a sibling condition over it is looked into: its files are judged one by one.
-      return entryPath !== undefined && (isFolder ? this.excludesOf(folder).verdict(entryPath) !== "excluded" : await this.included(entry, entryPath));
+      return entryPath !== undefined && (isFolder ? this.excludesOf(folder).verdict(folderRelative(entry)) !== "excluded" : await this.included(entry));
     };
     const files = await folderFiles(uri, letIn, this.options.maxFiles);
     if (generation !== this.generation) return;
-    const paths = files.map((file) => vscode.workspace.asRelativePath(file, false));
-    const listed = new Set(paths);
+    const listed = new Set(files.map((file) => workspacePath(file)));
     // A folder made in one go (a clone, an unpacked archive) may bring a .gitignore with no event of its own.
     const rules = this.ignoreRules.get(folder.uri.toString());
-    if (paths.some((file) => /(^|\/)\.gitignore$/.test(file) && !rules?.readFrom(file))) return this.gitignores.invalidate();
+    if (files.map(folderRelative).some((file) => /(^|\/)\.gitignore$/.test(file) && !rules?.readFrom(file))) return this.gitignores.invalidate();
     const prefix = `${path}/`;
     for (const known of this.knownPaths()) {
       // Asked of the disk too: a file made since the listing is not gone.
-      if (known.startsWith(prefix) && !listed.has(known) && (await onDisk(vscode.Uri.joinPath(folder.uri, known))) === undefined) this.drop(known);
+      if (known.startsWith(prefix) && !listed.has(known) && (await onDisk(workspaceUris(known)[0] ?? uri)) === undefined) this.drop(known);
     }
     for (const file of files) await this.refresh(file, generation);
   }
@@ -275,7 +278,7 @@ export class WorkspaceIndex implements vscode.Disposable {
 
   private forget(uri: vscode.Uri): void {
     this.forgets++;
-    const path = vscode.workspace.asRelativePath(uri, false);
+    const path = workspacePath(uri);
     const prefix = `${path}/`;
     // A deleted folder takes its files with it.
     for (const known of this.knownPaths()) if (known === path || known.startsWith(prefix)) this.drop(known);
@@ -300,9 +303,10 @@ export class WorkspaceIndex implements vscode.Disposable {
    * Whether files.exclude lets the file in, as the full build's search would: its patterns matched
    * here; only a pattern with a sibling condition (`"when"`) asks the search, which knows the siblings.
    */
-  private async included(uri: vscode.Uri, path: string): Promise<boolean> {
+  private async included(uri: vscode.Uri): Promise<boolean> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (folder === undefined) return false;
+    const path = folderRelative(uri);
     const verdict = this.excludesOf(folder).verdict(path);
     if (verdict !== "depends-on-siblings") return verdict === "included";
     this.searches++;
@@ -332,9 +336,12 @@ export class WorkspaceIndex implements vscode.Disposable {
     return [...this.index.paths(), ...this.sensitivePaths];
   }
 
-  /** Whether `test` holds for the path in some workspace folder (a relative path does not say which). */
+  /** Whether `test` holds for the file a path names (one held from before the folders changed may name one in each). */
   private inSomeFolder(path: string, test: (uri: vscode.Uri, folder: vscode.WorkspaceFolder) => boolean): boolean {
-    return (vscode.workspace.workspaceFolders ?? []).some((folder) => test(vscode.Uri.joinPath(folder.uri, path), folder));
+    return workspaceUris(path).some((uri) => {
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      return folder !== undefined && test(uri, folder);
+    });
   }
 
   private setState(state: IndexStatus["state"]): void {
@@ -342,6 +349,11 @@ export class WorkspaceIndex implements vscode.Disposable {
     this.state = state;
     this.stateChanged.fire(state);
   }
+}
+
+/** The path in its own folder: what .gitignore and files.exclude judge. */
+function folderRelative(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, false);
 }
 
 /** What is at `uri` now, and when it last changed (ms); undefined when nothing is (gone: its delete event forgets what it held). */

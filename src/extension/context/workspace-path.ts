@@ -1,0 +1,21 @@
+import * as vscode from "vscode";
+import { folderPathCandidates, workspacePathOf } from "../../core/context/workspace-paths";
+
+const folders = () => vscode.workspace.workspaceFolders ?? [];
+
+/**
+ * How the chat names a file (see core/context/workspace-paths.ts): relative to its folder, prefixed
+ * with the folder's name when the workspace has more than one; outside the folders, as
+ * asRelativePath gives it (its full path).
+ */
+export function workspacePath(uri: vscode.Uri): string {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  const relative = vscode.workspace.asRelativePath(uri, false);
+  return folder === undefined ? relative : workspacePathOf(folders().map((f) => f.name), folder.index, relative);
+}
+
+/** The URIs a chat path may mean, most likely first (several only where the path alone cannot tell). */
+export function workspaceUris(path: string): vscode.Uri[] {
+  const all = folders();
+  return folderPathCandidates(path, all.map((f) => f.name)).map((c) => vscode.Uri.joinPath(all[c.folder]!.uri, c.relative));
+}
