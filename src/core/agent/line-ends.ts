@@ -1,6 +1,7 @@
 /**
  * The line ends of the agent's writes. Models write "\n"; a file keeps the line ends it has, and a
- * new file (or one of a single line) gets those files.eol asks for, as the editor gives a new file.
+ * new file (or one of a single line) gets those files.eol asks for, as the editor gives a new file,
+ * unless the model wrote it in CRLF on purpose (see newFileText).
  */
 
 export type LineEnd = "\n" | "\r\n";
@@ -20,4 +21,12 @@ export function lineEndOfSetting(eol: unknown, platform: string): LineEnd {
 /** The text with every line break as `eol`. */
 export function withLineEnds(text: string, eol: LineEnd): string {
   return text.replace(/\r?\n/g, eol);
+}
+
+/**
+ * A new file's text: as the model wrote it when it wrote CRLF (a model writes "\n" unless it means
+ * otherwise: a .bat file, a file for Windows), else with the line ends files.eol gives new files.
+ */
+export function newFileText(content: string, eol: LineEnd): string {
+  return content.includes("\r\n") ? content : withLineEnds(content, eol);
 }

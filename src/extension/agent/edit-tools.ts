@@ -5,7 +5,7 @@ import type { ToolOutcome } from "../../core/agent/agent-loop";
 import { agentsFileCandidates } from "../../core/agent/agent-prompt";
 import type { StepReporter } from "../../core/agent/agent-session";
 import { lineDelta } from "../../core/agent/checkpoint";
-import { lineEndOf, lineEndOfSetting, withLineEnds, type LineEnd } from "../../core/agent/line-ends";
+import { lineEndOf, lineEndOfSetting, newFileText, withLineEnds, type LineEnd } from "../../core/agent/line-ends";
 import { replaceOnce } from "../../core/agent/replace-once";
 import { protectedPathReason } from "../../core/agent/protected-paths";
 import type { AgentWorkspace, WorkspaceFileRef } from "./agent-workspace";
@@ -50,7 +50,8 @@ export class EditTools {
     step.update({ title: `${before === "missing" ? "created" : "rewrote"} ${file.relative}`, path: file.relative });
     return this.write(file, before, (now) => {
       if (now !== before) return fail(`${file.relative} changed while the edit waited for approval, so it was not rewritten: read it again.`);
-      return withLineEnds(args.content, (now === "missing" ? undefined : lineEndOf(now)) ?? this.newFileLineEnd(file));
+      if (now === "missing") return newFileText(args.content, this.newFileLineEnd(file));
+      return withLineEnds(args.content, lineEndOf(now) ?? this.newFileLineEnd(file));
     }, step, signal, sensitive === "allowed");
   }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lineEndOf, lineEndOfSetting, withLineEnds } from "../../../src/core/agent/line-ends";
+import { lineEndOf, lineEndOfSetting, newFileText, withLineEnds } from "../../../src/core/agent/line-ends";
 import { replaceOnce } from "../../../src/core/agent/replace-once";
 
 describe("core/agent: the line ends of the agent's writes", () => {
@@ -14,6 +14,12 @@ describe("core/agent: the line ends of the agent's writes", () => {
     assert.equal(lineEndOfSetting(undefined, "darwin"), "\n");
     assert.equal(withLineEnds("a\nb\r\nc\n", "\r\n"), "a\r\nb\r\nc\r\n");
     assert.equal(withLineEnds("a\r\nb\n", "\n"), "a\nb\n");
+  });
+
+  it("a new file gets files.eol's line ends, unless the model wrote CRLF on purpose (a .bat file)", () => {
+    assert.equal(newFileText("# Notes\n\nText\n", "\r\n"), "# Notes\r\n\r\nText\r\n");
+    assert.equal(newFileText("# Notes\n", "\n"), "# Notes\n");
+    assert.equal(newFileText("@echo off\r\necho hi\r\n", "\n"), "@echo off\r\necho hi\r\n");
   });
 
   it("replace_string_in_file in a CRLF file: the model's \\n lines match and are written as CRLF, and a new_string already in CRLF gets no second \\r", () => {
