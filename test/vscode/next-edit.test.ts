@@ -134,6 +134,22 @@ describe("Next-edit suggestions (real VS Code, local predictor)", function () {
     for (const clause of ["wisp.nextEditShown", "!suggestWidgetVisible", "!inlineSuggestionVisible", "!inSnippetMode"]) assert.ok(tab.when.split(" && ").includes(clause), clause);
   });
 
+  it("a rename typed with multiple cursors: the remaining use is offered, and the Tab key stays theirs while they are several", async () => {
+    const editor = await open("next-edit-cursors.ts");
+    editor.selections = [1, 3].map((line) => {
+      const start = new vscode.Position(line, editor.document.lineAt(line).text.indexOf("count"));
+      return new vscode.Selection(start, start.translate(0, "count".length));
+    });
+    for (const ch of "total") await vscode.commands.executeCommand("type", { text: ch });
+    const view = await shown("the remaining use", (v) => v?.newText === "total");
+    assert.deepEqual([view!.line, view!.oldText], [6, "count"]);
+    assert.equal(editor.selections.length, 2, "the cursors are still there");
+    // Tab with several cursors indents at each of them: jumping to the suggestion would drop them.
+    const bindings = vscode.extensions.getExtension(wispExtensionId)!.packageJSON.contributes.keybindings as { command: string; key: string; when: string }[];
+    const tab = bindings.find((b) => b.command === "wisp.nextEdit.tab" && b.key === "tab")!;
+    assert.ok(tab.when.split(" && ").includes("!editorHasMultipleSelections"), tab.when);
+  });
+
   it("the status menu's toggle turns it off: a rename then proposes nothing, and on again", async () => {
     assert.equal(await vscode.commands.executeCommand("wisp.toggleNextEdit"), false);
     try {

@@ -15,15 +15,18 @@ const keptHunks = 16;
 
 /**
  * The user's recent edits per document, coalesced into hunks as they type: a change that touches
- * the latest hunk of its document grows it, any other starts a new one. Wisp's own edits (accepted
- * suggestions) move the hunks but are never recorded as typing. Keeps each open document's text,
+ * a hunk the user's latest change of its document made (one per cursor) grows it, any other starts
+ * a new one. Wisp's own edits (accepted suggestions) move the hunks but are never recorded as typing. Keeps each open document's text,
  * so a hunk's old text is known whatever the editor reports.
  */
 export class EditHistory {
   private readonly texts = new Map<string, string>();
   private hunks: Hunk[] = [];
-  /** Documents where Wisp edited last: the user's next change there starts a new hunk, never grows the old one. */
-  private readonly sealed = new Set<string>();
+  /**
+   * Per document, the hunks the user's latest event made or grew, one per cursor: the next keystroke
+   * grows them. Empty after Wisp's own edit: the user's next change there starts a new hunk.
+   */
+  private readonly live = new Map<string, Set<Hunk>>();
 
   /** Starts following a document (again): its history so far is forgotten. */
   open(uri: string, text: string): void {
@@ -33,7 +36,7 @@ export class EditHistory {
 
   close(uri: string): void {
     this.texts.delete(uri);
-    this.sealed.delete(uri);
+    this.live.delete(uri);
     this.hunks = this.hunks.filter((h) => h.uri !== uri);
   }
 
@@ -48,12 +51,15 @@ export class EditHistory {
   change(uri: string, changes: readonly TextChange[], own = false): void {
     let text = this.texts.get(uri);
     if (text === undefined) return;
+    const live = this.live.get(uri) ?? new Set<Hunk>();
+    const made = new Set<Hunk>();
     for (const change of lastFirst(changes)) {
       const removed = text.slice(change.offset, change.offset + change.length);
-      this.apply(uri, change, removed, own, text);
+      this.apply(uri, change, removed, own, text, live, made);
       text = applyChange(text, change);
     }
     this.texts.set(uri, text);
+    this.live.set(uri, made);
   }
 
   /** The latest hunk of `uri` that changed something, if the user has typed there since it was opened. */
@@ -66,24 +72,36 @@ export class EditHistory {
     return this.hunks.filter(changes);
   }
 
-  private apply(uri: string, change: TextChange, removed: string, own: boolean, before: string): void {
+  /**
+   * One change of an event: `live`, the hunks the previous event made, and `made`, those this event
+   * made so far, follow the hunks as they move; the change grows one of them that it touches.
+   */
+  private apply(uri: string, change: TextChange, removed: string, own: boolean, before: string, live: Set<Hunk>, made: Set<Hunk>): void {
     const end = change.offset + change.length;
     const delta = change.text.length - change.length;
-    const latest = this.hunks.findLast((h) => h.uri === uri);
     const next: Hunk[] = [];
     let grown: Hunk | undefined;
     for (const hunk of this.hunks) {
       const hunkEnd = hunk.offset + hunk.newText.length;
-      if (hunk.uri !== uri || hunkEnd < change.offset) next.push(hunk);
-      else if (hunk.offset > end) next.push({ ...hunk, offset: hunk.offset + delta });
-      else if (hunk === latest && !own && !this.sealed.has(uri)) grown = grow(hunk, change, before);
+      const from = live.has(hunk) ? live : made.has(hunk) ? made : undefined;
+      const growing = from !== undefined;
+      from?.delete(hunk);
+      if (hunk.uri !== uri || hunkEnd < change.offset) {
+        next.push(hunk);
+        from?.add(hunk);
+      } else if (hunk.offset > end) {
+        const moved = { ...hunk, offset: hunk.offset + delta };
+        next.push(moved);
+        from?.add(moved);
+      } else if (growing && !own && grown === undefined) grown = grow(hunk, change, before);
       // An older hunk (or any hunk under Wisp's own edit) that the change cuts into no longer says what the user did.
     }
     this.hunks = next;
-    if (own) this.sealed.add(uri);
-    else this.sealed.delete(uri);
     const hunk = grown ?? (own ? undefined : { uri, offset: change.offset, oldText: removed, newText: change.text });
-    if (hunk) this.hunks.push(hunk);
+    if (hunk) {
+      this.hunks.push(hunk);
+      made.add(hunk);
+    }
     if (this.hunks.length > keptHunks) this.hunks.splice(0, this.hunks.length - keptHunks);
   }
 }

@@ -1,5 +1,6 @@
 import { CodeRegions, type Span } from "./code-regions";
 import type { Hunk } from "./edit-history";
+import { renameAt } from "./rename-at";
 
 /** A proposed edit of the current text: `oldText` at `offset` becomes `newText`. */
 export interface NextEdit {
@@ -37,14 +38,15 @@ function renameEdits(text: string, hunk: Hunk, site: Span, regions: CodeRegions)
   const newWord = text.slice(word.start, word.end);
   const oldWord = text.slice(word.start, site.start) + hunk.oldText + text.slice(site.end, word.end);
   if (!identifier.test(newWord) || !identifier.test(oldWord) || newWord === oldWord) return undefined;
-  const member = text[word.start - 1] === "." || isClassBody(text, regions.blocksAround(word.start)[0]);
+  const member = text[word.start - 1] === "." || regions.isClassBody(regions.blocksAround(word.start)[0]);
   const scope = renameScope(text, word.start, [oldWord, newWord], regions);
   const inProse = regions.inProse(word.start);
   const edits: NextEdit[] = [];
   for (const at of wholeWords(text, oldWord, scope)) {
     if (!member && text[at - 1] === ".") continue;
     if (regions.inProse(at) !== inProse) continue;
-    edits.push({ offset: at, oldText: oldWord, newText: newWord });
+    const edit = member || inProse ? { offset: at, oldText: oldWord, newText: newWord } : renameAt(text, at, oldWord, newWord, regions);
+    if (edit) edits.push(edit);
   }
   return edits;
 }
@@ -68,7 +70,7 @@ function renameScope(text: string, at: number, names: readonly string[], regions
     for (const m of text.slice(block.start, block.end).matchAll(declares)) {
       if (regions.blocksAround(block.start + m.index + 1)[0] === block) return block;
     }
-    if (isClassBody(text, block)) return block;
+    if (regions.isClassBody(block)) return block;
   }
   return whole;
 }
@@ -140,10 +142,6 @@ function wholeWords(text: string, word: string, within: Span): number[] {
 function isWhole(text: string, at: number, length: number): boolean {
   const cut = (inner: string | undefined, outer: string | undefined) => inner !== undefined && outer !== undefined && wordChar.test(inner) && wordChar.test(outer);
   return !cut(text[at], text[at - 1]) && !cut(text[at + length - 1], text[at + length]);
-}
-
-function isClassBody(text: string, block: Span | undefined): boolean {
-  return block !== undefined && /\bclass\s+[\w$]+[^{};]*$/.test(text.slice(Math.max(0, block.start - 200), block.start));
 }
 
 function escape(word: string): string {

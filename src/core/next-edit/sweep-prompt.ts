@@ -96,7 +96,9 @@ export function sweepAnswerEdits(text: string, window: Window, answer: string): 
     if (at >= 0) updated = updated.slice(0, at);
   }
   const current = text.slice(window.start, window.end);
-  if (updated.endsWith("\n") && !current.endsWith("\n")) updated = updated.slice(0, -1);
+  // The model may answer a CRLF window in LF lines: those breaks are no edit of the file.
+  if (current.includes("\r\n")) updated = updated.replace(/\r?\n/g, "\r\n");
+  if (!current.endsWith("\n")) updated = updated.replace(/\r?\n$/, "");
   if (updated === "") return [];
   return editsBetween(current, updated).map((edit) => ({ ...edit, offset: edit.offset + window.start }));
 }

@@ -73,4 +73,17 @@ describe("EditHistory", () => {
     assert.equal(history.text(uri), "a-b\na-b\n");
     assert.equal(history.recent().length, 2);
   });
+
+  it("with several cursors, each cursor's keystrokes grow its own hunk: a word typed over a name at two places is two renames", () => {
+    const history = new EditHistory();
+    history.open(uri, "let count = 0;\ncount++;\nreturn count;\n");
+    history.change(uri, [{ offset: 4, length: 5, text: "" }, { offset: 15, length: 5, text: "" }]);
+    let at = [4, 10];
+    for (const ch of "total") {
+      history.change(uri, at.map((offset) => ({ offset, length: 0, text: ch })));
+      at = at.map((offset, i) => offset + 1 + i);
+    }
+    assert.equal(history.text(uri), "let total = 0;\ntotal++;\nreturn count;\n");
+    assert.deepEqual(history.recent().map((h) => [h.offset, h.oldText, h.newText]), [[15, "count", "total"], [4, "count", "total"]]);
+  });
 });

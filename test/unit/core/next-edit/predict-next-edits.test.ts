@@ -78,6 +78,21 @@ const fixtures: Fixture[] = [
     file: "x = f(«y→y + 1»);\nz = f(y);\n",
     expected: "x = f(y + 1);\nz = f(y + 1);\n",
   },
+  {
+    name: "a template literal's ${…} is code: the name in it is renamed, the literal's text is not",
+    file: "function f() {\n  let «count→total» = 0;\n  return `count: ${count} of ${`${count}`}`;\n}\n",
+    expected: "function f() {\n  let total = 0;\n  return `count: ${total} of ${`${total}`}`;\n}\n",
+  },
+  {
+    name: "a property name is not the local: object keys stay, a shorthand keeps its key",
+    file: "function f() {\n  let «count→total» = 0;\n  const o = { count: 1, n: count };\n  return { count, o };\n}\n",
+    expected: "function f() {\n  let total = 0;\n  const o = { count: 1, n: total };\n  return { count: total, o };\n}\n",
+  },
+  {
+    name: "an imported or exported name keeps the name it has outside the file",
+    file: "import { count } from './c';\nexport { count };\nconst a = «count→total» + 1;\n",
+    expected: "import { count as total } from './c';\nexport { total as count };\nconst a = total + 1;\n",
+  },
 ];
 
 /** Replays the fixture's edit like the user typed it and returns the history, the text and the cursor. */

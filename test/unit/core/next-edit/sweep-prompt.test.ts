@@ -82,4 +82,16 @@ describe("Sweep's next-edit prompt", () => {
     assert.deepEqual(sweepAnswerEdits("a\nb\nc", { start: 0, end: 5 }, "a\nx\ny\nc"), [{ offset: 2, oldText: "b", newText: "x\ny" }]);
     assert.deepEqual(sweepAnswerEdits("a\nb\nc", { start: 0, end: 5 }, "a\nc"), [{ offset: 2, oldText: "b\n", newText: "" }]);
   });
+
+  it("in a CRLF file, an answer in LF lines changes only what the model changed, never the line breaks", () => {
+    const text = "head\r\nlet total = 0;\r\nfor (x of xs) count += x;\r\nreturn count;\r\ntail\r\n";
+    const window = { start: 6, end: text.indexOf("\r\ntail") };
+    const answer = "let total = 0;\nfor (x of xs) total += x;\nreturn total;\n<|file_sep|>";
+    assert.deepEqual(sweepAnswerEdits(text, window, answer), [
+      { offset: text.indexOf("count +="), oldText: "count", newText: "total" },
+      { offset: text.indexOf("count;"), oldText: "count", newText: "total" },
+    ]);
+    assert.deepEqual(sweepAnswerEdits(text, window, "let total = 0;\nfor (x of xs) count += x;\nreturn count;\n"), []);
+    assert.deepEqual(sweepAnswerEdits("a\r\nb\r\nc", { start: 0, end: 7 }, "a\nx\ny\nc"), [{ offset: 3, oldText: "b", newText: "x\r\ny" }]);
+  });
 });
