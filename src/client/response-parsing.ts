@@ -1,4 +1,5 @@
 import type { ModelInfo, ToolCallDelta, Usage } from "../core/api/types";
+import { imageKindOf } from "../core/image/image-kind";
 import { MalformedResponseError } from "./error-mapping";
 
 export interface CompletionDelta {
@@ -134,8 +135,10 @@ export function parseImages(body: unknown, decodeBase64: (b64: string) => Uint8A
     if (typeof b64 !== "string" || !isBase64(b64)) {
       throw new MalformedResponseError('an image has no valid "b64_json" (Wisp asks for response_format b64_json)');
     }
+    const bytes = decodeBase64(b64);
+    if (imageKindOf(bytes) === undefined) throw new MalformedResponseError("an image's b64_json is no PNG, JPEG or WebP file (the answer was damaged or cut)");
     seeds.push(isSeed(entry.seed) ? entry.seed : baseSeed === undefined ? undefined : baseSeed + index);
-    return decodeBase64(b64);
+    return bytes;
   });
   const first = seeds[0];
   return first === undefined ? { images, seeds } : { images, seeds, seed: first };

@@ -150,6 +150,22 @@ describe("WispClient models and images", () => {
     });
   });
 
+  it("reports an image whose base64 is no image (cut, or another file) as malformed, so nothing broken is saved", async () => {
+    const cutPng = png.subarray(0, 4);
+    for (const bytes of [cutPng, new TextEncoder().encode("<html>error</html>")]) {
+      api.handle((_req, res) => sendJson(res, 200, { created: 1, data: [{ b64_json: b64(bytes) }] }));
+      await assert.rejects(client.generateImage({ model: "tiny-sd", prompt: "x" }), (e: unknown) => {
+        assert.ok(e instanceof WispError);
+        assert.equal(e.kind, "malformed");
+        assert.match(e.message, /no PNG, JPEG or WebP file/);
+        return true;
+      });
+    }
+    const webp = Uint8Array.of(0x52, 0x49, 0x46, 0x46, 4, 0, 0, 0, 0x57, 0x45, 0x42, 0x50);
+    api.handle((_req, res) => sendJson(res, 200, { created: 1, data: [{ b64_json: b64(webp) }] }));
+    assert.deepEqual((await client.generateImage({ model: "tiny-sd", prompt: "x" })).images, [webp]);
+  });
+
   it("maps a 404 for an unknown image model to unknown-model", async () => {
     api.handle((_req, res) =>
       sendJson(res, 404, { error: { message: "no such model", type: "invalid_request_error", param: "model", code: null } }),
