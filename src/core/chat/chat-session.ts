@@ -4,6 +4,7 @@
  */
 import type { Usage } from "../api/usage";
 import { calibratedTokensPerChar } from "./context-trim";
+import { contextOverflow, overflowAdvice, ratioAfterOverflow } from "./context-overflow";
 import { cutNotice } from "./attachment-budget";
 import { droppedNotice, planChatRequest, type ChatRequestBody, type ChatSetup } from "./chat-request";
 import type { ChatStore } from "./chat-store";
@@ -143,9 +144,11 @@ export class ChatSession {
     events.changed(chat.id);
     let usage: Usage | undefined;
     let finishReason: string | undefined;
+    let sent: { model: string; body: ChatRequestBody } | undefined;
     try {
       const setup = await this.deps.setup(chat);
       const planned = planChatRequest({ ...setup, tokensPerChar: this.ratios.get(setup.model) }, chat.turns);
+      sent = { model: setup.model, body: planned.body };
       turn = {
         ...turn,
         model: setup.model,
@@ -169,7 +172,7 @@ export class ChatSession {
       if (usage) this.learn(setup.model, planned.body, usage);
       turn = { ...turn, status: "done" };
     } catch (error) {
-      if (!controller.signal.aborted) turn = { ...turn, status: "error", error: toChatError(error) };
+      if (!controller.signal.aborted) turn = { ...turn, status: "error", error: this.failed(error, sent) };
       else turn = { ...turn, status: this.shuttingDown ? "interrupted" : "stopped" };
     } finally {
       this.running.delete(chat.id);
@@ -177,6 +180,15 @@ export class ChatSession {
     turn = { ...turn, finishedAt: this.deps.now(), ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
     save("now");
     events.ended(chat.id, turn);
+  }
+
+  /** The error as shown; a refusal for the context's length also corrects the estimate the next request is cut by. */
+  private failed(error: unknown, sent: { model: string; body: ChatRequestBody } | undefined): ChatError {
+    const shown = toChatError(error);
+    const overflow = sent && contextOverflow(error);
+    if (!sent || !overflow) return shown;
+    this.ratios.set(sent.model, ratioAfterOverflow(sent.body.messages, overflow, this.ratios.get(sent.model)));
+    return { ...shown, message: `${shown.message} ${overflowAdvice(sent.body.messages)}` };
   }
 
   private learn(model: string, body: ChatRequestBody, usage: Usage): void {

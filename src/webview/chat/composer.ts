@@ -3,6 +3,7 @@ import type { AgentOption, ChatMode, MentionItem, ViewMessage } from "../../core
 import type { SlashCommandItem } from "../../core/customization/slash-commands";
 import { describeAttachment } from "../../core/chat/prompt";
 import { actionButton, button, el } from "./dom";
+import { composerKey } from "./composer-key";
 import { MentionMenu } from "./mention-menu";
 import { SlashMenu } from "./slash-menu";
 
@@ -54,11 +55,13 @@ export class Composer {
       this.submit();
     });
     this.input.addEventListener("keydown", (event) => {
-      if (this.mentions.handleKey(event) || this.slash.handleKey(event)) return;
-      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      const key = composerKey(event, this.streaming);
+      // While composing, Enter commits the text, Escape cancels it, arrows pick a candidate: not the menus' keys.
+      if (key === "ime" || this.mentions.handleKey(event) || this.slash.handleKey(event)) return;
+      if (key === "send") {
         event.preventDefault();
         this.submit();
-      } else if (event.key === "Escape" && this.streaming) {
+      } else if (key === "stop") {
         event.preventDefault();
         this.events.stop();
       }

@@ -124,6 +124,35 @@ describe("chat session", () => {
     assert.equal(h.store.active().turns.length, 2);
   });
 
+  it("after the server refuses a conversation longer than its context, Retry leaves out enough older turns to fit", async () => {
+    // A server whose tokenizer makes 0.6 tokens of a character (the client assumes 0.3) and reports no usage.
+    const context = 1000;
+    const tokens = (body: ChatRequestBody) => body.messages.reduce((sum, m) => sum + 6 + Math.ceil(m.content.length * 0.6), 0);
+    const sent: number[] = [];
+    const h = harness(
+      (body) => {
+        const prompt = tokens(body);
+        sent.push(body.messages.length);
+        if (prompt + 1 > context) {
+          const message = `http://127.0.0.1/v1 refused the request (400): This model's maximum context length is ${context} tokens. However, you requested ${prompt + 1} tokens (${prompt} in the messages, 1 in the completion). Please reduce the length of the messages.`;
+          throw Object.assign(new Error(message), { kind: "bad-request", code: "context_length_exceeded" });
+        }
+        return scripted([{ content: "a".repeat(400), finishReason: "stop" }]);
+      },
+      async () => ({ ...setup, contextTokens: context, maxTokens: 100 }),
+    );
+    for (let i = 0; h.answer()?.status !== "error"; i++) {
+      assert.ok(i < 10, "the conversation outgrew the context");
+      await h.session.send(`question ${i} `.repeat(30));
+    }
+    assert.match(h.answer().error!.message, /maximum context length is 1000 tokens.* Retry sends fewer of the earlier messages\.$/);
+    const refused = sent.at(-1)!;
+    await h.session.regenerate();
+    assert.equal(h.answer().status, "done", h.answer().error?.message);
+    assert.ok(sent.at(-1)! < refused, `the retry sent ${sent.at(-1)} messages, the refused request ${refused}`);
+    assert.ok((h.answer().droppedMessages ?? 0) > 0, "the answer says older messages were left out");
+  });
+
   it("an answer running at shutdown is recorded as interrupted, not stopped by the user", async () => {
     const h = harness(async function* (_body, signal) {
       yield { content: "so far" };

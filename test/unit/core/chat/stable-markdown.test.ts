@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import MarkdownIt from "markdown-it";
-import { stablePrefixLength } from "../../../../src/core/chat/stable-markdown";
+import { codeChunkChars, frozenCodeLength, openCodeBlock, stablePrefixLength } from "../../../../src/core/chat/stable-markdown";
 
 const md = new MarkdownIt({ html: false, linkify: true });
 
@@ -48,6 +48,8 @@ const answers = [
   ].join("\n"),
   "```\nunclosed fence\n\nstill code\n\nand more",
   "para one\n\npara two\nstill two\n\n\n\npara three",
+  "```ts\nconst a = 1;\n```\nRight after the fence.\n```\nmore\n```\n~~~\ntilde\n~~~\n# heading",
+  "- step\n\n  ```sh\n  npm i\n  ```\n  then run\n- next\n\n> ```\n> quoted code\n> ```\n> still quoted",
 ];
 
 describe("stable markdown prefix (streaming render)", () => {
@@ -77,5 +79,29 @@ describe("stable markdown prefix (streaming render)", () => {
     const long = Array.from({ length: 50 }, (_, i) => `Paragraph ${i}.\n\n\`\`\`js\nconsole.log(${i});\n\`\`\`\n`).join("\n");
     const cut = stablePrefixLength(long);
     assert.ok(long.length - cut < 60, `tail of ${long.length - cut} characters`);
+  });
+
+  it("finds the top-level code block still being written, with its language", () => {
+    assert.deepEqual(openCodeBlock("Here:\n\n```ts title\nconst a"), { fenceStart: 7, codeStart: 19, language: "ts" });
+    assert.equal(openCodeBlock("```ts\nconst a = 1;\n```\n"), undefined, "closed");
+    assert.equal(openCodeBlock("Here:\n```ts"), undefined, "the fence line is not complete yet");
+    assert.equal(openCodeBlock("- item\n  ```\n  code\n"), undefined, "inside a list item it is the list's");
+    assert.deepEqual(openCodeBlock("```md\n```ts\n"), { fenceStart: 0, codeStart: 6, language: "md" }, "a fence inside a fence is code");
+  });
+
+  it("a long code block streaming in is highlighted a chunk at a time, not whole on every frame", () => {
+    const code = Array.from({ length: 1500 }, (_, i) => `  const value${i} = compute(items[${i}], { weight: ${i} });`).join("\n");
+    let frozen = 0;
+    let most = 0;
+    // About 4 tokens of 4 characters arrive per frame (250 tokens/s at 60 frames/s).
+    for (let n = 16; n < code.length + 16; n += 16) {
+      const shown = code.slice(0, n);
+      const next = frozenCodeLength(shown, frozen);
+      // Per frame: the chunk frozen now (once), and the open rest.
+      most = Math.max(most, shown.length - frozen);
+      assert.ok(next >= frozen && (next === frozen || shown[next - 1] === "\n"), "whole lines, never moving back");
+      frozen = next;
+    }
+    assert.ok(most < 2 * codeChunkChars + 100, `at most ${most} characters highlighted in one frame, of ${code.length}`);
   });
 });
