@@ -37,6 +37,8 @@ export function knownMigrations(dir = migrationsDir()): Migration[] {
  */
 export async function underLock<T>(pool: Pool, work: (client: ClientBase) => Promise<T>): Promise<T> {
   const client = new pg.Client({ ...pool.options, query_timeout: 0, options: "-c statement_timeout=0" });
+  // An error between statements (the database shutting down) fails the next one; unheard, it would end the process.
+  client.on("error", () => undefined);
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [LOCK]);
