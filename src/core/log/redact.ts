@@ -1,7 +1,7 @@
 const bearer = /(Bearer\s+)[^\s"',;]+/gi;
 const keyLike = /\b(sk|wsk|key)[-_][A-Za-z0-9_-]{8,}\b/g;
 /** wisp-server's API keys, console admin tokens and playground keys (43 base64url characters). */
-const wispSecret = /\bwisp-(?:admin-|playground-)?[A-Za-z0-9_-]{32,}/g;
+export const wispSecret = /\bwisp-(?:admin-|playground-)?[A-Za-z0-9_-]{32,}/g;
 /** Login links and tokens in URLs: `?token=...` (and access_token, key), and `/login/<one-time code>`. */
 const loginSecret = /([?&](?:token|access_token|key)=|\/login\/)[^\s&#"']+/gi;
 

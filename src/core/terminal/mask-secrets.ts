@@ -3,7 +3,7 @@
  * and options of sensitive names (`API_TOKEN=…`, `"password": "…"`, `--token …`), credentials in
  * URLs and headers, private key blocks, and the shapes of well-known tokens and keys.
  */
-import { redact } from "../log/redact";
+import { redact, wispSecret } from "../log/redact";
 
 export const mask = "[masked]";
 
@@ -14,9 +14,18 @@ export const keyEnd = /-----END [A-Z ]*PRIVATE KEY-----/;
 /** Names whose value is a secret: `GITHUB_TOKEN`, `db_password`, `AWS_SECRET_ACCESS_KEY`, `apiKey`. */
 const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?ID|COOKIE|DSN|_PAT(?![A-Za-z]))[A-Za-z0-9_.-]*`;
 
+/** -----BEGIN … PRIVATE KEY----- through its END line (or the end of the text, when cut). */
+const keyBlock: [RegExp, string] = [new RegExp(`${keyBegin.source}[\\s\\S]*?(?:${keyEnd.source}|$)`, "g"), mask];
+/** https://user:password@host */
+const urlCredentials: [RegExp, string] = [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+(@)/gi, `$1${mask}$2`];
+/** Token shapes: GitHub, GitLab, Slack, AWS access key ids, Google API keys, Stripe, npm, Hugging Face, JWTs. */
+const tokenShapes: [RegExp, string][] = [
+  [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,})\b/g, mask],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, mask],
+];
+
 const rules: readonly [RegExp, string][] = [
-  // -----BEGIN … PRIVATE KEY----- through its END line (or the end of the text, when cut).
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, mask],
+  keyBlock,
   // NAME=value, export NAME="value", NAME: value (YAML, .env, logs), "name": "value" (JSON).
   [new RegExp(String.raw`((?:^|[\s;{,(])["']?${sensitiveName}["']?\s*(?:=|:)\s*)("[^"\n]*"|'[^'\n]*'|[^\s"',;}]+)`, "gim"), `$1${mask}`],
   // --token value, --password=value, -p… is too common a flag to judge.
@@ -25,9 +34,8 @@ const rules: readonly [RegExp, string][] = [
   [/((?:authorization|proxy-authorization)\s*:\s*(?:bearer|basic|token)?\s*)[^\s"']+/gi, `$1${mask}`],
   // curl -u user:password, --user=user:password
   [/((?:^|\s)(?:-u\s*|--user[=\s]\s*)["']?[^\s:"']+:)[^\s"']+/g, `$1${mask}`],
-  // https://user:password@host
-  [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+(@)/gi, `$1${mask}$2`],
-  ...tokenShapes(),
+  urlCredentials,
+  ...tokenShapes,
 ];
 
 /**
@@ -36,26 +44,17 @@ const rules: readonly [RegExp, string][] = [
  * code is an expression (`token: string`, `apiKey = process.env.API_KEY`, `token === undefined`).
  */
 const codeRules: readonly [RegExp, string][] = [
-  rules[0]!,
+  keyBlock,
   // apiKey = "…", "password": '…', secret: `…` (a template without substitutions), 4 characters or more.
   [new RegExp(String.raw`((?:^|[^A-Za-z0-9_.-])["']?${sensitiveName}["']?\s*(?:=|:|:=|=>)\s*)("[^"\n]{4,}"|'[^'\n]{4,}'|\x60[^\x60$\n]{4,}\x60)`, "gim"), `$1${mask}`],
-  // https://user:password@host
-  [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+(@)/gi, `$1${mask}$2`],
+  urlCredentials,
   // "Bearer …" written out in a literal (not `Bearer ${token}`).
   [/(["'\x60](?:bearer|basic|token)\s+)[^\s"'\x60$]{8,}/gi, `$1${mask}`],
-  ...tokenShapes(),
+  ...tokenShapes,
   // OpenAI-style and this project's keys: with a digit, which an identifier such as sk_learn_tools lacks.
   [/\b(?:sk|wsk)-(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{16,}/g, mask],
-  [/\bwisp-(?:admin-|playground-)?[A-Za-z0-9_-]{32,}/g, mask],
+  [wispSecret, mask],
 ];
-
-/** Token shapes: GitHub, GitLab, Slack, AWS access key ids, Google API keys, Stripe, npm, Hugging Face, JWTs. */
-function tokenShapes(): [RegExp, string][] {
-  return [
-    [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,})\b/g, mask],
-    [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, mask],
-  ];
-}
 
 /** `text` with every secret-looking value replaced by [masked]. */
 export function maskSecrets(text: string): string {
