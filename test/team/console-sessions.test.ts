@@ -50,4 +50,22 @@ describe("console sessions in the database", function () {
     assert.equal(await few.get(a.cookie), undefined, "the oldest of three, beyond two");
     assert.ok((await few.get(b.cookie)) && (await few.get(c.cookie)));
   });
+
+  it("ends the oldest beyond the maximum count when many are made in the same millisecond", async () => {
+    // In one transaction now() stands still: every session gets the same `created`, as sessions made
+    // at once on a fast database do (CI made two of three in one millisecond).
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const oneInstant = new PgSessions({ query: client.query.bind(client) } as unknown as Pool, health, { ...DEFAULT_SESSION_LIMITS, maxSessions: 2 });
+      const made = [];
+      for (let i = 0; i < 12; i++) made.push(await oneInstant.create());
+      const alive = [];
+      for (const { cookie } of made) alive.push((await oneInstant.get(cookie)) !== undefined);
+      assert.deepEqual(alive, [...Array(10).fill(false), true, true], "the last two of twelve made in one instant");
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
+  });
 });

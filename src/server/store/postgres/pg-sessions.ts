@@ -44,11 +44,12 @@ export class PgSessions implements SessionRecords {
     }
   }
 
-  /** Ends sessions idle or old beyond the limits, and the oldest beyond the most there may be. */
+  /** Ends sessions idle or old beyond the limits, and the oldest beyond the most there may be
+   * (by `seq`, the order they were made in: many are made in the same millisecond). */
   private expired(): [string, unknown[]] {
     return [
       `DELETE FROM wisp_console_sessions WHERE last_seen < ${NOW} - $1::bigint OR created < ${NOW} - $2::bigint
-         OR id IN (SELECT id FROM wisp_console_sessions ORDER BY created DESC, id OFFSET $3)`,
+         OR id IN (SELECT id FROM wisp_console_sessions ORDER BY seq DESC OFFSET $3)`,
       [this.limits.idleMs, this.limits.maxAgeMs, this.limits.maxSessions],
     ];
   }
