@@ -177,6 +177,29 @@ describe("Wisp: Generate Image against the local server (real VS Code)", functio
     assert.deepEqual(imageFiles(), []);
   });
 
+  it("says readably why the image could not be saved, and Save As… still saves the image it made", async () => {
+    // A file where the images folder goes (a read-only folder does not stop root, who runs CI).
+    writeFileSync(imagesDir(), "not a folder\n");
+    await openWithCursor("blocked.ts", "// a red kite|\n");
+    const result = await runAccepting("wisp.generateImage");
+    assert.deepEqual(result, {
+      kind: "failed",
+      message: "Could not save the image in images: a file of that name is in the way of the folder.",
+      actions: ["Save As…", "Open Settings"],
+    });
+    assert.equal(readFileSync(imagesDir(), "utf8"), "not a folder\n", "the file in the way is left as it was");
+    const beside = () => readdirSync(workspace()).filter((name) => /^a-red-kite-\d{8}-\d{6}\.png$/.test(name));
+    // Save As… (the message's first button), then the save dialog's own suggestion: the workspace folder.
+    await vscode.commands.executeCommand("notification.acceptPrimaryAction");
+    const [saved] = await waitFor("the image saved beside the blocked folder", async () => {
+      await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+      return beside();
+    }, (names) => names.length === 1);
+    const meta = await sharp(readFileSync(join(workspace(), saved!))).metadata();
+    assert.deepEqual({ format: meta.format, width: meta.width, height: meta.height }, { format: "png", width: 96, height: 64 });
+    rmSync(join(workspace(), saved!));
+  });
+
   it("says which size the server refused", async () => {
     await configure({ width: 2048, height: 512, steps: 1 });
     await openWithCursor("size.ts", "// a wide panorama|\n");

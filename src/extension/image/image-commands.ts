@@ -5,7 +5,7 @@ import { formatSize, type ImageSize } from "../../core/image/image-size";
 import { markdownImage, markdownImageLink } from "../../core/image/markdown-link";
 import { reportFor, showImageError } from "./image-error-report";
 import { askForImage, generateWithProgress, type CancelledAt, type ImageAsk, type ImageFlowDeps } from "./image-flow";
-import { chooseSaveTarget, saveImage } from "./image-saver";
+import { askForFile, chooseSaveTarget, saveFailureMessage, saveImage } from "./image-saver";
 import { showVariationsPanel } from "./variations-panel";
 
 export interface ImageCommandDeps extends ImageFlowDeps {
@@ -23,6 +23,7 @@ export type ImageCommandResult =
 
 const generateTitle = "Wisp: Generate Image";
 const variationsTitle = "Wisp: Generate Image Variations";
+const saveAs = "Save As…";
 
 /** Registers `Wisp: Generate Image` and `Wisp: Generate Image Variations`. */
 export function registerImageCommands(deps: ImageCommandDeps): vscode.Disposable {
@@ -67,7 +68,27 @@ async function generateImage(deps: ImageCommandDeps, attempt: Attempt): Promise<
   const result = await generateWithProgress(ask.client, request, deps.log);
   if (result === undefined) return { kind: "cancelled", at: "generation" };
   const seed = result.seeds[0] ?? (parameters.seed >= 0 ? parameters.seed : undefined);
-  const file = await saveImage(target, result.images[0]!, prompt, image.format, started);
+  const bytes = result.images[0]!;
+  let file: vscode.Uri;
+  try {
+    file = await saveImage(target, bytes, prompt, image.format, started);
+  } catch (error) {
+    // The image took its time to make: it is kept, and Save As… puts it where it can go.
+    const message = saveFailureMessage(error, target);
+    deps.log.error(`image: ${message} (${error instanceof Error ? error.message : String(error)})`);
+    void vscode.window.showErrorMessage(`Wisp: ${message} Save it elsewhere, or choose the folder in wisp.image.folder.`, saveAs, "Open Settings").then(async (choice) => {
+      if (choice === "Open Settings") return void (await vscode.commands.executeCommand("workbench.action.openSettings", "wisp.image.folder"));
+      if (choice !== saveAs) return;
+      const chosen = await askForFile(prompt, image.format, started, target);
+      if (chosen === undefined) return;
+      try {
+        await present(deps, ask, await saveImage(chosen, bytes, prompt, image.format, started), seed);
+      } catch (again) {
+        void vscode.window.showErrorMessage(`Wisp: ${saveFailureMessage(again, chosen)}`);
+      }
+    });
+    return { kind: "failed", message, actions: [saveAs, "Open Settings"] };
+  }
   await present(deps, ask, file, seed);
   return { kind: "saved", uri: file.toString(), seed, model: ask.model, size: parameters.size, format: image.format, prompt };
 }
@@ -94,7 +115,9 @@ async function generateVariations(deps: ImageCommandDeps, attempt: Attempt, pane
       const target = await chooseSaveTarget(image.folder, prompt, image.format, now);
       if (target === undefined) throw new Error("Not saved: no file was chosen.");
       const variation = variations[index]!;
-      const file = await saveImage(target, variation.bytes, prompt, image.format, now);
+      const file = await saveImage(target, variation.bytes, prompt, image.format, now).catch((error: unknown) => {
+        throw new Error(saveFailureMessage(error, target));
+      });
       // Beside the preview, which keeps the focus: more variations can be saved from it.
       await present(deps, ask, file, variation.seed, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
       return vscode.workspace.asRelativePath(file);

@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { isAbsolute } from "node:path";
 import * as vscode from "vscode";
 import type { ImageExtension } from "../../core/api/images";
+import { describeSaveFailure } from "../../core/image/describe-save-failure";
 import { imageFileName } from "../../core/image/image-file-name";
 
 /** Where an image goes: a folder to name it in, or a file the user chose. */
@@ -22,13 +23,26 @@ export async function chooseSaveTarget(folderSetting: string, prompt: string, fo
     const parts = folderSetting.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
     return { kind: "folder", folder: vscode.Uri.joinPath(workspace.uri, ...parts) };
   }
+  return askForFile(prompt, format, now);
+}
+
+/** VS Code's save dialog for the image, in the home folder or beside `near`'s folder. Undefined when dismissed. */
+export async function askForFile(prompt: string, format: ImageExtension, now: Date, near?: SaveTarget): Promise<SaveTarget | undefined> {
+  const folder = near?.kind === "folder" ? vscode.Uri.joinPath(near.folder, "..") : near?.kind === "file" ? vscode.Uri.joinPath(near.file, "..") : vscode.Uri.file(homedir());
   const file = await vscode.window.showSaveDialog({
     title: "Wisp: save the generated image as",
-    defaultUri: vscode.Uri.joinPath(vscode.Uri.file(homedir()), imageFileName(prompt, now, format)),
+    defaultUri: vscode.Uri.joinPath(folder, imageFileName(prompt, now, format)),
     filters: { Images: [format] },
-    saveLabel: "Generate and Save",
+    saveLabel: near ? "Save" : "Generate and Save",
   });
   return file === undefined ? undefined : { kind: "file", file };
+}
+
+/** Why the image could not be written to `target`, readably (the folder as the workspace names it). */
+export function saveFailureMessage(error: unknown, target: SaveTarget): string {
+  const where = vscode.workspace.asRelativePath(target.kind === "folder" ? target.folder : vscode.Uri.joinPath(target.file, ".."));
+  const code = error instanceof vscode.FileSystemError ? error.code : undefined;
+  return describeSaveFailure({ ...(code ? { code } : {}), message: error instanceof Error ? error.message : String(error) }, where);
 }
 
 /**
