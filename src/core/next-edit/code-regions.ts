@@ -87,7 +87,7 @@ export class CodeRegions {
 
   /** Whether `block` is the body of a class. */
   isClassBody(block: Span | undefined): boolean {
-    return block !== undefined && /\bclass\s+[\w$]+[^{};]*$/.test(this.text.slice(Math.max(0, block.start - 200), block.start));
+    return block !== undefined && /\bclass\b(?:\s+[\w$]+)?[^{};]*$/.test(this.text.slice(Math.max(0, block.start - 200), block.start));
   }
 
   /** The parameter list `(…)` right before the block that starts at `blockStart` (`f(a) {`, `(a): T => {`), if any. */

@@ -1,6 +1,6 @@
 import { CodeRegions, type Span } from "./code-regions";
 import type { Hunk } from "./edit-history";
-import { renameAt } from "./rename-at";
+import { isMemberName, renameAt } from "./rename-at";
 
 /** A proposed edit of the current text: `oldText` at `offset` becomes `newText`. */
 export interface NextEdit {
@@ -38,7 +38,7 @@ function renameEdits(text: string, hunk: Hunk, site: Span, regions: CodeRegions)
   const newWord = text.slice(word.start, word.end);
   const oldWord = text.slice(word.start, site.start) + hunk.oldText + text.slice(site.end, word.end);
   if (!identifier.test(newWord) || !identifier.test(oldWord) || newWord === oldWord) return undefined;
-  const member = text[word.start - 1] === "." || regions.isClassBody(regions.blocksAround(word.start)[0]);
+  const member = text[word.start - 1] === "." || (regions.isClassBody(regions.blocksAround(word.start)[0]) && isMemberName(text, word.start, regions));
   const scope = renameScope(text, word.start, [oldWord, newWord], regions);
   const inProse = regions.inProse(word.start);
   const edits: NextEdit[] = [];

@@ -4,14 +4,14 @@ import type { NextEdit } from "./predict-next-edits";
 /**
  * The edit that renames the local `oldName` at `at` (a whole word in code) to `newName`, or
  * undefined where that word is a property name beside the local, not the local: an object key
- * (`{ count: 1 }`), a member of a class or enum body. A shorthand keeps its key (`{ count }` becomes
+ * (`{ count: 1 }`), a member of a class or enum body (a use in a field's initialiser is the local). A shorthand keeps its key (`{ count }` becomes
  * `{ count: total }`), and an import or export the name it has outside the file
  * (`import { count as total }`, `export { total as count }`), so the rename changes no behaviour.
  */
 export function renameAt(text: string, at: number, oldName: string, newName: string, regions: CodeRegions): NextEdit | undefined {
   const plain = { offset: at, oldText: oldName, newText: newName };
   const block = regions.blocksAround(at)[0];
-  if (regions.isClassBody(block)) return undefined;
+  if (regions.isClassBody(block) && isMemberName(text, at, regions)) return undefined;
   const end = at + oldName.length;
   const afterAs = /[\w$]+\s+as\s+$/.exec(text.slice(Math.max(0, at - 200), at));
   const beforeAs = /^\s+as\b/.test(text.slice(end, end + 20));
@@ -36,6 +36,28 @@ export function renameAt(text: string, at: number, oldName: string, newName: str
   if (text[next] === ":" && text[next + 1] !== ":") return undefined;
   if (text[next] === "," || text[next] === "}") return { ...plain, newText: `${oldName}: ${newName}` };
   return plain;
+}
+
+const memberModifier = /\b(?:static|public|private|protected|readonly|declare|abstract|override|accessor|async|get|set)\s*$/;
+const continuesExpression = /[=+\-*/%&|^?:,([!<>~.]/;
+
+/**
+ * Whether the word at `at`, directly in a class body, names a member (`count = 1`, `static count`,
+ * `@Input() count`) rather than being used in a field's initialiser (`total = count + 1`,
+ * `[count] = 0`): a member starts after `{`, `;`, `}` or a decorator's `)`, or on a line of its own
+ * after a complete member (no semicolon).
+ */
+export function isMemberName(text: string, at: number, regions: CodeRegions): boolean {
+  let start = at;
+  for (;;) {
+    const from = Math.max(0, start - 40);
+    const modifier = memberModifier.exec(text.slice(from, start));
+    if (!modifier) break;
+    start = from + modifier.index;
+  }
+  const before = previousCode(text, start, regions);
+  if (before === undefined || "{;})".includes(text[before]!)) return true;
+  return text.slice(before, start).includes("\n") && !continuesExpression.test(text[before]!);
 }
 
 /** The offset of the last character before `at` that is neither blank nor in a comment or string. */

@@ -93,6 +93,11 @@ const fixtures: Fixture[] = [
     file: "import { count } from './c';\nexport { count };\nconst a = «count→total» + 1;\n",
     expected: "import { count as total } from './c';\nexport { total as count };\nconst a = total + 1;\n",
   },
+  {
+    name: "a class field's initialiser uses the local: renamed there, the field of the same name is not",
+    file: "function make() {\n  const «base→start» = 1;\n  return class extends Model {\n    base = base + 1;\n    static step =\n      base * 2;\n    [base] = 0;\n    next = 2\n    base\n    @Input() base?: number;\n    private readonly base2 = base;\n  };\n}\n",
+    expected: "function make() {\n  const start = 1;\n  return class extends Model {\n    base = start + 1;\n    static step =\n      start * 2;\n    [start] = 0;\n    next = 2\n    base\n    @Input() base?: number;\n    private readonly base2 = start;\n  };\n}\n",
+  },
 ];
 
 /** Replays the fixture's edit like the user typed it and returns the history, the text and the cursor. */
