@@ -252,6 +252,27 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     await waitFor("the second request removed", () => frame.locator(".turn").count(), (n) => n === 2, slow);
   }).timeout(900_000);
 
+  it("Delete Chat while its task runs stops the task: the model's request is cut, and the file it was about to write is never written", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    const abortedBefore = server.aborted;
+    await frame.getByRole("button", { name: "New Chat" }).click();
+    await frame.locator(".modes button", { hasText: "Agent" }).click();
+    await waitFor("an empty agent chat", async () => [await frame.locator(".turn").count(), await frame.locator(".modes button[aria-pressed=true]").innerText()], ([n, mode]) => n === 0 && mode === "Agent");
+    // The model says a few words, then holds its answer (and the tool call after them) open.
+    server.queue({ text: "Writing the plan now.", toolCalls: [{ name: "create_file", arguments: { path: "plan.md", content: "# Plan\n" } }], endAfter: held });
+    await startTask("Write a plan");
+    await waitFor("the task's first words", () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes("Writing the plan now."), slow);
+
+    const titles = () => frame.locator('select[aria-label="Chat"] option').allInnerTexts();
+    await frame.locator('button[aria-label="Delete Chat"]').click();
+    await ui.page.locator(".monaco-dialog-box").getByRole("button", { name: "Delete" }).click();
+    await waitFor("the chat deleted", titles, (t) => !t.includes("Write a plan"));
+    await waitFor("the model's request cut", () => server.aborted, (n) => n === abortedBefore + 1, slow);
+    release();
+    assert.equal(existsSync(join(folder, "plan.md")), false, "the tool call never came, so nothing was written");
+  }).timeout(600_000);
+
   async function normalised(): Promise<string[]> {
     return (await rows()).map((r) => r.replace(/\s+/g, " ").trim());
   }

@@ -317,6 +317,10 @@ export class ChatPanel implements vscode.Disposable {
     if (chat === undefined) return;
     const answer = await vscode.window.showWarningMessage(`Delete the chat "${chat.title}"?`, { modal: true }, "Delete");
     if (answer !== "Delete") return;
+    // Everything working for the chat stops with it: an agent task waiting on a card nobody can
+    // answer now, or a request the model would go on generating.
+    this.agent.stop(id);
+    this.customization.stop(id);
     this.session.stop(id);
     this.deps.store.remove(id);
     void this.deps.views.forget(id);

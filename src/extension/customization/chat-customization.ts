@@ -70,6 +70,11 @@ export class ChatCustomization implements vscode.Disposable {
     return { commands: [...builtInCommands, ...prompts], agents: this.deps.selection.options(), ...(agentId ? { agentId } : {}) };
   }
 
+  /** Stops the chat's compaction, if one is under way. */
+  stop(chatId: string): void {
+    this.compactor.stop(chatId);
+  }
+
   /** A compaction of the chat is under way. */
   isBusy(chatId: string): boolean {
     return this.compactor.isRunning(chatId);
@@ -119,7 +124,7 @@ export class ChatCustomization implements vscode.Disposable {
         await this.handoff(message.turnId, message.index);
         return true;
       case "stop":
-        this.compactor.stop(this.deps.store.active().id);
+        this.stop(this.deps.store.active().id);
         return false;
       default:
         return false;
