@@ -151,4 +151,37 @@ describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server,
     await open.click();
     await ui.page.locator('.tabs-container .tab.active[data-resource-name="pricing.ts"]').waitFor();
   });
+
+  it("an input method's Enter commits its text and sends nothing; the next Enter sends the text", async () => {
+    await ui.page.keyboard.press("Escape");
+    await focusPrompt();
+    await prompt().fill("");
+    const sent = server.chatRequests.length;
+    // What the page saw of each Enter: the test is only worth something if the first came while composing.
+    await frame.evaluate(() => {
+      const seen: boolean[] = [];
+      (window as unknown as { enters: boolean[] }).enters = seen;
+      document.addEventListener("keydown", (e) => e.key === "Enter" && seen.push(e.isComposing), { capture: true });
+    });
+    const enters = () => frame.evaluate(() => (window as unknown as { enters: boolean[] }).enters);
+    // Chromium's own input-method path (as a Japanese IME drives it): a composition, Enter, the commit.
+    const cdp = await ui.page.context().newCDPSession(ui.page);
+    try {
+      await cdp.send("Input.imeSetComposition", { text: "こんにちは", selectionStart: 5, selectionEnd: 5 });
+      await waitFor("the composition in the box", () => prompt().inputValue(), (v) => v === "こんにちは");
+      await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await cdp.send("Input.insertText", { text: "こんにちは" });
+    } finally {
+      await cdp.detach();
+    }
+    await waitFor("the Enter seen while composing", enters, (e) => e.length === 1);
+    assert.deepEqual(await enters(), [true]);
+    assert.equal(await prompt().inputValue(), "こんにちは", "the committed text stays in the box");
+    assert.equal(server.chatRequests.length, sent, "nothing was sent");
+    server.queue({ text: "Hello." });
+    await ui.page.keyboard.press("Enter");
+    await waitFor("the request", async () => server.chatRequests.length, (n) => n === sent + 1);
+    assert.equal((server.chatRequests.at(-1)!.messages as { content: string }[]).at(-1)!.content, "こんにちは");
+  });
 });
