@@ -6,6 +6,7 @@ import { codeBlockPath } from "../../src/core/chat/code-block-path";
 import type { UserTurn } from "../../src/core/chat/conversation";
 import { waitFor } from "../harness/wait-for";
 import { agentTaskView, closeAgentSuite, openAgentSuite, toolResults, type AgentSuite } from "../vscode/support/agent-task";
+import { wispExtensionId } from "../vscode/support/wisp-extension";
 
 // The runner opens test/vscode-multiroot's workspace.json: folders alpha and beta, in this folder.
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
@@ -131,5 +132,158 @@ describe("A multi-root workspace: paths name one file (real VS Code, two folders
     await waitFor("the change undone", () => answer()!.agent!.files.map((f) => f.review), (reviews) => reviews.every((r) => r === "undone"));
     assert.equal(read("alpha/src/index.ts"), greet("alpha"), "Undo restored alpha's file");
     assert.equal(read("beta/src/index.ts"), greet("beta"));
+  });
+});
+
+describe("A multi-root workspace: each folder's prompt files, agents, instructions, AGENTS.md and MCP servers; /init and the terminal follow the folder in use (real VS Code, two folders, scripted model)", function () {
+  this.timeout(180_000);
+  let suite: AgentSuite;
+  const abs = (path: string) => join(workspace, path);
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(abs(path)), { recursive: true });
+    writeFileSync(abs(path), text);
+  };
+  const read = (path: string) => (existsSync(abs(path)) ? readFileSync(abs(path), "utf8") : undefined);
+  const written = ["alpha/.github", "beta/.github", "alpha/AGENTS.md", "beta/AGENTS.md", "alpha/.vscode", "beta/.vscode", "alpha/src", "beta/src", "alpha/mcp-notes.txt", "beta/mcp-notes.txt", "alpha/ran-here.txt", "beta/ran-here.txt"];
+  const state = () => suite.api.chat.state();
+  const { answer, steps, approve, ended } = agentTaskView(() => suite.api);
+  const lastRequest = () => suite.server.chatRequests.at(-1)! as { messages: { role: string; content: unknown }[] };
+  const system = () => String(lastRequest().messages[0]!.content);
+  const lastMessage = () => String(lastRequest().messages.at(-1)!.content);
+  /** Files written here reach Wisp through VS Code's file watcher, which a loaded machine can hold up a while. */
+  const watched = 90_000;
+
+  before(async () => {
+    suite = await openAgentSuite("sk-multi-root-customization-test");
+    for (const folder of ["alpha", "beta"]) write(`${folder}/src/index.ts`, greet(folder));
+  });
+  beforeEach(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await suite.api.chat.fromView({ type: "setMode", mode: "ask" });
+    await suite.api.chat.fromView({ type: "newChat" });
+  });
+  afterEach(() => suite.api.chat.fromView({ type: "stop" }));
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    for (const path of written) rmSync(abs(path), { recursive: true, force: true });
+    await closeAgentSuite(suite);
+  });
+
+  /** Asks about the first lines of a folder's src/index.ts, selected in its editor. */
+  async function askAbout(folder: string, question: string): Promise<void> {
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(abs(`${folder}/src/index.ts`)));
+    editor.selection = new vscode.Selection(0, 0, 2, 1);
+    suite.server.queue({ text: "Answered." });
+    await vscode.commands.executeCommand("wisp.askAboutSelection", question);
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+  }
+
+  /** Sends a / command and waits for its answer. */
+  async function run(command: string): Promise<void> {
+    suite.server.queue({ text: "Done." });
+    const before = suite.server.chatRequests.length;
+    await suite.api.chat.fromView({ type: "send", text: command });
+    await waitFor(`${command} sent`, () => suite.server.chatRequests.length, (n) => n > before);
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+  }
+
+  it("prompt files and agents of both folders are offered; a name both use is /NAME (the first folder's) and /beta:NAME, each running its own folder's file with ${workspaceFolder} its folder", async () => {
+    const review = "---\ndescription: Review the change\n---\nReview it in ${workspaceFolderBasename}.\n";
+    write("alpha/.github/prompts/review.prompt.md", review);
+    write("beta/.github/prompts/review.prompt.md", review);
+    for (const folder of ["alpha", "beta"]) write(`${folder}/.github/agents/reviewer.agent.md`, `---\ndescription: Reviews ${folder}\n---\nReview ${folder}.\n`);
+    // Written last: once it is read, so are the others.
+    write("beta/.github/prompts/release.prompt.md", "---\ndescription: Release notes\n---\nWrite the release notes of ${workspaceFolderBasename}.\n");
+    await waitFor("the prompt files read", () => state().commands.map((c) => c.name), (names) => names.includes("release") && names.includes("review"), watched);
+
+    const prompts = state().commands.filter((c) => c.kind === "prompt").map((c) => [c.name, c.description]);
+    assert.deepEqual(prompts, [["review", "Review the change (alpha)"], ["release", "Release notes"], ["beta:review", "Review the change (beta)"]]);
+    assert.deepEqual(state().agents.map((a) => [a.label, a.description]).slice(1), [["reviewer", "Reviews alpha"], ["beta:reviewer", "Reviews beta"]]);
+
+    await run("/beta:review");
+    assert.match(lastMessage(), /^Review it in beta\.(\n|$)/);
+    await run("/review");
+    assert.match(lastMessage(), /^Review it in alpha\.(\n|$)/);
+    await run("/release");
+    assert.match(lastMessage(), /^Write the release notes of beta\.(\n|$)/, "beta's prompt file works in beta");
+  });
+
+  it("scoped instructions match paths relative to their own folder and apply to its files only; an Ask question carries the AGENTS.md of its file's folder", async () => {
+    write("alpha/AGENTS.md", "Alpha rules: answer in French.\n");
+    write("beta/AGENTS.md", "Beta rules: answer in Dutch.\n");
+    write("beta/.github/instructions/src.instructions.md", "---\napplyTo: '/src/**'\n---\nBeta's sources use tabs.\n");
+    await waitFor("the instructions read", () => suite.api.chat.customization().instructions, (i) => i.some((path) => path.endsWith("src.instructions.md")), watched);
+    assert.deepEqual(suite.api.chat.customization().instructions, ["beta/.github/instructions/src.instructions.md"]);
+
+    await askAbout("beta", "What does this do?");
+    assert.match(system(), /\n\nProject rules from beta\/AGENTS\.md:\nBeta rules: answer in Dutch\./);
+    assert.doesNotMatch(system(), /Alpha rules/);
+    assert.match(system(), /\n\nInstructions for files matching \/src\/\*\* \(from beta\/\.github\/instructions\/src\.instructions\.md\):\nBeta's sources use tabs\.$/, "/src/** is beta's src");
+
+    await askAbout("alpha", "And this?");
+    assert.match(system(), /\n\nProject rules from alpha\/AGENTS\.md:\nAlpha rules: answer in French\./);
+    assert.doesNotMatch(system(), /Beta rules|Beta's sources/, "alpha's src/index.ts is not beta's");
+  });
+
+  it("each folder's .vscode/mcp.json is read: a server name both use is notes and beta:notes, and beta's ${workspaceFolder} is beta", async () => {
+    const fixture = join(vscode.extensions.getExtension(wispExtensionId)!.extensionPath, "test", "fixtures", "mcp", "notes-server.mjs");
+    const config = JSON.stringify({ servers: { notes: { type: "stdio", command: "node", args: [fixture], env: { NOTES_FILE: "${workspaceFolder}/mcp-notes.txt" } } } });
+    // Written last: once it is read, so is beta's.
+    write("beta/.vscode/mcp.json", config);
+    write("alpha/.vscode/mcp.json", config);
+    const list = await waitFor("the files read", () => suite.api.mcp.list(), (servers) => servers.some((s) => s.entry.name === "notes"), watched);
+    assert.deepEqual(list.map((s) => s.entry.name), ["notes", "beta:notes"]);
+
+    await suite.api.chat.fromView({ type: "setMode", mode: "agent" });
+    suite.server.queue({ toolCalls: [{ name: "mcp_beta_notes_add_note", arguments: { text: "from beta" } }] }, { text: "Noted." });
+    const task = suite.api.chat.fromView({ type: "send", text: "Note it in beta" });
+    // Both servers ask before their first start, then the call asks: each allowed.
+    for (;;) {
+      const [card] = await waitFor("a card, or the end", () => [steps().find((s) => s.status === "asking"), answer()?.status !== undefined && answer()!.status !== "streaming" && !state().streaming] as const, ([c, done]) => c !== undefined || done);
+      if (card === undefined) break;
+      await suite.api.chat.fromView({ type: "agentApproval", stepId: card.id, answer: "allow" });
+    }
+    await task;
+    assert.equal(read("beta/mcp-notes.txt"), "from beta\n", "beta's server writes in beta");
+    assert.equal(read("alpha/mcp-notes.txt"), undefined);
+  });
+
+  it("/init drafts the AGENTS.md of the editor's folder", async () => {
+    rmSync(abs("beta/AGENTS.md"), { force: true });
+    await vscode.window.showTextDocument(vscode.Uri.file(abs("beta/src/index.ts")));
+    const sessions = () => suite.api.edit.sessions().filter((s) => s.uri.endsWith("/AGENTS.md"));
+    await suite.api.chat.fromView({ type: "send", text: "/init" });
+    const [session] = await waitFor("the draft under review", sessions, (s) => s.length === 1 && s[0]!.state === "reviewing");
+    assert.ok(session!.uri.endsWith("/beta/AGENTS.md"), session!.uri);
+    assert.match(state().notice?.text ?? "", /^Drafted beta\/AGENTS\.md from the workspace/);
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    await waitFor("the review ended", sessions, (s) => s.length === 0);
+    assert.equal(read("beta/AGENTS.md"), undefined);
+  });
+
+  it("Explain Terminal Failure runs the fix in the folder of the editor when the terminal did not say its folder", async () => {
+    // A terminal whose shell reports its commands (VS Code's shell integration sequences) but not its folder.
+    const output = new vscode.EventEmitter<string>();
+    const prompt = "\x1b]633;A\x07$ \x1b]633;B\x07";
+    const terminal = vscode.window.createTerminal({ name: "wisp-no-cwd", pty: { onDidWrite: output.event, open: () => output.fire(prompt), close: () => undefined } });
+    try {
+      terminal.show();
+      await waitFor("shell integration", () => terminal.shellIntegration !== undefined, Boolean, 30_000);
+      // The command as typed after the prompt, then its run, its output and its exit code.
+      output.fire(`make build\r\n\x1b]633;E;make build\x07\x1b]633;C\x07make: *** No rule to make target 'build'.\r\n\x1b]633;D;2\x07${prompt}`);
+      const failed = await waitFor("the failed command recorded", () => suite.api.terminal.latest(terminal), (c) => c?.exitCode === 2);
+      assert.equal(failed!.cwd, undefined, "the terminal did not say where it ran");
+
+      await vscode.window.showTextDocument(vscode.Uri.file(abs("beta/src/index.ts")));
+      suite.server.queue({ toolCalls: [{ name: "run_in_terminal", arguments: { command: "pwd > ran-here.txt" } }] }, { text: "Ran." });
+      await vscode.commands.executeCommand("wisp.explainTerminalFailure", terminal);
+      await approve(0, "allow");
+      await ended();
+      assert.equal(read("beta/ran-here.txt")?.trim(), abs("beta"), "it ran in the editor's folder");
+      assert.equal(read("alpha/ran-here.txt"), undefined);
+    } finally {
+      terminal.dispose();
+      output.dispose();
+    }
   });
 });

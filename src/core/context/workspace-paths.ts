@@ -40,3 +40,9 @@ export function relativeInFolder(path: string, folderNames: readonly string[], f
   const prefix = `${folderNames[folder]}/`;
   return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
 }
+
+/** The folders that workspace paths name by their first segment (more than one folder), in the folders' order. */
+export function foldersNamedBy(paths: readonly string[], folderNames: readonly string[]): number[] {
+  if (folderNames.length <= 1) return [];
+  return folderNames.flatMap((name, folder) => (paths.some((path) => path.startsWith(`${name}/`)) ? [folder] : []));
+}

@@ -5,6 +5,7 @@
 import { readFields, type FileFormat } from "./file-fields";
 import { parseFrontMatter, type FileProblem } from "./front-matter";
 import { globMatcher } from "./apply-to";
+import { folderPathCandidates } from "../context/workspace-paths";
 
 export interface ScopedInstructions {
   readonly source: string;
@@ -13,6 +14,12 @@ export interface ScopedInstructions {
   readonly applyTo: readonly string[];
   readonly text: string;
   readonly problems: readonly FileProblem[];
+  /**
+   * The workspace folder holding the file, by its place in the list, in a workspace of several:
+   * its globs match paths relative to that folder, and only that folder's files. Undefined (one
+   * folder, or the user's own folder): relative to whichever folder a file is in.
+   */
+  readonly folder?: number;
 }
 
 export const instructionsFileSuffix = ".instructions.md";
@@ -55,11 +62,19 @@ export function splitGlobs(items: readonly string[]): string[] {
 /** Globs that match every file: as in VS Code, they apply to every request, even one with no file in play. */
 const everyFile: readonly string[] = ["**", "**/*", "*"];
 
-/** The instructions that apply to any of `paths` (workspace-relative, forward slashes), in their order. */
-export function instructionsFor(all: readonly ScopedInstructions[], paths: readonly string[]): ScopedInstructions[] {
+/**
+ * The instructions that apply to any of `paths`, in their order. Paths are the chat's (relative
+ * to the folder; `folder/relative` when the workspace has several, as `folderNames` lists them).
+ */
+export function instructionsFor(all: readonly ScopedInstructions[], paths: readonly string[], folderNames: readonly string[] = []): ScopedInstructions[] {
+  // One folder: a path is that folder's. Several: the folder it names, else any (a bare `cart.py` the question mentions).
+  const places = paths.flatMap((path): { folder?: number; relative: string }[] => (folderNames.length > 1 ? folderPathCandidates(path, folderNames) : [{ relative: path }]));
   return all.filter((file) => {
     if (file.text === "") return false;
-    if (file.applyTo.some((glob) => everyFile.includes(glob))) return true;
-    return paths.length > 0 && paths.some(globMatcher(file.applyTo));
+    const own = places.filter((p) => file.folder === undefined || p.folder === undefined || p.folder === file.folder);
+    // Every file of its folder: with no file in play, or one of its folder.
+    if (file.applyTo.some((glob) => everyFile.includes(glob))) return places.length === 0 || own.length > 0;
+    const matches = globMatcher(file.applyTo);
+    return own.some((p) => matches(p.relative));
   });
 }

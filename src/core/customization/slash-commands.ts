@@ -29,9 +29,12 @@ export function isBuiltInCommand(name: string): name is BuiltInCommand {
   return builtInCommands.some((c) => c.name === name);
 }
 
+/** A command's word: a prompt file's name may have its folder before it (`beta:review`, see folder-qualified-names.ts). */
+export const commandWord = /^\/[\w.:-]*/;
+
 /** The command a message starts with (`/name` then a space, a line break or the end), and its argument. */
 export function parseSlashCommand(text: string): { name: string; argument: string } | undefined {
-  const match = /^\/([\w.-]+)(?:\s+([\s\S]*))?$/.exec(text.trimStart());
+  const match = /^\/([\w.:-]+)(?:\s+([\s\S]*))?$/.exec(text.trimStart());
   if (!match) return undefined;
   return { name: match[1]!, argument: (match[2] ?? "").trim() };
 }
@@ -42,7 +45,7 @@ export function parseSlashCommand(text: string): { name: string; argument: strin
  */
 export function activeSlashQuery(text: string, caret: number): string | undefined {
   if (!text.startsWith("/")) return undefined;
-  const word = /^\/[\w.-]*/.exec(text)![0];
+  const word = commandWord.exec(text)![0];
   if (caret < 1 || caret > word.length) return undefined;
   return word.slice(1);
 }

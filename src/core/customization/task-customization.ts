@@ -26,7 +26,7 @@ export interface TaskCustomization {
   readonly modelNotice?: string;
   /** The tools that may be offered; undefined: all of them. */
   readonly allowList?: ToolAllowList;
-  /** Scoped instructions for a file an edit touched, the first time in the task (then undefined). */
+  /** Scoped instructions for a file an edit touched (by its chat path), the first time in the task (then undefined). */
   instructionsForEdit(path: string): string | undefined;
 }
 
@@ -37,12 +37,14 @@ export interface TaskCustomizationInput {
   readonly instructions: readonly ScopedInstructions[];
   /** The server's models (empty while unknown). */
   readonly models: readonly string[];
+  /** The workspace folders' names: with several, chat paths start with one. */
+  readonly folders?: readonly string[];
 }
 
 export function taskCustomization(input: TaskCustomizationInput): TaskCustomization {
   const { chat, run, agent } = input;
   const question = lastQuestionOf(chat?.turns ?? []);
-  const inPlay = question ? instructionsFor(input.instructions, pathsInPlay(question)) : [];
+  const inPlay = question ? instructionsFor(input.instructions, pathsInPlay(question), input.folders) : [];
   const given = new Set(inPlay.map((i) => i.source));
   const parts: string[] = [];
   if (agent && agent.instructions !== "") parts.push(`You are working as the "${agent.name}" agent. Its instructions come first where they differ from the ones above:\n${agent.instructions}`);
@@ -56,7 +58,7 @@ export function taskCustomization(input: TaskCustomizationInput): TaskCustomizat
     ...model,
     ...(tools ? { allowList: toolAllowList(tools) } : {}),
     instructionsForEdit: (path) => {
-      const fresh = instructionsFor(input.instructions, [path]).filter((i) => !given.has(i.source));
+      const fresh = instructionsFor(input.instructions, [path], input.folders).filter((i) => !given.has(i.source));
       for (const i of fresh) given.add(i.source);
       return fresh.length === 0 ? undefined : instructionsParts(fresh).join("\n\n");
     },

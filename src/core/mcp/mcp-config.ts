@@ -29,6 +29,8 @@ export interface McpServerEntry {
   readonly name: string;
   readonly source: ConfigSource;
   readonly config: McpServerConfig;
+  /** The folder whose `.vscode/mcp.json` defines it (its `${workspaceFolder}`); undefined: the user's setting. */
+  readonly workspaceFolder?: string;
 }
 
 /** A `${input:ID}` the user is asked for once. */
@@ -36,6 +38,8 @@ export interface McpInput {
   readonly id: string;
   readonly description: string;
   readonly password: boolean;
+  /** The folder whose `.vscode/mcp.json` defines it; undefined: the user's setting. */
+  readonly workspaceFolder?: string;
 }
 
 export interface ParsedConfig {

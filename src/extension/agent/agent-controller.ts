@@ -299,7 +299,7 @@ export class AgentController implements vscode.Disposable {
       timeoutMs: agent.commandTimeoutSeconds * 1000,
       maxOutputChars: agent.maxOutputChars,
     }, mcp, this.schemas);
-    return custom ? new CustomizedTools(tools, custom, (name) => this.mcpTools?.find(name)) : tools;
+    return custom ? new CustomizedTools(tools, custom, (name) => this.mcpTools?.find(name), (path) => workspacePathOf(names, folder.index, path)) : tools;
   }
 
   private async *stream(body: Parameters<ConstructorParameters<typeof AgentSession>[0]["stream"]>[0], signal: AbortSignal) {

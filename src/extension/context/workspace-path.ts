@@ -3,6 +3,11 @@ import { folderPathCandidates, workspacePathOf } from "../../core/context/worksp
 
 const folders = () => vscode.workspace.workspaceFolders ?? [];
 
+/** The workspace folders' names, in order: what core's path functions take. */
+export function folderNames(): string[] {
+  return folders().map((f) => f.name);
+}
+
 /**
  * How the chat names a file (see core/context/workspace-paths.ts): relative to its folder, prefixed
  * with the folder's name when the workspace has more than one; outside the folders, as
@@ -11,11 +16,19 @@ const folders = () => vscode.workspace.workspaceFolders ?? [];
 export function workspacePath(uri: vscode.Uri): string {
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   const relative = vscode.workspace.asRelativePath(uri, false);
-  return folder === undefined ? relative : workspacePathOf(folders().map((f) => f.name), folder.index, relative);
+  return folder === undefined ? relative : workspacePathOf(folderNames(), folder.index, relative);
 }
 
 /** The URIs a chat path may mean, most likely first (several only where the path alone cannot tell). */
 export function workspaceUris(path: string): vscode.Uri[] {
   const all = folders();
-  return folderPathCandidates(path, all.map((f) => f.name)).map((c) => vscode.Uri.joinPath(all[c.folder]!.uri, c.relative));
+  return folderPathCandidates(path, folderNames()).map((c) => vscode.Uri.joinPath(all[c.folder]!.uri, c.relative));
+}
+
+/**
+ * The folder a command without one of its own works in: that of `uri` (the file the user works
+ * in), else the first. One folder: always that one.
+ */
+export function folderFor(uri: vscode.Uri | undefined): vscode.WorkspaceFolder | undefined {
+  return (uri && vscode.workspace.getWorkspaceFolder(uri)) ?? folders()[0];
 }

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { RuleFile } from "../../core/agent/agent-prompt";
 import { planChatRequest } from "../../core/chat/chat-request";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
@@ -8,6 +9,7 @@ import { lastAnswer, withTurn, withUserTurn, type AssistantTurn, type Chat, type
 import { quickActions, type QuickAction } from "../../core/chat/prompt";
 import type { HostMessage, ViewMessage, ViewState } from "../../core/chat/protocol";
 import type { ContextBudget } from "../../core/chat/context-trim";
+import { foldersNamedBy, workspacePathOf } from "../../core/context/workspace-paths";
 import { askRulesParts } from "../../core/customization/ask-rules";
 import { instructionsParts, pathsInPlay } from "../../core/customization/paths-in-play";
 import { instructionsFor } from "../../core/customization/scoped-instructions";
@@ -16,6 +18,7 @@ import { chooseModel, taskCustomization, type AgentRun, type TaskCustomization }
 import { loadRules } from "../agent/agent-rules";
 import type { ChatPanel } from "../chat/chat-panel";
 import type { ChatContext } from "../context/chat-context";
+import { folderNames } from "../context/workspace-path";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 import { idOf, type AgentSelection } from "./agent-selection";
@@ -60,9 +63,10 @@ export class ChatCustomization implements vscode.Disposable {
   }
 
   view(): Pick<ViewState, "commands" | "agents" | "agentId"> {
-    const prompts: SlashCommandItem[] = this.deps.files.prompts().map(({ value: p }) => ({
+    const prompts: SlashCommandItem[] = this.deps.files.prompts().map(({ value: p, folderName }) => ({
       name: p.name,
-      description: p.description ?? `Prompt file ${p.source}`,
+      // Another folder has a prompt file of this name: say whose this one is.
+      description: p.description ? (folderName ? `${p.description} (${folderName})` : p.description) : `Prompt file ${p.source}`,
       ...(p.argumentHint ? { argumentHint: p.argumentHint } : {}),
       kind: "prompt",
     }));
@@ -89,7 +93,7 @@ export class ChatCustomization implements vscode.Disposable {
   /** What a task's agent, files in play and prompt file change in its requests. */
   task(chatId: string, run: AgentRun): TaskCustomization {
     const agent = run.agent ? this.deps.selection.find(run.agent) : undefined;
-    return taskCustomization({ chat: this.deps.store.get(chatId), run, agent, instructions: this.deps.files.instructions(), models: this.modelIds() });
+    return taskCustomization({ chat: this.deps.store.get(chatId), run, agent, instructions: this.deps.files.instructions(), models: this.modelIds(), folders: folderNames() });
   }
 
   /** The model an Ask question's prompt file chose; undefined: the chat's. */
@@ -101,12 +105,15 @@ export class ChatCustomization implements vscode.Disposable {
   /**
    * What an Ask question adds to its system prompt: the project's rules (wisp.agent.rules, read at
    * each question as a task reads them, within the budget) and the scoped instructions of its files.
+   * With several folders, the rules are those of the folders of the files in play, else of the
+   * editor's folder, else of every folder, each named by its folder (`beta/AGENTS.md`).
    */
   async askParts(chat: Chat, budget: ContextBudget): Promise<string[]> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    const rules = folder && this.deps.settings.value.agent.rules ? await loadRules(folder.uri) : [];
     const question = chat.turns.findLast((t) => t.role === "user");
-    const scoped = question ? instructionsParts(instructionsFor(this.deps.files.instructions(), pathsInPlay(question))) : [];
+    const paths = question ? pathsInPlay(question) : [];
+    const names = folderNames();
+    const rules = this.deps.settings.value.agent.rules ? await rulesOf(this.ruleFolders(paths), names) : [];
+    const scoped = question ? instructionsParts(instructionsFor(this.deps.files.instructions(), paths, names)) : [];
     return [...askRulesParts(rules, budget), ...scoped];
   }
 
@@ -156,7 +163,7 @@ export class ChatCustomization implements vscode.Disposable {
       case "compact":
         return this.compact(false, argument);
       case "init":
-        return this.panel.showNotice(await initAgentsMd(this.deps.init));
+        return this.panel.showNotice(await initAgentsMd(this.deps.init, this.deps.editor()?.document.uri));
       case "plan":
         await this.useAgent("plan");
         if (argument === "") return this.panel.showNotice("Plan is chosen: describe the task, and it answers with a plan (it reads, and changes nothing).");
@@ -284,4 +291,21 @@ export class ChatCustomization implements vscode.Disposable {
   private modelIds(): string[] {
     return this.panel.models.all.map((m) => m.id);
   }
+
+  /** The folders whose rules an Ask question carries (see askParts). */
+  private ruleFolders(paths: readonly string[]): readonly vscode.WorkspaceFolder[] {
+    const all = vscode.workspace.workspaceFolders ?? [];
+    const named = foldersNamedBy(paths, folderNames()).map((i) => all[i]!);
+    if (named.length > 0) return named;
+    if (all.length <= 1) return all;
+    const editor = this.deps.editor()?.document.uri;
+    const own = editor && vscode.workspace.getWorkspaceFolder(editor);
+    return own ? [own] : all;
+  }
+}
+
+/** The rules of each folder, named as the chat names files (`beta/AGENTS.md` with several folders). */
+async function rulesOf(folders: readonly vscode.WorkspaceFolder[], names: readonly string[]): Promise<RuleFile[]> {
+  const read = await Promise.all(folders.map(async (folder) => (await loadRules(folder.uri)).map((rule) => ({ ...rule, path: workspacePathOf(names, folder.index, rule.path) }))));
+  return read.flat();
 }

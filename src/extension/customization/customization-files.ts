@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import * as vscode from "vscode";
+import { folderQualifiedNames, ownFolderName } from "../../core/context/folder-qualified-names";
 import { agentFileSuffixes, parseCustomAgent, type CustomAgent } from "../../core/customization/custom-agent";
 import type { FileProblem } from "../../core/customization/front-matter";
 import { hasErrors, parsePromptFile, promptFileSuffix, type PromptFile } from "../../core/customization/prompt-file";
@@ -7,6 +8,7 @@ import { instructionsFileSuffix, parseScopedInstructions, type ScopedInstruction
 import { isBuiltInCommand } from "../../core/customization/slash-commands";
 import { toolAllowList } from "../../core/customization/tool-allow-list";
 import type { Logger } from "../logger";
+import { folderNames, workspacePath } from "../context/workspace-path";
 import { toDiagnostic } from "./customization-diagnostics";
 
 /** A file read from disk: where it is, what it says, where it comes from. */
@@ -14,6 +16,10 @@ export interface Loaded<T> {
   readonly uri: vscode.Uri;
   readonly value: T;
   readonly origin: "workspace" | "user";
+  /** The workspace folder it is in, by its place in the list (a workspace file's). */
+  readonly folder?: number;
+  /** Its folder's name, when a file of another folder has the same name (see folder-qualified-names.ts). */
+  readonly folderName?: string;
   /** Another file (or a built-in command) has its name: it is never used. */
   readonly shadowed?: boolean;
 }
@@ -159,9 +165,9 @@ export class CustomizationFiles implements vscode.Disposable {
   }
 
   private async readAll(): Promise<{ prompts: Loaded<PromptFile>[]; agents: Loaded<CustomAgent>[]; instructions: Loaded<ScopedInstructions>[]; unreadable: { uri: vscode.Uri; problem: FileProblem }[] }> {
-    const roots: { dir: vscode.Uri; kinds: readonly Kind[]; origin: "workspace" | "user"; nested?: true; anyMarkdown?: true }[] = [];
+    const roots: { dir: vscode.Uri; kinds: readonly Kind[]; origin: "workspace" | "user"; folder?: number; nested?: true; anyMarkdown?: true }[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      for (const { path, kind, ...how } of workspaceFolders) roots.push({ dir: vscode.Uri.joinPath(folder.uri, path), kinds: [kind], origin: "workspace", ...how });
+      for (const { path, kind, ...how } of workspaceFolders) roots.push({ dir: vscode.Uri.joinPath(folder.uri, path), kinds: [kind], origin: "workspace", folder: folder.index, ...how });
     }
     const user = this.userFolderUri();
     if (user) roots.push({ dir: user, kinds: ["prompts", "agents", "instructions"], origin: "user" });
@@ -177,11 +183,12 @@ export class CustomizationFiles implements vscode.Disposable {
         if (kind === undefined || !root.kinds.includes(kind)) continue;
         const text = await readText(uri);
         if (text === undefined) continue;
-        const source = root.origin === "workspace" ? vscode.workspace.asRelativePath(uri, false) : uri.fsPath;
+        const source = root.origin === "workspace" ? workspacePath(uri) : uri.fsPath;
+        const where = { uri, origin: root.origin, ...(root.folder !== undefined ? { folder: root.folder } : {}) };
         try {
-          if (kind === "prompts") prompts.push({ uri, origin: root.origin, value: withToolWarnings(parsePromptFile(name, source, text), text) });
-          else if (kind === "agents") agents.push({ uri, origin: root.origin, value: withToolWarnings(parseCustomAgent(name, source, text), text) });
-          else instructions.push({ uri, origin: root.origin, value: parseScopedInstructions(source, text) });
+          if (kind === "prompts") prompts.push({ ...where, value: withToolWarnings(parsePromptFile(name, source, text), text) });
+          else if (kind === "agents") agents.push({ ...where, value: withToolWarnings(parseCustomAgent(name, source, text), text) });
+          else instructions.push({ ...where, value: { ...parseScopedInstructions(source, text), ...(root.folder !== undefined ? { folder: root.folder } : {}) } });
         } catch (error) {
           // One file Wisp fails to read must not hide all the others.
           this.log.error(`customization: reading ${source} failed: ${(error as Error).message}`);
@@ -189,7 +196,7 @@ export class CustomizationFiles implements vscode.Disposable {
         }
       }
     }
-    return { prompts: markShadowed(prompts, "prompt file"), agents: markShadowed(agents, "agent"), instructions, unreadable };
+    return { ...withOwnAgents(named(prompts, "prompt file"), named(agents, "agent")), instructions, unreadable };
   }
 
   private showProblems(): void {
@@ -225,21 +232,34 @@ function kindOf(name: string): Kind | undefined {
   return undefined;
 }
 
-/** The first file of a name wins (the workspace's come first); later ones are marked and say why they are not used. */
-function markShadowed<T extends { readonly name: string; readonly problems: readonly FileProblem[] }>(files: readonly Loaded<T>[], what: string): Loaded<T>[] {
-  const seen = new Map<string, Loaded<T>>();
-  return files.map((file) => {
-    const builtIn = what === "prompt file" && isBuiltInCommand(file.value.name);
-    const clash = seen.get(file.value.name);
-    if (!builtIn && clash === undefined) {
-      seen.set(file.value.name, file);
-      return file;
-    }
-    const message = builtIn
-      ? `/${file.value.name} is one of Wisp's own commands, so this prompt file is not offered: rename the file or give it another name:.`
-      : `Another ${what} is already named "${file.value.name}" (${vscode.workspace.asRelativePath(clash!.uri, false)}), so this one is not offered.`;
+/**
+ * The first file of a name wins (the workspace's come first); one of another workspace folder is
+ * `FOLDER:NAME` (folder-qualified-names.ts); others are marked and say why they are not used.
+ */
+function named<T extends { readonly name: string; readonly problems: readonly FileProblem[] }>(files: readonly Loaded<T>[], what: string): Loaded<T>[] {
+  const names = folderNames();
+  const outcomes = folderQualifiedNames(files.map((f) => ({ name: f.value.name, ...(f.origin === "workspace" ? { folder: f.folder } : {}) })), names, (name) => what === "prompt file" && isBuiltInCommand(name));
+  const qualified = new Set(files.filter((_, i) => (outcomes[i] as { qualified?: true }).qualified).map((f) => f.value.name));
+  return files.map((file, i) => {
+    const outcome = outcomes[i]!;
+    const folderName = qualified.has(file.value.name) && file.folder !== undefined ? { folderName: names[file.folder]! } : {};
+    if ("name" in outcome) return { ...file, ...folderName, value: { ...file.value, name: outcome.name } };
+    const message =
+      "reserved" in outcome
+        ? `/${file.value.name} is one of Wisp's own commands, so this prompt file is not offered: rename the file or give it another name:.`
+        : `Another ${what} is already named "${file.value.name}" (${workspacePath(files[outcome.hiddenBy]!.uri)}), so this one is not offered.`;
     return { ...file, shadowed: true, value: { ...file.value, problems: [...file.value.problems, { message, severity: "error" as const, start: { line: 0, column: 0 }, end: { line: 0, column: 3 } }] } };
   });
+}
+
+/** A prompt file's agent and an agent's handoffs mean their own folder's agent of that name, when it was qualified. */
+function withOwnAgents(prompts: Loaded<PromptFile>[], agents: Loaded<CustomAgent>[]): { prompts: Loaded<PromptFile>[]; agents: Loaded<CustomAgent>[] } {
+  const names = new Set(agents.filter((a) => !a.shadowed).map((a) => a.value.name));
+  const own = (name: string, folder: number | undefined) => ownFolderName(name, folder, folderNames(), names);
+  return {
+    prompts: prompts.map((p) => (p.value.agent === undefined ? p : { ...p, value: { ...p.value, agent: own(p.value.agent, p.folder) } })),
+    agents: agents.map((a) => ({ ...a, value: { ...a.value, handoffs: a.value.handoffs.map((h) => ({ ...h, agent: own(h.agent, a.folder) })) } })),
+  };
 }
 
 /** Warnings at the `tools:` key for names Wisp has no tool for. */

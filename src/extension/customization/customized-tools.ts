@@ -16,6 +16,8 @@ export class CustomizedTools implements AgentTools {
     private readonly custom: TaskCustomization,
     /** The MCP server and own name of an MCP tool offered under `name`. */
     private readonly mcpOf: (name: string) => { readonly server: string; readonly tool: string } | undefined,
+    /** The chat's path of a path the agent gave (relative to its folder): what instructions match. */
+    private readonly chatPath: (path: string) => string,
   ) {}
 
   /** The last list filtered, so that an unchanged list stays the same array (the session compares them). */
@@ -39,7 +41,7 @@ export class CustomizedTools implements AgentTools {
   async run(call: ValidCall, signal: AbortSignal, step: StepReporter): Promise<ToolOutcome> {
     const outcome = await this.inner.run(call, signal, step);
     if (!editTools.has(call.name) || outcome.isError || typeof call.args.path !== "string") return outcome;
-    const instructions = this.custom.instructionsForEdit(call.args.path.replace(/^\.\//, ""));
+    const instructions = this.custom.instructionsForEdit(this.chatPath(call.args.path.replace(/^\.\//, "")));
     return instructions ? { ...outcome, content: `${outcome.content}\n\n${instructions}` } : outcome;
   }
 

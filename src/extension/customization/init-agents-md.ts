@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { draftAgentsMd, type WorkspaceFacts } from "../../core/customization/agents-md-draft";
+import { workspacePath } from "../context/workspace-path";
 import type { EditTarget } from "../edit/edit-target";
 
 export interface InitDeps {
@@ -19,16 +20,21 @@ const languageNames: Record<string, string> = {
 };
 
 /**
- * `/init`: drafts AGENTS.md from the workspace and opens it as a reviewed edit, as a new file when
- * there is none. Nothing is written before Accept; Accept saves the file. Returns what to tell the user.
+ * `/init`: drafts AGENTS.md from the workspace folder and opens it as a reviewed edit, as a new
+ * file when there is none. Nothing is written before Accept; Accept saves the file. With several
+ * folders, the folder is that of `editorFile` (the file the user worked in last), else the one
+ * the user picks. Returns what to tell the user.
  */
-export async function initAgentsMd(deps: InitDeps): Promise<string> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
+export async function initAgentsMd(deps: InitDeps, editorFile: vscode.Uri | undefined): Promise<string> {
+  const folder = await folderToDraft(editorFile);
+  if (folder === null) return "/init drafted nothing: no folder was picked.";
   if (folder === undefined) throw new Error("/init drafts AGENTS.md for a workspace folder: open a folder first.");
   const uri = vscode.Uri.joinPath(folder.uri, "AGENTS.md");
+  // The name the user knows it by: `beta/AGENTS.md` when there are several folders.
+  const name = workspacePath(uri);
   const existing = await readText(uri);
   const draft = draftAgentsMd(await workspaceFacts(folder), existing);
-  if (existing !== undefined && draft === existing) return "AGENTS.md already has Layout, Build and test and Conventions sections: nothing to add.";
+  if (existing !== undefined && draft === existing) return `${name} already has Layout, Build and test and Conventions sections: nothing to add.`;
   // A new file is an untitled document that will be saved as AGENTS.md: nothing exists on disk until Accept.
   const document = await vscode.workspace.openTextDocument(existing === undefined ? uri.with({ scheme: "untitled" }) : uri);
   const editor = await vscode.window.showTextDocument(document, { preview: false });
@@ -46,8 +52,17 @@ export async function initAgentsMd(deps: InitDeps): Promise<string> {
     throw error;
   }
   return existing === undefined
-    ? "Drafted AGENTS.md from the workspace: review it in the editor; Accept writes the file, Reject writes nothing."
-    : "Drafted the sections AGENTS.md lacks: review them in the editor; Accept adds them, Reject leaves the file as it is.";
+    ? `Drafted ${name} from the workspace: review it in the editor; Accept writes the file, Reject writes nothing.`
+    : `Drafted the sections ${name} lacks: review them in the editor; Accept adds them, Reject leaves the file as it is.`;
+}
+
+/** The folder to draft for; undefined: no folder is open; null: the user dismissed the pick. */
+async function folderToDraft(editorFile: vscode.Uri | undefined): Promise<vscode.WorkspaceFolder | undefined | null> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length <= 1) return folders[0];
+  const own = editorFile && vscode.workspace.getWorkspaceFolder(editorFile);
+  if (own) return own;
+  return (await vscode.window.showWorkspaceFolderPick({ placeHolder: "The folder to draft AGENTS.md for", ignoreFocusOut: true })) ?? null;
 }
 
 async function workspaceFacts(folder: vscode.WorkspaceFolder): Promise<WorkspaceFacts> {

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { CodeAttachment } from "../../core/chat/conversation";
 import { hasErrors, type PromptFile } from "../../core/customization/prompt-file";
 import { inputVariables, inputsFromArgument, linkedFiles, promptMessage, resolveVariables } from "../../core/customization/prompt-variables";
+import { folderFor, workspacePath } from "../context/workspace-path";
 import type { Loaded } from "./customization-files";
 import { describeFirstError } from "./customization-diagnostics";
 
@@ -45,10 +46,11 @@ export async function preparePrompt(file: Loaded<PromptFile>, argument: string, 
   const editor = deps.editor();
   const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : "";
   if (selection !== "" && /\$\{(selection|selectedText)\}/.test(prompt.body)) await deps.allowSelection(editor!.document.uri);
-  const folder = vscode.workspace.workspaceFolders?.[0];
+  // A workspace folder's prompt file works in that folder; one of the user's, in the editor's.
+  const folder = file.folder !== undefined ? vscode.workspace.workspaceFolders?.[file.folder] : folderFor(editor?.document.uri);
   const facts = {
     selection,
-    ...(editor ? { file: vscode.workspace.asRelativePath(editor.document.uri, false) || editor.document.uri.fsPath } : {}),
+    ...(editor ? { file: workspacePath(editor.document.uri) || editor.document.uri.fsPath } : {}),
     ...(folder ? { workspaceFolder: folder.uri.fsPath } : {}),
   };
   const text = promptMessage(resolveVariables(prompt.body, facts, values), given.rest);
@@ -68,7 +70,7 @@ export async function preparePrompt(file: Loaded<PromptFile>, argument: string, 
   return { text, attachments, notes, ...(prompt.agent ? { agent: prompt.agent } : {}), ...(prompt.tools ? { tools: prompt.tools } : {}), models: prompt.models };
 }
 
-/** A link's file: relative to the prompt file's folder; a leading `/` means the workspace folder. */
+/** A link's file: relative to the prompt file's folder; a leading `/` means its workspace folder. */
 function linkTarget(promptFile: vscode.Uri, target: string, root: vscode.Uri | undefined): vscode.Uri {
   if (target.startsWith("/") && root) return vscode.Uri.joinPath(root, target);
   return vscode.Uri.joinPath(promptFile, "..", target);

@@ -3,6 +3,7 @@ import { editMessages } from "../../core/edit/edit-prompt";
 import { codeAsGiven, codeOfReply, type CodeReader } from "../../core/edit/reply-code";
 import type { IndentStyle } from "../../core/edit/reindent";
 import { ChatModelList } from "../chat/chat-models";
+import { folderNames, workspacePath } from "../context/workspace-path";
 import type { ClientFactory } from "../client-factory";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
@@ -209,7 +210,8 @@ export class EditController implements vscode.Disposable {
     const model = await this.models.choose(chat.model, settings.value.baseUrl);
     const input = requestInput(target, instruction);
     const messages = editMessages(input);
-    const scoped = instructionsParts(instructionsFor(this.deps.instructions?.instructions() ?? [], [input.path]));
+    // The file by its chat path: with several folders, its folder's instructions only.
+    const scoped = instructionsParts(instructionsFor(this.deps.instructions?.instructions() ?? [], [workspacePath(target.document.uri)], folderNames()));
     if (scoped.length > 0) messages[0] = { ...messages[0]!, content: [messages[0]!.content, ...scoped].join("\n\n") };
     log.info(`edit: ${model}, lines ${target.startLine + 1}-${target.endLine + 1} of ${target.document.uri.fsPath}`);
     const body = { model, messages, temperature: chat.temperature, max_tokens: chat.maxTokens, stream_options: { include_usage: true } };

@@ -2,7 +2,9 @@
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import { readFile } from "node:fs/promises";
 import * as vscode from "vscode";
-import { parseMcpConfig, type McpInput, type McpServerEntry } from "../../core/mcp/mcp-config";
+import { workspacePathOf } from "../../core/context/workspace-paths";
+import { parseMcpConfig, type McpInput, type McpServerEntry, type ParsedConfig } from "../../core/mcp/mcp-config";
+import { mergeMcpConfigs } from "../../core/mcp/merge-mcp-configs";
 
 export const mcpServersSetting = "wisp.mcp.servers";
 
@@ -13,24 +15,24 @@ export interface McpConfigSnapshot {
 }
 
 /**
- * The MCP servers the user configured: the `wisp.mcp.servers` setting, then the workspace's
- * `.vscode/mcp.json` (VS Code's format, comments allowed; its servers win a name both define).
- * Fires when either changes.
+ * The MCP servers the user configured: the `wisp.mcp.servers` setting, then each workspace
+ * folder's `.vscode/mcp.json` (VS Code's format, comments allowed; merged as merge-mcp-configs.ts
+ * says). Fires when any of them changes, or the folders do.
  */
 export class McpConfigFiles implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private watchers: vscode.Disposable | undefined;
 
   constructor() {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (folder) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, ".vscode/mcp.json"));
-      const fire = () => this.changed.fire();
-      this.subscriptions.push(watcher, watcher.onDidCreate(fire), watcher.onDidChange(fire), watcher.onDidDelete(fire));
-    }
+    this.watchFolders();
     this.subscriptions.push(
       this.changed,
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.watchFolders();
+        this.changed.fire();
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(mcpServersSetting)) this.changed.fire();
       }),
@@ -39,33 +41,46 @@ export class McpConfigFiles implements vscode.Disposable {
 
   async read(): Promise<McpConfigSnapshot> {
     const user = parseMcpConfig(vscode.workspace.getConfiguration().inspect(mcpServersSetting)?.globalValue, "user", "wisp.mcp.servers");
-    const workspace = await this.readWorkspaceFile();
-    const names = new Set(workspace.servers.map((s) => s.name));
-    return {
-      servers: [...user.servers.filter((s) => !names.has(s.name)), ...workspace.servers],
-      inputs: [...user.inputs, ...workspace.inputs],
-      problems: [...user.problems, ...workspace.problems],
-    };
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const names = folders.map((f) => f.name);
+    const files = await Promise.all(
+      folders.map(async (folder) => {
+        const where = workspacePathOf(names, folder.index, ".vscode/mcp.json");
+        return { folder: folder.index, path: folder.uri.fsPath, where, config: await readFolderFile(folder.uri, where) };
+      }),
+    );
+    return mergeMcpConfigs(user, files, names);
   }
 
-  private async readWorkspaceFile(): Promise<McpConfigSnapshot> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) return { servers: [], inputs: [], problems: [] };
-    const uri = vscode.Uri.joinPath(folder.uri, ".vscode", "mcp.json");
-    let text: string;
-    try {
-      // Read at every task start: from a local disk with node:fs, not a round trip through the editor.
-      text = uri.scheme === "file" ? await readFile(uri.fsPath, "utf8") : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    } catch {
-      return { servers: [], inputs: [], problems: [] };
-    }
-    const errors: ParseError[] = [];
-    const value: unknown = parse(text, errors, { allowTrailingComma: true });
-    if (errors.length > 0) return { servers: [], inputs: [], problems: [`.vscode/mcp.json: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`] };
-    return parseMcpConfig(value, "workspace", ".vscode/mcp.json");
+  /** A watcher on each folder's file (a glob over the workspace would report every nested .vscode/mcp.json). */
+  private watchFolders(): void {
+    this.watchers?.dispose();
+    const fire = () => this.changed.fire();
+    this.watchers = vscode.Disposable.from(
+      ...(vscode.workspace.workspaceFolders ?? []).flatMap((folder) => {
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, ".vscode/mcp.json"));
+        return [watcher, watcher.onDidCreate(fire), watcher.onDidChange(fire), watcher.onDidDelete(fire)];
+      }),
+    );
   }
 
   dispose(): void {
+    this.watchers?.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+async function readFolderFile(folder: vscode.Uri, where: string): Promise<ParsedConfig> {
+  const uri = vscode.Uri.joinPath(folder, ".vscode", "mcp.json");
+  let text: string;
+  try {
+    // Read at every task start: from a local disk with node:fs, not a round trip through the editor.
+    text = uri.scheme === "file" ? await readFile(uri.fsPath, "utf8") : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return { servers: [], inputs: [], problems: [] };
+  }
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) return { servers: [], inputs: [], problems: [`${where}: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`] };
+  return parseMcpConfig(value, "workspace", where);
 }

@@ -14,10 +14,11 @@ export class McpInputs {
     private readonly redact: (values: readonly string[]) => void,
   ) {}
 
-  async values(ids: readonly string[], defs: readonly McpInput[]): Promise<Map<string, string>> {
+  /** `folder`: the workspace folder whose file defines the server (each folder's values are its own); undefined: the first. */
+  async values(ids: readonly string[], defs: readonly McpInput[], folder?: vscode.Uri): Promise<Map<string, string>> {
     const values = new Map<string, string>();
     for (const id of ids) {
-      const key = this.key(id);
+      const key = this.key(id, folder);
       let value = this.known.get(key) ?? (await this.secrets.get(key));
       if (value === undefined) {
         const def = defs.find((d) => d.id === id);
@@ -37,8 +38,7 @@ export class McpInputs {
     return values;
   }
 
-  private key(id: string): string {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? "";
-    return `wisp.mcp.input:${folder}:${id}`;
+  private key(id: string, folder: vscode.Uri | undefined): string {
+    return `wisp.mcp.input:${(folder ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString() ?? ""}:${id}`;
   }
 }

@@ -145,9 +145,12 @@ export class McpServers implements vscode.Disposable {
     }
     this.setState(name, { kind: "starting" });
     try {
-      const values = await this.deps.inputs.values(inputIds(entry.config), this.inputDefs);
-      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-      const config = expandConfig(entry.config, { workspaceFolder: folder, env: process.env, inputs: values });
+      // A folder's server: its ${workspaceFolder} is that folder, its inputs its own; the user's setting's: the first folder.
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      const folder = entry.workspaceFolder === undefined ? folders[0] : folders.find((f) => f.uri.fsPath === entry.workspaceFolder);
+      const defs = [...this.inputDefs.filter((d) => d.workspaceFolder === entry.workspaceFolder), ...this.inputDefs.filter((d) => d.workspaceFolder !== entry.workspaceFolder)];
+      const values = await this.deps.inputs.values(inputIds(entry.config), defs, folder?.uri);
+      const config = expandConfig(entry.config, { workspaceFolder: entry.workspaceFolder ?? folder?.uri.fsPath, env: process.env, inputs: values });
       this.deps.output.info(`${name}: starting ${describeServer(entry.config)}`);
       let connection: McpConnection | undefined;
       const current = () => connection !== undefined && this.connections.get(name)?.connection === connection;

@@ -3,6 +3,7 @@ import type { CodeAttachment } from "../../core/chat/conversation";
 import { maskSecrets } from "../../core/terminal/mask-secrets";
 import { explainFailureQuestion, terminalAttachmentText, terminalFixPrompt, terminalLabel } from "../../core/terminal/terminal-command";
 import type { ChatHooks } from "../chat/register-chat";
+import { folderFor } from "../context/workspace-path";
 import type { Logger } from "../logger";
 import { registerWispCommand } from "../run-command";
 import type { Settings } from "../settings";
@@ -60,7 +61,7 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
     }
     if (command.exitCode === 0) return nothing(`The last command in this terminal succeeded (${command.commandLine}): nothing to explain.`);
     const agent = settings.value.agent;
-    const cwd = command.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+    const cwd = command.cwd ?? terminalFolder(terminal) ?? folderFor(vscode.window.activeTextEditor?.document.uri)?.uri.fsPath ?? process.cwd();
     const chat = deps.chat();
     const profile = {
       systemPrompt: terminalFixPrompt(command.terminalName, process.platform, settings.value.chat.systemPrompt),
@@ -81,4 +82,14 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
   }
 
   return vscode.Disposable.from(registerWispCommand("wisp.explainTerminalFailure", explain, log));
+}
+
+/**
+ * Where a terminal is when its shell did not report the command's folder: where shell integration
+ * last saw it, else the folder it was opened in (a multi-root workspace's New Terminal asks which).
+ */
+function terminalFolder(terminal: vscode.Terminal): string | undefined {
+  if (terminal.shellIntegration?.cwd) return terminal.shellIntegration.cwd.fsPath;
+  const cwd = "cwd" in terminal.creationOptions ? terminal.creationOptions.cwd : undefined;
+  return typeof cwd === "string" ? cwd : cwd?.fsPath;
 }

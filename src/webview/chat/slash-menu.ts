@@ -1,4 +1,4 @@
-import { activeSlashQuery, filterCommands, type SlashCommandItem } from "../../core/customization/slash-commands";
+import { activeSlashQuery, commandWord, filterCommands, type SlashCommandItem } from "../../core/customization/slash-commands";
 import { OptionList } from "./option-list";
 
 /**
@@ -53,7 +53,7 @@ export class SlashMenu {
   }
 
   private pick(item: SlashCommandItem): void {
-    const word = /^\/[\w.-]*/.exec(this.input.value)?.[0] ?? "";
+    const word = commandWord.exec(this.input.value)?.[0] ?? "";
     const rest = this.input.value.slice(word.length).replace(/^ /, "");
     const typed = `/${item.name} `;
     this.input.value = typed + rest;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { folderPathCandidates, relativeInFolder, workspacePathOf } from "../../../../src/core/context/workspace-paths";
+import { folderPathCandidates, foldersNamedBy, relativeInFolder, workspacePathOf } from "../../../../src/core/context/workspace-paths";
 
 describe("workspace paths (one folder, or several as VS Code names them)", () => {
   const two = ["alpha", "beta"];
@@ -49,5 +49,12 @@ describe("workspace paths (one folder, or several as VS Code names them)", () =>
     assert.equal(relativeInFolder("beta/src/index.ts", two, 0), undefined);
     assert.equal(relativeInFolder("alphabet/x.ts", two, 0), undefined);
     assert.equal(relativeInFolder("src/index.ts", ["alpha"], 0), "src/index.ts");
+  });
+
+  it("tells which folders paths name (several folders only; a bare path names none)", () => {
+    assert.deepEqual(foldersNamedBy(["beta/src/a.ts", "cart.py"], two), [1]);
+    assert.deepEqual(foldersNamedBy(["beta/a.ts", "alpha/b.ts"], two), [0, 1]);
+    assert.deepEqual(foldersNamedBy(["alphabet/a.ts"], two), []);
+    assert.deepEqual(foldersNamedBy(["alpha/a.ts"], ["alpha"]), [], "one folder: paths carry no folder");
   });
 });

@@ -14,6 +14,11 @@ describe("/ commands", () => {
     assert.equal(parseSlashCommand("/usr/bin is where"), undefined, "a path is not a command");
   });
 
+  it("a prompt file of another folder of the workspace is /FOLDER:NAME, in the message and in the list", () => {
+    assert.deepEqual(parseSlashCommand("/beta:review the cart"), { name: "beta:review", argument: "the cart" });
+    assert.equal(activeSlashQuery("/beta:rev", 9), "beta:rev");
+  });
+
   it("the list is open while the caret is in a first word that starts with /", () => {
     assert.equal(activeSlashQuery("/", 1), "");
     assert.equal(activeSlashQuery("/pl", 3), "pl");

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { instructionsFor, parseScopedInstructions, type ScopedInstructions } from "../../../../src/core/customization/scoped-instructions";
+import { taskCustomization } from "../../../../src/core/customization/task-customization";
+
+const two = ["alpha", "beta"];
+const file = (source: string, applyTo: string, folder?: number): ScopedInstructions => ({ ...parseScopedInstructions(source, `---\napplyTo: '${applyTo}'\n---\n${source} rules.`), ...(folder !== undefined ? { folder } : {}) });
+const sources = (files: readonly ScopedInstructions[]) => files.map((f) => f.source);
+
+describe("scoped instructions in a workspace of several folders", () => {
+  const alphaSrc = file("alpha/.github/instructions/src.instructions.md", "/src/**", 0);
+  const betaPy = file("beta/.github/instructions/py.instructions.md", "**/*.py", 1);
+  const mine = file("/home/me/prompts/ts.instructions.md", "**/*.ts");
+
+  it("a folder's applyTo matches paths relative to that folder, and that folder's files only", () => {
+    assert.deepEqual(sources(instructionsFor([alphaSrc, betaPy], ["alpha/src/cart.ts"], two)), [alphaSrc.source], "/src/** anchored at alpha, not at the workspace");
+    assert.deepEqual(sources(instructionsFor([alphaSrc, betaPy], ["beta/src/cart.ts"], two)), [], "beta's src is not alpha's");
+    assert.deepEqual(sources(instructionsFor([alphaSrc, betaPy], ["alpha/tools/gen.py"], two)), [], "beta's Python rules stay in beta");
+    assert.deepEqual(sources(instructionsFor([alphaSrc, betaPy], ["beta/tools/gen.py"], two)), [betaPy.source]);
+  });
+
+  it("a path that names no folder (a file the question mentions) may be any folder's; the user's own files apply in every folder", () => {
+    assert.deepEqual(sources(instructionsFor([alphaSrc, betaPy], ["gen.py"], two)), [betaPy.source]);
+    assert.deepEqual(sources(instructionsFor([mine], ["alpha/a.ts"], two)), [mine.source]);
+    assert.deepEqual(sources(instructionsFor([mine], ["beta/lib/b.ts"], two)), [mine.source]);
+  });
+
+  it("applyTo ** applies to every request naming no file, and to its own folder's files only", () => {
+    const alphaAll = file("alpha/.github/instructions/all.instructions.md", "**", 0);
+    assert.deepEqual(sources(instructionsFor([alphaAll], [], two)), [alphaAll.source]);
+    assert.deepEqual(sources(instructionsFor([alphaAll], ["alpha/x.md"], two)), [alphaAll.source]);
+    assert.deepEqual(sources(instructionsFor([alphaAll], ["beta/x.md"], two)), []);
+  });
+
+  it("one folder: paths are matched as they are, whatever folder the file records", () => {
+    const single = file(".github/instructions/src.instructions.md", "/src/**", 0);
+    assert.deepEqual(sources(instructionsFor([single], ["src/a.ts"], ["alpha"])), [single.source]);
+    assert.deepEqual(sources(instructionsFor([single], ["src/a.ts"])), [single.source]);
+  });
+
+  it("an agent task matches by the chat's paths: a file it edits in alpha gets alpha's instructions, not beta's", () => {
+    const alphaPy = file("alpha/.github/instructions/py.instructions.md", "**/*.py", 0);
+    const chat = { id: "c", title: "t", createdAt: 0, updatedAt: 0, pending: [], turns: [{ id: "q", role: "user" as const, text: "Type beta/app.py", attachments: [], createdAt: 0 }] };
+    const task = taskCustomization({ chat, run: {}, agent: undefined, instructions: [alphaPy, betaPy], models: [], folders: two });
+    assert.deepEqual(task.promptParts, [`Instructions for files matching **/*.py (from ${betaPy.source}):\n${betaPy.source} rules.`]);
+    assert.match(task.instructionsForEdit("alpha/app.py")!, /alpha\/\.github\/instructions\/py\.instructions\.md rules\.$/);
+    assert.equal(task.instructionsForEdit("beta/other.py"), undefined, "beta's were given at the start");
+  });
+});
