@@ -119,11 +119,13 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     // One outcome per keystroke: the last one shows what is left after both characters.
     const expected = shown.text.slice(typed.length);
     const outcomes = await waitFor("the rest as ghost text", () => api.completionOutcomes().slice(since), (list) => list.some((o) => o.kind === "shown" && o.text === expected), 10_000);
-    // The first keystroke's answer may be cancelled by the second one (the editor asks again):
-    // every answer shown comes from the suggestion already there.
+    // The first keystroke's answer may be cancelled by the second one (the editor asks again), or,
+    // on a loaded machine, asked for once the second character is in the document already (a
+    // context no suggestion has, which waits out the debounce and is superseded): every answer
+    // shown comes from the suggestion already there, and no request is made (below).
     const kinds = outcomes.map((o) => (o.kind === "shown" ? o.source : o.kind));
-    const answered = kinds.filter((k) => k !== "cancelled");
-    assert.deepEqual(answered, answered.map(() => "type-through"), kinds.join(", "));
+    const answered = kinds.filter((k) => k !== "cancelled" && k !== "debounced");
+    assert.deepEqual(answered, answered.map(() => "type-through"), `${kinds.join(", ")} typing ${JSON.stringify(typed)} into ${JSON.stringify(shown.text)}`);
     assert.equal((await server.metrics()).requests, before.requests, "no request reached the server");
   });
 
