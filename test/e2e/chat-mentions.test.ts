@@ -157,6 +157,7 @@ describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server,
     await focusPrompt();
     await prompt().fill("");
     const sent = server.chatRequests.length;
+    const users = await frame.locator(".turn.user").count();
     // What the page saw of each Enter: the test is only worth something if the first came while composing.
     await frame.evaluate(() => {
       const seen: boolean[] = [];
@@ -177,11 +178,15 @@ describe("@-mentions in the chat's prompt box (real VS Code UI, scripted server,
     }
     await waitFor("the Enter seen while composing", enters, (e) => e.length === 1);
     assert.deepEqual(await enters(), [true]);
-    assert.equal(await prompt().inputValue(), "こんにちは", "the committed text stays in the box");
-    assert.equal(server.chatRequests.length, sent, "nothing was sent");
+    assert.equal(await prompt().inputValue(), "こんにちは", "the committed text is in the box");
     server.queue({ text: "Hello." });
     await ui.page.keyboard.press("Enter");
-    await waitFor("the request", async () => server.chatRequests.length, (n) => n === sent + 1);
-    assert.equal((server.chatRequests.at(-1)!.messages as { content: string }[]).at(-1)!.content, "こんにちは");
+    // Once the answer is in and the box empty, every request made before it has been made too (the
+    // view's messages are handled in order): the question went once, with the committed text.
+    await waitFor("the answer, the box empty", async () => [await frame.locator(".turn.assistant").last().innerText(), await prompt().inputValue()], ([t, v]) => t.includes("Hello.") && v === "");
+    assert.equal(server.chatRequests.length, sent + 1, "one question sent: the input method's Enter sent nothing");
+    assert.deepEqual(await frame.locator(".turn.user").count(), users + 1);
+    // The question, then what the workspace adds (the files it found).
+    assert.equal((server.chatRequests.at(-1)!.messages as { content: string }[]).at(-1)!.content.split("\n")[0], "こんにちは");
   });
 });
