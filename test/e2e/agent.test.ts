@@ -10,6 +10,7 @@ import { waitFor } from "../harness/wait-for";
 import type { WorkbenchPage } from "../harness/workbench-page";
 import { ChatView } from "./support/chat-view";
 import { e2eResultsDir } from "./support/screenshot-on-failure";
+import { readWispLog } from "./support/wisp-log";
 import { useWorkbench } from "./support/workbench-suite";
 
 const cart = "exports.total = (items) => items.reduce((sum, item) => sum + item.price, 0);\n";
@@ -252,26 +253,29 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     await waitFor("the second request removed", () => frame.locator(".turn").count(), (n) => n === 2, slow);
   }).timeout(900_000);
 
-  it("Delete Chat while its task runs stops the task: the model's request is cut, and the file it was about to write is never written", async () => {
-    let release!: () => void;
-    const held = new Promise<void>((done) => (release = done));
-    const abortedBefore = server.aborted;
+  it("Delete Chat while its task waits on an approval card stops the task, and the command is never run", async () => {
+    const ran = join(folder, "ran.txt");
     await frame.getByRole("button", { name: "New Chat" }).click();
     await frame.locator(".modes button", { hasText: "Agent" }).click();
     await waitFor("an empty agent chat", async () => [await frame.locator(".turn").count(), await frame.locator(".modes button[aria-pressed=true]").innerText()], ([n, mode]) => n === 0 && mode === "Agent");
-    // The model says a few words, then holds its answer (and the tool call after them) open.
-    server.queue({ text: "Writing the plan now.", toolCalls: [{ name: "create_file", arguments: { path: "plan.md", content: "# Plan\n" } }], endAfter: held });
-    await startTask("Write a plan");
-    await waitFor("the task's first words", () => frame.locator(".turn.assistant").last().innerText(), (t) => t.includes("Writing the plan now."), slow);
+    server.queue({ toolCalls: [{ name: "run_in_terminal", arguments: { command: "node -e \"require('fs').writeFileSync('ran.txt', 'ran')\"", explanation: "Write a marker" } }] });
+    await startTask("Write the marker");
+    await waitFor("the command's card", () => card().locator(".agent-explanation").innerText().catch(() => ""), (t) => t === "Write a marker", slow);
 
     const titles = () => frame.locator('select[aria-label="Chat"] option').allInnerTexts();
+    const stoppedBefore = stoppedAnswers();
     await frame.locator('button[aria-label="Delete Chat"]').click();
     await ui.page.locator(".monaco-dialog-box").getByRole("button", { name: "Delete" }).click();
-    await waitFor("the chat deleted", titles, (t) => !t.includes("Write a plan"));
-    await waitFor("the model's request cut", () => server.aborted, (n) => n === abortedBefore + 1, slow);
-    release();
-    assert.equal(existsSync(join(folder, "plan.md")), false, "the tool call never came, so nothing was written");
+    await waitFor("the chat deleted", titles, (t) => !t.includes("Write the marker"));
+    // The task ends as stopped (the card can no longer be answered; it used to wait for ever).
+    await waitFor("the task stopped", stoppedAnswers, (n) => n === stoppedBefore + 1, slow);
+    assert.equal(existsSync(ran), false, "the command never ran");
   }).timeout(600_000);
+
+  /** How many answers (or tasks) Wisp's log says were stopped. */
+  function stoppedAnswers(): number {
+    return readWispLog(suite.session.userDataDir).split("\n").filter((line) => line.includes("chat: answer stopped")).length;
+  }
 
   async function normalised(): Promise<string[]> {
     return (await rows()).map((r) => r.replace(/\s+/g, " ").trim());
