@@ -169,7 +169,7 @@ describe("Chat rendering in the real VS Code UI (scripted server, code-server + 
     assert.deepEqual(restored, before);
     const again = await chat.frame();
     await assertInert(again);
-    const scrolled = await waitFor("the scroll position", () => again.evaluate(() => document.querySelector(".conversation")!.scrollTop), (n) => Math.abs(n - top) <= 2, 5_000);
+    const scrolled = await waitFor("the scroll position", () => again.evaluate(() => document.querySelector(".conversation")!.scrollTop), (n) => Math.abs(n - top) <= 2);
     assert.ok(Math.abs(scrolled - top) <= 2);
   });
 

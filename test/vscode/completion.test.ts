@@ -85,8 +85,11 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     assert.ok(shown.text.trim() !== "", "non-blank ghost text");
     // The cursor is at the end of the file: the whole answer (one line or more) lands after it.
     const text = editor.document.getText();
-    await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");
-    await waitFor("the suggestion inserted", () => editor.document.getText(), (t) => t === text + shown.text);
+    // Tab again while it has changed nothing: on a loaded machine the text can be drawn later still.
+    await waitFor("the suggestion inserted", async () => {
+      if (editor.document.getText() === text) await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");
+      return editor.document.getText();
+    }, (t) => t === text + shown.text);
     const view = await waitFor("status ready with a latency", () => api.statusBar(), (v) => v.state === "ready" && /\d+ms/.test(v.text));
     assert.match(view.tooltip, /Last completion: \d+ ms/);
   });
@@ -118,7 +121,7 @@ describe("Ghost-text completion against the local server (real VS Code)", functi
     await type(typed);
     // One outcome per keystroke: the last one shows what is left after both characters.
     const expected = shown.text.slice(typed.length);
-    const outcomes = await waitFor("the rest as ghost text", () => api.completionOutcomes().slice(since), (list) => list.some((o) => o.kind === "shown" && o.text === expected), 10_000);
+    const outcomes = await waitFor("the rest as ghost text", () => api.completionOutcomes().slice(since), (list) => list.some((o) => o.kind === "shown" && o.text === expected), 30_000);
     // The first keystroke's answer may be cancelled by the second one (the editor asks again), or,
     // on a loaded machine, asked for once the second character is in the document already (a
     // context no suggestion has, which waits out the debounce and is superseded): every answer

@@ -58,7 +58,7 @@ describe("Next-edit suggestions (real VS Code, local predictor)", function () {
     for (const ch of "total") await vscode.commands.executeCommand("type", { text: ch });
   }
 
-  const shown = (what: string, accept: (view: NextEditView | undefined) => boolean) => waitFor(what, () => api.nextEdit.shown(), accept, 5_000);
+  const shown = (what: string, accept: (view: NextEditView | undefined) => boolean) => waitFor(what, () => api.nextEdit.shown(), accept);
 
   it("renaming a local on its declaration: Tab jumps to each use, Tab accepts, until every use in its function is renamed", async () => {
     const editor = await open("next-edit-rename.ts");
