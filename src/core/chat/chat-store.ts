@@ -54,9 +54,12 @@ export class ChatStore {
     }
   }
 
-  /** Newest first. */
+  /** Newest first; of two changed in the same millisecond, the one made later (summaries are in the order made). */
   list(): ChatSummary[] {
-    return [...this.summaries].sort((a, b) => b.updatedAt - a.updatedAt);
+    return this.summaries
+      .map((summary, made) => ({ summary, made }))
+      .sort((a, b) => b.summary.updatedAt - a.summary.updatedAt || b.made - a.made)
+      .map(({ summary }) => summary);
   }
 
   active(): Chat {

@@ -39,6 +39,15 @@ describe("chat store (per-workspace persistence)", () => {
     assert.equal(new ChatStore(storage, counters()).active().id, store.active().id);
   });
 
+  it("lists chats made in the same millisecond newest first, and deleting the active one activates the one made before it", () => {
+    const sameMillisecond = { newId: counters().newId, now: () => 1_700_000_000_000 };
+    const store = new ChatStore(new MemoryStorage(), sameMillisecond);
+    const [a, b, c] = [store.active(), store.create(), store.create()];
+    assert.deepEqual(store.list().map((s) => s.id), [c.id, b.id, a.id]);
+    store.remove(c.id);
+    assert.equal(store.active().id, b.id);
+  });
+
   it("batches writes while an answer streams, and writes a finished answer at once", async () => {
     const storage = new MemoryStorage();
     const store = new ChatStore(storage, { ...counters(), batchMs: 30 });
