@@ -42,7 +42,15 @@ describe("A multi-root workspace: paths name one file (real VS Code, two folders
     );
   });
   beforeEach(async () => {
-    for (const [path, text] of Object.entries(files)) writeFileSync(abs(path), text);
+    // Only files a test changed are written back, and then their open documents are waited for: a
+    // document loaded before a write it has not seen yet refuses the next save (the file on disk
+    // is newer), which left beta's file unchanged after Accept and save on a loaded machine.
+    for (const [path, text] of Object.entries(files)) {
+      if (read(path) === text) continue;
+      writeFileSync(abs(path), text);
+      const open = () => vscode.workspace.textDocuments.find((d) => d.uri.fsPath === vscode.Uri.file(abs(path)).fsPath);
+      await waitFor(`${path} as on disk in its open document`, () => open()?.getText(), (t) => t === undefined || t === text);
+    }
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     await suite.api.chat.fromView({ type: "newChat" });
   });
@@ -76,7 +84,7 @@ describe("A multi-root workspace: paths name one file (real VS Code, two folders
     assert.equal(suite.api.edit.sessions()[0]?.state, "reviewing");
     await vscode.commands.executeCommand("wisp.edit.accept");
     const document = vscode.window.activeTextEditor!.document;
-    await document.save();
+    assert.equal(await document.save(), true, "beta's file saved");
     assert.equal(read("beta/src/index.ts"), greet("beta").replace('"beta"', '"BETA"'));
     assert.equal(read("alpha/src/index.ts"), greet("alpha"), "alpha's src/index.ts is left alone");
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === vscode.Uri.file(abs("alpha/src/index.ts")).fsPath && d.isDirty));
