@@ -216,7 +216,11 @@ export class WorkspaceIndex implements vscode.Disposable {
     // made the index forget everything in it). A new folder's files may come with no events of
     // their own, and a folder removed and made again at once is reported as changed, its new files
     // with no events (in 4 of 7 runs of six rounds here): its event stands for its files.
-    if ((await onDisk(uri))?.folder) return this.scanFolder(uri, generation);
+    const now = await onDisk(uri);
+    // Gone by now, whatever the event said: the watcher may report a folder removed right after it
+    // was made as created, or not at all, and then this event is the last word on what it held.
+    if (now === undefined) return this.forget(uri);
+    if (now.folder) return this.scanFolder(uri, generation);
     if (!(await this.included(uri))) return this.forget(uri);
     await this.add(uri, generation);
   }
