@@ -6,6 +6,7 @@ import { codeBlockPath } from "../../src/core/chat/code-block-path";
 import type { UserTurn } from "../../src/core/chat/conversation";
 import { waitFor } from "../harness/wait-for";
 import { agentTaskView, closeAgentSuite, openAgentSuite, toolResults, type AgentSuite } from "../vscode/support/agent-task";
+import { writeFileSeen } from "../vscode/support/write-file-seen";
 import { wispExtensionId } from "../vscode/support/wisp-extension";
 
 // The runner opens test/vscode-multiroot's workspace.json: folders alpha and beta, in this folder.
@@ -42,15 +43,10 @@ describe("A multi-root workspace: paths name one file (real VS Code, two folders
     );
   });
   beforeEach(async () => {
-    // Only files a test changed are written back, and then their open documents are waited for: a
+    // Only files a test changed are written back, each seen by the document VS Code holds for it: a
     // document loaded before a write it has not seen yet refuses the next save (the file on disk
     // is newer), which left beta's file unchanged after Accept and save on a loaded machine.
-    for (const [path, text] of Object.entries(files)) {
-      if (read(path) === text) continue;
-      writeFileSync(abs(path), text);
-      const open = () => vscode.workspace.textDocuments.find((d) => d.uri.fsPath === vscode.Uri.file(abs(path)).fsPath);
-      await waitFor(`${path} as on disk in its open document`, () => open()?.getText(), (t) => t === undefined || t === text);
-    }
+    for (const [path, text] of Object.entries(files)) if (read(path) !== text) await writeFileSeen(abs(path), text);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     await suite.api.chat.fromView({ type: "newChat" });
   });
