@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { TodoItem } from "../../src/core/agent/todo-list";
@@ -9,6 +9,7 @@ import type { WispApi } from "../../src/extension/extension";
 import { startScriptedChatServer, type ScriptedChatServer } from "../harness/scripted-chat-server";
 import { waitFor } from "../harness/wait-for";
 import { agentTaskView, toolResults } from "./support/agent-task";
+import { resetFolder } from "./support/write-file-seen";
 import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
 
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
@@ -39,9 +40,7 @@ describe("Agent mode: checkpoints per request and the todo list (real VS Code, s
     await waitFor("the chat view", () => api.chat.viewReady(), (ready) => ready);
   });
   beforeEach(async () => {
-    rmSync(abs(dir), { recursive: true, force: true });
-    mkdirSync(abs(dir), { recursive: true });
-    writeFileSync(abs(cart), cartSource);
+    await resetFolder(abs(dir), { "cart.js": cartSource });
     await api.chat.fromView({ type: "newChat" });
   });
   afterEach(() => api.chat.fromView({ type: "stop" }));

@@ -1,12 +1,12 @@
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { WispApi } from "../../src/extension/extension";
 import type { ScriptedChatServer } from "../harness/scripted-chat-server";
 import { waitFor } from "../harness/wait-for";
 import { agentTaskView, closeAgentSuite, openAgentSuite, toolResults } from "./support/agent-task";
-import { writeFileSeen } from "./support/write-file-seen";
+import { resetFolder } from "./support/write-file-seen";
 
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
 const dir = "agent-save-settings";
@@ -30,11 +30,9 @@ describe("Agent mode under settings users change: auto-save, approvals, line end
     ({ api, server } = await openAgentSuite("sk-agent-save-settings"));
   });
   beforeEach(async () => {
-    // cart.js is written over, not removed with its folder and made again: the watcher can lose
-    // that pair of events, and the document VS Code still holds would keep the last case's text.
-    mkdirSync(abs(dir), { recursive: true });
-    for (const name of readdirSync(abs(dir))) if (name !== "cart.js") rmSync(join(abs(dir), name), { recursive: true, force: true });
-    await writeFileSeen(abs(cart), cartSource);
+    // Removed with its folder and made again, cart.js kept the last case's text in the document
+    // VS Code holds when the watcher lost that pair of events.
+    await resetFolder(abs(dir), { "cart.js": cartSource });
     await api.chat.fromView({ type: "newChat" });
   });
   afterEach(async () => {

@@ -7,6 +7,7 @@ import type { WispApi } from "../../src/extension/extension";
 import type { ScriptedChatServer } from "../harness/scripted-chat-server";
 import { waitFor } from "../harness/wait-for";
 import { agentTaskView, closeAgentSuite, openAgentSuite, toolResults } from "./support/agent-task";
+import { resetFolder } from "./support/write-file-seen";
 import { alive } from "../harness/marked-processes";
 
 const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
@@ -34,10 +35,7 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     ({ api, server } = await openAgentSuite("sk-agent-test"));
   });
   beforeEach(async () => {
-    rmSync(abs(dir), { recursive: true, force: true });
-    mkdirSync(abs(dir), { recursive: true });
-    writeFileSync(abs(cart), cartSource);
-    writeFileSync(abs(cartTest), cartTestSource);
+    await resetFolder(abs(dir), { "cart.js": cartSource, "cart.test.js": cartTestSource });
     await api.chat.fromView({ type: "newChat" });
   });
   // A test that failed while a card waited leaves its task running: stopped, so the next starts clean.
