@@ -184,7 +184,7 @@ describe("Get started (code-server + Chromium: the packaged Wisp on a fresh prof
     await stepButton("agent", "Give the Agent a Task").click();
     await quickTitle().filter({ hasText: "Wisp: Ask Agent" }).waitFor();
     await ui.quickInputBox().fill("Add a test for subtotal");
-    await ui.pressInQuickInput("Enter");
+    await ui.acceptInputBox("Wisp: Ask Agent");
     const frame = await new ChatView(ui).frame(60_000);
     const refusal = frame.locator(".turn.assistant", { hasText: "The agent cannot work with wisp-coder" });
     await refusal.waitFor({ timeout: 60_000 });
