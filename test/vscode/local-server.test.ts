@@ -59,13 +59,14 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
     assert.ok(commandLine(server.pid).includes(join(extensionPath, "dist/server/main.js")), commandLine(server.pid));
     assert.equal(realpathSync(readlinkSync(`/proc/${server.pid}/exe`)), realpathSync(process.execPath));
     assert.ok(api.logLines().some((line) => line.includes("created an API key for the local server")));
-    assert.ok(api.logLines().some((line) => /server: .*listening on/.test(line)), "the server's output is in the Wisp log");
+    await waitFor("the server's output in the Wisp log", () => api.logLines().some((line) => /server: .*listening on/.test(line)), Boolean);
 
     const since = api.completionOutcomes().length;
     const shown = await ghostTextFor(["const x = ", "\nlet y = ", "\nreturn "]);
     assert.ok(fromServer(shown.source), `shown from ${shown.source}`);
     assert.ok(api.completionOutcomes().length > since);
-    assert.ok(api.logLines().some((line) => /server: POST \/v1\/completions 200/.test(line)), "the request reached the bundled server");
+    // The server's access log comes through its output, after the answer's last bytes: waited for.
+    await waitFor("the request in the bundled server's log", () => api.logLines().some((line) => /server: POST \/v1\/completions 200/.test(line)), Boolean);
 
     // The key lives in SecretStorage only: not in settings, logs, the extension's storage or the workspace.
     const userDataDir = process.env.WISP_TEST_USER_DATA_DIR!;
