@@ -29,12 +29,16 @@ export function isBuiltInCommand(name: string): name is BuiltInCommand {
   return builtInCommands.some((c) => c.name === name);
 }
 
-/** A command's word: a prompt file's name may have its folder before it (`beta:review`, see folder-qualified-names.ts). */
-export const commandWord = /^\/[\w.:-]*/;
+/** A command name's characters: a prompt file's name may have its folder before it (`beta:review`, see folder-qualified-names.ts). */
+const nameChars = String.raw`[\w.:-]`;
+/** A command's word, as far as it is typed. */
+export const commandWord = new RegExp(String.raw`^\/${nameChars}*`);
+/** `/name`, then a space or a line break and its argument, or the end. */
+const commandMessage = new RegExp(String.raw`^\/(${nameChars}+)(?:\s+([\s\S]*))?$`);
 
 /** The command a message starts with (`/name` then a space, a line break or the end), and its argument. */
 export function parseSlashCommand(text: string): { name: string; argument: string } | undefined {
-  const match = /^\/([\w.:-]+)(?:\s+([\s\S]*))?$/.exec(text.trimStart());
+  const match = commandMessage.exec(text.trimStart());
   if (!match) return undefined;
   return { name: match[1]!, argument: (match[2] ?? "").trim() };
 }

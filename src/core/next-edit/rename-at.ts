@@ -4,9 +4,10 @@ import type { NextEdit } from "./predict-next-edits";
 /**
  * The edit that renames the local `oldName` at `at` (a whole word in code) to `newName`, or
  * undefined where that word is a property name beside the local, not the local: an object key
- * (`{ count: 1 }`), a member of a class or enum body (a use in a field's initialiser is the local). A shorthand keeps its key (`{ count }` becomes
- * `{ count: total }`), and an import or export the name it has outside the file
- * (`import { count as total }`, `export { total as count }`), so the rename changes no behaviour.
+ * (`{ count: 1 }`), a member of a class or enum body (a use in a field's initialiser is the local).
+ * A shorthand keeps its key (`{ count }` becomes `{ count: total }`), and an import or export the
+ * name it has outside the file (`import { count as total }`, `export { total as count }`), so the
+ * rename changes no behaviour.
  */
 export function renameAt(text: string, at: number, oldName: string, newName: string, regions: CodeRegions): NextEdit | undefined {
   const plain = { offset: at, oldText: oldName, newText: newName };

@@ -239,7 +239,7 @@ function kindOf(name: string): Kind | undefined {
 function named<T extends { readonly name: string; readonly problems: readonly FileProblem[] }>(files: readonly Loaded<T>[], what: string): Loaded<T>[] {
   const names = folderNames();
   const outcomes = folderQualifiedNames(files.map((f) => ({ name: f.value.name, ...(f.origin === "workspace" ? { folder: f.folder } : {}) })), names, (name) => what === "prompt file" && isBuiltInCommand(name));
-  const qualified = new Set(files.filter((_, i) => (outcomes[i] as { qualified?: true }).qualified).map((f) => f.value.name));
+  const qualified = new Set(files.filter((_, i) => "qualified" in outcomes[i]!).map((f) => f.value.name));
   return files.map((file, i) => {
     const outcome = outcomes[i]!;
     const folderName = qualified.has(file.value.name) && file.folder !== undefined ? { folderName: names[file.folder]! } : {};

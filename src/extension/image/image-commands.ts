@@ -5,7 +5,7 @@ import { formatSize, type ImageSize } from "../../core/image/image-size";
 import { markdownImage, markdownImageLink } from "../../core/image/markdown-link";
 import { reportFor, showImageError } from "./image-error-report";
 import { askForImage, generateWithProgress, type CancelledAt, type ImageAsk, type ImageFlowDeps } from "./image-flow";
-import { askForFile, chooseSaveTarget, saveFailureMessage, saveImage } from "./image-saver";
+import { askForFile, chooseSaveTarget, saveFailureMessage, saveImage, type SaveTarget } from "./image-saver";
 import { showVariationsPanel } from "./variations-panel";
 
 export interface ImageCommandDeps extends ImageFlowDeps {
@@ -73,20 +73,9 @@ async function generateImage(deps: ImageCommandDeps, attempt: Attempt): Promise<
   try {
     file = await saveImage(target, bytes, prompt, image.format, started);
   } catch (error) {
-    // The image took its time to make: it is kept, and Save As… puts it where it can go.
     const message = saveFailureMessage(error, target);
     deps.log.error(`image: ${message} (${error instanceof Error ? error.message : String(error)})`);
-    void vscode.window.showErrorMessage(`Wisp: ${message} Save it elsewhere, or choose the folder in wisp.image.folder.`, saveAs, "Open Settings").then(async (choice) => {
-      if (choice === "Open Settings") return void (await vscode.commands.executeCommand("workbench.action.openSettings", "wisp.image.folder"));
-      if (choice !== saveAs) return;
-      const chosen = await askForFile(prompt, image.format, started, target);
-      if (chosen === undefined) return;
-      try {
-        await present(deps, ask, await saveImage(chosen, bytes, prompt, image.format, started), seed);
-      } catch (again) {
-        void vscode.window.showErrorMessage(`Wisp: ${saveFailureMessage(again, chosen)}`);
-      }
-    });
+    offerSaveElsewhere(deps, ask, message, target, { bytes, seed, now: started });
     return { kind: "failed", message, actions: [saveAs, "Open Settings"] };
   }
   await present(deps, ask, file, seed);
@@ -126,6 +115,25 @@ async function generateVariations(deps: ImageCommandDeps, attempt: Attempt, pane
   panels.add(panel);
   panel.onDidDispose(() => panels.delete(panel));
   return { kind: "shown", seeds: result.seeds, model: ask.model, size: parameters.size, prompt };
+}
+
+/**
+ * Says why the image could not be saved in `target`, with Save As… (the image, which took its time
+ * to make, is kept until the message closes) and Open Settings (wisp.image.folder). Not awaited.
+ */
+function offerSaveElsewhere(deps: ImageCommandDeps, ask: ImageAsk, message: string, target: SaveTarget, image: { bytes: Uint8Array; seed: number | undefined; now: Date }): void {
+  const format = ask.image.format;
+  void vscode.window.showErrorMessage(`Wisp: ${message} Save it elsewhere, or choose the folder in wisp.image.folder.`, saveAs, "Open Settings").then(async (choice) => {
+    if (choice === "Open Settings") return void (await vscode.commands.executeCommand("workbench.action.openSettings", "wisp.image.folder"));
+    if (choice !== saveAs) return;
+    const chosen = await askForFile(ask.prompt, format, image.now, target);
+    if (chosen === undefined) return;
+    try {
+      await present(deps, ask, await saveImage(chosen, image.bytes, ask.prompt, format, image.now), image.seed);
+    } catch (again) {
+      void vscode.window.showErrorMessage(`Wisp: ${saveFailureMessage(again, chosen)}`);
+    }
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { workspacePathOf } from "../../core/context/workspace-paths";
 import { parseMcpConfig, type McpInput, type McpServerEntry, type ParsedConfig } from "../../core/mcp/mcp-config";
 import { mergeMcpConfigs } from "../../core/mcp/merge-mcp-configs";
+import { folderNames } from "../context/workspace-path";
 
 export const mcpServersSetting = "wisp.mcp.servers";
 
@@ -42,7 +43,7 @@ export class McpConfigFiles implements vscode.Disposable {
   async read(): Promise<McpConfigSnapshot> {
     const user = parseMcpConfig(vscode.workspace.getConfiguration().inspect(mcpServersSetting)?.globalValue, "user", "wisp.mcp.servers");
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const names = folders.map((f) => f.name);
+    const names = folderNames();
     const files = await Promise.all(
       folders.map(async (folder) => {
         const where = workspacePathOf(names, folder.index, ".vscode/mcp.json");
