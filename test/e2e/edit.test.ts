@@ -40,6 +40,13 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     await ui.openFile("total.ts");
   });
 
+  /** What a save that did not stop the edit left (CI saw it twice): the formatter's calls, the tabs, the review tab's text, the requests. */
+  async function saveState(): Promise<string> {
+    const tabs = await ui.page.locator(".tabs-container .tab").evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute("aria-label") ?? ""}${n.classList.contains("active") ? " (active)" : ""}${n.classList.contains("dirty") ? " (dirty)" : ""}`));
+    const formatter = await ui.statusText("wisp-tests.colon-formatter.ready").catch(() => "?");
+    return JSON.stringify({ formatter, tabs, editor: await editorLines().catch(() => "?"), chatRequests: server.chatRequests.length }, null, 2);
+  }
+
   const lens = (title: string) => ui.page.locator(".monaco-editor .codelens-decoration a", { hasText: title });
   const editorLines = () => ui.editorText();
 
@@ -126,8 +133,14 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     await ui.openFile("styles.css");
     server.queue({ text: widerAnswer }, { text: widerAnswer });
     await instruct("more padding", 4);
+    await waitFor("the proposal shown", () => editorLines(), (text) => text.includes("padding:8px;") && text.includes("padding: 4px;"));
     await ui.runCommand("File: Save");
-    await ui.page.locator(".notifications-toasts .notification-list-item-message", { hasText: "or by a formatter as it was saved: Ctrl+S there saves without formatting" }).waitFor();
+    await ui.page
+      .locator(".notifications-toasts .notification-list-item-message", { hasText: "or by a formatter as it was saved: Ctrl+S there saves without formatting" })
+      .waitFor()
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\n${await saveState()}`);
+      });
     await lens("Accept All").first().waitFor({ state: "detached" });
     // The save under way when the edit stopped ends cleanly: no failed save, no review tab left open.
     await waitFor("the review tab closed", () => ui.page.locator(".tabs-container .tab", { hasText: "styles.css" }).count(), (n) => n === 1);

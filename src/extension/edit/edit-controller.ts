@@ -154,7 +154,7 @@ export class EditController implements vscode.Disposable {
       this.errorShown = reportEditError(error, { baseUrl: this.deps.settings.value.baseUrl, log: this.deps.log, retry: () => this.start(target, source) });
       return;
     }
-    if (session.hunks.length === 0) {
+    if (session.state === "reviewing" && session.hunks.length === 0) {
       await this.finish(session, session.cancel("unchanged"));
       void vscode.window.showInformationMessage("Wisp: the answer changes nothing in these lines.");
     }

@@ -135,6 +135,10 @@ export class EditSession {
     if (this.current !== "streaming") return;
     this.take(true);
     if (!hasCode(this.taken)) throw new NoCodeError();
+    // A streaming render still under way would show the review's controls over its own lines: the
+    // review starts once it is drawn, so its controls come with the review's lines.
+    await this.rendering;
+    if ((this.current as EditState) !== "streaming") return;
     this.diff.finish();
     this.shape = shapeOf(this.diff.rows);
     this.decisions = this.shape.hunks.map(() => "pending");
