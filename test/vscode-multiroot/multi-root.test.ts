@@ -137,6 +137,43 @@ describe("A multi-root workspace: paths name one file (real VS Code, two folders
     assert.equal(read("alpha/src/index.ts"), greet("alpha"), "Undo restored alpha's file");
     assert.equal(read("beta/src/index.ts"), greet("beta"));
   });
+
+  it("with beta's file in the editor the agent works in beta: its edit lands there, Open Diff and Undo use beta's file, and the chat's next task stays there; a task that names alpha's file works in alpha", async () => {
+    await suite.api.chat.fromView({ type: "setMode", mode: "agent" });
+    await vscode.window.showTextDocument(vscode.Uri.file(abs("beta/src/only-beta.ts")));
+    const requests = suite.server.chatRequests.length;
+    suite.server.queue({ toolCalls: [{ name: "replace_string_in_file", arguments: { path: "src/index.ts", old_string: 'return "beta";', new_string: 'return "BETA";' } }] }, { text: "Done." });
+    await suite.api.chat.fromView({ type: "send", text: "Shout in greet." });
+    const turn = (await ended())!;
+    assert.equal(read("beta/src/index.ts"), greet("beta").replace('"beta"', '"BETA"'), "the edit landed in the editor's folder");
+    assert.equal(read("alpha/src/index.ts"), greet("alpha"), "alpha's file of the same path is untouched");
+    assert.match(String((suite.server.chatRequests[requests]!.messages as { content: unknown }[])[0]!.content), /other folders too \("alpha"\): your tools do not reach them, so work in "beta" only/);
+    // The diff the task's file list opens compares beta's file with what it was.
+    await suite.api.chat.fromView({ type: "agentDiff", path: "src/index.ts" });
+    await waitFor("beta's file in the diff", () => vscode.window.activeTextEditor?.document.uri.fsPath, (path) => path === vscode.Uri.file(abs("beta/src/index.ts")).fsPath);
+    await suite.api.chat.fromView({ type: "agentReview", turnId: turn.id, action: "undo" });
+    await waitFor("the change undone", () => answer()!.agent!.files.map((f) => f.review), (reviews) => reviews.every((r) => r === "undone"));
+    assert.equal(read("beta/src/index.ts"), greet("beta"), "Undo restored beta's file");
+
+    // The chat's next task stays in beta with alpha's file in the editor: the paths of its earlier steps mean beta's files.
+    await vscode.window.showTextDocument(vscode.Uri.file(abs("alpha/src/index.ts")));
+    suite.server.queue({ toolCalls: [{ name: "replace_string_in_file", arguments: { path: "src/index.ts", old_string: 'return "beta";', new_string: 'return "Beta";' } }] }, { text: "Done." });
+    await suite.api.chat.fromView({ type: "send", text: "Capitalise it instead." });
+    // The chat's first answer is done already: the second one is waited for first.
+    await waitFor("the second task's answer", () => answer()?.id, (id) => id !== turn.id);
+    await ended();
+    assert.equal(read("beta/src/index.ts"), greet("beta").replace('"beta"', '"Beta"'));
+    assert.equal(read("alpha/src/index.ts"), greet("alpha"));
+
+    // A question that names alpha's file works in alpha, whatever the editor shows.
+    await vscode.window.showTextDocument(vscode.Uri.file(abs("beta/src/only-beta.ts")));
+    await suite.api.chat.fromView({ type: "newChat" });
+    suite.server.queue({ toolCalls: [{ name: "replace_string_in_file", arguments: { path: "src/index.ts", old_string: 'return "alpha";', new_string: 'return "ALPHA";' } }] }, { text: "Done." });
+    await suite.api.chat.fromView({ type: "send", text: "Shout in greet of alpha/src/index.ts." });
+    await ended();
+    assert.equal(read("alpha/src/index.ts"), greet("alpha").replace('"alpha"', '"ALPHA"'));
+    assert.equal(read("beta/src/index.ts"), greet("beta").replace('"beta"', '"Beta"'));
+  });
 });
 
 describe("A multi-root workspace: each folder's prompt files, agents, instructions, AGENTS.md and MCP servers; /init and the terminal follow the folder in use (real VS Code, two folders, scripted model)", function () {

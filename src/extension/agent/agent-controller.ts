@@ -6,6 +6,7 @@ import { agentSystemPrompt } from "../../core/agent/agent-prompt";
 import { ToolSchemaCompiler } from "../../core/agent/tool-args";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
+import type { ChatTurn } from "../../core/chat/conversation";
 import type { ChatSetup } from "../../core/chat/chat-request";
 import { relativeInFolder, workspacePathOf } from "../../core/context/workspace-paths";
 import type { ApprovalChoice, ChatMode } from "../../core/chat/protocol";
@@ -16,6 +17,7 @@ import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 import { AgentHighlights } from "./agent-highlights";
 import { AgentWorkspace } from "./agent-workspace";
+import { taskFolder } from "./task-folder";
 import { loadRules } from "./agent-rules";
 import { Approvals } from "./approvals";
 import { CheckpointStore } from "./checkpoint-store";
@@ -81,17 +83,18 @@ export class AgentController implements vscode.Disposable {
   /** Restore Checkpoint and Redo, per request of each agent conversation. */
   readonly checkpoints: CheckpointActions;
   private readonly requestCheckpoints: RequestCheckpointStore;
-  private readonly highlights: AgentHighlights | undefined;
+  private readonly highlights: AgentHighlights;
   /** The profile of each chat's last task, when it has one (Continue goes on with it). */
   private readonly profiles = new Map<string, TaskProfile>();
   /** How each chat's current task was asked for (its agent, a prompt file's tools and model). */
   private readonly runs = new Map<string, AgentRun>();
+  /** The folder each chat's last task worked in. */
+  private readonly folders = new Map<string, vscode.Uri>();
 
   constructor(private readonly deps: AgentControllerDeps) {
     this.mcpTools = deps.mcp?.(this.approvals);
     this.checkpoint = CheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-checkpoint") : undefined);
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    this.highlights = folder ? new AgentHighlights(folder.uri, (path) => this.original(path)) : undefined;
+    this.highlights = new AgentHighlights((path) => this.original(path));
     this.requestCheckpoints = RequestCheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-requests") : undefined);
     void this.requestCheckpoints.prune(new Set(deps.store.list().map((c) => c.id))).catch((error: Error) => deps.log.warn(`agent: pruning checkpoints failed: ${error.message}`));
     this.checkpoints = new CheckpointActions({
@@ -173,7 +176,7 @@ export class AgentController implements vscode.Disposable {
     if (owner?.turnId !== turnId) return "These changes can no longer be undone: a newer task started since.";
     if (this.session.isRunning(chatId)) return "Stop the task before keeping or undoing its changes.";
     const paths = path === undefined ? undefined : [path];
-    this.highlights?.untrack(paths);
+    this.highlights.untrack(paths);
     if (action === "keep") {
       await checkpoint.forget(paths);
       this.session.review(owner.chatId, turnId, "kept", paths);
@@ -214,14 +217,15 @@ export class AgentController implements vscode.Disposable {
 
   dispose(): void {
     this.session.shutdown();
-    this.highlights?.dispose();
+    this.highlights.dispose();
   }
 
   /** A restore or a Redo rewrote files: the editor's highlights of the last task follow. */
   private async rewrote(paths: readonly string[], how: "restored" | "redone"): Promise<void> {
-    if (how === "restored") return this.highlights?.untrack(paths);
+    if (how === "restored") return this.highlights.untrack(paths);
     const checkpoint = await this.checkpoint;
-    for (const path of paths) if (checkpoint.has(path)) this.highlights?.track(path);
+    const folder = await this.taskFolder();
+    for (const path of paths) if (checkpoint.has(path)) this.highlights.track(vscode.Uri.joinPath(folder, path), path);
   }
 
   /** Why the chat model cannot carry out a task (the embedded models, a small context), and its name. */
@@ -244,7 +248,7 @@ export class AgentController implements vscode.Disposable {
     const custom = this.deps.customization?.task(task.chatId, this.runOf(task.chatId));
     if (custom?.modelNotice) this.deps.events.notice(custom.modelNotice);
     const agent = this.deps.settings.value.agent;
-    const folder = vscode.workspace.workspaceFolders![0]!;
+    const folder = this.folderOf(task);
     const rules = agent.rules ? await loadRules(folder.uri) : [];
     const systemPrompt = agentSystemPrompt({
       workspaceName: folder.name,
@@ -260,7 +264,7 @@ export class AgentController implements vscode.Disposable {
   private async tools(task: TaskRun): Promise<AgentTools> {
     const profile = this.profiles.get(task.chatId);
     if (profile) return profile.tools();
-    const folder = vscode.workspace.workspaceFolders![0]!;
+    const folder = this.folderOf(task);
     const names = vscode.workspace.workspaceFolders!.map((f) => f.name);
     const agent = this.deps.settings.value.agent;
     const checkpoint = await this.checkpoint;
@@ -268,12 +272,11 @@ export class AgentController implements vscode.Disposable {
       const previous = checkpoint.ownedBy();
       // Starting the next task keeps the last one's changes (its Keep/Undo go away).
       if (previous) this.session.review(previous.chatId, previous.turnId, "kept");
-      this.highlights?.untrack();
+      this.highlights.untrack();
       await checkpoint.begin({ chatId: task.chatId, turnId: task.turnId }, folder.uri.fsPath);
     }
     // The request's own checkpoint (the user turn this task answers): Restore Checkpoint goes back to before it.
-    const turns = this.deps.store.get(task.chatId)?.turns ?? [];
-    const question = turns[turns.findIndex((t) => t.id === task.turnId) - 1];
+    const question = this.question(task);
     if (question?.role === "user") await this.requestCheckpoints.begin(task.chatId, question.id, task.turnId, folder.uri.fsPath);
     const request = question?.role === "user" ? this.requestCheckpoints.recorder(task.chatId, question.id, folder.uri.fsPath) : undefined;
     const ws = await AgentWorkspace.open({
@@ -287,7 +290,7 @@ export class AgentController implements vscode.Disposable {
       askBeforeReads: agent.approveReads === "ask",
       maxOutputChars: agent.maxOutputChars,
     });
-    const edits = new EditTools({ ws, checkpoint, request, approvals: this.approvals, askBeforeEdits: agent.approveEdits === "ask", rules: agent.rules, edited: (path) => this.highlights?.track(path) });
+    const edits = new EditTools({ ws, checkpoint, request, approvals: this.approvals, askBeforeEdits: agent.approveEdits === "ask", rules: agent.rules, edited: (path) => this.highlights.track(vscode.Uri.joinPath(folder.uri, path), path) });
     const custom = this.deps.customization?.task(task.chatId, this.runOf(task.chatId));
     // An agent whose list names no MCP tool starts no MCP server.
     const mcp = custom?.allowList && !allowsMcp(custom.allowList) ? undefined : this.mcpTools;
@@ -300,6 +303,21 @@ export class AgentController implements vscode.Disposable {
       maxOutputChars: agent.maxOutputChars,
     }, mcp, this.schemas);
     return custom ? new CustomizedTools(tools, custom, (name) => this.mcpTools?.find(name), (path) => workspacePathOf(names, folder.index, path)) : tools;
+  }
+
+  /** The user turn a task answers. */
+  private question(task: TaskRun): ChatTurn | undefined {
+    const turns = this.deps.store.get(task.chatId)?.turns ?? [];
+    return turns[turns.findIndex((t) => t.id === task.turnId) - 1];
+  }
+
+  /** The folder the task works in (see taskFolder), kept as the chat's for its next tasks. */
+  private folderOf(task: TaskRun): vscode.WorkspaceFolder {
+    const root = this.requestCheckpoints.rootOf(task.chatId);
+    const earlier = this.folders.get(task.chatId) ?? (root === undefined ? undefined : vscode.Uri.file(root));
+    const folder = taskFolder(this.question(task), earlier) ?? vscode.workspace.workspaceFolders![0]!;
+    this.folders.set(task.chatId, folder.uri);
+    return folder;
   }
 
   private async *stream(body: Parameters<ConstructorParameters<typeof AgentSession>[0]["stream"]>[0], signal: AbortSignal) {

@@ -17,10 +17,7 @@ export class AgentHighlights implements vscode.Disposable {
   private readonly tracked = new Map<string, string>();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(
-    private readonly root: vscode.Uri,
-    private readonly original: (path: string) => Promise<Uint8Array | undefined>,
-  ) {
+  constructor(private readonly original: (path: string) => Promise<Uint8Array | undefined>) {
     this.subscriptions = [
       vscode.window.onDidChangeVisibleTextEditors(() => void this.redraw()),
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -29,8 +26,9 @@ export class AgentHighlights implements vscode.Disposable {
     ];
   }
 
-  track(path: string): void {
-    this.tracked.set(vscode.Uri.joinPath(this.root, path).toString(), path);
+  /** Shows the changes of `path` (relative to the task's folder, `uri` in it). */
+  track(uri: vscode.Uri, path: string): void {
+    this.tracked.set(uri.toString(), path);
     void this.redraw();
   }
 
