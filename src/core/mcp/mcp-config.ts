@@ -99,38 +99,67 @@ function stringMap(value: unknown): Record<string, string> | undefined {
 
 export interface Expansion {
   readonly workspaceFolder: string | undefined;
+  /** Each open folder's path by its name, for `${workspaceFolder:NAME}`. */
+  readonly folders?: ReadonlyMap<string, string>;
+  readonly userHome?: string;
+  /** `/` or `\\`, for `${pathSeparator}` and `${/}` (default `/`). */
+  readonly pathSeparator?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The value of each `${input:ID}` (asked for before expanding). */
   readonly inputs: ReadonlyMap<string, string>;
 }
 
-const variable = /\$\{(workspaceFolder|env:([^}]+)|input:([^}]+))\}/g;
+/** Any `${…}`: those of VS Code's MCP configuration are filled in; others stay as written, as VS Code leaves them. */
+const variable = /\$\{([^}]*)\}/g;
 
 /** The ids of `${input:…}` a server's config uses. */
 export function inputIds(config: McpServerConfig): string[] {
   const ids = new Set<string>();
-  for (const text of configStrings(config)) for (const m of text.matchAll(variable)) if (m[3]) ids.add(m[3]);
+  for (const text of configStrings(config)) for (const m of text.matchAll(variable)) if (m[1]!.startsWith("input:")) ids.add(m[1]!.slice("input:".length));
   return [...ids];
 }
 
-/** The config with its variables filled in; an unknown variable is an error naming it. */
+/** The config with its variables filled in; one without a value (no folder, an input not given) is an error naming it. */
 export function expandConfig(config: McpServerConfig, values: Expansion): McpServerConfig {
-  const expand = (text: string) =>
-    text.replace(variable, (whole, _all, envName: string | undefined, inputId: string | undefined) => {
-      if (inputId !== undefined) {
-        const value = values.inputs.get(inputId);
-        if (value === undefined) throw new Error(`no value for ${whole}`);
-        return value;
-      }
-      if (envName !== undefined) return values.env[envName] ?? "";
-      if (values.workspaceFolder === undefined) throw new Error("${workspaceFolder} is used, but no folder is open");
-      return values.workspaceFolder;
-    });
+  const expand = (text: string) => text.replace(variable, (whole, name: string) => valueOf(whole, name, values));
   const map = (record: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v)]));
   if (config.type === "stdio") {
     return { ...config, command: expand(config.command), args: config.args.map(expand), env: map(config.env), ...(config.cwd !== undefined ? { cwd: expand(config.cwd) } : {}) };
   }
   return { ...config, url: expand(config.url), headers: map(config.headers) };
+}
+
+function valueOf(whole: string, name: string, values: Expansion): string {
+  const [kind, arg] = name.includes(":") ? [name.slice(0, name.indexOf(":")), name.slice(name.indexOf(":") + 1)] : [name, undefined];
+  const folder = () => {
+    if (values.workspaceFolder === undefined) throw new Error(`${whole} is used, but no folder is open`);
+    return values.workspaceFolder;
+  };
+  if (kind === "input" && arg !== undefined) {
+    const value = values.inputs.get(arg);
+    if (value === undefined) throw new Error(`no value for ${whole}`);
+    return value;
+  }
+  if (kind === "env" && arg !== undefined) return values.env[arg] ?? "";
+  if (kind === "workspaceFolder" && arg !== undefined) {
+    const path = values.folders?.get(arg);
+    if (path === undefined) throw new Error(`${whole} names no open folder (open: ${[...(values.folders?.keys() ?? [])].join(", ") || "none"})`);
+    return path;
+  }
+  switch (name) {
+    case "workspaceFolder":
+      return folder();
+    case "workspaceFolderBasename":
+      return folder().replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? "";
+    case "userHome":
+      if (values.userHome === undefined) throw new Error(`${whole} is used, but the home folder is not known`);
+      return values.userHome;
+    case "pathSeparator":
+    case "/":
+      return values.pathSeparator ?? "/";
+    default:
+      return whole;
+  }
 }
 
 function configStrings(config: McpServerConfig): string[] {

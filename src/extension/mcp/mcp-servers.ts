@@ -1,3 +1,5 @@
+import { homedir } from "node:os";
+import { sep } from "node:path";
 import * as vscode from "vscode";
 import { configKey, describeServer, expandConfig, inputIds, type McpInput, type McpServerEntry } from "../../core/mcp/mcp-config";
 import type { Logger } from "../logger";
@@ -150,7 +152,14 @@ export class McpServers implements vscode.Disposable {
       const folder = entry.workspaceFolder === undefined ? folders[0] : folders.find((f) => f.uri.fsPath === entry.workspaceFolder);
       const defs = [...this.inputDefs.filter((d) => d.workspaceFolder === entry.workspaceFolder), ...this.inputDefs.filter((d) => d.workspaceFolder !== entry.workspaceFolder)];
       const values = await this.deps.inputs.values(inputIds(entry.config), defs, folder?.uri);
-      const config = expandConfig(entry.config, { workspaceFolder: entry.workspaceFolder ?? folder?.uri.fsPath, env: process.env, inputs: values });
+      const config = expandConfig(entry.config, {
+        workspaceFolder: entry.workspaceFolder ?? folder?.uri.fsPath,
+        folders: new Map(folders.map((f) => [f.name, f.uri.fsPath])),
+        userHome: homedir(),
+        pathSeparator: sep,
+        env: process.env,
+        inputs: values,
+      });
       this.deps.output.info(`${name}: starting ${describeServer(entry.config)}`);
       let connection: McpConnection | undefined;
       const current = () => connection !== undefined && this.connections.get(name)?.connection === connection;

@@ -43,6 +43,15 @@ describe("MCP configuration (VS Code's mcp.json format)", () => {
     assert.throws(() => expandConfig(notes!.config, { workspaceFolder: undefined, env: {}, inputs: new Map([["key", "k"]]) }), /no folder is open/);
   });
 
+  it("expands ${workspaceFolder:NAME}, ${workspaceFolderBasename}, ${userHome} and ${pathSeparator} as VS Code does, and leaves other ${…} as written", () => {
+    const [tool] = parseMcpConfig({ servers: { tool: { command: "${userHome}${/}bin${pathSeparator}tool", args: ["${workspaceFolder:beta}/db", "${workspaceFolderBasename}", "${HOME}", "${command:pick}"] } } }, "user", "x").servers;
+    const values = { workspaceFolder: "/w/alpha/", folders: new Map([["alpha", "/w/alpha"], ["beta", "/w/beta"]]), userHome: "/home/ada", env: {}, inputs: new Map<string, string>() };
+    assert.deepEqual(expandConfig(tool!.config, values), { type: "stdio", command: "/home/ada/bin/tool", args: ["/w/beta/db", "alpha", "${HOME}", "${command:pick}"], env: {} });
+    const [other] = parseMcpConfig({ servers: { other: { command: "${workspaceFolder:gamma}/x" } } }, "user", "x").servers;
+    assert.throws(() => expandConfig(other!.config, values), /\$\{workspaceFolder:gamma\} names no open folder \(open: alpha, beta\)/);
+    assert.throws(() => expandConfig(tool!.config, { ...values, workspaceFolder: undefined }), /\$\{workspaceFolderBasename\} is used, but no folder is open/);
+  });
+
   it("shows the command line a workspace server would run, quoted where needed", () => {
     assert.equal(describeServer({ type: "stdio", command: "node", args: ["server.js", "--name", "my notes"], env: {} }), 'node server.js --name "my notes"');
     assert.equal(describeServer({ type: "http", url: "https://x/mcp", headers: {} }), "https://x/mcp");
