@@ -252,7 +252,7 @@ export class AgentController implements vscode.Disposable {
     const rules = agent.rules ? await loadRules(folder.uri) : [];
     const systemPrompt = agentSystemPrompt({
       workspaceName: folder.name,
-      otherFolders: vscode.workspace.workspaceFolders!.filter((f) => f !== folder).map((f) => f.name),
+      otherFolders: vscode.workspace.workspaceFolders!.filter((f) => f.index !== folder.index).map((f) => f.name),
       platform: process.platform,
       shell: process.platform === "win32" ? "cmd.exe" : process.env.SHELL || "/bin/sh",
       rules,
