@@ -40,7 +40,7 @@ describe("Edit in place in the real VS Code UI (scripted server, code-server + C
     await ui.openFile("total.ts");
   });
 
-  /** What a save that did not stop the edit left (CI saw it twice): the formatter's calls, the tabs, the review tab's text, the requests. */
+  /** What a save that did not stop the edit left (a failure seen on CI only): the formatter's calls, the tabs, the review tab's text, the requests. */
   async function saveState(): Promise<string> {
     const tabs = await ui.page.locator(".tabs-container .tab").evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute("aria-label") ?? ""}${n.classList.contains("active") ? " (active)" : ""}${n.classList.contains("dirty") ? " (dirty)" : ""}`));
     const formatter = await ui.statusText("wisp-tests.colon-formatter.ready").catch(() => "?");
