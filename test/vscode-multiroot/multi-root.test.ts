@@ -148,12 +148,16 @@ describe("A multi-root workspace: paths name one file (real VS Code, two folders
     assert.equal(read("beta/src/index.ts"), greet("beta").replace('"beta"', '"BETA"'), "the edit landed in the editor's folder");
     assert.equal(read("alpha/src/index.ts"), greet("alpha"), "alpha's file of the same path is untouched");
     assert.match(String((suite.server.chatRequests[requests]!.messages as { content: unknown }[])[0]!.content), /other folders too \("alpha"\): your tools do not reach them, so work in "beta" only/);
+    assert.equal(turn.agent!.folder, "beta", "the chat names the task's files under beta");
     // The diff the task's file list opens compares beta's file with what it was.
     await suite.api.chat.fromView({ type: "agentDiff", path: "src/index.ts" });
     await waitFor("beta's file in the diff", () => vscode.window.activeTextEditor?.document.uri.fsPath, (path) => path === vscode.Uri.file(abs("beta/src/index.ts")).fsPath);
     await suite.api.chat.fromView({ type: "agentReview", turnId: turn.id, action: "undo" });
     await waitFor("the change undone", () => answer()!.agent!.files.map((f) => f.review), (reviews) => reviews.every((r) => r === "undone"));
     assert.equal(read("beta/src/index.ts"), greet("beta"), "Undo restored beta's file");
+    // The diff left beta's file open: the next task reads the editor's text, once VS Code has reloaded it.
+    const betaUri = vscode.Uri.file(abs("beta/src/index.ts")).toString();
+    await waitFor("beta's open file reloaded", () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === betaUri)?.getText(), (text) => text === undefined || text === greet("beta"));
 
     // The chat's next task stays in beta with alpha's file in the editor: the paths of its earlier steps mean beta's files.
     await vscode.window.showTextDocument(vscode.Uri.file(abs("alpha/src/index.ts")));

@@ -22,6 +22,8 @@ export interface AgentSetup {
   readonly maxTokens: number;
   readonly contextTokens: number;
   readonly maxSteps: number;
+  /** The folder the task works in, named where the workspace has several. */
+  readonly folder?: string;
 }
 
 /** What a running tool tells the transcript. */
@@ -154,7 +156,7 @@ export class AgentSession {
       const run: TaskRun = { chatId: chat.id, turnId: turn.id, resumed: resumed !== undefined };
       const setup = await this.deps.setup(run);
       const tools = await this.deps.tools(run);
-      turn = { ...turn, model: setup.model };
+      turn = { ...turn, model: setup.model, agent: setup.folder === undefined ? turn.agent : { ...turn.agent!, folder: setup.folder } };
       let definitions = await tools.definitions(() => this.reporter(this.deps.newId(), () => turn.agent!, setTask), controller.signal);
       let toolsTokens = Math.ceil(JSON.stringify(definitions).length * tokensPerChar);
       let first = true;

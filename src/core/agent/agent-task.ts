@@ -66,6 +66,8 @@ export interface AgentTask {
   readonly messages: readonly AgentMessage[];
   /** The todo list the model keeps with manage_todo_list (carried into the next task while items are open). */
   readonly todos?: readonly TodoItem[];
+  /** The workspace folder the task worked in, where there are several: its files' paths are relative to it. */
+  readonly folder?: string;
 }
 
 export const emptyTask: AgentTask = { steps: [], files: [], messages: [] };

@@ -258,7 +258,16 @@ export class AgentController implements vscode.Disposable {
       rules,
       userPrompt: chat.systemPrompt,
     });
-    return { model: custom?.model ?? chat.model, systemPrompt: [systemPrompt, ...(custom?.promptParts ?? [])].join("\n\n"), temperature: chat.temperature, maxTokens: chat.maxTokens, contextTokens: chat.contextTokens, maxSteps: agent.maxSteps };
+    const several = vscode.workspace.workspaceFolders!.length > 1;
+    return {
+      model: custom?.model ?? chat.model,
+      systemPrompt: [systemPrompt, ...(custom?.promptParts ?? [])].join("\n\n"),
+      temperature: chat.temperature,
+      maxTokens: chat.maxTokens,
+      contextTokens: chat.contextTokens,
+      maxSteps: agent.maxSteps,
+      ...(several ? { folder: folder.name } : {}),
+    };
   }
 
   private async tools(task: TaskRun): Promise<AgentTools> {

@@ -94,7 +94,7 @@ export function agentFooter(turn: AssistantTurn, task: AgentTask, latest: boolea
   }
   if (task.files.length === 0) return parts;
   const pending = task.files.some((f) => f.review === "pending");
-  const rows = task.files.map((file) => fileRow(turn, file, running, post));
+  const rows = task.files.map((file) => fileRow(turn, file, task.folder, running, post));
   const whole = pending && !running
     ? el("div", { className: "actions" }, actionButton("Keep", () => post({ type: "agentReview", turnId: turn.id, action: "keep" }), { className: "primary", title: "Keep all of the task's changes" }), actionButton("Undo", () => post({ type: "agentReview", turnId: turn.id, action: "undo" }), { title: "Undo all of the task's changes: the files as they were before it" }))
     : undefined;
@@ -102,14 +102,16 @@ export function agentFooter(turn: AssistantTurn, task: AgentTask, latest: boolea
   return parts;
 }
 
-function fileRow(turn: AssistantTurn, file: ChangedFile, running: boolean, post: Post): HTMLElement {
+/** A changed file's row; named as the chat names files (`beta/src/app.ts`) where the workspace has several folders. */
+function fileRow(turn: AssistantTurn, file: ChangedFile, folder: string | undefined, running: boolean, post: Post): HTMLElement {
   const review = (action: "keep" | "undo") => () => post({ type: "agentReview", turnId: turn.id, action, path: file.path });
+  const name = folder === undefined ? file.path : `${folder}/${file.path}`;
   const state = file.review === "pending" ? undefined : el("span", { className: `agent-review ${file.review}` }, file.review === "kept" ? "kept" : "undone");
-  const buttons = file.review === "pending" && !running ? [actionButton(`Keep ${file.path}`, review("keep"), { className: "link" }, "Keep"), actionButton(`Undo ${file.path}`, review("undo"), { className: "link" }, "Undo")] : [];
+  const buttons = file.review === "pending" && !running ? [actionButton(`Keep ${name}`, review("keep"), { className: "link" }, "Keep"), actionButton(`Undo ${name}`, review("undo"), { className: "link" }, "Undo")] : [];
   return el(
     "li",
     { className: "agent-file", "data-path": file.path },
-    el("span", { className: "agent-title" }, `${file.created ? "created" : "edited"} ${file.path}`),
+    el("span", { className: "agent-title" }, `${file.created ? "created" : "edited"} ${name}`),
     el("span", { className: "agent-counts" }, el("span", { className: "added" }, `+${file.added}`), " ", el("span", { className: "removed" }, `−${file.removed}`)),
     state,
     ...buttons,

@@ -12,7 +12,7 @@ import { waitFor } from "../../harness/wait-for";
 const setup: AgentSetup = { model: "m", systemPrompt: "You are an agent.", temperature: 0, maxTokens: 100, contextTokens: 8192, maxSteps: 5 };
 const definitions = async () => agentTools;
 
-function harness(answers: AgentStreamDelta[][], tools: AgentTools) {
+function harness(answers: AgentStreamDelta[][], tools: AgentTools, taskSetup: AgentSetup = setup) {
   const storage = new MemoryStorage();
   const ids = counters();
   const store = new ChatStore(storage, ids);
@@ -24,7 +24,7 @@ function harness(answers: AgentStreamDelta[][], tools: AgentTools) {
       requests.push(body);
       for (const delta of answers.shift() ?? [{ content: "done" }]) yield delta;
     },
-    setup: async () => setup,
+    setup: async () => taskSetup,
     tools: async () => {
       toolRuns++;
       return tools;
@@ -59,6 +59,18 @@ describe("agent session", () => {
     assert.equal(turn.agent?.end, "untrusted");
     assert.deepEqual(turn.agent?.steps, []);
     assert.equal(h.toolRuns(), 0);
+  });
+
+  it("keeps the folder the setup names (several folders) on the task, beside its files' paths relative to it", async () => {
+    const h = harness([callOnce("create_file")], editTools, { ...setup, folder: "beta" });
+    await h.session.start("edit a");
+    await waitFor("the task ended", () => h.answer(), (t) => t.status !== "streaming");
+    assert.equal(h.answer().agent?.folder, "beta");
+    assert.deepEqual(h.answer().agent?.files.map((f) => f.path), ["src/a.js"]);
+    const one = harness([callOnce("create_file")], editTools);
+    await one.session.start("edit a");
+    await waitFor("the task ended", () => one.answer(), (t) => t.status !== "streaming");
+    assert.equal(one.answer().agent?.folder, undefined, "one folder: not named");
   });
 
   it("offers a tool list that changed during the task from the next step on", async () => {
