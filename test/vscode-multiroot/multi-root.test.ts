@@ -1,5 +1,6 @@
 import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { codeBlockPath } from "../../src/core/chat/code-block-path";
@@ -291,6 +292,29 @@ describe("A multi-root workspace: each folder's prompt files, agents, instructio
     await task;
     assert.equal(read("beta/mcp-notes.txt"), "from beta\n", "beta's server writes in beta");
     assert.equal(read("alpha/mcp-notes.txt"), undefined);
+  });
+
+  it("a server of the user's wisp.mcp.servers names a folder with ${workspaceFolder:beta} and the home folder with ${userHome}, as VS Code expands them", async () => {
+    const fixture = join(vscode.extensions.getExtension(wispExtensionId)!.extensionPath, "test", "fixtures", "mcp", "notes-server.mjs");
+    const servers = { shared: { type: "stdio", command: "node", args: [fixture], env: { NOTES_FILE: "${workspaceFolder:beta}${/}user-notes.txt", NOTES_TOKEN: "${userHome}" } } };
+    const settings = vscode.workspace.getConfiguration("wisp");
+    await settings.update("mcp.servers", { servers }, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor("the setting read", () => suite.api.mcp.list(), (list) => list.some((s) => s.entry.name === "shared"), watched);
+      await suite.api.chat.fromView({ type: "setMode", mode: "agent" });
+      suite.server.queue({ toolCalls: [{ name: "mcp_shared_add_note", arguments: { text: "from the user's server" } }] }, { text: "Noted." });
+      const task = suite.api.chat.fromView({ type: "send", text: "Note it" });
+      await approve(0, "allow");
+      await task;
+      await ended();
+      assert.equal(read("beta/user-notes.txt"), "from the user's server\n", "${workspaceFolder:beta} is beta, ${/} its separator");
+      assert.equal(read("alpha/user-notes.txt"), undefined);
+      // The server says how long its token is: the home folder's path, not the variable as written.
+      assert.match(String(toolResults(suite.server.chatRequests.at(-1)!).at(-1)), new RegExp(`token of ${homedir().length} characters`));
+    } finally {
+      await settings.update("mcp.servers", undefined, vscode.ConfigurationTarget.Global);
+      rmSync(abs("beta/user-notes.txt"), { force: true });
+    }
   });
 
   it("/init drafts the AGENTS.md of the editor's folder", async () => {
