@@ -7,7 +7,7 @@ import { codeBlockPath } from "../../src/core/chat/code-block-path";
 import type { UserTurn } from "../../src/core/chat/conversation";
 import { waitFor } from "../harness/wait-for";
 import { agentTaskView, closeAgentSuite, openAgentSuite, toolResults, type AgentSuite } from "../vscode/support/agent-task";
-import { writeFileSeen } from "../vscode/support/write-file-seen";
+import { documentSeen, writeFileSeen } from "../vscode/support/write-file-seen";
 import { wispExtensionId } from "../vscode/support/wisp-extension";
 
 // The runner opens test/vscode-multiroot's workspace.json: folders alpha and beta, in this folder.
@@ -157,8 +157,7 @@ describe("A multi-root workspace: paths name one file (real VS Code, two folders
     await waitFor("the change undone", () => answer()!.agent!.files.map((f) => f.review), (reviews) => reviews.every((r) => r === "undone"));
     assert.equal(read("beta/src/index.ts"), greet("beta"), "Undo restored beta's file");
     // The diff left beta's file open: the next task reads the editor's text, once VS Code has reloaded it.
-    const betaUri = vscode.Uri.file(abs("beta/src/index.ts")).toString();
-    await waitFor("beta's open file reloaded", () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === betaUri)?.getText(), (text) => text === undefined || text === greet("beta"));
+    await documentSeen(abs("beta/src/index.ts"), greet("beta"));
 
     // The chat's next task stays in beta with alpha's file in the editor: the paths of its earlier steps mean beta's files.
     await vscode.window.showTextDocument(vscode.Uri.file(abs("alpha/src/index.ts")));
@@ -194,6 +193,8 @@ describe("A multi-root workspace: each folder's prompt files, agents, instructio
   const state = () => suite.api.chat.state();
   const { answer, steps, approve, ended } = agentTaskView(() => suite.api);
   const lastRequest = () => suite.server.chatRequests.at(-1)! as { messages: { role: string; content: unknown }[] };
+  /** The MCP server fixture that appends each note to NOTES_FILE. */
+  const notesServer = () => join(vscode.extensions.getExtension(wispExtensionId)!.extensionPath, "test", "fixtures", "mcp", "notes-server.mjs");
   const system = () => String(lastRequest().messages[0]!.content);
   const lastMessage = () => String(lastRequest().messages.at(-1)!.content);
   /** Files written here reach Wisp through VS Code's file watcher, which a loaded machine can hold up a while. */
@@ -272,8 +273,7 @@ describe("A multi-root workspace: each folder's prompt files, agents, instructio
   });
 
   it("each folder's .vscode/mcp.json is read: a server name both use is notes and beta:notes, and beta's ${workspaceFolder} is beta", async () => {
-    const fixture = join(vscode.extensions.getExtension(wispExtensionId)!.extensionPath, "test", "fixtures", "mcp", "notes-server.mjs");
-    const config = JSON.stringify({ servers: { notes: { type: "stdio", command: "node", args: [fixture], env: { NOTES_FILE: "${workspaceFolder}/mcp-notes.txt" } } } });
+    const config = JSON.stringify({ servers: { notes: { type: "stdio", command: "node", args: [notesServer()], env: { NOTES_FILE: "${workspaceFolder}/mcp-notes.txt" } } } });
     // Written last: once it is read, so is beta's.
     write("beta/.vscode/mcp.json", config);
     write("alpha/.vscode/mcp.json", config);
@@ -295,8 +295,7 @@ describe("A multi-root workspace: each folder's prompt files, agents, instructio
   });
 
   it("a server of the user's wisp.mcp.servers names a folder with ${workspaceFolder:beta} and the home folder with ${userHome}, as VS Code expands them", async () => {
-    const fixture = join(vscode.extensions.getExtension(wispExtensionId)!.extensionPath, "test", "fixtures", "mcp", "notes-server.mjs");
-    const servers = { shared: { type: "stdio", command: "node", args: [fixture], env: { NOTES_FILE: "${workspaceFolder:beta}${/}user-notes.txt", NOTES_TOKEN: "${userHome}" } } };
+    const servers = { shared: { type: "stdio", command: "node", args: [notesServer()], env: { NOTES_FILE: "${workspaceFolder:beta}${/}user-notes.txt", NOTES_TOKEN: "${userHome}" } } };
     const settings = vscode.workspace.getConfiguration("wisp");
     await settings.update("mcp.servers", { servers }, vscode.ConfigurationTarget.Global);
     try {

@@ -46,3 +46,8 @@ export function foldersNamedBy(paths: readonly string[], folderNames: readonly s
   if (folderNames.length <= 1) return [];
   return folderNames.flatMap((name, folder) => (paths.some((path) => path.startsWith(`${name}/`)) ? [folder] : []));
 }
+
+/** The last name of a folder's path, either separator, a trailing one ignored: `${workspaceFolderBasename}`. */
+export function folderBasename(path: string): string {
+  return path.replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? "";
+}

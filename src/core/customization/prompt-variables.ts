@@ -3,6 +3,7 @@
  * `${input:name:placeholder}` …), its Markdown links to files found (they are attached), and the
  * text typed after `/name` added.
  */
+import { folderBasename } from "../context/workspace-paths";
 
 export interface InputVariable {
   readonly name: string;
@@ -65,7 +66,7 @@ export function resolveVariables(body: string, facts: EditorFacts, inputs: Reado
     fileBasenameNoExtension: dot > 0 ? base.slice(0, dot) : base,
     fileDirname: slash < 0 ? "" : file.slice(0, slash),
     workspaceFolder: facts.workspaceFolder ?? "",
-    workspaceFolderBasename: facts.workspaceFolder === undefined ? "" : facts.workspaceFolder.replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? "",
+    workspaceFolderBasename: facts.workspaceFolder === undefined ? "" : folderBasename(facts.workspaceFolder),
   };
   return body.replace(variablePattern, (whole, kind: string, name: string | undefined) => {
     if (kind === "input") return name !== undefined && Object.hasOwn(inputs, name.trim()) ? inputs[name.trim()]! : whole;

@@ -3,6 +3,7 @@
  * `wisp.mcp.servers` setting): `{"servers": {NAME: stdio | http}, "inputs": [...]}`. Parsed into
  * typed entries, with one readable problem per entry that cannot be used.
  */
+import { folderBasename } from "../context/workspace-paths";
 import { maskSecrets } from "../terminal/mask-secrets";
 
 export interface StdioServerConfig {
@@ -150,7 +151,7 @@ function valueOf(whole: string, name: string, values: Expansion): string {
     case "workspaceFolder":
       return folder();
     case "workspaceFolderBasename":
-      return folder().replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? "";
+      return folderBasename(folder());
     case "userHome":
       if (values.userHome === undefined) throw new Error(`${whole} is used, but the home folder is not known`);
       return values.userHome;

@@ -182,7 +182,7 @@ export class AgentController implements vscode.Disposable {
       this.session.review(owner.chatId, turnId, "kept", paths);
       return path ? `Kept the changes to ${path}.` : "Kept the task's changes.";
     }
-    const folder = await this.taskFolder();
+    const folder = await this.lastTaskFolder();
     await saveUnsaved(folder, paths ?? checkpoint.paths());
     const undone = await checkpoint.undo(folder.fsPath, paths);
     this.requestCheckpoints.undone(owner.chatId, turnId, paths);
@@ -193,11 +193,11 @@ export class AgentController implements vscode.Disposable {
 
   /** A file the last task changed, in the folder it worked in (Open Diff). */
   async changedFile(path: string): Promise<vscode.Uri> {
-    return vscode.Uri.joinPath(await this.taskFolder(), path);
+    return vscode.Uri.joinPath(await this.lastTaskFolder(), path);
   }
 
   /** The folder the last task worked in (the first folder, for a checkpoint kept before the folder was). */
-  private async taskFolder(): Promise<vscode.Uri> {
+  private async lastTaskFolder(): Promise<vscode.Uri> {
     const root = (await this.checkpoint).root();
     return root === undefined ? vscode.workspace.workspaceFolders![0]!.uri : vscode.Uri.file(root);
   }
@@ -224,7 +224,7 @@ export class AgentController implements vscode.Disposable {
   private async rewrote(paths: readonly string[], how: "restored" | "redone"): Promise<void> {
     if (how === "restored") return this.highlights.untrack(paths);
     const checkpoint = await this.checkpoint;
-    const folder = await this.taskFolder();
+    const folder = await this.lastTaskFolder();
     for (const path of paths) if (checkpoint.has(path)) this.highlights.track(vscode.Uri.joinPath(folder, path), path);
   }
 

@@ -12,7 +12,11 @@ import { waitFor } from "../../harness/wait-for";
 export async function writeFileSeen(path: string, content: string | Uint8Array): Promise<void> {
   writeFileSync(path, content);
   // As the document reads it: UTF-8 without a byte order mark.
-  const text = typeof content === "string" ? content : new TextDecoder().decode(content);
+  await documentSeen(path, typeof content === "string" ? content : new TextDecoder().decode(content));
+}
+
+/** Waits until a document VS Code holds for `path`, if any, shows `text` (the file on disk changed behind it). */
+export async function documentSeen(path: string, text: string): Promise<void> {
   const loaded = () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === vscode.Uri.file(path).fsPath);
   await waitFor(`${path} as written, in the document VS Code holds`, () => loaded()?.getText(), (t) => t === undefined || t === text);
 }
