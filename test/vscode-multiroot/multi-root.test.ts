@@ -7,7 +7,7 @@ import { codeBlockPath } from "../../src/core/chat/code-block-path";
 import type { UserTurn } from "../../src/core/chat/conversation";
 import { waitFor } from "../harness/wait-for";
 import { agentTaskView, closeAgentSuite, openAgentSuite, toolResults, type AgentSuite } from "../vscode/support/agent-task";
-import { documentSeen, writeFileSeen } from "../vscode/support/write-file-seen";
+import { writeFileSeen } from "../vscode/support/write-file-seen";
 import { wispExtensionId } from "../vscode/support/wisp-extension";
 
 // The runner opens test/vscode-multiroot's workspace.json: folders alpha and beta, in this folder.
@@ -156,8 +156,9 @@ describe("A multi-root workspace: paths name one file (real VS Code, two folders
     await suite.api.chat.fromView({ type: "agentReview", turnId: turn.id, action: "undo" });
     await waitFor("the change undone", () => answer()!.agent!.files.map((f) => f.review), (reviews) => reviews.every((r) => r === "undone"));
     assert.equal(read("beta/src/index.ts"), greet("beta"), "Undo restored beta's file");
-    // The diff left beta's file open: the next task reads the editor's text, once VS Code has reloaded it.
-    await documentSeen(abs("beta/src/index.ts"), greet("beta"));
+    // The diff left beta's file open: Undo reports done once the editor shows the restored text, which the next task reads.
+    const betaOpen = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === vscode.Uri.file(abs("beta/src/index.ts")).fsPath);
+    assert.equal(betaOpen?.getText(), greet("beta"), "the editor shows beta's restored file");
 
     // The chat's next task stays in beta with alpha's file in the editor: the paths of its earlier steps mean beta's files.
     await vscode.window.showTextDocument(vscode.Uri.file(abs("alpha/src/index.ts")));

@@ -110,6 +110,50 @@ describe("Agent mode: checkpoints per request and the todo list (real VS Code, s
     assert.equal(userTurns().length, 2);
   });
 
+  it("with the file open in an editor, Undo, Restore Checkpoint and Redo report done once the editor shows the rewritten text (the text the next task reads)", async () => {
+    const document = await vscode.workspace.openTextDocument(abs(cart));
+    await vscode.window.showTextDocument(document, { preview: false });
+    const original = document.getText();
+    assert.match(original, /^exports\.total = \(items\) =>\r\n/, "the editor shows the file (no BOM in the text, CRLF kept)");
+
+    await request("first", edit(cart, "item.price,", "item.price * item.qty,"), { text: "one" });
+    assert.match(document.getText(), /item\.price \* item\.qty,/, "the task's edit is in the editor");
+    await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
+    assert.equal(answer()!.agent!.files[0]!.review, "undone");
+    assert.equal(document.getText(), original, "Undo: the editor shows the restored text when it reports done");
+
+    await request("second", edit(cart, "(sum, item)", "(total, item)"), { text: "two" });
+    const edited = document.getText();
+    assert.match(edited, /\(total, item\)/);
+    const [, r2] = userTurns();
+    await api.chat.fromView({ type: "agentRestore", turnId: r2! });
+    assert.deepEqual(bytes(cart), cartSource);
+    assert.equal(document.getText(), original, "Restore Checkpoint: the editor shows the restored text when it reports done");
+    await api.chat.fromView({ type: "agentRedo" });
+    assert.match(state().notice!.text, /^Redone/);
+    assert.equal(document.getText(), edited, "Redo: the editor shows the task's text again when it reports done");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  it("a file the task created, still open in an editor after Undo deleted it, does not exist for the next task (not the editor's leftover text)", async () => {
+    await request("first", create(notes, "# Notes\n"), { text: "one" });
+    const document = await vscode.workspace.openTextDocument(abs(notes));
+    await vscode.window.showTextDocument(document, { preview: false });
+    await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
+    assert.equal(bytes(notes), undefined, "Undo deleted the file it created");
+    assert.equal(document.isClosed, false, "VS Code keeps its editor open");
+
+    const before = server.chatRequests.length;
+    await request("read it, make it again", { toolCalls: [{ name: "read_file", arguments: { path: notes } }] }, create(notes, "# Again\n"), { text: "made" });
+    assert.deepEqual(toolResults(server.chatRequests[before + 1]!), [`Error: ${notes} does not exist.`]);
+    assert.equal(toolResults(server.chatRequests[before + 2]!).at(-1), `Created ${notes} (+1 −0).`);
+    assert.equal(bytes(notes)?.toString(), "# Again\n", "made again on disk");
+    assert.equal(document.getText(), "# Again\n", "and in the editor left open on it");
+    await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
+    assert.equal(bytes(notes), undefined, "Undo deletes it again");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
   it("a file changed by hand since the agent wrote it is not overwritten without a yes (the test host refuses the dialog); the task's Undo still works", async () => {
     await threeRequests();
     const [r1, , r3] = userTurns();

@@ -21,6 +21,7 @@ import { taskFolder } from "./task-folder";
 import { loadRules } from "./agent-rules";
 import { Approvals } from "./approvals";
 import { CheckpointStore } from "./checkpoint-store";
+import { DocumentReloads } from "./document-reloads";
 import { CheckpointActions } from "./checkpoint-actions";
 import { RequestCheckpointStore } from "./request-checkpoint-store";
 import { EditTools } from "./edit-tools";
@@ -183,8 +184,11 @@ export class AgentController implements vscode.Disposable {
       return path ? `Kept the changes to ${path}.` : "Kept the task's changes.";
     }
     const folder = await this.lastTaskFolder();
-    await saveUnsaved(folder, paths ?? checkpoint.paths());
+    const files = (paths ?? checkpoint.paths()).map((path) => vscode.Uri.joinPath(folder, path));
+    await saveUnsaved(files);
+    const reloads = new DocumentReloads(files);
     const undone = await checkpoint.undo(folder.fsPath, paths);
+    if (!(await reloads.reloaded())) this.deps.log.info("agent: an editor had not shown an undone file's restored text after 5 s");
     this.requestCheckpoints.undone(owner.chatId, turnId, paths);
     this.session.review(owner.chatId, turnId, "undone", paths);
     this.deps.log.info(`agent: undid ${undone.length} file(s)`);
@@ -346,7 +350,7 @@ export class AgentController implements vscode.Disposable {
  * on the focus change of the click on Undo) would write it back. Saved, the editor reloads the
  * restored bytes, and the user's text stays in the file's local history.
  */
-async function saveUnsaved(folder: vscode.Uri, paths: readonly string[]): Promise<void> {
-  const uris = new Set(paths.map((path) => vscode.Uri.joinPath(folder, path).toString()));
+async function saveUnsaved(files: readonly vscode.Uri[]): Promise<void> {
+  const uris = new Set(files.map((file) => file.toString()));
   for (const document of vscode.workspace.textDocuments) if (document.isDirty && uris.has(document.uri.toString())) await document.save();
 }

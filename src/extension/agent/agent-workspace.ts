@@ -6,6 +6,7 @@ import { IgnoreRules } from "../context/ignore-rules";
 import { readTextFile } from "../context/text-files";
 import type { Approvals } from "./approvals";
 import { resolveContained } from "./contained-path";
+import { fileExists } from "../file-exists";
 
 export interface WorkspaceFileRef {
   readonly uri: vscode.Uri;
@@ -97,10 +98,14 @@ export class AgentWorkspace {
       .sort();
   }
 
-  /** The text the user sees: the open document's (unsaved edits included), else the file's. */
+  /**
+   * The text the user sees: the open document's (unsaved edits included), else the file's. A saved
+   * document whose file is gone (deleted by Undo or by hand; VS Code keeps its editor open) is missing.
+   */
   async text(uri: vscode.Uri): Promise<string | "missing" | "binary" | "too-large"> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) return open.getText();
+    if (open && (open.isDirty || (await fileExists(uri)))) return open.getText();
+    if (open) return "missing";
     try {
       return await readTextFile(uri, { maxBytes: maxReadBytes });
     } catch {
@@ -126,3 +131,4 @@ export class AgentWorkspace {
     return { content: answer === "stopped" ? "Not read: the user stopped the task." : `The user denied reading ${file.relative}.`, isError: true };
   }
 }
+

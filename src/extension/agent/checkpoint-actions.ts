@@ -4,6 +4,7 @@ import type { ChatStore } from "../../core/chat/chat-store";
 import type { Chat } from "../../core/chat/conversation";
 import type { CheckpointsView } from "../../core/chat/protocol";
 import type { Logger } from "../logger";
+import { DocumentReloads } from "./document-reloads";
 import type { PlannedFile, RequestCheckpointStore } from "./request-checkpoint-store";
 
 export interface CheckpointActionsDeps {
@@ -45,7 +46,9 @@ export class CheckpointActions {
     const plan = root && index >= 0 ? await checkpoints.planRestore(chat.id, requestId, root) : undefined;
     if (!root || !plan) return "This request has no checkpoint to restore.";
     if (!(await this.mayOverwrite(root, plan.files, "Restore"))) return "Nothing was restored.";
+    const reloads = this.reloadsOf(root, plan.files);
     const paths = await checkpoints.restore(chat.id, requestId, root, chat.turns.slice(index), chat.turns[index - 1]?.id ?? "");
+    await this.reloaded(reloads);
     if (!paths) return "This request has no checkpoint to restore.";
     store.put({ ...chat, turns: chat.turns.slice(0, index), updatedAt: this.deps.now() });
     this.deps.rewrote(paths, "restored");
@@ -65,13 +68,24 @@ export class CheckpointActions {
     const plan = root ? await checkpoints.planRedo(chat.id, root, last) : undefined;
     if (!root || !plan) return "There is nothing to redo: the conversation went on since the checkpoint was restored.";
     if (!(await this.mayOverwrite(root, plan.files, "Redo"))) return "Nothing was redone.";
+    const reloads = this.reloadsOf(root, plan.files);
     const redone = await checkpoints.redo(chat.id, root, last);
+    await this.reloaded(reloads);
     if (!redone) return "There is nothing to redo.";
     store.put({ ...chat, turns: [...chat.turns, ...redone.turns], updatedAt: this.deps.now() });
     this.deps.rewrote(redone.paths, "redone");
     this.deps.events.changed(chat.id);
     this.deps.log.info(`agent: redid ${redone.paths.length} file(s), ${redone.turns.length} turn(s) back`);
     return `Redone: ${count(plan.record.requests.length, "request")} and ${count(redone.paths.length, "file")} back.`;
+  }
+
+  /** The open editors of files about to be rewritten, whose reload the action waits for before it reports done. */
+  private reloadsOf(root: string, files: readonly PlannedFile[]): DocumentReloads {
+    return new DocumentReloads(files.map((f) => vscode.Uri.joinPath(vscode.Uri.file(root), f.path)));
+  }
+
+  private async reloaded(reloads: DocumentReloads): Promise<void> {
+    if (!(await reloads.reloaded())) this.deps.log.info("agent: an editor had not shown a rewritten file's new text after 5 s");
   }
 
   /** The folder the chat's checkpoints name files in (the first folder, for those kept before the folder was). */

@@ -21,7 +21,8 @@ export async function readFile(ws: AgentWorkspace, args: { path: string; start_l
   const asked = await ws.askToRead(file, step, signal);
   if (asked) return asked;
   const text = await ws.text(file.uri);
-  if (typeof text !== "string") return fail(text === "missing" ? `${file.relative} does not exist.` : `${file.relative} is ${text === "binary" ? "a binary file" : "too large to read"}.`);
+  // The three answers that are not a file's text are strings too: compared one by one.
+  if (text === "missing" || text === "binary" || text === "too-large") return fail(text === "missing" ? `${file.relative} does not exist.` : `${file.relative} is ${text === "binary" ? "a binary file" : "too large to read"}.`);
   const lines = text.split("\n");
   const start = Math.max(1, args.start_line ?? 1);
   const end = Math.min(lines.length, args.end_line ?? lines.length);

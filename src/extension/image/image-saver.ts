@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import type { ImageExtension } from "../../core/api/images";
 import { describeSaveFailure } from "../../core/image/describe-save-failure";
 import { imageFileName } from "../../core/image/image-file-name";
+import { fileExists } from "../file-exists";
 
 /** Where an image goes: a folder to name it in, or a file the user chose. */
 export type SaveTarget = { readonly kind: "folder"; readonly folder: vscode.Uri } | { readonly kind: "file"; readonly file: vscode.Uri };
@@ -58,7 +59,7 @@ export async function saveImage(target: SaveTarget, bytes: Uint8Array, prompt: s
   await vscode.workspace.fs.createDirectory(target.folder);
   for (let attempt = 1; attempt <= maxNameAttempts; attempt++) {
     const file = vscode.Uri.joinPath(target.folder, imageFileName(prompt, now, format, attempt));
-    if (await exists(file)) continue;
+    if (await fileExists(file)) continue;
     try {
       await writeAtomically(file, bytes, false);
       return file;
@@ -80,14 +81,5 @@ async function writeAtomically(file: vscode.Uri, bytes: Uint8Array, overwrite: b
   } catch (error) {
     await vscode.workspace.fs.delete(temp).then(undefined, () => undefined);
     throw error;
-  }
-}
-
-async function exists(file: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(file);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -16,7 +16,7 @@ export async function writeFileSeen(path: string, content: string | Uint8Array):
 }
 
 /** Waits until a document VS Code holds for `path`, if any, shows `text` (the file on disk changed behind it). */
-export async function documentSeen(path: string, text: string): Promise<void> {
+async function documentSeen(path: string, text: string): Promise<void> {
   const loaded = () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === vscode.Uri.file(path).fsPath);
   await waitFor(`${path} as written, in the document VS Code holds`, () => loaded()?.getText(), (t) => t === undefined || t === text);
 }
