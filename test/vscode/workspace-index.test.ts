@@ -61,4 +61,23 @@ describe("The workspace index when files go while it reads them (real VS Code)",
     await waitFor("the file written afterwards indexed", () => index!.index.paths(), (p) => [...p].includes("index-race-after.ts"));
     assert.deepEqual(paths(), [], "raced.ts, deleted while it was read, is not in the index");
   });
+
+  it("a binary file and one too large to read are known by their paths, with no text to be found by (they were found by the words 'binary' and 'too-large')", async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
+    writeFileSync(join(folder, "dump.sql"), `-- ${"x".repeat(200)}\n`);
+    writeFileSync(join(folder, "binary-search.ts"), "export function binarySearch(sorted: number[], x: number) { return sorted.indexOf(x); } // binary too large\n");
+    const log = new Logger("Wisp index test");
+    const gitignores = new WorkspaceIgnoreRules(log);
+    const sensitive = new SensitiveFileRules();
+    const index = new WorkspaceIndex(log, sensitive, gitignores, { ...defaultIndexOptions, maxBytes: 150 });
+    disposables.push(index, gitignores, sensitive, log);
+    await index.rebuild();
+    const paths = [...index.index.paths()].filter((p) => p.startsWith("index-race/")).sort();
+    assert.deepEqual(paths, ["index-race/binary-search.ts", "index-race/dump.sql", "index-race/logo.png"]);
+    assert.deepEqual(index.index.chunksOf("index-race/logo.png"), []);
+    assert.deepEqual(index.index.chunksOf("index-race/dump.sql"), []);
+    const found = index.index.search("binary too large", { limit: 10 }).map((hit) => hit.chunk.path);
+    assert.deepEqual(found.filter((p) => p.startsWith("index-race/")), ["index-race/binary-search.ts"]);
+  });
 });

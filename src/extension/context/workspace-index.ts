@@ -196,7 +196,8 @@ export class WorkspaceIndex implements vscode.Disposable {
     const there = typeof text === "string" && (forgets === this.forgets || (await onDisk(uri)) !== undefined);
     if (generation !== this.generation) return;
     if (there) {
-      this.index.setFile(path, chunkText(path, text));
+      // A binary or too large file is known by its path (file lists, @-mentions), with no text to find it by.
+      this.index.setFile(path, text === "binary" || text === "too-large" ? [] : chunkText(path, text));
       this.readAt.set(path, readAt);
     } else this.index.removeFile(path);
   }
