@@ -1,3 +1,5 @@
+import { expandBraces } from "../base/glob-braces";
+
 /**
  * The editor's `files.exclude` patterns, matched as its file search matches them, so that one
  * changed file can be judged without asking the search service (a search per file cost about
@@ -40,25 +42,9 @@ function ancestorsAndSelf(path: string): string[] {
 
 const segmentChar = "[^/]";
 
-/** Most alternatives a pattern's braces expand to; past it, the rest are left out. */
-const maxAlternatives = 256;
-
 /** A glob as an anchored regular expression over a relative path. */
 export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^(?:${expandBraces(glob).map(globSource).join("|")})$`);
-}
-
-/** `{a,b}` expanded into one glob per alternative (alternatives may hold slashes), nested groups included. */
-function expandBraces(glob: string): string[] {
-  const open = glob.indexOf("{");
-  const close = open < 0 ? -1 : closingBrace(glob, open);
-  if (close < 0) return [glob];
-  const [head, tail] = [glob.slice(0, open), glob.slice(close + 1)];
-  const out: string[] = [];
-  for (const alternative of splitAlternatives(glob.slice(open + 1, close))) {
-    for (const expanded of expandBraces(head + alternative + tail)) if (out.length < maxAlternatives) out.push(expanded);
-  }
-  return out;
 }
 
 function globSource(glob: string): string {
@@ -97,29 +83,4 @@ function segmentToRegExp(segment: string): string {
     } else out += c.replace(/[.+^$()|\\\]{}]/g, "\\$&");
   }
   return out;
-}
-
-function closingBrace(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    if (text[i] === "{") depth++;
-    else if (text[i] === "}" && --depth === 0) return i;
-  }
-  return -1;
-}
-
-function splitAlternatives(body: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    if (body[i] === "{") depth++;
-    else if (body[i] === "}") depth--;
-    else if (body[i] === "," && depth === 0) {
-      parts.push(body.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(body.slice(start));
-  return parts;
 }

@@ -1,3 +1,5 @@
+import { expandBraces } from "../base/glob-braces";
+
 /**
  * `applyTo` globs, matched against workspace-relative paths (forward slashes) as VS Code matches
  * them: regardless of case, `**` any folders (none included), `*` any characters but `/`, `?` one
@@ -17,17 +19,22 @@ export function globMatcher(globs: readonly string[]): (path: string) => boolean
 
 /** The glob as an anchored regular expression; undefined for an empty glob. */
 export function compileGlob(glob: string): RegExp | undefined {
-  let text = glob.trim().replace(/\\/g, "/");
+  const text = glob.trim().replace(/\\/g, "/");
   if (text === "") return undefined;
+  // Each alternative of `{a,b}` is a glob of its own (as VS Code reads it): `{src/**,**/*.md}` anchors and spans folders in both.
+  return new RegExp(`^(?:${expandBraces(text).map(alternativeSource).join("|")})$`, "i");
+}
+
+function alternativeSource(glob: string): string {
+  let text = glob;
   if (text.startsWith("./")) text = text.slice(2);
   else if (text.startsWith("/")) text = text.replace(/^\/+/, "");
   else if (!text.startsWith("**/")) text = `**/${text}`;
-  return new RegExp(`^${translate(text)}$`, "i");
+  return translate(text);
 }
 
 function translate(glob: string): string {
   let out = "";
-  let braces = 0;
   for (let i = 0; i < glob.length; i++) {
     const char = glob[i]!;
     if (char === "*") {
@@ -61,15 +68,9 @@ function translate(glob: string): string {
       if (negated) set = set.slice(1);
       out += `[${negated ? "^/" : ""}${set.replace(/[\\\]^]/g, "\\$&")}]`;
       i = close;
-    } else if (char === "{") {
-      braces++;
-      out += "(?:";
-    } else if (char === "}" && braces > 0) {
-      braces--;
-      out += ")";
-    } else if (char === "," && braces > 0) out += "|";
+    }
+    // Braces left here were never closed: taken literally rather than making the whole glob invalid.
     else out += char.replace(/[.+^$()|\\{}]/g, "\\$&");
   }
-  // An unclosed brace is taken literally rather than making the whole glob invalid.
-  return braces > 0 ? glob.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&") : out;
+  return out;
 }

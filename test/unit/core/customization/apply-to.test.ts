@@ -45,6 +45,18 @@ describe("applyTo globs", () => {
     assert.ok(matches("*", "any/file"));
   });
 
+  it("each alternative of {a,b} is a glob of its own, as VS Code reads it: ** spans folders in it, and a leading / anchors it", () => {
+    assert.ok(matches("{src/**,docs/**}", "src/a/b.ts"), "src/** inside braces spans folders");
+    assert.ok(matches("{src/**,docs/**}", "docs/guide/intro.md"));
+    assert.ok(!matches("{src/**,docs/**}", "lib/a.ts"));
+    assert.ok(matches("{**/*.ts,**/*.md}", "a.ts"), "**/ inside braces includes no folder at all");
+    assert.ok(matches("{**/*.ts,**/*.md}", "docs/a/b.md"));
+    assert.ok(matches("{/src/**,*.md}", "src/a.ts") && !matches("{/src/**,*.md}", "pkg/src/a.ts"), "the / anchors its own alternative");
+    assert.ok(matches("{/src/**,*.md}", "pkg/README.md"), "the other alternative still matches at any depth");
+    assert.ok(matches("{src,lib}/{a,b}.ts", "pkg/lib/b.ts"), "groups after one another");
+    assert.ok(matches("src/{a,b.ts", "src/{a,b.ts") && !matches("src/{a,b.ts", "src/a"), "a brace left open is a character");
+  });
+
   it("dots and other regular-expression characters are literal; Windows separators are read as /", () => {
     assert.ok(!matches("*.py", "apy"));
     assert.ok(matches("a+b(1).txt", "a+b(1).txt"));
