@@ -20,7 +20,7 @@ import { AgentWorkspace } from "./agent-workspace";
 import { taskFolder } from "./task-folder";
 import { loadRules } from "./agent-rules";
 import { Approvals } from "./approvals";
-import { CheckpointStore } from "./checkpoint-store";
+import { CheckpointStore, type UndoResult } from "./checkpoint-store";
 import { DocumentReloads } from "./document-reloads";
 import { CheckpointActions } from "./checkpoint-actions";
 import { RequestCheckpointStore } from "./request-checkpoint-store";
@@ -187,12 +187,12 @@ export class AgentController implements vscode.Disposable {
     const files = (paths ?? checkpoint.paths()).map((path) => vscode.Uri.joinPath(folder, path));
     await saveUnsaved(files);
     const reloads = new DocumentReloads(files);
-    const undone = await checkpoint.undo(folder.fsPath, paths);
+    const { done, failed } = await checkpoint.undo(folder.fsPath, paths);
     if (!(await reloads.reloaded())) this.deps.log.info("agent: an editor had not shown an undone file's restored text after 5 s");
-    this.requestCheckpoints.undone(owner.chatId, turnId, paths);
-    this.session.review(owner.chatId, turnId, "undone", paths);
-    this.deps.log.info(`agent: undid ${undone.length} file(s)`);
-    return undone.length === 1 ? `Undid the changes to ${undone[0]}.` : `Undid the changes to ${undone.length} files.`;
+    this.requestCheckpoints.undone(owner.chatId, turnId, done);
+    this.session.review(owner.chatId, turnId, "undone", done);
+    this.deps.log.info(`agent: undid ${done.length} file(s)${failed.length > 0 ? `, ${failed.length} not: ${failed.map((f) => `${f.path} (${f.reason})`).join(", ")}` : ""}`);
+    return undoNotice(done, failed);
   }
 
   /** A file the last task changed, in the folder it worked in (Open Diff). */
@@ -353,4 +353,12 @@ export class AgentController implements vscode.Disposable {
 async function saveUnsaved(files: readonly vscode.Uri[]): Promise<void> {
   const uris = new Set(files.map((file) => file.toString()));
   for (const document of vscode.workspace.textDocuments) if (document.isDirty && uris.has(document.uri.toString())) await document.save();
+}
+
+/** What Undo did, and what it could not do (those files keep the task's changes, and Undo again retries them). */
+function undoNotice(done: readonly string[], failed: UndoResult["failed"]): string {
+  const undid = done.length === 1 ? `Undid the changes to ${done[0]}.` : `Undid the changes to ${done.length} files.`;
+  if (failed.length === 0) return undid;
+  const why = failed.map((f) => `${f.path} (${f.reason})`).join(", ");
+  return `${done.length > 0 ? `${undid} ` : ""}Could not restore ${why}: ${failed.length === 1 ? "it keeps" : "they keep"} the task's changes; Undo again to retry.`;
 }

@@ -1,11 +1,16 @@
 import { mkdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Checkpoint, type FileOriginal } from "../../core/agent/checkpoint";
 
 /** Which task the checkpoint belongs to: the chat and its answer turn. */
 export interface CheckpointOwner {
   readonly chatId: string;
   readonly turnId: string;
+}
+
+export interface UndoResult {
+  readonly done: readonly string[];
+  readonly failed: readonly { readonly path: string; readonly reason: string }[];
 }
 
 interface Manifest {
@@ -84,17 +89,28 @@ export class CheckpointStore {
     await this.save();
   }
 
-  /** Restores the originals of `paths` (all when undefined) under `root`: exact bytes, created files deleted. */
-  async undo(root: string, paths?: readonly string[]): Promise<string[]> {
+  /**
+   * Restores the originals of `paths` (all when undefined) under `root`: exact bytes, created files
+   * deleted, a folder removed since made again. A file that cannot be restored (no permission, a
+   * folder in its place) stays in the checkpoint for another try, and the others go on.
+   */
+  async undo(root: string, paths?: readonly string[]): Promise<UndoResult> {
     const done: string[] = [];
+    const failed: { path: string; reason: string }[] = [];
     for (const step of this.checkpoint.undoPlan(paths)) {
       const absolute = join(root, step.path);
-      if (step.action === "restore") await writeFile(absolute, step.bytes);
-      else await unlink(absolute).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
-      done.push(step.path);
+      try {
+        if (step.action === "restore") {
+          await mkdir(dirname(absolute), { recursive: true });
+          await writeFile(absolute, step.bytes);
+        } else await unlink(absolute).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
+        done.push(step.path);
+      } catch (error) {
+        failed.push({ path: step.path, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
+      }
     }
-    await this.forget(paths);
-    return done;
+    await this.forget(done);
+    return { done, failed };
   }
 
   async forget(paths?: readonly string[]): Promise<void> {

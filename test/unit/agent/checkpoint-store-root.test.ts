@@ -19,7 +19,7 @@ describe("extension/agent: the last task's checkpoint keeps the folder it worked
 
     const reloaded = await CheckpointStore.open(storage);
     assert.equal(reloaded.root(), beta);
-    assert.deepEqual(await reloaded.undo(reloaded.root()!), ["src/index.ts"]);
+    assert.deepEqual(await reloaded.undo(reloaded.root()!), { done: ["src/index.ts"], failed: [] });
     assert.equal(readFileSync(join(beta, "src/index.ts"), "utf8"), "original\n");
   });
 });
