@@ -154,6 +154,33 @@ describe("Agent mode: checkpoints per request and the todo list (real VS Code, s
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 
+  it("while one chat's task runs, another chat's task does not start (its Undo would take the first one's originals): it says why, and starts once the first ends", async () => {
+    server.queue(edit(cart, "item.price,", "item.price * item.qty,"), { toolCalls: [{ name: "run_in_terminal", arguments: { command: "echo checked" } }] }, { text: "first done" });
+    void api.chat.fromView({ type: "send", text: "first" });
+    const card = await waitFor("the first task's command card", () => answer()?.agent?.steps.find((s) => s.kind === "tool" && s.status === "asking"), (s) => s !== undefined);
+    const first = state().chat.id;
+    const edited = bytes(cart);
+
+    await api.chat.fromView({ type: "newChat" });
+    const requests = server.chatRequests.length;
+    await api.chat.fromView({ type: "send", text: "second" });
+    const refused = (await ended())!;
+    assert.match(refused.text, /^Another chat's agent task is running \("first"\)\. One task changes the workspace at a time/);
+    assert.equal(server.chatRequests.length, requests, "the second task asked the model nothing");
+    assert.deepEqual(bytes(cart), edited, "and touched no file");
+    await api.chat.fromView({ type: "agentContinue" });
+    assert.match(state().notice!.text, /^Another chat's agent task is running/, "Continue says the same");
+
+    await api.chat.fromView({ type: "switchChat", id: first });
+    await api.chat.fromView({ type: "agentApproval", stepId: card!.id, answer: "allow" });
+    assert.equal((await ended())!.text, "first done");
+    await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
+    assert.deepEqual(bytes(cart), cartSource, "the first task's Undo gives back its own original");
+    await api.chat.fromView({ type: "newChat" });
+    await request("second again", edit(cart, "(sum, item)", "(total, item)"), { text: "second done" });
+    assert.equal(answer()!.text, "second done", "with the first one ended, the next chat's task runs");
+  });
+
   it("a file changed by hand since the agent wrote it is not overwritten without a yes (the test host refuses the dialog); the task's Undo still works", async () => {
     await threeRequests();
     const [r1, , r3] = userTurns();

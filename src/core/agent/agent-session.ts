@@ -81,6 +81,11 @@ export class AgentSession {
     return this.running.has(chatId);
   }
 
+  /** The chats with a task running. */
+  runningChats(): string[] {
+    return [...this.running.keys()];
+  }
+
   /** Starts a task in the active chat; resolves when it ended. False when nothing was started. */
   /** `refusal`: why the task is not carried out (shown as its answer); `refusedModel`: the model it names, if any. */
   async start(text: string, refusal?: string, refusedModel?: string): Promise<boolean> {

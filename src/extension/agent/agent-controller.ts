@@ -142,7 +142,7 @@ export class AgentController implements vscode.Disposable {
       this.profiles.delete(chatId);
       this.runs.set(chatId, run ?? this.deps.customization?.selectedRun() ?? {});
     }
-    const blocked = this.blocked();
+    const blocked = this.blocked() ?? this.busyElsewhere(chatId);
     if (blocked !== undefined) return this.session.start(text, blocked);
     const unfit = await this.modelRefusal();
     return this.session.start(text, unfit?.text, unfit?.model);
@@ -161,8 +161,24 @@ export class AgentController implements vscode.Disposable {
     return this.runs.get(chatId) ?? {};
   }
 
-  continue(): Promise<boolean> {
-    return this.session.continue(this.deps.store.active().id);
+  /** Goes on with the active chat's last task (not awaited: it runs until it ends); why not, when it cannot. */
+  continue(): string | undefined {
+    const chatId = this.deps.store.active().id;
+    const busy = this.busyElsewhere(chatId);
+    if (busy === undefined) void this.session.continue(chatId);
+    return busy;
+  }
+
+  /**
+   * Why a workspace task cannot start in this chat now: another chat's is running. The last task's
+   * changes are one checkpoint (Keep/Undo), so two at once would take each other's originals.
+   * A terminal fix keeps no checkpoint and runs beside one.
+   */
+  private busyElsewhere(chatId: string): string | undefined {
+    const other = this.session.runningChats().find((id) => id !== chatId && !this.profiles.has(id));
+    if (other === undefined) return undefined;
+    const title = this.deps.store.get(other)?.title;
+    return `Another chat's agent task is running${title ? ` ("${title}")` : ""}. One task changes the workspace at a time, so that each one's Undo gives back its own changes: stop it or let it finish, then ask again here.`;
   }
 
   answer(stepId: string, choice: ApprovalChoice): boolean {

@@ -22,8 +22,7 @@ export async function agentMessage(agent: AgentController, message: AgentMessage
     case "agentReview":
       return agent.review(message.turnId, message.action, message.path);
     case "agentContinue":
-      void agent.continue();
-      return undefined;
+      return agent.continue();
     case "agentRestore":
       return agent.checkpoints.restore(message.turnId);
     case "agentRedo":
