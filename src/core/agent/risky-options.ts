@@ -9,29 +9,38 @@
 interface ProgramOptions {
   /** Options of the program itself, before its subcommand (`git -C dir log`): only there. */
   readonly global?: readonly string[];
-  /** Short options of one subcommand only (`git grep -O` opens a pager; `git diff -O` orders files). */
-  readonly subcommandShort?: Readonly<Record<string, readonly string[]>>;
+  /** Short options of one subcommand, in place of `short` (`git grep -O` opens a pager; `git diff -O` orders files). */
+  readonly subcommandShort?: Readonly<Record<string, ShortOptions>>;
   /** Long options, matched whole or with `=value`. */
   readonly long: readonly string[];
-  /** Short options, matched alone or with their value attached (`-Cdir`, `-ofile`). */
-  readonly short: readonly string[];
+  readonly short?: ShortOptions;
   /** Find-style single-dash words, matched whole. */
   readonly words?: readonly string[];
-  /** A short flag letter that may come in a cluster (`sed -ni`). */
-  readonly clustered?: string;
+}
+
+/**
+ * Short options, read as getopt reads them: `-abc` is `-a -b -c`, and an option that takes a value
+ * takes the rest of the word (`-ofile`), so `sort -uofile` writes `file` but `sort -to` splits on "o".
+ */
+interface ShortOptions {
+  /** The letters of risky options. */
+  readonly risky: string;
+  /** The letters of the program's other options that take a value: what follows one in a word is not an option. */
+  readonly valued: string;
 }
 
 const programs: Readonly<Record<string, ProgramOptions>> = {
   git: {
     global: ["-C", "-c", "--git-dir", "--work-tree", "--exec-path", "--config-env", "--namespace", "--super-prefix"],
     long: ["--output", "--no-index", "--ext-diff", "--open-files-in-pager", "--upload-pack", "--receive-pack", "--exec"],
-    short: [],
-    subcommandShort: { grep: ["-O"] },
+    // `-NUM` (context lines) may lead a bundle: `git grep -3O` opens the pager too.
+    subcommandShort: { grep: { risky: "O", valued: "ABCefm" } },
   },
-  find: { long: [], short: [], words: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] },
-  sort: { long: ["--output"], short: ["-o"] },
-  rg: { long: ["--pre"], short: [] },
-  sed: { long: ["--in-place"], short: [], clustered: "i" },
+  find: { long: [], words: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] },
+  sort: { long: ["--output"], short: { risky: "o", valued: "kStTy" } },
+  rg: { long: ["--pre"] },
+  // Not `-l`: it takes a value in GNU sed but not in macOS sed, where `sed -li` edits in place.
+  sed: { long: ["--in-place"], short: { risky: "i", valued: "ef" } },
 };
 
 /**
@@ -59,9 +68,18 @@ export function riskyOption(words: readonly (string | undefined)[]): string | un
       continue;
     }
     if (!word.startsWith("-")) continue;
-    const short = [...options.short, ...(options.subcommandShort?.[subcommand ?? ""] ?? [])].find((o) => word.startsWith(o));
-    if (short) return short;
-    if (options.clustered && /^-[A-Za-z]+/.test(word) && word.slice(1).split(/[^A-Za-z]/)[0]!.includes(options.clustered)) return `-${options.clustered}`;
+    const short = subcommand !== undefined && options.subcommandShort && Object.hasOwn(options.subcommandShort, subcommand) ? options.subcommandShort[subcommand] : options.short;
+    const risky = short && riskyShort(word, short);
+    if (risky) return risky;
+  }
+  return undefined;
+}
+
+/** The risky option among the short options of `word` (`-uofile`), read letter by letter. */
+function riskyShort(word: string, short: ShortOptions): string | undefined {
+  for (const letter of word.slice(1)) {
+    if (short.risky.includes(letter)) return `-${letter}`;
+    if (short.valued.includes(letter)) return undefined;
   }
   return undefined;
 }

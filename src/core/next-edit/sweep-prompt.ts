@@ -61,7 +61,9 @@ export function sweepWindow(text: string, cursor: number): Window {
   for (let i = 0; i < windowLines && start > 0; i++) start = lineStart(text, start - 1);
   let end = lineEnd(text, cursor);
   for (let i = 0; i < windowLines && end < text.length; i++) end = lineEnd(text, end + 1);
-  return { start, end };
+  // A CRLF break is left out whole: sweepAnswerEdits drops the answer's last break, `\r` and all,
+  // so a `\r` left at the window's end would come back as an edit deleting it.
+  return { start, end: text[end - 1] === "\r" && text[end] === "\n" ? end - 1 : end };
 }
 
 /** `window` of `text` as it was before `hunk` (the file's latest edit), mapped as Zed maps offsets into the old snapshot. */

@@ -136,6 +136,22 @@ describe("core/agent: command policy", () => {
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("finds a risky short option inside a bundle of short options, as the program reads it", () => {
+    const defaults: CommandPolicy = { autoApprove: ["git", "sort", "sed"], deny: defaultDenyRules };
+    // `-ro f` is `-r -o f`; `-uofile` is `-u -o file`: sort overwrites the file.
+    const asked = ["sort -ro ~/.bashrc x", "sort -uo/home/u/.bashrc x", "sort -k2 -ro out.txt in.txt", "git grep -nO foo", "git grep -iOvi foo", "git grep -3O foo", "sed -Ei s/a/b/ a.txt"];
+    for (const command of asked) {
+      const decision = decideCommand(command, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /^-[oOi] is an option that writes files/, command);
+    }
+    // A letter after an option that takes a value is part of that value: `-to` splits fields on "o".
+    const allowed = ["sort -rn in.txt", "sort -to in.txt", "sort -k1,1 -t: /etc/passwd", "sort --reverse in.txt", "git grep -nw foo", "git grep -eOops", "git grep -A3 -e TODO", "git log -pO order.txt", "sed -es/i/I/ a.txt", "sort -u -- -o"];
+    // A subcommand named like an Object member once threw instead of deciding.
+    allowed.push("git constructor -x");
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });

@@ -94,4 +94,24 @@ describe("Sweep's next-edit prompt", () => {
     assert.deepEqual(sweepAnswerEdits(text, window, "let total = 0;\nfor (x of xs) count += x;\nreturn count;\n"), []);
     assert.deepEqual(sweepAnswerEdits("a\r\nb\r\nc", { start: 0, end: 7 }, "a\nx\ny\nc"), [{ offset: 3, oldText: "b", newText: "x\r\ny" }]);
   });
+
+  it("on a file of 40 lines, CRLF or LF, the window it sends gives no edit when the model echoes it and one edit per changed line", () => {
+    for (const eol of ["\r\n", "\n"]) {
+      const lines = Array.from({ length: 40 }, (_, i) => `const v${i} = ${i};`);
+      const text = lines.join(eol) + eol;
+      const window = sweepWindow(text, text.indexOf("v20"));
+      const sent = text.slice(window.start, window.end);
+      // The model echoes the window, in the file's breaks or in LF, with a last break before the stop token.
+      assert.deepEqual(sweepAnswerEdits(text, window, `${sent}${eol}</s>`), [], JSON.stringify(eol));
+      assert.deepEqual(sweepAnswerEdits(text, window, `${sent.replaceAll("\r\n", "\n")}\n</s>`), [], JSON.stringify(eol));
+      // One line changed, the window's last one included: that edit alone, the line breaks kept.
+      for (const row of [20, 30]) {
+        const answer = lines.slice(10, 31).map((line, i) => (i + 10 === row ? `var v${row} = ${row};` : line)).join("\n") + "\n</s>";
+        const edits = sweepAnswerEdits(text, window, answer);
+        assert.deepEqual(edits, [{ offset: text.indexOf(`const v${row} `), oldText: "const", newText: "var" }], `${JSON.stringify(eol)} row ${row}`);
+        const edited = text.slice(0, edits[0]!.offset) + edits[0]!.newText + text.slice(edits[0]!.offset + edits[0]!.oldText.length);
+        assert.equal(edited, lines.map((line, i) => (i === row ? `var v${row} = ${row};` : line)).join(eol) + eol);
+      }
+    }
+  });
 });
