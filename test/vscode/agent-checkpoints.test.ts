@@ -181,6 +181,28 @@ describe("Agent mode: checkpoints per request and the todo list (real VS Code, s
     assert.equal(answer()!.text, "second done", "with the first one ended, the next chat's task runs");
   });
 
+  it("Retry on a task the server failed mid-way goes on with the task: its steps, its change and its Undo stay, and the model is asked again with its tools", async () => {
+    server.queue(edit(cart, "item.price,", "item.price * item.qty,"), { error: { status: 500, message: "The server had an error while processing your request.", type: "server_error" } });
+    await api.chat.fromView({ type: "send", text: "fix the total" });
+    const failed = (await ended())!;
+    assert.equal(failed.status, "error");
+    assert.equal(failed.agent!.files[0]!.path, cart);
+    const requests = server.chatRequests.length;
+
+    server.queue({ text: "Fixed after the retry." });
+    await api.chat.fromView({ type: "errorAction", action: "retry" });
+    await waitFor("the retried task's answer", () => answer(), (t) => t?.id === failed.id && t.status === "done");
+    const retried = answer()!;
+    assert.equal(retried.text, "Fixed after the retry.");
+    assert.equal(state().chat.turns.length, 2, "the same question and the same task, not a new answer");
+    assert.deepEqual(retried.agent!.files.map((f) => [f.path, f.review]), [[cart, "pending"]], "the task's change is still to review");
+    const again = server.chatRequests[requests]!;
+    assert.ok(Array.isArray(again.tools) && again.tools.length > 0, "asked again with the tools");
+    assert.match(toolResults(again).join("\n"), /Edited agent-checkpoints\/cart\.js/, "and with what the task did so far");
+    await api.chat.fromView({ type: "agentReview", turnId: retried.id, action: "undo" });
+    assert.deepEqual(bytes(cart), cartSource, "its Undo gives back the original");
+  });
+
   it("a file changed by hand since the agent wrote it is not overwritten without a yes (the test host refuses the dialog); the task's Undo still works", async () => {
     await threeRequests();
     const [r1, , r3] = userTurns();

@@ -8,7 +8,7 @@ import type { ChatStore } from "../../core/chat/chat-store";
 import { DeltaQueue } from "../../core/chat/delta-queue";
 import { viewChat } from "../../core/chat/view-chat";
 import type { ChatViewMemory } from "../../core/chat/view-memory";
-import { lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../../core/chat/conversation";
+import { lastAnswer, lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../../core/chat/conversation";
 import type { HostMessage, Notice, ViewMessage, ViewState } from "../../core/chat/protocol";
 import type { ClientFactory } from "../client-factory";
 import type { ChatContext } from "../context/chat-context";
@@ -371,9 +371,18 @@ export class ChatPanel implements vscode.Disposable {
     }
   }
 
-  /** Asks again for the failed answer, with the model list listed anew on the way. */
+  /**
+   * Asks again for the failed answer, with the model list listed anew on the way. A failed agent
+   * task goes on from where it stopped (its steps, changes and Keep/Undo stay), as Continue does:
+   * answered again as a plain chat question it would lose them, and the tools.
+   */
   private async retry(): Promise<void> {
     this.models.invalidate();
+    if (lastAnswer(this.deps.store.active())?.agent) {
+      const notice = this.agent.continue();
+      if (notice) this.showNotice(notice);
+      return;
+    }
     await this.session.regenerate();
   }
 
