@@ -2,6 +2,7 @@
  * A model-given path resolved on disk and kept inside the workspace folder: after the lexical
  * check, the deepest part of the path that exists is resolved through every symbolic link, so a
  * link that leads out (to a file or a folder) is refused, while a new file under a real folder is fine.
+ * The path returned is the real one, written under the folder's path as given.
  */
 import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
@@ -27,7 +28,9 @@ export async function resolveContained(
     }
     if (real === "dangling") return { error: `Path ${relPath} is a symbolic link that leads nowhere (a missing target or a loop): give another path.` };
     if (!inside(realRoot, real)) return { error: `Path ${relPath} leads outside the workspace through a symbolic link: give a path inside the workspace folder.` };
-    return { absolute: join(real, ...missing), relative: checked.path };
+    // Named under the folder as the editor names it (its documents, its watcher): a workspace opened
+    // through a link (~/code -> /data/code) has its open documents under the link's path.
+    return { absolute: join(root, relative(realRoot, join(real, ...missing))), relative: checked.path };
   }
 }
 

@@ -57,10 +57,11 @@ describe("extension/agent: paths contained in the workspace, through symbolic li
     assert.match(errorOf(await resolveContained(root, join(outside, "secret.txt"))), /outside the workspace/);
   });
 
-  it("works when the workspace folder itself is reached through a symbolic link", async () => {
+  it("works when the workspace folder itself is reached through a symbolic link, and names the file under the link, as the editor's documents do", async () => {
     const alias = join(base, "alias");
     await symlink(root, alias);
-    assert.deepEqual(await resolveContained(alias, "src/cart.js"), { absolute: join(root, "src", "cart.js"), relative: "src/cart.js" });
+    assert.deepEqual(await resolveContained(alias, "src/cart.js"), { absolute: join(alias, "src", "cart.js"), relative: "src/cart.js" });
+    assert.deepEqual(await resolveContained(alias, "src-link/new.js"), { absolute: join(alias, "src", "new.js"), relative: "src-link/new.js" });
     assert.match(errorOf(await resolveContained(alias, "secret-link.txt")), /outside the workspace/);
   });
 });
