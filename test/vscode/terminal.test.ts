@@ -93,6 +93,10 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     assert.equal(existsSync(join(dir, "config.json")), true);
     assert.equal(steps()[0]!.exitCode, 0);
     assert.match(toolResults(server.chatRequests.at(-1)!).at(-1)!, /^exit code 0\n[\s\S]*built/);
+    // The step is saved with the chat, shown in the card and sent by /compact: it holds the output masked, as the model got it.
+    assert.ok(steps()[0]!.output!.includes("DEPLOY_TOKEN=[masked]") && steps()[0]!.output!.includes("built"), steps()[0]!.output);
+    const state = JSON.stringify(api.chat.state());
+    assert.ok(!state.includes(secret) && !state.includes("ghp_0123456789"), "no secret in the chat's state");
     rmSync(join(dir, "config.json"));
   });
 

@@ -9,6 +9,8 @@ import type { ChatTurn } from "./conversation";
 import { isSummary } from "./summary-turn";
 import { estimateTokens } from "./context-trim";
 import { describeAttachment } from "./prompt";
+import { maskSecrets } from "../terminal/mask-secrets";
+import type { ToolStep } from "../agent/agent-task";
 
 /** Characters kept of one message in the transcript given to the summarizer. */
 const maxMessageChars = 4_000;
@@ -82,12 +84,21 @@ export function transcriptOf(turns: readonly ChatTurn[]): string {
       if (isSummary(turn)) parts.push(`Summary of the conversation before this point:\n${turn.text.trim()}`);
       continue;
     }
-    const steps = (turn.agent?.steps ?? []).map((s) => (s.kind === "text" ? `Assistant: ${cut(s.text.trim(), maxMessageChars)}` : `[${s.title} — ${s.status}${s.output ? `: ${cut(s.output.trim(), maxToolChars)}` : s.note ? `: ${cut(s.note, maxToolChars)}` : ""}]`));
+    const steps = (turn.agent?.steps ?? []).map((s) => (s.kind === "text" ? `Assistant: ${cut(s.text.trim(), maxMessageChars)}` : toolStep(s)));
     const files = (turn.agent?.files ?? []).map((f) => `[file ${f.created ? "created" : "changed"}: ${f.path} (+${f.added} −${f.removed}${f.review === "pending" ? "" : `, ${f.review}`})]`);
     const answer = turn.status === "error" ? `[the answer failed: ${turn.error?.message ?? "error"}]` : `Assistant: ${cut(turn.text.trim(), maxMessageChars)}`;
     parts.push([...steps, ...files, answer].join("\n"));
   }
   return parts.join("\n\n");
+}
+
+/**
+ * A tool step in one line, masked as a command's output is for the model (masked, then cut): chats
+ * saved before steps were stored masked hold a command's output, and a title or note may quote it.
+ */
+function toolStep(s: ToolStep): string {
+  const detail = s.output?.trim() || s.note || "";
+  return `[${maskSecrets(s.title)} — ${s.status}${detail ? `: ${cut(maskSecrets(detail), maxToolChars)}` : ""}]`;
 }
 
 export interface CompactionRequestInput {

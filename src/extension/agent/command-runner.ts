@@ -11,16 +11,15 @@ export interface CommandRun {
   readonly signal: AbortSignal;
   /** The output so far, as it grows (already cut to the limit). */
   readonly onOutput: (text: string) => void;
-  /** Whether `modelOutput` has secrets masked: masked as it streams, before it is cut. */
+  /** Whether the output (streamed and final) has secrets masked: masked as it streams, before it is cut. */
   readonly maskSecrets?: boolean;
 }
 
 export interface CommandResult {
   /** null when the process was killed. */
   readonly exitCode: number | null;
+  /** Cut to the limit; masked when the run asked for that. The card, the saved chat and the model all get this one text. */
   readonly output: string;
-  /** What the model gets: the output, masked when the run asked for that (cut to the limit after). */
-  readonly modelOutput: string;
   readonly timedOut: boolean;
   readonly stopped: boolean;
 }
@@ -37,9 +36,9 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
   const shell = windows ? process.env.ComSpec || "cmd.exe" : process.env.SHELL || "/bin/sh";
   const args = windows ? ["/d", "/s", "/c", run.command] : ["-c", run.command];
   const child = spawn(shell, args, { cwd: run.cwd, detached: !windows, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: { ...process.env, GIT_PAGER: "cat", PAGER: "cat" } });
+  // Masked before the buffer cuts its middle: a key whose BEGIN line is cut away is still masked.
+  const masker = run.maskSecrets ? new SecretMaskingStream() : undefined;
   const output = new OutputBuffer();
-  // A second bounded buffer of masked text: the card shows the output as it is, the model gets this.
-  const masker = run.maskSecrets ? { stream: new SecretMaskingStream(), buffer: new OutputBuffer() } : undefined;
   let timedOut = false;
   let stopped = false;
   let killTimer: NodeJS.Timeout | undefined;
@@ -57,13 +56,11 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
     timedOut = true;
     kill();
   }, run.timeoutMs);
-  const add = (text: string) => {
-    output.append(text);
-    masker?.buffer.append(masker.stream.push(text));
-  };
+  const add = (text: string) => output.append(masker ? masker.push(text) : text);
   const append = (chunk: Buffer) => {
     add(chunk.toString("utf8"));
-    run.onOutput(output.text(run.maxOutputChars));
+    // The line still growing shows too (a progress bar), masked as it stands.
+    run.onOutput(output.text(run.maxOutputChars) + (masker?.preview() ?? ""));
   };
   child.stdout.on("data", append);
   child.stderr.on("data", append);
@@ -72,9 +69,8 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
       clearTimeout(timer);
       run.signal.removeEventListener("abort", onAbort);
       if (killTimer) clearTimeout(killTimer);
-      masker?.buffer.append(masker.stream.end());
-      const text = output.text(run.maxOutputChars);
-      resolve({ exitCode, output: text, modelOutput: masker ? masker.buffer.text(run.maxOutputChars) : text, timedOut, stopped });
+      if (masker) output.append(masker.end());
+      resolve({ exitCode, output: output.text(run.maxOutputChars), timedOut, stopped });
     };
     child.on("error", (error) => {
       add(`${error.message}\n`);

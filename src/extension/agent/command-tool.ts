@@ -14,7 +14,7 @@ export interface CommandToolDeps {
   readonly denyCommands: readonly string[];
   readonly timeoutMs: number;
   readonly maxOutputChars: number;
-  /** Whether the model gets the output with secrets masked (masked before it is cut). */
+  /** Whether the output is masked (before it is cut) for the model and the step alike: the step is saved with the chat and compaction sends it. */
   readonly maskOutput?: boolean;
 }
 
@@ -52,5 +52,5 @@ export async function runInTerminal(deps: CommandToolDeps, args: { command: stri
   });
   const how = result.stopped ? "stopped by the user" : result.timedOut ? `stopped after ${Math.round(deps.timeoutMs / 1000)} s (the time limit)` : `exit code ${result.exitCode}`;
   step.update({ status: result.stopped ? "stopped" : result.exitCode === 0 ? "done" : "failed", exitCode: result.exitCode, output: result.output });
-  return { content: `${how}\n${result.modelOutput === "" ? "(no output)" : result.modelOutput}` };
+  return { content: `${how}\n${result.output === "" ? "(no output)" : result.output}` };
 }

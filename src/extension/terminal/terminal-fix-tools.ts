@@ -38,10 +38,11 @@ export class TerminalFixTools implements AgentTools {
     // Loaded on first use, as agent mode does: the shell parser takes a while to load.
     const { runInTerminal } = await import("../agent/command-tool");
     const outcome = await runInTerminal({ ...this.command, autoApprove: [], maskOutput: true }, call.args as { command: string; explanation?: string }, step, signal);
+    // The output came masked (before its middle was cut); the rest (a refusal naming the command) is masked here,
+    // for the note too: a step is saved with the chat and compaction sends it to the model.
+    const content = maskSecrets(outcome.content);
     const status = step.current()?.status;
-    if (outcome.isError && status !== "denied" && status !== "stopped") step.update({ status: "failed", note: outcome.content });
-    // The card shows the output as it is; the model gets it masked, as it got the failed command's:
-    // the output masked before its middle was cut, the rest (a refusal naming the command) here.
-    return { ...outcome, content: maskSecrets(outcome.content) };
+    if (outcome.isError && status !== "denied" && status !== "stopped") step.update({ status: "failed", note: content });
+    return { ...outcome, content };
   }
 }

@@ -64,6 +64,24 @@ describe("compacting a conversation", () => {
     assert.match(transcriptOf([summary, user("q", "x")]), /^Summary of the conversation before this point:\n## Task/);
   });
 
+  it("the transcript for the summary masks what a command printed, as the model gets a command's output (a chat saved before steps were masked holds it raw)", () => {
+    const token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    const ran: AgentTask = {
+      steps: [
+        { kind: "tool", id: "s1", tool: "run_in_terminal", title: "ran env", status: "done", command: "env", exitCode: 0, output: `HOME=/home/me\nGITHUB_TOKEN=${token}\nPATH=/usr/bin\n` },
+        { kind: "tool", id: "s2", tool: "run_in_terminal", title: "ran curl", status: "failed", note: "401 for Authorization: Bearer abc.def-ghi" },
+      ],
+      files: [],
+      messages: [],
+      end: "done",
+    };
+    const turns = [user("q1", "Why does the deploy fail?"), answer("a1", "The token is rejected.", ran)];
+    const [, request] = compactionMessages({ turns, contextTokens: 8192, maxTokens: 512 });
+    assert.ok(request!.content.includes(`[ran env — done: HOME=/home/me\nGITHUB_TOKEN=[masked]\nPATH=/usr/bin]`), request!.content);
+    assert.ok(request!.content.includes("[ran curl — failed: 401 for Authorization: Bearer [masked]]"), request!.content);
+    assert.ok(!request!.content.includes(token) && !request!.content.includes("abc.def-ghi"), request!.content);
+  });
+
   it("compacts when the next message would fill the given share of the prompt budget, or drop messages", () => {
     assert.ok(nearlyFull({ promptTokens: 860, promptBudget: 1000, droppedMessages: 0 }, 85));
     assert.ok(!nearlyFull({ promptTokens: 840, promptBudget: 1000, droppedMessages: 0 }, 85));

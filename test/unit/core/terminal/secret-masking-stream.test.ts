@@ -22,4 +22,15 @@ describe("output masked as it streams in", () => {
     assert.equal(out, `${"x".repeat(150)} password=[masked]`);
     assert.equal(stream.end(), "");
   });
+
+  it("shows the unfinished last line masked as it stands, nothing of a key block still open", () => {
+    const stream = new SecretMaskingStream();
+    assert.equal(stream.push("ok\ncurl -u me:hun"), "ok\n");
+    assert.equal(stream.preview(), "curl -u me:[masked]");
+    stream.push("ter2\nkey: -----BEGIN RSA PRIVATE KEY-----\nMIIEow");
+    assert.equal(stream.preview(), "");
+    stream.push("IBAAKC\n-----END RSA PRIVATE KEY-----\nexport API_TOKEN=ab");
+    assert.equal(stream.preview(), "export API_TOKEN=[masked]");
+    assert.equal(stream.end(), "export API_TOKEN=[masked]");
+  });
 });
