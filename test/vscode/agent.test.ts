@@ -216,6 +216,18 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     rmSync(join(workspace, "..", "outside-secret.txt"), { force: true });
   });
 
+  it("refuses to edit a file that is not UTF-8 (Latin-1) and is not open, and leaves its bytes as they were", async () => {
+    // "// Café résumé" in Latin-1: as UTF-8 every é would become U+FFFD when written back.
+    const latin1 = Buffer.from([...Buffer.from("// Caf"), 0xe9, ...Buffer.from(" r"), 0xe9, ...Buffer.from("sum"), 0xe9, ...Buffer.from("\nexport const x = 1;\n")]);
+    writeFileSync(abs(`${dir}/legacy.js`), latin1);
+    server.queue({ toolCalls: [{ name: "replace_string_in_file", arguments: { path: `${dir}/legacy.js`, old_string: "export const x = 1;", new_string: "export const x = 2;" } }] }, { text: "done" });
+    const before = server.chatRequests.length;
+    await start("Set x to 2");
+    await ended();
+    assert.match(toolResults(server.chatRequests[before + 1]!).at(-1)!, /^Error: agent\S*legacy\.js is not UTF-8 text .* so it was not changed/);
+    assert.deepEqual(readFileSync(abs(`${dir}/legacy.js`)), latin1);
+  });
+
   it("file_search leaves out what a .gitignore added during the session ignores", async () => {
     writeFileSync(abs(`${dir}/.gitignore`), "build/\n");
     mkdirSync(abs(`${dir}/build`));

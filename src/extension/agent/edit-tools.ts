@@ -100,6 +100,9 @@ export class EditTools {
     signal: AbortSignal,
     asked: boolean,
   ): Promise<ToolOutcome> {
+    if (textOf(before) !== "" && (await notUtf8OnDisk(file))) {
+      return fail(`${file.relative} is not UTF-8 text (another encoding, such as Latin-1): written back as UTF-8, its other non-ASCII characters would be damaged, so it was not changed. An open file is edited through the editor, in its encoding: ask the user to open it.`);
+    }
     let from = before;
     let after = edit(from);
     if (typeof after !== "string") return after;
@@ -178,6 +181,19 @@ type FileText = string | "missing" | "binary" | "too-large";
 
 function textOf(text: FileText): string {
   return typeof text === "string" && text !== "missing" && text !== "binary" && text !== "too-large" ? text : "";
+}
+
+/** A file not open in an editor whose bytes are not UTF-8: the tools read it as UTF-8, so a write would replace its other characters. */
+async function notUtf8OnDisk(file: WorkspaceFileRef): Promise<boolean> {
+  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === file.uri.toString())) return false;
+  const bytes = await readBytes(file.absolute).catch(() => undefined);
+  if (bytes === undefined) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** Writes the text: through the open document (the editor keeps its undo history) and saved, or to disk. */
