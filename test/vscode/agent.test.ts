@@ -195,7 +195,8 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
   it("refuses paths outside the workspace, says why a file cannot be read, answers malformed arguments, and the loop goes on", async () => {
     writeFileSync(join(workspace, "..", "outside-secret.txt"), "secret");
     writeFileSync(abs(`${dir}/logo.png`), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
-    const unreadable = [`${dir}/nowhere.js`, `${dir}/logo.png`].map((path) => ({ name: "read_file", arguments: { path } }));
+    writeFileSync(abs(`${dir}/one.txt`), "only line\n");
+    const unreadable = [`${dir}/nowhere.js`, `${dir}/logo.png`, `${dir}/one.txt`].map((path) => ({ name: "read_file", arguments: { path } }));
     server.queue(
       { toolCalls: [{ name: "read_file", arguments: { path: "../outside-secret.txt" } }, { name: "read_file", arguments: { path: "/etc/hostname" } }, { name: "create_file", arguments: '{"path": "x.js", "content": ' }, ...unreadable] },
       { toolCalls: [{ name: "list_dir", arguments: { path: dir } }] },
@@ -204,7 +205,8 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     const before = server.chatRequests.length;
     await start("Read things");
     await ended();
-    const [dotdot, absolute, malformed, missing, binary] = toolResults(server.chatRequests[before + 1]!);
+    const [dotdot, absolute, malformed, missing, binary, oneLine] = toolResults(server.chatRequests[before + 1]!);
+    assert.equal(oneLine, `${dir}/one.txt (1 line):\nonly line`, "a final newline ends the line, it starts no other");
     assert.equal(missing, `Error: ${dir}/nowhere.js does not exist.`);
     assert.equal(binary, `Error: ${dir}/logo.png is a binary file.`);
     assert.match(dotdot!, /^Error: .*outside the workspace/);

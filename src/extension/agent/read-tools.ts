@@ -24,11 +24,13 @@ export async function readFile(ws: AgentWorkspace, args: { path: string; start_l
   // The three answers that are not a file's text are strings too: compared one by one.
   if (text === "missing" || text === "binary" || text === "too-large") return fail(text === "missing" ? `${file.relative} does not exist.` : `${file.relative} is ${text === "binary" ? "a binary file" : "too large to read"}.`);
   const lines = text.split("\n");
+  // A final newline ends the last line; it does not start another.
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop();
   const start = Math.max(1, args.start_line ?? 1);
   const end = Math.min(lines.length, args.end_line ?? lines.length);
   if (start > lines.length) return fail(`${file.relative} has ${lines.length} lines; start_line ${start} is past its end.`);
   const part = lines.slice(start - 1, end).join("\n");
-  const range = start === 1 && end === lines.length ? `${lines.length} lines` : `lines ${start}-${end} of ${lines.length}`;
+  const range = start === 1 && end === lines.length ? `${lines.length} line${lines.length === 1 ? "" : "s"}` : `lines ${start}-${end} of ${lines.length}`;
   step.update({ title: start === 1 && end === lines.length ? `read ${file.relative}` : `read ${file.relative}:${start}-${end}`, status: "done" });
   return { content: `${file.relative} (${range}):\n${cutOutput(part, ws.maxOutputChars)}` };
 }
