@@ -41,7 +41,7 @@ export function decideCommand(command: string, policy: CommandPolicy): CommandDe
     if (unit.opaque) return { kind: "ask", reason: `It cannot be approved automatically: ${unit.opaque}.` };
     const layer = judged(unit);
     // A prefix rule says which program may run, not which files it may overwrite or what else it may run.
-    const risky = riskyOption(layer.words);
+    const risky = riskyOption(layer.words, layer.literalWords);
     const approver = approvers.find((rule) => matches(rule, layer) && (rule.regex !== undefined || (!unit.writesFile && risky === undefined)));
     if (approver) {
       used.add(approver.text);
@@ -49,7 +49,9 @@ export function decideCommand(command: string, policy: CommandPolicy): CommandDe
     }
     if (approvers.some((rule) => matches(rule, layer))) {
       if (unit.writesFile) return { kind: "ask", reason: "It writes its output to a file, which always needs approval." };
-      return { kind: "ask", reason: `${risky === "a computed argument" ? "It has a computed argument, which could be" : `${risky} is`} an option that writes files, reads outside the workspace or runs another program, which always needs approval.` };
+      const option = "an option that writes files, reads outside the workspace or runs another program";
+      const what = risky === "a computed argument" ? `It has a computed argument, which could be ${option}` : risky?.startsWith("-") ? `${risky} is ${option}` : `It has ${risky}`;
+      return { kind: "ask", reason: `${what}, which always needs approval.` };
     }
     return { kind: "ask" };
   }

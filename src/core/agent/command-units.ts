@@ -16,6 +16,8 @@ export interface CommandLayer {
   readonly assigns: readonly (string | undefined)[];
   /** The command and its arguments (undefined where computed). */
   readonly words: readonly (string | undefined)[];
+  /** The same, a word with a parameter in it undefined too: `$f` may expand to any option. */
+  readonly literalWords: readonly (string | undefined)[];
 }
 
 export interface CommandUnit {
@@ -175,12 +177,13 @@ class Collector {
     const assigns = assignNodes.map(assignValue);
     const args = present(call.Args);
     const words = args.map((arg) => wordValue(arg));
+    const literalWords = args.map((arg) => wordValue(arg, false));
     // A word with a value has no substitution in it: only the others are searched (walking is slow).
     assignNodes.forEach((assign, i) => assigns[i] === undefined && this.nested(assign, context));
     args.forEach((arg, i) => words[i] === undefined && this.nested(arg, context));
     const feeds = [...redirectFeeds, ...this.units.slice(start)];
     const suffix = redirects.map((r) => ` ${context.source.text(r)}`).join("");
-    this.wrapped([...context.outer, layerOf(context.source.text(call) + suffix, assigns, words)], args, { suffix, redirects, feeds, context });
+    this.wrapped([...context.outer, layerOf(context.source.text(call) + suffix, assigns, words, literalWords)], args, { suffix, redirects, feeds, context });
   }
 
   /**
@@ -193,7 +196,7 @@ class Collector {
     const unwrapped = unwrapCommand(last.words);
     const add = (extra: Partial<CommandUnit> = {}) => this.add({ layers, writesFile: context.writes, feeds, ...extra });
     const inner = (from: number, start: number, end: number, assigns: readonly (string | undefined)[], suffix: string) =>
-      layerOf(context.source.text(args[from]!, args[end - 1]!) + suffix, assigns, last.words.slice(start, end));
+      layerOf(context.source.text(args[from]!, args[end - 1]!) + suffix, assigns, last.words.slice(start, end), last.literalWords.slice(start, end));
     switch (unwrapped.kind) {
       case "plain":
         if (!this.heredocScript(layers, call)) add();
@@ -268,8 +271,8 @@ class Collector {
   }
 }
 
-function layerOf(text: string, assigns: readonly (string | undefined)[], words: readonly (string | undefined)[]): CommandLayer {
-  return { text, assigns, words };
+function layerOf(text: string, assigns: readonly (string | undefined)[], words: readonly (string | undefined)[], literalWords = words): CommandLayer {
+  return { text, assigns, words, literalWords };
 }
 
 function assignValue(assign: sh.Assign): string | undefined {

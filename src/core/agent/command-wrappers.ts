@@ -16,7 +16,11 @@ export type Unwrapped =
   | { readonly kind: "opaque"; readonly reason: string };
 
 interface WrapperOptions {
-  /** Options that take a value: single letters for `-x`, longer names for `--name`. */
+  /**
+   * Options that take a value: single letters for `-x`, longer names for `--name`, which may be
+   * abbreviated (getopt_long reads `env --ch DIR` as `--chdir DIR`). Not those whose value is
+   * optional, so only after `=` (xargs `--replace[=R]`, `--eof[=E]`).
+   */
   readonly valued: readonly string[];
   /** Non-option words before the command (`timeout DURATION cmd`). */
   readonly positional?: number;
@@ -34,7 +38,7 @@ const wrappers: Readonly<Record<string, WrapperOptions>> = {
   setsid: { valued: [] },
   timeout: { valued: ["s", "k", "signal", "kill-after"], positional: 1 },
   stdbuf: { valued: ["i", "o", "e", "input", "output", "error"] },
-  xargs: { valued: ["I", "L", "n", "P", "s", "d", "E", "a", "max-args", "max-lines", "max-procs", "max-chars", "delimiter", "eof", "arg-file", "replace", "process-slot-var"] },
+  xargs: { valued: ["I", "L", "n", "P", "s", "d", "E", "a", "max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"] },
   command: { valued: [] },
   exec: { valued: ["a"] },
 };
@@ -76,8 +80,8 @@ function wrapped(name: string, words: readonly (string | undefined)[], options: 
     }
     if (from === undefined && word.startsWith("-") && word.length > 1) {
       // env -S splits its value into a command line.
-      const split = /^(?:-S|--split-string=?)(.*)$/s.exec(word);
-      if (name === "env" && split) return split[1] ? { kind: "script", from: i, to: words.length, skip: word.length - split[1].length } : { kind: "script", from: i + 1, to: words.length };
+      const split = name === "env" ? splitString(word, options.valued) : undefined;
+      if (split !== undefined) return split ? { kind: "script", from: i, to: words.length, skip: word.length - split.length } : { kind: "script", from: i + 1, to: words.length };
       i += optionLength(word, options.valued);
       continue;
     }
@@ -97,9 +101,25 @@ function wrapped(name: string, words: readonly (string | undefined)[], options: 
   return { kind: "runs", from: from ?? i, start: i, assigns: from === undefined ? [] : words.slice(from, i) };
 }
 
+/**
+ * The value of env's `-S` in this option word ("" when it is the next word), read as getopt_long
+ * does: in a bundle (`-iS…`) or abbreviated (`--sp=…` is `--split-string=…`); undefined if none.
+ */
+function splitString(word: string, valued: readonly string[]): string | undefined {
+  if (word.startsWith("--")) {
+    const name = word.split("=")[0]!;
+    return name.length > 2 && "--split-string".startsWith(name) ? word.slice(name.length + 1) : undefined;
+  }
+  for (let j = 1; j < word.length; j++) {
+    if (word[j] === "S") return word.slice(j + 1);
+    if (valued.includes(word[j]!)) return undefined;
+  }
+  return undefined;
+}
+
 /** How many words an option takes: 2 when its value is the next word. */
 function optionLength(word: string, valued: readonly string[]): number {
-  if (word.startsWith("--")) return valued.includes(word.slice(2)) ? 2 : 1;
+  if (word.startsWith("--")) return !word.includes("=") && valued.some((name) => name.length > 1 && name.startsWith(word.slice(2))) ? 2 : 1;
   for (let j = 1; j < word.length; j++) if (valued.includes(word[j]!)) return j === word.length - 1 ? 2 : 1;
   return 1;
 }
@@ -110,8 +130,9 @@ function shellScript(words: readonly (string | undefined)[]): Unwrapped {
   for (let i = 1; i < words.length; i++) {
     const word = words[i];
     if (word === undefined) return script ? { kind: "script", from: i, to: i + 1 } : computedOption;
-    if (word.startsWith("--command=")) return { kind: "script", from: i, to: i + 1, skip: "--command=".length };
-    if (word === "--command") return { kind: "script", from: i + 1, to: i + 2 };
+    // fish reads abbreviations as getopt_long does: `--comm=…` is `--command=…`.
+    const long = word.split("=")[0]!;
+    if (long.length > 2 && "--command".startsWith(long)) return long === word ? { kind: "script", from: i + 1, to: i + 2 } : { kind: "script", from: i, to: i + 1, skip: long.length + 1 };
     if (word === "--") continue;
     if (word.startsWith("--")) {
       if (word === "--rcfile" || word === "--init-file") i++;

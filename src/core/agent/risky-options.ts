@@ -5,16 +5,25 @@
  * (`git log --ext-diff`, `find -exec`). A prefix rule ("git diff") approves the program, not these,
  * as it approves no output redirection; the command then asks.
  */
+import { riskyAwk } from "./risky-awk";
 
 interface ProgramOptions {
   /** Options of the program itself, before its subcommand (`git -C dir log`): only there. */
   readonly global?: readonly string[];
+  /** Other global options whose value is the next word, which is then not the subcommand (`git --attr-source TREE grep`). */
+  readonly globalValued?: readonly string[];
   /** Short options of one subcommand, in place of `short` (`git grep -O` opens a pager; `git diff -O` orders files). */
   readonly subcommandShort?: Readonly<Record<string, ShortOptions>>;
-  /** Long options, matched whole or with `=value`. */
+  /**
+   * Long options, matched whole, with `=value`, or abbreviated: getopt_long and git read any
+   * unambiguous prefix (`--out=x` is `--output=x`), and an ambiguous one is an error, so every
+   * prefix counts, except the exact names in `safeLong`.
+   */
   readonly long: readonly string[];
+  /** Harmless options whose whole name is also a prefix of a risky one (`git log --cc`, not `--cc-cmd`). */
+  readonly safeLong?: readonly string[];
   readonly short?: ShortOptions;
-  /** Find-style single-dash words, matched whole. */
+  /** Find-style single-dash words, matched whole; `--` does not end them. */
   readonly words?: readonly string[];
 }
 
@@ -29,42 +38,68 @@ interface ShortOptions {
   readonly valued: string;
 }
 
+/** What git's diff options take a value in the same word (`-U3`, `-M50%`, `-Oorder`), as format-patch and difftool read them. */
+const gitDiffValued = "UOSGlMCBI";
+
 const programs: Readonly<Record<string, ProgramOptions>> = {
   git: {
     global: ["-C", "-c", "--git-dir", "--work-tree", "--exec-path", "--config-env", "--namespace", "--super-prefix"],
-    long: ["--output", "--no-index", "--ext-diff", "--open-files-in-pager", "--upload-pack", "--receive-pack", "--exec"],
-    // `-NUM` (context lines) may lead a bundle: `git grep -3O` opens the pager too.
-    subcommandShort: { grep: { risky: "O", valued: "ABCefm" } },
+    globalValued: ["--attr-source"],
+    long: [
+      "--output", "--output-directory", "--no-index", "--ext-diff", "--open-files-in-pager",
+      // Run a program given on the command line: fetch, clone, ls-remote, push, archive, rebase, difftool, send-email.
+      "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--sendmail-cmd", "--smtp-server", "--to-cmd", "--cc-cmd", "--header-cmd",
+      // clone sets config (core.hooksPath, core.fsmonitor) or copies hooks that its checkout then runs.
+      "--config", "--template",
+    ],
+    safeLong: ["--cc", "--to", "--header"],
+    subcommandShort: {
+      // `-NUM` (context lines) may lead a bundle: `git grep -3O` opens the pager too.
+      grep: { risky: "O", valued: "ABCefm" },
+      rebase: { risky: "x", valued: "sXCS" },
+      clone: { risky: "cu", valued: "obj" },
+      "ls-remote": { risky: "u", valued: "o" },
+      archive: { risky: "o", valued: "" },
+      "format-patch": { risky: "o", valued: `v${gitDiffValued}` },
+      difftool: { risky: "x", valued: `t${gitDiffValued}` },
+    },
   },
   find: { long: [], words: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] },
-  sort: { long: ["--output"], short: { risky: "o", valued: "kStTy" } },
-  rg: { long: ["--pre"] },
-  // Not `-l`: it takes a value in GNU sed but not in macOS sed, where `sed -li` edits in place.
-  sed: { long: ["--in-place"], short: { risky: "i", valued: "ef" } },
+  sort: { long: ["--output", "--compress-program"], short: { risky: "o", valued: "kStTy" } },
+  rg: { long: ["--pre", "--hostname-bin"] },
+  // `-I` is macOS sed's in-place edit. Not `-l`: it takes a value in GNU sed but not in macOS sed, where `sed -li` edits in place.
+  sed: { long: ["--in-place"], short: { risky: "iI", valued: "ef" } },
 };
 
 /**
  * The first word of the command that is such an option, or "a computed argument" where a word is
- * only known when it runs; undefined when there is none. `words` are the command and its arguments.
+ * only known when it runs; undefined when there is none. `words` are the command and its arguments,
+ * `literalWords` the same with parameters undefined.
  */
-export function riskyOption(words: readonly (string | undefined)[]): string | undefined {
+export function riskyOption(words: readonly (string | undefined)[], literalWords = words): string | undefined {
+  // A parameter at the start of a word or in an option (`$f`, `"$f"`, `-r$f`) may make it any option: `for f in --output=x; do git diff $f; done`.
+  words = words.map((word, i) => (word === undefined || /^[-$]/.test(word) ? literalWords[i] : word));
   const program = words[0]?.slice(words[0].lastIndexOf("/") + 1);
+  if (program !== undefined && /^[gmn]?awk$/.test(program)) return riskyAwk(words);
   const options = program === undefined ? undefined : Object.hasOwn(programs, program) ? programs[program] : undefined;
   if (!options) return undefined;
   let subcommand: string | undefined;
-  for (const word of words.slice(1)) {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i];
     if (word !== undefined && options.global && subcommand === undefined) {
       const global = options.global.find((o) => word === o || word.startsWith(`${o}=`) || (!o.startsWith("--") && word.startsWith(o)));
       if (global) return global;
-      if (!word.startsWith("-")) subcommand = word;
+      if (options.globalValued?.includes(word)) i++;
+      else if (!word.startsWith("-")) subcommand = word;
       continue;
     }
     if (word === undefined) return "a computed argument";
-    // After `--` the words are paths, not options.
-    if (word === "--") return undefined;
+    // After `--` the words are paths, not options; find reads on (`find -- . -delete`).
+    if (word === "--" && !options.words) return undefined;
     if (options.words?.includes(word)) return word;
     if (word.startsWith("--")) {
-      if (options.long.some((o) => word === o || word.startsWith(`${o}=`))) return word.split("=")[0];
+      const risky = riskyLong(word, options);
+      if (risky) return risky;
       continue;
     }
     if (!word.startsWith("-")) continue;
@@ -73,6 +108,13 @@ export function riskyOption(words: readonly (string | undefined)[]): string | un
     if (risky) return risky;
   }
   return undefined;
+}
+
+/** The risky long option `word` is, or abbreviates (`--out=x`, `--outp x` for `--output`). */
+function riskyLong(word: string, options: ProgramOptions): string | undefined {
+  const name = word.split("=")[0]!;
+  if (name.length <= 2 || options.safeLong?.includes(name)) return undefined;
+  return options.long.find((o) => o.startsWith(name));
 }
 
 /** The risky option among the short options of `word` (`-uofile`), read letter by letter. */

@@ -152,6 +152,87 @@ describe("core/agent: command policy", () => {
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("reads a long option abbreviated or with its value in the next word, as getopt_long and git do", () => {
+    const defaults: CommandPolicy = { autoApprove: ["git", "sort", "sed", "rg"], deny: defaultDenyRules };
+    // Any unambiguous prefix is the option: `--out=x` is `--output=x`; an ambiguous one is an error, so it may ask too.
+    const asked = [
+      ["git diff --out=/home/u/.bashrc", "--output"],
+      ["git log --outp .git/hooks/pre-commit", "--output"],
+      ["git grep --open-files=vi x", "--open-files-in-pager"],
+      ["git grep --open vi x", "--open-files-in-pager"],
+      ["git log --ext -p", "--ext-diff"],
+      ["git diff --no-ind /dev/null .env", "--no-index"],
+      ["git fetch --upload=sh origin", "--upload-pack"],
+      ["git push --rec sh origin", "--receive-pack"],
+      ["git format-patch --output-dir /tmp HEAD~1", "--output-directory"],
+      ["sort --out=f in.txt", "--output"],
+      ["sort --outp f in.txt", "--output"],
+      ["sort --compress-program=sh -S 1 in.txt", "--compress-program"],
+      ["sort --comp sh in.txt", "--compress-program"],
+      ["sed --in-pl s/a/b/ a.txt", "--in-place"],
+      ["sed --i=.bak s/a/b/ a.txt", "--in-place"],
+      ["rg --hostname-bin=./x.sh --hyperlink-format=default TODO", "--hostname-bin"],
+    ];
+    for (const [command, option] of asked) {
+      const decision = decideCommand(command!, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", new RegExp(`^${option} is an option`), command);
+    }
+    // An option whose whole name is harmless stays so though a risky one starts with it (`--cc-cmd`).
+    const allowed = ["git log --cc", "git log --oneline --stat", "git diff --output-indicator-new=+ --exit-code", "git diff --no-ext-diff", "git grep -n --column x", "sort --reverse --check in.txt", "sed -n --posix 1p a.txt", "rg --pre-glob '*.gz' TODO", "git log -- --out=x"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
+  it("asks for other options that run a program or edit in place, for find past `--`, and for awk programs that may run or write", () => {
+    const defaults: CommandPolicy = { autoApprove: ["git", "sort", "sed", "find", "awk"], deny: defaultDenyRules };
+    const asked = [
+      "sed -I .bak s/a/b/ a.txt",
+      "sed -nI '' s/a/b/ a.txt",
+      "git rebase -x 'sh evil.sh' main",
+      "git rebase -ix sh main",
+      "git rebase --exe sh main",
+      "git clone -c core.hooksPath=hooks https://x/r.git",
+      "git clone --conf core.fsmonitor=./x.sh https://x/r.git",
+      "git clone -u ./x.sh https://x/r.git",
+      "git clone --template=./t https://x/r.git",
+      "git ls-remote -u ./x.sh origin",
+      "git archive -o ../x.tar HEAD",
+      "git format-patch -o /tmp HEAD~1",
+      "git difftool --extc=sh HEAD",
+      "git send-email --smtp-server=./x.sh HEAD~1",
+      "git --attr-source HEAD grep -O foo",
+      "find -- . -delete",
+      "find -- . -fprint /home/u/.bashrc",
+      "awk 'BEGIN { system(\"rm -rf ~\") }'",
+      "awk '{ print | \"sh\" }' a.txt",
+      "awk '{ print > \"/home/u/.bashrc\" }' a.txt",
+      "awk -F: -e '{ \"id\" | getline x }' a.txt",
+      "awk --so='@load \"x\"'",
+      "awk -f prog.awk a.txt",
+      "awk --load=./x.so 1 a.txt",
+      "awk $P a.txt",
+      // A parameter may expand to any option.
+      "for f in --output=/home/u/.bashrc; do git diff $f; done",
+      'git diff "$X"',
+      "sort -r$X in.txt",
+    ];
+    for (const command of asked) {
+      const decision = decideCommand(command, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /always needs approval/, command);
+    }
+    const allowed = ["git rebase main", "git cherry-pick -x abc", "git clone -b main -o up https://x/r.git", "git log -c", "find -- . -name x", "awk '{ print $1 }' a.txt", "awk -F: -v n=2 'NR == n { print $1 }' /etc/passwd", "awk -- '/x/' a.txt", "sed -E -n 1p a.txt", "sed -n '$p' a.txt", "git log -- $f", "git log src/$f"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
+  it("finds the command a wrapper runs when its options are abbreviated or bundled, as getopt_long reads them", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls"], deny: defaultDenyRules };
+    // `--ch ls` is `--chdir ls`: the command is rm, not `ls rm -rf /`.
+    const denied = ["env --ch ls rm -rf /", "env --un ls rm -rf /", "env --sp='rm -rf ~'", "env --split 'rm -rf ~'", "env -iS 'rm -rf ~'", "xargs --arg-f ls rm -rf /", "xargs --replace sh -c 'rm -rf ~'", "fish --comm='rm -rf /'"];
+    for (const command of denied) assert.equal(decideCommand(command, defaults).kind, "deny", command);
+    for (const command of ["env --uns X ls -la", "xargs --replace ls", "env -uS ls"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });
