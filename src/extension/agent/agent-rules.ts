@@ -32,6 +32,6 @@ async function listFolder(uri: vscode.Uri): Promise<[string, vscode.FileType][]>
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
-  const text = await readTextFile(uri, { maxBytes: maxRulesBytes }).catch(() => undefined);
-  return text === "too-large" || text === "binary" ? undefined : text;
+  const file = await readTextFile(uri, { maxBytes: maxRulesBytes }).catch(() => undefined);
+  return file?.kind === "text" ? file.text : undefined;
 }

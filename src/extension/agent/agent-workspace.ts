@@ -3,10 +3,13 @@ import type { ToolOutcome } from "../../core/agent/agent-loop";
 import type { StepReporter } from "../../core/agent/agent-session";
 import type { Chunk } from "../../core/context/chunker";
 import { IgnoreRules } from "../context/ignore-rules";
-import { readTextFile } from "../context/text-files";
+import { readTextFile, type TextFile } from "../context/text-files";
 import type { Approvals } from "./approvals";
 import { resolveContained } from "./contained-path";
 import { fileExists } from "../file-exists";
+
+/** A workspace file's text as the agent's tools see it, or why there is none. */
+export type WorkspaceText = TextFile | { readonly kind: "missing" };
 
 export interface WorkspaceFileRef {
   readonly uri: vscode.Uri;
@@ -102,14 +105,14 @@ export class AgentWorkspace {
    * The text the user sees: the open document's (unsaved edits included), else the file's. A saved
    * document whose file is gone (deleted by Undo or by hand; VS Code keeps its editor open) is missing.
    */
-  async text(uri: vscode.Uri): Promise<string | "missing" | "binary" | "too-large"> {
+  async text(uri: vscode.Uri): Promise<WorkspaceText> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open && (open.isDirty || (await fileExists(uri)))) return open.getText();
-    if (open) return "missing";
+    if (open && (open.isDirty || (await fileExists(uri)))) return { kind: "text", text: open.getText() };
+    if (open) return { kind: "missing" };
     try {
       return await readTextFile(uri, { maxBytes: maxReadBytes });
     } catch {
-      return "missing";
+      return { kind: "missing" };
     }
   }
 

@@ -8,7 +8,7 @@ import { lineDelta } from "../../core/agent/checkpoint";
 import { lineEndOf, lineEndOfSetting, newFileText, withLineEnds, type LineEnd } from "../../core/agent/line-ends";
 import { replaceOnce } from "../../core/agent/replace-once";
 import { protectedPathReason } from "../../core/agent/protected-paths";
-import type { AgentWorkspace, WorkspaceFileRef } from "./agent-workspace";
+import type { AgentWorkspace, WorkspaceFileRef, WorkspaceText } from "./agent-workspace";
 import type { Approvals } from "./approvals";
 import type { CheckpointStore } from "./checkpoint-store";
 import type { RequestRecorder } from "./request-checkpoint-store";
@@ -46,12 +46,12 @@ export class EditTools {
     const sensitive = await this.askIfSensitive(file, step, signal);
     if (typeof sensitive === "object") return sensitive.outcome;
     const before = await this.deps.ws.text(file.uri);
-    if (before === "binary" || before === "too-large") return fail(`${file.relative} exists and is ${before === "binary" ? "a binary file" : "too large"}; it was not replaced.`);
-    step.update({ title: `${before === "missing" ? "created" : "rewrote"} ${file.relative}`, path: file.relative });
+    if (before.kind === "binary" || before.kind === "too-large") return fail(`${file.relative} exists and is ${before.kind === "binary" ? "a binary file" : "too large"}; it was not replaced.`);
+    step.update({ title: `${before.kind === "missing" ? "created" : "rewrote"} ${file.relative}`, path: file.relative });
     return this.write(file, before, (now) => {
-      if (now !== before) return fail(`${file.relative} changed while the edit waited for approval, so it was not rewritten: read it again.`);
-      if (now === "missing") return newFileText(args.content, this.newFileLineEnd(file));
-      return withLineEnds(args.content, lineEndOf(now) ?? this.newFileLineEnd(file));
+      if (!sameText(now, before)) return fail(`${file.relative} changed while the edit waited for approval, so it was not rewritten: read it again.`);
+      if (now.kind !== "text") return newFileText(args.content, this.newFileLineEnd(file));
+      return withLineEnds(args.content, lineEndOf(now.text) ?? this.newFileLineEnd(file));
     }, step, signal, sensitive === "allowed");
   }
 
@@ -62,13 +62,13 @@ export class EditTools {
     const sensitive = await this.askIfSensitive(file, step, signal);
     if (typeof sensitive === "object") return sensitive.outcome;
     const text = await this.deps.ws.text(file.uri);
-    if (args.old_string === "" && text !== "missing" && text !== "binary" && text !== "too-large") return fail("old_string is empty: give the exact text to replace, with a few lines around it.");
+    if (args.old_string === "" && text.kind === "text") return fail("old_string is empty: give the exact text to replace, with a few lines around it.");
     return this.write(file, text, (now) => {
-      if (now === "missing") return fail(`${file.relative} does not exist. Use create_file to make a new file.`);
-      if (now === "binary" || now === "too-large") return fail(`${file.relative} is ${now === "binary" ? "a binary file" : "too large to edit"}.`);
-      const replaced = replaceOnce(now, args.old_string, args.new_string, lineEndOf(now) ?? this.newFileLineEnd(file));
+      if (now.kind === "missing") return fail(`${file.relative} does not exist. Use create_file to make a new file.`);
+      if (now.kind !== "text") return fail(`${file.relative} is ${now.kind === "binary" ? "a binary file" : "too large to edit"}.`);
+      const replaced = replaceOnce(now.text, args.old_string, args.new_string, lineEndOf(now.text) ?? this.newFileLineEnd(file));
       if ("text" in replaced) return replaced.text;
-      const since = now === text ? "" : " It changed while the edit waited for approval.";
+      const since = sameText(now, text) ? "" : " It changed while the edit waited for approval.";
       return fail(
         replaced.matches === 0
           ? `old_string was not found in ${file.relative} (0 matches).${since} Read the file and copy the exact text, whitespace included.`
@@ -94,8 +94,8 @@ export class EditTools {
    */
   private async write(
     file: WorkspaceFileRef,
-    before: FileText,
-    edit: (text: FileText) => string | ToolOutcome,
+    before: WorkspaceText,
+    edit: (text: WorkspaceText) => string | ToolOutcome,
     step: StepReporter,
     signal: AbortSignal,
     asked: boolean,
@@ -114,7 +114,7 @@ export class EditTools {
       const refused = await this.ask(file, protectedWhy ? `${file.relative} ${protectedWhy}. ${question}` : question, step, signal);
       if (refused) return refused;
       const now = await this.deps.ws.text(file.uri);
-      if (now !== from) {
+      if (!sameText(now, from)) {
         from = now;
         after = edit(from);
         if (typeof after !== "string") return after;
@@ -122,7 +122,7 @@ export class EditTools {
         step.update({ added, removed });
       }
     }
-    const created = from === "missing";
+    const created = from.kind === "missing";
     await this.remember(file);
     await applyText(file, after);
     await this.deps.request?.wrote(file.relative);
@@ -167,20 +167,22 @@ export class EditTools {
   private async rulesFor(path: string): Promise<string> {
     if (!this.deps.rules) return "";
     for (const agents of agentsFileCandidates(path)) {
-      const text = await this.deps.ws.text(this.deps.ws.uri(agents));
-      if (text === "missing" || text === "binary" || text === "too-large") continue;
+      const rules = await this.deps.ws.text(this.deps.ws.uri(agents));
+      if (rules.kind !== "text") continue;
       if (this.rulesShown.has(agents)) return "";
       this.rulesShown.add(agents);
-      return `\n\nRules for this folder, from ${agents}:\n${text.trim()}`;
+      return `\n\nRules for this folder, from ${agents}:\n${rules.text.trim()}`;
     }
     return "";
   }
 }
 
-type FileText = string | "missing" | "binary" | "too-large";
+function textOf(file: WorkspaceText): string {
+  return file.kind === "text" ? file.text : "";
+}
 
-function textOf(text: FileText): string {
-  return typeof text === "string" && text !== "missing" && text !== "binary" && text !== "too-large" ? text : "";
+function sameText(a: WorkspaceText, b: WorkspaceText): boolean {
+  return a.kind === b.kind && textOf(a) === textOf(b);
 }
 
 /** A file not open in an editor whose bytes are not UTF-8: the tools read it as UTF-8, so a write would replace its other characters. */

@@ -20,9 +20,9 @@ export async function readFile(ws: AgentWorkspace, args: { path: string; start_l
   step.update({ title: `read ${file.relative}`, path: file.relative });
   const asked = await ws.askToRead(file, step, signal);
   if (asked) return asked;
-  const text = await ws.text(file.uri);
-  // The three answers that are not a file's text are strings too: compared one by one.
-  if (text === "missing" || text === "binary" || text === "too-large") return fail(text === "missing" ? `${file.relative} does not exist.` : `${file.relative} is ${text === "binary" ? "a binary file" : "too large to read"}.`);
+  const read = await ws.text(file.uri);
+  if (read.kind !== "text") return fail(read.kind === "missing" ? `${file.relative} does not exist.` : `${file.relative} is ${read.kind === "binary" ? "a binary file" : "too large to read"}.`);
+  const { text } = read;
   const lines = text.split("\n");
   // A final newline ends the last line; it does not start another.
   if (lines.length > 1 && lines.at(-1) === "") lines.pop();
@@ -89,8 +89,8 @@ export async function grepSearch(ws: AgentWorkspace, args: { query: string; is_r
       for (const chunk of chunks) grepText(path, chunk.text, chunk.startLine, matcher, matches, maxRows);
       continue;
     }
-    const text = await readTextFile(ws.uri(path), { maxBytes: maxFileBytes }).catch(() => undefined);
-    if (typeof text === "string" && text !== "too-large" && text !== "binary") grepText(path, text, 1, matcher, matches, maxRows);
+    const file = await readTextFile(ws.uri(path), { maxBytes: maxFileBytes }).catch(() => undefined);
+    if (file?.kind === "text") grepText(path, file.text, 1, matcher, matches, maxRows);
   }
   step.update({ status: "done" });
   return { content: formatMatches(matches, maxRows, skipped) };

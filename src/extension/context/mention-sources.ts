@@ -117,11 +117,11 @@ export class MentionSources {
   /** A file, whole, as an attachment (the caller has asked about a sensitive one). */
   async file(uri: vscode.Uri): Promise<CodeAttachment> {
     const path = workspacePath(uri);
-    const text = await readTextFile(uri, { maxBytes: maxMentionBytes });
-    if (text === "too-large") throw new Error(`${path} is larger than ${maxMentionBytes / 1024} KB: not attached. Select the part you mean and use Ask About Selection, or @symbol.`);
-    if (text === "binary") throw new Error(`${path} is a binary file: not attached.`);
+    const file = await readTextFile(uri, { maxBytes: maxMentionBytes });
+    if (file.kind === "too-large") throw new Error(`${path} is larger than ${maxMentionBytes / 1024} KB: not attached. Select the part you mean and use Ask About Selection, or @symbol.`);
+    if (file.kind === "binary") throw new Error(`${path} is a binary file: not attached.`);
     const document = await vscode.workspace.openTextDocument(uri);
-    const body = text.replace(/\r\n/g, "\n").replace(/\n$/, "");
+    const body = file.text.replace(/\r\n/g, "\n").replace(/\n$/, "");
     return { id: this.newId(), path, language: document.languageId, startLine: 1, endLine: Math.max(1, body.split("\n").length), text: body, source: "file" };
   }
 

@@ -6,17 +6,19 @@ export interface TextFileLimits {
   readonly maxBytes: number;
 }
 
-/** Why a file was not read as text. */
-export type NotText = "too-large" | "binary";
+/**
+ * A file's text, or why it is not one to send: too large, or binary (a NUL byte in its start).
+ * Tagged, not a string or a word: a file whose text is "binary" is still a text.
+ */
+export type TextFile = { readonly kind: "text"; readonly text: string } | { readonly kind: "too-large" } | { readonly kind: "binary" };
 
-/** A file's text, or why it is not one to send: too large, or binary (a NUL byte in its start). */
-export async function readTextFile(uri: vscode.Uri, limits: TextFileLimits): Promise<string | NotText> {
+export async function readTextFile(uri: vscode.Uri, limits: TextFileLimits): Promise<TextFile> {
   const { size, folder, read } = uri.scheme === "file" ? await diskFile(uri.fsPath) : await workspaceFile(uri);
   if (folder) throw new Error(`${uri.fsPath} is a folder`);
-  if (size > limits.maxBytes) return "too-large";
+  if (size > limits.maxBytes) return { kind: "too-large" };
   const bytes = await read();
-  if (bytes.subarray(0, 8192).includes(0)) return "binary";
-  return new TextDecoder().decode(bytes);
+  if (bytes.subarray(0, 8192).includes(0)) return { kind: "binary" };
+  return { kind: "text", text: new TextDecoder().decode(bytes) };
 }
 
 /**

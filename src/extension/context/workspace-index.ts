@@ -9,7 +9,7 @@ import type { Logger } from "../logger";
 import type { IgnoreRules, WorkspaceIgnoreRules } from "./ignore-rules";
 import type { SensitiveFileRules } from "./sensitive-file-rules";
 import { folderFiles } from "./folder-files";
-import { readTextFile, type NotText, type TextFileLimits } from "./text-files";
+import { readTextFile, type TextFile, type TextFileLimits } from "./text-files";
 import { workspacePath, workspaceUris } from "./workspace-path";
 
 export interface WorkspaceIndexOptions extends TextFileLimits {
@@ -18,7 +18,7 @@ export interface WorkspaceIndexOptions extends TextFileLimits {
   /** How long indexing runs before it lets the extension host do other work, in ms. */
   readonly sliceMs: number;
   /** Reads a file's text (default readTextFile); a test wraps it to delete the file mid-read. */
-  readonly read?: (uri: vscode.Uri, limits: TextFileLimits) => Promise<string | NotText>;
+  readonly read?: (uri: vscode.Uri, limits: TextFileLimits) => Promise<TextFile>;
 }
 
 /** Bounds the heap: 5,000 files (20 MB of code) take about 90 MB indexed (npm run bench). */
@@ -190,14 +190,14 @@ export class WorkspaceIndex implements vscode.Disposable {
     const readAt = Date.now();
     this.reads++;
     const forgets = this.forgets;
-    const text = await (this.options.read ?? readTextFile)(uri, this.options).catch(() => undefined);
+    const file = await (this.options.read ?? readTextFile)(uri, this.options).catch(() => undefined);
     // A file deleted while it was read may have had its delete event handled first, with nothing
     // to forget yet: when anything was forgotten meanwhile, the disk decides.
-    const there = typeof text === "string" && (forgets === this.forgets || (await onDisk(uri)) !== undefined);
+    const there = file !== undefined && (forgets === this.forgets || (await onDisk(uri)) !== undefined);
     if (generation !== this.generation) return;
     if (there) {
       // A binary or too large file is known by its path (file lists, @-mentions), with no text to find it by.
-      this.index.setFile(path, text === "binary" || text === "too-large" ? [] : chunkText(path, text));
+      this.index.setFile(path, file.kind === "text" ? chunkText(path, file.text) : []);
       this.readAt.set(path, readAt);
     } else this.index.removeFile(path);
   }

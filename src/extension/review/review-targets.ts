@@ -72,9 +72,9 @@ async function diffed(repository: GitRepository, uri: vscode.Uri, changes: "unco
 
 /** A new file: every line is new. */
 async function whole(uri: vscode.Uri, path: string): Promise<ReviewedFile | undefined> {
-  const text = await readTextFile(uri, { maxBytes: maxFileBytes }).catch(() => "binary" as const);
-  if (text === "binary" || text === "too-large" || text === "") return undefined;
-  const lines = text.replace(/\r\n/g, "\n").replace(/\n$/, "").split("\n");
+  const file = await readTextFile(uri, { maxBytes: maxFileBytes }).catch(() => undefined);
+  if (file?.kind !== "text" || file.text === "") return undefined;
+  const lines = file.text.replace(/\r\n/g, "\n").replace(/\n$/, "").split("\n");
   if (generatedReason(path, lines) !== undefined) return undefined;
   return { path, blocks: [blockOfLines(1, lines)] };
 }

@@ -45,10 +45,10 @@ async function untrackedSection(repository: GitRepository, uri: vscode.Uri, isSe
   const path = repositoryPath(repository, uri);
   if (isSensitive(uri)) return newFileSection(path, "");
   try {
-    const text = await readTextFile(uri, { maxBytes: maxUntrackedBytes });
-    if (text === "binary") return binaryFileSection(path);
-    if (text === "too-large") return `${newFileSection(path, "")}@@ -0,0 +1 @@\n+[a new file over ${maxUntrackedBytes / 1024} KB: its content is left out]\n`;
-    return newFileSection(path, text);
+    const file = await readTextFile(uri, { maxBytes: maxUntrackedBytes });
+    if (file.kind === "binary") return binaryFileSection(path);
+    if (file.kind === "too-large") return `${newFileSection(path, "")}@@ -0,0 +1 @@\n+[a new file over ${maxUntrackedBytes / 1024} KB: its content is left out]\n`;
+    return newFileSection(path, file.text);
   } catch {
     // A folder (an untracked nested repository) or a file gone since the status.
     return "";
