@@ -5,6 +5,7 @@ import type { Token } from "node-llama-cpp";
 import { randomUUID } from "node:crypto";
 import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
+import { partialUsageOf } from "../engines/text/partial-usage";
 import type { ChoiceResult, FileLines, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenHealing, TokenLogprob } from "../engines/text/types";
 import { errorBody, toApiError } from "../errors";
 import { markFirstToken } from "../metrics/request-labels";
@@ -132,12 +133,20 @@ interface Answer extends AnswerContext {
  * Counts the tokens against the request's key (also when the client left before the end); the
  * record is kept before the answer's end goes out.
  */
-async function reportUsage({ deps, request, entry, signal }: AnswerContext, result: Omit<GenerationResult, "choices">): Promise<void> {
-  const recorded = deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens });
+async function reportUsage({ deps, request, entry, signal }: AnswerContext, result: Omit<GenerationResult, "choices">, status = 200): Promise<void> {
+  const recorded = deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens }, status);
   if (signal.aborted) {
     request.log.info({ completionTokens: result.completionTokens, tokensAfterAbort: result.tokensAfterAbort }, "client left before the end: generation stopped");
   }
   await recorded;
+}
+
+/** A generation that failed after part of it was generated: those tokens are counted before the error answers. */
+async function failed(ctx: AnswerContext, error: unknown): Promise<never> {
+  const used = partialUsageOf(error);
+  const raw = ctx.reply.raw;
+  if (used) await reportUsage(ctx, used, raw.headersSent ? raw.statusCode : toApiError(error).status);
+  throw error;
 }
 
 /**
@@ -148,7 +157,7 @@ async function reportUsage({ deps, request, entry, signal }: AnswerContext, resu
 export async function settleStream<Result extends Omit<GenerationResult, "choices">>(ctx: AnswerContext, sse: SseWriter, generation: Promise<Result>): Promise<Result | undefined> {
   const result = await generation.catch((error: unknown) => {
     sse.flush();
-    throw error;
+    return failed(ctx, error);
   });
   await reportUsage(ctx, result);
   if (!ctx.signal.aborted) return result;
@@ -162,7 +171,7 @@ export async function settleStream<Result extends Omit<GenerationResult, "choice
  * more is abandoned (undefined then), and otherwise the prompt headers are set for the body to come.
  */
 export async function settleComplete<Result extends Omit<GenerationResult, "choices">>(ctx: AnswerContext, generation: Promise<Result>): Promise<Result | undefined> {
-  const result = await generation;
+  const result = await generation.catch((error: unknown) => failed(ctx, error));
   await reportUsage(ctx, result);
   if (ctx.signal.aborted) {
     abandon(ctx.reply);
