@@ -44,6 +44,12 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
   const clientWantsUsage = body.stream_options?.include_usage === true;
   const sent = JSON.stringify({ ...body, model: route.upstreamModel, ...(streaming ? { stream_options: { ...body.stream_options, include_usage: true } } : {}) });
   const tried = new Set<Upstream>();
+  // A client gone before any answer reached it: no hook runs for the abandoned reply, so it is
+  // recorded here (499, nothing used), or a drain would wait for its record.
+  const gone = async () => {
+    await deps.usage.served(request, { model: route.id }, 499);
+    reply.hijack();
+  };
   let lastFailure: { upstream: Upstream; message: string } | undefined;
   for (;;) {
     const upstream = deps.upstreams.pick(route, tried);
@@ -53,7 +59,7 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
     }
     tried.add(upstream);
     const response = await connect(upstream, path, sent, reply);
-    if (response === "client-gone") return void reply.hijack();
+    if (response === "client-gone") return gone();
     if (response instanceof Error) {
       lastFailure = { upstream, message: response.message };
       upstream.markDown(response.message);
@@ -80,7 +86,7 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
       return;
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      if (closed(reply)) return void reply.hijack();
+      if (closed(reply)) return gone();
       // The upstream went away before its whole answer came, and the client has none of it yet.
       lastFailure = { upstream, message: (error as Error).message };
       upstream.markDown(lastFailure.message);

@@ -5,6 +5,8 @@ import type { GenerationResult } from "./types";
 
 export type PartialUsage = Omit<GenerationResult, "choices">;
 
+export const NOTHING_USED: PartialUsage = { promptTokens: 0, completionTokens: 0, prompt: { evaluated: 0, cached: 0 }, tokensAfterAbort: 0 };
+
 const partials = new WeakMap<object, PartialUsage>();
 
 /** Rethrows `error` carrying `used` (added to what it already carries). */

@@ -9,9 +9,9 @@ import { checkPrompt, generateChoices, noCounts, type ChoiceOptions, type Engine
 import { healedInfill, infillPrompt, withBos } from "./infill-prompt";
 import { callGrammar, jsonGrammar } from "./json-grammars";
 import { type LoadedModel, ModelLoader, type ModelLoaderOptions } from "./model-loader";
+import { addUsage, NOTHING_USED, withPartialUsage } from "./partial-usage";
 import { TokenTexts, type TokenTableCounts } from "./token-texts";
 import type { CallLayout } from "./tool-call-layout";
-import { addUsage, withPartialUsage, type PartialUsage } from "./partial-usage";
 import type { ChoiceResult, FileLines, GenerationRequest, GenerationResult, TokenHealing } from "./types";
 import { CharacterContinuations } from "./whole-characters";
 
@@ -143,12 +143,12 @@ export class TextEngine {
     }));
     const loaded = await this.load(id, path);
     asked.forEach((r, p) => checkPrompt(loaded, r, prompts.length > 1 ? `${r.promptParam}[${p}]` : undefined));
-    let used: PartialUsage = { promptTokens: 0, completionTokens: 0, prompt: { evaluated: 0, cached: 0 }, tokensAfterAbort: 0 };
+    let used = NOTHING_USED;
     const choices: ChoiceResult[] = [];
     for (const r of asked) {
       if (request.signal.aborted) break;
       const result = await this.generate(id, path, r).catch((error: unknown) => {
-        throw withPartialUsage(error, used);
+        throw choices.length > 0 ? withPartialUsage(error, used) : error;
       });
       choices.push(...result.choices);
       used = addUsage(used, result);
