@@ -73,12 +73,13 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
       }
       if ((response.statusCode ?? 500) >= 400) throw upstreamError(upstream, response.statusCode ?? 500, await readBody(response));
       request.wispUpstream = upstream.name;
-      const served = (usage: RelayedUsage | undefined, status = 200) =>
-        deps.usage.served(request, { model: route.id, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens }, status);
+      const served = (usage: RelayedUsage | undefined, status = 200, images?: number) =>
+        deps.usage.served(request, { model: route.id, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens, images }, status);
       if (isEventStream(response)) await relayStream(reply, upstream, response, new SseRelay(streaming && !clientWantsUsage), served, deps.log);
       else {
         const answer = await readBody(response);
-        await served(usageOf(answer));
+        const used = usageOf(answer);
+        await served(used.usage, 200, path === "/images/generations" ? used.images : undefined);
         reply.hijack();
         reply.raw.writeHead(response.statusCode ?? 200, { "content-type": response.headers["content-type"] ?? "application/json", "x-wisp-upstream": upstream.name });
         reply.raw.end(answer);
@@ -122,11 +123,13 @@ async function connect(upstream: Upstream, path: string, body: string, reply: Fa
 
 const isEventStream = (response: IncomingMessage) => (response.headers["content-type"] ?? "").startsWith("text/event-stream");
 
-function usageOf(answer: Buffer): RelayedUsage | undefined {
+/** The tokens a JSON answer reports, and its `data` items (an images answer's images). */
+function usageOf(answer: Buffer): { usage?: RelayedUsage; images?: number } {
   try {
-    return relayedUsage((JSON.parse(answer.toString("utf8")) as { usage?: unknown }).usage);
+    const parsed = JSON.parse(answer.toString("utf8")) as { usage?: unknown; data?: unknown };
+    return { usage: relayedUsage(parsed.usage), images: Array.isArray(parsed.data) ? parsed.data.length : undefined };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
