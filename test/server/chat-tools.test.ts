@@ -4,6 +4,7 @@ import type OpenAI from "openai";
 import { createOpenApiValidator } from "../helpers/openapi";
 import path from "node:path";
 import { readGgufFileInfo } from "node-llama-cpp";
+import { EngineBusyError } from "../../src/server/engine-input-error";
 import type { GenerationRequest, GenerationResult } from "../../src/server/engines/text/types";
 import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
 import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
@@ -223,6 +224,38 @@ describe("tool calling on /v1/chat/completions", function () {
       assert.equal(free.length, 2);
     } finally {
       engine.generate = real;
+    }
+  });
+
+  it("tool_choice auto: free text that leaves no room for the call ends with length, and a failed call still counts the free tokens", async () => {
+    const engine = server.deps.textEngine;
+    const real = engine.generate.bind(engine);
+    let text = "";
+    let failCall = false;
+    // Scripted as above: the free part writes `text`, then the marker.
+    engine.generate = async (id: string, file: string, request: GenerationRequest): Promise<GenerationResult> => {
+      if (!request.stop.includes("<tool_call>")) return failCall ? Promise.reject(new EngineBusyError("queue full")) : real(id, file, request);
+      request.onPromptReady?.({ evaluated: request.prompt.length, cached: 0 });
+      return { choices: [{ text, tokens: 4, finishReason: "stop", stopString: "<tool_call>" }], promptTokens: request.prompt.length, completionTokens: 4, prompt: { evaluated: request.prompt.length, cached: 0 }, tokensAfterAbort: 0 };
+    };
+    const usage = server.deps.usage;
+    const served: { promptTokens?: number; completionTokens?: number }[] = [];
+    const record = usage.served.bind(usage);
+    usage.served = (request, used, status) => (served.push(used), record(request, used, status));
+    try {
+      text = "Let me look. ".repeat(1000);
+      const full = await chat({ tool_choice: "auto", max_tokens: 600 });
+      assert.equal(full.choices[0]!.finish_reason, "length");
+      assert.equal(full.choices[0]!.message.content, text);
+      assert.deepEqual(full.choices[0]!.message.tool_calls ?? [], []);
+      text = "Let me look. ";
+      failCall = true;
+      const busy = await server.fetch("/v1/chat/completions", { json: { model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, tool_choice: "auto", max_tokens: 600 } });
+      assert.equal(busy.status, 429);
+      assert.deepEqual(served.at(-1), { model: TEXT_MODEL, promptTokens: full.usage!.prompt_tokens, completionTokens: 4 });
+    } finally {
+      engine.generate = real;
+      Reflect.deleteProperty(usage, "served");
     }
   });
 

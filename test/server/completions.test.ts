@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { EngineBusyError } from "../../src/server/engine-input-error";
 import { createOpenApiValidator } from "../helpers/openapi";
 import { metricsOf, readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
@@ -144,6 +145,43 @@ describe("POST /v1/completions", function () {
     const chunks = events.slice(0, -1) as { choices: { index: number; text: string }[] }[];
     const text = (index: number) => chunks.flatMap((c) => c.choices.filter((x) => x.index === index).map((x) => x.text)).join("");
     assert.deepEqual([text(0), text(1)], [one, two]);
+  });
+
+  it("refuses a list with a prompt longer than the context before generating any of it, streamed or not", async () => {
+    const long = "function fibonacci(n) { return n < 2 ? n : fibonacci(n - 1) + fibonacci(n - 2); }\n".repeat(200);
+    const before = await metricsOf(server);
+    for (const stream of [false, true]) {
+      const response = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: [PROMPT, long], n: 2, max_tokens: 40, stream } });
+      const body = (await response.json()) as { error: { message: string; param: string; code: string } };
+      assert.equal(response.status, 400, `stream ${stream}`);
+      assert.equal(body.error.code, "context_length_exceeded");
+      assert.equal(body.error.param, "prompt");
+      assert.match(body.error.message, /^This model's maximum context length is 2048 tokens\. However, you requested \d+ tokens \(\d+ in prompt\[1\], 1 in the completion\)/);
+    }
+    const after = await metricsOf(server);
+    assert.deepEqual([after.requests, after.completionTokens], [before.requests, before.completionTokens], "nothing was generated for the first prompt");
+  });
+
+  it("counts the tokens of the prompts generated before a later one failed, streamed or not", async () => {
+    const engine = server.deps.textEngine;
+    const served: { promptTokens?: number; completionTokens?: number }[] = [];
+    const usage = server.deps.usage;
+    const record = usage.served.bind(usage);
+    usage.served = (request, used, status) => (served.push(used), record(request, used, status));
+    let calls = 0;
+    // The second prompt's turn finds the queue full (any failure after the first prompt would do).
+    engine.generate = (id, path, request) => (++calls % 2 === 0 ? Promise.reject(new EngineBusyError("queue full")) : Object.getPrototypeOf(engine).generate.call(engine, id, path, request));
+    try {
+      for (const stream of [false, true]) {
+        const response = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: [PROMPT, "class Stack:\n"], max_tokens: 5, temperature: 0, stream } });
+        await response.text();
+      }
+    } finally {
+      Reflect.deleteProperty(engine, "generate");
+      Reflect.deleteProperty(usage, "served");
+    }
+    const alone = (await complete({ max_tokens: 5 })).usage!;
+    assert.deepEqual(served, [0, 1].map(() => ({ model: TEXT_MODEL, promptTokens: alone.prompt_tokens, completionTokens: alone.completion_tokens })));
   });
 
   it("applies logit_bias by token id, including forcing end of text", async () => {

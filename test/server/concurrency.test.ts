@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import http from "node:http";
+import { drain } from "../../src/server/drain";
 import { RUN_MAX_TOKENS } from "../../src/server/engines/text/batch-decoder";
 import type { ServerMetrics } from "../../src/server/routes/metrics";
+import type { RecordedUsage } from "../../src/server/usage/usage-recorder";
 import { metricsOf, neverEnd, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 /** Starts a long streaming chat request with node:http, resolving once the first chunk arrives. */
@@ -78,6 +80,36 @@ describe("parallel sequences, queueing and client disconnects", function () {
     assert.equal(state.sequences.busy, 1);
     holder.destroy();
     await untilIdle();
+  });
+
+  it("records a request whose client left while it was queued (499), so a stop neither waits for its record nor calls it lost", async () => {
+    const own = await startServer({ parallel: 1, contextSize: 8192, maxQueue: 2 });
+    const stored: RecordedUsage[] = [];
+    const record = own.deps.store.usage.record.bind(own.deps.store.usage);
+    own.deps.store.usage.record = (event) => (stored.push(event), record(event));
+    try {
+      const holder = await openStream(own, 8000);
+      const queued = http.request(`${own.baseURL}/completions`, { method: "POST", headers: { authorization: `Bearer ${own.key}`, "content-type": "application/json" } });
+      queued.on("error", () => undefined); // destroyed on purpose below
+      queued.end(JSON.stringify({ model: TEXT_MODEL, prompt: "waiting", max_tokens: 3 }));
+      while ((await metricsOf(own)).sequences.waiting < 1) await new Promise((r) => setImmediate(r));
+      queued.destroy();
+      while ((await metricsOf(own)).sequences.waiting > 0) await new Promise((r) => setImmediate(r));
+      holder.destroy();
+      await untilIdleOf(own);
+      const lines: string[] = [];
+      const started = Date.now();
+      await drain(own.app, own.deps, (line) => lines.push(line));
+      assert.ok(Date.now() - started < 2_000, `the stop took ${Date.now() - started} ms`);
+      assert.equal(lines.at(-1), "stopped");
+      // The held stream, and the queued request: 499, nothing used.
+      assert.deepEqual(stored.map((e) => [e.model, e.status]).sort(), [[TEXT_MODEL, 200], [TEXT_MODEL, 499]]);
+      assert.equal(stored.find((e) => e.status === 499)!.prompt_tokens, 0);
+      const buckets = (await own.deps.store.usage.buckets(0)).filter((b) => b.model === TEXT_MODEL);
+      assert.equal(buckets.reduce((n, b) => n + b.requests, 0), 2);
+    } finally {
+      await own.close();
+    }
   });
 
   it("stops generating when the client disconnects mid-stream and frees the sequence", async () => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import { waitFor } from "../harness/wait-for";
-import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+import type { RecordedUsage } from "../../src/server/usage/usage-recorder";
+import { metricsOf, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 /**
  * A TCP relay in front of a real upstream that can make every connection open so far behave as
@@ -91,6 +92,27 @@ describe("upstream connections kept alive", function () {
     assert.equal(response.status, 200, await response.clone().text());
     assert.equal(response.headers.get("x-wisp-upstream"), "only");
     assert.deepEqual(healthOf(), [true, null]);
+  });
+
+  it("records a request whose client left before the upstream's answer came (499), so no stop waits for its record", async () => {
+    const stored: RecordedUsage[] = [];
+    const usage = gateway.deps.store.usage;
+    const record = usage.record;
+    usage.record = (event) => (stored.push(event), record.call(usage, event));
+    const release = relay.hold();
+    try {
+      const before = (await metricsOf(upstream)).requests;
+      const client = new AbortController();
+      const answer = gateway.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: "gone", max_tokens: 2 }, signal: client.signal }).catch((error: Error) => error);
+      await waitFor("the upstream to answer (held on the way back)", async () => (await metricsOf(upstream)).requests, (n) => n > before);
+      client.abort();
+      assert.equal(((await answer) as Error).name, "AbortError");
+      await waitFor("the gateway to record it", () => gateway.deps.usage.unreported, (n) => n === 0, 3_000);
+      assert.deepEqual(stored.map((e) => [e.model, e.status, e.prompt_tokens, e.completion_tokens]), [[TEXT_MODEL, 499, 0, 0]]);
+    } finally {
+      release();
+      usage.record = record;
+    }
   });
 
   it("finds such a replica healthy when it checks it", async () => {

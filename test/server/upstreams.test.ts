@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { copyFile, rm } from "node:fs/promises";
 import path from "node:path";
+import type { RecordedUsage } from "../../src/server/usage/usage-recorder";
 import { waitFor } from "../harness/wait-for";
 import { ConsoleClient } from "./support/console-client";
 import { metricsOf, neverEnd, readSse, TEXT_MODEL } from "./server-fixture";
@@ -63,8 +64,14 @@ describe("upstream engines behind a gateway wisp-server", function () {
 
   it("forwards image generation to an upstream that has an image model, with the same image for the same seed", async () => {
     const body = { model: "wisp-tiny-diffusion", prompt: "a small red square", width: 64, height: 64, num_inference_steps: 1, seed: 11 };
-    const through = await gateway().fetch("/v1/images/generations", { json: body });
+    const usage = gateway().deps.store.usage;
+    const record = usage.record;
+    const stored: RecordedUsage[] = [];
+    usage.record = (event) => (stored.push(event), record.call(usage, event));
+    const through = await gateway().fetch("/v1/images/generations", { json: body }).finally(() => (usage.record = record));
     assert.equal(through.status, 200);
+    // The key is charged the upstream's images as it would be a local image model's.
+    assert.deepEqual(stored.map((e) => [e.model, e.status, e.images]), [["wisp-tiny-diffusion", 200, 1]]);
     assert.match(through.headers.get("x-wisp-upstream") ?? "", /^(a|b)$/);
     const image = (r: Response) => r.json().then((j: { data: { b64_json: string }[] }) => j.data[0]!.b64_json);
     assert.equal(await image(through), await image(await direct().fetch("/v1/images/generations", { json: body })));

@@ -5,6 +5,7 @@ import type { Token } from "node-llama-cpp";
 import { randomUUID } from "node:crypto";
 import { encodeSseEvent } from "../../core/api/sse";
 import type { ServerDeps } from "../deps";
+import { NOTHING_USED, partialUsageOf, type PartialUsage } from "../engines/text/partial-usage";
 import type { ChoiceResult, FileLines, FinishReason, GenerationRequest, GenerationResult, PromptStats, TokenHealing, TokenLogprob } from "../engines/text/types";
 import { errorBody, toApiError } from "../errors";
 import { markFirstToken } from "../metrics/request-labels";
@@ -99,6 +100,12 @@ export async function answerWith(
   try {
     await write({ ...ctx, signal, base });
   } catch (error) {
+    // What was generated before the failure is counted before the error answers. A client gone
+    // before its answer began (it left the queue) is recorded here too (499): no hook runs for
+    // the abandoned reply, and a drain would wait for its record.
+    const used = partialUsageOf(error);
+    const status = signal.aborted ? 499 : reply.raw.headersSent ? reply.raw.statusCode : toApiError(error).status;
+    if (used || signal.aborted) await reportUsage({ ...ctx, signal }, used ?? NOTHING_USED, status);
     if (signal.aborted) return abandon(reply);
     if (!reply.raw.headersSent) throw error;
     // Mid-stream failures can only be reported in the stream itself.
@@ -132,8 +139,8 @@ interface Answer extends AnswerContext {
  * Counts the tokens against the request's key (also when the client left before the end); the
  * record is kept before the answer's end goes out.
  */
-async function reportUsage({ deps, request, entry, signal }: AnswerContext, result: Omit<GenerationResult, "choices">): Promise<void> {
-  const recorded = deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens });
+async function reportUsage({ deps, request, entry, signal }: Pick<AnswerContext, "deps" | "request" | "entry" | "signal">, result: PartialUsage, status = 200): Promise<void> {
+  const recorded = deps.usage.served(request, { model: entry.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens }, status);
   if (signal.aborted) {
     request.log.info({ completionTokens: result.completionTokens, tokensAfterAbort: result.tokensAfterAbort }, "client left before the end: generation stopped");
   }

@@ -6,7 +6,8 @@ import type { LlamaGrammar } from "node-llama-cpp";
 import type { ServerDeps } from "../deps";
 import { tokenizeText } from "../engines/text/inert-text";
 import { callMarker, type CallLayout } from "../engines/text/tool-call-layout";
-import type { FinishReason, GenerationRequest, GenerationResult, PromptStats } from "../engines/text/types";
+import { addUsage, withPartialUsage } from "../engines/text/partial-usage";
+import type { FinishReason, GenerationRequest, GenerationResult } from "../engines/text/types";
 import type { ModelEntry } from "../models/registry";
 import type { JobRequest } from "./text-response";
 
@@ -48,31 +49,37 @@ export async function runTools(deps: ServerDeps, entry: ModelEntry, job: JobRequ
   const free = await engine.generate(entry.id, entry.path, { ...request, stop: [...job.stop, marker], onText: (i, text) => events.onContent?.(i, text) });
   const total: ToolRunResult = { ...free, prompt: { ...free.prompt }, choices: [] };
   const model = await engine.model(entry.id, entry.path);
+  const limit = await engine.contextSize(entry.id, entry.path);
   for (const [i, choice] of free.choices.entries()) {
     if (choice.stopString !== marker || signal.aborted) {
       total.choices.push({ content: choice.text, finishReason: choice.finishReason });
       continue;
     }
-    const call = await engine.generate(entry.id, entry.path, {
-      ...request,
-      prompt: [...prompt, ...tokenizeText(model, choice.text)],
-      n: 1,
-      maxTokens: Math.max(1, job.maxTokens - choice.tokens),
-      stop: [],
-      sampling: { ...callSampling, seed: job.sampling.seed === undefined ? undefined : job.sampling.seed + i },
-      onPromptReady: undefined,
-      onText: (_, text) => events.onCall?.(i, text),
-    });
+    const callPrompt = [...prompt, ...tokenizeText(model, choice.text)];
+    // A choice that filled the context before its call has no room left for one: it ends there, as
+    // a choice without tools would, rather than failing the request after its tokens were spent.
+    if (callPrompt.length >= limit) {
+      total.choices.push({ content: choice.text, finishReason: "length" });
+      continue;
+    }
+    const call = await engine
+      .generate(entry.id, entry.path, {
+        ...request,
+        prompt: callPrompt,
+        n: 1,
+        maxTokens: Math.max(1, job.maxTokens - choice.tokens),
+        stop: [],
+        sampling: { ...callSampling, seed: job.sampling.seed === undefined ? undefined : job.sampling.seed + i },
+        onPromptReady: undefined,
+        onText: (_, text) => events.onCall?.(i, text),
+      })
+      .catch((error: unknown) => {
+        // The free text and the calls before this one were generated: they are still counted.
+        throw withPartialUsage(error, total);
+      });
     const made = call.choices[0]!;
-    total.completionTokens += call.completionTokens;
-    total.tokensAfterAbort += call.tokensAfterAbort;
-    addStats(total.prompt, call.prompt);
+    Object.assign(total, addUsage(total, { ...call, promptTokens: 0 }));
     total.choices.push({ content: choice.text, callText: made.text, finishReason: made.finishReason });
   }
   return total;
-}
-
-function addStats(into: PromptStats, more: PromptStats): void {
-  into.evaluated += more.evaluated;
-  into.cached += more.cached;
 }

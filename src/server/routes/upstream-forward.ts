@@ -44,6 +44,12 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
   const clientWantsUsage = body.stream_options?.include_usage === true;
   const sent = JSON.stringify({ ...body, model: route.upstreamModel, ...(streaming ? { stream_options: { ...body.stream_options, include_usage: true } } : {}) });
   const tried = new Set<Upstream>();
+  // A client gone before any answer reached it: no hook runs for the abandoned reply, so it is
+  // recorded here (499, nothing used), or a drain would wait for its record.
+  const gone = async () => {
+    await deps.usage.served(request, { model: route.id }, 499);
+    reply.hijack();
+  };
   let lastFailure: { upstream: Upstream; message: string } | undefined;
   for (;;) {
     const upstream = deps.upstreams.pick(route, tried);
@@ -53,7 +59,7 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
     }
     tried.add(upstream);
     const response = await connect(upstream, path, sent, reply);
-    if (response === "client-gone") return void reply.hijack();
+    if (response === "client-gone") return gone();
     if (response instanceof Error) {
       lastFailure = { upstream, message: response.message };
       upstream.markDown(response.message);
@@ -67,12 +73,13 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
       }
       if ((response.statusCode ?? 500) >= 400) throw upstreamError(upstream, response.statusCode ?? 500, await readBody(response));
       request.wispUpstream = upstream.name;
-      const served = (usage: RelayedUsage | undefined, status = 200) =>
-        deps.usage.served(request, { model: route.id, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens }, status);
+      const served = (usage: RelayedUsage | undefined, status = 200, images?: number) =>
+        deps.usage.served(request, { model: route.id, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens, images }, status);
       if (isEventStream(response)) await relayStream(reply, upstream, response, new SseRelay(streaming && !clientWantsUsage), served, deps.log);
       else {
         const answer = await readBody(response);
-        await served(usageOf(answer));
+        const used = usageOf(answer);
+        await served(used.usage, 200, path === "/images/generations" ? used.images : undefined);
         reply.hijack();
         reply.raw.writeHead(response.statusCode ?? 200, { "content-type": response.headers["content-type"] ?? "application/json", "x-wisp-upstream": upstream.name });
         reply.raw.end(answer);
@@ -80,7 +87,7 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
       return;
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      if (closed(reply)) return void reply.hijack();
+      if (closed(reply)) return gone();
       // The upstream went away before its whole answer came, and the client has none of it yet.
       lastFailure = { upstream, message: (error as Error).message };
       upstream.markDown(lastFailure.message);
@@ -116,11 +123,13 @@ async function connect(upstream: Upstream, path: string, body: string, reply: Fa
 
 const isEventStream = (response: IncomingMessage) => (response.headers["content-type"] ?? "").startsWith("text/event-stream");
 
-function usageOf(answer: Buffer): RelayedUsage | undefined {
+/** The tokens a JSON answer reports, and its `data` items (an images answer's images). */
+function usageOf(answer: Buffer): { usage?: RelayedUsage; images?: number } {
   try {
-    return relayedUsage((JSON.parse(answer.toString("utf8")) as { usage?: unknown }).usage);
+    const parsed = JSON.parse(answer.toString("utf8")) as { usage?: unknown; data?: unknown };
+    return { usage: relayedUsage(parsed.usage), images: Array.isArray(parsed.data) ? parsed.data.length : undefined };
   } catch {
-    return undefined;
+    return {};
   }
 }
 

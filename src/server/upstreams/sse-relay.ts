@@ -3,7 +3,8 @@
 // the client sees the stream it asked for. Events go on as the bytes that came (every token
 // passes here): only the one that carries usage is decoded and parsed. The stream's tail (the
 // usage chunk and `[DONE]`) is held back until the upstream has ended, so the usage is recorded
-// before the client has the whole answer.
+// before the client has the whole answer. Lines may end in CRLF or CR (sse-starlette, so
+// llama-cpp-python's server, sends CRLF): they go on as LF, so every event's end is a "\n\n".
 import { relayedUsage, type RelayedUsage } from "./relayed-usage";
 
 const EVENT_END = Buffer.from("\n\n");
@@ -11,6 +12,8 @@ const CHOICE = Buffer.from('"choices":[{');
 /** Only the usage chunk (at the end) says "usage" with a value: every other event passes as is. */
 const USAGE = [Buffer.from('"usage":{'), Buffer.from('"usage": {')];
 const DONE = Buffer.from("data: [DONE]");
+const CR = 0x0d;
+const LF = 0x0a;
 
 export class SseRelay {
   usage: RelayedUsage | undefined;
@@ -21,11 +24,14 @@ export class SseRelay {
   /** The tail, from the final usage chunk or `[DONE]` on, sent by `end()`. */
   private held: Buffer[] = [];
   private holding = false;
+  /** The last piece ended in CR: an LF opening the next one is the same line end. */
+  private afterCr = false;
 
   constructor(private readonly dropUsageChunk: boolean) {}
 
   /** What to send on for this piece of the upstream's body (undefined while an event is incomplete). */
-  push(chunk: Buffer): Buffer | undefined {
+  push(piece: Buffer): Buffer | undefined {
+    const chunk = this.lineFeeds(piece);
     if (chunk.length === 0) return undefined;
     let end = chunk.lastIndexOf(EVENT_END);
     // The blank line may straddle two pieces.
@@ -54,6 +60,23 @@ export class SseRelay {
       else out += event;
     }
     return out === "" ? undefined : Buffer.from(out, "utf8");
+  }
+
+  /** `piece` with each CRLF and CR as LF (the piece itself when it has no CR, as nearly all). */
+  private lineFeeds(piece: Buffer): Buffer {
+    if (this.afterCr && piece[0] === LF) piece = piece.subarray(1);
+    this.afterCr = piece.at(-1) === CR;
+    if (!piece.includes(CR)) return piece;
+    const out = Buffer.allocUnsafe(piece.length);
+    let n = 0;
+    for (let i = 0; i < piece.length; i++) {
+      if (piece[i] !== CR) out[n++] = piece[i]!;
+      else {
+        out[n++] = LF;
+        if (piece[i + 1] === LF) i++;
+      }
+    }
+    return out.subarray(0, n);
   }
 
   /** The held tail and what was left without a closing blank line when the upstream ended. */

@@ -63,33 +63,51 @@ function usableFile(request: GenerationRequest, options: ChoiceOptions): FileLin
  * OpenAI's code and wording: clients (LiteLLM, so Aider; LangChain) match on them to trim the
  * conversation. The completion needs one token at least; max_tokens beyond the room left is clipped.
  */
-function contextLengthExceeded(request: GenerationRequest, limit: number): EngineInputError {
+function contextLengthExceeded(request: GenerationRequest, limit: number, which: string): EngineInputError {
   const prompt = request.prompt.length;
   const completion = Math.min(request.maxTokens, 1);
   return new EngineInputError(
-    `This model's maximum context length is ${limit} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the ${request.promptParam}, ${completion} in the completion). Please reduce the length of the ${request.promptParam}.`,
+    `This model's maximum context length is ${limit} tokens. However, you requested ${prompt + completion} tokens (${prompt} in ${which}, ${completion} in the completion). Please reduce the length of ${which}.`,
     request.promptParam,
     "context_length_exceeded",
   );
 }
 
+/**
+ * The request as it is generated: log probabilities and grammars take node-llama-cpp's own
+ * evaluation loop, which cannot heal, so there the healed token goes back on the prompt.
+ */
+function asGenerated({ decoder }: LoadedModel, request: GenerationRequest): { request: GenerationRequest; direct?: BatchDecoder } {
+  const direct = request.topLogprobs === undefined && request.sampling.grammar === undefined ? decoder : undefined;
+  if (request.heal && !direct) request = { ...request, prompt: [...request.prompt, request.heal.token], heal: undefined };
+  return { request, direct };
+}
+
+/**
+ * Throws the 400 for a prompt that is empty or leaves no room in the context for one token.
+ * `which` names it in the message ("prompt[1]" of a list; "the prompt" alone).
+ */
+export function checkPrompt(loaded: LoadedModel, request: GenerationRequest, which?: string): void {
+  const generated = asGenerated(loaded, request).request;
+  const limit = loaded.pool.context.contextSize;
+  if (generated.prompt.length === 0) throw new EngineInputError(`${which ?? "the prompt"} is empty`, request.promptParam);
+  if (generated.prompt.length + Math.min(generated.maxTokens, 1) > limit) throw contextLengthExceeded(generated, limit, which ?? `the ${request.promptParam}`);
+}
+
 export async function generateChoices(
-  { model, pool, decoder }: LoadedModel,
-  request: GenerationRequest,
+  loaded: LoadedModel,
+  asked: GenerationRequest,
   options: ChoiceOptions,
   tables: ModelTables,
   counters: EngineCounters,
 ): Promise<GenerationResult> {
-  const file = usableFile(request, options);
+  const { model, pool, decoder } = loaded;
+  const file = usableFile(asked, options);
   const lines = file?.lines.length ? file.lines : undefined;
-  // Log probabilities and grammars take node-llama-cpp's own evaluation loop, which cannot heal:
-  // there, the healed token goes back on the prompt.
-  const direct = decoder !== undefined && request.topLogprobs === undefined && request.sampling.grammar === undefined;
-  if (request.heal && !direct) request = { ...request, prompt: [...request.prompt, request.heal.token], heal: undefined };
+  checkPrompt(loaded, asked);
+  const { request, direct } = asGenerated(loaded, asked);
   const healingBias = request.heal ? tables.texts.healingBias(model, request.sampling.logitBias, request.heal.text) : undefined;
   const limit = pool.context.contextSize;
-  if (request.prompt.length === 0) throw new EngineInputError("the prompt is empty", request.promptParam);
-  if (request.prompt.length + Math.min(request.maxTokens, 1) > limit) throw contextLengthExceeded(request, limit);
   counters.requests++;
   // n above --parallel: the choices take turns on the sequences this request holds; the prompt
   // is evaluated once per sequence, later rounds reuse it.
@@ -117,7 +135,7 @@ export async function generateChoices(
           if (lines) return runLineChoice(model, s, decoder, choiceRequest, first + i, rest, lines, tables.texts.lineEnds(model));
           if (!direct) return runChoice(model, s, choiceRequest, first + i, rest, tables.continuations);
           const generate = (r: GenerationRequest, from: Token[], bias?: ReadonlyMap<Token, number>) =>
-            runDirectChoice(model, s, decoder, r, first + i, from, options.inputLookup ?? 0, bias);
+            runDirectChoice(model, s, direct, r, first + i, from, options.inputLookup ?? 0, bias);
           return file
             ? runScopedChoice(generate, s, choiceRequest, first + i, rest, healingBias, file.outOfScope, () => tables.texts.of(model))
             : generate(choiceRequest, rest, healingBias);

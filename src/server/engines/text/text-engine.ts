@@ -5,13 +5,14 @@
 import { LinkedAbortController } from "../../../core/base/cancellation";
 import type { JinjaTemplateChatWrapper, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { chatWrapper, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
-import { generateChoices, noCounts, type ChoiceOptions, type EngineCounters, type ModelTables } from "./generate-choices";
+import { checkPrompt, generateChoices, noCounts, type ChoiceOptions, type EngineCounters, type ModelTables } from "./generate-choices";
 import { healedInfill, infillPrompt, withBos } from "./infill-prompt";
 import { callGrammar, jsonGrammar } from "./json-grammars";
 import { type LoadedModel, ModelLoader, type ModelLoaderOptions } from "./model-loader";
+import { addUsage, NOTHING_USED, withPartialUsage } from "./partial-usage";
 import { TokenTexts, type TokenTableCounts } from "./token-texts";
 import type { CallLayout } from "./tool-call-layout";
-import type { FileLines, GenerationRequest, GenerationResult, TokenHealing } from "./types";
+import type { ChoiceResult, FileLines, GenerationRequest, GenerationResult, TokenHealing } from "./types";
 import { CharacterContinuations } from "./whole-characters";
 
 export type TextEngineOptions = ModelLoaderOptions & ChoiceOptions;
@@ -48,6 +49,11 @@ export class TextEngine {
     const loaded = await this.loader.load(id, path);
     void this.tables.texts.prepare(loaded.model);
     return loaded;
+  }
+
+  /** The tokens a prompt and its completion may take together on the model (its sequences' context). */
+  async contextSize(id: string, path: string): Promise<number> {
+    return (await this.load(id, path)).pool.context.contextSize;
   }
 
   /** Which llama.cpp binary runs the models, for the server's start-up lines. */
@@ -115,6 +121,9 @@ export class TextEngine {
   /**
    * Several prompts in one request (OpenAI's completions batching): each gets `n` choices, numbered
    * prompt by prompt (choice i of prompt p is choice p * n + i), generated one prompt after another.
+   * Every prompt is checked before any is generated: a long one last in the list would otherwise
+   * fail only after the others' tokens were spent. A later failure still carries what the earlier
+   * prompts used (see partial-usage.ts).
    */
   async generateEach(
     id: string,
@@ -124,25 +133,27 @@ export class TextEngine {
     heals: readonly (TokenHealing | undefined)[] = [],
     files: readonly (FileLines | undefined)[] = [],
   ): Promise<GenerationResult> {
-    const total: GenerationResult = { choices: [], promptTokens: 0, completionTokens: 0, prompt: { evaluated: 0, cached: 0 }, tokensAfterAbort: 0 };
-    for (const [p, prompt] of prompts.entries()) {
+    const asked = prompts.map((prompt, p): GenerationRequest => ({
+      ...request,
+      prompt,
+      heal: heals[p],
+      file: files[p],
+      onPromptReady: p === 0 ? request.onPromptReady : undefined,
+      onText: request.onText && ((choice, text, logprobs) => request.onText!(p * request.n + choice, text, logprobs)),
+    }));
+    const loaded = await this.load(id, path);
+    asked.forEach((r, p) => checkPrompt(loaded, r, prompts.length > 1 ? `${r.promptParam}[${p}]` : undefined));
+    let used = NOTHING_USED;
+    const choices: ChoiceResult[] = [];
+    for (const r of asked) {
       if (request.signal.aborted) break;
-      const result = await this.generate(id, path, {
-        ...request,
-        prompt,
-        heal: heals[p],
-        file: files[p],
-        onPromptReady: p === 0 ? request.onPromptReady : undefined,
-        onText: request.onText && ((choice, text, logprobs) => request.onText!(p * request.n + choice, text, logprobs)),
+      const result = await this.generate(id, path, r).catch((error: unknown) => {
+        throw choices.length > 0 ? withPartialUsage(error, used) : error;
       });
-      total.choices.push(...result.choices);
-      total.promptTokens += result.promptTokens;
-      total.completionTokens += result.completionTokens;
-      total.prompt.evaluated += result.prompt.evaluated;
-      total.prompt.cached += result.prompt.cached;
-      total.tokensAfterAbort += result.tokensAfterAbort;
+      choices.push(...result.choices);
+      used = addUsage(used, result);
     }
-    return total;
+    return { ...used, choices };
   }
 
   metrics(): TextEngineMetrics {

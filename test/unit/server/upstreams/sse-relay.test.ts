@@ -39,6 +39,20 @@ describe("SseRelay", () => {
     assert.equal(relay.choiceEvents, 2);
   });
 
+  it("takes events whose lines end in CRLF or CR (sse-starlette's) as they come, usage too, even with a CRLF split between pieces", () => {
+    const crlf = (lf: string) => lf.replaceAll("\n", "\r\n");
+    const relay = new SseRelay(true);
+    assert.equal(relay.push(Buffer.from(crlf(text("one"))))?.toString("utf8"), text("one"));
+    const two = crlf(text("two"));
+    // Cut between the last CR and its LF: the CR already ends the event, the LF is not a line of its own.
+    assert.equal(relay.push(Buffer.from(two.slice(0, -1)))?.toString("utf8"), text("two"));
+    assert.equal(relay.push(Buffer.from(two.slice(-1) + text("three").replaceAll("\n", "\r")))?.toString("utf8"), text("three"));
+    assert.equal(relay.push(Buffer.from(crlf(usage + event("[DONE]")))), undefined);
+    assert.deepEqual(relay.usage, { prompt_tokens: 7, completion_tokens: 2 });
+    assert.equal(relay.end().toString("utf8"), event("[DONE]"));
+    assert.equal(relay.choiceEvents, 3);
+  });
+
   it("notes the usage chunk, and leaves it out only for clients that did not ask for it", () => {
     const stream = text("a") + text("b") + usage + event("[DONE]");
     const asked = new SseRelay(false);
