@@ -109,7 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
 
   // Auto-start is registered last (it acts at once); the setup state asks it whether it has acted.
   let autoStartSettled = () => Promise.resolve();
-  const onboarding = registerOnboarding({ context, settings, keys, connection, localServer, log, autoStartSettled: () => autoStartSettled() });
+  const onboarding = registerOnboarding({ context, settings, keys, clients, connection, localServer, log, autoStartSettled: () => autoStartSettled() });
   context.subscriptions.push(onboarding.disposable);
 
   context.subscriptions.push(registerImageCommands({ settings, clients, log, state: context.globalState, extensionUri: context.extensionUri, onGenerated: () => onboarding.reach("image") }));
