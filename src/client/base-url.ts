@@ -1,9 +1,13 @@
-/** A checked base URL, or why it cannot be used. `display` never holds credentials. */
-export type BaseUrl = { url: string; display: string } | { problem: string; display: string };
+/**
+ * A checked base URL, or why it cannot be used. `url` is the API root without query; `query`, the
+ * setting's query parameters (Azure's `?api-version=...`), go with every request. `display` never
+ * holds credentials (no user name, password or query).
+ */
+export type BaseUrl = { url: string; query: Record<string, string>; display: string } | { problem: string; display: string };
 
 /** Validates the base URL setting and drops trailing slashes (the SDK adds `/models` etc.). */
 export function parseBaseUrl(raw: string): BaseUrl {
-  const trimmed = raw.trim().replace(/\/+$/, "");
+  const trimmed = raw.trim();
   let url: URL | undefined;
   try {
     url = new URL(trimmed);
@@ -20,5 +24,10 @@ export function parseBaseUrl(raw: string): BaseUrl {
       display: url.host,
     };
   }
-  return { url: trimmed, display: `${url.origin}${url.pathname.replace(/\/+$/, "")}` };
+  const root = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  if (url.hash !== "") {
+    // No server ever receives a fragment, and the SDK would put the paths after it.
+    return { problem: `The base URL ${root} ends in a #fragment (${url.hash}), which no server receives. Remove it from wisp.baseUrl.`, display: root };
+  }
+  return { url: root, query: Object.fromEntries(url.searchParams), display: root };
 }

@@ -141,7 +141,7 @@ export class WispClient {
     this.ready();
   }
 
-  private ready(): { url: string; apiKey: string } {
+  private ready(): { url: string; query: Record<string, string>; apiKey: string } {
     if ("problem" in this.endpoint) throw new WispError("unreachable", this.endpoint.problem);
     if (this.apiKey === undefined) {
       throw new WispError("no-key", 'No API key is set. Run "Wisp: Set API Key" or set the WISP_API_KEY environment variable.');
@@ -149,16 +149,18 @@ export class WispClient {
     if (!/^[\x21-\x7e]+$/.test(this.apiKey)) {
       throw new WispError("bad-key", 'The API key contains spaces or characters that cannot be sent. Set it again with "Wisp: Set API Key".');
     }
-    return { url: this.endpoint.url, apiKey: this.apiKey };
+    return { url: this.endpoint.url, query: this.endpoint.query, apiKey: this.apiKey };
   }
 
   /** Checks what can be checked before any request: the URL, the key, a signal already aborted. */
   private sdk(signal: AbortSignal | undefined): OpenAI {
     if (signal?.aborted && !("problem" in this.endpoint)) throw new WispError("cancelled", "The request was cancelled.");
-    const { url, apiKey } = this.ready();
+    const { url, query, apiKey } = this.ready();
     return new OpenAI({
       apiKey,
       baseURL: url,
+      // The SDK appends each path to baseURL: a query left in it would end up before the path.
+      defaultQuery: query,
       // Explicit nulls keep OPENAI_* variables of the editor's environment out of Wisp's requests.
       organization: null,
       project: null,

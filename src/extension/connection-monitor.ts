@@ -34,13 +34,16 @@ export class ConnectionMonitor implements vscode.Disposable {
     this.clearRetry();
     const client = await this.clients.create({ timeoutMs: checkTimeoutMs });
     let next: ConnectionState;
+    let models: readonly ModelInfo[] | undefined;
     try {
-      this.models = await client.listModels();
-      next = { kind: "ready", modelCount: this.models.length };
+      models = await client.listModels();
+      next = { kind: "ready", modelCount: models.length };
     } catch (error) {
       next = stateForError(error);
     }
+    // A newer check (another base URL or key) owns the state and the model list.
     if (generation !== this.generation) return this.state;
+    if (models !== undefined) this.models = models;
     this.set(next);
     if (next.kind === "unreachable" || next.kind === "error") {
       this.retryTimer = setTimeout(() => void this.check(), retryWhileDownMs);

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { parseBaseUrl } from "../client/base-url";
 import { defaultModelFor } from "../core/api/models";
 import { fromServer, type CompletionOutcome } from "../core/completion/types";
 import { ApiKeyStore } from "./api-key";
@@ -102,14 +103,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
       showAvailability();
       if (s.baseUrl === lastBaseUrl) return;
       lastBaseUrl = s.baseUrl;
-      log.info(`base URL: ${s.baseUrl}`);
+      log.info(`base URL: ${parseBaseUrl(s.baseUrl).display}`);
       void connection.check();
     }),
   );
 
   // Auto-start is registered last (it acts at once); the setup state asks it whether it has acted.
   let autoStartSettled = () => Promise.resolve();
-  const onboarding = registerOnboarding({ context, settings, keys, connection, localServer, log, autoStartSettled: () => autoStartSettled() });
+  const onboarding = registerOnboarding({ context, settings, keys, clients, connection, localServer, log, autoStartSettled: () => autoStartSettled() });
   context.subscriptions.push(onboarding.disposable);
 
   context.subscriptions.push(registerImageCommands({ settings, clients, log, state: context.globalState, extensionUri: context.extensionUri, onGenerated: () => onboarding.reach("image") }));
@@ -185,7 +186,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   context.subscriptions.push(review.disposable, registerTerminal({ settings, log, history: terminals, chat: () => chat.hooks }));
   context.subscriptions.push(registerLanguageModels({ settings, keys, clients, connection, log }));
 
-  log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${settings.value.baseUrl}`);
+  log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${parseBaseUrl(settings.value.baseUrl).display}`);
   await refreshKey();
   const autoStart = registerAutoStart({ settings, connection, localServer, log });
   context.subscriptions.push(autoStart);

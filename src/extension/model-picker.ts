@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { parseBaseUrl } from "../client/base-url";
 import type { ModelInfo } from "../core/api/models";
 import type { ClientFactory } from "./client-factory";
 import { busyUntil, nextAnswer } from "./quick-pick-answer";
@@ -47,7 +48,7 @@ async function save(settings: Settings, role: ModelRole, model: string): Promise
 
 async function listModels(clients: ClientFactory, settings: Settings): Promise<readonly ModelInfo[]> {
   const models = await (await clients.create()).listModels();
-  if (models.length === 0) throw new Error(`The server at ${settings.value.baseUrl} lists no models.`);
+  if (models.length === 0) throw new Error(`The server at ${parseBaseUrl(settings.value.baseUrl).display} lists no models.`);
   return models;
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { parseBaseUrl } from "../client/base-url";
 import type { LocalServerState } from "../core/local-server/local-server-state";
 import { servesOnlyEmbeddedModels } from "../core/onboarding/embedded-models";
 import { describeStatus, type KeySource, type StatusView } from "../core/status/describe-status";
@@ -98,7 +99,8 @@ export class StatusBar implements vscode.Disposable {
       connection: this.connection.current,
       completionsEnabled: s.completion.enabled,
       keySource: this.keySource,
-      baseUrl: s.baseUrl,
+      // Never the user name, password or query of the setting: they may be credentials.
+      baseUrl: parseBaseUrl(s.baseUrl).display,
       busy: this.busyCount > 0,
       lastLatencyMs: this.lastLatencyMs,
       lastError: this.lastError,

@@ -47,6 +47,8 @@ export interface ScriptedApiOptions {
   models: readonly string[];
   /** Answers /v1/completions (default: empty text). */
   complete?: CompletionScript;
+  /** How long GET /v1/models takes to answer (default: at once): a slow server. */
+  modelsDelayMs?: number;
 }
 
 /**
@@ -137,6 +139,7 @@ export class ScriptedApi {
       return sendJson(res, 401, errorBody("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"));
     }
     if (req.method === "GET" && req.path === "/v1/models") {
+      if (this.options.modelsDelayMs) await new Promise((done) => setTimeout(done, this.options.modelsDelayMs));
       const data = this.options.models.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "wisp-test" }));
       return sendJson(res, 200, { object: "list", data });
     }

@@ -19,6 +19,8 @@ export interface ScriptedChatServer {
   readonly key: string;
   /** Bodies of the chat requests received, in order. */
   readonly chatRequests: Record<string, unknown>[];
+  /** The Authorization header of every request received, in order ("" when none). */
+  readonly authorizations: readonly string[];
   /** Answers for the next chat requests, in order; afterwards each request gets `fallback`. */
   queue(...answers: ScriptedAnswer[]): void;
   /** Drops the answers not asked for yet. */
@@ -41,6 +43,7 @@ export interface ScriptedChatServer {
 export async function startScriptedChatServer(options: { key: string; models?: { id: string; context_length?: number; kind?: string }[]; fallback?: ScriptedAnswer }): Promise<ScriptedChatServer> {
   const answers: ScriptedAnswer[] = [];
   const chatRequests: Record<string, unknown>[] = [];
+  const authorizations: string[] = [];
   const timeline: { receivedAt: number; answeredAt?: number }[] = [];
   const sockets = new Set<Socket>();
   let aborted = 0;
@@ -55,6 +58,7 @@ export async function startScriptedChatServer(options: { key: string; models?: {
     const send = (status: number, body: unknown): void => {
       response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     };
+    authorizations.push(request.headers.authorization ?? "");
     const body = await readBody(request);
     if (request.headers.authorization !== `Bearer ${options.key}`) {
       return send(401, { error: { message: "Incorrect API key provided.", type: "invalid_request_error", param: null, code: "invalid_api_key" } });
@@ -84,6 +88,7 @@ export async function startScriptedChatServer(options: { key: string; models?: {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     key: options.key,
     chatRequests,
+    authorizations,
     timeline,
     queue: (...next) => answers.push(...next),
     clearQueue: () => answers.splice(0),

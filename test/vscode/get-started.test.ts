@@ -164,6 +164,28 @@ describe("Get started: the walkthrough, Connect a Server, a model for this machi
     }
   });
 
+  it("Connect a Server from one server to another: the new server's key never goes to the old one, nor the old key to the new", async () => {
+    const serverA = await startScriptedChatServer({ key: "sk-server-a" });
+    const serverB = await startScriptedChatServer({ key: "sk-server-b" });
+    try {
+      await resetWisp();
+      assert.equal((await connect(serverA.baseUrl, serverA.key)).answers, true);
+      await waitFor("Wisp ready on A", () => api.statusBar().state, (s) => s === "ready", 30_000);
+      const seenByA = serverA.authorizations.length;
+      assert.equal((await connect(serverB.baseUrl, serverB.key)).answers, true);
+      assert.equal(config().get("baseUrl"), serverB.baseUrl, "saved");
+      await waitFor("Wisp ready on B", () => api.statusBar().state, (s) => s === "ready", 30_000);
+      // Checks and model lists the switch set off may still be on their way.
+      await new Promise((done) => setTimeout(done, 2000));
+      assert.ok(!serverA.authorizations.includes(`Bearer ${serverB.key}`), `A received B's key (A saw ${serverA.authorizations.length - seenByA} requests after the switch)`);
+      assert.ok(!serverB.authorizations.includes(`Bearer ${serverA.key}`), "B received A's key");
+    } finally {
+      await resetWisp();
+      await serverA.close();
+      await serverB.close();
+    }
+  });
+
   it("the Setup view (the chat's welcome content) shows while the server is down and goes once it answers", async () => {
     const flaky = await ScriptedApi.start({ key, models: ["scripted-chat"] });
     try {

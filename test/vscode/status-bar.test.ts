@@ -48,4 +48,15 @@ describe("Wisp status bar", () => {
     await vscode.commands.executeCommand("wisp.clearApiKey");
     await state("no-key");
   });
+
+  it("never shows or logs a password or key written into the base URL", async () => {
+    const before = api.logLines().length;
+    await setBaseUrl("http://alice:s3cret-pass@127.0.0.1:9/v1");
+    const first = await waitFor("the tooltip names the server", () => api.statusBar().tooltip, (tooltip) => tooltip.includes("127.0.0.1:9"));
+    await setBaseUrl("http://127.0.0.1:9/v1?api-version=2024-10-21&api-key=s3cret-query");
+    await waitFor("the log has the new base URL", () => api.logLines().slice(before).filter((l) => l.includes("base URL")).length, (n) => n >= 2);
+    const shown = [first, api.statusBar().tooltip, ...api.logLines().slice(before)].join("\n");
+    assert.ok(shown.includes("127.0.0.1:9"), shown);
+    assert.ok(!shown.includes("s3cret"), shown);
+  });
 });

@@ -86,4 +86,25 @@ describe("Prompt warm-up (real VS Code, scripted server)", function () {
     assert.equal(api.statusBar().state, "ready", "the status bar shows no error");
     assert.ok(!api.completionOutcomes().slice(outcomes).some((o) => o.kind === "error"), "no error outcome");
   });
+
+  it("after a quick switch of server, the warm-up names the new server's model, not one the previous server listed late", async () => {
+    const slow = await ScriptedApi.start({ key, models: ["previous-coder"], modelsDelayMs: 2000 });
+    const next = await ScriptedApi.start({ key, models: ["next-coder"] });
+    try {
+      // Both changes at once: the check of the slow server is still waiting for its list when the next one answers.
+      void vscode.workspace.getConfiguration("wisp").update("baseUrl", slow.baseUrl, vscode.ConfigurationTarget.Global);
+      await waitFor("the slow server asked for its models", () => slow.requests.length, (n) => n > 0, 10_000);
+      await vscode.workspace.getConfiguration("wisp").update("baseUrl", next.baseUrl, vscode.ConfigurationTarget.Global);
+      await waitFor("status ready", () => api.statusBar().state, (state) => state === "ready", 10_000);
+      // The slow list arrives after the next server's.
+      await new Promise((done) => setTimeout(done, 3000));
+      await open("warm-switch.txt", "total = price * quantity\n", 8);
+      const warm = await waitFor("a warm-up on the next server", () => next.warmUps[0], (w): w is ScriptedCompletion => w !== undefined, 10_000);
+      assert.equal(warm!.body.model, "next-coder");
+    } finally {
+      await connectWisp(api, server.baseUrl, key);
+      await slow.close();
+      await next.close();
+    }
+  });
 });

@@ -2,12 +2,20 @@ const bearer = /(Bearer\s+)[^\s"',;]+/gi;
 const keyLike = /\b(sk|wsk|key)[-_][A-Za-z0-9_-]{8,}\b/g;
 /** wisp-server's API keys, console admin tokens and playground keys (43 base64url characters). */
 export const wispSecret = /\bwisp-(?:admin-|playground-)?[A-Za-z0-9_-]{32,}/g;
-/** Login links and tokens in URLs: `?token=...` (and access_token, key), and `/login/<one-time code>`. */
-const loginSecret = /([?&](?:token|access_token|key)=|\/login\/)[^\s&#"']+/gi;
+/**
+ * Login links and keys in URLs: `?token=...` (and access_token, key, api-key as Azure names it,
+ * api_key, apikey), and `/login/<one-time code>`.
+ */
+const loginSecret = /([?&](?:token|access_token|key|api-key|api_key|apikey)=|\/login\/)[^\s&#"']+/gi;
+/**
+ * Credentials in a URL: the password of `https://alice:pw@proxy/v1`, or a lone user name, which
+ * is often a token (`https://ghp_...@github.com`).
+ */
+const urlUserInfo = /(\b[a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:"']+:)?[^\s/?#@"']+@/gi;
 
 /**
  * Removes anything that looks like a credential from a log line: Authorization values, common
- * API-key shapes, the local server's keys and login links, and the exact secrets currently known
+ * API-key shapes, the local server's keys and login links, credentials in URLs, and the exact secrets currently known
  * to the extension.
  */
 export function redact(line: string, secrets: readonly string[] = []): string {
@@ -15,5 +23,5 @@ export function redact(line: string, secrets: readonly string[] = []): string {
   for (const secret of secrets) {
     if (secret.length >= 4) out = out.split(secret).join("[redacted]");
   }
-  return out.replace(bearer, "$1[redacted]").replace(loginSecret, "$1[redacted]").replace(wispSecret, "[redacted]").replace(keyLike, "[redacted]");
+  return out.replace(bearer, "$1[redacted]").replace(urlUserInfo, "$1$2[redacted]@").replace(loginSecret, "$1[redacted]").replace(wispSecret, "[redacted]").replace(keyLike, "[redacted]");
 }

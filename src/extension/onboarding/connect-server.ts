@@ -4,6 +4,7 @@ import * as vscode from "vscode";
 import type { ConnectionReport } from "../../core/onboarding/connection-report";
 import { parseBaseUrl } from "../../client/base-url";
 import type { ApiKeyStore } from "../api-key";
+import type { ClientFactory } from "../client-factory";
 import type { ConnectionMonitor } from "../connection-monitor";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
@@ -12,6 +13,7 @@ import { testConnection } from "./connection-test";
 export interface ConnectServerDeps {
   readonly settings: Settings;
   readonly keys: ApiKeyStore;
+  readonly clients: ClientFactory;
   readonly connection: ConnectionMonitor;
   readonly log: Logger;
 }
@@ -45,8 +47,10 @@ export async function connectServer(deps: ConnectServerDeps, urlArg?: unknown, k
 /** The server answers with this key: use it, and forget models of the last server it does not list. */
 async function save(deps: ConnectServerDeps, baseUrl: string, key: string, report: ConnectionReport): Promise<void> {
   const config = vscode.workspace.getConfiguration("wisp");
-  if (key !== "") await deps.keys.store(key);
-  await config.update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
+  await deps.clients.switchServer(async () => {
+    if (key !== "") await deps.keys.store(key);
+    await config.update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
+  });
   for (const setting of roleSettings) {
     const model = config.get<string>(setting, "").trim();
     if (model === "" || report.models.includes(model)) continue;

@@ -5,6 +5,7 @@ import { servesOnlyEmbeddedModels } from "../../core/onboarding/embedded-models"
 import { delay } from "../../core/base/delay";
 import { servesRealTextModel, setupProblems, setupState, type SetupState } from "../../core/onboarding/setup-state";
 import type { ApiKeyStore } from "../api-key";
+import type { ClientFactory } from "../client-factory";
 import type { ConnectionMonitor } from "../connection-monitor";
 import { localDownloadDeps } from "../local-engine/download-model";
 import type { LocalServer } from "../local-server";
@@ -25,6 +26,7 @@ export interface OnboardingDeps {
   readonly context: vscode.ExtensionContext;
   readonly settings: Settings;
   readonly keys: ApiKeyStore;
+  readonly clients: ClientFactory;
   readonly connection: ConnectionMonitor;
   readonly localServer: LocalServer;
   readonly log: Logger;
@@ -59,7 +61,7 @@ export const setupViewId = "wisp.setup";
 const problemSettleMs = 1500;
 
 export function registerOnboarding(deps: OnboardingDeps): Onboarding {
-  const { context, settings, keys, connection, localServer, log } = deps;
+  const { context, settings, keys, clients, connection, localServer, log } = deps;
   const command = (id: string, run: (...args: unknown[]) => unknown) => registerWispCommand(id, run, log);
   const notice = new EmbeddedNotice(context.globalState, log);
   const reached = new Set<Milestone>();
@@ -108,7 +110,7 @@ export function registerOnboarding(deps: OnboardingDeps): Onboarding {
     settings.onDidChange(refresh),
     command("wisp.getStarted", () => vscode.commands.executeCommand("workbench.action.openWalkthrough", walkthroughId, false)),
     command("wisp.downloadRecommendedModel", () => downloadRecommendedModel({ ...downloads(), machine: readMachineFacts })),
-    command("wisp.connectServer", (url, key, prefill) => connectServer({ settings, keys, connection, log }, url, key, prefill)),
+    command("wisp.connectServer", (url, key, prefill) => connectServer({ settings, keys, clients, connection, log }, url, key, prefill)),
     command("wisp.getStarted.tryGhostText", () => tryGhostText(context.globalStorageUri)),
     command("wisp.getStarted.askChat", () => askChatAboutSample(context.globalStorageUri)),
   );

@@ -16,6 +16,15 @@ describe("redact", () => {
   it("removes login tokens from URLs", () => {
     assert.equal(redact("console: http://127.0.0.1:8765/login?token=abc123XYZ&x=1"), "console: http://127.0.0.1:8765/login?token=[redacted]&x=1");
   });
+  it("removes passwords and lone user names (tokens) from URLs, and keys from their query", () => {
+    assert.equal(redact("base URL https://alice:pw@proxy.example/v1"), "base URL https://alice:[redacted]@proxy.example/v1");
+    assert.equal(redact("base URL http://alice@10.0.0.2:8080/v1 (from settings)"), "base URL http://[redacted]@10.0.0.2:8080/v1 (from settings)");
+    assert.equal(
+      redact("base URL https://host/openai/v1?api-version=2024-10-21&api-key=abc123&api_key=def456&apikey=ghi789"),
+      "base URL https://host/openai/v1?api-version=2024-10-21&api-key=[redacted]&api_key=[redacted]&apikey=[redacted]",
+    );
+    assert.equal(redact("mail alice@example.com about it"), "mail alice@example.com about it", "an e-mail address is no URL");
+  });
   it("removes the known secrets wherever they appear", () => {
     assert.equal(redact("401 for key hunter2hunter2!", ["hunter2hunter2"]), "401 for key [redacted]!");
   });
