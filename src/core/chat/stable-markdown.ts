@@ -75,6 +75,15 @@ export function openCodeBlock(text: string): OpenCodeBlock | undefined {
   return scan(text).open;
 }
 
+/**
+ * Whether `text` may define a reference link (`[1]: https://…`, also in a quote). Such a
+ * definition applies to the whole answer, also to segments rendered before it came; a false
+ * positive only costs one render of the whole answer.
+ */
+export function mayDefineReferences(text: string): boolean {
+  return /^[ >]*\[[^\]\n]+\]:/m.test(text);
+}
+
 /** Characters of a growing code block highlighted together once their lines are complete. */
 export const codeChunkChars = 2_000;
 

@@ -31,4 +31,13 @@ describe("chat answers streamed and reloaded (webview, Chromium)", function () {
     }
     assert.deepEqual((await tokens(answer)).blocks, reloaded.blocks);
   });
+
+  it("a reference-style link defined at the end of a streamed answer is a link, as after a reload", async () => {
+    const answer = "See [the docs][1] for the details.\n\nThen run the tests.\n\n[1]: https://example.com/docs\n";
+    const reloaded = await whole(answer);
+    assert.deepEqual(reloaded.links, [{ text: "the docs", href: "https://example.com/docs", path: null, line: null }]);
+    const live = await tokens(answer);
+    assert.deepEqual(live.links, reloaded.links);
+    assert.equal(live.text, reloaded.text);
+  });
 });
