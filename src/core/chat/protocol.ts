@@ -30,6 +30,8 @@ export interface ChatSetupView {
 export interface Notice {
   /** Increases with every notice, so the view shows a repeated one again. */
   readonly id: number;
+  /** The activation that counted `id`: ids start again at 1 when VS Code restarts. */
+  readonly session: string;
   readonly text: string;
 }
 
