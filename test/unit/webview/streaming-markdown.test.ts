@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import type { CodeBlockAction } from "../../../src/webview/chat/code-blocks";
+import { parseViewMessage } from "../../../src/core/chat/protocol";
 import { openWebviewPage, type WebviewPage } from "./support/webview-page";
 
 interface Shown {
   text: string;
   blocks: (string | null)[][];
   links: { text: string | null; href: string | null; path: string | null; line: string | null }[];
-  asked: unknown[];
+  asked: ({ code: CodeBlockAction } | { open: { path: string; line?: number } })[];
 }
 type Page = { streamed(pieces: readonly string[]): Shown; whole(text: string): Shown; tokens(text: string, size?: number): Shown };
 
@@ -39,5 +41,21 @@ describe("chat answers streamed and reloaded (webview, Chromium)", function () {
     const live = await tokens(answer);
     assert.deepEqual(live.links, reloaded.links);
     assert.equal(live.text, reloaded.text);
+  });
+
+  it("every button and file link asks for what the extension accepts (no line 0, no 70-character language)", async () => {
+    const answer = ["Start at [the top](src/a.ts#L0), then [the total](src/cart.ts#L12).", "", "```" + "x".repeat(70), "print(1)", "```", ""].join("\n");
+    for (const shown of [await whole(answer), await tokens(answer)]) {
+      // As TurnView posts them to the extension.
+      const messages = shown.asked.map((a) => ("code" in a ? { type: "codeAction", ...a.code } : { type: "openFile", ...a.open }));
+      assert.deepEqual(
+        messages.map((m) => parseViewMessage(m) !== undefined),
+        messages.map(() => true),
+        JSON.stringify(messages),
+      );
+      assert.deepEqual(messages.filter((m) => m.type === "openFile"), [{ type: "openFile", path: "src/cart.ts", line: 12 }]);
+      assert.deepEqual(shown.blocks, [["Copy code", "Insert at Cursor", "Apply to the Editor (review the change)", "Open in New File"]]);
+      assert.ok(shown.text.includes("Start at the top, then the total."), shown.text);
+    }
   });
 });
