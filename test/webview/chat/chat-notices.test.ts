@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Notice } from "../../../src/core/chat/protocol";
-import { openWebviewPage, type WebviewPage } from "./support/webview-page";
+import { openWebviewPage, type WebviewPage } from "../support/webview-page";
 
 type Page = { start(): void; show(notice?: Notice): string | undefined };
 

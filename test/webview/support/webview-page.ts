@@ -7,7 +7,7 @@
 import { build } from "esbuild";
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { readToolchain } from "../../../harness/toolchain";
+import { readToolchain } from "../../harness/toolchain";
 
 export interface WebviewPage {
   readonly page: Page;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openWebviewPage, type WebviewPage } from "../webview/support/webview-page";
+import { openWebviewPage, type WebviewPage } from "../support/webview-page";
 
 interface Page {
   send(text: string): void;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { CodeBlockAction } from "../../../src/webview/chat/code-blocks";
 import { parseViewMessage } from "../../../src/core/chat/protocol";
-import { openWebviewPage, type WebviewPage } from "./support/webview-page";
+import { openWebviewPage, type WebviewPage } from "../support/webview-page";
 
 interface Shown {
   text: string;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ToolStep } from "../../../src/core/agent/agent-task";
-import { openWebviewPage, type WebviewPage } from "./support/webview-page";
+import { openWebviewPage, type WebviewPage } from "../support/webview-page";
 
 type Page = { show(steps: ToolStep[]): void; toggle(stepId: string): void; outputs(): Record<string, boolean> };
 
