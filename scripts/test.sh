@@ -44,6 +44,9 @@ step reliability npm run --silent test:reliability:short
 # Every platform's package and the universal one (npm run package -- --all), their contents checked.
 step package npm run --silent test:package
 step setup bash scripts/setup-vscode.sh
+# The chat view's and the console's pages in headless Chromium (installed by setup): streamed
+# Markdown against a reload, notices, the agent's steps, the playground.
+step webview npm run --silent test:webview
 # Replicas on PostgreSQL behind HAProxy (both installed by setup): consistency, drain, outages, faults.
 step team npm run --silent test:team
 step vscode npm run --silent test:vscode

@@ -28,6 +28,8 @@ export class ChatView {
   private turns: ChatTurn[] = [];
   private lastSent: Record<string, unknown> | undefined;
   private running: AbortController | undefined;
+  /** Counts Clears: an answer sent before the last Clear is not added to the cleared conversation. */
+  private clears = 0;
 
   private readonly model = h("select", { attrs: { name: "model" } });
   private readonly system = h("textarea", { attrs: { rows: 3, name: "system" } });
@@ -183,6 +185,7 @@ export class ChatView {
   }
 
   private clear(): void {
+    this.clears++;
     this.running?.abort();
     this.turns = [];
     this.lastSent = undefined;
@@ -224,6 +227,7 @@ export class ChatView {
     this.lastSent = built.body;
     const controller = new AbortController();
     this.running = controller;
+    const clears = this.clears;
     this.sendButton.disabled = true;
     this.stopButton.hidden = false;
     this.status.textContent = "waiting for the model…";
@@ -246,17 +250,19 @@ export class ChatView {
       } else {
         answer = answerFromResponse(await response.json());
       }
-      this.finish(answer, answer.error);
+      this.finish(answer, answer.error, false, clears !== this.clears);
     } catch (error) {
       const stopped = controller.signal.aborted;
-      this.finish(answer, stopped ? undefined : (error as Error).message, stopped);
+      this.finish(answer, stopped ? undefined : (error as Error).message, stopped, clears !== this.clears);
     }
   }
 
-  private finish(answer: ChatAnswer, error: string | undefined, stopped = false): void {
+  /** `cleared`: Clear was pressed while it ran; the conversation, status and errors stay cleared. */
+  private finish(answer: ChatAnswer, error: string | undefined, stopped: boolean, cleared: boolean): void {
     this.running = undefined;
     this.sendButton.disabled = false;
     this.stopButton.hidden = true;
+    if (cleared) return this.render();
     if (answer.content !== "" || answer.toolCalls?.length) this.turns.push({ role: "assistant", content: answer.content, toolCalls: answer.toolCalls });
     this.render();
     const parts: string[] = [];

@@ -54,7 +54,7 @@ export class UsageView {
   private render(): void {
     const report = this.report;
     if (!report) return;
-    const range = usageRange(this.range.value as UsageRangeName, report.now, -new Date(report.now).getTimezoneOffset());
+    const range = usageRange(this.range.value as UsageRangeName, report.now);
     const metric = this.metric.value as UsageMetric;
     const groupBy = this.groupBy.value as UsageGrouping;
     const label = (id: string) => (groupBy === "key" ? this.keyName(id) : id || "(no model)");

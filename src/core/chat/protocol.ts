@@ -30,6 +30,8 @@ export interface ChatSetupView {
 export interface Notice {
   /** Increases with every notice, so the view shows a repeated one again. */
   readonly id: number;
+  /** The activation that counted `id`: ids start again at 1 when VS Code restarts. */
+  readonly session: string;
   readonly text: string;
 }
 
@@ -152,7 +154,10 @@ type Fields = Record<string, (value: unknown) => boolean>;
 const text = (v: unknown) => typeof v === "string" && v.length <= maxViewText;
 const id = (v: unknown) => typeof v === "string" && /^[\w-]{1,64}$/.test(v);
 const name = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 256;
-const language = (v: unknown) => typeof v === "string" && v.length <= 64;
+/** Longest code block language accepted from the webview (it sends "" for a longer one). */
+export const maxCodeLanguage = 64;
+
+const language = (v: unknown) => typeof v === "string" && v.length <= maxCodeLanguage;
 const filePath = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 1024;
 
 const stepId = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 128;

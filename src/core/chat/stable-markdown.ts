@@ -25,7 +25,7 @@ interface Scan {
 /**
  * One pass over the complete lines. A cut is the start of a line that follows a blank line,
  * outside any code fence, and begins a top-level block that cannot continue what is above it
- * (not indented, not a list item that would join the list above); or the line after the closing
+ * (not indented, not a list item that would join the list above, not a code fence); or the line after the closing
  * fence of a block whose fence starts the line: nothing after it can change that block.
  */
 function scan(text: string): Scan {
@@ -47,7 +47,9 @@ function scan(text: string): Scan {
       previousBlank = false;
     } else {
       const blank = line.trim() === "";
-      if (previousBlank && !blank && /^\S/.test(line) && !listItem.test(line) && !line.startsWith(">")) cut = start;
+      // Not before a fence: the block belongs with the text above it, which may name its file
+      // ("In `src/cart.ts`:"), and a block in a segment of its own would not see that text.
+      if (previousBlank && !blank && /^\S/.test(line) && !listItem.test(line) && !line.startsWith(">") && marker === undefined) cut = start;
       if (marker !== undefined) {
         const language = line.slice(line.indexOf(marker) + marker.length).trim().split(/\s+/, 1)[0] ?? "";
         // A fence at the start of the line is a block of its own: not inside a list item or a quote.
@@ -71,6 +73,15 @@ export function stablePrefixLength(text: string): number {
  */
 export function openCodeBlock(text: string): OpenCodeBlock | undefined {
   return scan(text).open;
+}
+
+/**
+ * Whether `text` may define a reference link (`[1]: https://…`, also in a quote). Such a
+ * definition applies to the whole answer, also to segments rendered before it came; a false
+ * positive only costs one render of the whole answer.
+ */
+export function mayDefineReferences(text: string): boolean {
+  return /^[ >]*\[[^\]\n]+\]:/m.test(text);
 }
 
 /** Characters of a growing code block highlighted together once their lines are complete. */

@@ -8,11 +8,12 @@ export type UsageRangeName = "24h" | "7d" | "30d";
 export const usageMetrics: readonly UsageMetric[] = ["requests", "prompt_tokens", "completion_tokens", "images"];
 export const usageRangeNames: readonly UsageRangeName[] = ["24h", "7d", "30d"];
 
-/** Time slots of a chart: `slots` steps of `stepMs` from `from`. */
+/** Time slots of a chart: hours, or local days (23 to 25 hours long where the clocks change). */
 export interface UsageRange {
-  readonly from: number;
-  readonly stepMs: number;
-  readonly slots: number;
+  /** Each slot's start, oldest first; a slot ends where the next starts, the last at `end`. */
+  readonly starts: readonly number[];
+  readonly end: number;
+  readonly hourly: boolean;
 }
 
 export interface UsageSeries {
@@ -34,32 +35,39 @@ export interface UsageTotal {
 }
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /**
- * The last 24 hours by hour, or the last 7 or 30 days by local day; `utcOffsetMinutes` is the
- * local zone's offset (minus Date#getTimezoneOffset()), so days start at local midnight.
+ * The last 24 hours by hour, or the last 7 or 30 days by day of this zone (the browser's). Days
+ * are stepped as local dates: a day across a change of the clocks is not 24 hours long.
  */
-export function usageRange(name: UsageRangeName, now: number, utcOffsetMinutes = 0): UsageRange {
+export function usageRange(name: UsageRangeName, now: number): UsageRange {
   if (name === "24h") {
     const next = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
-    return { from: next - 24 * HOUR_MS, stepMs: HOUR_MS, slots: 24 };
+    return { starts: Array.from({ length: 24 }, (_, i) => next - (24 - i) * HOUR_MS), end: next, hourly: true };
   }
   const days = name === "7d" ? 7 : 30;
-  const offset = utcOffsetMinutes * 60_000;
-  const tomorrow = Math.floor((now + offset) / DAY_MS) * DAY_MS + DAY_MS - offset;
-  return { from: tomorrow - days * DAY_MS, stepMs: DAY_MS, slots: days };
+  const today = new Date(now);
+  const midnight = (back: number) => new Date(today.getFullYear(), today.getMonth(), today.getDate() - back).getTime();
+  return { starts: Array.from({ length: days }, (_, i) => midnight(days - 1 - i)), end: midnight(-1), hourly: false };
 }
 
-export const slotTimes = (range: UsageRange): number[] => Array.from({ length: range.slots }, (_, i) => range.from + i * range.stepMs);
+export const slotTimes = (range: UsageRange): readonly number[] => range.starts;
+
+/** A slot's label in this zone: "14:30" for an hour (zones may be off by half hours), "Mar 29" for a day. */
+export function slotLabel(range: UsageRange, t: number): string {
+  const date = new Date(t);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return range.hourly ? `${two(date.getHours())}:${two(date.getMinutes())}` : date.toLocaleDateString(undefined, { month: "short", day: "numeric" });
+}
 
 export function metricValue(b: Pick<UsageBucket, UsageMetric>, metric: UsageMetric): number {
   return b[metric];
 }
 
 function slotOf(range: UsageRange, hour: number): number | undefined {
-  const slot = Math.floor((hour - range.from) / range.stepMs);
-  return slot >= 0 && slot < range.slots ? slot : undefined;
+  if (hour >= range.end) return undefined;
+  const slot = range.starts.findLastIndex((start) => start <= hour);
+  return slot < 0 ? undefined : slot;
 }
 
 /** One series per key or model with anything in the range, largest total first. */
@@ -71,7 +79,7 @@ export function usageSeries(buckets: readonly UsageBucket[], metric: UsageMetric
     if (slot === undefined || value === 0) continue;
     const id = groupBy === "key" ? b.key : b.model;
     let values = byId.get(id);
-    if (!values) byId.set(id, (values = new Array<number>(range.slots).fill(0)));
+    if (!values) byId.set(id, (values = new Array<number>(range.starts.length).fill(0)));
     values[slot]! += value;
   }
   return [...byId.entries()]

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { randomUUID } from "node:crypto";
 import { localAddress } from "../../core/net/local-address";
 import { chatSnippets, planChatRequest, type ChatRequestBody, type ChatSetup } from "../../core/chat/chat-request";
 import { chosenChatModel } from "../../core/chat/chat-models";
@@ -57,6 +58,8 @@ export class ChatPanel implements vscode.Disposable {
   readonly customization: ChatCustomization;
   private notice: Notice | undefined;
   private noticeId = 0;
+  /** The view's page state outlives this activation: its notice ids are told apart by this. */
+  private readonly noticeSession = randomUUID();
   private focusOnReady = false;
   private readonly deltas: DeltaQueue;
   private readonly disposables: vscode.Disposable[] = [];
@@ -130,7 +133,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   showNotice(text: string): void {
-    this.notice = { id: ++this.noticeId, text };
+    this.notice = { id: ++this.noticeId, session: this.noticeSession, text };
     this.postState();
   }
 

@@ -10,6 +10,12 @@ import { actionButton, el } from "./dom";
 
 type Post = (message: ViewMessage) => void;
 
+/**
+ * Step outputs the user opened (true) or closed (false), by step id. The rows are drawn again
+ * on every output chunk of a running command: this keeps what the user chose across redraws.
+ */
+export type OutputFolds = Map<string, boolean>;
+
 const statusLabels: Record<ToolStep["status"], string> = {
   asking: "waiting for you",
   running: "running",
@@ -20,16 +26,16 @@ const statusLabels: Record<ToolStep["status"], string> = {
 };
 
 /** The steps of the task, in order (text the model wrote between its calls included). */
-export function agentSteps(task: AgentTask, post: Post): HTMLElement {
+export function agentSteps(task: AgentTask, post: Post, folds: OutputFolds): HTMLElement {
   const list = el("ol", { className: "agent-steps", "aria-label": "What the agent did" });
   for (const step of task.steps) {
     if (step.kind === "text") list.append(el("li", { className: "agent-text" }, step.text.trim()));
-    else list.append(toolRow(step, post));
+    else list.append(toolRow(step, post, folds));
   }
   return list;
 }
 
-function toolRow(step: ToolStep, post: Post): HTMLElement {
+function toolRow(step: ToolStep, post: Post, folds: OutputFolds): HTMLElement {
   const counts = step.added !== undefined && step.status === "done" ? el("span", { className: "agent-counts" }, el("span", { className: "added" }, `+${step.added}`), " ", el("span", { className: "removed" }, `−${step.removed ?? 0}`)) : undefined;
   const exit = step.exitCode !== undefined ? el("span", { className: "agent-exit" }, step.exitCode === null ? "killed" : `exit ${step.exitCode}`) : undefined;
   const status = statusLabels[step.status] ? el("span", { className: `agent-status ${step.status}` }, statusLabels[step.status]) : undefined;
@@ -39,8 +45,10 @@ function toolRow(step: ToolStep, post: Post): HTMLElement {
   else if (step.note && (step.status === "failed" || step.status === "denied")) row.append(el("p", { className: "agent-note" }, step.note));
   if (step.output !== undefined && step.status !== "asking") {
     const details = el("details", { className: "agent-output" }, el("summary", {}, step.status === "running" ? "Output (live)" : "Output"), el("pre", {}, step.output === "" ? "(no output yet)" : step.output));
-    // A running command's output stays open while it runs; finished ones are folded.
-    if (step.status === "running") details.open = true;
+    // A running command's output is open while it runs, finished ones are folded; unless the user chose.
+    details.open = folds.get(step.id) ?? step.status === "running";
+    // A click on the summary (also Enter or Space on it) toggles after this: record the new state.
+    details.querySelector("summary")!.addEventListener("click", () => folds.set(step.id, !details.open));
     row.append(details);
   }
   return row;

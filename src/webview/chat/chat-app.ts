@@ -1,5 +1,5 @@
 import { errorActions } from "../../core/chat/error-actions";
-import type { HostMessage, ViewState } from "../../core/chat/protocol";
+import type { HostMessage, Notice, ViewState } from "../../core/chat/protocol";
 import { RedoBar } from "./checkpoint-view";
 import { Composer } from "./composer";
 import { ConversationView } from "./conversation-view";
@@ -84,7 +84,9 @@ export class ChatApp {
     if (switched && !typedFirst) this.composer.setDraft(state.view.draft);
     this.composer.show(state.chat.pending, state.streaming, state.mode);
     this.composer.showCustomization(state.commands, state.agents, state.agentId);
-    if (state.notice && state.notice.id > this.host.page.noticeSeen) this.showNotice(state.notice.id, state.notice.text);
+    // A notice of a new activation is new whatever its id: the host counts from 1 again.
+    const { noticeSeen, noticeSession } = this.host.page;
+    if (state.notice && (state.notice.session !== noticeSession || state.notice.id > noticeSeen)) this.showNotice(state.notice);
     if (typedFirst) this.saveView();
   }
 
@@ -100,8 +102,8 @@ export class ChatApp {
     this.banner.replaceChildren(el("p", {}, `Cannot list the server's models: ${error.message}`), el("div", { className: "actions" }, ...actions));
   }
 
-  private showNotice(id: number, text: string): void {
-    this.host.update({ noticeSeen: id });
+  private showNotice({ id, session, text }: Notice): void {
+    this.host.update({ noticeSeen: id, noticeSession: session });
     this.notice.replaceChildren(el("span", {}, text), actionButton("Dismiss", () => (this.notice.hidden = true), { className: "dismiss" }, "×"));
     this.notice.hidden = false;
     clearTimeout(this.noticeTimer);

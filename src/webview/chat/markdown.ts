@@ -6,6 +6,7 @@
 import DOMPurify from "dompurify";
 import MarkdownIt from "markdown-it";
 import { looksLikePath } from "../../core/chat/code-block-path";
+import { maxCodeLanguage } from "../../core/chat/protocol";
 import { highlightCode } from "./highlight";
 
 const md = new MarkdownIt({
@@ -50,7 +51,8 @@ purify.addHook("afterSanitizeAttributes", (node) => {
 
 /** A relative link to a line of a file: `src/cart.ts#L12` (no scheme, no `..`). */
 function fileLine(href: string): { path: string; line: number } | undefined {
-  const match = /^([^:#?]+)#L(\d{1,7})$/.exec(href);
+  // Lines count from 1, as the extension requires: a link to line 0 would do nothing when clicked.
+  const match = /^([^:#?]+)#L([1-9]\d{0,6})$/.exec(href);
   if (!match) return undefined;
   let path: string;
   try {
@@ -76,10 +78,11 @@ export function renderMarkdown(text: string): DocumentFragment {
   return fragment;
 }
 
-/** The fence language of a rendered code block ("" when it had none). */
+/** The fence language of a rendered code block ("" when it had none, or one too long for the extension). */
 export function codeLanguage(code: Element): string {
   const match = /(?:^|\s)language-([\w+#.-]+)/.exec(code.className);
-  return match?.[1] ?? "";
+  // The extension refuses a longer one, and the block's buttons would do nothing.
+  return match?.[1] !== undefined && match[1].length <= maxCodeLanguage ? match[1] : "";
 }
 
 /** Highlighted code as sanitized nodes (only spans with classes survive); plain text when the language is unknown. */

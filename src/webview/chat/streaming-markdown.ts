@@ -1,4 +1,4 @@
-import { openCodeBlock, stablePrefixLength, type OpenCodeBlock } from "../../core/chat/stable-markdown";
+import { mayDefineReferences, openCodeBlock, stablePrefixLength, type OpenCodeBlock } from "../../core/chat/stable-markdown";
 import { decorateCodeBlocks, type CodeBlockAction } from "./code-blocks";
 import { el } from "./dom";
 import { GrowingCode } from "./growing-code";
@@ -16,6 +16,8 @@ export class StreamingMarkdown {
   private readonly tail = el("div", { className: "segment tail" });
   private text = "";
   private frozen = 0;
+  /** Segments rendered before the tail (the text up to `frozen`). */
+  private segments = 0;
   /** The code block growing at the end of the tail, and where its code starts in the text. */
   private growing: { readonly codeStart: number; readonly frozen: number; readonly code: GrowingCode } | undefined;
 
@@ -29,6 +31,9 @@ export class StreamingMarkdown {
   /** Shows `text`; `final` when no more will come (everything is then frozen). */
   update(text: string, final: boolean): void {
     if (!text.startsWith(this.text.slice(0, this.frozen))) this.reset();
+    // Segments rendered before a reference definition came show its links as plain text: once
+    // the answer is complete, render it whole, as a reload does.
+    else if (final && this.segments + (text.length > this.frozen ? 1 : 0) > 1 && mayDefineReferences(text)) this.reset();
     this.text = text;
     const stable = final ? text.length : stablePrefixLength(text);
     if (stable > this.frozen) {
@@ -36,6 +41,7 @@ export class StreamingMarkdown {
       segment.append(this.render(text.slice(this.frozen, stable)));
       this.element.insertBefore(segment, this.tail);
       this.frozen = stable;
+      this.segments++;
     }
     const tail = text.slice(this.frozen);
     const open = final ? undefined : openCodeBlock(tail);
@@ -63,6 +69,7 @@ export class StreamingMarkdown {
   private reset(): void {
     this.element.replaceChildren(this.tail);
     this.frozen = 0;
+    this.segments = 0;
     this.growing = undefined;
   }
 

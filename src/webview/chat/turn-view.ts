@@ -4,7 +4,7 @@ import { describeAttachment } from "../../core/chat/prompt";
 import type { ViewMessage } from "../../core/chat/protocol";
 import { actionButton, el } from "./dom";
 import { StreamingMarkdown } from "./streaming-markdown";
-import { agentFooter, agentKey, agentSteps } from "./agent-view";
+import { agentFooter, agentKey, agentSteps, type OutputFolds } from "./agent-view";
 import { todoPanel } from "./todo-view";
 import { restoreControl, type RestoreInfo } from "./checkpoint-view";
 import { compactionNote, handoffBar } from "./handoff-bar";
@@ -30,6 +30,8 @@ export class TurnView {
   /** The header, notices and footer around an answer's markdown. */
   private around: ChildNode[] = [];
   private frame = "";
+  /** Kept across redraws of the steps (each output chunk redraws them). */
+  private readonly outputFolds: OutputFolds = new Map();
 
   constructor(private turn: ChatTurn, context: TurnContext, private readonly post: (message: ViewMessage) => void) {
     this.element = el("article", { className: `turn ${turn.role}` });
@@ -63,7 +65,7 @@ export class TurnView {
     // would restyle and lay out all of it again (a long task when a 2,000-token answer ends).
     for (const node of this.around) node.remove();
     const todos = turn.agent?.todos?.length ? todoPanel(turn.agent.todos, context.latest) : undefined;
-    const above = [...answerHeader(turn), compactionNote(turn), todos, turn.agent ? agentSteps(turn.agent, this.post) : undefined].filter((n): n is HTMLElement => n !== undefined);
+    const above = [...answerHeader(turn), compactionNote(turn), todos, turn.agent ? agentSteps(turn.agent, this.post, this.outputFolds) : undefined].filter((n): n is HTMLElement => n !== undefined);
     const below = [...(turn.agent ? agentFooter(turn, turn.agent, context.latest, context.streaming, this.post) : []), handoffBar(turn, context.latest, context.streaming, this.post), ...answerFooter(turn, context, this.post)].filter((n): n is HTMLElement => n !== undefined);
     this.markdown.element.before(...above);
     this.markdown.element.after(...below);

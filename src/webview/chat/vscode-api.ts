@@ -13,8 +13,9 @@ declare function acquireVsCodeApi(): VsCodeApi;
  * kept by the extension instead, with the chats, so they also survive a reload.
  */
 export interface PageState {
-  /** The newest notice already shown. */
+  /** The newest notice already shown, and the activation that sent it (see Notice). */
   readonly noticeSeen: number;
+  readonly noticeSession?: string;
 }
 
 /** The page's channel to the extension: typed messages out, persisted page state. */
@@ -24,7 +25,7 @@ export class Host {
 
   constructor() {
     const saved = this.api.getState() as Partial<PageState> | undefined;
-    this.state = { noticeSeen: saved?.noticeSeen ?? 0 };
+    this.state = { noticeSeen: saved?.noticeSeen ?? 0, ...(saved?.noticeSession ? { noticeSession: saved.noticeSession } : {}) };
   }
 
   post(message: ViewMessage): void {

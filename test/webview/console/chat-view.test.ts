@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { openWebviewPage, type WebviewPage } from "../support/webview-page";
+
+interface Page {
+  send(text: string): void;
+  click(text: string): void;
+  messages(): string[];
+  idle(): boolean;
+  sent(): string[][];
+}
+
+describe("console playground chat (Chromium)", function () {
+  this.timeout(60_000);
+  let web: WebviewPage;
+  before(async () => (web = await openWebviewPage(join(import.meta.dirname, "pages/chat-page.ts"))));
+  after(() => web?.close());
+
+  const call = <T>(name: keyof Page, arg?: string) => web.page.evaluate(([n, a]) => (window as unknown as { consoleChat: Record<string, (a?: string) => unknown> }).consoleChat[n]!(a), [name, arg] as const) as Promise<T>;
+
+  it("Clear while an answer streams leaves an empty conversation: the next Send has no orphan answer", async () => {
+    await call("send", "Tell me a story");
+    await web.page.waitForFunction(() => document.querySelector(".messages")!.textContent!.includes("Once upon"));
+    await call("click", "Clear");
+    await web.page.waitForFunction(() => (window as unknown as { consoleChat: Page }).consoleChat.idle());
+    assert.deepEqual(await call("messages"), []);
+    await call("send", "Hi");
+    await web.page.waitForFunction(() => (window as unknown as { consoleChat: Page }).consoleChat.idle() && document.querySelector(".messages")!.textContent!.includes("Hello!"));
+    assert.deepEqual(await call("messages"), ["user: Hi", "assistant: Hello!"]);
+    assert.deepEqual((await call<string[][]>("sent"))[1], ["system: You are a helpful assistant.", "user: Hi"]);
+  });
+});
