@@ -1,5 +1,7 @@
 import * as assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { basename, join } from "node:path";
 import sharp from "sharp";
 import * as vscode from "vscode";
@@ -198,6 +200,36 @@ describe("Wisp: Generate Image against the local server (real VS Code)", functio
     const meta = await sharp(readFileSync(join(workspace(), saved!))).metadata();
     assert.deepEqual({ format: meta.format, width: meta.width, height: meta.height }, { format: "png", width: 96, height: 64 });
     rmSync(join(workspace(), saved!));
+  });
+
+  it("names the file after what the server answered: PNG bytes for a JPEG request (as DALL·E answers) are saved as .png", async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c00" } }).png().toBuffer();
+    const asked: Record<string, unknown>[] = [];
+    // A server that draws PNG whatever the format asked for.
+    const pngOnly = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        const answer = request.url?.endsWith("/images/generations")
+          ? (asked.push(JSON.parse(body) as Record<string, unknown>), { created: 1, data: [{ b64_json: png.toString("base64") }] })
+          : { object: "list", data: [{ id: "png-only", object: "model", owned_by: "test" }] };
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((resolve) => pngOnly.listen(0, "127.0.0.1", resolve));
+    try {
+      await setBaseUrl(`http://127.0.0.1:${(pngOnly.address() as AddressInfo).port}/v1`);
+      await configure({ model: "png-only", format: "jpg", width: 96, height: 64, steps: 2 });
+      await openWithCursor("kite.ts", "// a red kite|\n");
+      const result = await generate();
+      assert.equal(asked.length, 1);
+      assert.equal(result.format, "png");
+      assert.match(basename(fileOf(result)), /^a-red-kite-\d{8}-\d{6}\.png$/);
+      assert.equal((await sharp(readFileSync(fileOf(result))).metadata()).format, "png");
+    } finally {
+      pngOnly.close();
+      await setBaseUrl(server.baseUrl);
+    }
   });
 
   it("says which size the server refused", async () => {

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { ImageExtension } from "../../core/api/images";
 import { buildImageRequest } from "../../core/image/image-request";
+import { imageKindOf } from "../../core/image/image-kind";
 import { formatSize, type ImageSize } from "../../core/image/image-size";
 import { markdownImage, markdownImageLink } from "../../core/image/markdown-link";
 import { reportFor, showImageError } from "./image-error-report";
@@ -69,17 +70,18 @@ async function generateImage(deps: ImageCommandDeps, attempt: Attempt): Promise<
   if (result === undefined) return { kind: "cancelled", at: "generation" };
   const seed = result.seeds[0] ?? (parameters.seed >= 0 ? parameters.seed : undefined);
   const bytes = result.images[0]!;
+  const format = formatOf(deps, bytes, image.format);
   let file: vscode.Uri;
   try {
-    file = await saveImage(target, bytes, prompt, image.format, started);
+    file = await saveImage(target, bytes, prompt, format, started);
   } catch (error) {
     const message = saveFailureMessage(error, target);
     deps.log.error(`image: ${message} (${error instanceof Error ? error.message : String(error)})`);
-    offerSaveElsewhere(deps, ask, message, target, { bytes, seed, now: started });
+    offerSaveElsewhere(deps, ask, message, target, { bytes, format, seed, now: started });
     return { kind: "failed", message, actions: [saveAs, "Open Settings"] };
   }
   await present(deps, ask, file, seed);
-  return { kind: "saved", uri: file.toString(), seed, model: ask.model, size: parameters.size, format: image.format, prompt };
+  return { kind: "saved", uri: file.toString(), seed, model: ask.model, size: parameters.size, format, prompt };
 }
 
 async function generateVariations(deps: ImageCommandDeps, attempt: Attempt, panels: Set<vscode.WebviewPanel>): Promise<ImageCommandResult> {
@@ -93,18 +95,18 @@ async function generateVariations(deps: ImageCommandDeps, attempt: Attempt, pane
   const request = buildImageRequest({ ...parameters, seed, model: ask.model, prompt, format: image.format, count });
   const result = await generateWithProgress(ask.client, request, deps.log);
   if (result === undefined) return { kind: "cancelled", at: "generation" };
-  const variations = result.images.map((bytes, index) => ({ bytes, seed: result.seeds[index] }));
+  const variations = result.images.map((bytes, index) => ({ bytes, seed: result.seeds[index], format: formatOf(deps, bytes, image.format) }));
   const panel = showVariationsPanel(deps.extensionUri, {
     prompt,
     details: `${formatSize(parameters.size)}, ${parameters.steps} steps, ${ask.model}: pick one to save`,
-    format: image.format,
+    format: variations[0]!.format,
     variations,
     save: async (index) => {
       const now = new Date();
-      const target = await chooseSaveTarget(image.folder, prompt, image.format, now);
-      if (target === undefined) throw new Error("Not saved: no file was chosen.");
       const variation = variations[index]!;
-      const file = await saveImage(target, variation.bytes, prompt, image.format, now).catch((error: unknown) => {
+      const target = await chooseSaveTarget(image.folder, prompt, variation.format, now);
+      if (target === undefined) throw new Error("Not saved: no file was chosen.");
+      const file = await saveImage(target, variation.bytes, prompt, variation.format, now).catch((error: unknown) => {
         throw new Error(saveFailureMessage(error, target));
       });
       // Beside the preview, which keeps the focus: more variations can be saved from it.
@@ -121,8 +123,8 @@ async function generateVariations(deps: ImageCommandDeps, attempt: Attempt, pane
  * Says why the image could not be saved in `target`, with Save As… (the image, which took its time
  * to make, is kept until the message closes) and Open Settings (wisp.image.folder). Not awaited.
  */
-function offerSaveElsewhere(deps: ImageCommandDeps, ask: ImageAsk, message: string, target: SaveTarget, image: { bytes: Uint8Array; seed: number | undefined; now: Date }): void {
-  const format = ask.image.format;
+function offerSaveElsewhere(deps: ImageCommandDeps, ask: ImageAsk, message: string, target: SaveTarget, image: { bytes: Uint8Array; format: ImageExtension; seed: number | undefined; now: Date }): void {
+  const { format } = image;
   void vscode.window.showErrorMessage(`Wisp: ${message} Save it elsewhere, or choose the folder in wisp.image.folder.`, saveAs, "Open Settings").then(async (choice) => {
     if (choice === "Open Settings") return void (await vscode.commands.executeCommand("workbench.action.openSettings", "wisp.image.folder"));
     if (choice !== saveAs) return;
@@ -134,6 +136,16 @@ function offerSaveElsewhere(deps: ImageCommandDeps, ask: ImageAsk, message: stri
       void vscode.window.showErrorMessage(`Wisp: ${saveFailureMessage(again, chosen)}`);
     }
   });
+}
+
+/**
+ * The format the image's bytes are in: a server may answer PNG to a request for JPEG or WebP
+ * (OpenAI's DALL·E models do), and a file named .jpg holding a PNG confuses what opens it.
+ */
+function formatOf(deps: ImageCommandDeps, bytes: Uint8Array, asked: ImageExtension): ImageExtension {
+  const kind = imageKindOf(bytes) ?? asked;
+  if (kind !== asked) deps.log.info(`image: asked for ${asked}, the server answered ${kind}: saved as .${kind}`);
+  return kind;
 }
 
 /**
