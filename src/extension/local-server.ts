@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -162,13 +163,15 @@ export class LocalServer implements vscode.Disposable {
       await this.ensureKey(command, dirs.dataDir, report);
       if (signal.aborted) throw new StartCancelled();
       const args = ["--host", host, "--port", String(port), "--models-dir", dirs.modelsDir, "--data-dir", dirs.dataDir];
-      const launched = await this.withForwardedHost(command, origin, host);
+      const launch = randomUUID();
+      const forwarded = await this.withForwardedHost(command, origin, host);
+      const launched = { ...forwarded, env: { ...forwarded.env, WISP_LAUNCH_ID: launch } };
       this.log.info(`starting ${command.label}: ${[command.command, ...command.argv(args, false)].join(" ")}`);
       const server = ServerProcess.start(launched, args, (line) => {
         this.log.info(`server: ${line}`);
         report(line.slice(0, 120));
       });
-      if (!(await this.waitReady(server, command, origin, signal))) return this.alreadyThere(host, port, origin);
+      if (!(await this.waitReady(server, command, origin, signal, launch))) return this.alreadyThere(host, port, origin);
       this.process = server;
       this.address = { host, port };
       await this.checkKey(command, dirs.dataDir);
@@ -212,9 +215,9 @@ export class LocalServer implements vscode.Disposable {
   }
 
   /** True once this server answers; false when another one took the port meanwhile. */
-  private async waitReady(server: ServerProcess, command: ServerCommand, origin: string, signal: AbortSignal): Promise<boolean> {
+  private async waitReady(server: ServerProcess, command: ServerCommand, origin: string, signal: AbortSignal, launch: string): Promise<boolean> {
     try {
-      await server.waitHealthy(origin, healthTimeoutMs, signal);
+      await server.waitHealthy(origin, healthTimeoutMs, signal, launch);
       return true;
     } catch (error) {
       await server.stop();

@@ -167,6 +167,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       ...DEFAULT_CONFIG,
       host: values.host ?? DEFAULT_CONFIG.host,
       allowedHosts: allowedHosts(values["allowed-hosts"], env),
+      ...(env.WISP_LAUNCH_ID ? { launchId: env.WISP_LAUNCH_ID } : {}),
       port: values.port === "0" ? 0 : positiveInt("port", values.port, DEFAULT_CONFIG.port),
       modelsDir,
       dataDir,

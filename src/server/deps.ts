@@ -20,6 +20,11 @@ export interface ServerConfig {
    * loopback host only these; elsewhere every name while none is given.
    */
   allowedHosts: AllowedHosts;
+  /**
+   * WISP_LAUNCH_ID, echoed by GET /health: the editor that started this server tells its own
+   * answer from another server's on the same port (two windows starting at once).
+   */
+  launchId?: string;
   modelsDir: string;
   dataDir: string;
   threads: number;

@@ -4,6 +4,7 @@ import path from "node:path";
 import OpenAI from "openai";
 import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
 import { createOpenApiValidator } from "../helpers/openapi";
+import { parseCommand } from "../../src/server/cli-args";
 import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
 const openapi = createOpenApiValidator();
@@ -107,6 +108,17 @@ describe("GET /v1/models and API keys", function () {
     assert.equal(typeof metrics.promptTokensEvaluated, "number");
     assert.deepEqual(metrics.images, { running: 0, waiting: 0 }, "no image generation has run");
     assert.ok(!JSON.stringify(metrics).includes(server.key));
-    assert.equal((await fetch(`${server.origin}/health`)).status, 200);
+    assert.deepEqual(await (await fetch(`${server.origin}/health`)).json(), { status: "ok" });
+  });
+
+  it("names in /health the launch its starter gave it (WISP_LAUNCH_ID): an editor tells its own server from another window's on the port", async () => {
+    const command = parseCommand([], { WISP_LAUNCH_ID: "window-b" });
+    assert.ok(command.kind === "serve");
+    const launched = await startServer({ launchId: command.config.launchId });
+    try {
+      assert.deepEqual(await (await fetch(`${launched.origin}/health`)).json(), { status: "ok", launch: "window-b" });
+    } finally {
+      await launched.app.close();
+    }
   });
 });

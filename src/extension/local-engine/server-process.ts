@@ -54,17 +54,21 @@ export class ServerProcess {
   get spawnFailure(): NodeJS.ErrnoException | undefined { return this.failure; }
 
   /**
-   * Resolves once `GET {origin}/health` answers 200. Rejects when the process exits first, after
-   * `timeoutMs`, or when `signal` aborts.
+   * Resolves once `GET {origin}/health` answers 200 for this process: with `launch` (its
+   * WISP_LAUNCH_ID), an answer naming another launch is another server's (a second window that
+   * started one on the same port first). Rejects when the process exits first, after `timeoutMs`,
+   * or when `signal` aborts.
    */
-  async waitHealthy(origin: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  async waitHealthy(origin: string, timeoutMs: number, signal?: AbortSignal, launch?: string): Promise<void> {
     let exit: ProcessExit | undefined;
     void this.exited.then((e) => (exit = e));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (exit !== undefined) throw new ExitedEarly(exit, this.recentOutput());
-      if (await answersHealth(origin, signal)) {
-        // The port may belong to another server while this one is still loading: only ours counts.
+      const health = await healthOf(origin, signal);
+      // The port may belong to another server while this one is still loading: only ours counts.
+      // An answer without a launch is an older server's, or a custom command's that drops the variable.
+      if (health !== undefined && (launch === undefined || health.launch === undefined || health.launch === launch)) {
         if (exit === undefined && this.alive) return;
       }
       if (Date.now() > deadline) throw new Error(`the local server did not answer within ${Math.round(timeoutMs / 1000)} s (see Wisp: Show Logs).`);
@@ -98,14 +102,20 @@ export class ExitedEarly extends Error {
 
 /** Whether a Wisp server answers `GET {origin}/health` (it needs no key). */
 export async function answersHealth(origin: string, signal?: AbortSignal): Promise<boolean> {
+  return (await healthOf(origin, signal)) !== undefined;
+}
+
+/** A Wisp server's health answer at `origin` (the launch it names, if any); undefined when none answers. */
+async function healthOf(origin: string, signal?: AbortSignal): Promise<{ readonly launch?: string } | undefined> {
   const timeout = AbortSignal.timeout(2000);
   try {
     const response = await fetch(`${origin}/health`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    if (!response.ok) return false;
-    const body = (await response.json()) as { status?: unknown };
-    return body.status === "ok";
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as { status?: unknown; launch?: unknown };
+    if (body.status !== "ok") return undefined;
+    return typeof body.launch === "string" ? { launch: body.launch } : {};
   } catch {
-    return false;
+    return undefined;
   }
 }
 

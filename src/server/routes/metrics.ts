@@ -9,7 +9,7 @@ import type { TextEngineMetrics } from "../engines/text/text-engine";
 /** What GET /metrics.json answers. */
 export type ServerMetrics = TextEngineMetrics & { images: ImageEngineMetrics };
 
-const statusSchema = { type: "object", properties: { status: { type: "string" }, reasons: { type: "array", items: { type: "string" } } } } as const;
+const statusSchema = { type: "object", properties: { status: { type: "string" }, reasons: { type: "array", items: { type: "string" } }, launch: { type: "string" } } } as const;
 
 /** Why the server should not be sent requests now (empty: ready). */
 export function notReadyReasons(deps: ServerDeps): string[] {
@@ -26,7 +26,8 @@ export const metricsRoutes: RoutePlugin = async (app, { deps }) => {
   app.get("/metrics", async (_request, reply) => reply.type(deps.metrics.contentType).send(await deps.metrics.text()));
   // Spread into a plain object: the schema's type is an open record, which an interface is not.
   app.get("/metrics.json", { schema: { response: { 200: { type: "object", additionalProperties: true } } } }, async () => ({ ...deps.textEngine.metrics(), images: deps.imageEngine.metrics() }) satisfies ServerMetrics);
-  app.get("/health", { schema: { response: { 200: statusSchema } } }, async () => ({ status: "ok" }));
+  const launch = deps.config.launchId;
+  app.get("/health", { schema: { response: { 200: statusSchema } } }, async () => ({ status: "ok", ...(launch === undefined ? {} : { launch }) }));
   app.get("/ready", { schema: { response: { 200: statusSchema, 503: statusSchema } } }, async (_request, reply) => {
     const reasons = notReadyReasons(deps);
     return reasons.length === 0 ? { status: "ready" } : reply.code(503).send({ status: "not ready", reasons });

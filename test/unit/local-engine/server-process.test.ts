@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ExitedEarly, ServerProcess } from "../../../src/extension/local-engine/server-process";
+import type { ServerCommand } from "../../../src/extension/local-engine/server-command";
+
+/** A stand-in for wisp-server: a Node script that prints and stays up (or exits) as told. */
+function stub(script: string): ServerCommand {
+  return { command: process.execPath, argv: () => ["-e", script], env: { ...process.env }, label: "a stub server", custom: false };
+}
+
+/** Another server already on the port, answering /health as a Wisp server does. */
+async function healthServer(body: Record<string, string>): Promise<{ origin: string; server: Server }> {
+  const server = createServer((_request, response) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body)));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe("extension/local-engine: a started server counts as up only when the health answer is its own", () => {
+  const started: ServerProcess[] = [];
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((p) => p.stop(500)));
+    for (const s of servers.splice(0)) s.close();
+  });
+  const start = (script: string) => {
+    const process = ServerProcess.start(stub(script), [], () => {});
+    started.push(process);
+    return process;
+  };
+
+  it("another window's server on the port (another launch) is not taken for ours: ours fails to bind and says so", async () => {
+    const other = await healthServer({ status: "ok", launch: "window-a" });
+    servers.push(other.server);
+    // Still loading for a moment, then the bind fails, as wisp-server's does on a taken port.
+    const ours = start(`setTimeout(() => { console.error("Error: listen EADDRINUSE: address already in use"); process.exit(1); }, 1500)`);
+    await assert.rejects(ours.waitHealthy(other.origin, 20_000, undefined, "window-b"), (error: unknown) => error instanceof ExitedEarly && /EADDRINUSE/.test(error.output));
+  });
+
+  it("its own launch's answer, and an older server's answer without one, count", async () => {
+    const own = await healthServer({ status: "ok", launch: "window-b" });
+    const older = await healthServer({ status: "ok" });
+    servers.push(own.server, older.server);
+    const ours = start("setTimeout(() => {}, 30_000)");
+    await ours.waitHealthy(own.origin, 20_000, undefined, "window-b");
+    await ours.waitHealthy(older.origin, 20_000, undefined, "window-b");
+  });
+});
