@@ -101,6 +101,12 @@ describe("console admin token and sessions", () => {
     assert.ok(!fromSameOrigin(request({ origin: "http://127.0.0.1:8765", "sec-fetch-site": "cross-site" })));
     assert.ok(!fromSameOrigin(request({ origin: "null" })));
     assert.ok(!fromSameOrigin(request({})), "no browser page sent it");
+    // Behind a proxy that ends TLS (a tunnel, Codespaces' or code-server's port forwarding): an https page, an http request.
+    const proxied = (headers: Record<string, string>) => ({ headers: { host: "wisp.example.com", ...headers }, protocol: "http" }) as unknown as FastifyRequest;
+    assert.ok(fromSameOrigin(proxied({ origin: "https://wisp.example.com", "sec-fetch-site": "same-origin" })), "the console's own page through the proxy");
+    assert.ok(!fromSameOrigin(proxied({ origin: "https://evil.example" })));
+    assert.ok(!fromSameOrigin(proxied({ origin: "https://wisp.example.com.evil.example" })));
+    assert.ok(!fromSameOrigin(proxied({ origin: "ftp://wisp.example.com" })));
     assert.equal(readCookie(request({ cookie: "a=1; wisp_console_8765=abc; b=2" }), "wisp_console_8765"), "abc");
     assert.equal(readCookie(request({ cookie: "xwisp_console_8765=abc" }), "wisp_console_8765"), undefined);
     assert.ok(matchesSecret("s3cret", "s3cret") && !matchesSecret("s3cre", "s3cret") && !matchesSecret(undefined, "s3cret"));

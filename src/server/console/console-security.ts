@@ -64,7 +64,15 @@ export function fromSameOrigin(request: FastifyRequest): boolean {
   if (site !== undefined && site !== "same-origin") return false;
   const origin = request.headers.origin;
   if (origin === undefined) return site === "same-origin";
-  return origin === `${request.protocol}://${request.headers.host ?? ""}`;
+  let page: URL;
+  try {
+    page = new URL(origin);
+  } catch {
+    return false; // "null" (a sandboxed frame, a file) and anything else unreadable.
+  }
+  // The host decides, not the scheme: behind a proxy that ends TLS (a tunnel, a remote editor's
+  // port forwarding) the page is https while the request reaches this server as http.
+  return (page.protocol === "http:" || page.protocol === "https:") && page.host === (request.headers.host ?? "").toLowerCase();
 }
 
 const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
