@@ -78,6 +78,13 @@ describe("POST /v1/completions", function () {
     assert.notEqual(a.choices[0]!.text, c.choices[0]!.text);
   });
 
+  it("without a seed, each choice and each request draws its own (not one per second)", async () => {
+    const texts = async () => (await complete({ max_tokens: 16, n: 3, temperature: 1 })).choices.map((c) => c.text);
+    const first = await texts();
+    assert.equal(new Set(first).size, 3, JSON.stringify(first));
+    assert.notDeepEqual(await texts(), first);
+  });
+
   it("negative seeds and seeds of 2^32 and above each give their own output, not seed 0's or seed mod 2^32's", async () => {
     const text = async (seed: number) => (await complete({ max_tokens: 16, temperature: 1, seed })).choices[0]!.text;
     const seeds = [0, 1, -1, -2, 2 ** 32, 2 ** 32 + 1];
