@@ -147,6 +147,20 @@ describe("POST /v1/chat/completions", function () {
     }
   });
 
+  it("ends a json_schema answer at its closing brace: no trailing newlines billed, stop within a tight max_tokens", async () => {
+    const schema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false };
+    const response_format = { type: "json_schema" as const, json_schema: { name: "answer", schema } };
+    for (const seed of [1, 2, 3]) {
+      const loose = await chat({ max_tokens: 60, temperature: 1, seed, response_format });
+      const content = loose.choices[0]!.message.content!;
+      assert.ok(content.endsWith("}"), JSON.stringify(content));
+      // Room for the answer's tokens and the end of generation after them, none for newlines.
+      const tight = await chat({ max_tokens: loose.usage!.completion_tokens + 1, temperature: 1, seed, response_format });
+      assert.equal(tight.choices[0]!.message.content, content);
+      assert.equal(tight.choices[0]!.finish_reason, "stop");
+    }
+  });
+
   it("reads anyOf in a guided_json schema as a choice of its branches, not as null", async () => {
     const schema = {
       anyOf: [
