@@ -228,6 +228,17 @@ describe("POST /v1/completions", function () {
     assert.deepEqual(lp.text_offset, lp.tokens!.map((_, i) => lp.tokens!.slice(0, i).join("").length));
   });
 
+  it("counts text_offset in the text's characters when a character is split over tokens", async () => {
+    const response = await complete({ max_tokens: 30, logprobs: 1, guided_json: { const: "😀 é and 😀!" } });
+    const { text } = response.choices[0]!;
+    const lp = response.choices[0]!.logprobs!;
+    assert.equal(text, '"😀 é and 😀!"');
+    assert.ok(lp.tokens!.includes("\uFFFD"), JSON.stringify(lp.tokens));
+    lp.tokens!.forEach((token, i) => {
+      if (token !== "\uFFFD") assert.equal(text.slice(lp.text_offset![i], lp.text_offset![i]! + token.length), token, `token ${i}`);
+    });
+  });
+
   it("streams logprobs whose text_offset runs on across chunks, as the unstreamed ones, per choice", async () => {
     const body = { model: TEXT_MODEL, prompt: PROMPT, max_tokens: 10, n: 2, temperature: 1, seed: 21, logprobs: 2 };
     const whole = (await (await server.fetch("/v1/completions", { json: body })).json()) as { choices: { index: number; logprobs: { text_offset: number[] } }[] };
