@@ -98,10 +98,18 @@ describe("POST /v1/chat/completions", function () {
     for (const entry of content) {
       assert.equal(entry.top_logprobs.length, 4);
       assert.equal(entry.top_logprobs[0]!.logprob, entry.logprob);
-      assert.deepEqual(entry.bytes, [...Buffer.from(entry.token, "utf8")]);
+      // A piece of a character reads U+FFFD; its bytes are its own (see the test below).
+      if (!entry.token.includes("\uFFFD")) assert.deepEqual(entry.bytes, [...Buffer.from(entry.token, "utf8")]);
     }
     const without = await chat({ max_tokens: 5 });
     assert.equal(without.choices[0]!.logprobs, null);
+  });
+
+  it("gives each token's own bytes, so that a character split over tokens can be joined again", async () => {
+    const response = await chat({ max_tokens: 30, logprobs: true, top_logprobs: 2, guided_json: { const: "😀 é" } });
+    const { content } = response.choices[0]!.logprobs!;
+    assert.ok(content!.some((e) => e.token === "\uFFFD"), JSON.stringify(content));
+    assert.equal(Buffer.concat(content!.map((e) => Buffer.from(e.bytes!))).toString("utf8"), response.choices[0]!.message.content);
   });
 
   it("reports the model's own logprobs whatever the sampling temperature", async () => {
@@ -144,6 +152,20 @@ describe("POST /v1/chat/completions", function () {
       assert.ok(parsed.size === "small" || parsed.size === "large");
       assert.deepEqual(Object.keys(parsed).sort(), ["ok", "size"]);
       assert.equal(response.choices[0]!.finish_reason, "stop");
+    }
+  });
+
+  it("ends a json_schema answer at its closing brace: no trailing newlines billed, stop within a tight max_tokens", async () => {
+    const schema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false };
+    const response_format = { type: "json_schema" as const, json_schema: { name: "answer", schema } };
+    for (const seed of [1, 2, 3]) {
+      const loose = await chat({ max_tokens: 60, temperature: 1, seed, response_format });
+      const content = loose.choices[0]!.message.content!;
+      assert.ok(content.endsWith("}"), JSON.stringify(content));
+      // Room for the answer's tokens and the end of generation after them, none for newlines.
+      const tight = await chat({ max_tokens: loose.usage!.completion_tokens + 1, temperature: 1, seed, response_format });
+      assert.equal(tight.choices[0]!.message.content, content);
+      assert.equal(tight.choices[0]!.finish_reason, "stop");
     }
   });
 

@@ -78,6 +78,13 @@ describe("POST /v1/completions", function () {
     assert.notEqual(a.choices[0]!.text, c.choices[0]!.text);
   });
 
+  it("without a seed, each choice and each request draws its own (not one per second)", async () => {
+    const texts = async () => (await complete({ max_tokens: 16, n: 3, temperature: 1 })).choices.map((c) => c.text);
+    const first = await texts();
+    assert.equal(new Set(first).size, 3, JSON.stringify(first));
+    assert.notDeepEqual(await texts(), first);
+  });
+
   it("negative seeds and seeds of 2^32 and above each give their own output, not seed 0's or seed mod 2^32's", async () => {
     const text = async (seed: number) => (await complete({ max_tokens: 16, temperature: 1, seed })).choices[0]!.text;
     const seeds = [0, 1, -1, -2, 2 ** 32, 2 ** 32 + 1];
@@ -219,6 +226,17 @@ describe("POST /v1/completions", function () {
       assert.ok(entries.every(([, v]) => v <= 0));
     });
     assert.deepEqual(lp.text_offset, lp.tokens!.map((_, i) => lp.tokens!.slice(0, i).join("").length));
+  });
+
+  it("counts text_offset in the text's characters when a character is split over tokens", async () => {
+    const response = await complete({ max_tokens: 30, logprobs: 1, guided_json: { const: "😀 é and 😀!" } });
+    const { text } = response.choices[0]!;
+    const lp = response.choices[0]!.logprobs!;
+    assert.equal(text, '"😀 é and 😀!"');
+    assert.ok(lp.tokens!.includes("\uFFFD"), JSON.stringify(lp.tokens));
+    lp.tokens!.forEach((token, i) => {
+      if (token !== "\uFFFD") assert.equal(text.slice(lp.text_offset![i], lp.text_offset![i]! + token.length), token, `token ${i}`);
+    });
   });
 
   it("streams logprobs whose text_offset runs on across chunks, as the unstreamed ones, per choice", async () => {

@@ -5,7 +5,7 @@ import { fileLines } from "../engines/text/line-candidates";
 import type { ChoiceResult, TokenLogprob } from "../engines/text/types";
 import { ApiError } from "../errors";
 import type { SchemaType } from "../json-schema-to-ts-provider";
-import { completionLogprobs } from "./logprobs-format";
+import { completionLogprobs, TextOffsets } from "./logprobs-format";
 import { completionResponseSchema } from "./response-schemas";
 import { samplingProperties } from "./schemas";
 import { answerText, type TextResponseFormat } from "./text-response";
@@ -52,16 +52,16 @@ function completionFormat(echoes: readonly string[]): TextResponseFormat {
   const choice = (c: ChoiceResult, index: number) => ({
     index,
     text: echo(index) + c.text,
-    logprobs: c.logprobs ? completionLogprobs(c.logprobs, echo(index).length) : null,
+    logprobs: c.logprobs ? completionLogprobs(c.logprobs, new TextOffsets(echo(index).length)) : null,
     finish_reason: c.finishReason,
   });
   // text_offset counts from the start of the choice's whole text, as unstreamed: each chunk goes on
   // from where the choice's previous one ended.
-  const offsets = new Map<number, number>();
+  const offsets = new Map<number, TextOffsets>();
   const streamedLogprobs = (index: number, logprobs: TokenLogprob[]) => {
-    const offset = offsets.get(index) ?? echo(index).length;
-    offsets.set(index, logprobs.reduce((at, e) => at + e.token.length, offset));
-    return completionLogprobs(logprobs, offset);
+    const choiceOffsets = offsets.get(index) ?? new TextOffsets(echo(index).length);
+    offsets.set(index, choiceOffsets);
+    return completionLogprobs(logprobs, choiceOffsets);
   };
   return {
     idPrefix: "cmpl",

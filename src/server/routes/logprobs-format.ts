@@ -13,14 +13,37 @@ export function chatLogprobs(entries: TokenLogprob[]) {
   };
 }
 
-/** `offset` is where the first entry's text starts in the choice text (prompt length when echoing). */
-export function completionLogprobs(entries: TokenLogprob[], offset = 0) {
-  const textOffset: number[] = [];
-  let at = offset;
-  for (const e of entries) {
-    textOffset.push(at);
-    at += e.token.length;
+/**
+ * Where each token starts in a choice's text: at the character its first byte is part of. The
+ * pieces of a character split over tokens read "\uFFFD" each but make one character (two UTF-16
+ * units for an emoji) of the text. A streamed choice keeps one for all its chunks.
+ */
+export class TextOffsets {
+  /** Bytes since the last whole character, and where they start in the text. */
+  private tail: number[] = [];
+
+  /** `at`: where the first entry starts (prompt length when echoing). */
+  constructor(private at = 0) {}
+
+  next(entries: readonly TokenLogprob[]): number[] {
+    return entries.map((e) => {
+      // The last character decoded holds the token's first byte (a U+FFFD where that is no character).
+      const upTo = new TextDecoder().decode(Uint8Array.from([...this.tail, ...e.bytes.slice(0, 1)]));
+      const start = this.at + upTo.length - (/[\uDC00-\uDFFF]$/.test(upTo) ? 2 : Math.min(upTo.length, 1));
+      this.tail.push(...e.bytes);
+      const decoder = new TextDecoder();
+      const whole = decoder.decode(Uint8Array.from(this.tail), { stream: true });
+      if (decoder.decode() === "") {
+        this.at += whole.length;
+        this.tail = [];
+      }
+      return start;
+    });
   }
+}
+
+export function completionLogprobs(entries: TokenLogprob[], offsets: TextOffsets = new TextOffsets()) {
+  const textOffset = offsets.next(entries);
   return {
     tokens: entries.map((e) => e.token),
     token_logprobs: entries.map((e) => e.logprob),

@@ -54,6 +54,21 @@ describe("tool call grammar", () => {
     assert.deepEqual(grammarSchema(schema), { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a", "b"] });
   });
 
+  it("rewrites anyOf and allOf only where they are keywords, not property names or data", () => {
+    const schema = {
+      type: "object",
+      properties: { allOf: { type: "string" }, anyOf: { type: "integer" }, c: { const: { anyOf: 1 }, default: { allOf: 2 } } },
+      required: ["allOf", "anyOf"],
+      $defs: { anyOf: { anyOf: [{ type: "null" }] } },
+    };
+    assert.deepEqual(grammarSchema(schema), {
+      type: "object",
+      properties: { allOf: { type: "string" }, anyOf: { type: "integer" }, c: { const: { anyOf: 1 }, default: { allOf: 2 } } },
+      required: ["allOf", "anyOf"],
+      $defs: { anyOf: { oneOf: [{ type: "null" }] } },
+    });
+  });
+
   it("escapes literals for GBNF", () => {
     assert.equal(gbnfLiteral('a"b\\c\n\t\u0001'), '"a\\"b\\\\c\\n\\t\\x01"');
   });

@@ -26,13 +26,22 @@ export function boundedNumbers(gbnf: string): string {
 }
 
 /**
+ * node-llama-cpp's JSON-schema grammars end the root in "\n\n\n\n" [\n]* for its chat loop to stop
+ * on; this engine stops when the grammar is complete: the answer ends at its closing brace instead
+ * of in four or more billed newlines (finish_reason length under a tight max_tokens).
+ */
+export function withoutTrailingNewlines(gbnf: string): string {
+  return gbnf.replace(/^(root ::= .*?) "\\n\\n\\n\\n" \[\\n\]\*$/m, "$1");
+}
+
+/**
  * A grammar for JSON that `schema` accepts, read the way tool-call-grammar.ts's grammarSchema reads
  * it (anyOf as oneOf, allOf merged): node-llama-cpp's JSON-schema grammar would otherwise write null
  * for those. A schema it cannot turn into a grammar is the client's error, reported on `param`.
  */
 async function schemaGrammar(llama: Llama, schema: unknown, message: string, param: string): Promise<LlamaGrammar> {
   try {
-    return await inWholeCharacters(llama, await llama.createGrammarForJsonSchema(grammarSchema(schema) as never), boundedNumbers);
+    return await inWholeCharacters(llama, await llama.createGrammarForJsonSchema(grammarSchema(schema) as never), (gbnf) => withoutTrailingNewlines(boundedNumbers(gbnf)));
   } catch (error) {
     throw new EngineInputError(`${message}: ${(error as Error).message}`, param);
   }

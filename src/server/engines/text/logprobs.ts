@@ -1,5 +1,6 @@
 // Per-token logprobs in the model's own distribution, as OpenAI reports them.
 import type { LlamaModel, Token } from "node-llama-cpp";
+import { tokenBytes } from "./token-bytes";
 import type { TokenLogprob } from "./types";
 
 // JSON has no -Infinity: a token with no probability gets a very low finite logprob instead.
@@ -29,7 +30,7 @@ export function logprobEntry(model: LlamaModel, token: Token, probabilities: Map
   const logprobs = modelLogprobs(probabilities, temperature, model.fileInfo.metadata.tokenizer.ggml.tokens.length);
   const describe = (t: Token) => {
     const text = model.detokenize([t], true);
-    return { token: text, bytes: [...Buffer.from(text, "utf8")] };
+    return { token: text, bytes: tokenBytes(model, t, text) };
   };
   const logOf = (t: Token) => Math.max(logprobs.get(t) ?? -Infinity, FLOOR);
   // The map is sorted most likely first, and rescaling keeps the order.

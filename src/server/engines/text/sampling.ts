@@ -1,4 +1,5 @@
 // Maps OpenAI sampling fields onto node-llama-cpp's per-evaluation options.
+import { randomInt } from "node:crypto";
 import {
   LlamaGrammarEvaluationState,
   TokenBias,
@@ -33,6 +34,14 @@ export function samplerSeed(seed: number, choiceIndex: number): number {
   value = BigInt.asUintN(64, (value ^ (value >> 27n)) * 0x94d049bb133111ebn);
   value ^= value >> 31n;
   return Number((value ^ (value >> 32n)) & 0xffffffffn) % 0xffffffff;
+}
+
+/**
+ * The request's sampling with a seed: its own, or one drawn for it. Unseeded, node-llama-cpp seeds
+ * every sequence with the current second, so n choices (and a retry) within a second were the same.
+ */
+export function withSeed(sampling: SamplingSettings): SamplingSettings {
+  return sampling.seed === undefined ? { ...sampling, seed: randomInt(0xffffffff) } : sampling;
 }
 
 /**

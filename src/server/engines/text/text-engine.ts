@@ -10,6 +10,7 @@ import { healedInfill, infillPrompt, withBos } from "./infill-prompt";
 import { callGrammar, jsonGrammar } from "./json-grammars";
 import { type LoadedModel, ModelLoader, type ModelLoaderOptions } from "./model-loader";
 import { addUsage, NOTHING_USED, withPartialUsage } from "./partial-usage";
+import { withSeed } from "./sampling";
 import { TokenTexts, type TokenTableCounts } from "./token-texts";
 import type { CallLayout } from "./tool-call-layout";
 import type { ChoiceResult, FileLines, GenerationRequest, GenerationResult, TokenHealing } from "./types";
@@ -108,7 +109,7 @@ export class TextEngine {
     // Not AbortSignal.any: a signal it makes stays reachable from the long-lived closing signal (with
     // the pool's listener, all it holds) until that aborts, which leaked about 1.5 KiB per request.
     const link = new LinkedAbortController(request.signal, this.closing.signal);
-    const run = this.load(id, path).then((loaded) => generateChoices(loaded, { ...request, signal: link.signal }, this.options, this.tables, this.counters));
+    const run = this.load(id, path).then((loaded) => generateChoices(loaded, { ...request, sampling: withSeed(request.sampling), signal: link.signal }, this.options, this.tables, this.counters));
     this.running.add(run);
     const settled = () => {
       this.running.delete(run);

@@ -21,7 +21,21 @@ export function grammarSchema(schema: unknown): unknown {
   if (schema === null || typeof schema !== "object") return schema;
   const { allOf, ...rest } = schema as { allOf?: unknown };
   const merged = Array.isArray(allOf) ? allOf.reduce<Record<string, unknown>>(mergeSchemas, rest) : rest;
-  return Object.fromEntries(Object.entries(merged).map(([key, value]) => [key === "anyOf" ? "oneOf" : key, grammarSchema(value)]));
+  return Object.fromEntries(Object.entries(merged).map(([key, value]) => [key === "anyOf" ? "oneOf" : key, subschemas(key, value)]));
+}
+
+// Only schemas are read as schemas: the keys of these are property (or definition) names, and
+// other keywords' values (enum, const, default, required) are data; a property named anyOf stays.
+const schemaMaps = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const schemaValues = new Set([
+  "anyOf", "oneOf", "items", "prefixItems", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties",
+  "contains", "propertyNames", "not", "if", "then", "else",
+]);
+
+function subschemas(keyword: string, value: unknown): unknown {
+  if (schemaValues.has(keyword)) return grammarSchema(value);
+  if (!schemaMaps.has(keyword) || value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, grammarSchema(schema)]));
 }
 
 function mergeSchemas(into: Record<string, unknown>, next: unknown): Record<string, unknown> {
