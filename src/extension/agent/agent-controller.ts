@@ -94,7 +94,7 @@ export class AgentController implements vscode.Disposable {
 
   constructor(private readonly deps: AgentControllerDeps) {
     this.mcpTools = deps.mcp?.(this.approvals);
-    this.checkpoint = CheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-checkpoint") : undefined);
+    this.checkpoint = CheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-checkpoint") : undefined, deps.log);
     this.highlights = new AgentHighlights((path) => this.original(path));
     this.requestCheckpoints = RequestCheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-requests") : undefined);
     // Every chat with a stored entry, listed or not: a damaged index must not cost its checkpoints.
