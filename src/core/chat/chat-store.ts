@@ -15,6 +15,8 @@ import {
 export interface ChatStorage {
   get(key: string): unknown;
   update(key: string, value: unknown): PromiseLike<void>;
+  /** Every stored key (workspaceState has it too): the chats are listed again from their entries when the index is lost. */
+  keys?(): readonly string[];
 }
 
 interface ChatIndex {
@@ -38,6 +40,8 @@ export interface ChatStoreOptions {
 export class ChatStore {
   private summaries: ChatSummary[];
   private activeId: string;
+  /** Chats listed again from their own entries at open, the index being missing or damaged. */
+  private readonly rebuilt: number;
   private readonly chats = new Map<string, Chat>();
   private readonly dirty = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -45,13 +49,34 @@ export class ChatStore {
 
   constructor(private readonly storage: ChatStorage, private readonly options: ChatStoreOptions) {
     const index = readIndex(storage.get(chatIndexKey));
-    this.summaries = index ? [...index.chats] : [];
-    this.activeId = index?.activeId ?? "";
+    // Without an index, a fresh one would hide every stored chat (their entries stay, never listed).
+    this.summaries = index ? [...index.chats] : storedSummaries(storage);
+    this.rebuilt = index ? 0 : this.summaries.length;
+    this.activeId = index?.activeId ?? this.list()[0]?.id ?? "";
+    if (this.rebuilt > 0) {
+      this.markIndexDirty();
+      void this.flush();
+    }
     if (!this.summaries.some((s) => s.id === this.activeId)) {
       const chat = this.summaries[0] ? this.get(this.summaries[0].id) : undefined;
       if (chat) this.activeId = chat.id;
       else this.create();
     }
+  }
+
+  /** How many chats were listed again from their own entries at open (0: the index was read). */
+  recovered(): number {
+    return this.rebuilt;
+  }
+
+  /**
+   * The listed chats and every chat the storage holds an entry of: what belongs to any of them
+   * (agent checkpoints) is kept, even for a chat an index written before a crash does not list.
+   */
+  storedIds(): Set<string> {
+    const ids = new Set(this.summaries.map((s) => s.id));
+    for (const key of this.storage.keys?.() ?? []) if (key.startsWith(chatKey(""))) ids.add(key.slice(chatKey("").length));
+    return ids;
   }
 
   /** Newest first; of two changed in the same millisecond, the one made later (summaries are in the order made). */
@@ -156,6 +181,18 @@ export class ChatStore {
 
 /** Not a chat id (ids are word characters): marks the index as needing a write. */
 const indexMarker = "#index";
+
+/** The summaries of every readable chat entry, oldest first (the index's order: the order made). */
+function storedSummaries(storage: ChatStorage): ChatSummary[] {
+  const prefix = chatKey("");
+  return (storage.keys?.() ?? [])
+    .filter((key) => key.startsWith(prefix))
+    .flatMap((key) => {
+      const chat = readChat(storage.get(key), key.slice(prefix.length));
+      return chat ? [summarize(chat)] : [];
+    })
+    .sort((a, b) => a.updatedAt - b.updatedAt);
+}
 
 function readIndex(value: unknown): ChatIndex | undefined {
   if (!isRecord(value) || value.version !== 1 || typeof value.activeId !== "string" || !Array.isArray(value.chats)) return undefined;

@@ -94,10 +94,11 @@ export class AgentController implements vscode.Disposable {
 
   constructor(private readonly deps: AgentControllerDeps) {
     this.mcpTools = deps.mcp?.(this.approvals);
-    this.checkpoint = CheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-checkpoint") : undefined);
+    this.checkpoint = CheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-checkpoint") : undefined, deps.log);
     this.highlights = new AgentHighlights((path) => this.original(path));
     this.requestCheckpoints = RequestCheckpointStore.open(deps.storageFolder ? join(deps.storageFolder, "agent-requests") : undefined);
-    void this.requestCheckpoints.prune(new Set(deps.store.list().map((c) => c.id))).catch((error: Error) => deps.log.warn(`agent: pruning checkpoints failed: ${error.message}`));
+    // Every chat with a stored entry, listed or not: a damaged index must not cost its checkpoints.
+    void this.requestCheckpoints.prune(deps.store.storedIds()).catch((error: Error) => deps.log.warn(`agent: pruning checkpoints failed: ${error.message}`));
     this.checkpoints = new CheckpointActions({
       store: deps.store,
       checkpoints: this.requestCheckpoints,

@@ -1,6 +1,8 @@
-import { mkdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { access, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Checkpoint, type FileOriginal } from "../../core/agent/checkpoint";
+import type { Logger } from "../logger";
 
 /** Which task the checkpoint belongs to: the chat and its answer turn. */
 export interface CheckpointOwner {
@@ -23,7 +25,9 @@ interface Manifest {
 /**
  * The originals of the files the current task changed, kept on disk in the workspace's storage
  * (so Undo still restores them after a reload), for one task at a time: starting the next task
- * keeps the last one's changes.
+ * keeps the last one's changes. Each original is a file named by its SHA-256, written once and
+ * renamed into place, so a name never holds another file's bytes nor half of its own, whichever
+ * manifest a crash leaves.
  */
 export class CheckpointStore {
   private checkpoint = new Checkpoint();
@@ -32,12 +36,12 @@ export class CheckpointStore {
   /** Disk work, one piece after another: a task's clearing of the folder never lands after its first save. */
   private disk: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly folder: string | undefined) {}
+  private constructor(private readonly folder: string | undefined, private readonly log: Pick<Logger, "warn"> | undefined) {}
 
   /** The store in `folder` (undefined: kept in memory only), with what an earlier window left. */
-  static async open(folder: string | undefined): Promise<CheckpointStore> {
-    const store = new CheckpointStore(folder);
-    if (folder) await store.load(folder).catch(() => undefined);
+  static async open(folder: string | undefined, log?: Pick<Logger, "warn">): Promise<CheckpointStore> {
+    const store = new CheckpointStore(folder, log);
+    if (folder) await store.load(folder).catch((error: Error) => log?.warn(`agent: reading the last task's checkpoint failed: ${error.message}`));
     return store;
   }
 
@@ -128,28 +132,102 @@ export class CheckpointStore {
     return done;
   }
 
+  /** The originals first, then the manifest naming them, then the originals it no longer names: a crash at any point leaves a manifest whose files all hold what it says. */
   private async write(): Promise<void> {
     if (!this.folder || !this.owner) return;
-    await mkdir(this.folder, { recursive: true });
-    const files = await Promise.all(
-      this.checkpoint.undoPlan().map(async (step, index) => {
-        if (step.action === "delete") return { path: step.path, existed: false };
-        const blob = `${index}.bin`;
-        await writeFile(join(this.folder!, blob), step.bytes);
-        return { path: step.path, existed: true, blob };
-      }),
-    );
+    const folder = this.folder;
+    await mkdir(folder, { recursive: true });
+    const files: Manifest["files"][number][] = [];
+    for (const step of this.checkpoint.undoPlan()) {
+      if (step.action === "delete") {
+        files.push({ path: step.path, existed: false });
+        continue;
+      }
+      const blob = `${hashOf(step.bytes)}.bin`;
+      // Already there: it was renamed into place whole, with these bytes.
+      if (!(await exists(join(folder, blob)))) await writeDurably(join(folder, blob), step.bytes);
+      files.push({ path: step.path, existed: true, blob });
+    }
     const manifest: Manifest = { owner: this.owner, files, ...(this.folderRoot === undefined ? {} : { root: this.folderRoot }) };
-    await writeFile(join(this.folder, "manifest.json"), JSON.stringify(manifest));
+    await writeDurably(join(folder, "manifest.json"), new TextEncoder().encode(JSON.stringify(manifest)));
+    const named = new Set(files.map((f) => f.blob));
+    const stale = (await readdir(folder)).filter((name) => (name.endsWith(".bin") && !named.has(name)) || name.endsWith(".tmp"));
+    await Promise.all(stale.map((name) => unlink(join(folder, name)).catch(() => undefined)));
   }
 
   private async load(folder: string): Promise<void> {
-    const manifest = JSON.parse(await readFile(join(folder, "manifest.json"), "utf8")) as Manifest;
+    let text: string;
+    try {
+      text = await readFile(join(folder, "manifest.json"), "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw error;
+    }
+    const manifest = parseManifest(text);
+    if (!manifest) return this.setAside(folder);
     this.owner = manifest.owner;
     this.folderRoot = manifest.root;
+    const unreadable: string[] = [];
     for (const file of manifest.files) {
-      const original: FileOriginal = file.existed && file.blob ? { existed: true, bytes: new Uint8Array(await readFile(join(folder, file.blob))) } : { existed: false };
-      this.checkpoint.remember(file.path, original);
+      if (!file.existed) {
+        this.checkpoint.remember(file.path, { existed: false });
+        continue;
+      }
+      const bytes = file.blob === undefined ? undefined : await readBlob(folder, file.blob);
+      if (bytes) this.checkpoint.remember(file.path, { existed: true, bytes });
+      else unreadable.push(file.path);
     }
+    if (unreadable.length > 0) this.log?.warn(`agent: the last task's originals of ${unreadable.join(", ")} are missing or damaged: Undo leaves those files as they are`);
   }
+
+  /** A manifest that cannot be read: the folder, originals included, is kept aside for the user rather than cleared by the next task. */
+  private async setAside(folder: string): Promise<void> {
+    const aside = `${folder}.corrupt-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    await rename(folder, aside);
+    this.log?.warn(`agent: the last task's checkpoint could not be read (a damaged manifest.json): Undo of that task is not available; its files are kept in ${aside}`);
+  }
+}
+
+function parseManifest(text: string): Manifest | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const manifest = value as Partial<Manifest> | null;
+  if (typeof manifest !== "object" || manifest === null || typeof manifest.owner?.chatId !== "string" || typeof manifest.owner.turnId !== "string" || !Array.isArray(manifest.files)) return undefined;
+  const filesOk = manifest.files.every((f) => typeof f === "object" && f !== null && typeof f.path === "string" && typeof f.existed === "boolean");
+  return filesOk ? (manifest as Manifest) : undefined;
+}
+
+/** A stored original: a plain name in the folder; a hash-named one only when its bytes still have that hash. */
+async function readBlob(folder: string, name: string): Promise<Uint8Array | undefined> {
+  if (!/^[\w.-]+\.bin$/.test(name)) return undefined;
+  const bytes = await readFile(join(folder, name)).then((b) => new Uint8Array(b), () => undefined);
+  if (!bytes) return undefined;
+  const hashed = /^([0-9a-f]{64})\.bin$/.exec(name);
+  // Names such as 0.bin are from before hashes: read as they are.
+  return hashed && hashed[1] !== hashOf(bytes) ? undefined : bytes;
+}
+
+function hashOf(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
+}
+
+/** To a temporary file flushed to disk, then renamed: a crash or power cut never leaves the name on cut-short bytes. */
+async function writeDurably(file: string, bytes: Uint8Array): Promise<void> {
+  const temporary = `${file}.${randomBytes(4).toString("hex")}.tmp`;
+  const handle = await open(temporary, "w");
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, file);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { ChatStorage } from "../../core/chat/chat-store";
 import type { Logger } from "../logger";
@@ -7,15 +7,17 @@ import type { Logger } from "../logger";
  * Chats as JSON files in the workspace's storage folder (on the extension host's disk), one file
  * per key. workspaceState reaches the editor's storage lazily (in a browser, seconds later), so a
  * reload soon after an answer could lose it; these files are written when asked, synchronously
- * at shutdown. Each write goes to a temporary file renamed over the old one, so a crash leaves
- * the previous version rather than half of one.
+ * at shutdown. Each write goes to a temporary file, flushed to disk, renamed over the old one, so
+ * a crash or a power cut leaves the previous version rather than half of one.
  */
 export class FileChatStorage implements ChatStorage {
   private readonly values = new Map<string, unknown>();
+  /** Files that could not be read, renamed aside (kept for the user, never read again). */
+  private readonly damaged: string[] = [];
 
   private constructor(private readonly dir: string, private readonly log: Logger) {}
 
-  /** Reads every stored value of `dir` (created if missing). */
+  /** Reads every stored value of `dir` (created if missing); an unreadable file is renamed aside, not overwritten later. */
   static open(dir: string, log: Logger): FileChatStorage {
     const storage = new FileChatStorage(dir, log);
     mkdirSync(dir, { recursive: true });
@@ -24,7 +26,7 @@ export class FileChatStorage implements ChatStorage {
       try {
         storage.values.set(decodeURIComponent(name.slice(0, -".json".length)), JSON.parse(readFileSync(join(dir, name), "utf8")));
       } catch (error) {
-        log.warn(`chat: skipped the unreadable file ${name}: ${(error as Error).message}`);
+        storage.setAside(name, error as Error);
       }
     }
     return storage;
@@ -32,6 +34,15 @@ export class FileChatStorage implements ChatStorage {
 
   get(key: string): unknown {
     return this.values.get(key);
+  }
+
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+
+  /** The damaged files kept aside at open, by their new names. */
+  setAsideFiles(): readonly string[] {
+    return this.damaged;
   }
 
   /** Small JSON files: written at once (a few ms at most), so the order of writes is the order of calls. */
@@ -44,12 +55,36 @@ export class FileChatStorage implements ChatStorage {
       } else {
         const text = JSON.stringify(value);
         this.values.set(key, JSON.parse(text));
-        writeFileSync(`${file}.tmp`, text);
+        writeDurably(`${file}.tmp`, text);
         renameSync(`${file}.tmp`, file);
       }
     } catch (error) {
       this.log.error(`chat: could not save ${key}: ${(error as Error).message}`);
     }
     return Promise.resolve();
+  }
+
+  /** A later write of the same key would replace the damaged file: it moves aside first. */
+  private setAside(name: string, error: Error): void {
+    const aside = `${name}.corrupt-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    try {
+      renameSync(join(this.dir, name), join(this.dir, aside));
+      this.damaged.push(aside);
+      this.log.warn(`chat: could not read ${name} (${error.message}); kept it as ${aside} in ${this.dir}`);
+    } catch (renameError) {
+      this.log.warn(`chat: could not read ${name} (${error.message}) nor move it aside (${(renameError as Error).message})`);
+    }
+  }
+}
+
+/** Without the fsync, a power cut soon after the rename can leave the new name on empty or cut-short bytes. */
+function writeDurably(file: string, text: string): void {
+  const fd = openSync(file, "w");
+  try {
+    const bytes = Buffer.from(text, "utf8");
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -107,6 +107,12 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
     now: () => Date.now(),
     onError: (error) => log.error(`chat: saving chats failed: ${(error as Error).message}`),
   });
+  if (store.recovered() > 0) {
+    // Once: the rebuilt index is written, so the next window reads it.
+    const message = `Wisp: the chat list could not be read; ${store.recovered()} chats were listed again from their own files (the damaged list was kept aside: see the Wisp log).`;
+    log.warn(`chat: ${message}`);
+    void vscode.window.showWarningMessage(message);
+  }
   const codeActions = new CodeActions(deps.applyAsEdit);
   const chatContext = new ChatContext(settings, log, newId, deps.sensitive, undefined, deps.terminal);
   // The provider posts for the panel and the panel answers the provider: built in this order.
