@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -14,7 +14,7 @@ import { portInUse } from "./local-engine/port-probe";
 import { forwardedHost } from "./local-engine/forwarded-host";
 import { serverCommand, type ServerCommand } from "./local-engine/server-command";
 import { createServerKey, keyAccepted, notFound } from "./local-engine/server-keys";
-import { ExitedEarly, ServerProcess, answersHealth } from "./local-engine/server-process";
+import { ExitedEarly, ServerProcess, answersHealth, dataFolderHolder, waitForHolder } from "./local-engine/server-process";
 import { provisionShippedModels } from "./local-engine/shipped-models";
 import type { Logger } from "./logger";
 import type { Settings } from "./settings";
@@ -171,7 +171,7 @@ export class LocalServer implements vscode.Disposable {
         this.log.info(`server: ${line}`);
         report(line.slice(0, 120));
       });
-      if (!(await this.waitReady(server, command, origin, signal, launch))) return this.alreadyThere(host, port, origin);
+      if (!(await this.waitReady(server, command, origin, signal, launch, report))) return this.alreadyThere(host, port, origin);
       this.process = server;
       this.address = { host, port };
       await this.checkKey(command, dirs.dataDir);
@@ -215,7 +215,7 @@ export class LocalServer implements vscode.Disposable {
   }
 
   /** True once this server answers; false when another one took the port meanwhile. */
-  private async waitReady(server: ServerProcess, command: ServerCommand, origin: string, signal: AbortSignal, launch: string): Promise<boolean> {
+  private async waitReady(server: ServerProcess, command: ServerCommand, origin: string, signal: AbortSignal, launch: string, report: (message: string) => void): Promise<boolean> {
     try {
       await server.waitHealthy(origin, healthTimeoutMs, signal, launch);
       return true;
@@ -224,7 +224,17 @@ export class LocalServer implements vscode.Disposable {
       if (server.spawnFailure?.code === "ENOENT") throw new Error(notFound(command));
       if (signal.aborted) throw new StartCancelled();
       if (error instanceof ExitedEarly && /EADDRINUSE/.test(error.output)) return false;
-      throw error;
+      const holder = dataFolderHolder(error);
+      if (holder === undefined) throw error;
+      // Another window starting a server on this port holds the data folder while it loads: use
+      // that one once it answers.
+      report(`waiting for the Wisp server that uses the same data folder (pid ${holder})`);
+      this.log.info(`another Wisp server (pid ${holder}) uses ${this.dataDir}: waiting for it to answer at ${origin}`);
+      // One that took the folder longer ago than a start may take, and does not answer here, serves elsewhere.
+      const held = await stat(join(this.dataDir, "server.lock")).then((info) => Date.now() - info.mtimeMs, () => 0);
+      if (await waitForHolder(origin, holder, Math.max(0, healthTimeoutMs - held), signal)) return false;
+      if (signal.aborted) throw new StartCancelled();
+      throw new Error(`another Wisp server (pid ${holder}) uses this editor's server data folder (${this.dataDir}) but does not answer at ${origin}. Stop it, or set wisp.baseUrl to its address.`);
     }
   }
 

@@ -74,6 +74,23 @@ describe("the wisp-server command", function () {
     }
   });
 
+  it("refuses to serve from a data folder another server uses, in one line naming the folder and that server's pid", async () => {
+    const server = await startServer();
+    try {
+      const dataDir = server.deps.config.dataDir;
+      const args = [...MAIN, "--port", "0", "--models-dir", server.deps.config.modelsDir, "--data-dir", dataDir];
+      // A server that does start is killed by the timeout (and the test fails).
+      const failed = await run(process.execPath, args, { timeout: 30_000 }).then(
+        () => assert.fail("the second server started"),
+        (error: { code: number | null; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 1, failed.stderr);
+      assert.equal(failed.stderr, `wisp-server: another wisp-server (pid ${process.pid}) is using the data folder ${dataDir}: stop it, or give this one another --data-dir\n`);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("serves on loopback, generating the default model and a first key, and says what and where", async () => {
     const child = spawn(process.execPath, [...MAIN, "--port", "0", "--models-dir", path.join(dir, "models"), "--data-dir", path.join(dir, "data")], {
       stdio: ["ignore", "pipe", "inherit"],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { UsageEvent } from "../../src/core/usage/usage-rollup";
@@ -90,6 +90,38 @@ describe("the usage log", function () {
     await UsageLog.open(dir).then((u) => u.close()); // compacts into rollup.json
     await writeFile(usage.rollupFile, "{ not json");
     await assert.rejects(UsageLog.open(dir), /rollup\.json is unreadable/);
+  });
+
+  it("refuses a second log on the same data folder while the first is open (it would delete the first's segment), naming the folder and the pid", async () => {
+    const first = await UsageLog.open(dir);
+    for (let i = 0; i < 5; i++) first.record(event());
+    await first.flush();
+    const refused = new RegExp(`another wisp-server \\(pid ${process.pid}\\) is using the data folder ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: stop it, or give this one another --data-dir`);
+    await assert.rejects(UsageLog.open(dir), refused);
+    for (let i = 0; i < 7; i++) first.record(event());
+    await first.close();
+    const second = await UsageLog.open(dir);
+    assert.equal(total(second, "requests"), 12);
+    await second.close();
+  });
+
+  it("takes over the data folder of a log whose process was killed, or that was left from before the machine started", async () => {
+    const writer = path.join(import.meta.dirname, "support", "usage-writer.ts");
+    const child = spawn(process.execPath, ["--import", "tsx", writer, dir, "5"], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    await assert.rejects(UsageLog.open(dir), new RegExp(`pid ${child.pid}\\)`));
+    child.kill("SIGKILL");
+    await exited;
+    const after = await UsageLog.open(dir);
+    assert.ok(total(after, "requests") >= 5);
+    await after.close();
+    // A live pid in a lock written before the last boot is another process's by now.
+    const lock = path.join(dir, "server.lock");
+    await writeFile(lock, String(process.ppid));
+    const beforeBoot = (Date.now() - os.uptime() * 1000) / 1000 - 3600;
+    await utimes(lock, beforeBoot, beforeBoot);
+    await (await UsageLog.open(dir)).close();
   });
 
   it("survives being killed at any moment while writing and compacting", async () => {

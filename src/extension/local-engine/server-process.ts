@@ -100,6 +100,39 @@ export class ExitedEarly extends Error {
   }
 }
 
+/**
+ * The pid of the server that holds the data folder, when that is why this one exited (wisp-server
+ * refuses to share its data folder with a running server).
+ */
+export function dataFolderHolder(error: unknown): number | undefined {
+  if (!(error instanceof ExitedEarly)) return undefined;
+  const match = /wisp-server: another wisp-server \(pid (\d+)\) is using the data folder/.exec(error.output);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * True once a Wisp server answers at `origin` (the holder of the data folder, when another window
+ * starts it on this port); false once process `pid` is gone, after `timeoutMs`, or when `signal` aborts.
+ */
+export async function waitForHolder(origin: string, pid: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await answersHealth(origin, signal)) return true;
+    if (signal?.aborted || !processAlive(pid) || Date.now() > deadline) return false;
+    await delay(250, signal).catch(() => undefined);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** Whether a Wisp server answers `GET {origin}/health` (it needs no key). */
 export async function answersHealth(origin: string, signal?: AbortSignal): Promise<boolean> {
   return (await healthOf(origin, signal)) !== undefined;

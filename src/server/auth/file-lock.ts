@@ -3,6 +3,7 @@
 // died (SIGKILL, power loss) is taken over once its owner is gone or it is too old.
 import { randomUUID } from "node:crypto";
 import { link as hardLink, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { uptime } from "node:os";
 import { retryWhileBusy } from "../busy-retry";
 
 export interface LockOptions {
@@ -18,6 +19,19 @@ export interface LockOptions {
 const noHardLinks = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
 
 export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const release = await acquireFileLock(lockFile, options);
+  try {
+    return await work();
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Takes the lock and keeps it until the returned release is called (once is enough; later calls
+ * do nothing, so they never remove a lock another holder took since).
+ */
+export async function acquireFileLock(lockFile: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   const { waitMs = 10_000, staleMs = 30_000, link = hardLink } = options;
   const deadline = Date.now() + waitMs;
   // The lock appears with its owner's pid already in it (a hard link of a finished file), so a
@@ -40,24 +54,26 @@ export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, 
           await retryWhileBusy(() => rm(lockFile, { force: true }));
           continue;
         }
-        if (Date.now() > deadline) throw new LockHeldError(lockFile);
+        if (Date.now() > deadline) throw new LockHeldError(lockFile, await ownerOf(lockFile));
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
   } finally {
     await rm(claim, { force: true });
   }
-  try {
-    return await work();
-  } finally {
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
     // Windows: another process may be reading it to see whether it is stale.
     await retryWhileBusy(() => rm(lockFile, { force: true }));
-  }
+  };
 }
 
 /** The lock stayed taken for the whole wait. */
 export class LockHeldError extends Error {
-  constructor(readonly lockFile: string) {
+  /** The holder's pid, when the lock names one. */
+  constructor(readonly lockFile: string, readonly owner?: number) {
     super(`${lockFile} is held by another process`);
   }
 }
@@ -66,6 +82,8 @@ async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
   try {
     const [owner, info] = await Promise.all([readFile(lockFile, "utf8"), stat(lockFile)]);
     if (Date.now() - info.mtimeMs > staleMs) return true;
+    // Written before the machine last started: its pid may be another process's now.
+    if (info.mtimeMs < Date.now() - uptime() * 1000 - 5_000) return true;
     // Created without hard links and its pid not written yet: held (the age above covers a leftover).
     if (owner === "") return false;
     const pid = Number(owner);
@@ -77,4 +95,9 @@ async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
     // ENOENT: released meanwhile (try again); ESRCH: its owner is gone.
     return code === "ESRCH" || code === "ENOENT";
   }
+}
+
+async function ownerOf(lockFile: string): Promise<number | undefined> {
+  const pid = Number(await readFile(lockFile, "utf8").catch(() => ""));
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }

@@ -50,9 +50,15 @@ export class FileStore implements Store {
   }
 
   static async open(options: FileStoreOptions): Promise<FileStore> {
+    // First: it locks the data folder, so a second server on it stops here.
     const usageLog = await UsageLog.open(options.dataDir, { log: options.log });
-    const { admin, token } = await AdminToken.loadOrCreate(options.dataDir, options.log);
-    return new FileStore(options, usageLog, admin, token);
+    try {
+      const { admin, token } = await AdminToken.loadOrCreate(options.dataDir, options.log);
+      return new FileStore(options, usageLog, admin, token);
+    } catch (error) {
+      await usageLog.close();
+      throw error;
+    }
   }
 
   async ensureKey(name: string) {

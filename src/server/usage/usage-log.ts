@@ -2,12 +2,15 @@
 // of hourly counts that older log segments are compacted into. A crash can tear at most the last
 // line of the current segment; such a line is skipped on the next start. Compaction writes the
 // rollup atomically, naming the last segment it covers, before deleting those segments, so a
-// crash in between never counts a request twice.
+// crash in between never counts a request twice. One log per data folder: it holds DATA/server.lock
+// while open, since a second one would compact (delete) the segment the first still appends to.
 import { existsSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { asUsageEvent, UsageRollup, type UsageBucket, type UsageEvent, type UsageSnapshot } from "../../core/usage/usage-rollup";
 import { writeFileAtomic } from "../atomic-file";
+import { acquireFileLock, LockHeldError } from "../auth/file-lock";
+import { StartupError } from "../startup-error";
 
 interface RollupFile extends UsageSnapshot {
   version: 1;
@@ -39,6 +42,7 @@ export class UsageLog {
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
   private failed = false;
+  private unlock: () => Promise<void> = async () => undefined;
 
   private constructor(dataDir: string, options: UsageLogOptions) {
     this.dir = path.join(dataDir, "usage");
@@ -53,7 +57,13 @@ export class UsageLog {
   /** Reads what earlier runs recorded, compacts their segments, and starts a new one. */
   static async open(dataDir: string, options: UsageLogOptions = {}): Promise<UsageLog> {
     const usage = new UsageLog(dataDir, options);
-    await usage.load();
+    usage.unlock = await lockDataDir(dataDir);
+    try {
+      await usage.load();
+    } catch (error) {
+      await usage.unlock();
+      throw error;
+    }
     return usage;
   }
 
@@ -94,9 +104,13 @@ export class UsageLog {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.queue;
-    await this.handle?.close();
-    this.handle = undefined;
+    try {
+      await this.queue;
+      await this.handle?.close();
+      this.handle = undefined;
+    } finally {
+      await this.unlock();
+    }
   }
 
   buckets(since?: number): UsageBucket[] {
@@ -192,5 +206,20 @@ export class UsageLog {
       if (!this.failed) this.log(`usage: could not write to ${this.dir}: ${error.message}`);
       this.failed = true;
     });
+  }
+}
+
+/**
+ * Held for the log's lifetime (the server's). A lock whose server is gone (crashed, killed, or
+ * from before a reboot) is taken over.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    return await acquireFileLock(path.join(dataDir, "server.lock"), { waitMs: 0, staleMs: Number.POSITIVE_INFINITY });
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw error;
+    const owner = error.owner === undefined ? "another wisp-server" : `another wisp-server (pid ${error.owner})`;
+    throw new StartupError(`${owner} is using the data folder ${path.resolve(dataDir)}: stop it, or give this one another --data-dir`);
   }
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ExitedEarly, ServerProcess } from "../../../src/extension/local-engine/server-process";
+import { dataFolderHolder, ExitedEarly, ServerProcess, waitForHolder } from "../../../src/extension/local-engine/server-process";
 import type { ServerCommand } from "../../../src/extension/local-engine/server-command";
 
 /** A stand-in for wisp-server: a Node script that prints and stays up (or exits) as told. */
@@ -44,5 +44,23 @@ describe("extension/local-engine: a started server counts as up only when the he
     const ours = start("setTimeout(() => {}, 30_000)");
     await ours.waitHealthy(own.origin, 20_000, undefined, "window-b");
     await ours.waitHealthy(older.origin, 20_000, undefined, "window-b");
+  });
+
+  it("a server refused the data folder another one holds: the holder's pid, then its server once it answers on the port, or false once it is gone", async () => {
+    const holder = start("setTimeout(() => {}, 30_000)");
+    const refusal = `wisp-server: another wisp-server (pid ${holder.pid}) is using the data folder /data: stop it, or give this one another --data-dir`;
+    const ours = start(`console.error(${JSON.stringify(refusal)}); process.exit(1)`);
+    const error = await ours.waitHealthy("http://127.0.0.1:9", 20_000, undefined, "window-b").then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof ExitedEarly);
+    assert.match(error.message, /exited before it answered \(code 1\): wisp-server: another wisp-server \(pid \d+\) is using the data folder \/data/);
+    assert.equal(dataFolderHolder(error), holder.pid);
+    assert.equal(dataFolderHolder(new ExitedEarly({ code: 1, signal: null }, "Error: listen EADDRINUSE")), undefined);
+    // Its server comes up on our port after a moment (another window's, still loading).
+    const other = await healthServer({ status: "ok", launch: "window-a" });
+    servers.push(other.server);
+    assert.equal(await waitForHolder(other.origin, holder.pid!, 20_000), true);
+    // Nothing answers there and the holder exits: no use waiting.
+    setTimeout(() => void holder.stop(500), 300);
+    assert.equal(await waitForHolder("http://127.0.0.1:9", holder.pid!, 20_000), false);
   });
 });
