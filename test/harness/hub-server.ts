@@ -13,7 +13,7 @@ export interface HubFile {
    */
   readonly cutFirstAfter?: number;
   readonly cutWhen?: Promise<void>;
-  /** Announces this Content-Length, sends nothing and closes (a file larger than any disk). */
+  /** Announces this size (a range request: the rest of it), sends nothing and closes (a file larger than any disk). */
   readonly announceBytes?: number;
   readonly contentType?: string;
   /** Sends the first `holdAfter` bytes, then the rest only once `gate` resolves (a download in flight). */
@@ -69,7 +69,9 @@ export class HubServer {
     }
     const type = file.contentType ?? "application/octet-stream";
     if (file.announceBytes !== undefined) {
-      res.writeHead(200, { "content-type": type, "content-length": file.announceBytes });
+      const from = Number(/^bytes=(\d+)-$/.exec(range ?? "")?.[1] ?? 0);
+      const rest = from > 0 ? { "content-range": `bytes ${from}-${file.announceBytes - 1}/${file.announceBytes}` } : {};
+      res.writeHead(from > 0 ? 206 : 200, { "content-type": type, "content-length": file.announceBytes - from, ...rest });
       res.flushHeaders();
       res.destroy();
       return;

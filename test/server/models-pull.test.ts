@@ -142,6 +142,20 @@ describe("models pull", function () {
     assert.equal(hub.requestsFor(url).length, 1);
   });
 
+  it("keeps what arrived when the disk cannot hold the rest, and resumes from it once there is room", async () => {
+    const dir = path.join(scratch, "disk-full");
+    await mkdir(dir, { recursive: true });
+    const part = path.join(dir, "full.gguf.part");
+    await writeFile(part, gguf.subarray(0, 1000));
+    const url = hub.serve("wisp-test/Full-GGUF", "full.gguf", { body: gguf, announceBytes: 1e18 });
+    await assert.rejects(pullModel({ spec: url, modelsDir: dir }), (e: unknown) => e instanceof PullError && e.kind === "disk-full" && /not enough disk space .*; the 1 KB already downloaded is kept: free some space and pull again to resume/.test(e.message));
+    assert.deepEqual(await readFile(part), gguf.subarray(0, 1000));
+    hub.serve("wisp-test/Full-GGUF", "full.gguf", { body: gguf });
+    const result = await pullModel({ spec: url, modelsDir: dir });
+    assert.equal(result.resumedFrom, 1000);
+    assert.deepEqual(await readFile(path.join(dir, "full.gguf")), gguf);
+  });
+
   const failures: Array<[string, () => Promise<{ spec: string; kind: string; message: RegExp }>]> = [
     ["a missing file (404)", async () => ({ spec: `${hub.origin}/wisp-test/None-GGUF/resolve/main/none.gguf`, kind: "http", message: /not found \(HTTP 404\)/ })],
     ["a page that is not GGUF", async () => ({ spec: hub.serve("wisp-test/Html", "page.gguf", { body: Buffer.from("<!DOCTYPE html><html>login</html>"), contentType: "text/html" }), kind: "not-gguf", message: /is not a GGUF model file \(it starts with "<!DO"/ })],

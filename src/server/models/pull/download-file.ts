@@ -86,7 +86,7 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
       [have, hash, head] = [0, createHash("sha256"), Buffer.alloc(0)];
     }
     total = next.total ?? total;
-    if (total !== undefined) await ensureSpace(path.dirname(partFile), total - have, partFile);
+    if (total !== undefined) await ensureSpace(path.dirname(partFile), total - have, have);
 
     const handle = await open(partFile, have > 0 ? "a" : "w");
     let cut: unknown;
@@ -108,9 +108,10 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
         throw error;
       }
       if ((error as NodeJS.ErrnoException).code === "ENOSPC") {
+        // What arrived is kept (a write cut short too: a resume continues from the part's size).
         await handle.close();
-        await rm(partFile, { force: true });
-        throw new PullError("disk-full", `the disk is full: ${path.dirname(partFile)} has no room for the rest of the model (${total === undefined ? "size unknown" : formatBytes(total)}); free some space and pull again`);
+        have = await sizeOf(partFile);
+        throw new PullError("disk-full", `the disk is full: ${path.dirname(partFile)} has no room for the rest of the model (${total === undefined ? "size unknown" : formatBytes(total)})${keptNote(have)}`);
       }
       cut = error;
     }
@@ -155,13 +156,17 @@ async function startsWithMagic(file: string): Promise<boolean> {
   }
 }
 
-/** Refuses before writing when the folder's file system cannot hold what is still to come. */
-async function ensureSpace(dir: string, needed: number, partFile: string): Promise<void> {
+/** Refuses before writing when the folder's file system cannot hold what is still to come; the part is kept. */
+async function ensureSpace(dir: string, needed: number, have: number): Promise<void> {
   const fs = await statfs(dir);
   const free = fs.bavail * fs.bsize;
   if (needed <= free) return;
-  await rm(partFile, { force: true });
-  throw new PullError("disk-full", `not enough disk space in ${dir}: the model needs ${formatBytes(needed)} more, ${formatBytes(free)} is free; free some space or choose another models folder`);
+  const next = have > 0 ? keptNote(have) : "; free some space or choose another models folder";
+  throw new PullError("disk-full", `not enough disk space in ${dir}: the model needs ${formatBytes(needed)} more, ${formatBytes(free)} is free${next}`);
+}
+
+function keptNote(have: number): string {
+  return have > 0 ? `; the ${formatBytes(have)} already downloaded is kept: free some space and pull again to resume` : "; free some space and pull again";
 }
 
 function httpError(url: string, status: number): PullError {
