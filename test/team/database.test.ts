@@ -156,6 +156,53 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     }
   });
 
+  it("an import run again revokes the keys revoked on the file server since, and adds what it counted since in the hours imported before, once", async () => {
+    const dataDir = temp.make("reimport-data");
+    const keys = new KeyStore(dataDir);
+    const alice = await keys.create("alice");
+    const hour = 3_600_000;
+    const h1 = Math.floor(Date.now() / hour) * hour - 3 * hour;
+    const record = async (n: number, t: number) => {
+      const usage = await UsageLog.open(dataDir);
+      for (let i = 0; i < n; i++) usage.record({ t: t + i, key: alice.key.id, model: "wisp-tiny", status: 200, prompt_tokens: 2, completion_tokens: 3, images: 0 });
+      await usage.close();
+    };
+    const importAgain = async () => {
+      const result = await wispServer(["db", "import", "--data-dir", dataDir, "--database", url]);
+      assert.equal(result.code, 0, everything(result));
+      return result.stdout;
+    };
+    const hourly = async () =>
+      (await cluster.query<Record<string, string>>("SELECT hour, key, model, requests, errors, prompt_tokens, completion_tokens, images FROM wisp_usage_hourly ORDER BY hour, key, model", [], database)).map((r) => ({
+        hour: Number(r.hour), key: r.key, model: r.model, requests: Number(r.requests), errors: Number(r.errors), prompt_tokens: Number(r.prompt_tokens), completion_tokens: Number(r.completion_tokens), images: Number(r.images),
+      }));
+    const revoked = async () => (await cluster.query<{ revoked: string | null }>("SELECT revoked FROM wisp_api_keys WHERE id = $1", [alice.key.id], database))[0]!.revoked;
+    await record(5, h1);
+    const url = await fresh();
+    assert.match(await importAgain(), /^usage: 1 hourly counts imported, 0 already there \(5 requests/m);
+    // The file server goes on: the key is revoked, its hour counts 7 more, and a later hour 2.
+    await keys.revoke(alice.key.id);
+    await record(7, h1 + 100);
+    await record(2, h1 + hour);
+    const second = await importAgain();
+    assert.match(second, /^keys: 0 imported, 1 revoked as in the file, 0 already there/m);
+    assert.match(second, /^usage: 1 hourly counts imported, 1 brought up to date, 0 already there \(14 requests/m);
+    const expected = (await UsageLog.read(dataDir)).snapshot().buckets;
+    assert.deepEqual(await hourly(), expected);
+    assert.equal(Number(await revoked()), (await keys.list())[0]!.revoked);
+    // Again, and after the prune of the imported rows: nothing more.
+    const pool = openPool(parseDatabaseUrl(url), 1, () => undefined);
+    try {
+      await pruneUsage(pool, Date.now());
+    } finally {
+      await pool.end();
+    }
+    const third = await importAgain();
+    assert.match(third, /^keys: 0 imported, 1 already there/m);
+    assert.match(third, /^usage: 0 hourly counts imported, 2 already there/m);
+    assert.deepEqual(await hourly(), expected);
+  });
+
   it("reports on /metrics each pool's connections, idle and active, summing to what the database counts, and each pool's queued queries", async () => {
     const url = await fresh();
     const { app, deps } = await buildApp({ modelsDir: temp.make("pools-models"), dataDir: temp.make("pools-replica"), localModels: false, database: url, rateLimit: { requestsPerMinute: 100, tokensPerMinute: 0 } });

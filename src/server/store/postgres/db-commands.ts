@@ -82,41 +82,76 @@ function uuidOf(text: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+const counted = ["requests", "errors", "prompt_tokens", "completion_tokens", "images"] as const;
+
 /**
- * Stores the imported hours not imported before; how many. Their ids are kept in wisp_usage_imports,
- * never pruned: the event rows are, and their ids alone would let a later import count them again.
+ * Stores the imported hours not imported before, and what the file server counted since in those
+ * it imported before (under a new id, so a run again adds it once); how many of each. Each hour's
+ * id and the counts imported for it are kept in wisp_usage_imports, never pruned: the event rows
+ * are, and their ids alone would let a later import count them again.
  */
-function importUsage(pool: pg.Pool, rows: readonly UsageRow[]): Promise<number> {
+function importUsage(pool: pg.Pool, rows: readonly UsageRow[]): Promise<{ added: number; updated: number }> {
   // A failed connection is closed (withPoolClient), which rolls its transaction back.
   return withPoolClient(pool, async (client) => {
     await client.query("BEGIN");
-    const fresh = await client.query<{ id: string }>("INSERT INTO wisp_usage_imports (id) SELECT unnest($1::uuid[]) ON CONFLICT DO NOTHING RETURNING id", [rows.map((r) => r.id)]);
-    const ids = new Set(fresh.rows.map((r) => r.id));
-    const added = ids.size === 0 ? 0 : ((await client.query(INSERT_USAGE, insertValues(rows.filter((r) => ids.has(r.id))))).rows[0].inserted as number);
+    const fresh = await client.query<{ id: string }>(
+      `INSERT INTO wisp_usage_imports (id, ${counted.join(", ")}) SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) ON CONFLICT DO NOTHING RETURNING id`,
+      [rows.map((r) => r.id), ...counted.map((c) => rows.map((r) => r[c]))],
+    );
+    const freshIds = new Set(fresh.rows.map((r) => r.id));
+    // Locked: two imports at once add what is new once.
+    const earlier = await client.query<Record<(typeof counted)[number], string | null> & { id: string }>(
+      `SELECT id, ${counted.join(", ")} FROM wisp_usage_imports WHERE id = ANY($1::uuid[]) AND NOT id = ANY($2::uuid[]) FOR UPDATE`,
+      [rows.map((r) => r.id), [...freshIds]],
+    );
+    const events = rows.filter((r) => freshIds.has(r.id));
+    const raised: UsageRow[] = [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const before of earlier.rows) {
+      const row = byId.get(before.id)!;
+      // Imported before its counts were kept (long past), or counted anew since (fewer now): nothing to add.
+      if (before.requests === null) continue;
+      const more = counted.map((c) => row[c] - Number(before[c]));
+      if (more.some((n) => n < 0) || more.every((n) => n === 0)) continue;
+      raised.push(row);
+      const since = Object.fromEntries(counted.map((c, i) => [c, more[i]!]));
+      events.push({ ...row, ...since, id: uuidOf(`${row.id}:${counted.map((c) => row[c]).join(":")}`) });
+    }
+    if (raised.length > 0) {
+      await client.query(
+        `UPDATE wisp_usage_imports i SET ${counted.map((c) => `${c} = u.${c}`).join(", ")}
+         FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) AS u(id, ${counted.join(", ")}) WHERE i.id = u.id`,
+        [raised.map((r) => r.id), ...counted.map((c) => raised.map((r) => r[c]))],
+      );
+    }
+    if (events.length > 0) await client.query(INSERT_USAGE, insertValues(events));
     await client.query("COMMIT");
-    return added;
+    return { added: freshIds.size, updated: raised.length };
   });
 }
 
-/** Brings a file-based server's keys.json, usage counts and admin token in; a second run adds nothing. */
+/** Brings a file-based server's keys.json, usage counts and admin token in; a run again adds only what changed since (revocations, counts). */
 export function dbImport(database: string, dataDir: string, print: Print): Promise<void> {
   return withPool(database, async (pool) => {
     await upToDate(pool);
     const keysFile = path.join(dataDir, "keys.json");
     const keys = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, "utf8")) as { keys: StoredKey[] }).keys : [];
     let keysAdded = 0;
+    let keysRevoked = 0;
     for (const k of keys) {
-      const result = await pool.query("INSERT INTO wisp_api_keys (id, name, prefix, hash, created, revoked) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING", [
-        k.id,
-        k.name,
-        k.prefix,
-        Buffer.from(k.hash, "hex"),
-        k.created,
-        k.revoked ?? null,
-      ]);
-      keysAdded += result.rowCount ?? 0;
+      // A key revoked on the file server since an earlier import is revoked here too (never the reverse).
+      const result = await pool.query<{ inserted: boolean }>(
+        `INSERT INTO wisp_api_keys AS k (id, name, prefix, hash, created, revoked) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (id) DO UPDATE SET revoked = excluded.revoked WHERE k.revoked IS NULL AND excluded.revoked IS NOT NULL
+         RETURNING xmax = 0 AS inserted`,
+        [k.id, k.name, k.prefix, Buffer.from(k.hash, "hex"), k.created, k.revoked ?? null],
+      );
+      const row = result.rows[0];
+      if (row?.inserted) keysAdded++;
+      else if (row) keysRevoked++;
     }
-    print(`keys: ${keysAdded} imported, ${keys.length - keysAdded} already there (from ${keysFile})`);
+    const revokedNote = keysRevoked > 0 ? `, ${keysRevoked} revoked as in the file` : "";
+    print(`keys: ${keysAdded} imported${revokedNote}, ${keys.length - keysAdded - keysRevoked} already there (from ${keysFile})`);
     const rollup = await UsageLog.read(dataDir, { log: print });
     const { buckets, lastUsed } = rollup.snapshot();
     const rows: UsageRow[] = buckets.map((b) => ({
@@ -134,12 +169,18 @@ export function dbImport(database: string, dataDir: string, print: Print): Promi
       replica: "import",
     }));
     let hoursAdded = 0;
-    for (let i = 0; i < rows.length; i += 500) hoursAdded += await importUsage(pool, rows.slice(i, i + 500));
+    let hoursUpdated = 0;
+    for (let i = 0; i < rows.length; i += 500) {
+      const { added, updated } = await importUsage(pool, rows.slice(i, i + 500));
+      hoursAdded += added;
+      hoursUpdated += updated;
+    }
     for (const [key, t] of Object.entries(lastUsed)) {
       await pool.query("INSERT INTO wisp_key_last_used AS l (key, t) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET t = greatest(l.t, excluded.t)", [key, t]);
     }
     const requests = buckets.reduce((sum, b) => sum + b.requests, 0);
-    print(`usage: ${hoursAdded} hourly counts imported, ${rows.length - hoursAdded} already there (${requests} requests, from ${path.join(dataDir, "usage")})`);
+    const updatedNote = hoursUpdated > 0 ? `, ${hoursUpdated} brought up to date` : "";
+    print(`usage: ${hoursAdded} hourly counts imported${updatedNote}, ${rows.length - hoursAdded - hoursUpdated} already there (${requests} requests, from ${path.join(dataDir, "usage")})`);
     const tokenFile = adminTokenFile(dataDir);
     if (existsSync(tokenFile)) {
       const added = await pool.query(`INSERT INTO wisp_admin_tokens (hash, created) VALUES ($1, ${DATABASE_NOW_MS}) ON CONFLICT DO NOTHING`, [sha256(readFileSync(tokenFile, "utf8").trim())]);
