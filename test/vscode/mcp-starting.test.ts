@@ -109,4 +109,23 @@ describe("MCP servers changed, removed or stopped while they start (real VS Code
     assert.deepEqual(offeredMcp(server.chatRequests[before]!), ["mcp_changed_new_tool"]);
     assert.deepEqual((await api.mcp.list()).map((s) => [s.entry.name, s.state.kind, s.toolNames.join()]), [["changed", "running", "new_tool"]]);
   });
+
+  it("Stop while a server's input is asked for ends the task at once and closes the input box", async () => {
+    const id = `token-${run}`;
+    await vscode.workspace.getConfiguration("wisp.mcp").update("servers", { servers: { secret: { command: "node", args: [fixture()], env: { NOTES_TOKEN: `\${input:${id}}` } } }, inputs: [{ id, description: "The notes token", password: true }] }, vscode.ConfigurationTarget.Global);
+    await waitFor("the setting read", serverNames, (names) => names === "secret");
+    const task = api.chat.fromView({ type: "send", text: "Use the notes" });
+    const state = async () => (await api.mcp.list())[0]?.state.kind;
+    await waitFor("its input asked for", state, (kind) => kind === "starting");
+    try {
+      await api.chat.fromView({ type: "stop" });
+      assert.equal((await ended())?.agent?.end, "stopped");
+      await task;
+      // The box's answer is all the start waits for: it ends only when the box is gone.
+      await waitFor("the input box closed", state, (kind) => kind === "stopped");
+    } finally {
+      // The old code's box would stay open over the next tests.
+      await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
+    }
+  });
 });

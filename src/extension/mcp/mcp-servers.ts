@@ -91,12 +91,13 @@ export class McpServers implements vscode.Disposable {
 
   /**
    * Starts every configured server not running yet (not in an untrusted workspace), asking
-   * `approve` before a workspace server's first start; resolves when each is running or failed.
+   * `approve` before a workspace server's first start; resolves when each is running or failed, or
+   * at once when `signal` aborts (a start under way goes on, for later use; asking for inputs ends).
    */
-  async startAll(approve: StartApproval): Promise<void> {
+  async startAll(approve: StartApproval, signal?: AbortSignal): Promise<void> {
     await this.loaded;
     if (!vscode.workspace.isTrusted) return;
-    await Promise.all(this.entries.filter((e) => this.state(e.name).kind !== "running").map((e) => this.startLoaded(e.name, approve)));
+    await untilAborted(Promise.all(this.entries.filter((e) => this.state(e.name).kind !== "running").map((e) => this.startLoaded(e.name, approve, signal))), signal);
   }
 
   async start(name: string, approve: StartApproval): Promise<void> {
@@ -105,13 +106,13 @@ export class McpServers implements vscode.Disposable {
   }
 
   /** Starts a server of the entries as loaded (reload calls this: it must not wait for itself). */
-  private async startLoaded(name: string, approve: StartApproval): Promise<void> {
+  private async startLoaded(name: string, approve: StartApproval, signal?: AbortSignal): Promise<void> {
     const entry = this.entries.find((e) => e.name === name);
     if (this.disposed || !entry || this.connections.has(name)) return;
     if (!vscode.workspace.isTrusted) return this.fail(name, "not started: this workspace is not trusted (Restricted Mode).");
     const running = this.starting.get(name);
     if (running) return running.work;
-    const work: Promise<void> = this.open(entry, approve).finally(() => {
+    const work: Promise<void> = this.open(entry, approve, signal).finally(() => {
       if (this.starting.get(name)?.work === work) this.starting.delete(name);
     });
     this.starting.set(name, { work, key: configKey(entry.config) });
@@ -150,7 +151,7 @@ export class McpServers implements vscode.Disposable {
     return this.connections.get(name)?.connection;
   }
 
-  private async open(entry: McpServerEntry, approve: StartApproval): Promise<void> {
+  private async open(entry: McpServerEntry, approve: StartApproval, signal?: AbortSignal): Promise<void> {
     const { name } = entry;
     const key = configKey(entry.config);
     const generation = this.generations.get(name) ?? 0;
@@ -161,7 +162,7 @@ export class McpServers implements vscode.Disposable {
     if (entry.source === "workspace" && !this.allowed(name, key)) {
       const allowed = await approve(entry, describeServer(entry.config));
       // Allowed on a card that showed a command since changed: that command is neither remembered nor run.
-      if (outdated()) return this.startCurrent(entry, approve);
+      if (outdated()) return this.startCurrent(entry, approve, signal);
       if (!allowed) return this.fail(name, "not started: not allowed.");
       await this.deps.memento.update(allowedKey, { ...this.allowedMap(), [name]: key });
     }
@@ -171,8 +172,12 @@ export class McpServers implements vscode.Disposable {
       const folders = vscode.workspace.workspaceFolders ?? [];
       const folder = entry.workspaceFolder === undefined ? folders[0] : folders.find((f) => f.uri.fsPath === entry.workspaceFolder);
       const defs = [...this.inputDefs.filter((d) => d.workspaceFolder === entry.workspaceFolder), ...this.inputDefs.filter((d) => d.workspaceFolder !== entry.workspaceFolder)];
-      const values = await this.deps.inputs.values(inputIds(entry.config), defs, folder?.uri);
-      if (outdated()) return this.startCurrent(entry, approve);
+      const values = await this.deps.inputs.values(inputIds(entry.config), defs, folder?.uri, signal);
+      if (outdated()) return this.startCurrent(entry, approve, signal);
+      if (!values) {
+        this.deps.output.info(`${name}: not started: the task that needed it was stopped while its inputs were asked for`);
+        return this.setState(name, { kind: "stopped" });
+      }
       const config = expandConfig(entry.config, {
         workspaceFolder: entry.workspaceFolder ?? folder?.uri.fsPath,
         folders: new Map(folders.map((f) => [f.name, f.uri.fsPath])),
@@ -199,13 +204,13 @@ export class McpServers implements vscode.Disposable {
       });
       if (outdated()) {
         await connection.close();
-        return this.startCurrent(entry, approve);
+        return this.startCurrent(entry, approve, signal);
       }
       this.connections.set(name, { connection, key });
       this.deps.output.info(`${name}: running, ${connection.tools.length} tool(s)`);
       this.setState(name, { kind: "running", tools: connection.tools.length });
     } catch (error) {
-      if (outdated()) return this.startCurrent(entry, approve);
+      if (outdated()) return this.startCurrent(entry, approve, signal);
       this.fail(name, `failed to start: ${(error as Error).message}`);
     }
   }
@@ -214,10 +219,10 @@ export class McpServers implements vscode.Disposable {
    * After an outdated start: when the configuration changed (not removed, not stopped with the same
    * one), the current one starts in its place, asking first if it must; a start reload began is joined.
    */
-  private async startCurrent(outdated: McpServerEntry, approve: StartApproval): Promise<void> {
+  private async startCurrent(outdated: McpServerEntry, approve: StartApproval, signal?: AbortSignal): Promise<void> {
     const current = this.entries.find((e) => e.name === outdated.name);
     if (this.disposed || !current || configKey(current.config) === configKey(outdated.config)) return;
-    return this.startLoaded(outdated.name, approve);
+    return this.startLoaded(outdated.name, approve, signal);
   }
 
   private fail(name: string, message: string): void {
@@ -275,5 +280,18 @@ export class McpServers implements vscode.Disposable {
     this.connections.clear();
     this.files.dispose();
     this.changed.dispose();
+  }
+}
+
+/** `work`, or nothing once `signal` aborts (the work goes on unwatched). */
+async function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return;
+  let onAbort = () => {};
+  const aborted = new Promise<void>((done) => (onAbort = done));
+  signal?.addEventListener("abort", onAbort);
+  try {
+    await Promise.race([work, aborted]);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
   }
 }
