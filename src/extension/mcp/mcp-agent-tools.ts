@@ -55,7 +55,7 @@ export class McpAgentTools {
       const allowed = answer === "allow" || answer === "session" || answer === "always";
       step.update({ status: allowed ? "done" : answer === "stopped" ? "stopped" : "denied" });
       return allowed;
-    });
+    }, signal);
     for (const server of await this.servers.list()) {
       if (server.state.kind === "failed" && before.get(server.entry.name) !== "failed") {
         newStep().update({ tool: mcpStartTool, title: `MCP server ${server.entry.name} failed`, status: "failed", note: `${server.state.message.split("\n")[0]} (details: Wisp: MCP Servers > Show Output)` });

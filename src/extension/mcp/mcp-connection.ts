@@ -52,7 +52,7 @@ export class McpConnection {
     return this.listed;
   }
 
-  static async open(name: string, config: McpServerConfig, version: string, events: ConnectionEvents): Promise<McpConnection> {
+  static async open(name: string, config: McpServerConfig, version: string, events: ConnectionEvents, timeoutMs = startTimeoutMs): Promise<McpConnection> {
     let connection: McpConnection | undefined;
     const stderr: string[] = [];
     const newClient = () => {
@@ -62,15 +62,17 @@ export class McpConnection {
       };
       return made;
     };
-    let client = newClient();
+    // The client connecting now: an http server's SSE fallback replaces the first, and a start that
+    // times out must close the one still connecting, not the one already closed.
+    const live = { client: newClient() };
     try {
-      client = await withTimeout(
-        connect(client, newClient, config, (line) => {
+      const client = await withTimeout(
+        connect(live, newClient, config, (line) => {
           stderr.push(line);
           events.output(line);
         }),
-        startTimeoutMs,
-        `did not answer within ${startTimeoutMs / 1000} s`,
+        timeoutMs,
+        `did not answer within ${timeoutMs / 1000} s`,
       );
       const opened = new McpConnection(client, name, events);
       // Set before the first listing: a change announced while it runs is listed again after it.
@@ -79,7 +81,7 @@ export class McpConnection {
       connection = opened;
       return connection;
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await live.client.close().catch(() => undefined);
       const tail = stderr.slice(-5).join("\n").trim();
       throw new Error(`${(error as Error).message}${tail ? `\n${tail}` : ""}`);
     }
@@ -122,7 +124,8 @@ export class McpConnection {
 }
 
 /** The client connected (for an http server that only speaks SSE: a second client, over SSE). */
-async function connect(client: Client, newClient: () => Client, config: McpServerConfig, output: (line: string) => void): Promise<Client> {
+async function connect(live: { client: Client }, newClient: () => Client, config: McpServerConfig, output: (line: string) => void): Promise<Client> {
+  const { client } = live;
   if (config.type === "stdio") {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -147,11 +150,11 @@ async function connect(client: Client, newClient: () => Client, config: McpServe
       // Servers from before Streamable HTTP speak SSE only: the spec's fallback, on a fresh client.
       output(`Streamable HTTP failed (${(error as Error).message}); trying SSE`);
       await client.close().catch(() => undefined);
-      client = newClient();
+      live.client = newClient();
     }
   }
-  await client.connect(new SSEClientTransport(url, { requestInit }));
-  return client;
+  await live.client.connect(new SSEClientTransport(url, { requestInit }));
+  return live.client;
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {

@@ -47,7 +47,14 @@ export class McpServers implements vscode.Disposable {
   private inputDefs: readonly McpInput[] = [];
   private readonly states = new Map<string, McpServerState>();
   private readonly connections = new Map<string, { connection: McpConnection; key: string }>();
-  private readonly starting = new Map<string, Promise<void>>();
+  /** Starts under way, with the configuration each started from (reload compares it). */
+  private readonly starting = new Map<string, { work: Promise<void>; key: string }>();
+  /**
+   * Bumped per name by stop, reload and dispose: a start begun under an older number (its card or
+   * its process can take long) is outdated, and what it opened is closed rather than kept.
+   */
+  private readonly generations = new Map<string, number>();
+  private disposed = false;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private loaded: Promise<void>;
@@ -84,12 +91,13 @@ export class McpServers implements vscode.Disposable {
 
   /**
    * Starts every configured server not running yet (not in an untrusted workspace), asking
-   * `approve` before a workspace server's first start; resolves when each is running or failed.
+   * `approve` before a workspace server's first start; resolves when each is running or failed, or
+   * at once when `signal` aborts (a start under way goes on, for later use; asking for inputs ends).
    */
-  async startAll(approve: StartApproval): Promise<void> {
+  async startAll(approve: StartApproval, signal?: AbortSignal): Promise<void> {
     await this.loaded;
     if (!vscode.workspace.isTrusted) return;
-    await Promise.all(this.entries.filter((e) => this.state(e.name).kind !== "running").map((e) => this.startLoaded(e.name, approve)));
+    await untilAborted(Promise.all(this.entries.filter((e) => this.state(e.name).kind !== "running").map((e) => this.startLoaded(e.name, approve, signal))), signal);
   }
 
   async start(name: string, approve: StartApproval): Promise<void> {
@@ -98,18 +106,23 @@ export class McpServers implements vscode.Disposable {
   }
 
   /** Starts a server of the entries as loaded (reload calls this: it must not wait for itself). */
-  private async startLoaded(name: string, approve: StartApproval): Promise<void> {
+  private async startLoaded(name: string, approve: StartApproval, signal?: AbortSignal): Promise<void> {
     const entry = this.entries.find((e) => e.name === name);
-    if (!entry || this.connections.has(name)) return;
+    if (this.disposed || !entry || this.connections.has(name)) return;
     if (!vscode.workspace.isTrusted) return this.fail(name, "not started: this workspace is not trusted (Restricted Mode).");
     const running = this.starting.get(name);
-    if (running) return running;
-    const work = this.open(entry, approve).finally(() => this.starting.delete(name));
-    this.starting.set(name, work);
+    if (running) return running.work;
+    const work: Promise<void> = this.open(entry, approve, signal).finally(() => {
+      if (this.starting.get(name)?.work === work) this.starting.delete(name);
+    });
+    this.starting.set(name, { work, key: configKey(entry.config) });
     return work;
   }
 
   async stop(name: string): Promise<void> {
+    // A start under way is outdated from here: whatever it opens is closed.
+    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
+    this.starting.delete(name);
     const held = this.connections.get(name);
     this.connections.delete(name);
     this.setState(name, { kind: "stopped" });
@@ -138,11 +151,19 @@ export class McpServers implements vscode.Disposable {
     return this.connections.get(name)?.connection;
   }
 
-  private async open(entry: McpServerEntry, approve: StartApproval): Promise<void> {
+  private async open(entry: McpServerEntry, approve: StartApproval, signal?: AbortSignal): Promise<void> {
     const { name } = entry;
     const key = configKey(entry.config);
+    const generation = this.generations.get(name) ?? 0;
+    const outdated = () => {
+      const now = this.entries.find((e) => e.name === name);
+      return this.disposed || (this.generations.get(name) ?? 0) !== generation || !now || configKey(now.config) !== key;
+    };
     if (entry.source === "workspace" && !this.allowed(name, key)) {
-      if (!(await approve(entry, describeServer(entry.config)))) return this.fail(name, "not started: not allowed.");
+      const allowed = await approve(entry, describeServer(entry.config));
+      // Allowed on a card that showed a command since changed: that command is neither remembered nor run.
+      if (outdated()) return this.startCurrent(entry, approve, signal);
+      if (!allowed) return this.fail(name, "not started: not allowed.");
       await this.deps.memento.update(allowedKey, { ...this.allowedMap(), [name]: key });
     }
     this.setState(name, { kind: "starting" });
@@ -151,7 +172,12 @@ export class McpServers implements vscode.Disposable {
       const folders = vscode.workspace.workspaceFolders ?? [];
       const folder = entry.workspaceFolder === undefined ? folders[0] : folders.find((f) => f.uri.fsPath === entry.workspaceFolder);
       const defs = [...this.inputDefs.filter((d) => d.workspaceFolder === entry.workspaceFolder), ...this.inputDefs.filter((d) => d.workspaceFolder !== entry.workspaceFolder)];
-      const values = await this.deps.inputs.values(inputIds(entry.config), defs, folder?.uri);
+      const values = await this.deps.inputs.values(inputIds(entry.config), defs, folder?.uri, signal);
+      if (outdated()) return this.startCurrent(entry, approve, signal);
+      if (!values) {
+        this.deps.output.info(`${name}: not started: the task that needed it was stopped while its inputs were asked for`);
+        return this.setState(name, { kind: "stopped" });
+      }
       const config = expandConfig(entry.config, {
         workspaceFolder: entry.workspaceFolder ?? folder?.uri.fsPath,
         folders: new Map(folders.map((f) => [f.name, f.uri.fsPath])),
@@ -176,12 +202,27 @@ export class McpServers implements vscode.Disposable {
           this.setState(name, { kind: "running", tools: connection!.tools.length });
         },
       });
+      if (outdated()) {
+        await connection.close();
+        return this.startCurrent(entry, approve, signal);
+      }
       this.connections.set(name, { connection, key });
       this.deps.output.info(`${name}: running, ${connection.tools.length} tool(s)`);
       this.setState(name, { kind: "running", tools: connection.tools.length });
     } catch (error) {
+      if (outdated()) return this.startCurrent(entry, approve, signal);
       this.fail(name, `failed to start: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * After an outdated start: when the configuration changed (not removed, not stopped with the same
+   * one), the current one starts in its place, asking first if it must; a start reload began is joined.
+   */
+  private async startCurrent(outdated: McpServerEntry, approve: StartApproval, signal?: AbortSignal): Promise<void> {
+    const current = this.entries.find((e) => e.name === outdated.name);
+    if (this.disposed || !current || configKey(current.config) === configKey(outdated.config)) return;
+    return this.startLoaded(outdated.name, approve, signal);
   }
 
   private fail(name: string, message: string): void {
@@ -216,9 +257,11 @@ export class McpServers implements vscode.Disposable {
   /** A changed configuration: servers removed or changed stop; changed ones that ran start again. */
   private async reload(snapshot?: McpConfigSnapshot): Promise<void> {
     await this.load(snapshot);
-    for (const [name, held] of [...this.connections]) {
+    // The servers starting too: one that was still starting would otherwise go on with its old configuration.
+    const held = [...[...this.connections].map(([name, { key }]) => ({ name, key })), ...[...this.starting].map(([name, { key }]) => ({ name, key }))];
+    for (const { name, key } of held) {
       const entry = this.entries.find((e) => e.name === name);
-      if (entry && configKey(entry.config) === held.key) continue;
+      if (entry && configKey(entry.config) === key) continue;
       await this.stop(name);
       if (!entry) continue;
       // A workspace server whose command changed is asked for again when it is next needed.
@@ -231,9 +274,24 @@ export class McpServers implements vscode.Disposable {
   }
 
   dispose(): void {
+    // Starts under way see this and close what they open: no server process outlives the window.
+    this.disposed = true;
     for (const { connection } of this.connections.values()) void connection.close();
     this.connections.clear();
     this.files.dispose();
     this.changed.dispose();
+  }
+}
+
+/** `work`, or nothing once `signal` aborts (the work goes on unwatched). */
+async function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return;
+  let onAbort = () => {};
+  const aborted = new Promise<void>((done) => (onAbort = done));
+  signal?.addEventListener("abort", onAbort);
+  try {
+    await Promise.race([work, aborted]);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
   }
 }
