@@ -366,6 +366,32 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     assert.equal((turns[1] as UserTurn).text, `second question ${long}`);
   });
 
+  it("Stop while a question compacts the chat first: neither the summary nor the question is sent, and the question is back in the prompt box", async () => {
+    await vscode.workspace.getConfiguration("wisp.chat").update("contextTokens", 1200, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("wisp.chat").update("autoCompact", 50, vscode.ConfigurationTarget.Global);
+    const long = "x".repeat(900);
+    let endSummary!: () => void;
+    server.queue({ text: `first answer ${long}` }, { text: "## Task\n", endAfter: new Promise<void>((resolve) => (endSummary = resolve)) });
+    try {
+      await sendAndWait(`first question ${long}`);
+      await waitFor("answered", () => state().chat.turns.length, (n) => n === 2 && !state().streaming);
+      const before = server.chatRequests.length;
+      const question = `second question ${long}`;
+      const sending = send(question);
+      await waitFor("the summary streaming", () => state().chat.turns, (turns) => turns.length === 3 && (turns[2] as AssistantTurn).text === "## Task\n");
+      await api.chat.fromView({ type: "stop" });
+      await sending;
+      assert.equal(server.chatRequests.length, before + 1, "the summary request only, not the question");
+      assert.match((server.chatRequests[before] as { messages: ChatMessage[] }).messages[0]!.content, /^You write the summary/);
+      assert.deepEqual(state().chat.turns.map((t) => t.role), ["user", "assistant"], "the conversation is as it was");
+      assert.equal(state().streaming, false);
+      assert.equal(state().view.draft, question);
+      assert.equal(state().notice?.text, "Compacting was stopped, so your question was not sent: it is back in the prompt box.");
+    } finally {
+      endSummary();
+    }
+  });
+
   it("/init drafts AGENTS.md from the workspace as a reviewed edit: nothing is written before Accept", async () => {
     rmSync(abs("AGENTS.md"), { force: true });
     write("package.json", JSON.stringify({ name: "greeter", scripts: { build: "tsc -p .", test: "node --test" } }));

@@ -220,6 +220,21 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(second.document.getText(), sample);
   });
 
+  it("two edits of one file started back to back: one opens, the other is refused before it asks the model", async () => {
+    const editor = await open(sample, 2, 8);
+    suite.server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });
+    const asked = suite.server.chatRequests.length;
+    const refused = () => suite.api.logLines().filter((line) => line.includes("wisp.editSelection: An edit is already open in this file")).length;
+    const refusedBefore = refused();
+    // Both start before either has read the key: the second must not pass the "one edit per file" check.
+    await Promise.all([edit("rename result to sum"), edit("rename result to sum")]);
+    assert.equal(refused(), refusedBefore + 1, "the second edit says the file already has one");
+    assert.deepEqual(suite.api.edit.sessions().map((s) => [s.uri, s.state]), [[editor.document.uri.toString(), "reviewing"]]);
+    assert.equal(suite.server.chatRequests.length, asked + 1, "one request only");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
+  });
+
   it("offers Fix with Wisp on a diagnostic, and its edit carries the problem and applies", async () => {
     const editor = await open(sample, 0, 0);
     const diagnostics = vscode.languages.createDiagnosticCollection("edit-test");

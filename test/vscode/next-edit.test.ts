@@ -150,17 +150,25 @@ describe("Next-edit suggestions (real VS Code, local predictor)", function () {
     assert.ok(tab.when.split(" && ").includes("!editorHasMultipleSelections"), tab.when);
   });
 
-  it("the status menu's toggle turns it off: a rename then proposes nothing, and on again", async () => {
+  it("the status menu's toggle turns it off: typing then keeps no copy and predicts nothing; on again, it follows from the text as it is", async () => {
     assert.equal(await vscode.commands.executeCommand("wisp.toggleNextEdit"), false);
+    let editor: vscode.TextEditor;
+    let runs: number;
     try {
-      const editor = await open("next-edit-off.ts");
-      const runs = api.nextEdit.predictions();
+      await waitFor("every document's copy dropped", () => api.nextEdit.followed(), (n) => n === 0);
+      editor = await open("next-edit-off.ts");
+      runs = api.nextEdit.predictions();
       await renameDeclaration(editor);
-      await waitFor("the last keystroke considered", () => api.nextEdit.predictions(), (n) => n > runs);
+      assert.equal(api.nextEdit.followed(), 0, "no copy of the file kept while off");
       assert.equal(api.nextEdit.shown(), undefined);
     } finally {
       assert.equal(await vscode.commands.executeCommand("wisp.toggleNextEdit"), true);
     }
+    await waitFor("the open documents followed again", () => api.nextEdit.followed(), (n) => n > 0);
+    // One change on: a use renamed as the declaration was. Its suggestion is the only prediction since the toggle.
+    await editor.edit((e) => e.replace(new vscode.Range(3, 4, 3, 9), "total"));
+    await shown("the remaining use offered", (v) => v?.newText === "total" && v.line === 6);
+    assert.equal(api.nextEdit.predictions(), runs + 1, "the keystrokes typed while off were not considered");
   });
 
   it("leaving for another file drops the suggestion", async () => {

@@ -19,7 +19,8 @@ export interface CompactorDeps {
   readonly now: () => number;
 }
 
-export type CompactionResult = { readonly ok: true; readonly turn: AssistantTurn } | { readonly ok: false; readonly reason: string };
+/** `stopped`: the user stopped it (a question waiting on it is not sent); any other failure leaves it out. */
+export type CompactionResult = { readonly ok: true; readonly turn: AssistantTurn } | { readonly ok: false; readonly reason: string; readonly stopped?: true };
 
 export class Compactor {
   private readonly running = new Map<string, AbortController>();
@@ -82,7 +83,8 @@ export class Compactor {
       const current = store.get(chatId);
       if (current) store.put({ ...current, turns: current.turns.filter((t) => t.id !== turn.id), updatedAt: this.deps.now() });
       events.changed(chatId);
-      return { ok: false, reason: controller.signal.aborted ? "Compacting was stopped; the conversation is unchanged." : `Compacting failed (${toChatError(error).message}); the conversation is unchanged.` };
+      if (controller.signal.aborted) return { ok: false, reason: "Compacting was stopped; the conversation is unchanged.", stopped: true };
+      return { ok: false, reason: `Compacting failed (${toChatError(error).message}); the conversation is unchanged.` };
     }
     this.running.delete(chatId);
     turn = { ...turn, status: "done", finishedAt: this.deps.now() };

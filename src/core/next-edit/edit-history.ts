@@ -40,6 +40,11 @@ export class EditHistory {
     this.hunks = this.hunks.filter((h) => h.uri !== uri);
   }
 
+  /** How many documents' text it keeps. */
+  get documents(): number {
+    return this.texts.size;
+  }
+
   text(uri: string): string | undefined {
     return this.texts.get(uri);
   }

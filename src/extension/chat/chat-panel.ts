@@ -132,6 +132,12 @@ export class ChatPanel implements vscode.Disposable {
     void this.deps.post({ type: "focusPrompt" });
   }
 
+  /** Puts text in a chat's prompt box: kept with its view state too, so a hidden or other chat's view gets it when shown. */
+  async restoreDraft(chatId: string, text: string): Promise<void> {
+    await this.deps.views.set(chatId, { ...this.deps.views.get(chatId), draft: text });
+    if (this.deps.store.active().id === chatId) void this.deps.post({ type: "setDraft", text });
+  }
+
   showNotice(text: string): void {
     this.notice = { id: ++this.noticeId, session: this.noticeSession, text };
     this.postState();

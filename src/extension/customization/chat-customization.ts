@@ -4,7 +4,7 @@ import { planChatRequest } from "../../core/chat/chat-request";
 import type { ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import { nearlyFull } from "../../core/chat/compaction";
-import { Compactor } from "../../core/chat/compactor";
+import { Compactor, type CompactionResult } from "../../core/chat/compactor";
 import { lastAnswer, withTurn, withUserTurn, type AssistantTurn, type Chat, type CodeAttachment } from "../../core/chat/conversation";
 import { quickActions, type QuickAction } from "../../core/chat/prompt";
 import type { HostMessage, ViewMessage, ViewState } from "../../core/chat/protocol";
@@ -147,7 +147,7 @@ export class ChatCustomization implements vscode.Disposable {
 
   /** A question with what is attached, from an editor command (Ask About Selection, Explain…), compacting first if need be. */
   async sendQuestion(text: string): Promise<void> {
-    await this.compactIfFull(text);
+    if (!(await this.compactIfFull(text))) return;
     await this.panel.session.send(text);
   }
 
@@ -160,8 +160,10 @@ export class ChatCustomization implements vscode.Disposable {
     switch (name) {
       case "new":
         return this.panel.newChat();
-      case "compact":
-        return this.compact(false, argument);
+      case "compact": {
+        const result = await this.compact(false, argument);
+        return result.ok ? undefined : this.panel.showNotice(result.reason);
+      }
       case "init":
         return this.panel.showNotice(await initAgentsMd(this.deps.init, this.deps.editor()?.document.uri));
       case "plan":
@@ -210,7 +212,7 @@ export class ChatCustomization implements vscode.Disposable {
 
   private async ask(text: string, run: AgentRun): Promise<void> {
     const chatId = this.deps.store.active().id;
-    await this.compactIfFull(text);
+    if (!(await this.compactIfFull(text))) return;
     if (run.models?.length) {
       const chosen = chooseModel(run.models, this.modelIds());
       if (chosen.modelNotice) this.panel.showNotice(chosen.modelNotice);
@@ -265,27 +267,41 @@ export class ChatCustomization implements vscode.Disposable {
     return this.panel.agent.mode === "ask" ? this.ask(handoff.prompt, {}) : this.startTask(handoff.prompt);
   }
 
-  private async compact(auto: boolean, focus?: string): Promise<void> {
+  private async compact(auto: boolean, focus?: string): Promise<CompactionResult> {
     const chat = this.deps.store.active();
     this.deps.log.info(`chat: compacting ${chat.turns.length} turns${auto ? " (the context is nearly full)" : ""}`);
     const result = await this.compactor.compact(chat.id, { auto, ...(focus ? { focus } : {}) });
-    if (!result.ok) return this.panel.showNotice(result.reason);
-    this.panel.postState();
+    if (result.ok) this.panel.postState();
+    return result;
   }
 
-  /** Compacts first when the question would bring the conversation near the model's context (wisp.chat.autoCompact). */
-  private async compactIfFull(text: string): Promise<void> {
+  /**
+   * Compacts first when the question would bring the conversation near the model's context
+   * (wisp.chat.autoCompact). False: the user stopped the compaction, so the question is not sent
+   * either (they stopped what the send started); it goes back to the prompt box to send again.
+   * A failed compaction still sends it, as it would have gone without one.
+   */
+  private async compactIfFull(text: string): Promise<boolean> {
     const percent = this.deps.settings.value.chat.autoCompact;
     const chat = this.deps.store.active();
-    if (percent <= 0 || !chat.turns.some((t) => t.role === "user")) return;
+    if (percent <= 0 || !chat.turns.some((t) => t.role === "user")) return true;
     const turns = withUserTurn(chat, { id: "next", role: "user", text, attachments: chat.pending, createdAt: Date.now() }).turns;
     let planned;
     try {
       planned = planChatRequest(await this.panel.setup({ ...chat, turns }), turns);
     } catch {
-      return; // No model or key: the question itself says what is wrong.
+      return true; // No model or key: the question itself says what is wrong.
     }
-    if (nearlyFull(planned, percent)) await this.compact(true);
+    if (!nearlyFull(planned, percent)) return true;
+    const result = await this.compact(true);
+    if (result.ok) return true;
+    if (!result.stopped) {
+      this.panel.showNotice(result.reason);
+      return true;
+    }
+    await this.panel.restoreDraft(chat.id, text);
+    this.panel.showNotice("Compacting was stopped, so your question was not sent: it is back in the prompt box.");
+    return false;
   }
 
   private modelIds(): string[] {

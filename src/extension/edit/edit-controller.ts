@@ -54,7 +54,7 @@ const given = (code: string): Answer =>
  */
 export class EditController implements vscode.Disposable {
   private readonly sessions = new Set<EditSession>();
-  /** Files whose review copy is being opened: a second edit of them waits for none. */
+  /** Files whose edit is starting (its request asked, its review copy opened): a second edit of them is refused. */
   private readonly opening = new Set<vscode.TextDocument>();
   /** Where the review copies live (registered as a file system by registerEdit). */
   readonly copies = new ReviewCopies();
@@ -141,14 +141,19 @@ export class EditController implements vscode.Disposable {
     const editor = vscode.window.visibleTextEditors.find((e) => e.document === target.document);
     const options = editor?.options ?? {};
     const indent = { useTabs: options.insertSpaces === false, tabSize: typeof options.tabSize === "number" ? options.tabSize : 4 };
+    // Reserved before the first await: a second edit of this file started meanwhile (Apply twice) is refused.
+    this.opening.add(target.document);
     let session: EditSession | undefined;
     try {
       // Asked before the copy opens: a missing key or model fails without a tab opening and closing.
       const answer = "code" in source ? given(source.code) : await this.request(target, source.instruction);
       session = await this.open(target, indent, "code" in source ? codeAsGiven : codeOfReply);
+      // The session holds the file from here.
+      this.opening.delete(target.document);
       for await (const delta of answer(session.signal)) session.receive(delta.content);
       await session.complete();
     } catch (error) {
+      if (session === undefined) this.opening.delete(target.document);
       if (session?.signal.aborted) return;
       if (session) await this.finish(session, session.cancel("failed"));
       this.errorShown = reportEditError(error, { baseUrl: this.deps.settings.value.baseUrl, log: this.deps.log, retry: () => this.start(target, source) });
@@ -181,13 +186,7 @@ export class EditController implements vscode.Disposable {
   private async open(target: EditTarget, indent: Omit<IndentStyle, "target">, readCode: CodeReader): Promise<EditSession> {
     const id = ++this.lastId;
     const editor = vscode.window.visibleTextEditors.find((e) => e.document === target.document);
-    this.opening.add(target.document);
-    let copy: ReviewCopy;
-    try {
-      copy = await ReviewCopy.open(this.copies, target.document, editor, id);
-    } finally {
-      this.opening.delete(target.document);
-    }
+    const copy = await ReviewCopy.open(this.copies, target.document, editor, id);
     const session = new EditSession(id, copy, target.startLine, blockOf(target), indent, {
       changed: () => this.changed(session.document),
       shown: (ms) => {

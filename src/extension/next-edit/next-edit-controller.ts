@@ -24,6 +24,8 @@ export interface NextEditProbe {
   shown(): NextEditView | undefined;
   /** How many changes were considered for a prediction: a test waits for it before asserting that nothing is shown. */
   predictions(): number;
+  /** How many documents' text it keeps to follow their edits: none while it is off. */
+  followed(): number;
 }
 
 /** How long a dismissed suggestion stays away. */
@@ -51,7 +53,10 @@ interface Shown {
  * An insertion at the cursor is offered as ghost text (see `ghostText`), which VS Code's own Tab accepts.
  */
 export class NextEditController implements vscode.Disposable, NextEditProbe {
-  private readonly history = new EditHistory();
+  /** The open documents' text and the user's edits, kept only while on (a copy of every document, updated per keystroke). */
+  private history: EditHistory | undefined;
+  /** The document events it follows while on. */
+  private following: vscode.Disposable | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly rejected = new Map<string, number>();
   private current: Shown | undefined;
@@ -67,19 +72,13 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   private asking: AbortController | undefined;
 
   constructor(
-    private readonly enabled: () => boolean,
+    enabled: boolean,
     private readonly decorations: NextEditDecorations,
     /** With `wisp.nextEdit.model` set, its suggestion replaces the local one when it comes. */
     private readonly model?: ModelPredictor,
   ) {
-    for (const document of vscode.workspace.textDocuments) this.follow(document);
+    this.setEnabled(enabled);
     this.subscriptions.push(
-      vscode.workspace.onDidOpenTextDocument((d) => this.follow(d)),
-      vscode.workspace.onDidCloseTextDocument((d) => {
-        this.history.close(d.uri.toString());
-        if (this.current?.editor.document === d) this.clear();
-      }),
-      vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (this.current && editor?.document !== this.current.editor.document) this.clear();
       }),
@@ -106,6 +105,39 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
 
   predictions(): number {
     return this.runs;
+  }
+
+  followed(): number {
+    return this.history?.documents ?? 0;
+  }
+
+  /**
+   * On (wisp.nextEdit.enabled): follows the open documents' edits from their text as it is now.
+   * Off: follows nothing and forgets their text, drops the suggestion and stops the model's request.
+   */
+  setEnabled(enabled: boolean): void {
+    if (enabled === (this.history !== undefined)) return;
+    if (!enabled) {
+      this.following?.dispose();
+      this.following = undefined;
+      this.history = undefined;
+      clearTimeout(this.timer);
+      this.asking?.abort();
+      this.asking = undefined;
+      this.clear();
+      return;
+    }
+    const history = new EditHistory();
+    this.history = history;
+    for (const document of vscode.workspace.textDocuments) follow(history, document);
+    this.following = vscode.Disposable.from(
+      vscode.workspace.onDidOpenTextDocument((d) => follow(history, d)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        history.close(d.uri.toString());
+        if (this.current?.editor.document === d) this.clear();
+      }),
+      vscode.workspace.onDidChangeTextDocument((e) => this.changed(history, e)),
+    );
   }
 
   /** Tab: to the suggestion when the cursor is elsewhere, else applies it and proposes the next one. */
@@ -139,16 +171,12 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
     this.clear();
   }
 
-  private follow(document: vscode.TextDocument): void {
-    if (editedSchemes.has(document.uri.scheme)) this.history.open(document.uri.toString(), document.getText());
-  }
-
-  private changed(e: vscode.TextDocumentChangeEvent): void {
+  private changed(history: EditHistory, e: vscode.TextDocumentChangeEvent): void {
     if (e.contentChanges.length === 0 || !editedSchemes.has(e.document.uri.scheme)) return;
     const uri = e.document.uri.toString();
-    const accepted = this.current?.editor.document === e.document && isGhost(this.current) && this.committed(this.current.edit, e);
+    const accepted = this.current?.editor.document === e.document && isGhost(this.current) && committed(history, this.current.edit, e);
     const own = this.applying === e.document || accepted;
-    this.history.change(uri, e.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })), own);
+    history.change(uri, e.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })), own);
     this.asking?.abort();
     if (this.applying === e.document) return;
     // The user's change, or the ghost text just accepted: either way, a fresh prediction follows.
@@ -169,13 +197,14 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   private predict(document: vscode.TextDocument, since: number): void {
     this.runs++;
     const editor = vscode.window.activeTextEditor;
-    if (!this.enabled() || editor?.document !== document) return;
+    const history = this.history;
+    if (!history || editor?.document !== document) return;
     const uri = document.uri.toString();
-    const hunk = this.history.last(uri);
-    const text = this.history.text(uri);
+    const hunk = history.last(uri);
+    const text = history.text(uri);
     if (!hunk || text === undefined || text.length > maxChars) return;
     this.show(editor, predictNextEdits(text, hunk), since);
-    if (this.model?.asks(document)) this.ask(this.model, editor, text, hunk, since);
+    if (this.model?.asks(document)) this.ask(this.model, history, editor, text, hunk, since);
   }
 
   /** Shows the first of `edits` from the cursor on that was not dismissed lately, in place of the current one. */
@@ -193,17 +222,18 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   }
 
   /** Asks the model about the same text; its answer is shown unless the document changed or the user left meanwhile. */
-  private ask(model: ModelPredictor, editor: vscode.TextEditor, text: string, latest: Hunk, since: number): void {
+  private ask(model: ModelPredictor, history: EditHistory, editor: vscode.TextEditor, text: string, latest: Hunk, since: number): void {
     this.asking?.abort();
     const asking = new AbortController();
     this.asking = asking;
-    const recent = this.history.recent().flatMap((hunk) => {
-      const its = this.history.text(hunk.uri);
+    const recent = history.recent().flatMap((hunk) => {
+      const its = history.text(hunk.uri);
       return its === undefined ? [] : [{ hunk, text: its }];
     });
     const question = { document: editor.document, text, cursor: editor.document.offsetAt(editor.selection.active), latest, recent };
     void model.predict(question, asking.signal).then((edits) => {
-      if (asking.signal.aborted || !this.enabled() || vscode.window.activeTextEditor !== editor) return;
+      // Turning it off aborts the request too.
+      if (asking.signal.aborted || vscode.window.activeTextEditor !== editor) return;
       this.show(editor, edits, since);
     });
   }
@@ -216,16 +246,6 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
       shown.triggered = true;
       void vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
     }
-  }
-
-  /**
-   * Whether the event is VS Code committing the suggestion's ghost text (it may send only the
-   * inserted characters): the document is now exactly the text with the suggestion applied.
-   */
-  private committed(edit: NextEdit, e: vscode.TextDocumentChangeEvent): boolean {
-    const before = this.history.text(e.document.uri.toString());
-    if (before === undefined) return false;
-    return e.document.getText() === before.slice(0, edit.offset) + edit.newText + before.slice(edit.offset + edit.oldText.length);
   }
 
   /** Hides the suggestion, if any (when turned off, or when it no longer applies). */
@@ -251,11 +271,26 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   dispose(): void {
     clearTimeout(this.timer);
     this.asking?.abort();
+    this.following?.dispose();
     // No context key set while the window closes: the editor refuses the command and logs an error.
     this.keyShown = false;
     this.clear();
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+function follow(history: EditHistory, document: vscode.TextDocument): void {
+  if (editedSchemes.has(document.uri.scheme)) history.open(document.uri.toString(), document.getText());
+}
+
+/**
+ * Whether the event is VS Code committing the suggestion's ghost text (it may send only the
+ * inserted characters): the document is now exactly the text with the suggestion applied.
+ */
+function committed(history: EditHistory, edit: NextEdit, e: vscode.TextDocumentChangeEvent): boolean {
+  const before = history.text(e.document.uri.toString());
+  if (before === undefined) return false;
+  return e.document.getText() === before.slice(0, edit.offset) + edit.newText + before.slice(edit.offset + edit.oldText.length);
 }
 
 function isGhost({ editor, range, edit }: Shown): boolean {

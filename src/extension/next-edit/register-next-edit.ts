@@ -15,7 +15,7 @@ export function registerNextEdit(
 ): { disposable: vscode.Disposable; probe: NextEditProbe } {
   const decorations = new NextEditDecorations();
   const predictor = new ModelPredictor({ ...model, model: () => settings.value.nextEdit.model });
-  const controller = new NextEditController(() => settings.value.nextEdit.enabled, decorations, predictor);
+  const controller = new NextEditController(settings.value.nextEdit.enabled, decorations, predictor);
   const disposable = vscode.Disposable.from(
     decorations,
     controller,
@@ -33,9 +33,7 @@ export function registerNextEdit(
       await vscode.workspace.getConfiguration("wisp").update("nextEdit.enabled", enabled, vscode.ConfigurationTarget.Global);
       return enabled;
     }),
-    settings.onDidChange((s) => {
-      if (!s.nextEdit.enabled) controller.clear();
-    }),
+    settings.onDidChange((s) => controller.setEnabled(s.nextEdit.enabled)),
   );
-  return { disposable, probe: { shown: () => controller.shown(), predictions: () => controller.predictions() } };
+  return { disposable, probe: { shown: () => controller.shown(), predictions: () => controller.predictions(), followed: () => controller.followed() } };
 }

@@ -131,6 +131,23 @@ describe("compacting a conversation", () => {
       assert.deepEqual(store.get(chatId)!.turns, before);
     });
 
+    it("a stopped summary says it was stopped (a question waiting on it is not sent), unlike a failed one", async () => {
+      let streaming!: () => void;
+      const started = new Promise<void>((resolve) => (streaming = resolve));
+      const { store, compactor, chatId } = make(async function* (_body, signal) {
+        yield { content: "## Task\n" };
+        streaming();
+        await new Promise((resolve) => signal.addEventListener("abort", resolve));
+        throw new Error("aborted");
+      });
+      const before = store.get(chatId)!.turns;
+      const compacting = compactor.compact(chatId, { auto: true });
+      await started;
+      compactor.stop(chatId);
+      assert.deepEqual(await compacting, { ok: false, reason: "Compacting was stopped; the conversation is unchanged.", stopped: true });
+      assert.deepEqual(store.get(chatId)!.turns, before);
+    });
+
     it("an empty chat has nothing to compact", async () => {
       const { store, compactor } = make(async function* () {});
       const empty = store.create();
