@@ -167,6 +167,26 @@ describe("real tokenizers, templates and FIM formats", function () {
         });
       }
 
+      it("streams words with their spaces, as the final text has them, and stops at a stop string with a space", async () => {
+        const model = await load(family);
+        const words = model.tokenize("Hello world", false);
+        assert.equal(words.length, 2, "a token for each word");
+        // Every sampled token is " world": the first one continues the prompt's "Hello".
+        const logit_bias = { [words[1]!]: 100 };
+        const complete = async (stop: string[] | undefined, logprobs: number | undefined) => {
+          const stream = await server.client.completions.create({ model: family.id, prompt: "Hello", max_tokens: 4, temperature: 0, stream: true, logit_bias, stop, logprobs });
+          let text = "";
+          for await (const chunk of stream) text += chunk.choices[0]?.text ?? "";
+          const whole = await server.client.completions.create({ model: family.id, prompt: "Hello", max_tokens: 4, temperature: 0, logit_bias, stop, logprobs });
+          return { streamed: text, final: whole.choices[0]!.text, finish: whole.choices[0]!.finish_reason };
+        };
+        // Without logprobs the batch decoder generates, with them node-llama-cpp's evaluation loop.
+        for (const logprobs of [undefined, 1]) {
+          assert.deepEqual(await complete(["d w"], logprobs), { streamed: " worl", final: " worl", finish: "stop" }, `logprobs ${logprobs}`);
+          assert.deepEqual(await complete(undefined, logprobs), { streamed: " world world world world", final: " world world world world", finish: "length" }, `logprobs ${logprobs}`);
+        }
+      });
+
       it("streams multi-byte characters whole, never split across chunks", async () => {
         const format = { type: "json_schema" as const, json_schema: { name: "text", schema: { type: "string", const: multiByte } } };
         const chunks: string[] = [];

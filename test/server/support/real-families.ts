@@ -69,6 +69,11 @@ export const realFamilies: readonly RealFamily[] = [
     chat: { endOfTurn: "<|eot_id|>", rendered: "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\nYou are terse.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n" },
   },
   {
+    // SentencePiece with a space prefix (Llama 2, CodeLlama, Mistral): a piece detokenized alone loses its leading space.
+    id: "llama-2-real-vocab",
+    vocab: "llama-spm",
+  },
+  {
     id: "gemma-4-it-real-vocab",
     vocab: "gemma-4",
     chat: { endOfTurn: "<turn|>", rendered: "<bos><|turn>system\nYou are terse.<turn|>\n<|turn>user\nHi<turn|>\n<|turn>model\n" },

@@ -4,7 +4,7 @@
 // node-llama-cpp's evaluation loop: each token is still sampled after exactly the tokens before it.
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { PROMPT_SLICE, type BatchDecoder } from "./batch-decoder";
-import { IncrementalText } from "./incremental-text";
+import { continuation, IncrementalText } from "./incremental-text";
 import { lookupPrediction } from "./prompt-lookup";
 import { evaluateOptions } from "./sampling";
 import { scanForStop } from "./stop-detector";
@@ -31,7 +31,7 @@ export async function runDirectChoice(
   // The healed text was the prompt's: what the first token repeats of it is not the answer's.
   const answer = (text: string) => text.slice(healed);
   const leave = decoder.enter();
-  const decoded = new IncrementalText(model);
+  const decoded = new IncrementalText(model, request.prompt);
   const lookupStats = { predicted: 0, accepted: 0 };
   let emitted = "";
   const emit = (text: string) => {
@@ -101,7 +101,8 @@ export async function runDirectChoice(
     sampler.dispose();
     healing?.dispose();
   }
-  const full = answer(model.detokenize(generated));
+  // After the prompt, as the streamed text was: the two must agree (see IncrementalText).
+  const full = answer(continuation(model, generated, request.prompt));
   // Nothing is held back any more: a partial stop-string match at the end is plain text.
   const ended = stopped ? scanForStop(full, request.stop) : undefined;
   const text = ended?.visible ?? full;

@@ -1,7 +1,7 @@
 // Generates one choice on one sequence: reuses the sequence's cached prefix, then samples until
 // a stop string, an end-of-generation token, max tokens or an abort.
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
-import { IncrementalText } from "./incremental-text";
+import { continuation, IncrementalText } from "./incremental-text";
 import { logprobEntry } from "./logprobs";
 import { evaluateOptions } from "./sampling";
 import { scanForStop } from "./stop-detector";
@@ -30,7 +30,7 @@ export async function runChoice(
   const generated: Token[] = [];
   const logprobs: TokenLogprob[] = [];
   const wantLogprobs = request.topLogprobs !== undefined;
-  const decoded = new IncrementalText(model);
+  const decoded = new IncrementalText(model, request.prompt);
   // Under a grammar, a character once begun is finished as UTF-8 (see whole-characters.ts).
   const ruledOut = request.sampling.grammar && continuations ? () => continuations.after(model, decoded.pending()) : undefined;
   const options = evaluateOptions(model, request.sampling, choice, generated, ruledOut);
@@ -74,7 +74,8 @@ export async function runChoice(
   } finally {
     await stream.return();
   }
-  const full = model.detokenize(generated);
+  // After the prompt, as the streamed text was: the two must agree (see IncrementalText).
+  const full = continuation(model, generated, request.prompt);
   // Nothing is held back any more: a partial stop-string match at the end is plain text.
   const ended = stopped ? scanForStop(full, request.stop) : undefined;
   const text = ended?.visible ?? full;
