@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import { access, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Checkpoint, type FileOriginal } from "../../core/agent/checkpoint";
 import type { Logger } from "../logger";
+import { hashOf, writeDurably, writeOnce } from "./hashed-blobs";
 
 /** Which task the checkpoint belongs to: the chat and its answer turn. */
 export interface CheckpointOwner {
@@ -144,8 +144,7 @@ export class CheckpointStore {
         continue;
       }
       const blob = `${hashOf(step.bytes)}.bin`;
-      // Already there: it was renamed into place whole, with these bytes.
-      if (!(await exists(join(folder, blob)))) await writeDurably(join(folder, blob), step.bytes);
+      await writeOnce(join(folder, blob), step.bytes);
       files.push({ path: step.path, existed: true, blob });
     }
     const manifest: Manifest = { owner: this.owner, files, ...(this.folderRoot === undefined ? {} : { root: this.folderRoot }) };
@@ -209,25 +208,4 @@ async function readBlob(folder: string, name: string): Promise<Uint8Array | unde
   const hashed = /^([0-9a-f]{64})\.bin$/.exec(name);
   // Names such as 0.bin are from before hashes: read as they are.
   return hashed && hashed[1] !== hashOf(bytes) ? undefined : bytes;
-}
-
-function hashOf(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(() => true, () => false);
-}
-
-/** To a temporary file flushed to disk, then renamed: a crash or power cut never leaves the name on cut-short bytes. */
-async function writeDurably(file: string, bytes: Uint8Array): Promise<void> {
-  const temporary = `${file}.${randomBytes(4).toString("hex")}.tmp`;
-  const handle = await open(temporary, "w");
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, file);
 }

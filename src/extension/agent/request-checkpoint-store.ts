@@ -1,6 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, readFile, readdir, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   beginRequest,
@@ -21,6 +20,7 @@ import {
   type StateKey,
 } from "../../core/agent/request-checkpoints";
 import type { ChatTurn } from "../../core/chat/conversation";
+import { hashOf, writeOnce } from "./hashed-blobs";
 
 /** What an edit tool tells the checkpoint of the request it works for. */
 export interface RequestRecorder {
@@ -242,12 +242,8 @@ export class RequestCheckpointStore {
       return key;
     }
     const file = join(this.folder, "blobs", key);
-    if (existsSync(file)) return key;
     await mkdir(dirname(file), { recursive: true });
-    // Renamed into place: a crash never leaves a blob whose name promises bytes it does not hold.
-    const temporary = `${file}.${randomBytes(4).toString("hex")}.tmp`;
-    await writeFile(temporary, bytes);
-    await rename(temporary, file);
+    await writeOnce(file, bytes);
     return key;
   }
 
@@ -271,10 +267,6 @@ export class RequestCheckpointStore {
     const names = await readdir(join(this.folder, "blobs")).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => /^[0-9a-f]{64}$/.test(n) && !needed.has(n)).map((n) => unlink(join(this.folder!, "blobs", n)).catch(() => undefined)));
   }
-}
-
-function hashOf(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }
 
 async function readState(root: string, path: string): Promise<Uint8Array | undefined> {
