@@ -7,6 +7,8 @@ const envName = "WISP_API_KEY";
 export interface ResolvedKey {
   readonly key: string | undefined;
   readonly source: KeySource;
+  /** Why the secret store could not be read (source "unreadable"). */
+  readonly problem?: string;
 }
 
 /**
@@ -30,16 +32,24 @@ export class ApiKeyStore implements vscode.Disposable {
 
   resolve(): Promise<ResolvedKey> {
     const resolved = (this.resolved ??= this.read());
-    resolved.catch(() => {
-      if (this.resolved === resolved) this.resolved = undefined;
+    // A failed read is not kept: the keyring may be unlocked by the next request.
+    void resolved.then((r) => {
+      if (r.source === "unreadable" && this.resolved === resolved) this.resolved = undefined;
     });
     return resolved;
   }
 
   private async read(): Promise<ResolvedKey> {
-    const stored = (await this.secrets.get(secretName))?.trim();
+    const fromEnv = this.env[envName]?.trim() || undefined;
+    let stored: string | undefined;
+    try {
+      stored = (await this.secrets.get(secretName))?.trim();
+    } catch (err) {
+      // A locked or missing OS keyring rejects the read; activation and every request go on without
+      // the stored key (with WISP_API_KEY if set), and the status says why.
+      return { key: fromEnv, source: "unreadable", problem: err instanceof Error ? err.message : String(err) };
+    }
     if (stored) return { key: stored, source: "secret" };
-    const fromEnv = this.env[envName]?.trim();
     if (fromEnv) return { key: fromEnv, source: "env" };
     return { key: undefined, source: "none" };
   }

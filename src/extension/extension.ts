@@ -88,10 +88,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   );
 
   const refreshKey = async () => {
-    const { key, source } = await keys.resolve();
+    const { key, source, problem } = await keys.resolve();
     log.setSecrets(key === undefined ? [] : [key]);
-    statusBar.setKeySource(source);
-    log.info(`API key source: ${source}`);
+    statusBar.setKeySource(source, problem);
+    if (problem === undefined) log.info(`API key source: ${source}`);
+    else log.warn(`API key: the secret store could not be read (${problem}); ${key === undefined ? "no key is sent" : "WISP_API_KEY is used"}`);
     // Not awaited: activation stays cheap even when the server is slow to answer.
     void connection.check();
   };

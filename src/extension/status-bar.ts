@@ -14,6 +14,7 @@ export class StatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly subscriptions: vscode.Disposable[];
   private keySource: KeySource = "none";
+  private keyProblem: string | undefined;
   private busyCount = 0;
   private lastLatencyMs: number | undefined;
   private lastError: string | undefined;
@@ -41,8 +42,9 @@ export class StatusBar implements vscode.Disposable {
   /** The current text/tooltip/state, as shown. */
   get current(): StatusView { return this.view; }
 
-  setKeySource(source: KeySource): void {
+  setKeySource(source: KeySource, problem?: string): void {
     this.keySource = source;
+    this.keyProblem = problem;
     this.render();
   }
 
@@ -99,6 +101,7 @@ export class StatusBar implements vscode.Disposable {
       connection: this.connection.current,
       completionsEnabled: s.completion.enabled,
       keySource: this.keySource,
+      keyProblem: this.keyProblem,
       // Never the user name, password or query of the setting: they may be credentials.
       baseUrl: parseBaseUrl(s.baseUrl).display,
       busy: this.busyCount > 0,

@@ -5,6 +5,7 @@ import { startModelsServer, type ModelsServer } from "../harness/models-server";
 import { userSettingsText } from "./support/user-settings";
 import { waitFor } from "../harness/wait-for";
 import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+import { ApiKeyStore } from "../../src/extension/api-key";
 
 describe("Wisp: Set API Key", () => {
   const key = `sk-wisp-test-${Date.now().toString(36)}`;
@@ -47,5 +48,29 @@ describe("Wisp: Set API Key", () => {
     await vscode.commands.executeCommand("wisp.clearApiKey");
     assert.equal(await api.apiKeySource(), "none");
     await waitFor("status no-key", () => api.statusBar().state, (state) => state === "no-key");
+  });
+
+  it("a secret store that cannot be read (a locked keyring) gives a reason and WISP_API_KEY, and is read again next time", async () => {
+    let locked = true;
+    const changes = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+    const secrets = {
+      get: async () => {
+        if (locked) throw new Error("Cannot create an item in a locked collection");
+        return "sk-stored";
+      },
+      store: async () => undefined,
+      delete: async () => undefined,
+      keys: async () => [],
+      onDidChange: changes.event,
+    } as unknown as vscode.SecretStorage;
+    const store = new ApiKeyStore(secrets, { WISP_API_KEY: "sk-from-env" });
+    try {
+      assert.deepEqual(await store.resolve(), { key: "sk-from-env", source: "unreadable", problem: "Cannot create an item in a locked collection" });
+      locked = false;
+      assert.deepEqual(await store.resolve(), { key: "sk-stored", source: "secret" });
+    } finally {
+      store.dispose();
+      changes.dispose();
+    }
   });
 });

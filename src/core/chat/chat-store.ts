@@ -50,10 +50,12 @@ export class ChatStore {
   constructor(private readonly storage: ChatStorage, private readonly options: ChatStoreOptions) {
     const index = readIndex(storage.get(chatIndexKey));
     // Without an index, a fresh one would hide every stored chat (their entries stay, never listed).
-    this.summaries = index ? [...index.chats] : storedSummaries(storage);
+    // With one, a chat written just before a crash that cut off the index's write is listed too.
+    const unlisted = storedSummaries(storage, new Set(index?.chats.map((s) => s.id)));
+    this.summaries = index ? [...index.chats, ...unlisted] : unlisted;
     this.rebuilt = index ? 0 : this.summaries.length;
     this.activeId = index?.activeId ?? this.list()[0]?.id ?? "";
-    if (this.rebuilt > 0) {
+    if (unlisted.length > 0) {
       this.markIndexDirty();
       void this.flush();
     }
@@ -182,11 +184,11 @@ export class ChatStore {
 /** Not a chat id (ids are word characters): marks the index as needing a write. */
 const indexMarker = "#index";
 
-/** The summaries of every readable chat entry, oldest first (the index's order: the order made). */
-function storedSummaries(storage: ChatStorage): ChatSummary[] {
+/** The summaries of every readable chat entry not `listed`, oldest first (the index's order: the order made). */
+function storedSummaries(storage: ChatStorage, listed: ReadonlySet<string>): ChatSummary[] {
   const prefix = chatKey("");
   return (storage.keys?.() ?? [])
-    .filter((key) => key.startsWith(prefix))
+    .filter((key) => key.startsWith(prefix) && !listed.has(key.slice(prefix.length)))
     .flatMap((key) => {
       const chat = readChat(storage.get(key), key.slice(prefix.length));
       return chat ? [summarize(chat)] : [];

@@ -11,12 +11,14 @@ export type ConnectionState =
   | { kind: "unreachable"; message: string }
   | { kind: "error"; message: string };
 
-export type KeySource = "secret" | "env" | "none";
+export type KeySource = "secret" | "env" | "none" | "unreadable";
 
 export interface StatusInput {
   readonly connection: ConnectionState;
   readonly completionsEnabled: boolean;
   readonly keySource: KeySource;
+  /** Why the secret store could not be read, when keySource is "unreadable". */
+  readonly keyProblem?: string;
   readonly baseUrl: string;
   /** A completion request is in flight. */
   readonly busy: boolean;
@@ -41,15 +43,20 @@ export interface StatusView {
   readonly tooltip: string;
 }
 
-const keySourceText: Record<KeySource, string> = {
+const keySourceText: Record<Exclude<KeySource, "unreadable">, string> = {
   secret: "API key: from the secret store (Wisp: Set API Key)",
   env: "API key: from the WISP_API_KEY environment variable",
   none: "API key: none (run Wisp: Set API Key)",
 };
 
+function keyLine(source: KeySource, problem: string | undefined): string {
+  if (source !== "unreadable") return keySourceText[source];
+  return `API key: the secret store could not be read (${problem ?? "no reason given"}); requests go without the stored key (Wisp: Show Logs)`;
+}
+
 export function describeStatus(input: StatusInput): StatusView {
   const { state, text, detail } = headline(input);
-  const lines = [`Wisp: ${detail}`, `Server: ${input.baseUrl}`, keySourceText[input.keySource]];
+  const lines = [`Wisp: ${detail}`, `Server: ${input.baseUrl}`, keyLine(input.keySource, input.keyProblem)];
   const local = input.localServer === undefined ? undefined : describeLocalServer(input.localServer);
   if (local !== undefined) lines.push(local);
   else if (input.localServerAvailable === false) lines.push(noBundledServerLine);

@@ -77,4 +77,30 @@ describe("chat: a damaged chat index (cut short by a power cut, a hand edit, a s
     assert.equal(after.get(first.id).requests.length, 1, "the first chat can still be restored");
     assert.equal(after.get(second.id).requests.length, 1, "the second chat can still be restored");
   });
+
+  it("a chat written just before a crash cut off the index's write is listed again, beside the index's chats", async () => {
+    const dir = temp.make("chats");
+    let id = 0;
+    let time = 1_700_000_000_000;
+    const opts = { newId: () => `chat${++id}`, now: () => ++time };
+    const store = new ChatStore(FileChatStorage.open(dir, logger().log), opts);
+    const titled = (chat: Chat, title: string): Chat => ({ ...chat, title, titleSet: true, updatedAt: ++time, turns: [{ id: `${chat.id}-u`, role: "user", text: title, attachments: [], createdAt: time }] });
+    store.put(titled(store.active(), "Parse JSON in Go"));
+    await store.flush();
+    const index = join(dir, `${encodeURIComponent(chatIndexKey)}.json`);
+    const indexBefore = readFileSync(index, "utf8");
+    const late = titled(store.create(), "Fix the flaky test");
+    store.put(late);
+    await store.flush();
+    // The crash: the chat's own file was written, the index's write was not.
+    writeFileSync(index, indexBefore);
+
+    const reopened = new ChatStore(FileChatStorage.open(dir, logger().log), opts);
+    await reopened.flush();
+    assert.deepEqual(reopened.list().map((c) => c.title), ["Fix the flaky test", "Parse JSON in Go"]);
+    assert.equal(reopened.get(late.id)?.turns[0]?.text, "Fix the flaky test");
+    assert.equal(reopened.recovered(), 0, "the index was read: no warning about a damaged list");
+    const again = new ChatStore(FileChatStorage.open(dir, logger().log), opts);
+    assert.deepEqual(again.list().map((c) => c.title), ["Fix the flaky test", "Parse JSON in Go"], "the index now lists it");
+  });
 });

@@ -35,6 +35,12 @@ describe("describeStatus", () => {
     assert.match(describeStatus(ready).tooltip, /127\.0\.0\.1:8765/);
   });
 
+  it("says the secret store could not be read, and why, instead of claiming no key is set", () => {
+    const view = describeStatus({ ...ready, connection: { kind: "no-key" }, keySource: "unreadable", keyProblem: "Cannot create an item in a locked collection" });
+    assert.match(view.tooltip, /^API key: the secret store could not be read \(Cannot create an item in a locked collection\)/m);
+    assert.doesNotMatch(view.tooltip, /API key: none/);
+  });
+
   it("counts how completions ended this session, leaving out kinds that did not happen", () => {
     const view = describeStatus({ ...ready, outcomes: { "shown (network)": 3, debounced: 12, error: 0 } });
     assert.match(view.tooltip, /This session: 3 shown \(network\), 12 debounced$/m);
