@@ -124,6 +124,22 @@ describe("the usage log", function () {
     await (await UsageLog.open(dir)).close();
   });
 
+  it("takes over a lock whose pid is now another live process's (a container's restarted server gets the killed one's pid)", async () => {
+    const writer = path.join(import.meta.dirname, "support", "usage-writer.ts");
+    const child = spawn(process.execPath, ["--import", "tsx", writer, dir, "5"], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.kill("SIGKILL");
+    await exited;
+    // The killed server's lock as a restarted container's server finds it: naming its own pid, live.
+    const lock = path.join(dir, "server.lock");
+    const left = await readFile(lock, "utf8");
+    await writeFile(lock, left.replace(String(child.pid), String(process.pid)));
+    const usage = await UsageLog.open(dir);
+    assert.ok(total(usage, "requests") >= 5);
+    await usage.close();
+  });
+
   it("survives being killed at any moment while writing and compacting", async () => {
     const writer = path.join(import.meta.dirname, "support", "usage-writer.ts");
     const batch = 25;

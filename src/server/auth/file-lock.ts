@@ -37,7 +37,8 @@ export async function acquireFileLock(lockFile: string, options: LockOptions = {
   // The lock appears with its owner's pid already in it (a hard link of a finished file), so a
   // process killed at any point leaves either no lock or one that names it.
   const claim = `${lockFile}.${process.pid}.${randomUUID()}`;
-  await writeFile(claim, String(process.pid), { mode: 0o600 });
+  const stamp = await ownerStamp(process.pid);
+  await writeFile(claim, stamp, { mode: 0o600 });
   try {
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       try {
@@ -45,7 +46,7 @@ export async function acquireFileLock(lockFile: string, options: LockOptions = {
           if (!noHardLinks.has(error.code ?? "")) throw error;
           // Without hard links: an exclusive create, then the pid (a lock killed between the two
           // holds no pid and counts as stale).
-          await writeFile(lockFile, String(process.pid), { flag: "wx", mode: 0o600 });
+          await writeFile(lockFile, stamp, { flag: "wx", mode: 0o600 });
         });
         break;
       } catch (error) {
@@ -86,10 +87,12 @@ async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
     if (info.mtimeMs < Date.now() - uptime() * 1000 - 5_000) return true;
     // Created without hard links and its pid not written yet: held (the age above covers a leftover).
     if (owner === "") return false;
-    const pid = Number(owner);
-    if (!Number.isInteger(pid) || pid <= 0) return true; // not a lock this code wrote
+    const [pid, started] = parseStamp(owner);
+    if (pid === undefined) return true; // not a lock this code wrote
     process.kill(pid, 0);
-    return false;
+    // Alive, but maybe another process under a reused pid: a container's restarted server gets the
+    // same pid as the one killed, so without this its own lock would shut it out for good.
+    return started !== undefined && started !== (await startTime(pid));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // ENOENT: released meanwhile (try again); ESRCH: its owner is gone.
@@ -98,6 +101,24 @@ async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
 }
 
 async function ownerOf(lockFile: string): Promise<number | undefined> {
-  const pid = Number(await readFile(lockFile, "utf8").catch(() => ""));
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  return parseStamp(await readFile(lockFile, "utf8").catch(() => ""))[0];
+}
+
+/** What a lock holds: the owner's pid, then its start time where the system tells it (Linux). */
+async function ownerStamp(pid: number): Promise<string> {
+  const started = await startTime(pid);
+  return started === undefined ? String(pid) : `${pid} ${started}`;
+}
+
+function parseStamp(text: string): [pid: number | undefined, started: string | undefined] {
+  const [first = "", started] = text.trim().split(" ");
+  const pid = Number(first);
+  return [Number.isInteger(pid) && pid > 0 ? pid : undefined, started];
+}
+
+/** A process's start time in clock ticks since boot (/proc/PID/stat's 22nd field); undefined off Linux. */
+async function startTime(pid: number): Promise<string | undefined> {
+  const line = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  // The command name (field 2) may hold spaces and parentheses: count from after its last ')'.
+  return line?.slice(line.lastIndexOf(")") + 2).split(" ")[19];
 }
