@@ -323,6 +323,18 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), replaceLines(applied, 2, 2, prose));
   });
 
+  it("chat Apply in a file indented with tabs: a block indented with two spaces goes in with a tab for each of its levels", async () => {
+    const tabbed = ["export class Cart {", "\ttotal(values: number[]): number {", "\t\tlet result = 0;", "\t\tfor (const v of values) {", "\t\t\tresult += v;", "\t\t}", "\t\treturn result;", "\t}", "}", ""].join("\n");
+    const editor = await open(tabbed, 1, 7);
+    assert.equal(editor.options.insertSpaces, false, "the editor indents this file with tabs");
+    const block = ["total(values: number[]): number {", "  let sum = 0;", "  for (const v of values) {", "    sum += v;", "  }", "  return sum;", "}"];
+    await vscode.commands.executeCommand("wisp.chat.applyCode", `${block.join("\n")}\n`, "ts");
+    assert.equal(session()?.state, "reviewing");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    const tabs = ["\ttotal(values: number[]): number {", "\t\tlet sum = 0;", "\t\tfor (const v of values) {", "\t\t\tsum += v;", "\t\t}", "\t\treturn sum;", "\t}"];
+    assert.equal(editor.document.getText(), replaceLines(tabbed, 1, 7, tabs));
+  });
+
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
     const editor = await open(sample, 2, 8);
     suite.server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });
