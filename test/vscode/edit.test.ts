@@ -335,6 +335,58 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), replaceLines(tabbed, 1, 7, tabs));
   });
 
+  it("an untitled file: Edit Selection and chat Apply open their review in it, and Accept puts the lines in it", async () => {
+    const document = await vscode.workspace.openTextDocument({ content: sample, language: "typescript" });
+    const editor = await vscode.window.showTextDocument(document);
+    try {
+      editor.selection = new vscode.Selection(2, 0, 8, 1);
+      suite.server.queue({ text: fenced(renamed) });
+      await edit("rename result to sum");
+      assert.equal(suite.api.edit.lastError(), undefined);
+      assert.equal(session()?.state, "reviewing");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      const accepted = replaceLines(sample, 2, 8, renamed);
+      assert.equal(document.getText(), accepted);
+
+      active().selection = new vscode.Selection(0, 0, 0, 17);
+      await vscode.commands.executeCommand("wisp.chat.applyCode", "const header = 10;\n", "ts");
+      assert.equal(session()?.state, "reviewing");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      assert.equal(document.getText(), accepted.replace("const header = 1;", "const header = 10;"));
+      assert.ok(document.isUntitled, "still untitled");
+    } finally {
+      suite.server.clearQueue();
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    }
+  });
+
+  it("a notebook cell: Edit Selection opens its review, and Accept puts the lines in the cell and shows the notebook again", async () => {
+    const python = ["def total(values):", "    result = 0", "    for v in values:", "        result += v", "    return result"];
+    const notebook = await vscode.workspace.openNotebookDocument("jupyter-notebook", new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, python.join("\n"), "python")]));
+    await vscode.window.showNotebookDocument(notebook);
+    const cell = notebook.cellAt(0).document;
+    try {
+      const editor = await vscode.window.showTextDocument(cell);
+      editor.selection = new vscode.Selection(0, 0, 4, 17);
+      const renamedPy = ["def total(values):", "    s = 0", "    for v in values:", "        s += v", "    return s"];
+      suite.server.queue({ text: fenced(renamedPy, "python") });
+      await edit("rename result to s");
+      assert.equal(suite.api.edit.lastError(), undefined);
+      assert.equal(session()?.state, "reviewing");
+      assert.equal(review().languageId, "python", "the review tab reads the cell's language");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      assert.equal(cell.getText(), renamedPy.join("\n"));
+      assert.equal(vscode.window.activeNotebookEditor?.notebook, notebook, "the notebook is shown again");
+      const reviewTabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === "wisp-review");
+      assert.deepEqual(reviewTabs.map((t) => t.label), [], "no review tab left");
+    } finally {
+      suite.server.clearQueue();
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    }
+  });
+
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
     const editor = await open(sample, 2, 8);
     suite.server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });
