@@ -149,10 +149,14 @@ export class ReviewCopy {
     if (document.isClosed) copies.remove(document.uri);
   }
 
-  /** A save of the copy saves the file, once it has the user's changes. */
+  /**
+   * A save of the copy saves the file, once it has the user's changes. Not an untitled file: saving
+   * one asks where to put it, which auto-save of the copy would ask after every streamed line (and
+   * the copy's save would wait on the answer); it is saved as it always is, by the user, after the edit.
+   */
   private async saveFile(): Promise<void> {
     await this.idle();
-    if (!this.file.isClosed && this.file.isDirty) await this.file.save();
+    if (!this.file.isClosed && !this.file.isUntitled && this.file.isDirty) await this.file.save();
   }
 
   private async apply(change: MirroredChange): Promise<void> {
