@@ -335,6 +335,23 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), replaceLines(tabbed, 1, 7, tabs));
   });
 
+  it("a read-only file (files.readonlyInclude): Edit Selection and chat Apply ask nothing of the model, say the file is read-only, and leave it as it was", async () => {
+    await vscode.workspace.getConfiguration("files").update("readonlyInclude", { "**/*.locked.ts": true }, vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await open(sample, 2, 8, "locked.ts");
+      const before = suite.server.chatRequests.length;
+      const refused = () => suite.api.logLines().filter((line) => line.includes("is read-only (files.readonlyInclude")).length;
+      await edit("rename result to sum");
+      await vscode.commands.executeCommand("wisp.chat.applyCode", `${renamed.join("\n")}\n`, "ts");
+      assert.equal(refused(), 2, "both refused, saying why");
+      assert.equal(suite.server.chatRequests.length, before, "nothing asked of the model");
+      assert.deepEqual(suite.api.edit.sessions(), []);
+      assert.equal(editor.document.getText(), sample);
+    } finally {
+      await vscode.workspace.getConfiguration("files").update("readonlyInclude", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it("an untitled file: Edit Selection and chat Apply open their review in it, and Accept puts the lines in it", async () => {
     const document = await vscode.workspace.openTextDocument({ content: sample, language: "typescript" });
     const editor = await vscode.window.showTextDocument(document);
