@@ -112,6 +112,29 @@ describe("Edit in place: the file on disk and its tab (real VS Code, scripted ch
     assert.deepEqual(readFileSync(editor.document.uri.fsPath), windowsBytes(replaceLines(windowsText, 2, 8, renamed, "\r\n")));
   });
 
+  it("an untitled file with auto save after a delay: the proposal's auto-saves ask nowhere to save it, and Accept puts the decided lines in it, still untitled", async () => {
+    await autoSave("afterDelay");
+    const document = await vscode.workspace.openTextDocument({ content: sample, language: "typescript" });
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(2, 0, 8, 1);
+    try {
+      suite.server.queue({ text: fenced(renamed) });
+      await edit("rename result to sum");
+      assert.equal(session()?.state, "reviewing");
+      // A save of the untitled file would ask where to put it, and the proposal's save would wait on that question.
+      await reviewSaved();
+      assert.ok(document.isUntitled && document.isDirty, "the untitled file is still untitled and unsaved");
+      await vscode.commands.executeCommand("wisp.edit.accept", session()!.id);
+      assert.equal(document.getText(), replaceLines(sample, 2, 8, renamed));
+      assert.ok(document.isUntitled, "still untitled after Accept");
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
+      for (const session of suite.api.edit.sessions()) await vscode.commands.executeCommand("wisp.edit.reject", session.id);
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    }
+  });
+
   it("closing the proposal's tab, saved by auto-save, rejects the edit and leaves the file as it was", async () => {
     await autoSave("afterDelay");
     const original = Buffer.from(sample);

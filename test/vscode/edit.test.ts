@@ -323,6 +323,87 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), replaceLines(applied, 2, 2, prose));
   });
 
+  it("chat Apply in a file indented with tabs: a block indented with two spaces goes in with a tab for each of its levels", async () => {
+    const tabbed = ["export class Cart {", "\ttotal(values: number[]): number {", "\t\tlet result = 0;", "\t\tfor (const v of values) {", "\t\t\tresult += v;", "\t\t}", "\t\treturn result;", "\t}", "}", ""].join("\n");
+    const editor = await open(tabbed, 1, 7);
+    assert.equal(editor.options.insertSpaces, false, "the editor indents this file with tabs");
+    const block = ["total(values: number[]): number {", "  let sum = 0;", "  for (const v of values) {", "    sum += v;", "  }", "  return sum;", "}"];
+    await vscode.commands.executeCommand("wisp.chat.applyCode", `${block.join("\n")}\n`, "ts");
+    assert.equal(session()?.state, "reviewing");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    const tabs = ["\ttotal(values: number[]): number {", "\t\tlet sum = 0;", "\t\tfor (const v of values) {", "\t\t\tsum += v;", "\t\t}", "\t\treturn sum;", "\t}"];
+    assert.equal(editor.document.getText(), replaceLines(tabbed, 1, 7, tabs));
+  });
+
+  it("a read-only file (files.readonlyInclude): Edit Selection and chat Apply ask nothing of the model, say the file is read-only, and leave it as it was", async () => {
+    await vscode.workspace.getConfiguration("files").update("readonlyInclude", { "**/*.locked.ts": true }, vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await open(sample, 2, 8, "locked.ts");
+      const before = suite.server.chatRequests.length;
+      const refused = () => suite.api.logLines().filter((line) => line.includes("is read-only (files.readonlyInclude")).length;
+      await edit("rename result to sum");
+      await vscode.commands.executeCommand("wisp.chat.applyCode", `${renamed.join("\n")}\n`, "ts");
+      assert.equal(refused(), 2, "both refused, saying why");
+      assert.equal(suite.server.chatRequests.length, before, "nothing asked of the model");
+      assert.deepEqual(suite.api.edit.sessions(), []);
+      assert.equal(editor.document.getText(), sample);
+    } finally {
+      await vscode.workspace.getConfiguration("files").update("readonlyInclude", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it("an untitled file: Edit Selection and chat Apply open their review in it, and Accept puts the lines in it", async () => {
+    const document = await vscode.workspace.openTextDocument({ content: sample, language: "typescript" });
+    const editor = await vscode.window.showTextDocument(document);
+    try {
+      editor.selection = new vscode.Selection(2, 0, 8, 1);
+      suite.server.queue({ text: fenced(renamed) });
+      await edit("rename result to sum");
+      assert.equal(suite.api.edit.lastError(), undefined);
+      assert.equal(session()?.state, "reviewing");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      const accepted = replaceLines(sample, 2, 8, renamed);
+      assert.equal(document.getText(), accepted);
+
+      active().selection = new vscode.Selection(0, 0, 0, 17);
+      await vscode.commands.executeCommand("wisp.chat.applyCode", "const header = 10;\n", "ts");
+      assert.equal(session()?.state, "reviewing");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      assert.equal(document.getText(), accepted.replace("const header = 1;", "const header = 10;"));
+      assert.ok(document.isUntitled, "still untitled");
+    } finally {
+      suite.server.clearQueue();
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    }
+  });
+
+  it("a notebook cell: Edit Selection opens its review, and Accept puts the lines in the cell and shows the notebook again", async () => {
+    const python = ["def total(values):", "    result = 0", "    for v in values:", "        result += v", "    return result"];
+    const notebook = await vscode.workspace.openNotebookDocument("jupyter-notebook", new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, python.join("\n"), "python")]));
+    await vscode.window.showNotebookDocument(notebook);
+    const cell = notebook.cellAt(0).document;
+    try {
+      const editor = await vscode.window.showTextDocument(cell);
+      editor.selection = new vscode.Selection(0, 0, 4, 17);
+      const renamedPy = ["def total(values):", "    s = 0", "    for v in values:", "        s += v", "    return s"];
+      suite.server.queue({ text: fenced(renamedPy, "python") });
+      await edit("rename result to s");
+      assert.equal(suite.api.edit.lastError(), undefined);
+      assert.equal(session()?.state, "reviewing");
+      assert.equal(review().languageId, "python", "the review tab reads the cell's language");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      assert.equal(cell.getText(), renamedPy.join("\n"));
+      assert.equal(vscode.window.activeNotebookEditor?.notebook, notebook, "the notebook is shown again");
+      const reviewTabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === "wisp-review");
+      assert.deepEqual(reviewTabs.map((t) => t.label), [], "no review tab left");
+    } finally {
+      suite.server.clearQueue();
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    }
+  });
+
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
     const editor = await open(sample, 2, 8);
     suite.server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });

@@ -11,6 +11,7 @@ import { EditDecorations } from "./edit-decorations";
 import { reportEditError } from "./edit-errors";
 import { EditSession, type EditEnd, type EditState } from "./edit-session";
 import { blockOf, requestInput, type EditTarget } from "./edit-target";
+import { isReadOnly } from "./read-only";
 import { ReviewCopies, reviewScheme } from "./review-copies";
 import { ReviewCopy, type MirroredChange } from "./review-copy";
 import { instructionsFor, type ScopedInstructions } from "../../core/customization/scoped-instructions";
@@ -135,6 +136,10 @@ export class EditController implements vscode.Disposable {
    * review. Failures put the original back and show one message with a way out.
    */
   async start(target: EditTarget, source: EditSource): Promise<void> {
+    // Refused before the model is asked: its proposal could be reviewed but never written.
+    if (await isReadOnly(target.document.uri)) {
+      throw new Error(`${workspacePath(target.document.uri)} is read-only (files.readonlyInclude, or its permissions): the edit would have nowhere to go.`);
+    }
     if (this.sessionsEditing(target.document).length > 0 || this.opening.has(target.document)) {
       throw new Error("An edit is already open in this file: accept it (Ctrl+Enter) or reject it (Escape) first.");
     }

@@ -44,7 +44,9 @@ export class ReviewCopy {
 
   /** Opens a copy of `file` in the place of `editor` (its column, selection and scroll), else in the active column. */
   static async open(copies: ReviewCopies, file: vscode.TextDocument, editor: vscode.TextEditor | undefined, id: number): Promise<ReviewCopy> {
-    const uri = vscode.Uri.from({ scheme: reviewScheme, path: file.uri.path, query: `edit=${id}` });
+    // An untitled file's path (Untitled-1) is relative, which no file system takes: the copy's is absolute.
+    const path = file.uri.path.startsWith("/") ? file.uri.path : `/${file.uri.path}`;
+    const uri = vscode.Uri.from({ scheme: reviewScheme, path, query: `edit=${id}` });
     let copy: ReviewCopy | undefined;
     copies.add(uri, file.getText(), async () => copy?.saveFile());
     try {
@@ -139,7 +141,7 @@ export class ReviewCopy {
     const focused = vscode.window.activeTextEditor?.document === document;
     // Saved (to nowhere now) so that closing it asks nothing.
     if (!document.isClosed && document.isDirty) await document.save();
-    if (editor && !file.isClosed) await vscode.window.showTextDocument(file, { viewColumn: editor.viewColumn, preserveFocus: !focused });
+    if (editor && !file.isClosed) await showFile(file, { viewColumn: editor.viewColumn, preserveFocus: !focused });
     const uri = document.uri.toString();
     const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri);
     await vscode.window.tabGroups.close(tabs);
@@ -147,10 +149,14 @@ export class ReviewCopy {
     if (document.isClosed) copies.remove(document.uri);
   }
 
-  /** A save of the copy saves the file, once it has the user's changes. */
+  /**
+   * A save of the copy saves the file, once it has the user's changes. Not an untitled file: saving
+   * one asks where to put it, which auto-save of the copy would ask after every streamed line (and
+   * the copy's save would wait on the answer); it is saved as it always is, by the user, after the edit.
+   */
   private async saveFile(): Promise<void> {
     await this.idle();
-    if (!this.file.isClosed && this.file.isDirty) await this.file.save();
+    if (!this.file.isClosed && !this.file.isUntitled && this.file.isDirty) await this.file.save();
   }
 
   private async apply(change: MirroredChange): Promise<void> {
@@ -166,6 +172,17 @@ export class ReviewCopy {
       this.applying--;
     }
   }
+}
+
+/** Shows `file` again; a notebook cell in its notebook (shown alone, a cell of an untitled notebook opens as a tab of its own). */
+async function showFile(file: vscode.TextDocument, options: { viewColumn: vscode.ViewColumn | undefined; preserveFocus: boolean }): Promise<void> {
+  const notebook = vscode.workspace.notebookDocuments.find((n) => n.getCells().some((cell) => cell.document === file));
+  const cell = notebook?.getCells().find((c) => c.document === file);
+  if (notebook === undefined || cell === undefined) {
+    await vscode.window.showTextDocument(file, options);
+    return;
+  }
+  await vscode.window.showNotebookDocument(notebook, { ...options, selections: [new vscode.NotebookRange(cell.index, cell.index + 1)] });
 }
 
 function saveRulesOf(document: vscode.TextDocument): SaveRules {

@@ -53,4 +53,15 @@ describe("core/edit: code from a reply, re-indented", () => {
     const style = indentStyleOf(["\t\tcall();"], { useTabs: true, tabSize: 4 });
     assert.deepEqual(reindentLines(["    call();", "        more();", "end"], style), ["\t\tcall();", "\t\t\tmore();", "\tend"]);
   });
+
+  it("gives a reply indented with two spaces (or four, at tab size 8) a tab for each of its levels in a block indented with tabs", () => {
+    const reply = ["if (x) {", "  y();", "  if (z) {", "    w();", "  }", "}"];
+    const tabbed = ["\tif (x) {", "\t\ty();", "\t\tif (z) {", "\t\t\tw();", "\t\t}", "\t}"];
+    assert.deepEqual(reindentLines(reply, indentStyleOf(["\tif (a) {"], { useTabs: true, tabSize: 4 })), tabbed);
+    const four = reply.map((line) => line.replace(/^ +/, (lead) => lead.replace(/ {2}/g, "    ")));
+    assert.deepEqual(reindentLines(four, indentStyleOf(["\tif (a) {"], { useTabs: true, tabSize: 8 })), tabbed);
+    // A reply that starts deeper than it ends: its dedent is a level too; alignment stays spaces.
+    assert.deepEqual(reindentLines(["    a(1,", "      2);", "  }", "  f(1,", "    2);"], indentStyleOf(["\t\tb();"], { useTabs: true, tabSize: 4 })), ["\t\ta(1,", "\t\t\t2);", "\t}", "\tf(1,", "\t\t2);"]);
+    assert.deepEqual(reindentLines(["a(1,", "     2);"], indentStyleOf(["\tb();"], { useTabs: true, tabSize: 4 })), ["\ta(1,", "\t\t 2);"]);
+  });
 });
