@@ -7,8 +7,9 @@
  * file is judged by, sensitive or protected, is both: a link's name says nothing of its target).
  */
 import { lstat, realpath } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { relativeInside, type RelativeOptions } from "../../core/agent/workspace-path";
+import { pathInside } from "../path-inside";
 
 export async function resolveContained(
   root: string,
@@ -29,7 +30,7 @@ export async function resolveContained(
       continue;
     }
     if (real === "dangling") return { error: `Path ${relPath} is a symbolic link that leads nowhere (a missing target or a loop): give another path.` };
-    if (!inside(realRoot, real)) return { error: `Path ${relPath} leads outside the workspace through a symbolic link: give a path inside the workspace folder.` };
+    if (!pathInside(realRoot, real)) return { error: `Path ${relPath} leads outside the workspace through a symbolic link: give a path inside the workspace folder.` };
     // Named under the folder as the editor names it (its documents, its watcher): a workspace opened
     // through a link (~/code -> /data/code) has its open documents under the link's path.
     const target = relative(realRoot, join(real, ...missing));
@@ -48,9 +49,4 @@ async function realpathIfPresent(path: string): Promise<string | "absent" | "dan
     const entry = await lstat(path).catch(() => undefined);
     return entry?.isSymbolicLink() ? "dangling" : "absent";
   }
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

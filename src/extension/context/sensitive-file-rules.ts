@@ -1,7 +1,8 @@
 import { readFileSync, realpathSync } from "node:fs";
-import { isAbsolute, posix, relative, sep } from "node:path";
+import { posix, relative, sep } from "node:path";
 import * as vscode from "vscode";
 import { DEFAULT_SENSITIVE_FILES, SensitiveFiles } from "../../core/context/sensitive-files";
+import { pathInside } from "../path-inside";
 
 export const sensitiveFilesSetting = "wisp.sensitiveFiles";
 const wispignore = ".wispignore";
@@ -79,8 +80,7 @@ function linkTarget(uri: vscode.Uri): vscode.Uri | undefined {
   if (real === undefined || real === uri.fsPath) return undefined;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const root = folder.uri.scheme === "file" ? realPath(folder.uri.fsPath) : undefined;
-    const inFolder = root === undefined ? undefined : relative(root, real);
-    if (inFolder !== undefined && inFolder !== ".." && !inFolder.startsWith(`..${sep}`) && !isAbsolute(inFolder)) return vscode.Uri.joinPath(folder.uri, ...inFolder.split(sep));
+    if (root !== undefined && pathInside(root, real)) return vscode.Uri.joinPath(folder.uri, ...relative(root, real).split(sep));
   }
   return vscode.Uri.file(real);
 }
