@@ -295,6 +295,43 @@ describe("A multi-root workspace: each folder's prompt files, agents, instructio
     assert.equal(read("alpha/mcp-notes.txt"), undefined);
   });
 
+  it("a server allowed in one folder's .vscode/mcp.json is asked for again when another folder's file comes to define it under the same name and command: it runs that folder's scripts", async () => {
+    const config = JSON.stringify({ servers: { tools: { type: "stdio", command: "node", args: [notesServer()], env: { NOTES_FILE: "${workspaceFolder}/mcp-notes.txt" } } } });
+    const folderOf = (list: readonly { entry: { name: string; workspaceFolder?: string } }[]) => list.find((s) => s.entry.name === "tools")?.entry.workspaceFolder;
+    for (const folder of ["alpha", "beta"]) {
+      rmSync(abs(`${folder}/mcp-notes.txt`), { force: true });
+      rmSync(abs(`${folder}/.vscode/mcp.json`), { force: true });
+    }
+    write("alpha/.vscode/mcp.json", config);
+    await waitFor("alpha's file read, alone", () => suite.api.mcp.list(), (list) => list.length === 1 && folderOf(list) === abs("alpha"), watched);
+    await suite.api.chat.fromView({ type: "setMode", mode: "agent" });
+    suite.server.queue({ toolCalls: [{ name: "mcp_tools_add_note", arguments: { text: "from alpha" } }] }, { text: "Noted." });
+    const first = suite.api.chat.fromView({ type: "send", text: "Note it" });
+    await approve(0, "allow");
+    await approve(1, "allow");
+    await first;
+    await ended();
+    assert.equal(read("alpha/mcp-notes.txt"), "from alpha\n");
+
+    // A pull in beta brings a file with the same server; alpha's goes.
+    rmSync(abs("alpha/.vscode/mcp.json"));
+    write("beta/.vscode/mcp.json", config);
+    await waitFor("beta's file read", () => suite.api.mcp.list(), (list) => folderOf(list) === abs("beta"), watched);
+    await suite.api.chat.fromView({ type: "newChat" });
+    suite.server.queue({ toolCalls: [{ name: "mcp_tools_add_note", arguments: { text: "from beta" } }] }, { text: "Not noted." });
+    const second = suite.api.chat.fromView({ type: "send", text: "Note it again" });
+    const card = await waitFor("a card", () => steps().find((s) => s.status === "asking"), (c) => c !== undefined);
+    assert.equal(card!.tool, "mcp_start", `beta's server asks before it starts: ${JSON.stringify(card)}`);
+    await suite.api.chat.fromView({ type: "agentApproval", stepId: card!.id, answer: "deny" });
+    await second;
+    await ended();
+    assert.equal(read("beta/mcp-notes.txt"), undefined);
+    assert.equal(read("alpha/mcp-notes.txt"), "from alpha\n", "nor does alpha's server, still running, take the call");
+    // The next cases start with no workspace server waiting to be allowed.
+    rmSync(abs("beta/.vscode/mcp.json"));
+    await waitFor("beta's file gone", () => suite.api.mcp.list(), (list) => list.length === 0, watched);
+  });
+
   it("a server of the user's wisp.mcp.servers names a folder with ${workspaceFolder:beta} and the home folder with ${userHome}, as VS Code expands them", async () => {
     const servers = { shared: { type: "stdio", command: "node", args: [notesServer()], env: { NOTES_FILE: "${workspaceFolder:beta}${/}user-notes.txt", NOTES_TOKEN: "${userHome}" } } };
     const settings = vscode.workspace.getConfiguration("wisp");

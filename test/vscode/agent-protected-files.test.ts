@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { WispApi } from "../../src/extension/extension";
 import type { ScriptedChatServer } from "../harness/scripted-chat-server";
@@ -55,6 +55,36 @@ describe("Agent mode: files whose edit always asks (real VS Code, scripted model
     assert.deepEqual(toolResults(server.chatRequests[before + 1]!), [`Error: The user denied the edit of ${config}.`]);
     assert.deepEqual(steps().map((s) => s.status), ["denied", "denied"]);
     assert.equal(answer()!.text, "I could not change them.");
+  });
+
+  it("a link to the editor's settings or to a sensitive file is judged by where it leads: its edit and its read wait on cards naming the target", async () => {
+    const settings = `${dir}/.vscode/settings.json`;
+    mkdirSync(abs(`${dir}/.vscode`), { recursive: true });
+    mkdirSync(abs(`${dir}/docs`), { recursive: true });
+    writeFileSync(abs(settings), "{}\n");
+    writeFileSync(abs(`${dir}/.env`), "API_KEY=sk-live-7f3a\n");
+    // Links a repository can carry: their names look ordinary, their targets are not.
+    symlinkSync("../.vscode/settings.json", abs(`${dir}/docs/editor.json`));
+    symlinkSync(".env", abs(`${dir}/notes.txt`));
+    server.queue(
+      { toolCalls: [{ name: "create_file", arguments: { path: `${dir}/docs/editor.json`, content: '{"wisp.agent.autoApprove": ["/.*/"]}' } }] },
+      { toolCalls: [{ name: "read_file", arguments: { path: `${dir}/notes.txt` } }] },
+      { text: "I could not." },
+    );
+    const before = server.chatRequests.length;
+    const task = api.chat.fromView({ type: "send", text: "Tidy the docs" });
+    const editCard = await asking(0);
+    assert.match(editCard!.note ?? "", new RegExp(`docs/editor\\.json \\(a link to ${dir}/\\.vscode/settings\\.json\\) is the editor's configuration`));
+    assert.equal(readFileSync(abs(settings), "utf8"), "{}\n", "nothing is written while the card waits");
+    await approve(0, "deny");
+    const readCard = await asking(1);
+    assert.match(readCard!.note ?? "", new RegExp(`notes\\.txt \\(a link to ${dir}/\\.env\\) matches wisp\\.sensitiveFiles`));
+    await approve(1, "deny");
+    await task;
+    await ended();
+    assert.equal(readFileSync(abs(settings), "utf8"), "{}\n");
+    assert.deepEqual(toolResults(server.chatRequests[before + 2]!), [`Error: The user denied the edit of ${dir}/docs/editor.json.`, `Error: The user denied reading ${dir}/notes.txt.`]);
+    assert.ok(!JSON.stringify(server.chatRequests.slice(before)).includes("sk-live-7f3a"), "the secret never reaches the model");
   });
 
   it("a sensitive file: the edit asks before the file is read, so a wrong old_string tells the model nothing of what it holds", async () => {

@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { SensitiveFileRules } from "../../src/extension/context/sensitive-file-rules";
@@ -79,5 +79,21 @@ describe("The workspace index when files go while it reads them (real VS Code)",
     assert.deepEqual(index.index.chunksOf("index-race/dump.sql"), []);
     const found = index.index.search("binary too large", { limit: 10 }).map((hit) => hit.chunk.path);
     assert.deepEqual(found.filter((p) => p.startsWith("index-race/")), ["index-race/binary-search.ts"]);
+  });
+  it("a link to a sensitive file is known by its path only, as the file it leads to is (its secrets were found by a search, and sent with questions)", async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, ".env"), "STRIPE_KEY=sk-live-linkedsecret42\n");
+    symlinkSync(".env", join(folder, "notes.txt"));
+    const log = new Logger("Wisp index test");
+    const gitignores = new WorkspaceIgnoreRules(log);
+    const sensitive = new SensitiveFileRules();
+    const index = new WorkspaceIndex(log, sensitive, gitignores, defaultIndexOptions);
+    disposables.push(index, gitignores, sensitive, log);
+    await index.rebuild();
+    const paths = [...index.index.paths()].filter((p) => p.startsWith("index-race/"));
+    assert.deepEqual(paths, [], "neither .env nor the link to it is read");
+    assert.deepEqual(index.sensitiveNamed("index-race/notes.txt"), ["index-race/notes.txt"], "the link is known as a sensitive file, offered only to a query that names it");
+    assert.deepEqual(index.index.search("linkedsecret42 STRIPE_KEY", { limit: 10 }).map((hit) => hit.chunk.path).filter((p) => p.startsWith("index-race/")), []);
+    assert.equal(index.relativePath(vscode.Uri.file(join(folder, "notes.txt"))), undefined, "nor offered in @-mentions and answers");
   });
 });

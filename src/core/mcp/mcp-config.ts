@@ -188,7 +188,11 @@ export function describeServer(config: McpServerConfig): string {
   return config.cwd ? `${line} (in ${config.cwd})` : line;
 }
 
-/** A stable key of what a server runs, so a changed command line asks again. */
-export function configKey(config: McpServerConfig): string {
-  return JSON.stringify(config);
+/**
+ * A stable key of what a server runs and for which folder, so a changed command line asks again,
+ * and so does the same one in another folder's file: its `${workspaceFolder}`, working folder and
+ * scripts are that folder's.
+ */
+export function configKey(entry: Pick<McpServerEntry, "config" | "workspaceFolder">): string {
+  return JSON.stringify({ folder: entry.workspaceFolder ?? null, config: entry.config });
 }

@@ -14,8 +14,15 @@ export type WorkspaceText = TextFile | { readonly kind: "missing" };
 export interface WorkspaceFileRef {
   readonly uri: vscode.Uri;
   readonly absolute: string;
-  /** Workspace-relative, forward slashes ("" for the folder itself). */
+  /** Workspace-relative, forward slashes ("" for the folder itself), as the model named it. */
   readonly relative: string;
+  /** The file's own workspace-relative path: another one when `relative` goes through a link. */
+  readonly target: string;
+}
+
+/** How a card names the file: through a link, with where it leads (that is what gets read or written). */
+export function fileLabel(file: WorkspaceFileRef): string {
+  return file.target === file.relative ? file.relative : `${file.relative} (a link to ${file.target})`;
 }
 
 export interface AgentWorkspaceDeps {
@@ -61,7 +68,7 @@ export class AgentWorkspace {
   async file(path: string): Promise<WorkspaceFileRef | { readonly error: string }> {
     const resolved = await resolveContained(this.root, path);
     if ("error" in resolved) return resolved;
-    return { uri: vscode.Uri.file(resolved.absolute), absolute: resolved.absolute, relative: resolved.relative };
+    return { uri: vscode.Uri.file(resolved.absolute), absolute: resolved.absolute, relative: resolved.relative, target: resolved.target };
   }
 
   uri(relative: string): vscode.Uri {
@@ -76,6 +83,11 @@ export class AgentWorkspace {
 
   isSensitivePath(relative: string): boolean {
     return this.deps.isSensitive(this.uri(relative));
+  }
+
+  /** By its name and by its target's: a link named notes.txt that leads to .env holds .env's secrets. */
+  isSensitiveFile(file: WorkspaceFileRef): boolean {
+    return this.isSensitivePath(file.relative) || this.isSensitivePath(file.target);
   }
 
   /** Whether listings and searches leave the path out (.git, .gitignore). Folders end in "/". */
@@ -121,10 +133,9 @@ export class AgentWorkspace {
    * approveReads "ask"). Undefined: go on; otherwise the result the model gets instead.
    */
   async askToRead(file: WorkspaceFileRef, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome | undefined> {
-    // By the path in the folder: file.uri is the real path, outside the folder when it is reached through a link.
-    const sensitive = this.isSensitivePath(file.relative);
+    const sensitive = this.isSensitiveFile(file);
     if (!sensitive && !this.deps.askBeforeReads) return undefined;
-    const note = sensitive ? `${file.relative} matches wisp.sensitiveFiles or .wispignore and may hold secrets.` : "Reads ask first (wisp.agent.approveReads).";
+    const note = sensitive ? `${fileLabel(file)} matches wisp.sensitiveFiles or .wispignore and may hold secrets.` : "Reads ask first (wisp.agent.approveReads).";
     const answer = await this.deps.approvals.ask(step, `read:${file.relative}`, { note }, signal);
     if (answer === "allow" || answer === "session") {
       step.update({ status: "running" });

@@ -2,17 +2,20 @@
  * A model-given path resolved on disk and kept inside the workspace folder: after the lexical
  * check, the deepest part of the path that exists is resolved through every symbolic link, so a
  * link that leads out (to a file or a folder) is refused, while a new file under a real folder is fine.
- * The path returned is the real one, written under the folder's path as given.
+ * The path returned is the real one, written under the folder's path as given; `target` is that
+ * file's own workspace-relative path, which differs from `relative` when a link leads there (what a
+ * file is judged by, sensitive or protected, is both: a link's name says nothing of its target).
  */
 import { lstat, realpath } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { relativeInside, type RelativeOptions } from "../../core/agent/workspace-path";
+import { pathInside } from "../path-inside";
 
 export async function resolveContained(
   root: string,
   relPath: string,
   options: RelativeOptions = {},
-): Promise<{ readonly absolute: string; readonly relative: string } | { readonly error: string }> {
+): Promise<{ readonly absolute: string; readonly relative: string; readonly target: string } | { readonly error: string }> {
   const checked = relativeInside(relPath, options);
   if ("error" in checked) return checked;
   const realRoot = await realpath(root);
@@ -27,10 +30,11 @@ export async function resolveContained(
       continue;
     }
     if (real === "dangling") return { error: `Path ${relPath} is a symbolic link that leads nowhere (a missing target or a loop): give another path.` };
-    if (!inside(realRoot, real)) return { error: `Path ${relPath} leads outside the workspace through a symbolic link: give a path inside the workspace folder.` };
+    if (!pathInside(realRoot, real)) return { error: `Path ${relPath} leads outside the workspace through a symbolic link: give a path inside the workspace folder.` };
     // Named under the folder as the editor names it (its documents, its watcher): a workspace opened
     // through a link (~/code -> /data/code) has its open documents under the link's path.
-    return { absolute: join(root, relative(realRoot, join(real, ...missing))), relative: checked.path };
+    const target = relative(realRoot, join(real, ...missing));
+    return { absolute: join(root, target), relative: checked.path, target: target.split(sep).join("/") };
   }
 }
 
@@ -45,9 +49,4 @@ async function realpathIfPresent(path: string): Promise<string | "absent" | "dan
     const entry = await lstat(path).catch(() => undefined);
     return entry?.isSymbolicLink() ? "dangling" : "absent";
   }
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -8,7 +8,7 @@ import { lineDelta } from "../../core/agent/checkpoint";
 import { lineEndOf, lineEndOfSetting, newFileText, withLineEnds, type LineEnd } from "../../core/agent/line-ends";
 import { replaceOnce } from "../../core/agent/replace-once";
 import { protectedPathReason } from "../../core/agent/protected-paths";
-import type { AgentWorkspace, WorkspaceFileRef, WorkspaceText } from "./agent-workspace";
+import { fileLabel, type AgentWorkspace, type WorkspaceFileRef, type WorkspaceText } from "./agent-workspace";
 import type { Approvals } from "./approvals";
 import type { CheckpointStore } from "./checkpoint-store";
 import type { RequestRecorder } from "./request-checkpoint-store";
@@ -82,8 +82,8 @@ export class EditTools {
    * old_string match?) would otherwise tell its contents to the model guess by guess.
    */
   private async askIfSensitive(file: WorkspaceFileRef, step: StepReporter, signal: AbortSignal): Promise<"ordinary" | "allowed" | { readonly outcome: ToolOutcome }> {
-    if (!this.deps.ws.isSensitivePath(file.relative)) return "ordinary";
-    const refused = await this.ask(file, `${file.relative} matches wisp.sensitiveFiles or .wispignore and may hold secrets. Let the agent edit it?`, step, signal);
+    if (!this.deps.ws.isSensitiveFile(file)) return "ordinary";
+    const refused = await this.ask(file, `${fileLabel(file)} matches wisp.sensitiveFiles or .wispignore and may hold secrets. Let the agent edit it?`, step, signal);
     return refused ? { outcome: refused } : "allowed";
   }
 
@@ -108,10 +108,11 @@ export class EditTools {
     if (typeof after !== "string") return after;
     let { added, removed } = lineDelta(textOf(from), after);
     step.update({ added, removed });
-    const protectedWhy = protectedPathReason(file.relative);
+    // Through a link, the file written is its target: that is what may be git's or the editor's.
+    const protectedWhy = protectedPathReason(file.relative) ?? protectedPathReason(file.target);
     if (!asked && (this.deps.askBeforeEdits || protectedWhy)) {
       const question = `Apply this edit to ${file.relative} (+${added} −${removed})?`;
-      const refused = await this.ask(file, protectedWhy ? `${file.relative} ${protectedWhy}. ${question}` : question, step, signal);
+      const refused = await this.ask(file, protectedWhy ? `${fileLabel(file)} ${protectedWhy}. ${question}` : question, step, signal);
       if (refused) return refused;
       const now = await this.deps.ws.text(file.uri);
       if (!sameText(now, from)) {

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
-import { posix } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { posix, relative, sep } from "node:path";
 import * as vscode from "vscode";
 import { DEFAULT_SENSITIVE_FILES, SensitiveFiles } from "../../core/context/sensitive-files";
+import { pathInside } from "../path-inside";
 
 export const sensitiveFilesSetting = "wisp.sensitiveFiles";
 const wispignore = ".wispignore";
@@ -41,9 +42,16 @@ export class SensitiveFileRules implements vscode.Disposable {
 
   /**
    * Whether the file matches the rules of its workspace folder; a file outside the workspace is
-   * judged by its name alone, against the setting and every folder's .wispignore.
+   * judged by its name alone, against the setting and every folder's .wispignore. A symbolic link
+   * is also judged by the file it leads to: notes.txt linked to .env holds .env's secrets.
    */
   isSensitive(uri: vscode.Uri): boolean {
+    if (this.matches(uri)) return true;
+    const target = linkTarget(uri);
+    return target !== undefined && this.matches(target);
+  }
+
+  private matches(uri: vscode.Uri): boolean {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const matcher = folder && this.folders.get(folder.uri.toString());
     if (folder && matcher) return matcher.isSensitive(posix.relative(folder.uri.path, uri.path));
@@ -60,6 +68,28 @@ export class SensitiveFileRules implements vscode.Disposable {
     const patterns = Array.isArray(configured) ? configured.filter((p): p is string => typeof p === "string") : DEFAULT_SENSITIVE_FILES;
     this.setting = new SensitiveFiles(patterns);
     this.folders = new Map((vscode.workspace.workspaceFolders ?? []).map((f) => [f.uri.toString(), new SensitiveFiles(patterns, readWispignore(f.uri))]));
+  }
+}
+
+/**
+ * The file a local path leads to through links, named under its workspace folder when it is in one
+ * (the folder may itself be reached through a link); undefined when no link is on the way.
+ */
+function linkTarget(uri: vscode.Uri): vscode.Uri | undefined {
+  const real = uri.scheme === "file" ? realPath(uri.fsPath) : undefined;
+  if (real === undefined || real === uri.fsPath) return undefined;
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const root = folder.uri.scheme === "file" ? realPath(folder.uri.fsPath) : undefined;
+    if (root !== undefined && pathInside(root, real)) return vscode.Uri.joinPath(folder.uri, ...relative(root, real).split(sep));
+  }
+  return vscode.Uri.file(real);
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
   }
 }
 

@@ -115,7 +115,7 @@ export class McpServers implements vscode.Disposable {
     const work: Promise<void> = this.open(entry, approve, signal).finally(() => {
       if (this.starting.get(name)?.work === work) this.starting.delete(name);
     });
-    this.starting.set(name, { work, key: configKey(entry.config) });
+    this.starting.set(name, { work, key: configKey(entry) });
     return work;
   }
 
@@ -153,11 +153,11 @@ export class McpServers implements vscode.Disposable {
 
   private async open(entry: McpServerEntry, approve: StartApproval, signal?: AbortSignal): Promise<void> {
     const { name } = entry;
-    const key = configKey(entry.config);
+    const key = configKey(entry);
     const generation = this.generations.get(name) ?? 0;
     const outdated = () => {
       const now = this.entries.find((e) => e.name === name);
-      return this.disposed || (this.generations.get(name) ?? 0) !== generation || !now || configKey(now.config) !== key;
+      return this.disposed || (this.generations.get(name) ?? 0) !== generation || !now || configKey(now) !== key;
     };
     if (entry.source === "workspace" && !this.allowed(name, key)) {
       const allowed = await approve(entry, describeServer(entry.config));
@@ -221,7 +221,7 @@ export class McpServers implements vscode.Disposable {
    */
   private async startCurrent(outdated: McpServerEntry, approve: StartApproval, signal?: AbortSignal): Promise<void> {
     const current = this.entries.find((e) => e.name === outdated.name);
-    if (this.disposed || !current || configKey(current.config) === configKey(outdated.config)) return;
+    if (this.disposed || !current || configKey(current) === configKey(outdated)) return;
     return this.startLoaded(outdated.name, approve, signal);
   }
 
@@ -261,11 +261,11 @@ export class McpServers implements vscode.Disposable {
     const held = [...[...this.connections].map(([name, { key }]) => ({ name, key })), ...[...this.starting].map(([name, { key }]) => ({ name, key }))];
     for (const { name, key } of held) {
       const entry = this.entries.find((e) => e.name === name);
-      if (entry && configKey(entry.config) === key) continue;
+      if (entry && configKey(entry) === key) continue;
       await this.stop(name);
       if (!entry) continue;
       // A workspace server whose command changed is asked for again when it is next needed.
-      if (entry.source === "workspace" && !this.allowed(name, configKey(entry.config))) {
+      if (entry.source === "workspace" && !this.allowed(name, configKey(entry))) {
         this.deps.output.info(`${name}: its configuration changed; Wisp asks before starting it again`);
         continue;
       }

@@ -28,13 +28,22 @@ describe("extension/agent: paths contained in the workspace, through symbolic li
   after(() => rm(base, { recursive: true, force: true }));
 
   it("resolves an existing file and a new file under a real folder", async () => {
-    assert.deepEqual(await resolveContained(root, "src/cart.js"), { absolute: join(root, "src", "cart.js"), relative: "src/cart.js" });
-    assert.deepEqual(await resolveContained(root, "src/new/deep/file.js"), { absolute: join(root, "src", "new", "deep", "file.js"), relative: "src/new/deep/file.js" });
-    assert.deepEqual(await resolveContained(root, "."), { absolute: root, relative: "" });
+    assert.deepEqual(await resolveContained(root, "src/cart.js"), { absolute: join(root, "src", "cart.js"), relative: "src/cart.js", target: "src/cart.js" });
+    assert.deepEqual(await resolveContained(root, "src/new/deep/file.js"), { absolute: join(root, "src", "new", "deep", "file.js"), relative: "src/new/deep/file.js", target: "src/new/deep/file.js" });
+    assert.deepEqual(await resolveContained(root, "."), { absolute: root, relative: "", target: "" });
   });
 
   it("follows a symbolic link that stays inside", async () => {
-    assert.deepEqual(await resolveContained(root, "src-link/cart.js"), { absolute: join(root, "src", "cart.js"), relative: "src-link/cart.js" });
+    assert.deepEqual(await resolveContained(root, "src-link/cart.js"), { absolute: join(root, "src", "cart.js"), relative: "src-link/cart.js", target: "src/cart.js" });
+  });
+
+  it("names the file a link inside leads to, by which it is judged (a link to .vscode/settings.json is that file)", async () => {
+    await mkdir(join(root, ".vscode"), { recursive: true });
+    await writeFile(join(root, ".vscode", "settings.json"), "{}");
+    await symlink(join(root, ".vscode", "settings.json"), join(root, "editor.json"));
+    await symlink(join(root, ".vscode"), join(root, "config"));
+    assert.deepEqual(await resolveContained(root, "editor.json"), { absolute: join(root, ".vscode", "settings.json"), relative: "editor.json", target: ".vscode/settings.json" });
+    assert.deepEqual(await resolveContained(root, "config/tasks.json"), { absolute: join(root, ".vscode", "tasks.json"), relative: "config/tasks.json", target: ".vscode/tasks.json" });
   });
 
   it("refuses a symlinked file that leads out", async () => {
@@ -60,8 +69,8 @@ describe("extension/agent: paths contained in the workspace, through symbolic li
   it("works when the workspace folder itself is reached through a symbolic link, and names the file under the link, as the editor's documents do", async () => {
     const alias = join(base, "alias");
     await symlink(root, alias);
-    assert.deepEqual(await resolveContained(alias, "src/cart.js"), { absolute: join(alias, "src", "cart.js"), relative: "src/cart.js" });
-    assert.deepEqual(await resolveContained(alias, "src-link/new.js"), { absolute: join(alias, "src", "new.js"), relative: "src-link/new.js" });
+    assert.deepEqual(await resolveContained(alias, "src/cart.js"), { absolute: join(alias, "src", "cart.js"), relative: "src/cart.js", target: "src/cart.js" });
+    assert.deepEqual(await resolveContained(alias, "src-link/new.js"), { absolute: join(alias, "src", "new.js"), relative: "src-link/new.js", target: "src/new.js" });
     assert.match(errorOf(await resolveContained(alias, "secret-link.txt")), /outside the workspace/);
   });
 });
