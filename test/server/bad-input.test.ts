@@ -88,6 +88,9 @@ const cases: Case[] = [
   { name: "guided_json string that is not JSON", path: CHAT, body: chat({ guided_json: "{nope" }), status: 400, type: "invalid_request_error", param: "guided_json" },
   { name: "response_format of an unknown type", path: CHAT, body: chat({ response_format: { type: "xml" } }), status: 400, type: "invalid_request_error", param: "response_format" },
   { name: "json_schema response_format without a schema", path: CHAT, body: chat({ response_format: { type: "json_schema", json_schema: { name: "x" } } }), status: 400, type: "invalid_request_error", param: "response_format" },
+  { name: "json_schema response_format the grammar cannot follow", path: CHAT, body: chat({ response_format: { type: "json_schema", json_schema: { name: "x", schema: { const: { a: 1 } } } } }), status: 400, type: "invalid_request_error", param: "response_format", message: /unsupported JSON schema/ },
+  { name: "json_schema response_format the grammar cannot follow (completions)", path: COMPLETIONS, body: completion({ response_format: { type: "json_schema", json_schema: { name: "x", schema: { const: { a: 1 } } } } }), status: 400, type: "invalid_request_error", param: "response_format", message: /unsupported JSON schema/ },
+  { name: "guided_json the grammar cannot follow", path: CHAT, body: chat({ guided_json: { const: { a: 1 } } }), status: 400, type: "invalid_request_error", param: "guided_json", message: /unsupported JSON schema/ },
   { name: "body over the size limit", path: COMPLETIONS, body: completion({ prompt: "x".repeat(5 * 1024 * 1024) }), status: 413, type: "invalid_request_error", param: null },
   { name: "unknown route", path: "/v1/engines", body: {}, status: 404, type: "not_found_error", param: null },
 ];

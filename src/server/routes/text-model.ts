@@ -37,13 +37,13 @@ function parseSchema(schema: object | string, param: string): object {
 }
 
 async function grammarFor(deps: ServerDeps, entry: ModelEntry, body: SamplingBody) {
-  if (body.guided_json != null) return deps.textEngine.jsonGrammar(entry.id, entry.path, parseSchema(body.guided_json, "guided_json"));
+  if (body.guided_json != null) return deps.textEngine.jsonGrammar(entry.id, entry.path, { schema: parseSchema(body.guided_json, "guided_json"), param: "guided_json" });
   const format = body.response_format;
   if (format?.type === "json_object") return deps.textEngine.jsonGrammar(entry.id, entry.path);
   if (format?.type === "json_schema") {
     const schema = format.json_schema?.schema;
     if (!schema) throw new ApiError(400, "response_format.json_schema.schema is required", "invalid_request_error", "response_format");
-    return deps.textEngine.jsonGrammar(entry.id, entry.path, schema);
+    return deps.textEngine.jsonGrammar(entry.id, entry.path, { schema, param: "response_format" });
   }
   return undefined;
 }

@@ -47,10 +47,10 @@ async function schemaGrammar(llama: Llama, schema: unknown, message: string, par
   }
 }
 
-/** Any JSON, or JSON that `schema` accepts (guided_json, response_format). */
-export async function jsonGrammar(llama: Llama, schema?: object): Promise<LlamaGrammar> {
+/** Any JSON, or JSON that `schema` accepts; a schema it cannot follow is reported on `param`, the field it came in. */
+export async function jsonGrammar(llama: Llama, schema?: { schema: object; param: string }): Promise<LlamaGrammar> {
   if (!schema) return inWholeCharacters(llama, await llama.getGrammarFor("json"));
-  return schemaGrammar(llama, schema, "unsupported JSON schema", "guided_json");
+  return schemaGrammar(llama, schema.schema, "unsupported JSON schema", schema.param);
 }
 
 /** One call to one of `tools` in `layout` (see tool-call-grammar.ts). */

@@ -89,7 +89,7 @@ export class TextEngine {
     return healedInfill(model, this.options.contextSize, prefix, suffix, maxTokens);
   }
 
-  async jsonGrammar(id: string, path: string, schema?: object): Promise<LlamaGrammar> {
+  async jsonGrammar(id: string, path: string, schema?: { schema: object; param: string }): Promise<LlamaGrammar> {
     await this.load(id, path);
     return jsonGrammar(await this.loader.binary(), schema);
   }
