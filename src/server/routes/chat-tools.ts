@@ -1,9 +1,9 @@
 // The tool fields of a chat request (`tools`, `tool_choice`, `parallel_tool_calls`, the legacy
 // `functions` / `function_call`) and the messages that carry calls and results, checked and
 // turned into what the engine renders. Bad input is a 400 naming the field.
-import { Ajv } from "ajv";
 import type { ChatMessage, ChatTool, ToolCallMessage } from "../engines/text/chat-prompt";
 import { ApiError } from "../errors";
+import { schemaProblem } from "./json-schema-check";
 
 const nullable = <const Schema extends object>(schema: Schema) => ({ anyOf: [schema, { type: "null" }] }) as const;
 const functionName = { type: "string", pattern: "^[a-zA-Z0-9_-]{1,64}$" } as const;
@@ -67,17 +67,13 @@ export interface ToolRequest {
 // Like fastify's own validation errors, `param` names the top-level field; the message says where in it.
 const invalid = (message: string, param: string) => new ApiError(400, message, "invalid_request_error", param, "invalid_value");
 
-// Only validateSchema is used (nothing compiled or cached), whose errors are read before the next call.
-const ajv = new Ajv({ strict: false });
-
 function checkSchemas(tools: readonly ChatTool[], param: string): void {
   tools.forEach((tool, i) => {
     const schema = tool.parameters;
     if (schema === undefined) return;
     const where = param === "tools" ? `tools[${i}].function.parameters` : `functions[${i}].parameters`;
-    // Checked against the draft the validator knows, whichever the schema names.
-    const { $schema: _draft, ...rest } = schema as { $schema?: unknown };
-    if (!ajv.validateSchema(rest)) throw invalid(`${where} is not a valid JSON schema: ${ajv.errorsText(ajv.errors)}`, param);
+    const problem = schemaProblem(schema);
+    if (problem) throw invalid(`${where} is not a valid JSON schema: ${problem}`, param);
     if ((schema as { type?: unknown }).type !== "object") throw invalid(`${where} must be a JSON schema of type "object"`, param);
   });
   const names = tools.map((t) => t.name);
