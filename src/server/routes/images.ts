@@ -33,6 +33,9 @@ const bodySchema = {
     // Only inline images: this server does not host files to link to.
     response_format: orNull({ type: "string", enum: ["b64_json"] } as const),
     response_extension: orNull({ type: "string", enum: IMAGE_EXTENSIONS } as const),
+    // OpenAI's names for the file format and its JPEG/WebP quality (response_extension wins).
+    output_format: orNull({ type: "string", enum: ["png", "jpeg", "webp"] } as const),
+    output_compression: orNull({ type: "integer", minimum: 0, maximum: 100 } as const),
   },
 } as const;
 
@@ -84,7 +87,9 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
     const entry = resolveImageModel(deps, body.model ?? undefined);
     const { width, height } = imageSize(body);
     const seed = body.seed == null || body.seed === -1 ? randomInt(0, L.maxSeed) : body.seed;
-    const extension = body.response_extension ?? "png";
+    const extension = body.response_extension ?? body.output_format ?? "png";
+    // 0 asks for the smallest file: the encoders' lowest quality is 1.
+    const quality = body.output_compression == null ? undefined : Math.max(1, body.output_compression);
     const params = {
       prompt: body.prompt,
       negativePrompt: body.negative_prompt ?? "",
@@ -106,7 +111,7 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
     }
     await deps.usage.served(request, { model: entry.id, images: images.length });
     const data = await Promise.all(
-      images.map(async (image) => ({ b64_json: (await encodeImage(image, extension)).toString("base64"), seed: image.seed })),
+      images.map(async (image) => ({ b64_json: (await encodeImage(image, extension, quality)).toString("base64"), seed: image.seed })),
     );
     reply.header("x-wisp-seed", String(seed));
     return { id: `img-${randomUUID()}`, created: Math.floor(Date.now() / 1000), output_format: outputFormat(extension), data };
