@@ -54,7 +54,7 @@ describe("POST /v1/images/generations", function () {
   });
 
   it("takes null for every optional field as the field left out, as the text routes do", async () => {
-    const optional = ["model", "negative_prompt", "width", "height", "size", "num_inference_steps", "guidance_scale", "seed", "n", "response_format", "response_extension", "output_format", "output_compression"];
+    const optional = ["model", "negative_prompt", "width", "height", "size", "num_inference_steps", "guidance_scale", "seed", "n", "response_format", "response_extension", "output_format", "output_compression", "stream"];
     const response = await server.fetch("/v1/images/generations", { json: { prompt: "a red square", ...Object.fromEntries(optional.map((name) => [name, null])) } });
     const body = (await response.json()) as OpenAI.Images.ImagesResponse;
     assert.equal(response.status, 200, JSON.stringify(body));
@@ -116,6 +116,7 @@ describe("POST /v1/images/generations", function () {
     ["a url response format", { response_format: "url" }, "response_format"],
     ["an output_format OpenAI does not have", { output_format: "gif" }, "output_format"],
     ["output_compression above 100", { output_compression: 101 }, "output_compression"],
+    ["stream: true (images come whole)", { stream: true }, "stream"],
     ["n = 0", { n: 0 }, "n"],
     ["n above the limit", { n: 5 }, "n"],
     ["a seed below -1", { seed: -2 }, "seed"],

@@ -36,6 +36,8 @@ const bodySchema = {
     // OpenAI's names for the file format and its JPEG/WebP quality (response_extension wins).
     output_format: orNull({ type: "string", enum: ["png", "jpeg", "webp"] } as const),
     output_compression: orNull({ type: "integer", minimum: 0, maximum: 100 } as const),
+    // Refused when true (below): the answer is one JSON body, never partial images.
+    stream: orNull({ type: "boolean" } as const),
   },
 } as const;
 
@@ -84,6 +86,9 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
   app.post("/images/generations", { preValidation: upstreamForwarder(deps, "/images/generations"), schema: { body: bodySchema } }, async (request, reply) => {
     const body = request.body;
     if (body.prompt.trim() === "") throw new ApiError(400, "prompt must not be empty", "invalid_request_error", "prompt");
+    if (body.stream === true) {
+      throw new ApiError(400, "stream is not supported here: images come whole in one JSON answer (leave stream out)", "invalid_request_error", "stream", "unsupported_value");
+    }
     const entry = resolveImageModel(deps, body.model ?? undefined);
     const { width, height } = imageSize(body);
     const seed = body.seed == null || body.seed === -1 ? randomInt(0, L.maxSeed) : body.seed;
