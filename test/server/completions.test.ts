@@ -137,6 +137,28 @@ describe("POST /v1/completions", function () {
     assert.equal(sampled.choices[2]!.text, alone.choices[0]!.text);
   });
 
+  it("best_of: answers the n of best_of candidates with the highest log probability per token, and counts them all", async () => {
+    const sampling = { max_tokens: 8, temperature: 1, seed: 21 };
+    // The same candidates, all returned: choice i samples with seed + i either way.
+    const all = await complete({ ...sampling, n: 4, logprobs: 0 });
+    const perToken = (c: (typeof all.choices)[number]) => c.logprobs!.token_logprobs!.reduce((a, b) => a + b, 0) / c.logprobs!.token_logprobs!.length;
+    const likeliest = all.choices.toSorted((a, b) => perToken(b) - perToken(a)).slice(0, 2);
+    assert.ok(new Set(all.choices.map((c) => c.text)).size > 1, "the candidates differ");
+    const best = await complete({ ...sampling, n: 2, best_of: 4 });
+    openapi.assertValid("CreateCompletionResponse", best);
+    assert.deepEqual(best.choices.map((c) => [c.index, c.text, c.logprobs]), likeliest.map((c, i) => [i, c.text, null]));
+    assert.equal(best.usage!.completion_tokens, all.usage!.completion_tokens);
+    const withLogprobs = await complete({ ...sampling, n: 1, best_of: 4, logprobs: 0 });
+    assert.deepEqual(withLogprobs.choices[0]!.logprobs, likeliest[0]!.logprobs);
+    for (const [body, message] of [[{ n: 3, best_of: 2 }, /best_of must be greater than or equal to n/], [{ best_of: 3, stream: true }, /cannot be streamed/]] as const) {
+      const response = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: PROMPT, max_tokens: 2, ...body } });
+      const { error } = (await response.json()) as { error: { message: string; param: string } };
+      assert.equal(response.status, 400);
+      assert.equal(error.param, "best_of");
+      assert.match(error.message, message);
+    }
+  });
+
   it("serves a list of prompts as OpenAI does: n choices per prompt, numbered prompt by prompt", async () => {
     const other = "class Stack:\n    def push(self, item):\n";
     const one = (await complete({ max_tokens: 6 })).choices[0]!.text;
