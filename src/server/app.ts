@@ -150,6 +150,9 @@ async function buildOnStore(
     genReqId: () => randomUUID(),
     requestIdHeader: false,
   });
+  // JSON sent as text/plain (fetch's type for a string body) is refused as any other type is (415,
+  // "send JSON"), not read as a string and refused as "body must be object".
+  app.removeContentTypeParser("text/plain");
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "not_found_error", null, "unknown_route")));
   app.addHook("onClose", () => textEngine.dispose());

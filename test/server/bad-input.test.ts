@@ -42,6 +42,7 @@ const cases: Case[] = [
   { name: "invalid JSON", path: CHAT, body: '{"model": "wisp-tiny",', raw: true, status: 400, type: "invalid_request_error", param: null },
   { name: "body is a JSON array", path: CHAT, body: [1, 2], status: 400, type: "invalid_request_error", param: null },
   { name: "unsupported content type", path: CHAT, body: "<x/>", raw: true, contentType: "application/xml", status: 415, type: "invalid_request_error", param: null },
+  { name: "JSON sent as text/plain (fetch's type for a string body)", path: CHAT, body: JSON.stringify(chat({})), raw: true, contentType: "text/plain;charset=UTF-8", status: 415, type: "invalid_request_error", param: null, message: /Content-Type: application\/json/ },
   { name: "missing model", path: CHAT, body: { messages: [{ role: "user", content: "hi" }] }, status: 400, type: "invalid_request_error", param: "model" },
   { name: "model is a number", path: CHAT, body: chat({ model: 3 }), status: 400, type: "invalid_request_error", param: "model" },
   { name: "unknown model (chat)", path: CHAT, body: chat({ model: "nope" }), status: 404, type: "not_found_error", param: "model" },
