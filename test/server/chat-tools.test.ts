@@ -110,6 +110,26 @@ describe("tool calling on /v1/chat/completions", function () {
     }
   });
 
+  it("tool_choice allowed_tools holds calls to the tools it lists, all tools still in the prompt", async () => {
+    const allowed = (mode: "auto" | "required", names: string[]) => ({ type: "allowed_tools", allowed_tools: { mode, tools: names.map((name) => ({ type: "function", function: { name } })) } }) as const;
+    const all = await chat({ tool_choice: "required", n: 3, max_tokens: 600 });
+    const response = await chat({ tool_choice: allowed("required", ["get_time"]), n: 3, max_tokens: 600 });
+    openapi.assertValid("CreateChatCompletionResponse", response);
+    // Both tools are rendered either way: the prompt is the same.
+    assert.equal(response.usage!.prompt_tokens, all.usage!.prompt_tokens);
+    for (const choice of response.choices) {
+      assert.equal(choice.finish_reason, "tool_calls");
+      assertValidCall(choice.message.tool_calls![0]!, "get_time");
+    }
+    const auto = await chat({ tool_choice: allowed("auto", ["get_weather"]), max_tokens: 6 });
+    assert.equal(auto.choices.length, 1);
+    const refused = await server.fetch("/v1/chat/completions", { json: { model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, tool_choice: allowed("required", ["get_date"]) } });
+    const { error } = (await refused.json()) as { error: { param: string; message: string } };
+    assert.equal(refused.status, 400);
+    assert.equal(error.param, "tool_choice");
+    assert.match(error.message, /names 'get_date', which is not among the tools/);
+  });
+
   it("streams the call as OpenAI does and reassembles to the non-streamed call (same seed)", async () => {
     const body = { tool_choice: "required" as const, seed: 11 };
     const whole = (await chat(body)).choices[0]!.message.tool_calls![0]! as OpenAI.ChatCompletionMessageFunctionToolCall;

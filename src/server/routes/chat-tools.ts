@@ -13,6 +13,7 @@ const functionObject = {
   properties: { name: functionName, description: { type: "string" }, parameters: { type: "object" }, strict: nullable({ type: "boolean" }) },
 } as const;
 const namedFunction = { type: "object", required: ["name"], properties: { name: { type: "string" } } } as const;
+const namedTool = { type: "object", required: ["type", "function"], properties: { type: { const: "function" }, function: namedFunction } } as const;
 
 /** Body properties of /v1/chat/completions for tools. */
 export const toolProperties = {
@@ -24,7 +25,16 @@ export const toolProperties = {
   tool_choice: nullable({
     anyOf: [
       { enum: ["none", "auto", "required"] },
-      { type: "object", required: ["type", "function"], properties: { type: { const: "function" }, function: namedFunction } },
+      namedTool,
+      // All tools stay in the prompt (as OpenAI keeps them, for its cache); calls are held to these.
+      {
+        type: "object",
+        required: ["type", "allowed_tools"],
+        properties: {
+          type: { const: "allowed_tools" },
+          allowed_tools: { type: "object", required: ["mode", "tools"], properties: { mode: { enum: ["auto", "required"] }, tools: { type: "array", minItems: 1, items: namedTool } } },
+        },
+      },
     ],
   }),
   // Accepted; an answer makes at most one call either way (see docs/server.md, Tool calling).
@@ -50,12 +60,19 @@ export const toolMessageProperties = {
 
 interface ToolBody {
   tools?: readonly { function: { name: string; description?: string; parameters?: object } }[] | null;
-  tool_choice?: "none" | "auto" | "required" | { function: { name: string } } | null;
+  tool_choice?:
+    | "none"
+    | "auto"
+    | "required"
+    | { type: "function"; function: { name: string } }
+    | { type: "allowed_tools"; allowed_tools: { mode: "auto" | "required"; tools: readonly { function: { name: string } }[] } }
+    | null;
   functions?: readonly { name: string; description?: string; parameters?: object }[] | null;
   function_call?: "none" | "auto" | { name: string } | null;
 }
 
-export type ToolChoice = { mode: "none" | "auto" | "required" } | { mode: "named"; name: string };
+/** `allowed`: the only tools a call may name (tool_choice allowed_tools); all of them when absent. */
+export type ToolChoice = { mode: "none" } | { mode: "auto" | "required"; allowed?: readonly string[] } | { mode: "named"; name: string };
 
 export interface ToolRequest {
   tools: ChatTool[];
@@ -87,9 +104,20 @@ function choiceOf(body: ToolBody, tools: readonly ChatTool[], legacy: boolean): 
   if (given == null) return { mode: tools.length > 0 ? "auto" : "none" };
   if (tools.length === 0 && given !== "none") throw invalid(`${param} is only allowed when ${legacy ? "functions" : "tools"} are given`, param);
   if (typeof given === "string") return { mode: given };
-  const name = "function" in given ? given.function.name : given.name;
-  if (!tools.some((t) => t.name === name)) throw invalid(`${param} names '${name}', which is not among the ${legacy ? "functions" : "tools"}`, param);
-  return { mode: "named", name };
+  const known = (name: string) => {
+    if (!tools.some((t) => t.name === name)) throw invalid(`${param} names '${name}', which is not among the ${legacy ? "functions" : "tools"}`, param);
+    return name;
+  };
+  if ("allowed_tools" in given) return { mode: given.allowed_tools.mode, allowed: given.allowed_tools.tools.map((t) => known(t.function.name)) };
+  return { mode: "named", name: known("function" in given ? given.function.name : given.name) };
+}
+
+/** The tools a call may name under `choice`. */
+export function callableTools(tools: readonly ChatTool[], choice: ToolChoice): ChatTool[] {
+  if (choice.mode === "named") return tools.filter((t) => t.name === choice.name);
+  if (choice.mode === "none" || !choice.allowed) return [...tools];
+  const allowed = choice.allowed;
+  return tools.filter((t) => allowed.includes(t.name));
 }
 
 export function toolRequest(body: ToolBody): ToolRequest {
