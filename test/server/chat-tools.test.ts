@@ -247,6 +247,24 @@ describe("tool calling on /v1/chat/completions", function () {
     }
   });
 
+  it("tool_choice auto with a response_format: the format holds a text answer, and the model may still call a tool", async () => {
+    // "<" favoured: the marker's first character, which no JSON answer starts with.
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    const [open] = model.tokenize("<", false);
+    const logit_bias = { [String(open)]: 100 };
+    const formats = [{ type: "json_object" }, { type: "json_schema", json_schema: { name: "answer", schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } } }] as const;
+    for (const response_format of formats) {
+      const called = await chat({ tool_choice: "auto", tools: [TOOLS[0]!], response_format, logit_bias, max_tokens: 120 });
+      const call = called.choices[0]!.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall | undefined;
+      assert.equal(call?.function.name, "get_weather", JSON.stringify(called.choices[0]));
+      assert.equal(called.choices[0]!.message.content, null);
+      // Without the push towards a call, the answer is JSON in the format.
+      const answered = await chat({ tool_choice: "auto", tools: [TOOLS[0]!], response_format, max_tokens: 400, temperature: 0 });
+      assert.deepEqual(answered.choices[0]!.message.tool_calls, []);
+      assert.match(answered.choices[0]!.message.content ?? "", /^\s*\{/);
+    }
+  });
+
   it("tool_choice auto: free text that leaves no room for the call ends with length, and a failed call still counts the free tokens", async () => {
     const engine = server.deps.textEngine;
     const real = engine.generate.bind(engine);

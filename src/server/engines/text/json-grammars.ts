@@ -3,7 +3,7 @@
 import type { Llama, LlamaGrammar } from "node-llama-cpp";
 import { EngineInputError } from "../../engine-input-error";
 import type { ChatTool } from "./chat-prompt";
-import { grammarSchema, toolCallGrammar } from "./tool-call-grammar";
+import { gbnfLiteral, grammarSchema, toolCallGrammar } from "./tool-call-grammar";
 import type { CallLayout } from "./tool-call-layout";
 import { wholeCharacterStrings } from "./whole-characters";
 
@@ -51,6 +51,22 @@ async function schemaGrammar(llama: Llama, schema: unknown, message: string, par
 export async function jsonGrammar(llama: Llama, schema?: { schema: object; param: string }): Promise<LlamaGrammar> {
   if (!schema) return inWholeCharacters(llama, await llama.getGrammarFor("json"));
   return schemaGrammar(llama, schema.schema, "unsupported JSON schema", schema.param);
+}
+
+/**
+ * `grammar` (the answer's format: response_format, guided_json), or else `marker`, the start of a
+ * tool call: under tool_choice auto the format holds the text answer, and the model may still
+ * call a tool instead (the marker is a stop string; the call goes on under the call grammar).
+ */
+export function answerOrCall(llama: Llama, grammar: LlamaGrammar, marker: string): Promise<LlamaGrammar> {
+  const { stopGenerationTriggers, trimWhitespaceSuffix } = grammar;
+  const root = "wisp-answer-or-call";
+  return llama.createGrammar({
+    grammar: `${root} ::= ${grammar.rootRuleName} | ${gbnfLiteral(marker)}\n${grammar.grammar}`,
+    rootRuleName: root,
+    stopGenerationTriggers,
+    trimWhitespaceSuffix,
+  });
 }
 
 /** One call to one of `tools` in `layout` (see tool-call-grammar.ts). */
