@@ -250,6 +250,23 @@ describe("POST /v1/completions", function () {
     assert.deepEqual(lp.text_offset, lp.tokens!.map((_, i) => lp.tokens!.slice(0, i).join("").length));
   });
 
+  it("logprobs stop where a stop string cuts the text: its tokens are not listed, streamed or not", async () => {
+    const sampling = { prompt: PROMPT, max_tokens: 24, temperature: 1, seed: 3, logprobs: 1 };
+    const whole = (await complete(sampling)).choices[0]!;
+    const { tokens, text_offset: offsets } = whole.logprobs! as { tokens: string[]; text_offset: number[] };
+    // A token from the middle whose text first appears where it starts: as a stop string, it cuts there.
+    const k = tokens.findIndex((t, i) => i >= 2 && t.trim().length >= 2 && !t.includes("\uFFFD") && whole.text.indexOf(t) === offsets[i]);
+    assert.ok(k > 0, JSON.stringify(tokens));
+    const cut = (await complete({ ...sampling, stop: tokens[k] })).choices[0]!;
+    assert.equal(cut.finish_reason, "stop");
+    assert.equal(cut.text, whole.text.slice(0, offsets[k]));
+    assert.deepEqual(cut.logprobs!.tokens, tokens.slice(0, k));
+    assert.deepEqual(cut.logprobs!.text_offset, offsets.slice(0, k));
+    const events = await readSse(await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, ...sampling, stop: tokens[k], stream: true } }));
+    const streamed = (events.slice(0, -1) as { choices: { logprobs: { tokens: string[] } | null }[] }[]).flatMap((e) => e.choices.flatMap((c) => c.logprobs?.tokens ?? []));
+    assert.deepEqual(streamed, tokens.slice(0, k));
+  });
+
   it("counts text_offset in the text's characters when a character is split over tokens", async () => {
     const response = await complete({ max_tokens: 30, logprobs: 1, guided_json: { const: "😀 é and 😀!" } });
     const { text } = response.choices[0]!;
