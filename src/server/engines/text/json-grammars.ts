@@ -3,6 +3,7 @@
 import type { Llama, LlamaGrammar } from "node-llama-cpp";
 import { EngineInputError } from "../../engine-input-error";
 import type { ChatTool } from "./chat-prompt";
+import { refsIntoDefs } from "./schema-refs";
 import { gbnfLiteral, grammarSchema, toolCallGrammar } from "./tool-call-grammar";
 import type { CallLayout } from "./tool-call-layout";
 import { wholeCharacterStrings } from "./whole-characters";
@@ -41,7 +42,7 @@ export function withoutTrailingNewlines(gbnf: string): string {
  */
 async function schemaGrammar(llama: Llama, schema: unknown, message: string, param: string): Promise<LlamaGrammar> {
   try {
-    return await inWholeCharacters(llama, await llama.createGrammarForJsonSchema(grammarSchema(schema) as never), (gbnf) => withoutTrailingNewlines(boundedNumbers(gbnf)));
+    return await inWholeCharacters(llama, await llama.createGrammarForJsonSchema(grammarSchema(refsIntoDefs(schema)) as never), (gbnf) => withoutTrailingNewlines(boundedNumbers(gbnf)));
   } catch (error) {
     throw new EngineInputError(`${message}: ${(error as Error).message}`, param);
   }
