@@ -127,6 +127,17 @@ describe("bad input gets an OpenAI-shaped error naming the offending param", fun
     });
   }
 
+  it("a route asked with the wrong method is 405 naming the right one (Allow too), not 'no route'", async () => {
+    for (const [method, url, allow] of [["GET", CHAT, "POST"], ["PUT", `${COMPLETIONS}?x=1`, "POST"], ["POST", "/v1/models", "GET"], ["DELETE", "/v1/models/wisp-tiny", "GET"]] as const) {
+      const response = await server.fetch(url, method === "GET" ? {} : { method, body: "{}" });
+      const { error } = (await response.json()) as { error: { message: string; type: string; code: string } };
+      assert.equal(response.status, 405, `${method} ${url}: ${error.message}`);
+      assert.equal(response.headers.get("allow"), allow);
+      assert.equal(error.message, `${method} is not allowed on ${url.split("?")[0]}: use ${allow}`);
+      assert.equal(error.code, "method_not_allowed");
+    }
+  });
+
   it("ignores unknown fields without harm, and still serves after all of the above", async () => {
     const response = await server.fetch(CHAT, { json: chat({ tools_choice_future: { x: 1 }, best_of: 3, user: "u1" }) });
     assert.equal(response.status, 200);
