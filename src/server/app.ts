@@ -9,6 +9,7 @@ import { TextEngine } from "./engines/text/text-engine";
 import { defaultPromptThreads } from "./engines/text/prompt-threads";
 import { ApiError, handleError, sendError, StoreUnavailableError } from "./errors";
 import { HostCheck } from "./host-check";
+import { RouteMethods } from "./route-methods";
 import { ensureDefaultModels } from "./engines/default-models";
 import { ServerMetrics } from "./metrics/server-metrics";
 import { ModelRegistry } from "./models/registry";
@@ -150,8 +151,18 @@ async function buildOnStore(
     genReqId: () => randomUUID(),
     requestIdHeader: false,
   });
+  // JSON sent as text/plain (fetch's type for a string body) is refused as any other type is (415,
+  // "send JSON"), not read as a string and refused as "body must be object".
+  app.removeContentTypeParser("text/plain");
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "not_found_error", null, "unknown_route")));
+  const routeMethods = new RouteMethods();
+  app.addHook("onRoute", routeMethods.record);
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = routeMethods.allowed(request.url);
+    if (allowed.length === 0) return sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "not_found_error", null, "unknown_route"));
+    reply.header("allow", allowed.join(", "));
+    return sendError(reply, new ApiError(405, `${request.method} is not allowed on ${request.url.split("?")[0]}: use ${allowed.join(" or ")}`, "invalid_request_error", null, "method_not_allowed"));
+  });
   app.addHook("onClose", () => textEngine.dispose());
   app.addHook("onClose", () => imageEngine.dispose());
   app.addHook("onClose", () => upstreams.dispose());

@@ -42,6 +42,7 @@ const cases: Case[] = [
   { name: "invalid JSON", path: CHAT, body: '{"model": "wisp-tiny",', raw: true, status: 400, type: "invalid_request_error", param: null },
   { name: "body is a JSON array", path: CHAT, body: [1, 2], status: 400, type: "invalid_request_error", param: null },
   { name: "unsupported content type", path: CHAT, body: "<x/>", raw: true, contentType: "application/xml", status: 415, type: "invalid_request_error", param: null },
+  { name: "JSON sent as text/plain (fetch's type for a string body)", path: CHAT, body: JSON.stringify(chat({})), raw: true, contentType: "text/plain;charset=UTF-8", status: 415, type: "invalid_request_error", param: null, message: /Content-Type: application\/json/ },
   { name: "missing model", path: CHAT, body: { messages: [{ role: "user", content: "hi" }] }, status: 400, type: "invalid_request_error", param: "model" },
   { name: "model is a number", path: CHAT, body: chat({ model: 3 }), status: 400, type: "invalid_request_error", param: "model" },
   { name: "unknown model (chat)", path: CHAT, body: chat({ model: "nope" }), status: 404, type: "not_found_error", param: "model" },
@@ -88,6 +89,12 @@ const cases: Case[] = [
   { name: "guided_json string that is not JSON", path: CHAT, body: chat({ guided_json: "{nope" }), status: 400, type: "invalid_request_error", param: "guided_json" },
   { name: "response_format of an unknown type", path: CHAT, body: chat({ response_format: { type: "xml" } }), status: 400, type: "invalid_request_error", param: "response_format" },
   { name: "json_schema response_format without a schema", path: CHAT, body: chat({ response_format: { type: "json_schema", json_schema: { name: "x" } } }), status: 400, type: "invalid_request_error", param: "response_format" },
+  { name: "json_schema response_format whose schema is not one", path: CHAT, body: chat({ response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "foo" } } } }), status: 400, type: "invalid_request_error", param: "response_format", message: /^response_format\.json_schema\.schema is not a valid JSON schema/ },
+  { name: "json_schema response_format whose properties are not schemas (completions)", path: COMPLETIONS, body: completion({ response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object", properties: 5 } } } }), status: 400, type: "invalid_request_error", param: "response_format", message: /not a valid JSON schema/ },
+  { name: "guided_json that is not a schema", path: CHAT, body: chat({ guided_json: { type: "wat" } }), status: 400, type: "invalid_request_error", param: "guided_json", message: /^guided_json is not a valid JSON schema/ },
+  { name: "json_schema response_format the grammar cannot follow", path: CHAT, body: chat({ response_format: { type: "json_schema", json_schema: { name: "x", schema: { const: { a: 1 } } } } }), status: 400, type: "invalid_request_error", param: "response_format", message: /unsupported JSON schema/ },
+  { name: "json_schema response_format the grammar cannot follow (completions)", path: COMPLETIONS, body: completion({ response_format: { type: "json_schema", json_schema: { name: "x", schema: { const: { a: 1 } } } } }), status: 400, type: "invalid_request_error", param: "response_format", message: /unsupported JSON schema/ },
+  { name: "guided_json the grammar cannot follow", path: CHAT, body: chat({ guided_json: { const: { a: 1 } } }), status: 400, type: "invalid_request_error", param: "guided_json", message: /unsupported JSON schema/ },
   { name: "body over the size limit", path: COMPLETIONS, body: completion({ prompt: "x".repeat(5 * 1024 * 1024) }), status: 413, type: "invalid_request_error", param: null },
   { name: "unknown route", path: "/v1/engines", body: {}, status: 404, type: "not_found_error", param: null },
 ];
@@ -119,6 +126,17 @@ describe("bad input gets an OpenAI-shaped error naming the offending param", fun
       if (c.code) assert.equal(body.error.code, c.code);
     });
   }
+
+  it("a route asked with the wrong method is 405 naming the right one (Allow too), not 'no route'", async () => {
+    for (const [method, url, allow] of [["GET", CHAT, "POST"], ["PUT", `${COMPLETIONS}?x=1`, "POST"], ["POST", "/v1/models", "GET"], ["DELETE", "/v1/models/wisp-tiny", "GET"]] as const) {
+      const response = await server.fetch(url, method === "GET" ? {} : { method, body: "{}" });
+      const { error } = (await response.json()) as { error: { message: string; type: string; code: string } };
+      assert.equal(response.status, 405, `${method} ${url}: ${error.message}`);
+      assert.equal(response.headers.get("allow"), allow);
+      assert.equal(error.message, `${method} is not allowed on ${url.split("?")[0]}: use ${allow}`);
+      assert.equal(error.code, "method_not_allowed");
+    }
+  });
 
   it("ignores unknown fields without harm, and still serves after all of the above", async () => {
     const response = await server.fetch(CHAT, { json: chat({ tools_choice_future: { x: 1 }, best_of: 3, user: "u1" }) });

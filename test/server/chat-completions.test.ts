@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { Ajv } from "ajv";
 import OpenAI from "openai";
+import { zodResponseFormat } from "openai/helpers/zod";
+import { z } from "zod";
 import { CHATML_TEMPLATE } from "../../src/server/models/tiny-llama";
 import { createOpenApiValidator } from "../helpers/openapi";
 import { readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
@@ -182,6 +184,26 @@ describe("POST /v1/chat/completions", function () {
     assert.notEqual(parsed, null);
     assert.ok(validate(parsed), JSON.stringify(validate.errors));
     assert.equal(response.choices[0]!.finish_reason, "stop");
+  });
+
+  it("follows $refs outside $defs: the openai SDK's zodResponseFormat with a reused object parses, and a $ref to nothing is a 400", async () => {
+    // zod-to-json-schema writes the second use of Point as {"$ref": "#/definitions/shape_properties_start"}.
+    const Point = z.object({ x: z.number().int(), y: z.number().int() });
+    const response_format = zodResponseFormat(z.object({ start: Point, end: Point }), "shape");
+    assert.match(JSON.stringify(response_format.json_schema.schema), /"\$ref":"#\/definitions\//);
+    for (const seed of [1, 2]) {
+      const response = await server.client.chat.completions.parse({ model: TEXT_MODEL, messages: MESSAGES, max_tokens: 200, temperature: 1, seed, response_format });
+      const { end } = response.choices[0]!.message.parsed!;
+      assert.ok(Number.isInteger(end.x) && Number.isInteger(end.y), JSON.stringify(response.choices[0]!.message.content));
+    }
+    // A path into the schema, as other generators write it.
+    const byPath = { type: "object", properties: { a: { enum: ["yes", "no"] }, b: { $ref: "#/properties/a" } }, required: ["a", "b"], additionalProperties: false };
+    const answer = await chat({ max_tokens: 60, temperature: 1, seed: 1, guided_json: byPath });
+    assert.ok(["yes", "no"].includes((JSON.parse(answer.choices[0]!.message.content!) as { b: unknown }).b as string), answer.choices[0]!.message.content!);
+    const error = await chat({ guided_json: { type: "object", properties: { a: { $ref: "#/$defs/nope" } } } }).catch((e: unknown) => e);
+    assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+    assert.equal(error.param, "guided_json");
+    assert.match(error.message, /\$ref '#\/\$defs\/nope' points to nothing in the schema/);
   });
 
   it("reads an assistant's refusal parts as its text, and refuses image_url parts by name", async () => {

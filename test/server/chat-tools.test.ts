@@ -110,6 +110,26 @@ describe("tool calling on /v1/chat/completions", function () {
     }
   });
 
+  it("tool_choice allowed_tools holds calls to the tools it lists, all tools still in the prompt", async () => {
+    const allowed = (mode: "auto" | "required", names: string[]) => ({ type: "allowed_tools", allowed_tools: { mode, tools: names.map((name) => ({ type: "function", function: { name } })) } }) as const;
+    const all = await chat({ tool_choice: "required", n: 3, max_tokens: 600 });
+    const response = await chat({ tool_choice: allowed("required", ["get_time"]), n: 3, max_tokens: 600 });
+    openapi.assertValid("CreateChatCompletionResponse", response);
+    // Both tools are rendered either way: the prompt is the same.
+    assert.equal(response.usage!.prompt_tokens, all.usage!.prompt_tokens);
+    for (const choice of response.choices) {
+      assert.equal(choice.finish_reason, "tool_calls");
+      assertValidCall(choice.message.tool_calls![0]!, "get_time");
+    }
+    const auto = await chat({ tool_choice: allowed("auto", ["get_weather"]), max_tokens: 6 });
+    assert.equal(auto.choices.length, 1);
+    const refused = await server.fetch("/v1/chat/completions", { json: { model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, tool_choice: allowed("required", ["get_date"]) } });
+    const { error } = (await refused.json()) as { error: { param: string; message: string } };
+    assert.equal(refused.status, 400);
+    assert.equal(error.param, "tool_choice");
+    assert.match(error.message, /names 'get_date', which is not among the tools/);
+  });
+
   it("streams the call as OpenAI does and reassembles to the non-streamed call (same seed)", async () => {
     const body = { tool_choice: "required" as const, seed: 11 };
     const whole = (await chat(body)).choices[0]!.message.tool_calls![0]! as OpenAI.ChatCompletionMessageFunctionToolCall;
@@ -224,6 +244,24 @@ describe("tool calling on /v1/chat/completions", function () {
       assert.equal(free.length, 2);
     } finally {
       engine.generate = real;
+    }
+  });
+
+  it("tool_choice auto with a response_format: the format holds a text answer, and the model may still call a tool", async () => {
+    // "<" favoured: the marker's first character, which no JSON answer starts with.
+    const model = await server.deps.textEngine.model(TEXT_MODEL, server.deps.registry.get(TEXT_MODEL)!.path);
+    const [open] = model.tokenize("<", false);
+    const logit_bias = { [String(open)]: 100 };
+    const formats = [{ type: "json_object" }, { type: "json_schema", json_schema: { name: "answer", schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } } }] as const;
+    for (const response_format of formats) {
+      const called = await chat({ tool_choice: "auto", tools: [TOOLS[0]!], response_format, logit_bias, max_tokens: 120 });
+      const call = called.choices[0]!.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall | undefined;
+      assert.equal(call?.function.name, "get_weather", JSON.stringify(called.choices[0]));
+      assert.equal(called.choices[0]!.message.content, null);
+      // Without the push towards a call, the answer is JSON in the format.
+      const answered = await chat({ tool_choice: "auto", tools: [TOOLS[0]!], response_format, max_tokens: 400, temperature: 0 });
+      assert.deepEqual(answered.choices[0]!.message.tool_calls, []);
+      assert.match(answered.choices[0]!.message.content ?? "", /^\s*\{/);
     }
   });
 

@@ -137,6 +137,28 @@ describe("POST /v1/completions", function () {
     assert.equal(sampled.choices[2]!.text, alone.choices[0]!.text);
   });
 
+  it("best_of: answers the n of best_of candidates with the highest log probability per token, and counts them all", async () => {
+    const sampling = { max_tokens: 8, temperature: 1, seed: 21 };
+    // The same candidates, all returned: choice i samples with seed + i either way.
+    const all = await complete({ ...sampling, n: 4, logprobs: 0 });
+    const perToken = (c: (typeof all.choices)[number]) => c.logprobs!.token_logprobs!.reduce((a, b) => a + b, 0) / c.logprobs!.token_logprobs!.length;
+    const likeliest = all.choices.toSorted((a, b) => perToken(b) - perToken(a)).slice(0, 2);
+    assert.ok(new Set(all.choices.map((c) => c.text)).size > 1, "the candidates differ");
+    const best = await complete({ ...sampling, n: 2, best_of: 4 });
+    openapi.assertValid("CreateCompletionResponse", best);
+    assert.deepEqual(best.choices.map((c) => [c.index, c.text, c.logprobs]), likeliest.map((c, i) => [i, c.text, null]));
+    assert.equal(best.usage!.completion_tokens, all.usage!.completion_tokens);
+    const withLogprobs = await complete({ ...sampling, n: 1, best_of: 4, logprobs: 0 });
+    assert.deepEqual(withLogprobs.choices[0]!.logprobs, likeliest[0]!.logprobs);
+    for (const [body, message] of [[{ n: 3, best_of: 2 }, /best_of must be greater than or equal to n/], [{ best_of: 3, stream: true }, /cannot be streamed/]] as const) {
+      const response = await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: PROMPT, max_tokens: 2, ...body } });
+      const { error } = (await response.json()) as { error: { message: string; param: string } };
+      assert.equal(response.status, 400);
+      assert.equal(error.param, "best_of");
+      assert.match(error.message, message);
+    }
+  });
+
   it("serves a list of prompts as OpenAI does: n choices per prompt, numbered prompt by prompt", async () => {
     const other = "class Stack:\n    def push(self, item):\n";
     const one = (await complete({ max_tokens: 6 })).choices[0]!.text;
@@ -226,6 +248,23 @@ describe("POST /v1/completions", function () {
       assert.ok(entries.every(([, v]) => v <= 0));
     });
     assert.deepEqual(lp.text_offset, lp.tokens!.map((_, i) => lp.tokens!.slice(0, i).join("").length));
+  });
+
+  it("logprobs stop where a stop string cuts the text: its tokens are not listed, streamed or not", async () => {
+    const sampling = { prompt: PROMPT, max_tokens: 24, temperature: 1, seed: 3, logprobs: 1 };
+    const whole = (await complete(sampling)).choices[0]!;
+    const { tokens, text_offset: offsets } = whole.logprobs! as { tokens: string[]; text_offset: number[] };
+    // A token from the middle whose text first appears where it starts: as a stop string, it cuts there.
+    const k = tokens.findIndex((t, i) => i >= 2 && t.trim().length >= 2 && !t.includes("\uFFFD") && whole.text.indexOf(t) === offsets[i]);
+    assert.ok(k > 0, JSON.stringify(tokens));
+    const cut = (await complete({ ...sampling, stop: tokens[k] })).choices[0]!;
+    assert.equal(cut.finish_reason, "stop");
+    assert.equal(cut.text, whole.text.slice(0, offsets[k]));
+    assert.deepEqual(cut.logprobs!.tokens, tokens.slice(0, k));
+    assert.deepEqual(cut.logprobs!.text_offset, offsets.slice(0, k));
+    const events = await readSse(await server.fetch("/v1/completions", { json: { model: TEXT_MODEL, ...sampling, stop: tokens[k], stream: true } }));
+    const streamed = (events.slice(0, -1) as { choices: { logprobs: { tokens: string[] } | null }[] }[]).flatMap((e) => e.choices.flatMap((c) => c.logprobs?.tokens ?? []));
+    assert.deepEqual(streamed, tokens.slice(0, k));
   });
 
   it("counts text_offset in the text's characters when a character is split over tokens", async () => {

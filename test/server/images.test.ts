@@ -28,6 +28,17 @@ describe("POST /v1/images/generations", function () {
     });
   }
 
+  it("returns the format OpenAI's output_format names, at the quality output_compression asks", async () => {
+    for (const format of ["jpeg", "webp", "png"] as const) {
+      const { body } = await generate(server.client, { output_format: format, width: 96, height: 64 });
+      assert.equal(body.output_format, format);
+      assert.deepEqual(await describeImage(imageBytes(body)), { format, width: 96, height: 64 });
+    }
+    const sizeAt = async (output_compression: number) => imageBytes((await generate(server.client, { output_format: "jpeg", output_compression, width: 256, height: 256 })).body).length;
+    const [small, large] = [await sizeAt(5), await sizeAt(100)];
+    assert.ok(small < large / 2, `output_compression 5 gave ${small} bytes, 100 gave ${large}`);
+  });
+
   it("honours sizes from 64 up to the limit and OpenAI's `size` field", async () => {
     const tall = await generate(server.client, { width: 64, height: 256, num_inference_steps: 1 });
     assert.deepEqual(await describeImage(imageBytes(tall.body)), { format: "png", width: 64, height: 256 });
@@ -43,7 +54,7 @@ describe("POST /v1/images/generations", function () {
   });
 
   it("takes null for every optional field as the field left out, as the text routes do", async () => {
-    const optional = ["model", "negative_prompt", "width", "height", "size", "num_inference_steps", "guidance_scale", "seed", "n", "response_format", "response_extension"];
+    const optional = ["model", "negative_prompt", "width", "height", "size", "num_inference_steps", "guidance_scale", "seed", "n", "response_format", "response_extension", "output_format", "output_compression", "stream"];
     const response = await server.fetch("/v1/images/generations", { json: { prompt: "a red square", ...Object.fromEntries(optional.map((name) => [name, null])) } });
     const body = (await response.json()) as OpenAI.Images.ImagesResponse;
     assert.equal(response.status, 200, JSON.stringify(body));
@@ -103,6 +114,9 @@ describe("POST /v1/images/generations", function () {
     ["an empty prompt", { prompt: "   " }, "prompt"],
     ["an unknown extension", { response_extension: "gif" }, "response_extension"],
     ["a url response format", { response_format: "url" }, "response_format"],
+    ["an output_format OpenAI does not have", { output_format: "gif" }, "output_format"],
+    ["output_compression above 100", { output_compression: 101 }, "output_compression"],
+    ["stream: true (images come whole)", { stream: true }, "stream"],
     ["n = 0", { n: 0 }, "n"],
     ["n above the limit", { n: 5 }, "n"],
     ["a seed below -1", { seed: -2 }, "seed"],

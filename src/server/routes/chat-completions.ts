@@ -1,7 +1,7 @@
 // POST /v1/chat/completions
 import type { RoutePlugin } from "../deps";
 import { ApiError } from "../errors";
-import { toMessages, toolMessageProperties, toolProperties, toolRequest } from "./chat-tools";
+import { callableTools, toMessages, toolMessageProperties, toolProperties, toolRequest } from "./chat-tools";
 import { chatLogprobs } from "./logprobs-format";
 import { chatCompletionResponseSchema } from "./response-schemas";
 import { samplingProperties } from "./schemas";
@@ -97,7 +97,7 @@ export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
     const stream = { enabled: body.stream === true, includeUsage: body.stream_options?.include_usage === true };
     if (!offersTools) return answerText(deps, request, reply, entry, job, stream, chatFormat);
     const choice = tools.choice;
-    const offered = choice.mode === "named" ? tools.tools.filter((t) => t.name === choice.name) : tools.tools;
+    const offered = callableTools(tools.tools, choice);
     const plan = {
       layout: rendered.layout,
       names: offered.map((t) => t.name),

@@ -1,9 +1,9 @@
 // The tool fields of a chat request (`tools`, `tool_choice`, `parallel_tool_calls`, the legacy
 // `functions` / `function_call`) and the messages that carry calls and results, checked and
 // turned into what the engine renders. Bad input is a 400 naming the field.
-import { Ajv } from "ajv";
 import type { ChatMessage, ChatTool, ToolCallMessage } from "../engines/text/chat-prompt";
 import { ApiError } from "../errors";
+import { schemaProblem } from "./json-schema-check";
 
 const nullable = <const Schema extends object>(schema: Schema) => ({ anyOf: [schema, { type: "null" }] }) as const;
 const functionName = { type: "string", pattern: "^[a-zA-Z0-9_-]{1,64}$" } as const;
@@ -13,6 +13,7 @@ const functionObject = {
   properties: { name: functionName, description: { type: "string" }, parameters: { type: "object" }, strict: nullable({ type: "boolean" }) },
 } as const;
 const namedFunction = { type: "object", required: ["name"], properties: { name: { type: "string" } } } as const;
+const namedTool = { type: "object", required: ["type", "function"], properties: { type: { const: "function" }, function: namedFunction } } as const;
 
 /** Body properties of /v1/chat/completions for tools. */
 export const toolProperties = {
@@ -24,7 +25,16 @@ export const toolProperties = {
   tool_choice: nullable({
     anyOf: [
       { enum: ["none", "auto", "required"] },
-      { type: "object", required: ["type", "function"], properties: { type: { const: "function" }, function: namedFunction } },
+      namedTool,
+      // All tools stay in the prompt (as OpenAI keeps them, for its cache); calls are held to these.
+      {
+        type: "object",
+        required: ["type", "allowed_tools"],
+        properties: {
+          type: { const: "allowed_tools" },
+          allowed_tools: { type: "object", required: ["mode", "tools"], properties: { mode: { enum: ["auto", "required"] }, tools: { type: "array", minItems: 1, items: namedTool } } },
+        },
+      },
     ],
   }),
   // Accepted; an answer makes at most one call either way (see docs/server.md, Tool calling).
@@ -50,12 +60,19 @@ export const toolMessageProperties = {
 
 interface ToolBody {
   tools?: readonly { function: { name: string; description?: string; parameters?: object } }[] | null;
-  tool_choice?: "none" | "auto" | "required" | { function: { name: string } } | null;
+  tool_choice?:
+    | "none"
+    | "auto"
+    | "required"
+    | { type: "function"; function: { name: string } }
+    | { type: "allowed_tools"; allowed_tools: { mode: "auto" | "required"; tools: readonly { function: { name: string } }[] } }
+    | null;
   functions?: readonly { name: string; description?: string; parameters?: object }[] | null;
   function_call?: "none" | "auto" | { name: string } | null;
 }
 
-export type ToolChoice = { mode: "none" | "auto" | "required" } | { mode: "named"; name: string };
+/** `allowed`: the only tools a call may name (tool_choice allowed_tools); all of them when absent. */
+export type ToolChoice = { mode: "none" } | { mode: "auto" | "required"; allowed?: readonly string[] } | { mode: "named"; name: string };
 
 export interface ToolRequest {
   tools: ChatTool[];
@@ -67,17 +84,13 @@ export interface ToolRequest {
 // Like fastify's own validation errors, `param` names the top-level field; the message says where in it.
 const invalid = (message: string, param: string) => new ApiError(400, message, "invalid_request_error", param, "invalid_value");
 
-// Only validateSchema is used (nothing compiled or cached), whose errors are read before the next call.
-const ajv = new Ajv({ strict: false });
-
 function checkSchemas(tools: readonly ChatTool[], param: string): void {
   tools.forEach((tool, i) => {
     const schema = tool.parameters;
     if (schema === undefined) return;
     const where = param === "tools" ? `tools[${i}].function.parameters` : `functions[${i}].parameters`;
-    // Checked against the draft the validator knows, whichever the schema names.
-    const { $schema: _draft, ...rest } = schema as { $schema?: unknown };
-    if (!ajv.validateSchema(rest)) throw invalid(`${where} is not a valid JSON schema: ${ajv.errorsText(ajv.errors)}`, param);
+    const problem = schemaProblem(schema);
+    if (problem) throw invalid(`${where} is not a valid JSON schema: ${problem}`, param);
     if ((schema as { type?: unknown }).type !== "object") throw invalid(`${where} must be a JSON schema of type "object"`, param);
   });
   const names = tools.map((t) => t.name);
@@ -91,9 +104,20 @@ function choiceOf(body: ToolBody, tools: readonly ChatTool[], legacy: boolean): 
   if (given == null) return { mode: tools.length > 0 ? "auto" : "none" };
   if (tools.length === 0 && given !== "none") throw invalid(`${param} is only allowed when ${legacy ? "functions" : "tools"} are given`, param);
   if (typeof given === "string") return { mode: given };
-  const name = "function" in given ? given.function.name : given.name;
-  if (!tools.some((t) => t.name === name)) throw invalid(`${param} names '${name}', which is not among the ${legacy ? "functions" : "tools"}`, param);
-  return { mode: "named", name };
+  const known = (name: string) => {
+    if (!tools.some((t) => t.name === name)) throw invalid(`${param} names '${name}', which is not among the ${legacy ? "functions" : "tools"}`, param);
+    return name;
+  };
+  if ("allowed_tools" in given) return { mode: given.allowed_tools.mode, allowed: given.allowed_tools.tools.map((t) => known(t.function.name)) };
+  return { mode: "named", name: known("function" in given ? given.function.name : given.name) };
+}
+
+/** The tools a call may name under `choice`. */
+export function callableTools(tools: readonly ChatTool[], choice: ToolChoice): ChatTool[] {
+  if (choice.mode === "named") return tools.filter((t) => t.name === choice.name);
+  if (choice.mode === "none" || !choice.allowed) return [...tools];
+  const allowed = choice.allowed;
+  return tools.filter((t) => allowed.includes(t.name));
 }
 
 export function toolRequest(body: ToolBody): ToolRequest {

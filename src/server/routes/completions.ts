@@ -34,6 +34,8 @@ const bodySchema = {
     suffix: { anyOf: [{ type: "string" }, { type: "null" }] },
     echo: { anyOf: [{ type: "boolean" }, { type: "null" }] },
     logprobs: { anyOf: [{ type: "integer", minimum: 0, maximum: 20 }, { type: "null" }] },
+    // Candidates per prompt, of which the n likeliest are returned (OpenAI's range).
+    best_of: { anyOf: [{ type: "integer", minimum: 0, maximum: 20 }, { type: "null" }] },
   },
 } as const;
 
@@ -46,8 +48,33 @@ function checkTokenIds(model: LlamaModel, ids: number[]): Token[] {
   return ids as Token[];
 }
 
+/** best_of: each prompt's `of` candidates, of which the `n` likeliest are answered. */
+interface BestOf {
+  of: number;
+  n: number;
+  /** The request asked for logprobs (the ranking needs them either way). */
+  logprobs: boolean;
+}
+
+/** Mean log probability of a choice's tokens: OpenAI's "highest log probability per token". */
+function perToken(choice: ChoiceResult): number {
+  const logprobs = choice.logprobs ?? [];
+  // No token to judge by: ranked last.
+  return logprobs.length === 0 ? Number.NEGATIVE_INFINITY : logprobs.reduce((sum, l) => sum + l.logprob, 0) / logprobs.length;
+}
+
+/** Each prompt's `best.n` likeliest candidates, likeliest first, prompt by prompt. */
+function bestChoices(choices: readonly ChoiceResult[], best: BestOf): ChoiceResult[] {
+  const picked: ChoiceResult[] = [];
+  for (let start = 0; start < choices.length; start += best.of) {
+    const ranked = choices.slice(start, start + best.of).toSorted((a, b) => perToken(b) - perToken(a));
+    picked.push(...ranked.slice(0, best.n).map((c) => (best.logprobs ? c : { ...c, logprobs: undefined })));
+  }
+  return picked;
+}
+
 /** `echoes[i]`: the prompt text choice i starts with ("" without echo). */
-function completionFormat(echoes: readonly string[]): TextResponseFormat {
+function completionFormat(echoes: readonly string[], best?: BestOf): TextResponseFormat {
   const echo = (index: number) => echoes[index] ?? "";
   const choice = (c: ChoiceResult, index: number) => ({
     index,
@@ -73,8 +100,17 @@ function completionFormat(echoes: readonly string[]): TextResponseFormat {
       choices: [{ index, text: text ?? echo(index), logprobs: logprobs ? streamedLogprobs(index, logprobs) : null, finish_reason: finish }],
     }),
     usageChunk: (base, usage) => ({ ...base, object: "text_completion", choices: [], usage }),
-    complete: (base, choices, usage) => ({ ...base, object: "text_completion", choices: choices.map(choice), usage }),
+    complete: (base, choices, usage) => ({ ...base, object: "text_completion", choices: (best ? bestChoices(choices, best) : choices).map(choice), usage }),
   };
+}
+
+/** The request's best_of, when it asks for more candidates than answers (only then is there a choice to make). */
+function bestOf(body: CompletionBody, n: number): BestOf | undefined {
+  if (body.best_of == null) return undefined;
+  if (body.best_of < n) throw new ApiError(400, `best_of must be greater than or equal to n (${body.best_of} < ${n})`, "invalid_request_error", "best_of", "invalid_value");
+  if (body.best_of === n) return undefined;
+  if (body.stream === true) throw new ApiError(400, "best_of greater than n cannot be streamed: the best are known only once all are generated", "invalid_request_error", "best_of", "invalid_value");
+  return { of: body.best_of, n, logprobs: body.logprobs != null };
 }
 
 /** The request's prompts: one text or token list, or a list of them. */
@@ -93,6 +129,7 @@ export const completionRoutes: RoutePlugin = async (app, { deps }) => {
       throw new ApiError(400, "echo with logprobs (log probabilities of the prompt's tokens) is not supported: drop one of them", "invalid_request_error", "logprobs");
     }
     const n = body.n ?? 1;
+    const best = bestOf(body, n);
     const maxTokens = body.max_tokens ?? 16;
     const prompts = promptList(body.prompt).map((p) => {
       const text = typeof p === "string" ? p : undefined;
@@ -107,13 +144,13 @@ export const completionRoutes: RoutePlugin = async (app, { deps }) => {
       heals: prompts.map((p) => p.heal),
       files: prompts.map((p) => p.file),
       promptParam: "prompt" as const,
-      n,
+      n: best?.of ?? n,
       maxTokens,
       stop: stopList(body.stop),
       sampling: await samplingSettings(deps, entry, model, body),
-      topLogprobs: body.logprobs ?? undefined,
+      topLogprobs: body.logprobs ?? (best ? 0 : undefined),
     };
     const stream = { enabled: body.stream === true, includeUsage: body.stream_options?.include_usage === true };
-    await answerText(deps, request, reply, entry, job, stream, completionFormat(prompts.flatMap((p) => Array<string>(n).fill(p.echo))));
+    await answerText(deps, request, reply, entry, job, stream, completionFormat(prompts.flatMap((p) => Array<string>(n).fill(p.echo)), best));
   });
 };

@@ -33,6 +33,11 @@ const bodySchema = {
     // Only inline images: this server does not host files to link to.
     response_format: orNull({ type: "string", enum: ["b64_json"] } as const),
     response_extension: orNull({ type: "string", enum: IMAGE_EXTENSIONS } as const),
+    // OpenAI's names for the file format and its JPEG/WebP quality (response_extension wins).
+    output_format: orNull({ type: "string", enum: ["png", "jpeg", "webp"] } as const),
+    output_compression: orNull({ type: "integer", minimum: 0, maximum: 100 } as const),
+    // Refused when true (below): the answer is one JSON body, never partial images.
+    stream: orNull({ type: "boolean" } as const),
   },
 } as const;
 
@@ -81,10 +86,15 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
   app.post("/images/generations", { preValidation: upstreamForwarder(deps, "/images/generations"), schema: { body: bodySchema } }, async (request, reply) => {
     const body = request.body;
     if (body.prompt.trim() === "") throw new ApiError(400, "prompt must not be empty", "invalid_request_error", "prompt");
+    if (body.stream === true) {
+      throw new ApiError(400, "stream is not supported here: images come whole in one JSON answer (leave stream out)", "invalid_request_error", "stream", "unsupported_value");
+    }
     const entry = resolveImageModel(deps, body.model ?? undefined);
     const { width, height } = imageSize(body);
     const seed = body.seed == null || body.seed === -1 ? randomInt(0, L.maxSeed) : body.seed;
-    const extension = body.response_extension ?? "png";
+    const extension = body.response_extension ?? body.output_format ?? "png";
+    // 0 asks for the smallest file: the encoders' lowest quality is 1.
+    const quality = body.output_compression == null ? undefined : Math.max(1, body.output_compression);
     const params = {
       prompt: body.prompt,
       negativePrompt: body.negative_prompt ?? "",
@@ -106,7 +116,7 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
     }
     await deps.usage.served(request, { model: entry.id, images: images.length });
     const data = await Promise.all(
-      images.map(async (image) => ({ b64_json: (await encodeImage(image, extension)).toString("base64"), seed: image.seed })),
+      images.map(async (image) => ({ b64_json: (await encodeImage(image, extension, quality)).toString("base64"), seed: image.seed })),
     );
     reply.header("x-wisp-seed", String(seed));
     return { id: `img-${randomUUID()}`, created: Math.floor(Date.now() / 1000), output_format: outputFormat(extension), data };

@@ -4,6 +4,7 @@ import type { ServerDeps } from "../deps";
 import type { SamplingSettings } from "../engines/text/types";
 import { ApiError, modelNotFound } from "../errors";
 import type { ModelEntry } from "../models/registry";
+import { schemaProblem } from "./json-schema-check";
 import type { SamplingBody } from "./schemas";
 
 export async function resolveTextModel(deps: ServerDeps, id: string): Promise<{ entry: ModelEntry; model: LlamaModel }> {
@@ -25,25 +26,32 @@ function logitBias(model: LlamaModel, bias: Record<string, number> | null | unde
   return map;
 }
 
-function parseSchema(schema: object | string, param: string): object {
-  if (typeof schema !== "string") return schema;
+/** The schema a client sent (guided_json may be its JSON text), checked to be a JSON schema. */
+function checkedSchema(schema: object | string, param: string, where = param): object {
+  const parsed = typeof schema === "string" ? parseJsonObject(schema) : schema;
+  if (!parsed) throw new ApiError(400, `${where} must be a JSON schema object`, "invalid_request_error", param, "invalid_value");
+  const problem = schemaProblem(parsed);
+  if (problem) throw new ApiError(400, `${where} is not a valid JSON schema: ${problem}`, "invalid_request_error", param, "invalid_value");
+  return parsed;
+}
+
+function parseJsonObject(text: string): object | undefined {
   try {
-    const parsed: unknown = JSON.parse(schema);
-    if (parsed && typeof parsed === "object") return parsed;
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === "object" ? parsed : undefined;
   } catch {
-    // reported below
+    return undefined;
   }
-  throw new ApiError(400, `${param} must be a JSON schema object`, "invalid_request_error", param);
 }
 
 async function grammarFor(deps: ServerDeps, entry: ModelEntry, body: SamplingBody) {
-  if (body.guided_json != null) return deps.textEngine.jsonGrammar(entry.id, entry.path, parseSchema(body.guided_json, "guided_json"));
+  if (body.guided_json != null) return deps.textEngine.jsonGrammar(entry.id, entry.path, { schema: checkedSchema(body.guided_json, "guided_json"), param: "guided_json" });
   const format = body.response_format;
   if (format?.type === "json_object") return deps.textEngine.jsonGrammar(entry.id, entry.path);
   if (format?.type === "json_schema") {
     const schema = format.json_schema?.schema;
     if (!schema) throw new ApiError(400, "response_format.json_schema.schema is required", "invalid_request_error", "response_format");
-    return deps.textEngine.jsonGrammar(entry.id, entry.path, schema);
+    return deps.textEngine.jsonGrammar(entry.id, entry.path, { schema: checkedSchema(schema, "response_format", "response_format.json_schema.schema"), param: "response_format" });
   }
   return undefined;
 }

@@ -46,7 +46,10 @@ export async function runTools(deps: ServerDeps, entry: ModelEntry, job: JobRequ
     return { ...result, choices: result.choices.map((c) => ({ content: "", callText: c.text, finishReason: c.finishReason })) };
   }
   const marker = callMarker(plan.layout);
-  const free = await engine.generate(entry.id, entry.path, { ...request, stop: [...job.stop, marker], onText: (i, text) => events.onContent?.(i, text) });
+  // A format for the answer (response_format) must leave the model free to call a tool instead.
+  const answerGrammar = job.sampling.grammar;
+  const sampling = answerGrammar ? { ...job.sampling, grammar: await engine.answerOrCallGrammar(answerGrammar, marker) } : job.sampling;
+  const free = await engine.generate(entry.id, entry.path, { ...request, sampling, stop: [...job.stop, marker], onText: (i, text) => events.onContent?.(i, text) });
   const total: ToolRunResult = { ...free, prompt: { ...free.prompt }, choices: [] };
   const model = await engine.model(entry.id, entry.path);
   const limit = await engine.contextSize(entry.id, entry.path);

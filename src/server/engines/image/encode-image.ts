@@ -7,8 +7,11 @@ export function outputFormat(extension: ImageExtension): "png" | "jpeg" | "webp"
   return extension === "jpg" ? "jpeg" : extension;
 }
 
-/** Encodes raw RGB pixels with sharp (libvips works off the event loop). */
-export async function encodeImage(image: RgbImage, extension: ImageExtension): Promise<Buffer> {
+/**
+ * Encodes raw RGB pixels with sharp (libvips works off the event loop). `quality` (1-100) is that of
+ * JPEG and WebP; PNG is lossless.
+ */
+export async function encodeImage(image: RgbImage, extension: ImageExtension, quality = 90): Promise<Buffer> {
   // Loaded on first use: sharp loads its native binary on import, and the server checks first
   // that this platform's is there (native-engines.ts) to say so in words.
   const sharp = ((await import("sharp")) as { default: typeof SharpModule }).default;
@@ -17,8 +20,8 @@ export async function encodeImage(image: RgbImage, extension: ImageExtension): P
     case "png":
       return raw.png().toBuffer();
     case "jpeg":
-      return raw.jpeg({ quality: 90 }).toBuffer();
+      return raw.jpeg({ quality }).toBuffer();
     case "webp":
-      return raw.webp({ quality: 90 }).toBuffer();
+      return raw.webp({ quality }).toBuffer();
   }
 }

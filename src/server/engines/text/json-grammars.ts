@@ -3,7 +3,8 @@
 import type { Llama, LlamaGrammar } from "node-llama-cpp";
 import { EngineInputError } from "../../engine-input-error";
 import type { ChatTool } from "./chat-prompt";
-import { grammarSchema, toolCallGrammar } from "./tool-call-grammar";
+import { refsIntoDefs } from "./schema-refs";
+import { gbnfLiteral, grammarSchema, toolCallGrammar } from "./tool-call-grammar";
 import type { CallLayout } from "./tool-call-layout";
 import { wholeCharacterStrings } from "./whole-characters";
 
@@ -41,16 +42,32 @@ export function withoutTrailingNewlines(gbnf: string): string {
  */
 async function schemaGrammar(llama: Llama, schema: unknown, message: string, param: string): Promise<LlamaGrammar> {
   try {
-    return await inWholeCharacters(llama, await llama.createGrammarForJsonSchema(grammarSchema(schema) as never), (gbnf) => withoutTrailingNewlines(boundedNumbers(gbnf)));
+    return await inWholeCharacters(llama, await llama.createGrammarForJsonSchema(grammarSchema(refsIntoDefs(schema)) as never), (gbnf) => withoutTrailingNewlines(boundedNumbers(gbnf)));
   } catch (error) {
     throw new EngineInputError(`${message}: ${(error as Error).message}`, param);
   }
 }
 
-/** Any JSON, or JSON that `schema` accepts (guided_json, response_format). */
-export async function jsonGrammar(llama: Llama, schema?: object): Promise<LlamaGrammar> {
+/** Any JSON, or JSON that `schema` accepts; a schema it cannot follow is reported on `param`, the field it came in. */
+export async function jsonGrammar(llama: Llama, schema?: { schema: object; param: string }): Promise<LlamaGrammar> {
   if (!schema) return inWholeCharacters(llama, await llama.getGrammarFor("json"));
-  return schemaGrammar(llama, schema, "unsupported JSON schema", "guided_json");
+  return schemaGrammar(llama, schema.schema, "unsupported JSON schema", schema.param);
+}
+
+/**
+ * `grammar` (the answer's format: response_format, guided_json), or else `marker`, the start of a
+ * tool call: under tool_choice auto the format holds the text answer, and the model may still
+ * call a tool instead (the marker is a stop string; the call goes on under the call grammar).
+ */
+export function answerOrCall(llama: Llama, grammar: LlamaGrammar, marker: string): Promise<LlamaGrammar> {
+  const { stopGenerationTriggers, trimWhitespaceSuffix } = grammar;
+  const root = "wisp-answer-or-call";
+  return llama.createGrammar({
+    grammar: `${root} ::= ${grammar.rootRuleName} | ${gbnfLiteral(marker)}\n${grammar.grammar}`,
+    rootRuleName: root,
+    stopGenerationTriggers,
+    trimWhitespaceSuffix,
+  });
 }
 
 /** One call to one of `tools` in `layout` (see tool-call-grammar.ts). */

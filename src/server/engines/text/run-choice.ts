@@ -38,13 +38,16 @@ export async function runChoice(
   const stream = wantLogprobs
     ? sequence.evaluateWithMetadata(rest, { probabilities: true }, options)
     : sequence.evaluate(rest, options);
+  // A token's logprob goes with the text it is part of: one of text held back (the start of a
+  // stop string) is not sent yet, nor listed at all when the answer stops there.
+  const logprobsOf = (text: string, whole: string) => (text.length === whole.length ? logprobs.length : Math.min(logprobs.length, tokensCovering(model, generated, request.prompt, text)));
   let emitted = "";
   let emittedLogprobs = 0;
-  const emit = (text: string) => {
-    if (!request.onText || (text.length === emitted.length && logprobs.length === emittedLogprobs)) return;
-    request.onText(choice, text.slice(emitted.length), logprobs.slice(emittedLogprobs));
+  const emit = (text: string, upTo: number) => {
+    if (!request.onText || (text.length === emitted.length && upTo <= emittedLogprobs)) return;
+    request.onText(choice, text.slice(emitted.length), logprobs.slice(emittedLogprobs, upTo));
     emitted = text;
-    emittedLogprobs = logprobs.length;
+    emittedLogprobs = Math.max(emittedLogprobs, upTo);
   };
   let finishReason: FinishReason = "stop";
   let stopped = false;
@@ -62,11 +65,12 @@ export async function runChoice(
         if (typeof item !== "number" && "probabilities" in item) {
           logprobs.push(logprobEntry(model, token, item.probabilities, request.topLogprobs ?? 0, request.sampling.temperature));
         }
-        const scan = scanForStop(decoded.push(token), request.stop);
+        const whole = decoded.push(token);
+        const scan = scanForStop(whole, request.stop);
         stopped = scan.stopped;
         if (!stopped && generated.length >= request.maxTokens) finishReason = "length";
         if (stopped || finishReason === "length") break;
-        emit(scan.visible);
+        if (request.onText) emit(scan.visible, wantLogprobs ? logprobsOf(scan.visible, whole) : 0);
       }
     } else {
       finishReason = "length";
@@ -79,6 +83,21 @@ export async function runChoice(
   // Nothing is held back any more: a partial stop-string match at the end is plain text.
   const ended = stopped ? scanForStop(full, request.stop) : undefined;
   const text = ended?.visible ?? full;
-  if (!request.signal.aborted) emit(text);
-  return { text, tokens: generated.length, finishReason, logprobs: wantLogprobs ? logprobs : undefined, afterAbort , stopString: ended?.stop };
+  const kept = wantLogprobs ? logprobsOf(text, full) : 0;
+  if (!request.signal.aborted) emit(text, kept);
+  return { text, tokens: generated.length, finishReason, logprobs: wantLogprobs ? logprobs.slice(0, kept) : undefined, afterAbort , stopString: ended?.stop };
+}
+
+/**
+ * How many of `tokens` it takes for their text to hold `text` (a prefix of theirs): the fewest
+ * whose text starts with it (a character split over tokens needs all of them).
+ */
+function tokensCovering(model: LlamaModel, tokens: readonly Token[], prompt: readonly Token[], text: string): number {
+  let [low, high] = [0, tokens.length];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (continuation(model, tokens.slice(0, mid), prompt).startsWith(text)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }

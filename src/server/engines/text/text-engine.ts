@@ -7,7 +7,7 @@ import type { JinjaTemplateChatWrapper, LlamaGrammar, LlamaModel, Token } from "
 import { chatWrapper, renderToolChatPrompt, type ChatMessage, type ChatTool, type RenderedChat } from "./chat-prompt";
 import { checkPrompt, generateChoices, noCounts, type ChoiceOptions, type EngineCounters, type ModelTables } from "./generate-choices";
 import { healedInfill, infillPrompt, withBos } from "./infill-prompt";
-import { callGrammar, jsonGrammar } from "./json-grammars";
+import { answerOrCall, callGrammar, jsonGrammar } from "./json-grammars";
 import { type LoadedModel, ModelLoader, type ModelLoaderOptions } from "./model-loader";
 import { addUsage, NOTHING_USED, withPartialUsage } from "./partial-usage";
 import { withSeed } from "./sampling";
@@ -89,9 +89,14 @@ export class TextEngine {
     return healedInfill(model, this.options.contextSize, prefix, suffix, maxTokens);
   }
 
-  async jsonGrammar(id: string, path: string, schema?: object): Promise<LlamaGrammar> {
+  async jsonGrammar(id: string, path: string, schema?: { schema: object; param: string }): Promise<LlamaGrammar> {
     await this.load(id, path);
     return jsonGrammar(await this.loader.binary(), schema);
+  }
+
+  /** `grammar`, or else a tool call's `marker` (see json-grammars.ts). */
+  async answerOrCallGrammar(grammar: LlamaGrammar, marker: string): Promise<LlamaGrammar> {
+    return answerOrCall(await this.loader.binary(), grammar, marker);
   }
 
   /** A grammar for one call to one of `tools` in `layout` (see tool-call-grammar.ts). */
