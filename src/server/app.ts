@@ -166,6 +166,7 @@ async function buildOnStore(
     lifecycle.inFlight++;
     reply.raw.once("close", () => {
       lifecycle.inFlight--;
+      usage.closed(request);
       metrics.requestEnded(request, reply.raw.statusCode, reply.elapsedTime);
     });
   });
@@ -196,6 +197,7 @@ async function buildOnStore(
       }
     });
     api.addHook("onRequest", rateLimitHook(limits, () => metrics.rateLimited()));
+    api.addHook("preValidation", usage.route);
     api.addHook("onSend", usage.hook);
     api.addHook("onResponse", usage.lateHook);
     for (const routes of apiRoutes) await api.register(routes, { prefix: "/v1", deps });
