@@ -167,7 +167,8 @@ async function buildOnStore(
     reply.raw.once("close", () => {
       lifecycle.inFlight--;
       usage.closed(request);
-      metrics.requestEnded(request, reply.raw.statusCode, reply.elapsedTime);
+      // Closed before any answer went out: its client left (499, as its usage record says), whatever status was set.
+      metrics.requestEnded(request, reply.raw.headersSent ? reply.raw.statusCode : 499, reply.elapsedTime);
     });
   });
   // Before any route, keyed or not (after the one above, so that refusals are counted too).

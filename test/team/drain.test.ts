@@ -56,7 +56,7 @@ describe("a client that leaves before its request reaches its route", function (
     temp.removeAll();
   });
 
-  it("is counted (499) whether it left during its key check or its admission, and a drain neither waits for it nor calls it lost", async () => {
+  it("is counted (499, in usage and in /metrics) whether it left during its key check or its admission, and a drain neither waits for it nor calls it lost", async () => {
     const { cluster, name, url } = await freshDatabase();
     engine = await startEngine(12, 0);
     const { app, deps } = await buildApp({
@@ -103,6 +103,8 @@ describe("a client that leaves before its request reaches its route", function (
     );
     assert.deepEqual(counted, [{ key: admitted.key.id, status: 499 }, { key: fresh.key.id, status: 499 }].sort((a, b) => a.key.localeCompare(b.key)));
     assert.equal(deps.usage.unreported, 0);
+    const metrics = await (await fetch(`${origin}/metrics`)).text();
+    assert.match(metrics, /^wisp_requests_total\{route="\/v1\/chat\/completions",model="",upstream="",status="499"\} 2$/m, "Prometheus counts them as left (499), not answered");
     const lines: string[] = [];
     await drain(app, deps, (line) => lines.push(line));
     assert.equal(lines.at(-1), "stopped", "no usage record called lost");
