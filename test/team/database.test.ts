@@ -5,7 +5,7 @@ import { buildApp } from "../../src/server/app";
 import { KeyStore } from "../../src/server/auth/key-store";
 import { AdminToken } from "../../src/server/store/admin-token-file";
 import { parseDatabaseUrl } from "../../src/server/store/postgres/database-url";
-import { openPool } from "../../src/server/store/postgres/postgres-store";
+import { openPool, PostgresStore } from "../../src/server/store/postgres/postgres-store";
 import { knownMigrations } from "../../src/server/store/postgres/schema";
 import { pruneUsage } from "../../src/server/store/postgres/usage-prune";
 import { UsageLog } from "../../src/server/usage/usage-log";
@@ -87,6 +87,40 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
       interval === 0 || burst * restartS >= interval,
       `RestartSec=${restartS}, StartLimitBurst=${burst}, StartLimitIntervalSec=${interval}: systemd gives up on a replica whose start fails in under ${(interval / burst - restartS).toFixed(1)} s (here: ${failedInS.toFixed(1)} s)`,
     );
+  });
+
+  it("makes a first key, named default, on a database that never had one, and none after every key was revoked", async () => {
+    const url = await fresh();
+    const open = () =>
+      PostgresStore.open({
+        url,
+        rateLimit: { requestsPerMinute: 0, tokensPerMinute: 0 },
+        databasePoolSize: 2,
+        keyCacheGraceMs: 60_000,
+        keyCacheMaxAgeMs: 60_000,
+        keyListenerHeartbeatMs: 5_000,
+        usageQueueMax: 100,
+        loginCodeMs: 120_000,
+        log: () => undefined,
+        metrics: { databaseError: () => undefined, keyCache: () => undefined, usageRejected: () => undefined },
+      });
+    const first = await open();
+    try {
+      const made = await first.ensureKey("default");
+      assert.equal(made?.key.name, "default", "the first start makes one");
+      assert.equal(await first.ensureKey("default"), undefined, "and only one");
+      // A leak: every key revoked. A replica restarted after that must not make a working key again.
+      assert.ok(await first.keys.revoke(made!.key.id));
+    } finally {
+      await first.close();
+    }
+    const restarted = await open();
+    try {
+      assert.equal(await restarted.ensureKey("default"), undefined);
+      assert.deepEqual((await restarted.keys.list()).map((k) => [k.name, k.revoked !== undefined]), [["default", true]], "no new key; the revoked one stays revoked");
+    } finally {
+      await restarted.close();
+    }
   });
 
   it("migrates with db migrate once, says where things stand with db status, and manages keys with --database", async () => {
