@@ -1,37 +1,20 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import pg from "pg";
-import { buildApp } from "../../src/server/app";
 import { drain } from "../../src/server/drain";
-import { TempDirs } from "../harness/temp-dirs";
 import { waitFor } from "../harness/wait-for";
-import { freshDatabase } from "./support/shared-cluster";
+import { startInProcessReplica, type InProcessReplica } from "./support/in-process-replica";
 import { streamChat } from "./support/streams";
-import { MODEL, SLOW_MODEL, startEngine, type Engine } from "./support/team";
+import { MODEL, SLOW_MODEL } from "./support/team";
 
 describe("a drain whose grace ends with a stream still running", function () {
   this.timeout(120_000);
-  const temp = new TempDirs();
-  let engine: Engine | undefined;
-  after(async () => {
-    await engine?.process.stop();
-    temp.removeAll();
-  });
+  let replica: InProcessReplica | undefined;
+  after(() => replica?.close());
 
   it("cuts the stream, stores what it used before the store closes, and says so in its last line", async () => {
-    const { cluster, name, url } = await freshDatabase();
-    engine = await startEngine(12, 0);
-    const { app, deps } = await buildApp({
-      modelsDir: temp.make("models"),
-      dataDir: temp.make("data"),
-      localModels: false,
-      database: url,
-      upstreams: [{ name: "slow", baseUrl: engine.slow, keyEnv: "SLOW_KEY" }],
-      env: { SLOW_KEY: "upstream-key" },
-      drainDelayMs: 0,
-      drainGraceMs: 500,
-    });
-    const origin = await app.listen({ host: "127.0.0.1", port: 0 });
+    replica = await startInProcessReplica("slow", { drainDelayMs: 0, drainGraceMs: 500 });
+    const { app, deps, origin, cluster, database: name } = replica;
     const { key, secret } = await deps.store.keys.create("drained");
     const lines: string[] = [];
     let drained: Promise<void> | undefined;
@@ -49,28 +32,12 @@ describe("a drain whose grace ends with a stream still running", function () {
 
 describe("a client that leaves before its request reaches its route", function () {
   this.timeout(120_000);
-  const temp = new TempDirs();
-  let engine: Engine | undefined;
-  after(async () => {
-    await engine?.process.stop();
-    temp.removeAll();
-  });
+  let replica: InProcessReplica | undefined;
+  after(() => replica?.close());
 
   it("is counted (499, in usage and in /metrics) whether it left during its key check or its admission, and a drain neither waits for it nor calls it lost", async () => {
-    const { cluster, name, url } = await freshDatabase();
-    engine = await startEngine(12, 0);
-    const { app, deps } = await buildApp({
-      modelsDir: temp.make("models"),
-      dataDir: temp.make("data"),
-      localModels: false,
-      database: url,
-      upstreams: [{ name: "fast", baseUrl: engine.fast, keyEnv: "FAST_KEY" }],
-      env: { FAST_KEY: "upstream-key" },
-      rateLimit: { requestsPerMinute: 100, tokensPerMinute: 0 },
-      drainDelayMs: 0,
-      drainGraceMs: 500,
-    });
-    const origin = await app.listen({ host: "127.0.0.1", port: 0 });
+    replica = await startInProcessReplica("fast", { rateLimit: { requestsPerMinute: 100, tokensPerMinute: 0 }, drainDelayMs: 0, drainGraceMs: 500 });
+    const { app, deps, origin, cluster, database: name, url } = replica;
     const send = (secret: string, signal?: AbortSignal) =>
       fetch(`${origin}/v1/chat/completions`, { method: "POST", signal, headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }) });
     const admitted = await deps.store.keys.create("admitted");
