@@ -177,7 +177,9 @@ async function buildOnStore(
     lifecycle.inFlight++;
     reply.raw.once("close", () => {
       lifecycle.inFlight--;
-      metrics.requestEnded(request, reply.raw.statusCode, reply.elapsedTime);
+      usage.closed(request);
+      // Closed before any answer went out: its client left (499, as its usage record says), whatever status was set.
+      metrics.requestEnded(request, reply.raw.headersSent ? reply.raw.statusCode : 499, reply.elapsedTime);
     });
   });
   // Before any route, keyed or not (after the one above, so that refusals are counted too).
@@ -207,6 +209,7 @@ async function buildOnStore(
       }
     });
     api.addHook("onRequest", rateLimitHook(limits, () => metrics.rateLimited()));
+    api.addHook("preValidation", usage.route);
     api.addHook("onSend", usage.hook);
     api.addHook("onResponse", usage.lateHook);
     for (const routes of apiRoutes) await api.register(routes, { prefix: "/v1", deps });

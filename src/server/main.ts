@@ -113,11 +113,13 @@ async function run(command: Command): Promise<void> {
         print(`revoked ${command.id}`);
       });
     case "admin-token-new": {
-      const token =
-        command.store.database === undefined
-          ? (await AdminToken.replace(command.store.dataDir)).token
-          : await (await import("./store/postgres/db-commands")).newDatabaseAdminToken(command.store.database);
-      print("a new console admin token (the earlier one no longer logs in):");
+      if (command.store.database === undefined) {
+        const { token } = await AdminToken.replace(command.store.dataDir);
+        print("a new console admin token (the earlier one no longer logs in):");
+        return print(token);
+      }
+      const token = await (await import("./store/postgres/db-commands")).newDatabaseAdminToken(command.store.database);
+      print("a new console admin token (the earlier one no longer logs in, and every console session on every replica is ended):");
       return print(token);
     }
     case "db-migrate":

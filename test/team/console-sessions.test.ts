@@ -3,8 +3,9 @@ import type { Pool } from "pg";
 import { delay } from "../../src/core/base/delay";
 import { DEFAULT_SESSION_LIMITS, sha256, type SessionLimits } from "../../src/server/store/console-sessions";
 import { DatabaseHealth } from "../../src/server/store/postgres/database-health";
+import { newDatabaseAdminToken } from "../../src/server/store/postgres/db-commands";
 import { parseDatabaseUrl } from "../../src/server/store/postgres/database-url";
-import { PgSessions } from "../../src/server/store/postgres/pg-sessions";
+import { PgAdminTokens, PgSessions } from "../../src/server/store/postgres/pg-sessions";
 import { openPool } from "../../src/server/store/postgres/postgres-store";
 import { migrate, underLock } from "../../src/server/store/postgres/schema";
 import { freshDatabase } from "./support/shared-cluster";
@@ -13,8 +14,9 @@ describe("console sessions in the database", function () {
   this.timeout(60_000);
   let pool: Pool;
   let health: DatabaseHealth;
+  let url: string;
   before(async () => {
-    const { url } = await freshDatabase();
+    ({ url } = await freshDatabase());
     pool = openPool(parseDatabaseUrl(url), 2, () => undefined);
     const metrics = { databaseError: () => undefined, keyCache: () => undefined, usageRejected: () => undefined };
     health = new DatabaseHealth(() => pool.query("SELECT 1"), metrics, () => undefined);
@@ -31,6 +33,20 @@ describe("console sessions in the database", function () {
    * limit is then met exactly however long the machine takes (waiting 1-2 s against a 2 s limit
    * failed when the test's processes were not scheduled for a second). */
   const age = (cookie: string, ms: number) => pool.query("UPDATE wisp_console_sessions SET created = created - $2::bigint, last_seen = last_seen - $2::bigint WHERE id = $1", [sha256(cookie), ms]);
+
+  it("ends every session, its playground key and every login link when a new admin token replaces the old one (wisp-server admin-token new)", async () => {
+    // Sessions opened with a token that leaked: they outlive any restart of the replicas.
+    const store = sessions({});
+    const { cookie, session } = await store.create();
+    const code = await store.issueLoginCode();
+    assert.ok((await store.get(cookie)) && (await store.verify(session.playgroundKey)));
+    const token = await newDatabaseAdminToken(url);
+    assert.equal(await store.get(cookie), undefined, "the session ended");
+    assert.equal(await store.verify(session.playgroundKey), undefined, "its playground key refused");
+    assert.equal(await store.redeemLoginCode(code), false, "the login link no longer logs in");
+    assert.ok(await new PgAdminTokens(pool, health).verify(token), "the new token logs in");
+    assert.ok(await store.get((await store.create()).cookie), "and so do the sessions it opens");
+  });
 
   it("ends a session, and its playground key, once it is idle too long; use keeps it alive", async () => {
     const store = sessions({ idleMs: 60_000 });

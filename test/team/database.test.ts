@@ -5,15 +5,16 @@ import { buildApp } from "../../src/server/app";
 import { KeyStore } from "../../src/server/auth/key-store";
 import { AdminToken } from "../../src/server/store/admin-token-file";
 import { parseDatabaseUrl } from "../../src/server/store/postgres/database-url";
-import { openPool } from "../../src/server/store/postgres/postgres-store";
+import { openPool, PostgresStore } from "../../src/server/store/postgres/postgres-store";
 import { knownMigrations } from "../../src/server/store/postgres/schema";
 import { pruneUsage } from "../../src/server/store/postgres/usage-prune";
 import { UsageLog } from "../../src/server/usage/usage-log";
+import { freePort } from "../harness/free-port";
 import type { PostgresCluster } from "../harness/postgres-cluster";
 import { TempDirs } from "../harness/temp-dirs";
 import { waitFor } from "../harness/wait-for";
 import { freshDatabase } from "./support/shared-cluster";
-import { wispServer } from "./support/team";
+import { root, wispServer } from "./support/team";
 
 /** The newest schema version this wisp-server knows, and its migration files. */
 const files = knownMigrations().map((m) => m.file);
@@ -62,6 +63,64 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     assert.ok(!everything(newer).includes(cluster.password));
     const status = await wispServer(["db", "status", "--database", url]);
     assert.ok(status.stdout.includes(`schema version ${ours + 1}: newer than this wisp-server knows (${ours})`), status.stdout);
+  });
+
+  it("is started again and again by its systemd unit while the database is away, however long, rather than left failed", async () => {
+    // A replica that starts while the database is away (a machine booting before it, a restart
+    // during its maintenance) exits at once, in well under a second on an idle machine.
+    const unreachable = `postgres://wisp:pw@127.0.0.1:${await freePort()}/wisp`;
+    const started = performance.now();
+    const run = await wispServer(["--port", "0", "--no-local-models", "--upstream", "engine=http://127.0.0.1:9/v1", "--database", unreachable]);
+    const failedInS = (performance.now() - started) / 1000;
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^wisp-server: cannot reach the database at postgres:\/\/wisp:\*\*\*@/);
+    // systemd refuses a unit's start beyond StartLimitBurst starts in StartLimitIntervalSec (5 in
+    // 10 s by default), and then never restarts it: the replica would stay down once the database
+    // is back. However fast a start fails (a name not resolvable yet fails at once), that must not happen.
+    const unit = readFileSync(join(root, "docs/team-server/wisp-server@.service"), "utf8");
+    const setting = (name: string, fallback: number) => Number(new RegExp(`^${name}=(\\d+)`, "m").exec(unit)?.[1] ?? fallback);
+    const interval = setting("StartLimitIntervalSec", 10);
+    const burst = setting("StartLimitBurst", 5);
+    const restartS = setting("RestartSec", 0.1);
+    assert.ok(/^Restart=always$/m.test(unit));
+    assert.ok(
+      interval === 0 || burst * restartS >= interval,
+      `RestartSec=${restartS}, StartLimitBurst=${burst}, StartLimitIntervalSec=${interval}: systemd gives up on a replica whose start fails in under ${(interval / burst - restartS).toFixed(1)} s (here: ${failedInS.toFixed(1)} s)`,
+    );
+  });
+
+  it("makes a first key, named default, on a database that never had one, and none after every key was revoked", async () => {
+    const url = await fresh();
+    const open = () =>
+      PostgresStore.open({
+        url,
+        rateLimit: { requestsPerMinute: 0, tokensPerMinute: 0 },
+        databasePoolSize: 2,
+        keyCacheGraceMs: 60_000,
+        keyCacheMaxAgeMs: 60_000,
+        keyListenerHeartbeatMs: 5_000,
+        usageQueueMax: 100,
+        loginCodeMs: 120_000,
+        log: () => undefined,
+        metrics: { databaseError: () => undefined, keyCache: () => undefined, usageRejected: () => undefined },
+      });
+    const first = await open();
+    try {
+      const made = await first.ensureKey("default");
+      assert.equal(made?.key.name, "default", "the first start makes one");
+      assert.equal(await first.ensureKey("default"), undefined, "and only one");
+      // A leak: every key revoked. A replica restarted after that must not make a working key again.
+      assert.ok(await first.keys.revoke(made!.key.id));
+    } finally {
+      await first.close();
+    }
+    const restarted = await open();
+    try {
+      assert.equal(await restarted.ensureKey("default"), undefined);
+      assert.deepEqual((await restarted.keys.list()).map((k) => [k.name, k.revoked !== undefined]), [["default", true]], "no new key; the revoked one stays revoked");
+    } finally {
+      await restarted.close();
+    }
   });
 
   it("migrates with db migrate once, says where things stand with db status, and manages keys with --database", async () => {

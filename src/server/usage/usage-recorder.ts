@@ -57,6 +57,8 @@ export class UsageRecorder {
   /** Authenticated requests whose usage is not reported yet (a drain waits for them). */
   private readonly open = new WeakSet<FastifyRequest>();
   private opened = 0;
+  /** Requests that reached their route, which reports them (or onSend does). */
+  private readonly routed = new WeakSet<FastifyRequest>();
 
   constructor(
     private readonly sink: UsageSink,
@@ -106,11 +108,28 @@ export class UsageRecorder {
   }
 
   /** onRequest hook for the /v1 scope, after authentication: the request's usage is to come. */
-  readonly begin = async (request: FastifyRequest): Promise<void> => {
+  readonly begin = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (request.wispKey === null || this.open.has(request)) return;
+    // Its client left while the key was checked: closed() came too early to count it.
+    if (reply.raw.destroyed) return this.other(request, 499);
     this.open.add(request);
     this.opened++;
   };
+
+  /** preValidation hook for the /v1 scope (before the routes' own, which forward to upstreams): the body is in, and from here the route reports the request, or onSend does. */
+  readonly route = async (request: FastifyRequest): Promise<void> => {
+    this.routed.add(request);
+  };
+
+  /**
+   * The request's connection closed. One that never reached its route (its client left while it
+   * waited for its key check, its admission or its body) is counted now, 499: no hook runs for it, and a
+   * drain would wait for it and call it lost. A routed one is left to its route, which may still
+   * be stopping its generation.
+   */
+  closed(request: FastifyRequest): void {
+    if (!this.routed.has(request)) void this.other(request, 499);
+  }
 
   /** onSend hook for the /v1 scope: recorded before the answer goes out. */
   readonly hook = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {

@@ -19,7 +19,7 @@ export const root = join(import.meta.dirname, "..", "..", "..");
 /** The engine's quick model (12 tokens) and its slow one (40 tokens at 10 a second). */
 export const MODEL = "scripted-chat";
 export const SLOW_MODEL = "scripted-slow";
-const UPSTREAM_KEY = "upstream-key";
+export const UPSTREAM_KEY = "upstream-key";
 const UPSTREAM_KEY_ENV = "WISP_TEAM_UPSTREAM_KEY";
 
 /** The scripted engine (support/engine.ts) in a process of its own. */

@@ -138,10 +138,18 @@ export async function firstAdminToken(client: Pick<PoolClient, "query">): Promis
   return addAdminToken(client, false);
 }
 
-/** A new admin token; `replace` ends every earlier one (`wisp-server admin-token new`). */
+/**
+ * A new admin token; `replace` ends every earlier one (`wisp-server admin-token new`), and the
+ * console sessions and login links they opened: a token is replaced because it may have leaked,
+ * and these sessions outlive any restart.
+ */
 export async function addAdminToken(client: Pick<PoolClient, "query">, replace: boolean): Promise<string> {
   const token = newAdminToken();
-  if (replace) await client.query("DELETE FROM wisp_admin_tokens");
+  if (replace) {
+    await client.query("DELETE FROM wisp_admin_tokens");
+    await client.query("DELETE FROM wisp_console_sessions");
+    await client.query("DELETE FROM wisp_console_login_codes");
+  }
   await client.query(`INSERT INTO wisp_admin_tokens (hash, created) VALUES ($1, ${NOW})`, [sha256(token)]);
   return token;
 }

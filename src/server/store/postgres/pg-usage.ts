@@ -6,7 +6,8 @@
 //
 // While the database is away, records wait in a bounded buffer (its size is in GET /metrics) and
 // answers no longer wait for them; they are written when the database is back. A full buffer makes
-// new requests get 503 rather than be served uncounted.
+// new requests get 503 rather than be served uncounted; those refusals, and other requests that used
+// nothing, are then not recorded (the requests admitted before it filled still are).
 //
 // A record the database refuses as it is (a data error: a malformed count) would fail its batch
 // every time and hold back every record after it: the batch is halved until it is found, and it
@@ -111,6 +112,9 @@ export class PgUsage implements UsageRecords {
 
   /** Queues `event`; its `t` (this replica's clock) gives way to the database's. */
   record(event: RecordedUsage): Promise<void> {
+    // Past the bound, only what was used is kept: the requests refused for the full buffer (and
+    // the others that used nothing, as listing models) would otherwise grow it without end.
+    if (this.full() && event.prompt_tokens === 0 && event.completion_tokens === 0 && event.images === 0) return Promise.resolve();
     const row = { ...event, t: null, requests: 1, errors: event.status >= 400 ? 1 : 0, replica: this.replica };
     return new Promise<void>((resolve) => {
       const waiting: Waiting = { row, servedAt: this.steady(), done: resolve };

@@ -126,9 +126,11 @@ export class PostgresStore implements Store {
 
   ensureKey(name: string): Promise<{ key: KeyInfo; secret: string } | undefined> {
     // Under the lock: replicas starting together on an empty database make one key, not one each.
+    // Only a database that never had a key gets one: a team whose keys were all revoked (a leak)
+    // must not find a new one working, its secret in a replica's journal, after the next restart.
     return underLock(this.pool, async (client) => {
-      const { rows } = await client.query("SELECT count(*)::int AS n FROM wisp_api_keys WHERE revoked IS NULL");
-      return rows[0].n > 0 ? undefined : this.keys.create(name);
+      const { rows } = await client.query("SELECT EXISTS (SELECT 1 FROM wisp_api_keys) AS any");
+      return rows[0].any ? undefined : this.keys.create(name);
     });
   }
 
