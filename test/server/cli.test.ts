@@ -138,6 +138,31 @@ describe("the wisp-server command", function () {
     assert.match(failed.stderr, new RegExp(`^wisp-server: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: line 4: upstreams\\[1\\]\\.url 'gpu-2:8000' must start with http:// or https://`));
   });
 
+  it("refuses a port over 65535 or an upstream whose key-env is not set before it makes models, keys or a token", async () => {
+    const refused = async (name: string, ...args: string[]) => {
+      const dataDir = path.join(dir, `${name}-data`);
+      const modelsDir = path.join(dir, `${name}-models`);
+      const failed = await run(process.execPath, [...MAIN, ...args, "--models-dir", modelsDir, "--data-dir", dataDir], { timeout: 30_000, env: { ...process.env, NOT_SET_KEY: "" } }).then(
+        () => assert.fail("the server started"),
+        (error: { code: number | null; stdout: string; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 2, failed.stderr);
+      assert.equal(failed.stdout, "", "it printed as if starting (a key, models)");
+      for (const folder of [dataDir, modelsDir]) {
+        await stat(folder).then(
+          () => assert.fail(`${folder} was made`),
+          () => undefined,
+        );
+      }
+      return failed.stderr.split("\n")[0];
+    };
+    assert.equal(await refused("port", "--port", "70000"), "wisp-server: --port must be a port number from 1 to 65535 (0: any free port), got '70000'");
+    assert.equal(
+      await refused("key-env", "--port", "0", "--upstream", "gpu=http://127.0.0.1:9/v1,key-env=NOT_SET_KEY"),
+      "wisp-server: upstream gpu: the environment variable NOT_SET_KEY (its key-env) is not set",
+    );
+  });
+
   it("serves an upstream's models with its key from the environment, and never prints the key", async () => {
     const upstream = await startServer();
     const child = spawn(process.execPath, [...MAIN, "--port", "0", "--no-local-models", "--upstream", `gpu=${upstream.baseURL},key-env=GPU_KEY`, "--data-dir", path.join(dir, "upstream-data")], {
