@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -161,6 +162,35 @@ describe("the wisp-server command", function () {
       await refused("key-env", "--port", "0", "--upstream", "gpu=http://127.0.0.1:9/v1,key-env=NOT_SET_KEY"),
       "wisp-server: upstream gpu: the environment variable NOT_SET_KEY (its key-env) is not set",
     );
+  });
+
+  it("says in one line that another program holds the port, without the usage text, and keeps its first key for a start that listens", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as AddressInfo).port;
+    const dataDir = path.join(dir, "busy-port-data");
+    try {
+      const failed = await run(process.execPath, [...MAIN, "--port", String(port), "--models-dir", path.join(dir, "busy-port-models"), "--data-dir", dataDir], { timeout: 30_000 }).then(
+        () => assert.fail("the server started"),
+        (error: { code: number | null; stdout: string; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 1, failed.stderr);
+      assert.equal(failed.stderr, `wisp-server: cannot listen on 127.0.0.1:${port}: another program uses that port (EADDRINUSE): stop it, or give this one another --port\n`);
+      assert.doesNotMatch(failed.stdout, /created API key/);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+    // The next start, on a free port, is the one that shows the first key.
+    const child = spawn(process.execPath, [...MAIN, "--port", "0", "--models-dir", path.join(dir, "busy-port-models"), "--data-dir", dataDir], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      const printed = collectOutput(child);
+      await printed.listening;
+      assert.match(printed.text(), /created API key \S+ \(default\): wisp-/);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
   });
 
   it("serves an upstream's models with its key from the environment, and never prints the key", async () => {
