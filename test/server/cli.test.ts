@@ -75,6 +75,27 @@ describe("the wisp-server command", function () {
     }
   });
 
+  it("admin-token new while a server runs: the old token stops logging in at once and the new one logs in", async () => {
+    const server = await startServer();
+    try {
+      const dataDir = server.deps.config.dataDir;
+      const origin = new URL(server.baseURL).origin;
+      const logsIn = async (token: string) => (await fetch(`${origin}/login?token=${encodeURIComponent(token)}`, { redirect: "manual" })).status === 303;
+      const linkFor = async (token: string) => (await fetch(`${origin}/console/api/login-link`, { method: "POST", headers: { authorization: `Bearer ${token}` } })).status;
+      const old = (await readFile(path.join(dataDir, "admin-token"), "utf8")).trim();
+      assert.ok(await logsIn(old));
+      const printed = (await cli(dataDir, "admin-token", "new")).trim().split("\n");
+      assert.equal(printed[0], "a new console admin token (the earlier one no longer logs in):");
+      const fresh = printed[1]!;
+      assert.equal(await logsIn(old), false, "the replaced token still logs in");
+      assert.equal(await linkFor(old), 401);
+      assert.ok(await logsIn(fresh), "the new token does not log in");
+      assert.equal(await linkFor(fresh), 200);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("refuses to serve from a data folder another server uses, in one line naming the folder and that server's pid", async () => {
     const server = await startServer();
     try {
