@@ -140,6 +140,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     }
     if (action === "list") return { kind: "keys-list", store };
     if (action === "revoke" && id) return { kind: "keys-revoke", store, id };
+    if (action === "revoke") throw new Error("keys revoke needs the key's ID (see: wisp-server keys list)");
     throw new Error(`unknown keys command: ${positionals.slice(1).join(" ")}`);
   }
   if (positionals[0] === "admin-token") {
@@ -148,6 +149,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   }
   if (positionals[0] === "db") {
     const [, action, ...rest] = positionals;
+    if (action === undefined) throw new Error("db needs a command: migrate, status or import");
     if (database === undefined) throw new Error(`db ${action ?? ""} needs --database URL (or WISP_DATABASE_URL)`);
     if ((action === "migrate" || action === "status") && rest.length === 0) return { kind: `db-${action}`, database };
     if (action === "import" && rest.length === 0) {
