@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { delay } from "../core/base/delay";
+import { expandHome } from "../core/base/home-path";
 import { describeExit, type LocalServerState } from "../core/local-server/local-server-state";
 import { RestartPolicy } from "../core/local-server/restart-policy";
 import { noBundledServerMessage } from "../core/local-server/no-bundled-server";
@@ -241,7 +242,7 @@ export class LocalServer implements vscode.Disposable {
   /** The folder the local server serves models from: the setting, else one in the extension's storage. */
   get modelsDir(): string {
     const chosen = this.settings.value.localServer.modelsDir;
-    return chosen ? chosen.replace(/^~(?=$|[\\/])/, homedir()) : join(this.paths.storagePath, "models");
+    return chosen ? expandHome(chosen, homedir()) : join(this.paths.storagePath, "models");
   }
 
   /** The server's data folder (its keys) and models folder, with the shipped models in place. */

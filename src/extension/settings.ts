@@ -104,21 +104,33 @@ export class Settings implements vscode.Disposable {
   get value(): WispSettings { return this.current; }
 
   async setModel(role: ModelRole, model: string): Promise<void> {
-    await vscode.workspace.getConfiguration("wisp").update(`${role}.model`, model, vscode.ConfigurationTarget.Global);
+    await updateSetting(`${role}.model`, model);
   }
 
   async setNextEditModel(model: string): Promise<void> {
-    await vscode.workspace.getConfiguration("wisp").update("nextEdit.model", model, vscode.ConfigurationTarget.Global);
+    await updateSetting("nextEdit.model", model);
   }
 
   async setCompletionsEnabled(enabled: boolean): Promise<void> {
-    await vscode.workspace.getConfiguration("wisp").update("completion.enabled", enabled, vscode.ConfigurationTarget.Global);
+    await updateSetting("completion.enabled", enabled);
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+/**
+ * Writes a `wisp.*` setting (`undefined` removes it) where this window reads it from: the
+ * workspace's settings when they set it, since they win over the user's (a user setting alone
+ * would change nothing here), else the user's. Returns where it went.
+ */
+export async function updateSetting(key: string, value: unknown): Promise<"workspace" | "user"> {
+  const config = vscode.workspace.getConfiguration("wisp");
+  const inWorkspace = config.inspect(key)?.workspaceValue !== undefined;
+  await config.update(key, value, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  return inWorkspace ? "workspace" : "user";
 }
 
 function readSettings(): WispSettings {

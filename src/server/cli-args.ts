@@ -7,7 +7,7 @@ import { parseAllowedHosts, type AllowedHosts } from "../core/net/host-allowed";
 import { DEFAULT_CONFIG } from "./app";
 import type { ServerConfig } from "./deps";
 import { parseDatabaseUrl } from "./store/postgres/database-url";
-import { checkUniqueNames, parseConfigFile, parseRateLimit, parseUpstreamFlag, type FileConfig } from "./upstreams/upstream-config";
+import { checkUniqueNames, parseConfigFile, parseRateLimit, parseUpstreamFlag, upstreamAuthorization, type FileConfig } from "./upstreams/upstream-config";
 
 export const USAGE = `usage:
   wisp-server [--host 127.0.0.1] [--port 8765] [--allowed-hosts NAME,.DOMAIN|all]
@@ -58,6 +58,14 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got '${value}'`);
+  return n;
+}
+
+/** A TCP port; 0 lets the system pick a free one. */
+function port(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535 || value.trim() === "") throw new Error(`--port must be a port number from 1 to 65535 (0: any free port), got '${value}'`);
   return n;
 }
 
@@ -132,6 +140,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     }
     if (action === "list") return { kind: "keys-list", store };
     if (action === "revoke" && id) return { kind: "keys-revoke", store, id };
+    if (action === "revoke") throw new Error("keys revoke needs the key's ID (see: wisp-server keys list)");
     throw new Error(`unknown keys command: ${positionals.slice(1).join(" ")}`);
   }
   if (positionals[0] === "admin-token") {
@@ -140,6 +149,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   }
   if (positionals[0] === "db") {
     const [, action, ...rest] = positionals;
+    if (action === undefined) throw new Error("db needs a command: migrate, status or import");
     if (database === undefined) throw new Error(`db ${action ?? ""} needs --database URL (or WISP_DATABASE_URL)`);
     if ((action === "migrate" || action === "status") && rest.length === 0) return { kind: `db-${action}`, database };
     if (action === "import" && rest.length === 0) {
@@ -159,6 +169,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   if (positionals.length > 0) throw new Error(`unknown command: ${positionals.join(" ")}`);
   const upstreams = [...(file?.upstreams ?? []), ...(values.upstream ?? []).map(parseUpstreamFlag)];
   checkUniqueNames(upstreams);
+  // Here rather than when the registry reads them: by then the server has made its models and keys.
+  for (const upstream of upstreams) upstreamAuthorization(upstream, env);
   const localModels = values["no-local-models"] ? false : (file?.localModels ?? true);
   if (!localModels && upstreams.length === 0) throw new Error("--no-local-models needs at least one --upstream");
   return {
@@ -168,7 +180,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       host: values.host ?? DEFAULT_CONFIG.host,
       allowedHosts: allowedHosts(values["allowed-hosts"], env),
       ...(env.WISP_LAUNCH_ID ? { launchId: env.WISP_LAUNCH_ID } : {}),
-      port: values.port === "0" ? 0 : positiveInt("port", values.port, DEFAULT_CONFIG.port),
+      port: port(values.port, DEFAULT_CONFIG.port),
       modelsDir,
       dataDir,
       threads: positiveInt("threads", values.threads, DEFAULT_CONFIG.threads),

@@ -23,13 +23,16 @@ async function serve(config: ServerConfig): Promise<void> {
   const missing = missingNativeEngines(target, path.dirname(fileURLToPath(import.meta.url)));
   if (missing.length > 0) throw new Error(missingEnginesMessage(target, missing));
   const { app, deps, adminToken } = await buildApp({ ...config, log: print, accessLog: true, processMetrics: true });
-  // Without any key nothing could call the server: make one, shown this once only.
+  const address = await app.listen({ host: config.host, port: config.port }).catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, config);
+  });
+  // Without any key nothing could call the server: make one, shown this once only (once it
+  // listens: a server that cannot would print a key the next start no longer shows).
   const made = await deps.store.ensureKey("default");
   if (made) {
     print(`created API key ${made.key.id} (${made.key.name}): ${made.secret}`);
     print("it is not shown again; manage keys with: wisp-server keys create|list|revoke");
   }
-  const address = await app.listen({ host: config.host, port: config.port });
   for (const m of deps.registry.list()) print(`model ${m.id} (${m.kind}) from ${m.path}`);
   // The upstream's URL and state, never its key.
   for (const u of deps.upstreams.status()) {
@@ -67,6 +70,15 @@ async function serve(config: ServerConfig): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+/** An address that cannot be listened on is no usage mistake: one line that says what to change (the code stays in it: the editor reads EADDRINUSE). */
+function listenError(error: NodeJS.ErrnoException, config: ServerConfig): Error {
+  const where = `${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
+  if (error.code === "EADDRINUSE") return new StartupError(`cannot listen on ${where}: another program uses that port (EADDRINUSE): stop it, or give this one another --port`);
+  if (error.code === "EACCES") return new StartupError(`cannot listen on ${where}: not allowed to use that port (EACCES): give another --port (above 1023 without privileges)`);
+  if (error.code === "EADDRNOTAVAIL") return new StartupError(`cannot listen on ${where}: this machine has no such address (EADDRNOTAVAIL): give another --host`);
+  return error;
 }
 
 /** A wildcard listen address is no place to browse to: the loopback address of its family is. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -74,6 +75,27 @@ describe("the wisp-server command", function () {
     }
   });
 
+  it("admin-token new while a server runs: the old token stops logging in at once and the new one logs in", async () => {
+    const server = await startServer();
+    try {
+      const dataDir = server.deps.config.dataDir;
+      const origin = new URL(server.baseURL).origin;
+      const logsIn = async (token: string) => (await fetch(`${origin}/login?token=${encodeURIComponent(token)}`, { redirect: "manual" })).status === 303;
+      const linkFor = async (token: string) => (await fetch(`${origin}/console/api/login-link`, { method: "POST", headers: { authorization: `Bearer ${token}` } })).status;
+      const old = (await readFile(path.join(dataDir, "admin-token"), "utf8")).trim();
+      assert.ok(await logsIn(old));
+      const printed = (await cli(dataDir, "admin-token", "new")).trim().split("\n");
+      assert.equal(printed[0], "a new console admin token (the earlier one no longer logs in):");
+      const fresh = printed[1]!;
+      assert.equal(await logsIn(old), false, "the replaced token still logs in");
+      assert.equal(await linkFor(old), 401);
+      assert.ok(await logsIn(fresh), "the new token does not log in");
+      assert.equal(await linkFor(fresh), 200);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("refuses to serve from a data folder another server uses, in one line naming the folder and that server's pid", async () => {
     const server = await startServer();
     try {
@@ -136,6 +158,60 @@ describe("the wisp-server command", function () {
     );
     assert.equal(failed.code, 2);
     assert.match(failed.stderr, new RegExp(`^wisp-server: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: line 4: upstreams\\[1\\]\\.url 'gpu-2:8000' must start with http:// or https://`));
+  });
+
+  it("refuses a port over 65535 or an upstream whose key-env is not set before it makes models, keys or a token", async () => {
+    const refused = async (name: string, ...args: string[]) => {
+      const dataDir = path.join(dir, `${name}-data`);
+      const modelsDir = path.join(dir, `${name}-models`);
+      const failed = await run(process.execPath, [...MAIN, ...args, "--models-dir", modelsDir, "--data-dir", dataDir], { timeout: 30_000, env: { ...process.env, NOT_SET_KEY: "" } }).then(
+        () => assert.fail("the server started"),
+        (error: { code: number | null; stdout: string; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 2, failed.stderr);
+      assert.equal(failed.stdout, "", "it printed as if starting (a key, models)");
+      for (const folder of [dataDir, modelsDir]) {
+        await stat(folder).then(
+          () => assert.fail(`${folder} was made`),
+          () => undefined,
+        );
+      }
+      return failed.stderr.split("\n")[0];
+    };
+    assert.equal(await refused("port", "--port", "70000"), "wisp-server: --port must be a port number from 1 to 65535 (0: any free port), got '70000'");
+    assert.equal(
+      await refused("key-env", "--port", "0", "--upstream", "gpu=http://127.0.0.1:9/v1,key-env=NOT_SET_KEY"),
+      "wisp-server: upstream gpu: the environment variable NOT_SET_KEY (its key-env) is not set",
+    );
+  });
+
+  it("says in one line that another program holds the port, without the usage text, and keeps its first key for a start that listens", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as AddressInfo).port;
+    const dataDir = path.join(dir, "busy-port-data");
+    try {
+      const failed = await run(process.execPath, [...MAIN, "--port", String(port), "--models-dir", path.join(dir, "busy-port-models"), "--data-dir", dataDir], { timeout: 30_000 }).then(
+        () => assert.fail("the server started"),
+        (error: { code: number | null; stdout: string; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 1, failed.stderr);
+      assert.equal(failed.stderr, `wisp-server: cannot listen on 127.0.0.1:${port}: another program uses that port (EADDRINUSE): stop it, or give this one another --port\n`);
+      assert.doesNotMatch(failed.stdout, /created API key/);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+    // The next start, on a free port, is the one that shows the first key.
+    const child = spawn(process.execPath, [...MAIN, "--port", "0", "--models-dir", path.join(dir, "busy-port-models"), "--data-dir", dataDir], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      const printed = collectOutput(child);
+      await printed.listening;
+      assert.match(printed.text(), /created API key \S+ \(default\): wisp-/);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
   });
 
   it("serves an upstream's models with its key from the environment, and never prints the key", async () => {

@@ -49,6 +49,30 @@ describe("Wisp status bar", () => {
     await state("no-key");
   });
 
+  it("Toggle Completions and Toggle Next-Edit Suggestions switch them in a workspace whose settings turn them on", async () => {
+    const workspace = (setting: string, value: unknown) => vscode.workspace.getConfiguration("wisp").update(setting, value, vscode.ConfigurationTarget.Workspace);
+    await setBaseUrl(server.baseUrl);
+    await vscode.commands.executeCommand("wisp.setApiKey", key);
+    await workspace("completion.enabled", true);
+    await workspace("nextEdit.enabled", true);
+    try {
+      await state("ready");
+      assert.equal(await vscode.commands.executeCommand("wisp.toggleCompletions"), false);
+      await state("off");
+      assert.equal(vscode.workspace.getConfiguration("wisp").get("completion.enabled"), false);
+      assert.equal(await vscode.commands.executeCommand("wisp.toggleNextEdit"), false);
+      assert.equal(vscode.workspace.getConfiguration("wisp").get("nextEdit.enabled"), false);
+      assert.equal(await vscode.commands.executeCommand("wisp.toggleCompletions"), true);
+      await state("ready");
+      assert.equal(await vscode.commands.executeCommand("wisp.toggleNextEdit"), true);
+      assert.equal(vscode.workspace.getConfiguration("wisp").get("nextEdit.enabled"), true);
+    } finally {
+      await workspace("completion.enabled", undefined);
+      await workspace("nextEdit.enabled", undefined);
+      for (const setting of ["completion.enabled", "nextEdit.enabled"]) await vscode.workspace.getConfiguration("wisp").update(setting, undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it("never shows or logs a password or key written into the base URL", async () => {
     const before = api.logLines().length;
     await setBaseUrl("http://alice:s3cret-pass@127.0.0.1:9/v1");

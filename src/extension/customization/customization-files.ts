@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import * as vscode from "vscode";
+import { expandHome } from "../../core/base/home-path";
 import { folderQualifiedNames, ownFolderName } from "../../core/context/folder-qualified-names";
 import { agentFileSuffixes, parseCustomAgent, type CustomAgent } from "../../core/customization/custom-agent";
 import type { FileProblem } from "../../core/customization/front-matter";
@@ -211,8 +212,7 @@ export class CustomizationFiles implements vscode.Disposable {
   private userFolderUri(): vscode.Uri | undefined {
     const setting = this.userFolder().trim();
     if (setting === "") return undefined;
-    const path = setting === "~" || setting.startsWith("~/") ? homedir() + setting.slice(1) : setting;
-    return vscode.Uri.file(path);
+    return vscode.Uri.file(expandHome(setting, homedir()));
   }
 
   private watchUserFolder(): void {

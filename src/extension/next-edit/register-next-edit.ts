@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { Settings } from "../settings";
+import { updateSetting, type Settings } from "../settings";
 import { ModelPredictor, type ModelPredictorDeps } from "./model-predictor";
 import { NextEditController, type NextEditProbe } from "./next-edit-controller";
 import { NextEditDecorations } from "./next-edit-decorations";
@@ -30,7 +30,7 @@ export function registerNextEdit(
     vscode.commands.registerCommand("wisp.nextEdit.dismiss", () => controller.dismiss()),
     vscode.commands.registerCommand("wisp.toggleNextEdit", async () => {
       const enabled = !settings.value.nextEdit.enabled;
-      await vscode.workspace.getConfiguration("wisp").update("nextEdit.enabled", enabled, vscode.ConfigurationTarget.Global);
+      await updateSetting("nextEdit.enabled", enabled);
       return enabled;
     }),
     settings.onDidChange((s) => controller.setEnabled(s.nextEdit.enabled)),

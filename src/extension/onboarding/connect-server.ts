@@ -7,7 +7,7 @@ import type { ApiKeyStore } from "../api-key";
 import type { ClientFactory } from "../client-factory";
 import type { ConnectionMonitor } from "../connection-monitor";
 import type { Logger } from "../logger";
-import type { Settings } from "../settings";
+import { updateSetting, type Settings } from "../settings";
 import { testConnection } from "./connection-test";
 
 export interface ConnectServerDeps {
@@ -46,18 +46,22 @@ export async function connectServer(deps: ConnectServerDeps, urlArg?: unknown, k
 
 /** The server answers with this key: use it, and forget models of the last server it does not list. */
 async function save(deps: ConnectServerDeps, baseUrl: string, key: string, report: ConnectionReport): Promise<void> {
-  const config = vscode.workspace.getConfiguration("wisp");
+  const saved: { where?: "workspace" | "user" } = {};
   await deps.clients.switchServer(async () => {
     if (key !== "") await deps.keys.store(key);
-    await config.update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
+    saved.where = await updateSetting("baseUrl", baseUrl);
   });
   for (const setting of roleSettings) {
-    const model = config.get<string>(setting, "").trim();
-    if (model === "" || report.models.includes(model)) continue;
-    await config.update(setting, undefined, vscode.ConfigurationTarget.Global);
-    deps.log.info(`connection test: wisp.${setting} named ${model}, which ${baseUrl} does not list: the server's first model of that kind is used now`);
+    // The workspace's value, then the user's under it: either may name a model this server lacks.
+    for (let pass = 0; pass < 2; pass++) {
+      const model = vscode.workspace.getConfiguration("wisp").get<string>(setting, "").trim();
+      if (model === "" || report.models.includes(model)) break;
+      await updateSetting(setting, undefined);
+      deps.log.info(`connection test: wisp.${setting} named ${model}, which ${baseUrl} does not list: the server's first model of that kind is used now`);
+    }
   }
-  deps.log.info(`connected to ${baseUrl}${key === "" ? "" : " with the key entered (kept in the secret store)"}`);
+  const inWorkspace = saved.where === "workspace" ? " (in this workspace's settings, which set wisp.baseUrl)" : "";
+  deps.log.info(`connected to ${baseUrl}${inWorkspace}${key === "" ? "" : " with the key entered (kept in the secret store)"}`);
   await deps.connection.check();
 }
 

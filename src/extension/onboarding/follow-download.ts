@@ -5,7 +5,7 @@ import type { ModelInfo } from "../../core/api/models";
 import { describeFollow, planFollow, type FollowPlan, type FollowRole, type ModelFit, type RoleModels } from "../../core/onboarding/role-follow";
 import type { PresetRole } from "../../server/models/pull/presets";
 import type { Logger } from "../logger";
-import type { Settings } from "../settings";
+import { updateSetting, type Settings } from "../settings";
 
 /** Per role, the model Wisp itself set there when it followed the last download. */
 const followedKey = "wisp.followedModels";
@@ -60,6 +60,6 @@ async function undo(deps: FollowDeps, model: string, plan: FollowPlan, followedB
 }
 
 /** "" removes the setting: the role uses the server's first model of its kind again. */
-function write(role: FollowRole, model: string): Thenable<void> {
-  return vscode.workspace.getConfiguration("wisp").update(settingOf[role], model === "" ? undefined : model, vscode.ConfigurationTarget.Global);
+async function write(role: FollowRole, model: string): Promise<void> {
+  await updateSetting(settingOf[role], model === "" ? undefined : model);
 }

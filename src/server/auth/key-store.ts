@@ -2,10 +2,10 @@
 // enough), in an owner-only file replaced atomically, and compared in constant time. Changes are
 // read-modify-write under a lock, so two at once (here or in another process) both land.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "../atomic-file";
+import { fileVersion, writeFileAtomic } from "../atomic-file";
 import { withFileLock } from "./file-lock";
 import type { KeyInfo, KeyRecords } from "./key-records";
 
@@ -57,10 +57,9 @@ export class KeyStore implements KeyRecords {
    * of CPU (and a read could finish after a newer one and put back a key since revoked).
    */
   private current(): KeyFile {
-    const info = statSync(this.file, { throwIfNoEntry: false });
-    const version = info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : "none";
+    const version = fileVersion(this.file);
     if (this.cached.version !== version) {
-      const keys = info ? (JSON.parse(readFileSync(this.file, "utf8")) as { keys: StoredKey[] }).keys : [];
+      const keys = version !== "none" ? (JSON.parse(readFileSync(this.file, "utf8")) as { keys: StoredKey[] }).keys : [];
       this.cached = { version, keys, hashes: keys.map((k) => Buffer.from(k.hash, "hex")) };
     }
     return this.cached;

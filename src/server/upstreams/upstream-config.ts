@@ -56,6 +56,14 @@ function checkEnv(name: string): string {
   return name;
 }
 
+/** The Authorization header for an upstream: its key-env variable must be set (a missing key is an error now, not a 401 later). */
+export function upstreamAuthorization(spec: UpstreamSpec, env: Record<string, string | undefined>): string | undefined {
+  if (spec.keyEnv === undefined) return undefined;
+  const key = env[spec.keyEnv];
+  if (!key) throw new Error(`upstream ${spec.name}: the environment variable ${spec.keyEnv} (its key-env) is not set`);
+  return `Bearer ${key}`;
+}
+
 /** `NAME=URL[,key-env=VAR][,models=a,b]`: `models` takes the rest of the list. */
 export function parseUpstreamFlag(flag: string): UpstreamSpec {
   const eq = flag.indexOf("=");

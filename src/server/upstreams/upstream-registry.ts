@@ -2,7 +2,7 @@
 // as replicas; one whose id a local model already has is served as NAME/id.
 import type { UpstreamStatus } from "../../core/api/upstream-status";
 import { Upstream, type ListedModel, type UpstreamTiming } from "./upstream";
-import type { UpstreamSpec } from "./upstream-config";
+import { upstreamAuthorization, type UpstreamSpec } from "./upstream-config";
 import { createTransport, disposeTransport, type UpstreamTransport } from "./upstream-transport";
 
 export const DEFAULT_UPSTREAM_TIMING: UpstreamTiming = { refreshMs: 30_000, backoffMs: 500, checkTimeoutMs: 5_000 };
@@ -30,15 +30,7 @@ export class UpstreamRegistry {
 
   /** `env` supplies the key-env variables; a missing one is an error now, not a 401 later. */
   constructor(specs: readonly UpstreamSpec[], env: Record<string, string | undefined>, private readonly isLocal: (id: string) => boolean, timing: UpstreamTiming = DEFAULT_UPSTREAM_TIMING) {
-    this.upstreams = specs.map((spec) => {
-      let authorization: string | undefined;
-      if (spec.keyEnv !== undefined) {
-        const key = env[spec.keyEnv];
-        if (!key) throw new Error(`upstream ${spec.name}: the environment variable ${spec.keyEnv} (its key-env) is not set`);
-        authorization = `Bearer ${key}`;
-      }
-      return new Upstream(spec, authorization, this.transport, timing);
-    });
+    this.upstreams = specs.map((spec) => new Upstream(spec, upstreamAuthorization(spec, env), this.transport, timing));
   }
 
   get size(): number {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { headingAnchors, linkTargets, relativeFileLinks } from "../../helpers/markdown-links";
+import { findPreset, modelPresets } from "../../../src/server/models/pull/presets";
 
 const root = join(import.meta.dirname, "..", "..", "..");
 
@@ -32,6 +33,19 @@ describe("the documentation (README.md and docs/)", () => {
     const sections = Array.isArray(contributes.configuration) ? contributes.configuration : [contributes.configuration];
     const missing = sections.flatMap((section) => Object.keys(section.properties)).filter((key) => !named(key));
     assert.deepEqual(missing, [], `settings in package.json that README.md and docs/*.md never name (docs/settings.md lists them):\n  ${missing.join("\n  ")}`);
+  });
+
+  it("pulls only models wisp-server knows, with wisp-server itself: a preset, a hub file or a URL; never through npx", () => {
+    const wrong: string[] = [];
+    for (const [file, text] of texts) {
+      // Wisp is not published to npm: npx would fetch whatever the registry holds under that name.
+      for (const match of text.matchAll(/npx wisp-server[^\n`]*/g)) wrong.push(`${file}: ${match[0]} (run wisp-server from the checkout, not npx)`);
+      for (const [, spec] of text.matchAll(/wisp-server models pull ([^\s`]+)/g)) {
+        if (spec!.startsWith("NAME|") || /^https?:\/\//.test(spec!) || /^[\w.-]+\/[\w.-]+\/[\w.-]+\.gguf$/.test(spec!)) continue;
+        if (findPreset(spec!) === undefined) wrong.push(`${file}: models pull ${spec} (no such preset: ${modelPresets.map((p) => p.name).join(", ")})`);
+      }
+    }
+    assert.deepEqual(wrong, []);
   });
 
   it("has no relative link or anchor that leads nowhere", () => {

@@ -56,6 +56,12 @@ describe("--database", () => {
     assert.equal(parseCommand(["admin-token", "new", "--database", URL_], {}).kind, "admin-token-new");
   });
 
+  it("says what a keys revoke or db command lacks, rather than calling it unknown", () => {
+    assert.throws(() => parseCommand(["keys", "revoke"], {}), /^Error: keys revoke needs the key's ID \(see: wisp-server keys list\)$/);
+    assert.throws(() => parseCommand(["db"], { WISP_DATABASE_URL: URL_ }), /^Error: db needs a command: migrate, status or import$/);
+    assert.throws(() => parseCommand(["db"], {}), /^Error: db needs a command: migrate, status or import$/);
+  });
+
   it("is checked before anything runs, in one line that never repeats the URL, and shown only without its password", () => {
     for (const bad of ["postgres://wisp:s3cret@[oops/wisp", "not a url s3cret", "http://wisp:s3cret@db/wisp", "postgres://wisp:s3cret@/wisp"]) {
       assert.throws(
