@@ -331,6 +331,7 @@ export class AgentController implements vscode.Disposable {
       denyCommands: agent.denyCommands,
       timeoutMs: agent.commandTimeoutSeconds * 1000,
       maxOutputChars: agent.maxOutputChars,
+      isSensitive: (relative) => ws.isSensitivePath(relative),
     }, mcp, this.schemas);
     return custom ? new CustomizedTools(tools, custom, (name) => this.mcpTools?.find(name), (path) => workspacePathOf(names, folder.index, path)) : tools;
   }

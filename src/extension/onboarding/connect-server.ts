@@ -46,10 +46,10 @@ export async function connectServer(deps: ConnectServerDeps, urlArg?: unknown, k
 
 /** The server answers with this key: use it, and forget models of the last server it does not list. */
 async function save(deps: ConnectServerDeps, baseUrl: string, key: string, report: ConnectionReport): Promise<void> {
-  const saved: { where?: "workspace" | "user" } = {};
   await deps.clients.switchServer(async () => {
     if (key !== "") await deps.keys.store(key);
-    saved.where = await updateSetting("baseUrl", baseUrl);
+    // User settings only: a workspace's cannot name the server (the setting is application-scoped).
+    await vscode.workspace.getConfiguration("wisp").update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
   });
   for (const setting of roleSettings) {
     // The workspace's value, then the user's under it: either may name a model this server lacks.
@@ -60,8 +60,7 @@ async function save(deps: ConnectServerDeps, baseUrl: string, key: string, repor
       deps.log.info(`connection test: wisp.${setting} named ${model}, which ${baseUrl} does not list: the server's first model of that kind is used now`);
     }
   }
-  const inWorkspace = saved.where === "workspace" ? " (in this workspace's settings, which set wisp.baseUrl)" : "";
-  deps.log.info(`connected to ${baseUrl}${inWorkspace}${key === "" ? "" : " with the key entered (kept in the secret store)"}`);
+  deps.log.info(`connected to ${baseUrl}${key === "" ? "" : " with the key entered (kept in the secret store)"}`);
   await deps.connection.check();
 }
 

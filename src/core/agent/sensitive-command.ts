@@ -1,0 +1,54 @@
+/**
+ * The sensitive-file rules for the agent's commands. A command the user's rules approve
+ * (`git diff`, `git log`) still shows what a sensitive file holds when it names one
+ * (`git diff .env`, `git show HEAD:.env`), and a diff without paths (`git log -p`) shows a tracked
+ * one's changes: the first asks, the second leaves those files' sections out of the output, as
+ * @git does.
+ */
+import { commandUnits, type CommandUnit } from "./command-units";
+import { withoutFiles } from "../context/diff-files";
+
+/** Workspace-relative, forward slashes. */
+type IsSensitive = (relative: string) => boolean;
+
+/** The workspace files matching the sensitive-file rules that the command's words name (run in the workspace folder). */
+export function sensitivePathsNamed(command: string, isSensitive: IsSensitive): string[] {
+  const parsed = commandUnits(command);
+  if ("error" in parsed) return [];
+  const named = new Set<string>();
+  const visit = (unit: CommandUnit) => {
+    for (const layer of unit.layers) {
+      for (const word of layer.words.slice(1)) {
+        const path = word === undefined ? undefined : workspacePath(word);
+        if (path !== undefined && isSensitive(path)) named.add(path);
+      }
+    }
+    unit.feeds.forEach(visit);
+  };
+  parsed.units.forEach(visit);
+  return [...named];
+}
+
+/** A word as a workspace path: `.env`, `./config/.env`, `--file=.env`, `HEAD:.env`; undefined for what leaves the folder. */
+function workspacePath(word: string): string | undefined {
+  const value = word.startsWith("-") ? word.slice(word.indexOf("=") + 1 || word.length) : word;
+  // git's REV:PATH (HEAD:.env, :0:.env) names a path in the repository.
+  const path = value.includes(":") && !value.includes("://") ? value.slice(value.lastIndexOf(":") + 1) : value;
+  if (path === "" || path.startsWith("/") || path.startsWith("~")) return undefined;
+  const parts: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part !== "..") parts.push(part);
+    else if (parts.pop() === undefined) return undefined;
+  }
+  return parts.length === 0 ? undefined : parts.join("/");
+}
+
+/** The output without the diff sections of sensitive files, each named in a line of its own instead. */
+export function withoutSensitiveDiffs(output: string, isSensitive: IsSensitive): string {
+  if (!/^diff --git /m.test(output)) return output;
+  const { text, dropped } = withoutFiles(output, isSensitive);
+  if (dropped.length === 0) return output;
+  const notes = dropped.map((path) => `[the diff of ${path} is left out: it matches wisp.sensitiveFiles or .wispignore and may hold secrets]\n`);
+  return `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${notes.join("")}`;
+}

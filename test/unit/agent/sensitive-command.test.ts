@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { sensitivePathsNamed, withoutSensitiveDiffs } from "../../../src/core/agent/sensitive-command";
+
+// As the default rules have it: .env files and keys, anywhere.
+const isSensitive = (path: string) => /(^|\/)\.env(\.[^/]*)?$|\.pem$/.test(path);
+
+describe("the sensitive-file rules for the agent's commands", () => {
+  const named: [string, string[]][] = [
+    ["git diff .env", [".env"]],
+    ["git log -p -- config/.env.local", ["config/.env.local"]],
+    ["git show HEAD:.env", [".env"]],
+    ["git show HEAD~2:./secrets/server.pem", ["secrets/server.pem"]],
+    ["git diff --no-color -- ./a/../.env", [".env"]],
+    ["cat $(ls) .env | head", [".env"]],
+    ["git log -p", []],
+    ["git diff src/app.ts", []],
+    ["git diff ../other/.env", []],
+    ["ls -la", []],
+  ];
+  for (const [command, expected] of named) {
+    it(`${command}: ${expected.length === 0 ? "names none" : expected.join(", ")}`, () => {
+      assert.deepEqual(sensitivePathsNamed(command, isSensitive), expected);
+    });
+  }
+
+  it("leaves a sensitive file's diff sections out of a command's output, naming it, and keeps the rest", () => {
+    const output = [
+      "commit 1a2b3c\nAuthor: A <a@example.com>\n\n    settings\n\n",
+      "diff --git a/.env b/.env\nindex 1..2 100644\n--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-STRIPE_KEY=sk_live_old\n+STRIPE_KEY=sk_live_new\n",
+      "diff --git a/src/app.ts b/src/app.ts\nindex 3..4 100644\n--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-let a = 1;\n+let a = 2;\n",
+    ].join("");
+    const shown = withoutSensitiveDiffs(output, isSensitive);
+    assert.ok(!shown.includes("sk_live"), shown);
+    assert.ok(shown.includes("+let a = 2;"));
+    assert.ok(shown.startsWith("commit 1a2b3c"));
+    assert.match(shown, /^\[the diff of \.env is left out: it matches wisp\.sensitiveFiles or \.wispignore and may hold secrets\]$/m);
+    assert.equal(withoutSensitiveDiffs("nothing to see\n", isSensitive), "nothing to see\n");
+  });
+});
