@@ -5,7 +5,7 @@
  * here-document, and the commands run by wrappers (`env`, `xargs`, `sudo`, `timeout`, `find -exec`…).
  */
 import type sh from "mvdan-sh";
-import { nodeType, present, ShellSource, walk, wordValue, type ShellNode, type ShellStmt } from "./shell-syntax";
+import { nodeType, present, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
 import { isShell, unwrapCommand } from "./command-wrappers";
 
 /** One command as written at one level: `sudo env A=1 npm test` has three, outermost first. */
@@ -175,12 +175,16 @@ class Collector {
     const start = this.units.length;
     const assignNodes = present(call.Assigns);
     const assigns = assignNodes.map(assignValue);
-    const args = present(call.Args);
-    const words = args.map((arg) => wordValue(arg));
-    const literalWords = args.map((arg) => wordValue(arg, false));
+    const written = present(call.Args);
+    // `git diff {--output=x,a}` runs `git diff --output=x a`: each word braces make is judged, and stands with its syntax.
+    const values = written.map((arg) => wordValues(arg));
+    const literalValues = written.map((arg) => wordValues(arg, false));
+    const args = written.flatMap((arg, i) => values[i]!.map(() => arg));
+    const words = values.flat();
+    const literalWords = literalValues.flat();
     // A word with a value has no substitution in it: only the others are searched (walking is slow).
     assignNodes.forEach((assign, i) => assigns[i] === undefined && this.nested(assign, context));
-    args.forEach((arg, i) => words[i] === undefined && this.nested(arg, context));
+    written.forEach((arg, i) => values[i]!.includes(undefined) && this.nested(arg, context));
     const feeds = [...redirectFeeds, ...this.units.slice(start)];
     const suffix = redirects.map((r) => ` ${context.source.text(r)}`).join("");
     this.wrapped([...context.outer, layerOf(context.source.text(call) + suffix, assigns, words, literalWords)], args, { suffix, redirects, feeds, context });
@@ -213,7 +217,7 @@ class Collector {
         return;
       case "script": {
         // Parameters in the outer words expand before the inner shell parses: `bash -c "$CMD"` is computed.
-        const parts = args.slice(unwrapped.from, unwrapped.to).map((arg) => wordValue(arg, false));
+        const parts = last.literalWords.slice(unwrapped.from, unwrapped.to);
         const script = parts.some((p) => p === undefined) ? undefined : parts.join(" ").slice(unwrapped.skip ?? 0);
         if (script === undefined) return add({ opaque: `the script given to ${last.words[0]} is computed, so its commands cannot be checked` });
         if (!this.innerScript(layers, script, call)) add({ opaque: `the script given to ${last.words[0]} does not parse` });

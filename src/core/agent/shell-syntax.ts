@@ -2,6 +2,7 @@
  * The shell parser (mvdan/sh, POSIX and bash syntax, compiled to JavaScript) and the few helpers
  * the command policy needs on its syntax tree: source text of a node, and the literal value of a word.
  */
+import { expandBraces } from "../base/glob-braces";
 import { stackTraceLimitBefore } from "./stack-trace-limit";
 import sh from "mvdan-sh";
 
@@ -81,6 +82,56 @@ export function wordValue(word: sh.Word | null | undefined, keepParameters = tru
   }
   return value;
 }
+
+/** Most words one word's braces may expand to before it counts as computed. */
+const maxBraceWords = 256;
+/** Unicode's private use area: each character stands for a quoted, escaped or expanded piece while braces expand. */
+const standInFirst = 0xe000;
+const standInCount = 0x1900;
+
+/**
+ * The words the shell makes of `word` by brace expansion (`{--output=x,a}` is two words,
+ * `--output=x` and `a`), each as `wordValue` reads it; one for a word without such braces. Only
+ * unquoted, unescaped braces with a comma expand; a sequence (`-{n..o}`) is one computed word.
+ */
+export function wordValues(word: sh.Word, keepParameters = true): (string | undefined)[] {
+  const pieces: (string | undefined)[] = [];
+  let masked = "";
+  const standIn = (value: string | undefined) => {
+    pieces.push(value);
+    masked += String.fromCharCode(standInFirst + Math.min(pieces.length - 1, standInCount));
+  };
+  for (const part of word.Parts) {
+    if (nodeType(part) !== "Lit") {
+      standIn(partValue(part, false, keepParameters));
+      continue;
+    }
+    const raw = (part as sh.Lit).Value;
+    for (let i = 0; i < raw.length; i++) {
+      if (raw[i] === "\\" && i + 1 < raw.length) standIn(raw[++i]);
+      else if (isStandIn(raw.charCodeAt(i))) standIn(raw[i]);
+      else masked += raw[i];
+    }
+  }
+  if (!/\{.*(,|\.\.).*\}/s.test(masked)) return [wordValue(word, keepParameters)];
+  if (pieces.length >= standInCount || /\{(-?\d+\.\.-?\d+|[A-Za-z]\.\.[A-Za-z])(\.\.-?\d+)?\}/.test(masked)) return [undefined];
+  // Bash leaves `{}` and `{a}` as they are: a word with no comma between braces is itself.
+  if (!/\{.*,.*\}/s.test(masked)) return [wordValue(word, keepParameters)];
+  const expanded = expandBraces(masked);
+  if (expanded.length >= maxBraceWords) return [undefined];
+  return expanded.map((text) => {
+    let value = "";
+    for (const char of text) {
+      const code = char.charCodeAt(0);
+      if (!isStandIn(code)) value += char;
+      else if (pieces[code - standInFirst] === undefined) return undefined;
+      else value += pieces[code - standInFirst];
+    }
+    return value;
+  });
+}
+
+const isStandIn = (code: number) => code >= standInFirst && code < standInFirst + standInCount;
 
 function partValue(part: ShellNode, quoted: boolean, keepParameters: boolean): string | undefined {
   switch (nodeType(part)) {

@@ -233,6 +233,29 @@ describe("core/agent: command policy", () => {
     for (const command of ["env --uns X ls -la", "xargs --replace ls", "env -uS ls"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("reads each word braces expand to, as the shell runs it", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log", "sort", "rm", "echo"], deny: defaultDenyRules };
+    // `{--output=~/.bashrc,a}` is the two words `--output=~/.bashrc a`: the default `git diff` rule ran it and overwrote the file.
+    const asked = [
+      ["git diff {--output=/home/u/.bashrc,a}", /^--output is an option/],
+      ["git diff --{output,x}=/home/u/.bashrc", /^--output is an option/],
+      ['git log {"--output=x",a}', /^--output is an option/],
+      ["bash -c 'git diff {--ext-diff,HEAD}'", /^--ext-diff is an option/],
+      // A sequence is `-n -o`: what it makes is not worked out, so it is a computed argument.
+      ["sort -{n..o} in.txt", /computed argument/],
+    ] as const;
+    for (const [command, reason] of asked) {
+      const decision = decideCommand(command, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", reason, command);
+    }
+    for (const command of ["rm -rf {~,build}", "rm -fr {/,}", "git {push,--force}"]) assert.equal(decideCommand(command, defaults).kind, "deny", command);
+    // Quoted or escaped braces, and braces without a comma, are the word as written.
+    const allowed = ["ls src/{a,b}.ts", 'git diff "{--output=x,a}"', "git diff \\{--output=x,a}", "git log HEAD@{1}..HEAD", "git diff stash@{0}", "echo {a}{b}", "git log HEAD~{1,2}"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+    assert.deepEqual(subcommands("git diff x{a,'b c'}y"), ["git diff x{a,'b c'}y"]);
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });
