@@ -6,6 +6,7 @@
  * as it approves no output redirection; the command then asks.
  */
 import { riskyAwk } from "./risky-awk";
+import { riskySed } from "./risky-sed";
 
 interface ProgramOptions {
   /** Options of the program itself, before its subcommand (`git -C dir log`): only there. */
@@ -83,6 +84,11 @@ export function riskyOption(words: readonly (string | undefined)[], literalWords
   if (program !== undefined && /^[gmn]?awk$/.test(program)) return riskyAwk(words);
   const options = program === undefined ? undefined : Object.hasOwn(programs, program) ? programs[program] : undefined;
   if (!options) return undefined;
+  return riskyListed(words, options) ?? (program === "sed" ? riskySed(words) : undefined);
+}
+
+/** The first of the program's risky options in `words`, as `riskyOption` reports it. */
+function riskyListed(words: readonly (string | undefined)[], options: ProgramOptions): string | undefined {
   let subcommand: string | undefined;
   for (let i = 1; i < words.length; i++) {
     const word = words[i];

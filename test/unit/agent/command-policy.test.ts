@@ -233,6 +233,61 @@ describe("core/agent: command policy", () => {
     for (const command of ["env --uns X ls -la", "xargs --replace ls", "env -uS ls"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("asks for a sed script that writes a file or runs a command, or one taken from a file, under a rule naming sed", () => {
+    const defaults: CommandPolicy = { autoApprove: ["sed", "sed -n"], deny: defaultDenyRules };
+    const asked = [
+      "sed -n 'w /home/u/.bashrc' a.txt",
+      "sed 'W out' a.txt",
+      "sed 's/a/b/w out' a.txt",
+      "sed 's|a|b|gw out' a.txt",
+      "sed -n '/x/{p;w out\n}' a.txt",
+      "sed '1e touch pwned' a.txt",
+      "sed 's/.*/id/e' a.txt",
+      "sed -n -e 1p -e 'w out' a.txt",
+      "sed -ne 'w out' a.txt",
+      "sed --expression='w out' a.txt",
+      "sed --exp 'w out' a.txt",
+      "sed 's/x/y/;w out' a.txt",
+      // macOS sed reads the first operand as the script though an -e follows; GNU sed reads the -e.
+      "sed p -e 'w out' a.txt",
+      // GNU's -l takes the next word, macOS's does not.
+      "sed -l 'w out' a.txt",
+      // `[/]` hides the delimiter to sed, unless the bracket is not read as one: both readings.
+      "sed 's/[/]/x/w out' a.txt",
+      "sed 'Z' a.txt",
+    ];
+    for (const command of asked) {
+      const decision = decideCommand(command, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /^It has a sed script that may write files or run commands, which always needs approval/, command);
+    }
+    for (const [command, option] of [["sed -f script.sed a.txt", "-f"], ["sed -nf script.sed a.txt", "-f"], ["sed --file=script.sed a.txt", "--file"]]) {
+      assert.match((decideCommand(command!, defaults) as { reason: string }).reason, new RegExp(`^${option} is an option`), command);
+    }
+    const allowed = [
+      "sed -n 1,20p f",
+      "sed -n '/^export/p' a.ts",
+      "sed 's/foo/bar/g; s/we/w/' a.ts",
+      "sed -e 's/a/b/' -e 's/c/d/' a.ts",
+      "sed -E 's/([0-9]+)/<\\1>/g' a.ts",
+      "sed -n '/start/,/end/{/end/!p}' a.ts",
+      "sed 's/[[:space:]]*$//' a.ts",
+      "sed ':a;N;$!ba;s/\\n/,/g' a.ts",
+      "sed -n '\\%/usr%p' a.ts",
+      "sed 's#/usr#/opt#g' a.ts",
+      "sed -n '2{p;q}' a.ts",
+      "sed '/^$/d' a.ts",
+      "sed '0,/x/s//y/' a.ts",
+      "sed '$a\\' a.ts",
+      "sed 'a note; w x' a.ts",
+      "sed 'r other.txt' a.ts",
+      "sed -n 'w /dev/stdout' a.ts",
+      "sed a.ts -n -e 1p",
+      "sed --sandbox 'w x' a.ts",
+    ];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("reads each word braces expand to, as the shell runs it", () => {
     const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log", "sort", "rm", "echo"], deny: defaultDenyRules };
     // `{--output=~/.bashrc,a}` is the two words `--output=~/.bashrc a`: the default `git diff` rule ran it and overwrote the file.
