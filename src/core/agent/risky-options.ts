@@ -15,6 +15,8 @@ interface ProgramOptions {
   readonly globalValued?: readonly string[];
   /** Short options of one subcommand, in place of `short` (`git grep -O` opens a pager; `git diff -O` orders files). */
   readonly subcommandShort?: Readonly<Record<string, ShortOptions>>;
+  /** Words after one subcommand that run a command given with them, matched whole or with `=value` (`git submodule foreach CMD`). */
+  readonly subcommandWords?: Readonly<Record<string, readonly string[]>>;
   /**
    * Long options, matched whole, with `=value`, or abbreviated: getopt_long and git read any
    * unambiguous prefix (`--out=x` is `--output=x`), and an ambiguous one is an error, so every
@@ -64,6 +66,12 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
       "format-patch": { risky: "o", valued: `v${gitDiffValued}` },
       difftool: { risky: "x", valued: `t${gitDiffValued}` },
     },
+    subcommandWords: {
+      submodule: ["foreach"],
+      bisect: ["run"],
+      // A shell script: no abbreviations.
+      "filter-branch": ["--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"],
+    },
   },
   find: { long: [], words: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] },
   sort: { long: ["--output", "--compress-program"], short: { risky: "o", valued: "kStTy" } },
@@ -103,6 +111,8 @@ function riskyListed(words: readonly (string | undefined)[], options: ProgramOpt
     // After `--` the words are paths, not options; find reads on (`find -- . -delete`).
     if (word === "--" && !options.words) return undefined;
     if (options.words?.includes(word)) return word;
+    const runs = subcommand !== undefined && options.subcommandWords && Object.hasOwn(options.subcommandWords, subcommand) ? options.subcommandWords[subcommand]!.find((o) => word === o || word.startsWith(`${o}=`)) : undefined;
+    if (runs) return runs.startsWith("-") ? runs : `a command that ${subcommand} ${runs} runs`;
     if (word.startsWith("--")) {
       const risky = riskyLong(word, options);
       if (risky) return risky;
