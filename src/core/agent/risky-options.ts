@@ -26,6 +26,8 @@ interface ProgramOptions {
   /** Harmless options whose whole name is also a prefix of a risky one (`git log --cc`, not `--cc-cmd`). */
   readonly safeLong?: readonly string[];
   readonly short?: ShortOptions;
+  /** A first word without a dash is a bundle of short options, their values in the words after it (`tar xIf prog a.tar`). */
+  readonly bundleFirst?: boolean;
   /** Find-style single-dash words, matched whole; `--` does not end them. */
   readonly words?: readonly string[];
 }
@@ -76,6 +78,17 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
   find: { long: [], words: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] },
   sort: { long: ["--output", "--compress-program"], short: { risky: "o", valued: "kStTy" } },
   rg: { long: ["--pre", "--hostname-bin"] },
+  tar: {
+    long: [
+      // Run a program given on the command line (a remote archive's shell, `exec=` actions, a compressor).
+      "--to-command", "--checkpoint-action", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command",
+      // Write or delete files besides the archive.
+      "--index-file", "--volno-file", "--remove-files",
+    ],
+    safeLong: ["--checkpoint"],
+    short: { risky: "IF", valued: "bCfgHKLNTVX" },
+    bundleFirst: true,
+  },
   // `-I` is macOS sed's in-place edit. Not `-l`: it takes a value in GNU sed but not in macOS sed, where `sed -li` edits in place.
   sed: { long: ["--in-place"], short: { risky: "iI", valued: "ef" } },
 };
@@ -108,6 +121,11 @@ function riskyListed(words: readonly (string | undefined)[], options: ProgramOpt
       continue;
     }
     if (word === undefined) return "a computed argument";
+    if (i === 1 && options.bundleFirst && options.short && !word.startsWith("-")) {
+      const letter = [...word].find((l) => options.short!.risky.includes(l));
+      if (letter) return `-${letter}`;
+      continue;
+    }
     // After `--` the words are paths, not options; find reads on (`find -- . -delete`).
     if (word === "--" && !options.words) return undefined;
     if (options.words?.includes(word)) return word;
