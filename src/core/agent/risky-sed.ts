@@ -17,15 +17,20 @@ const plain = "=dDgGhHnNpPxzFlLqQ";
  * comes later, macOS sed as the script, and both readings are judged.
  */
 export function riskySed(words: readonly (string | undefined)[]): string | undefined {
-  if (words.includes(undefined, 1)) return "a computed argument";
+  const computed = "a computed argument";
   const scripts: string[] = [];
   let sandbox = false;
   let firstOperand: string | undefined;
   let expressionBefore = false;
+  // GNU sed takes options after operands too, so any computed word may be one; after `--` only the script.
   for (let i = 1; i < words.length; i++) {
-    const word = words[i]!;
+    const word = words[i];
+    if (word === undefined) return computed;
     if (word === "--") {
-      if (firstOperand === undefined && i + 1 < words.length && !expressionBefore) firstOperand = words[i + 1];
+      if (firstOperand === undefined && !expressionBefore && i + 1 < words.length) {
+        firstOperand = words[i + 1];
+        if (firstOperand === undefined) return computed;
+      }
       break;
     }
     if (!word.startsWith("-") || word === "-") {
@@ -40,7 +45,9 @@ export function riskySed(words: readonly (string | undefined)[]): string | undef
       if ("--file".startsWith(name)) return "--file";
       if ("--sandbox".startsWith(name) && name.length > 3) sandbox = true;
       else if ("--expression".startsWith(name)) {
-        scripts.push(value ?? words[++i] ?? "");
+        const script = value ?? (++i < words.length ? words[i] : "");
+        if (script === undefined) return computed;
+        scripts.push(script);
         expressionBefore = true;
       } else if ("--line-length".startsWith(name) && value === undefined) i++;
       continue;
@@ -50,11 +57,16 @@ export function riskySed(words: readonly (string | undefined)[]): string | undef
       if (letter === "f") return "-f";
       if (letter === "l") {
         // GNU's `-l N` takes a value, macOS's `-l` none: the next word is judged as a script too (a number asks).
-        if (j + 1 === word.length && i + 1 < words.length) scripts.push(words[++i]!);
+        if (j + 1 === word.length && ++i < words.length) {
+          if (words[i] === undefined) return computed;
+          scripts.push(words[i]!);
+        }
         break;
       }
       if (letter !== "e") continue;
-      scripts.push(j + 1 < word.length ? word.slice(j + 1) : (words[++i] ?? ""));
+      const script = j + 1 < word.length ? word.slice(j + 1) : ++i < words.length ? words[i] : "";
+      if (script === undefined) return computed;
+      scripts.push(script);
       expressionBefore = true;
       break;
     }

@@ -93,6 +93,8 @@ const standInCount = 0x1900;
  * The words the shell makes of `word` by brace expansion (`{--output=x,a}` is two words,
  * `--output=x` and `a`), each as `wordValue` reads it; one for a word without such braces. Only
  * unquoted, unescaped braces with a comma expand; a sequence (`-{n..o}`) is one computed word.
+ * Without `keepParameters`, a word that starts with an unquoted glob (`*`, `?`, `[`) is computed
+ * too: it expands to the names of files, and a file may be named `--pre=sh`.
  */
 export function wordValues(word: sh.Word, keepParameters = true): (string | undefined)[] {
   const pieces: (string | undefined)[] = [];
@@ -113,13 +115,12 @@ export function wordValues(word: sh.Word, keepParameters = true): (string | unde
       else masked += raw[i];
     }
   }
-  if (!/\{.*(,|\.\.).*\}/s.test(masked)) return [wordValue(word, keepParameters)];
   if (pieces.length >= standInCount || /\{(-?\d+\.\.-?\d+|[A-Za-z]\.\.[A-Za-z])(\.\.-?\d+)?\}/.test(masked)) return [undefined];
-  // Bash leaves `{}` and `{a}` as they are: a word with no comma between braces is itself.
-  if (!/\{.*,.*\}/s.test(masked)) return [wordValue(word, keepParameters)];
-  const expanded = expandBraces(masked);
-  if (expanded.length >= maxBraceWords) return [undefined];
-  return expanded.map((text) => {
+  // Bash leaves `{}` and `{a}` as they are: only braces with a comma between them expand.
+  const words = /\{.*,.*\}/s.test(masked) ? expandBraces(masked) : [masked];
+  if (words.length >= maxBraceWords) return [undefined];
+  return words.map((text) => {
+    if (!keepParameters && /^[*?[]/.test(text)) return undefined;
     let value = "";
     for (const char of text) {
       const code = char.charCodeAt(0);

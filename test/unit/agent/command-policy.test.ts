@@ -355,6 +355,20 @@ describe("core/agent: command policy", () => {
     assert.deepEqual(subcommands("git diff x{a,'b c'}y"), ["git diff x{a,'b c'}y"]);
   });
 
+  it("asks when a glob at the start of a word may expand to an option, as a file named --pre=sh does", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "git diff", "git log", "rg", "sed", "sort", "find", "tar", "awk", "grep", "cat"], deny: defaultDenyRules };
+    // In a folder with files `--pre=sh` and `a.sh`, `rg x *` runs `sh a.sh`.
+    const asked = ["rg touch *", "git diff *", "git log -p ?ake*", "git diff [-]-no-index .env x", "sed -n 1p *.ts", "sort *", "find * -name x", "tar -tf *.tar", "awk *"];
+    for (const command of asked) {
+      const decision = decideCommand(command, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /computed argument/, command);
+    }
+    // After `--`, after awk's program, quoted, or not at the start of the word, a glob names files only.
+    const allowed = ["rg touch -- *", "rg touch src/*", "git diff -- *.ts", "git diff '*.ts'", "git log -- \\*", "sed -n 1p -- *.ts", "awk '{ print $1 }' *.log", "find . -name '*.ts'", "ls *", "grep -rn x *", "cat *.ts | sort"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });
