@@ -78,6 +78,8 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
   find: { long: [], words: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] },
   sort: { long: ["--output", "--compress-program"], short: { risky: "o", valued: "kStTy" } },
   rg: { long: ["--pre", "--hostname-bin"] },
+  // A lesskey file may set LESSOPEN, a command less runs on each file, even when it only copies to a pipe.
+  less: { long: ["--lesskey-file", "--lesskey-src", "--lesskey-content"], short: { risky: "k", valued: "bhjoOpPtTxyzD#" } },
   tar: {
     long: [
       // Run a program given on the command line (a remote archive's shell, `exec=` actions, a compressor).

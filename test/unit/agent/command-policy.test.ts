@@ -277,6 +277,24 @@ describe("core/agent: command policy", () => {
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("asks for a lesskey file given to less, which may set the command less runs on each file (LESSOPEN)", () => {
+    const defaults: CommandPolicy = { autoApprove: ["less"], deny: defaultDenyRules };
+    const asked = [
+      ["less --lesskey-src=keys.txt a.txt", "--lesskey-src"],
+      ["less --lesskey-s keys.txt a.txt", "--lesskey-src"],
+      ["less --lesskey-file=keys.bin a.txt", "--lesskey-file"],
+      ["less --lesskey-content='#env' a.txt", "--lesskey-content"],
+      ["less -kkeys.bin a.txt", "-k"],
+      ["less -Nk keys.bin a.txt", "-k"],
+    ];
+    for (const [command, option] of asked) {
+      const decision = decideCommand(command!, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", new RegExp(`^${option} is an option`), command);
+    }
+    for (const command of ["less a.txt", "less -N a.txt", "less -R +G log.txt", "less -pkey a.txt", "less -x4 a.txt"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("asks for a sed script that writes a file or runs a command, or one taken from a file, under a rule naming sed", () => {
     const defaults: CommandPolicy = { autoApprove: ["sed", "sed -n"], deny: defaultDenyRules };
     const asked = [
