@@ -208,8 +208,12 @@ class Collector {
       case "opaque":
         return add({ opaque: unwrapped.reason });
       case "runs": {
-        const { from, start, assigns } = unwrapped;
-        return this.wrapped([...layers, inner(from, start, args.length, assigns, call.suffix)], args.slice(start), call);
+        const { from, start, assigns, input } = unwrapped;
+        const run = inner(from, start, args.length, assigns, call.suffix);
+        if (!input) return this.wrapped([...layers, run], args.slice(start), call);
+        // `git log --format=--output=~/.bashrc | xargs git diff`: a word read from the input may be any option.
+        const read = { ...run, words: [...run.words, undefined], literalWords: [...run.literalWords, undefined] };
+        return this.wrapped([...layers, read], [...args.slice(start), args.at(-1)!], call);
       }
       case "also":
         add();

@@ -387,6 +387,19 @@ describe("core/agent: command policy", () => {
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("takes the words xargs reads as computed arguments of the command it runs", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log", "cat", "grep", "sed"], deny: defaultDenyRules };
+    // With the default rules: git log prints `--output=~/.bashrc`, xargs hands it to git diff, which overwrites the file.
+    const asked = ["git log --format=tformat:--output=/home/u/.bashrc -1 | xargs git diff", "ls | xargs -I{} git diff {}", "xargs -a args.txt git log", "ls | xargs env git diff", "ls | xargs -0 sed -n 1p"];
+    for (const command of asked) {
+      const decision = decideCommand(command, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /computed argument/, command);
+    }
+    for (const command of ["ls | xargs cat", "ls | xargs -I{} cat {}", "ls | xargs grep -n TODO"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+    assert.equal(decideCommand("ls | xargs rm -rf ~", defaults).kind, "deny");
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });
