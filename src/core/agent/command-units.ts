@@ -5,7 +5,7 @@
  * here-document, and the commands run by wrappers (`env`, `xargs`, `sudo`, `timeout`, `find -exec`…).
  */
 import type sh from "mvdan-sh";
-import { nodeType, present, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
+import { hasExtGlob, nodeType, present, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
 import { isShell, unwrapCommand } from "./command-wrappers";
 
 /** One command as written at one level: `sudo env A=1 npm test` has three, outermost first. */
@@ -81,6 +81,12 @@ class Collector {
   }
 
   private statement(stmt: ShellStmt, context: Context): void {
+    const first = this.units.length;
+    this.statementUnits(stmt, context);
+    if (present(stmt.Redirs).some((r) => hasExtGlob(r.Word))) this.qualified(first);
+  }
+
+  private statementUnits(stmt: ShellStmt, context: Context): void {
     const redirects = present(stmt.Redirs);
     const writes = context.writes || redirects.some((r) => writesFile(r, context.source));
     const inner = { ...context, writes };
@@ -107,8 +113,11 @@ class Collector {
       }
       case "ForClause": {
         const loop = cmd as sh.ForClause;
+        const first = this.units.length;
         this.nested(loop.Loop, inner);
-        return this.statements(present(loop.Do), inner);
+        this.statements(present(loop.Do), inner);
+        if (loop.Loop && nodeType(loop.Loop) === "WordIter" && present((loop.Loop as sh.WordIter).Items).some(hasExtGlob)) this.qualified(first);
+        return;
       }
       case "CaseClause": {
         const clause = cmd as sh.CaseClause;
@@ -187,7 +196,18 @@ class Collector {
     written.forEach((arg, i) => values[i]!.includes(undefined) && this.nested(arg, context));
     const feeds = [...redirectFeeds, ...this.units.slice(start)];
     const suffix = redirects.map((r) => ` ${context.source.text(r)}`).join("");
+    const first = this.units.length;
     this.wrapped([...context.outer, layerOf(context.source.text(call) + suffix, assigns, words, literalWords)], args, { suffix, redirects, feeds, context });
+    if (written.some(hasExtGlob)) this.qualified(first);
+  }
+
+  /**
+   * The units from `first` on cannot be approved automatically: zsh reads `*(…)` as a glob with
+   * qualifiers, and `*(e:'cmd':)` or `*(+cmd)` runs cmd (bash does not run such a line at all).
+   */
+  private qualified(first: number): void {
+    const opaque = "it has a pattern with parentheses (`*(…)`), which zsh reads as glob qualifiers that can run commands";
+    for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, opaque: this.units[i]!.opaque ?? opaque };
   }
 
   /**

@@ -83,6 +83,11 @@ export function wordValue(word: sh.Word | null | undefined, keepParameters = tru
   return value;
 }
 
+/** Whether the word has an unquoted `*(…)`, `?(…)`, `+(…)`, `@(…)` or `!(…)`: bash's extended globs, zsh's glob qualifiers. */
+export function hasExtGlob(word: sh.Word | null | undefined): boolean {
+  return (word?.Parts ?? []).some((part) => nodeType(part) === "ExtGlob");
+}
+
 /** Most words one word's braces may expand to before it counts as computed. */
 const maxBraceWords = 256;
 /** Unicode's private use area: each character stands for a quoted, escaped or expanded piece while braces expand. */

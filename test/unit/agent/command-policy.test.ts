@@ -400,6 +400,19 @@ describe("core/agent: command policy", () => {
     assert.equal(decideCommand("ls | xargs rm -rf ~", defaults).kind, "deny");
   });
 
+  it("asks for a pattern with parentheses, which zsh (the user's shell on macOS) reads as glob qualifiers that run commands", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log", "cat"], deny: defaultDenyRules };
+    // zsh runs `ls *(e:'touch x':)` by running touch for each file; the default `ls` rule allowed it.
+    const asked = ["ls *(e:'touch ~/pwned':)", "ls **/*(+evil)", "ls x*(e:'id':)", "cat < *(e:'id':)", "{ ls; } < ?(e:'id':)", "bash -c ls *(e:'id':)", "for f in *(e:'id':); do ls; done", "ls; ls @(a|b)"];
+    for (const command of asked) {
+      const decision = decideCommand(command, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /glob qualifiers that can run commands/, command);
+    }
+    assert.equal(decideCommand("env rm -rf / *(x)", defaults).kind, "deny");
+    for (const command of ["ls \"*(e:'id':)\"", "ls src/*.ts", "ls '*(x)'"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });
