@@ -15,6 +15,11 @@ interface ProgramOptions {
   readonly globalValued?: readonly string[];
   /** Short options of one subcommand, in place of `short` (`git grep -O` opens a pager; `git diff -O` orders files). */
   readonly subcommandShort?: Readonly<Record<string, ShortOptions>>;
+  /**
+   * Subcommands that read a path outside the repository as a file (git diff with one, in place of
+   * a pathspec, compares the two files as `--no-index` does): such a path, even after `--`, asks.
+   */
+  readonly outsidePaths?: readonly string[];
   /** Words after one subcommand that run a command given with them, matched whole or with `=value` (`git submodule foreach CMD`). */
   readonly subcommandWords?: Readonly<Record<string, readonly string[]>>;
   /**
@@ -43,6 +48,9 @@ interface ShortOptions {
   readonly valued: string;
 }
 
+/** An absolute path, one under the home folder, or one that climbs out with `..`. */
+const outsidePath = /^[/~]|(^|\/)\.\.(\/|$)/;
+
 /** What git's diff options take a value in the same word (`-U3`, `-M50%`, `-Oorder`), as format-patch and difftool read them. */
 const gitDiffValued = "UOSGlMCBI";
 
@@ -68,6 +76,7 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
       "format-patch": { risky: "o", valued: `v${gitDiffValued}` },
       difftool: { risky: "x", valued: `t${gitDiffValued}` },
     },
+    outsidePaths: ["diff"],
     subcommandWords: {
       submodule: ["foreach"],
       bisect: ["run"],
@@ -124,6 +133,10 @@ function riskyListed(words: readonly (string | undefined)[], options: ProgramOpt
       continue;
     }
     if (word === undefined) return "a computed argument";
+    if (subcommand !== undefined && options.outsidePaths?.includes(subcommand) && (word === "--" || !word.startsWith("-"))) {
+      const outside = words.slice(word === "--" ? i + 1 : i, word === "--" ? undefined : i + 1).find((w) => w !== undefined && outsidePath.test(w));
+      if (outside !== undefined) return `a path outside the workspace (${outside}), read as a file (${words[0]} ${subcommand} then works as --no-index)`;
+    }
     if (i === 1 && options.bundleFirst && options.short && !word.startsWith("-")) {
       const letter = [...word].find((l) => options.short!.risky.includes(l));
       if (letter) return `-${letter}`;

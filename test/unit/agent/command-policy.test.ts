@@ -233,6 +233,19 @@ describe("core/agent: command policy", () => {
     for (const command of ["env --uns X ls -la", "xargs --replace ls", "env -uS ls"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("asks for git diff with a path outside the workspace, which git reads as a file (an implicit --no-index)", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log"], deny: defaultDenyRules };
+    // With the default rules, `git diff /dev/null ~/.ssh/id_rsa` printed the key: a path outside the repository makes git diff compare files.
+    const asked = ["git diff /dev/null /home/u/.ssh/id_rsa", "git diff ~/.aws/credentials /dev/null", "git diff ../../other/.env a.txt", "git diff --stat -- /dev/null ../secret.txt"];
+    for (const command of asked) {
+      const decision = decideCommand(command, defaults);
+      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /^It has a path outside the workspace \(.+\), read as a file \(git diff then works as --no-index\), which always needs approval/, command);
+    }
+    const allowed = ["git diff HEAD~1 HEAD", "git diff main..feature", "git diff --stat HEAD -- src/a.ts", "git diff HEAD:../x", "git log -- ../x"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("asks for the commands git submodule foreach, git bisect run and git filter-branch run, under rules naming them", () => {
     const defaults: CommandPolicy = { autoApprove: ["git submodule", "git bisect", "git filter-branch"], deny: defaultDenyRules };
     const asked = [
