@@ -74,6 +74,13 @@ const table: readonly (readonly [string, Expected, string?])[] = [
   ["", "ask"],
 ];
 
+/** Asserts the command asks, with a reason the card shows that matches `reason`. */
+function assertAsks(command: string, policy: CommandPolicy, reason: RegExp): void {
+  const decision = decideCommand(command, policy);
+  assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
+  assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", reason, command);
+}
+
 describe("core/agent: command policy", () => {
   it("has a table of at least 40 commands", () => assert.ok(table.length >= 40, `${table.length}`));
 
@@ -126,11 +133,7 @@ describe("core/agent: command policy", () => {
       "sed -n -i.bak 1p a.txt",
       "sed -ni 1p a.txt",
     ];
-    for (const command of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /always needs approval/, command);
-    }
+    for (const command of asked) assertAsks(command, defaults, /always needs approval/);
     assert.match((decideCommand("git diff --output=x", defaults) as { reason: string }).reason, /^--output is an option that writes files/);
     const allowed = ["git diff", "git diff -C --stat", "git log -c -p", "git log -O order.txt", "git diff -- --output=x", "git status --short", "find . -name '*.ts' -type f", "sort in.txt", "rg -n TODO src", "sed -n 1,5p a.txt", "ls -la"];
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
@@ -140,11 +143,7 @@ describe("core/agent: command policy", () => {
     const defaults: CommandPolicy = { autoApprove: ["git", "sort", "sed"], deny: defaultDenyRules };
     // `-ro f` is `-r -o f`; `-uofile` is `-u -o file`: sort overwrites the file.
     const asked = ["sort -ro ~/.bashrc x", "sort -uo/home/u/.bashrc x", "sort -k2 -ro out.txt in.txt", "git grep -nO foo", "git grep -iOvi foo", "git grep -3O foo", "sed -Ei s/a/b/ a.txt"];
-    for (const command of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /^-[oOi] is an option that writes files/, command);
-    }
+    for (const command of asked) assertAsks(command, defaults, /^-[oOi] is an option that writes files/);
     // A letter after an option that takes a value is part of that value: `-to` splits fields on "o".
     const allowed = ["sort -rn in.txt", "sort -to in.txt", "sort -k1,1 -t: /etc/passwd", "sort --reverse in.txt", "git grep -nw foo", "git grep -eOops", "git grep -A3 -e TODO", "git log -pO order.txt", "sed -es/i/I/ a.txt", "sort -u -- -o"];
     // A subcommand named like an Object member once threw instead of deciding.
@@ -173,11 +172,7 @@ describe("core/agent: command policy", () => {
       ["sed --i=.bak s/a/b/ a.txt", "--in-place"],
       ["rg --hostname-bin=./x.sh --hyperlink-format=default TODO", "--hostname-bin"],
     ];
-    for (const [command, option] of asked) {
-      const decision = decideCommand(command!, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", new RegExp(`^${option} is an option`), command);
-    }
+    for (const [command, option] of asked) assertAsks(command!, defaults, new RegExp(`^${option} is an option`));
     // An option whose whole name is harmless stays so though a risky one starts with it (`--cc-cmd`).
     const allowed = ["git log --cc", "git log --oneline --stat", "git diff --output-indicator-new=+ --exit-code", "git diff --no-ext-diff", "git grep -n --column x", "sort --reverse --check in.txt", "sed -n --posix 1p a.txt", "rg --pre-glob '*.gz' TODO", "git log -- --out=x"];
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
@@ -216,11 +211,7 @@ describe("core/agent: command policy", () => {
       'git diff "$X"',
       "sort -r$X in.txt",
     ];
-    for (const command of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /always needs approval/, command);
-    }
+    for (const command of asked) assertAsks(command, defaults, /always needs approval/);
     const allowed = ["git rebase main", "git cherry-pick -x abc", "git clone -b main -o up https://x/r.git", "git log -c", "find -- . -name x", "awk '{ print $1 }' a.txt", "awk -F: -v n=2 'NR == n { print $1 }' /etc/passwd", "awk -- '/x/' a.txt", "sed -E -n 1p a.txt", "sed -n '$p' a.txt", "git log -- $f", "git log src/$f"];
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
@@ -237,11 +228,7 @@ describe("core/agent: command policy", () => {
     const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log"], deny: defaultDenyRules };
     // With the default rules, `git diff /dev/null ~/.ssh/id_rsa` printed the key: a path outside the repository makes git diff compare files.
     const asked = ["git diff /dev/null /home/u/.ssh/id_rsa", "git diff ~/.aws/credentials /dev/null", "git diff ../../other/.env a.txt", "git diff --stat -- /dev/null ../secret.txt"];
-    for (const command of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /^It has a path outside the workspace \(.+\), read as a file \(git diff then works as --no-index\), which always needs approval/, command);
-    }
+    for (const command of asked) assertAsks(command, defaults, /^It has a path outside the workspace \(.+\), read as a file \(git diff then works as --no-index\), which always needs approval/);
     const allowed = ["git diff HEAD~1 HEAD", "git diff main..feature", "git diff --stat HEAD -- src/a.ts", "git diff HEAD:../x", "git log -- ../x"];
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
@@ -256,11 +243,7 @@ describe("core/agent: command policy", () => {
       ["git filter-branch --msg-filter=sh HEAD", /^--msg-filter is an option/],
       ["git filter-branch --setup 'touch x' --index-filter true HEAD", /^--setup is an option/],
     ] as const;
-    for (const [command, reason] of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", reason, command);
-    }
+    for (const [command, reason] of asked) assertAsks(command, defaults, reason);
     const allowed = ["git submodule status", "git submodule update --init --recursive", "git bisect start HEAD v1.0", "git bisect good", "git bisect log", "git filter-branch --subdirectory-filter lib HEAD"];
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
     assert.equal(decideCommand("git log --grep foreach run", { autoApprove: ["git log"], deny: defaultDenyRules }).kind, "allow");
@@ -281,11 +264,7 @@ describe("core/agent: command policy", () => {
       ["tar -tvf a.tar --index-file=/home/u/.bashrc", "--index-file"],
       ["tar -cf x.tar --remove-files src", "--remove-files"],
     ];
-    for (const [command, option] of asked) {
-      const decision = decideCommand(command!, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", new RegExp(`^${option} is an option`), command);
-    }
+    for (const [command, option] of asked) assertAsks(command!, defaults, new RegExp(`^${option} is an option`));
     const allowed = ["tar -tf a.tar", "tar tvf a.tar", "tar -ztvf a.tgz", "tar czf out.tgz src", "tar -xzf a.tgz -C build", "tar --checkpoint=100 -cf x.tar .", "tar --list --file=a.tar", "tar -tf a.tar -T list.txt"];
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
@@ -300,11 +279,7 @@ describe("core/agent: command policy", () => {
       ["less -kkeys.bin a.txt", "-k"],
       ["less -Nk keys.bin a.txt", "-k"],
     ];
-    for (const [command, option] of asked) {
-      const decision = decideCommand(command!, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", new RegExp(`^${option} is an option`), command);
-    }
+    for (const [command, option] of asked) assertAsks(command!, defaults, new RegExp(`^${option} is an option`));
     for (const command of ["less a.txt", "less -N a.txt", "less -R +G log.txt", "less -pkey a.txt", "less -x4 a.txt"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
@@ -331,11 +306,7 @@ describe("core/agent: command policy", () => {
       "sed 's/[/]/x/w out' a.txt",
       "sed 'Z' a.txt",
     ];
-    for (const command of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /^It has a sed script that may write files or run commands, which always needs approval/, command);
-    }
+    for (const command of asked) assertAsks(command, defaults, /^It has a sed script that may write files or run commands, which always needs approval/);
     for (const [command, option] of [["sed -f script.sed a.txt", "-f"], ["sed -nf script.sed a.txt", "-f"], ["sed --file=script.sed a.txt", "--file"]]) {
       assert.match((decideCommand(command!, defaults) as { reason: string }).reason, new RegExp(`^${option} is an option`), command);
     }
@@ -374,11 +345,7 @@ describe("core/agent: command policy", () => {
       // A sequence is `-n -o`: what it makes is not worked out, so it is a computed argument.
       ["sort -{n..o} in.txt", /computed argument/],
     ] as const;
-    for (const [command, reason] of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", reason, command);
-    }
+    for (const [command, reason] of asked) assertAsks(command, defaults, reason);
     for (const command of ["rm -rf {~,build}", "rm -fr {/,}", "git {push,--force}"]) assert.equal(decideCommand(command, defaults).kind, "deny", command);
     // Quoted or escaped braces, and braces without a comma, are the word as written.
     const allowed = ["ls src/{a,b}.ts", 'git diff "{--output=x,a}"', "git diff \\{--output=x,a}", "git log HEAD@{1}..HEAD", "git diff stash@{0}", "echo {a}{b}", "git log HEAD~{1,2}"];
@@ -390,11 +357,7 @@ describe("core/agent: command policy", () => {
     const defaults: CommandPolicy = { autoApprove: ["ls", "git diff", "git log", "rg", "sed", "sort", "find", "tar", "awk", "grep", "cat"], deny: defaultDenyRules };
     // In a folder with files `--pre=sh` and `a.sh`, `rg x *` runs `sh a.sh`.
     const asked = ["rg touch *", "git diff *", "git log -p ?ake*", "git diff [-]-no-index .env x", "sed -n 1p *.ts", "sort *", "find * -name x", "tar -tf *.tar", "awk *"];
-    for (const command of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /computed argument/, command);
-    }
+    for (const command of asked) assertAsks(command, defaults, /computed argument/);
     // After `--`, after awk's program, quoted, or not at the start of the word, a glob names files only.
     const allowed = ["rg touch -- *", "rg touch src/*", "git diff -- *.ts", "git diff '*.ts'", "git log -- \\*", "sed -n 1p -- *.ts", "awk '{ print $1 }' *.log", "find . -name '*.ts'", "ls *", "grep -rn x *", "cat *.ts | sort"];
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
@@ -404,11 +367,7 @@ describe("core/agent: command policy", () => {
     const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log", "cat", "grep", "sed"], deny: defaultDenyRules };
     // With the default rules: git log prints `--output=~/.bashrc`, xargs hands it to git diff, which overwrites the file.
     const asked = ["git log --format=tformat:--output=/home/u/.bashrc -1 | xargs git diff", "ls | xargs -I{} git diff {}", "xargs -a args.txt git log", "ls | xargs env git diff", "ls | xargs -0 sed -n 1p"];
-    for (const command of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /computed argument/, command);
-    }
+    for (const command of asked) assertAsks(command, defaults, /computed argument/);
     for (const command of ["ls | xargs cat", "ls | xargs -I{} cat {}", "ls | xargs grep -n TODO"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
     assert.equal(decideCommand("ls | xargs rm -rf ~", defaults).kind, "deny");
   });
@@ -417,11 +376,7 @@ describe("core/agent: command policy", () => {
     const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log", "cat"], deny: defaultDenyRules };
     // zsh runs `ls *(e:'touch x':)` by running touch for each file; the default `ls` rule allowed it.
     const asked = ["ls *(e:'touch ~/pwned':)", "ls **/*(+evil)", "ls x*(e:'id':)", "cat < *(e:'id':)", "{ ls; } < ?(e:'id':)", "bash -c ls *(e:'id':)", "for f in *(e:'id':); do ls; done", "ls; ls @(a|b)"];
-    for (const command of asked) {
-      const decision = decideCommand(command, defaults);
-      assert.equal(decision.kind, "ask", `${command}: ${JSON.stringify(decision)}`);
-      assert.match(decision.kind === "ask" ? (decision.reason ?? "") : "", /glob qualifiers that can run commands/, command);
-    }
+    for (const command of asked) assertAsks(command, defaults, /glob qualifiers that can run commands/);
     assert.equal(decideCommand("env rm -rf / *(x)", defaults).kind, "deny");
     for (const command of ["ls \"*(e:'id':)\"", "ls src/*.ts", "ls '*(x)'"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
