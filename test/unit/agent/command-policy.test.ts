@@ -381,6 +381,29 @@ describe("core/agent: command policy", () => {
     for (const command of ["ls \"*(e:'id':)\"", "ls src/*.ts", "ls '*(x)'"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("refuses every spelling of the built-in rules, abbreviated options and other modes included, whatever the lists allow", () => {
+    const lenient: CommandPolicy = { autoApprove: ["rm", "chmod", "git push"], deny: defaultDenyRules };
+    const denied = [
+      // getopt_long reads `--rec` as `--recursive`; git reads `--force-w` as `--force-with-lease`.
+      ["rm --rec --force ~", "rm -rf ~"],
+      ["rm --r -f /", "rm -rf /"],
+      ["chmod --recur 777 .", "chmod -R 777"],
+      ["chmod -R 1777 .", "chmod -R 777"],
+      ["chmod -R u=rwx,g=rwx,o=rwx .", "chmod -R 777"],
+      ["chmod -R o+w .", "chmod -R 777"],
+      ["chmod -R 666 src", "chmod -R 777"],
+      ["git push --force-w origin main", "git push --force"],
+      ["git push --mirror", "git push --force"],
+      ["git push --mir origin", "git push --force"],
+    ];
+    for (const [command, rule] of denied) {
+      const decision = decideCommand(command!, lenient);
+      assert.equal(decision.kind === "deny" && decision.rule, rule, `${command}: ${JSON.stringify(decision)}`);
+    }
+    const allowed = ["rm --rec -f ./build", "chmod -R 755 .", "chmod -R g+w .", "chmod -R go-w .", "chmod 777 run.sh", "git push --follow-tags origin main", "git push -u origin main", "git push --force-if-includes"];
+    for (const command of allowed) assert.equal(decideCommand(command, lenient).kind, "allow", command);
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });
