@@ -20,6 +20,8 @@ interface ProgramOptions {
    * a pathspec, compares the two files as `--no-index` does): such a path, even after `--`, asks.
    */
   readonly outsidePaths?: readonly string[];
+  /** Subcommands judged by a rule of their own, given the words after them. */
+  readonly subcommandRules?: Readonly<Record<string, (args: readonly (string | undefined)[]) => string | undefined>>;
   /** Words after one subcommand that run a command given with them, matched whole or with `=value` (`git submodule foreach CMD`). */
   readonly subcommandWords?: Readonly<Record<string, readonly string[]>>;
   /**
@@ -46,6 +48,48 @@ interface ShortOptions {
   readonly risky: string;
   /** The letters of the program's other options that take a value: what follows one in a word is not an option. */
   readonly valued: string;
+}
+
+/** git config's options that write, edit (in an editor) or take another file; abbreviated as git reads them (`--ad`). */
+const gitConfigWrites = ["--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "--edit", "--file"];
+/** Its options that make it read, whatever the operands (`--get-regexp NAME VALUE-PATTERN`). */
+const gitConfigReads = ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list"];
+/** Options whose value is the next word, which is then no operand. */
+const gitConfigValued = ["--type", "--default", "--blob", "--comment"];
+
+/**
+ * What makes `git config` write a setting rather than read one: `git config core.fsmonitor CMD`
+ * (a value), `--add`, `--unset`…, `-e`, `-f FILE`, or the `set`/`unset`/`edit`… subcommands of
+ * newer git. A write can make the next approved `git status` run a command.
+ */
+function gitConfigWrite(args: readonly (string | undefined)[]): string | undefined {
+  if (args.includes(undefined)) return "a computed argument";
+  const verb = args.find((a) => !a!.startsWith("-"));
+  if (verb !== undefined && ["set", "unset", "edit", "rename-section", "remove-section"].includes(verb)) return `a setting to change (git config ${verb})`;
+  if (verb === "get" || verb === "list") return undefined;
+  let operands = 0;
+  let reads = false;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word === "--") {
+      operands += args.length - i - 1;
+      break;
+    }
+    if (!word.startsWith("-")) operands++;
+    else if (word.startsWith("--")) {
+      const name = word.split("=")[0]!;
+      const long = (list: readonly string[]) => name.length > 3 && list.find((o) => o.startsWith(name));
+      const writes = long(gitConfigWrites);
+      if (writes) return writes;
+      if (long(gitConfigReads)) reads = true;
+      else if (!word.includes("=") && long(gitConfigValued)) i++;
+    } else {
+      const letters = word.slice(1);
+      if (/[ef]/.test(letters)) return `-${/[ef]/.exec(letters)![0]}`;
+      if (letters.includes("l")) reads = true;
+    }
+  }
+  return operands >= 2 && !reads ? "a setting to change (git config with a value)" : undefined;
 }
 
 /** An absolute path, one under the home folder, or one that climbs out with `..`. */
@@ -77,6 +121,7 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
       difftool: { risky: "x", valued: `t${gitDiffValued}` },
     },
     outsidePaths: ["diff"],
+    subcommandRules: { config: gitConfigWrite },
     subcommandWords: {
       submodule: ["foreach"],
       bisect: ["run"],
@@ -129,7 +174,12 @@ function riskyListed(words: readonly (string | undefined)[], options: ProgramOpt
       const global = options.global.find((o) => word === o || word.startsWith(`${o}=`) || (!o.startsWith("--") && word.startsWith(o)));
       if (global) return global;
       if (options.globalValued?.includes(word)) i++;
-      else if (!word.startsWith("-")) subcommand = word;
+      else if (!word.startsWith("-")) {
+        subcommand = word;
+        const rule = options.subcommandRules && Object.hasOwn(options.subcommandRules, word) ? options.subcommandRules[word] : undefined;
+        const risky = rule?.(words.slice(i + 1));
+        if (risky) return risky;
+      }
       continue;
     }
     if (word === undefined) return "a computed argument";

@@ -249,6 +249,26 @@ describe("core/agent: command policy", () => {
     assert.equal(decideCommand("git log --grep foreach run", { autoApprove: ["git log"], deny: defaultDenyRules }).kind, "allow");
   });
 
+  it("asks for git config that changes a setting, which the next approved git status may then run, under a rule naming git config", () => {
+    const defaults: CommandPolicy = { autoApprove: ["git config", "git status"], deny: defaultDenyRules };
+    // `git config core.fsmonitor 'touch ~/pwned'`, then the default-approved `git status` runs touch.
+    const asked = [
+      ["git config core.fsmonitor 'touch ~/pwned'", /^It has a setting to change \(git config with a value\)/],
+      ["git config --global alias.st '!sh x.sh'", /setting to change/],
+      ["git config -- core.pager sh", /setting to change/],
+      ["git config set core.pager sh", /^It has a setting to change \(git config set\)/],
+      ["git config --ad core.hooksPath hooks", /^--add is an option/],
+      ["git config --unset user.name", /^--unset is an option/],
+      ["git config --rep core.editor vi", /^--replace-all is an option/],
+      ["git config --ed", /^--edit is an option/],
+      ["git config -e", /^-e is an option/],
+      ["git config -f /home/u/.bashrc a.b c", /^-f is an option/],
+    ] as const;
+    for (const [command, reason] of asked) assertAsks(command, defaults, reason);
+    const allowed = ["git config --get user.name", "git config user.name", "git config -l", "git config --list --show-origin", "git config --get-regexp 'remote\\..*' url", "git config --type bool core.bare", "git config --global --get user.email", "git config get user.name", "git config list"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("asks for tar's options that run a program or write files besides the archive, under a rule naming tar", () => {
     const defaults: CommandPolicy = { autoApprove: ["tar", "tar -tf"], deny: defaultDenyRules };
     const asked = [
