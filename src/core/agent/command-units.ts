@@ -5,7 +5,7 @@
  * here-document, and the commands run by wrappers (`env`, `xargs`, `sudo`, `timeout`, `find -exec`…).
  */
 import type sh from "mvdan-sh";
-import { hasExtGlob, nodeType, present, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
+import { nodeType, otherShellReading, present, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
 import { isShell, unwrapCommand } from "./command-wrappers";
 
 /** One command as written at one level: `sudo env A=1 npm test` has three, outermost first. */
@@ -83,7 +83,7 @@ class Collector {
   private statement(stmt: ShellStmt, context: Context): void {
     const first = this.units.length;
     this.statementUnits(stmt, context);
-    if (present(stmt.Redirs).some((r) => hasExtGlob(r.Word))) this.qualified(first);
+    this.readOtherwise(first, present(stmt.Redirs).map((r) => r.Word));
   }
 
   private statementUnits(stmt: ShellStmt, context: Context): void {
@@ -116,7 +116,7 @@ class Collector {
         const first = this.units.length;
         this.nested(loop.Loop, inner);
         this.statements(present(loop.Do), inner);
-        if (loop.Loop && nodeType(loop.Loop) === "WordIter" && present((loop.Loop as sh.WordIter).Items).some(hasExtGlob)) this.qualified(first);
+        if (loop.Loop && nodeType(loop.Loop) === "WordIter") this.readOtherwise(first, present((loop.Loop as sh.WordIter).Items));
         return;
       }
       case "CaseClause": {
@@ -198,16 +198,13 @@ class Collector {
     const suffix = redirects.map((r) => ` ${context.source.text(r)}`).join("");
     const first = this.units.length;
     this.wrapped([...context.outer, layerOf(context.source.text(call) + suffix, assigns, words, literalWords)], args, { suffix, redirects, feeds, context });
-    if (written.some(hasExtGlob)) this.qualified(first);
+    this.readOtherwise(first, written);
   }
 
-  /**
-   * The units from `first` on cannot be approved automatically: zsh reads `*(…)` as a glob with
-   * qualifiers, and `*(e:'cmd':)` or `*(+cmd)` runs cmd (bash does not run such a line at all).
-   */
-  private qualified(first: number): void {
-    const opaque = "it has a pattern with parentheses (`*(…)`), which zsh reads as glob qualifiers that can run commands";
-    for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, opaque: this.units[i]!.opaque ?? opaque };
+  /** The units from `first` on cannot be approved automatically when zsh or fish may read one of `words` otherwise. */
+  private readOtherwise(first: number, words: readonly (sh.Word | null)[]): void {
+    const opaque = words.map(otherShellReading).find((why) => why !== undefined);
+    if (opaque) for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, opaque: this.units[i]!.opaque ?? opaque };
   }
 
   /**

@@ -83,9 +83,24 @@ export function wordValue(word: sh.Word | null | undefined, keepParameters = tru
   return value;
 }
 
-/** Whether the word has an unquoted `*(…)`, `?(…)`, `+(…)`, `@(…)` or `!(…)`: bash's extended globs, zsh's glob qualifiers. */
-export function hasExtGlob(word: sh.Word | null | undefined): boolean {
-  return (word?.Parts ?? []).some((part) => nodeType(part) === "ExtGlob");
+/**
+ * Why a shell the user may run commands with (`$SHELL`) reads the word otherwise than bash does,
+ * in a way that can run a command; undefined when none does. zsh reads an unquoted `*(…)` (bash's
+ * extended glob) as glob qualifiers, and `*(e:'cmd':)` runs cmd. fish reads `\'` in single quotes
+ * as an escaped quote, so `'a\' '; cmd; #'` is bash's two strings but fish's string, cmd and a comment.
+ */
+export function otherShellReading(word: sh.Word | null | undefined): string | undefined {
+  const parts = word?.Parts ?? [];
+  if (parts.some((part) => nodeType(part) === "ExtGlob")) return "it has a pattern with parentheses (`*(…)`), which zsh reads as glob qualifiers that can run commands";
+  if (parts.every((part) => nodeType(part) === "Lit")) return undefined;
+  let fish = false;
+  // Substitutions are commands of their own, judged as such.
+  walk(word!, (node) => {
+    const type = nodeType(node);
+    if (type === "SglQuoted" && !(node as sh.SglQuoted).Dollar && /(^|[^\\])(\\\\)*\\$/.test((node as sh.SglQuoted).Value)) fish = true;
+    return !fish && type !== "CmdSubst" && type !== "ProcSubst";
+  });
+  return fish ? "it has a single-quoted string ending in a backslash, which fish reads as an escaped quote, running what follows" : undefined;
 }
 
 /** Most words one word's braces may expand to before it counts as computed. */

@@ -344,7 +344,6 @@ describe("core/agent: command policy", () => {
       "sed -n '2{p;q}' a.ts",
       "sed '/^$/d' a.ts",
       "sed '0,/x/s//y/' a.ts",
-      "sed '$a\\' a.ts",
       "sed 'a note; w x' a.ts",
       "sed 'r other.txt' a.ts",
       "sed -n 'w /dev/stdout' a.ts",
@@ -390,6 +389,16 @@ describe("core/agent: command policy", () => {
     for (const command of asked) assertAsks(command, defaults, /computed argument/);
     for (const command of ["ls | xargs cat", "ls | xargs -I{} cat {}", "ls | xargs grep -n TODO"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
     assert.equal(decideCommand("ls | xargs rm -rf ~", defaults).kind, "deny");
+  });
+
+  it("asks for a single-quoted string ending in a backslash, which fish (as the user's shell) reads as an escaped quote", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log", "grep", "sed"], deny: defaultDenyRules };
+    // bash: ls with the words `a\` and `; touch …; #`; fish: ls "a' ", then touch, then a comment. The default ls rule allowed it.
+    const asked = [String.raw`ls 'a\' '; touch ~/pwned; #'`, String.raw`git log 'x\\\' '; id; #'`, String.raw`ls $(ls 'a\')`, String.raw`for f in 'a\' '; id; #'; do ls; done`, String.raw`sed -e '$a\' f`];
+    for (const command of asked) assertAsks(command, defaults, /single-quoted string ending in a backslash, which fish reads as an escaped quote/);
+    // An even run of backslashes ends the string in fish too; other backslashes read the same in both.
+    const allowed = [String.raw`ls 'a\\' x`, String.raw`grep 'a\.b' f`, String.raw`grep -E '\bfoo\b' f`, String.raw`ls don\'t`, String.raw`ls "a\\" x`];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
   it("asks for a pattern with parentheses, which zsh (the user's shell on macOS) reads as glob qualifiers that run commands", () => {
