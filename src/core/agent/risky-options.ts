@@ -156,8 +156,8 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
  */
 export function riskyOption(words: readonly (string | undefined)[], literalWords = words): string | undefined {
   // A parameter at the start of a word or in an option (`$f`, `"$f"`, `-r$f`) may make it any option: `for f in --output=x; do git diff $f; done`.
-  // So may a glob at its start: `rg x *` in a folder with a file named `--pre=sh`.
-  words = words.map((word, i) => (word === undefined || /^[-$*?[]/.test(word) ? literalWords[i] : word));
+  // So may a glob at its start (`rg x *` in a folder with a file named `--pre=sh`), or an escape fish reads otherwise (`\x2d-output`).
+  words = words.map((word, i) => (word === undefined || /^[-$*?[]/.test(word) || (literalWords[i] === undefined && !word.includes("$")) ? literalWords[i] : word));
   const program = words[0]?.slice(words[0].lastIndexOf("/") + 1);
   if (program !== undefined && /^[gmn]?awk$/.test(program)) return riskyAwk(words);
   const options = program === undefined ? undefined : Object.hasOwn(programs, program) ? programs[program] : undefined;

@@ -114,11 +114,14 @@ const standInCount = 0x1900;
  * `--output=x` and `a`), each as `wordValue` reads it; one for a word without such braces. Only
  * unquoted, unescaped braces with a comma expand; a sequence (`-{n..o}`) is one computed word.
  * Without `keepParameters`, a word that starts with an unquoted glob (`*`, `?`, `[`) is computed
- * too: it expands to the names of files, and a file may be named `--pre=sh`.
+ * too: it expands to the names of files, and a file may be named `--pre=sh`. So is one with an
+ * unquoted escape that fish (as `$SHELL`) reads otherwise (`\x2d-output=…` is `--output=…`);
+ * with `keepParameters` it is read as bash reads it (`\rm` is rm), for rules and deny rules.
  */
 export function wordValues(word: sh.Word, keepParameters = true): (string | undefined)[] {
   const pieces: (string | undefined)[] = [];
   let masked = "";
+  let fish = false;
   const standIn = (value: string | undefined) => {
     pieces.push(value);
     masked += String.fromCharCode(standInFirst + Math.min(pieces.length - 1, standInCount));
@@ -130,8 +133,12 @@ export function wordValues(word: sh.Word, keepParameters = true): (string | unde
     }
     const raw = (part as sh.Lit).Value;
     for (let i = 0; i < raw.length; i++) {
-      if (raw[i] === "\\" && i + 1 < raw.length) standIn(raw[++i]);
-      else if (isStandIn(raw.charCodeAt(i))) standIn(raw[i]);
+      // fish reads `\x2d` as `-` (bash as `x2d`), and `\n`, `\u…`, `\0…` as characters of their own: the word is computed.
+      if (raw[i] === "\\" && i + 1 < raw.length) {
+        const escaped = raw[++i]!;
+        fish ||= fishEscapes.test(escaped);
+        standIn(escaped);
+      } else if (isStandIn(raw.charCodeAt(i))) standIn(raw[i]);
       else masked += raw[i];
     }
   }
@@ -140,7 +147,7 @@ export function wordValues(word: sh.Word, keepParameters = true): (string | unde
   const words = /\{.*,.*\}/s.test(masked) ? expandBraces(masked) : [masked];
   if (words.length >= maxBraceWords) return [undefined];
   return words.map((text) => {
-    if (!keepParameters && /^[*?[]/.test(text)) return undefined;
+    if (!keepParameters && (fish || /^[*?[]/.test(text))) return undefined;
     let value = "";
     for (const char of text) {
       const code = char.charCodeAt(0);
@@ -148,9 +155,13 @@ export function wordValues(word: sh.Word, keepParameters = true): (string | unde
       else if (pieces[code - standInFirst] === undefined) return undefined;
       else value += pieces[code - standInFirst];
     }
-    return value;
+    // With a parameter too, the word may start an option in fish though not in bash (`\x2d$f`).
+    return fish && value.includes("$") ? undefined : value;
   });
 }
+
+/** Letters after an unquoted backslash that fish reads as an escape sequence (bash as the letter). */
+const fishEscapes = /[abefnrtvxXuUc0-7]/;
 
 const isStandIn = (code: number) => code >= standInFirst && code < standInFirst + standInCount;
 

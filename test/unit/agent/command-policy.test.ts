@@ -401,6 +401,16 @@ describe("core/agent: command policy", () => {
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("takes a word with an unquoted escape that fish reads otherwise (\\x2d is -) as computed", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "git diff", "git log", "sort"], deny: defaultDenyRules };
+    // fish runs `git diff \x2d-output=~/.bashrc` as `git diff --output=~/.bashrc`; bash as `git diff x2d-output=…`.
+    for (const command of [String.raw`git diff \x2d-output=/home/u/.bashrc`, String.raw`sort \u002do out.txt in.txt`, String.raw`git log \055-ext-diff`, String.raw`git diff \x2d$f`]) assertAsks(command, defaults, /computed argument/);
+    // Rules and deny rules read the word as bash does: fish's rm (`\x72m`) is no approved command, bash's `\rm` is still rm.
+    assert.equal(decideCommand(String.raw`\x72m -rf build`, { autoApprove: ["ls"], deny: defaultDenyRules }).kind, "ask");
+    assert.equal(decideCommand(String.raw`\rm -rf ~`, { autoApprove: ["rm"], deny: defaultDenyRules }).kind, "deny");
+    for (const command of [String.raw`ls hello\ world`, String.raw`git log -- \*.ts`, String.raw`ls a\nb`]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("asks for a pattern with parentheses, which zsh (the user's shell on macOS) reads as glob qualifiers that run commands", () => {
     const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log", "cat"], deny: defaultDenyRules };
     // zsh runs `ls *(e:'touch x':)` by running touch for each file; the default `ls` rule allowed it.
