@@ -16,7 +16,14 @@ export const nodeType = (node: ShellNode): string => sh.syntax.NodeType(node);
 /** Visits `node` and everything under it; `visit` returns false to skip a node's children. */
 export function walk(node: ShellNode, visit: (node: ShellNode) => boolean): void {
   // Walk also calls back with null after each node's children.
-  sh.syntax.Walk(node, (n) => (n ? visit(n) : true));
+  sh.syntax.Walk(node, (n) => {
+    if (!n) return true;
+    const deeper = visit(n);
+    // The parser's Walk leaves out a slice's offset and length (`${HOME:$(cmd)}` runs cmd).
+    const slice = deeper && nodeType(n) === "ParamExp" ? (n as sh.ParamExp).Slice : null;
+    for (const part of [slice?.Offset, slice?.Length]) if (part) walk(part, visit);
+    return deeper;
+  });
 }
 
 /** A parsed script and its text, addressed by the parser's UTF-8 byte offsets. */
