@@ -5,7 +5,7 @@
  * here-document, and the commands run by wrappers (`env`, `xargs`, `sudo`, `timeout`, `find -exec`…).
  */
 import type sh from "mvdan-sh";
-import { nodeType, otherShellReading, present, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
+import { nodeType, otherShellReading, present, quotedCodeReason, runsQuotedCode, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
 import { isShell, unwrapCommand } from "./command-wrappers";
 
 /** One command as written at one level: `sudo env A=1 npm test` has three, outermost first. */
@@ -141,7 +141,9 @@ class Collector {
       case "TestClause":
       case "ArithmCmd":
       case "LetClause":
-        return this.nested(cmd, inner);
+        this.nested(cmd, inner);
+        if (runsQuotedCode(cmd)) this.add({ layers: [...context.outer, layerOf(context.source.text(cmd), [], [])], writesFile: writes, opaque: quotedCodeReason, feeds });
+        return;
       default:
         this.nested(cmd, inner);
         this.add({ layers: [...context.outer, layerOf(context.source.text(cmd), [], [])], writesFile: writes, opaque: `the shell construct ${nodeType(cmd)} is not understood`, feeds });
@@ -201,9 +203,12 @@ class Collector {
     this.readOtherwise(first, written);
   }
 
-  /** The units from `first` on cannot be approved automatically when zsh or fish may read one of `words` otherwise. */
+  /**
+   * The units from `first` on cannot be approved automatically when zsh or fish may read one of
+   * `words` otherwise, or bash runs quoted text in one.
+   */
   private readOtherwise(first: number, words: readonly (sh.Word | null)[]): void {
-    const opaque = words.map(otherShellReading).find((why) => why !== undefined);
+    const opaque = words.map((word) => otherShellReading(word) ?? (runsQuotedCode(word) ? quotedCodeReason : undefined)).find((why) => why !== undefined);
     if (opaque) for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, opaque: this.units[i]!.opaque ?? opaque };
   }
 

@@ -110,6 +110,35 @@ export function otherShellReading(word: sh.Word | null | undefined): string | un
   return fish ? "it has a single-quoted string ending in a backslash, which fish reads as an escaped quote, running what follows" : undefined;
 }
 
+const arithmeticNodes = new Set(["ArithmExp", "ArithmCmd", "LetClause", "TestClause"]);
+export const quotedCodeReason = "it has quoted text that bash evaluates as arithmetic, running a command written in it (`${a['$(cmd)']}`)";
+
+/**
+ * Whether quoted text under `node` holds a substitution that bash runs all the same: it evaluates
+ * `$(( 'a[$(cmd)]' ))`, `${a['$(cmd)']}`, `${x:'$(cmd)'}` and `[[ 'a[$(cmd)]' -eq 0 ]]` as
+ * arithmetic, whose array subscripts expand `$(cmd)`.
+ */
+export function runsQuotedCode(node: ShellNode | null | undefined): boolean {
+  if (!node) return false;
+  let found = false;
+  walk(node, (n) => {
+    if (arithmeticNodes.has(nodeType(n))) found ||= quotedSubstitution(n);
+    else if (nodeType(n) === "ParamExp") {
+      const p = n as sh.ParamExp;
+      found ||= [p.Index, p.Slice?.Offset, p.Slice?.Length].some(quotedSubstitution);
+    }
+    return !found;
+  });
+  return found;
+}
+
+/** Whether a single-quoted string under `node` has `$(` or a backtick in it. */
+function quotedSubstitution(node: ShellNode | null | undefined): boolean {
+  let found = false;
+  if (node) walk(node, (n) => !(found ||= nodeType(n) === "SglQuoted" && /\$\(|`/.test((n as sh.SglQuoted).Value)));
+  return found;
+}
+
 /** Most words one word's braces may expand to before it counts as computed. */
 const maxBraceWords = 256;
 /** Unicode's private use area: each character stands for a quoted, escaped or expanded piece while braces expand. */

@@ -454,6 +454,15 @@ describe("core/agent: command policy", () => {
     assert.equal(decideCommand("ls ${HOME:1:2}", defaults).kind, "allow");
   });
 
+  it("asks for quoted text that bash evaluates as arithmetic, whose array subscripts run commands", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log"], deny: defaultDenyRules };
+    // Quoted, `$(touch …)` is no substitution to the parser, but bash runs it when it evaluates the text as arithmetic.
+    const asked = ["ls ${a['$(touch ~/pwned)']}", "ls $(( 'a[$(touch ~/pwned)]' ))", "ls ${HOME:'$(touch ~/pwned)'}", "ls ${a['`touch ~/pwned`']}", "ls && [[ 'a[$(touch ~/pwned)]' -eq 0 ]]", "ls && [[ -v 'a[$(touch ~/pwned)]' ]]"];
+    for (const command of asked) assertAsks(command, defaults, /quoted text that bash evaluates as arithmetic/);
+    const allowed = ["ls '$(id)'", "ls ${x:-'$(id)'}", "ls $(( 1 + 2 ))", "ls ${a[1]}", "ls && [[ -f x ]]", "ls && (( 1 ))"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });
