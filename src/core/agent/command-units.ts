@@ -5,7 +5,7 @@
  * here-document, and the commands run by wrappers (`env`, `xargs`, `sudo`, `timeout`, `find -exec`…).
  */
 import type sh from "mvdan-sh";
-import { nodeType, present, ShellSource, walk, wordValue, type ShellNode, type ShellStmt } from "./shell-syntax";
+import { nodeType, otherShellReading, present, quotedCodeReason, runsQuotedCode, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
 import { isShell, unwrapCommand } from "./command-wrappers";
 
 /** One command as written at one level: `sudo env A=1 npm test` has three, outermost first. */
@@ -81,6 +81,12 @@ class Collector {
   }
 
   private statement(stmt: ShellStmt, context: Context): void {
+    const first = this.units.length;
+    this.statementUnits(stmt, context);
+    this.readOtherwise(first, present(stmt.Redirs).map((r) => r.Word));
+  }
+
+  private statementUnits(stmt: ShellStmt, context: Context): void {
     const redirects = present(stmt.Redirs);
     const writes = context.writes || redirects.some((r) => writesFile(r, context.source));
     const inner = { ...context, writes };
@@ -107,8 +113,11 @@ class Collector {
       }
       case "ForClause": {
         const loop = cmd as sh.ForClause;
+        const first = this.units.length;
         this.nested(loop.Loop, inner);
-        return this.statements(present(loop.Do), inner);
+        this.statements(present(loop.Do), inner);
+        if (loop.Loop && nodeType(loop.Loop) === "WordIter") this.readOtherwise(first, present((loop.Loop as sh.WordIter).Items));
+        return;
       }
       case "CaseClause": {
         const clause = cmd as sh.CaseClause;
@@ -132,7 +141,9 @@ class Collector {
       case "TestClause":
       case "ArithmCmd":
       case "LetClause":
-        return this.nested(cmd, inner);
+        this.nested(cmd, inner);
+        if (runsQuotedCode(cmd)) this.add({ layers: [...context.outer, layerOf(context.source.text(cmd), [], [])], writesFile: writes, opaque: quotedCodeReason, feeds });
+        return;
       default:
         this.nested(cmd, inner);
         this.add({ layers: [...context.outer, layerOf(context.source.text(cmd), [], [])], writesFile: writes, opaque: `the shell construct ${nodeType(cmd)} is not understood`, feeds });
@@ -175,15 +186,30 @@ class Collector {
     const start = this.units.length;
     const assignNodes = present(call.Assigns);
     const assigns = assignNodes.map(assignValue);
-    const args = present(call.Args);
-    const words = args.map((arg) => wordValue(arg));
-    const literalWords = args.map((arg) => wordValue(arg, false));
+    const written = present(call.Args);
+    // `git diff {--output=x,a}` runs `git diff --output=x a`: each word braces make is judged, and stands with its syntax.
+    const values = written.map((arg) => wordValues(arg));
+    const literalValues = written.map((arg) => wordValues(arg, false));
+    const args = written.flatMap((arg, i) => values[i]!.map(() => arg));
+    const words = values.flat();
+    const literalWords = literalValues.flat();
     // A word with a value has no substitution in it: only the others are searched (walking is slow).
     assignNodes.forEach((assign, i) => assigns[i] === undefined && this.nested(assign, context));
-    args.forEach((arg, i) => words[i] === undefined && this.nested(arg, context));
+    written.forEach((arg, i) => values[i]!.includes(undefined) && this.nested(arg, context));
     const feeds = [...redirectFeeds, ...this.units.slice(start)];
     const suffix = redirects.map((r) => ` ${context.source.text(r)}`).join("");
+    const first = this.units.length;
     this.wrapped([...context.outer, layerOf(context.source.text(call) + suffix, assigns, words, literalWords)], args, { suffix, redirects, feeds, context });
+    this.readOtherwise(first, written);
+  }
+
+  /**
+   * The units from `first` on cannot be approved automatically when zsh or fish may read one of
+   * `words` otherwise, or bash runs quoted text in one.
+   */
+  private readOtherwise(first: number, words: readonly (sh.Word | null)[]): void {
+    const opaque = words.map((word) => otherShellReading(word) ?? (runsQuotedCode(word) ? quotedCodeReason : undefined)).find((why) => why !== undefined);
+    if (opaque) for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, opaque: this.units[i]!.opaque ?? opaque };
   }
 
   /**
@@ -204,8 +230,12 @@ class Collector {
       case "opaque":
         return add({ opaque: unwrapped.reason });
       case "runs": {
-        const { from, start, assigns } = unwrapped;
-        return this.wrapped([...layers, inner(from, start, args.length, assigns, call.suffix)], args.slice(start), call);
+        const { from, start, assigns, input } = unwrapped;
+        const run = inner(from, start, args.length, assigns, call.suffix);
+        if (!input) return this.wrapped([...layers, run], args.slice(start), call);
+        // `git log --format=--output=~/.bashrc | xargs git diff`: a word read from the input may be any option.
+        const read = { ...run, words: [...run.words, undefined], literalWords: [...run.literalWords, undefined] };
+        return this.wrapped([...layers, read], [...args.slice(start), args.at(-1)!], call);
       }
       case "also":
         add();
@@ -213,7 +243,7 @@ class Collector {
         return;
       case "script": {
         // Parameters in the outer words expand before the inner shell parses: `bash -c "$CMD"` is computed.
-        const parts = args.slice(unwrapped.from, unwrapped.to).map((arg) => wordValue(arg, false));
+        const parts = last.literalWords.slice(unwrapped.from, unwrapped.to);
         const script = parts.some((p) => p === undefined) ? undefined : parts.join(" ").slice(unwrapped.skip ?? 0);
         if (script === undefined) return add({ opaque: `the script given to ${last.words[0]} is computed, so its commands cannot be checked` });
         if (!this.innerScript(layers, script, call)) add({ opaque: `the script given to ${last.words[0]} does not parse` });

@@ -7,8 +7,11 @@
 export type Unwrapped =
   /** Not a wrapper, or a wrapper with nothing to run (`env` alone prints the environment). */
   | { readonly kind: "plain" }
-  /** Runs words[start…] with the NAME=value words[from…start) set (`env`). */
-  | { readonly kind: "runs"; readonly from: number; readonly start: number; readonly assigns: readonly (string | undefined)[] }
+  /**
+   * Runs words[start…] with the NAME=value words[from…start) set (`env`); `input` when it adds
+   * words it reads to them (`xargs`).
+   */
+  | { readonly kind: "runs"; readonly from: number; readonly start: number; readonly assigns: readonly (string | undefined)[]; readonly input?: boolean }
   /** Runs itself and, besides, each command words[start…end) (`find -exec`). */
   | { readonly kind: "also"; readonly commands: readonly { readonly start: number; readonly end: number }[] }
   /** Runs a script: words[from…to) joined with spaces, the first `skip` characters left out (`--command=`). */
@@ -26,6 +29,8 @@ interface WrapperOptions {
   readonly positional?: number;
   /** NAME=value words may come before the command. */
   readonly assigns?: boolean;
+  /** The command gets more words, read from the input or a file (`xargs`). */
+  readonly input?: boolean;
 }
 
 const wrappers: Readonly<Record<string, WrapperOptions>> = {
@@ -38,7 +43,7 @@ const wrappers: Readonly<Record<string, WrapperOptions>> = {
   setsid: { valued: [] },
   timeout: { valued: ["s", "k", "signal", "kill-after"], positional: 1 },
   stdbuf: { valued: ["i", "o", "e", "input", "output", "error"] },
-  xargs: { valued: ["I", "L", "n", "P", "s", "d", "E", "a", "max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"] },
+  xargs: { valued: ["I", "L", "n", "P", "s", "d", "E", "a", "max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"], input: true },
   command: { valued: [] },
   exec: { valued: ["a"] },
 };
@@ -98,7 +103,7 @@ function wrapped(name: string, words: readonly (string | undefined)[], options: 
     break;
   }
   if (i >= words.length) return { kind: "plain" };
-  return { kind: "runs", from: from ?? i, start: i, assigns: from === undefined ? [] : words.slice(from, i) };
+  return { kind: "runs", from: from ?? i, start: i, assigns: from === undefined ? [] : words.slice(from, i), ...(options.input ? { input: true } : {}) };
 }
 
 /**

@@ -16,12 +16,25 @@ export interface DenyRule {
   readonly units?: (units: CommandUnits) => string | undefined;
 }
 
+/**
+ * Whether `word` is the long option `name` or an abbreviation of it at least `shortest` characters
+ * long: getopt_long takes any unambiguous prefix (`rm --rec` is `rm --recursive`).
+ */
+const abbreviates = (word: string | undefined, name: string, shortest: number) => {
+  const option = word?.split("=")[0];
+  return option !== undefined && option.length >= shortest && name.startsWith(option);
+};
+
 const recursiveRemoval = (words: readonly (string | undefined)[], targets: (target: string) => boolean) => {
   if (commandName(words[0]) !== "rm") return false;
   const options = words.slice(1).filter((w) => w?.startsWith("-") && w !== "--");
-  const recursive = options.some((o) => o === "--recursive" || /^-[a-zA-Z]*[rR]/.test(o!));
+  // rm has no other long option starting with r.
+  const recursive = options.some((o) => abbreviates(o, "--recursive", 3) || /^-[a-zA-Z]*[rR]/.test(o!));
   return recursive && words.slice(1).some((w) => w !== undefined && targets(normalTarget(w)));
 };
+
+/** A chmod mode that lets every user write: others' digit with the write bit (`777`, `1777`), or `o`/`a` given `w`. */
+const everyoneWrites = (mode: string) => /^0*[0-7]?[0-7]{2}[2367]$/.test(mode) || mode.split(",").some((clause) => /^[ugo]*[oa][ugoa]*[+=][rwxXstugo]*w/.test(clause));
 
 /** `/*`, `//`, `/.`, `~/`, `${HOME}/*` and the like, as `/`, `~` or `$HOME`. */
 function normalTarget(word: string): string {
@@ -64,12 +77,13 @@ export const builtInDenyRules: readonly DenyRule[] = [
     layer: (words) => commandName(words[0]) === "dd",
   },
   {
+    // Any spelling that lets every user write: 777, 1777, a=rwx, o+w, u=rwx,g=rwx,o=rwx.
     rule: "chmod -R 777",
     reason: "it makes a whole tree writable by every user",
     layer: (words) =>
       commandName(words[0]) === "chmod" &&
-      words.some((w) => w === "--recursive" || /^-[a-zA-Z]*R/.test(w ?? "")) &&
-      words.some((w) => /^(0?777|(a|ugo)[+=]rwx)$/.test(w ?? "")),
+      words.some((w) => abbreviates(w, "--recursive", 5) || /^-[a-zA-Z]*R/.test(w ?? "")) &&
+      words.some((w) => w !== undefined && everyoneWrites(w)),
   },
   {
     rule: "curl | sh",
@@ -109,5 +123,6 @@ function forcePush(words: readonly (string | undefined)[]): boolean {
   // Global options before the subcommand; these take a value in the next word.
   while (words[i]?.startsWith("-")) i += ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"].includes(words[i]!) ? 2 : 1;
   if (words[i] !== "push") return false;
-  return words.slice(i + 1).some((w) => w !== undefined && (/^--force(-with-lease)?(=.*)?$/.test(w) || /^-[a-zA-Z]*f/.test(w) || /^\+[^+]/.test(w)));
+  // `--force-w` is `--force-with-lease`; `--mirror` force-updates every ref on the remote.
+  return words.slice(i + 1).some((w) => w !== undefined && (w === "--force" || abbreviates(w, "--force-with-lease", 8) || abbreviates(w, "--mirror", 4) || /^-[a-zA-Z]*f/.test(w) || /^\+[^+]/.test(w)));
 }

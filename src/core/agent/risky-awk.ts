@@ -19,11 +19,12 @@ const valuedLong = ["--field-separator", "--assign", "--source"];
 
 /** The risky option or program of an awk command, as `riskyOption` reports it. */
 export function riskyAwk(words: readonly (string | undefined)[]): string | undefined {
-  if (words.includes(undefined, 1)) return "a computed argument";
+  const computed = "a computed argument";
   const texts: string[] = [];
   let i = 1;
   for (; i < words.length; i++) {
-    const word = words[i]!;
+    const word = words[i];
+    if (word === undefined) return computed;
     if (word === "--") {
       i++;
       break;
@@ -46,10 +47,18 @@ export function riskyAwk(words: readonly (string | undefined)[]): string | undef
       value = word.length > at + 2 ? word.slice(at + 2) : undefined;
     }
     if (option === "") continue;
-    value ??= words[++i];
-    if (option === "e" || option === "--source") texts.push(value ?? "");
+    if (value === undefined && ++i < words.length) value = words[i];
+    if (option === "e" || option === "--source") {
+      if (value === undefined && i < words.length) return computed;
+      texts.push(value ?? "");
+    }
   }
-  // The first operand is the program unless -e gave it; the rest are files and assignments.
-  if (texts.length === 0 && i < words.length) texts.push(words[i]!);
+  // The first operand is the program unless -e gave it; the rest are files and assignments, never
+  // options (awk reads options up to the program only), so a glob there (`awk 1 *.log`) is safe.
+  if (texts.length === 0 && i < words.length) {
+    const program = words[i];
+    if (program === undefined) return computed;
+    texts.push(program);
+  }
   return texts.some((text) => runsOrWrites.test(text)) ? riskyProgram : undefined;
 }

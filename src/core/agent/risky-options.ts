@@ -6,6 +6,7 @@
  * as it approves no output redirection; the command then asks.
  */
 import { riskyAwk } from "./risky-awk";
+import { riskySed } from "./risky-sed";
 
 interface ProgramOptions {
   /** Options of the program itself, before its subcommand (`git -C dir log`): only there. */
@@ -15,6 +16,15 @@ interface ProgramOptions {
   /** Short options of one subcommand, in place of `short` (`git grep -O` opens a pager; `git diff -O` orders files). */
   readonly subcommandShort?: Readonly<Record<string, ShortOptions>>;
   /**
+   * Subcommands that read a path outside the repository as a file (git diff with one, in place of
+   * a pathspec, compares the two files as `--no-index` does): such a path, even after `--`, asks.
+   */
+  readonly outsidePaths?: readonly string[];
+  /** Subcommands judged by a rule of their own, given the words after them. */
+  readonly subcommandRules?: Readonly<Record<string, (args: readonly (string | undefined)[]) => string | undefined>>;
+  /** Words after one subcommand that run a command given with them, matched whole or with `=value` (`git submodule foreach CMD`). */
+  readonly subcommandWords?: Readonly<Record<string, readonly string[]>>;
+  /**
    * Long options, matched whole, with `=value`, or abbreviated: getopt_long and git read any
    * unambiguous prefix (`--out=x` is `--output=x`), and an ambiguous one is an error, so every
    * prefix counts, except the exact names in `safeLong`.
@@ -23,6 +33,8 @@ interface ProgramOptions {
   /** Harmless options whose whole name is also a prefix of a risky one (`git log --cc`, not `--cc-cmd`). */
   readonly safeLong?: readonly string[];
   readonly short?: ShortOptions;
+  /** A first word without a dash is a bundle of short options, their values in the words after it (`tar xIf prog a.tar`). */
+  readonly bundleFirst?: boolean;
   /** Find-style single-dash words, matched whole; `--` does not end them. */
   readonly words?: readonly string[];
 }
@@ -37,6 +49,51 @@ interface ShortOptions {
   /** The letters of the program's other options that take a value: what follows one in a word is not an option. */
   readonly valued: string;
 }
+
+/** git config's options that write, edit (in an editor) or take another file; abbreviated as git reads them (`--ad`). */
+const gitConfigWrites = ["--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "--edit", "--file"];
+/** Its options that make it read, whatever the operands (`--get-regexp NAME VALUE-PATTERN`). */
+const gitConfigReads = ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list"];
+/** Options whose value is the next word, which is then no operand. */
+const gitConfigValued = ["--type", "--default", "--blob", "--comment"];
+
+/**
+ * What makes `git config` write a setting rather than read one: `git config core.fsmonitor CMD`
+ * (a value), `--add`, `--unset`…, `-e`, `-f FILE`, or the `set`/`unset`/`edit`… subcommands of
+ * newer git. A write can make the next approved `git status` run a command.
+ */
+function gitConfigWrite(args: readonly (string | undefined)[]): string | undefined {
+  if (args.includes(undefined)) return "a computed argument";
+  const verb = args.find((a) => !a!.startsWith("-"));
+  if (verb !== undefined && ["set", "unset", "edit", "rename-section", "remove-section"].includes(verb)) return `a setting to change (git config ${verb})`;
+  if (verb === "get" || verb === "list") return undefined;
+  let operands = 0;
+  let reads = false;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word === "--") {
+      operands += args.length - i - 1;
+      break;
+    }
+    if (!word.startsWith("-")) operands++;
+    else if (word.startsWith("--")) {
+      const name = word.split("=")[0]!;
+      const long = (list: readonly string[]) => name.length > 3 && list.find((o) => o.startsWith(name));
+      const writes = long(gitConfigWrites);
+      if (writes) return writes;
+      if (long(gitConfigReads)) reads = true;
+      else if (!word.includes("=") && long(gitConfigValued)) i++;
+    } else {
+      const letters = word.slice(1);
+      if (/[ef]/.test(letters)) return `-${/[ef]/.exec(letters)![0]}`;
+      if (letters.includes("l")) reads = true;
+    }
+  }
+  return operands >= 2 && !reads ? "a setting to change (git config with a value)" : undefined;
+}
+
+/** An absolute path, one under the home folder, or one that climbs out with `..`. */
+const outsidePath = /^[/~]|(^|\/)\.\.(\/|$)/;
 
 /** What git's diff options take a value in the same word (`-U3`, `-M50%`, `-Oorder`), as format-patch and difftool read them. */
 const gitDiffValued = "UOSGlMCBI";
@@ -63,10 +120,31 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
       "format-patch": { risky: "o", valued: `v${gitDiffValued}` },
       difftool: { risky: "x", valued: `t${gitDiffValued}` },
     },
+    outsidePaths: ["diff"],
+    subcommandRules: { config: gitConfigWrite },
+    subcommandWords: {
+      submodule: ["foreach"],
+      bisect: ["run"],
+      // A shell script: no abbreviations.
+      "filter-branch": ["--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"],
+    },
   },
   find: { long: [], words: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] },
   sort: { long: ["--output", "--compress-program"], short: { risky: "o", valued: "kStTy" } },
   rg: { long: ["--pre", "--hostname-bin"] },
+  // A lesskey file may set LESSOPEN, a command less runs on each file, even when it only copies to a pipe.
+  less: { long: ["--lesskey-file", "--lesskey-src", "--lesskey-content"], short: { risky: "k", valued: "bhjoOpPtTxyzD#" } },
+  tar: {
+    long: [
+      // Run a program given on the command line (a remote archive's shell, `exec=` actions, a compressor).
+      "--to-command", "--checkpoint-action", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command",
+      // Write or delete files besides the archive.
+      "--index-file", "--volno-file", "--remove-files",
+    ],
+    safeLong: ["--checkpoint"],
+    short: { risky: "IF", valued: "bCfgHKLNTVX" },
+    bundleFirst: true,
+  },
   // `-I` is macOS sed's in-place edit. Not `-l`: it takes a value in GNU sed but not in macOS sed, where `sed -li` edits in place.
   sed: { long: ["--in-place"], short: { risky: "iI", valued: "ef" } },
 };
@@ -78,11 +156,17 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
  */
 export function riskyOption(words: readonly (string | undefined)[], literalWords = words): string | undefined {
   // A parameter at the start of a word or in an option (`$f`, `"$f"`, `-r$f`) may make it any option: `for f in --output=x; do git diff $f; done`.
-  words = words.map((word, i) => (word === undefined || /^[-$]/.test(word) ? literalWords[i] : word));
+  // So may a glob at its start (`rg x *` in a folder with a file named `--pre=sh`), or an escape fish reads otherwise (`\x2d-output`).
+  words = words.map((word, i) => (word === undefined || /^[-$*?[]/.test(word) || (literalWords[i] === undefined && !word.includes("$")) ? literalWords[i] : word));
   const program = words[0]?.slice(words[0].lastIndexOf("/") + 1);
   if (program !== undefined && /^[gmn]?awk$/.test(program)) return riskyAwk(words);
   const options = program === undefined ? undefined : Object.hasOwn(programs, program) ? programs[program] : undefined;
   if (!options) return undefined;
+  return riskyListed(words, options) ?? (program === "sed" ? riskySed(words) : undefined);
+}
+
+/** The first of the program's risky options in `words`, as `riskyOption` reports it. */
+function riskyListed(words: readonly (string | undefined)[], options: ProgramOptions): string | undefined {
   let subcommand: string | undefined;
   for (let i = 1; i < words.length; i++) {
     const word = words[i];
@@ -90,13 +174,29 @@ export function riskyOption(words: readonly (string | undefined)[], literalWords
       const global = options.global.find((o) => word === o || word.startsWith(`${o}=`) || (!o.startsWith("--") && word.startsWith(o)));
       if (global) return global;
       if (options.globalValued?.includes(word)) i++;
-      else if (!word.startsWith("-")) subcommand = word;
+      else if (!word.startsWith("-")) {
+        subcommand = word;
+        const rule = options.subcommandRules && Object.hasOwn(options.subcommandRules, word) ? options.subcommandRules[word] : undefined;
+        const risky = rule?.(words.slice(i + 1));
+        if (risky) return risky;
+      }
       continue;
     }
     if (word === undefined) return "a computed argument";
+    if (subcommand !== undefined && options.outsidePaths?.includes(subcommand) && (word === "--" || !word.startsWith("-"))) {
+      const outside = words.slice(word === "--" ? i + 1 : i, word === "--" ? undefined : i + 1).find((w) => w !== undefined && outsidePath.test(w));
+      if (outside !== undefined) return `a path outside the workspace (${outside}), read as a file (${words[0]} ${subcommand} then works as --no-index)`;
+    }
+    if (i === 1 && options.bundleFirst && options.short && !word.startsWith("-")) {
+      const letter = [...word].find((l) => options.short!.risky.includes(l));
+      if (letter) return `-${letter}`;
+      continue;
+    }
     // After `--` the words are paths, not options; find reads on (`find -- . -delete`).
     if (word === "--" && !options.words) return undefined;
     if (options.words?.includes(word)) return word;
+    const runs = subcommand !== undefined && options.subcommandWords && Object.hasOwn(options.subcommandWords, subcommand) ? options.subcommandWords[subcommand]!.find((o) => word === o || word.startsWith(`${o}=`)) : undefined;
+    if (runs) return runs.startsWith("-") ? runs : `a command that ${subcommand} ${runs} runs`;
     if (word.startsWith("--")) {
       const risky = riskyLong(word, options);
       if (risky) return risky;

@@ -8,6 +8,13 @@ describe("core/agent: files whose edit always asks", () => {
     }
   });
 
+  it("a HEAD file, which makes its folder a repository to git (a bare one, whose config git status obeys)", () => {
+    // HEAD, config ([core] worktree = . and fsmonitor = a command), objects/ and refs/ in a workspace folder that is not a
+    // repository's root: the default-approved `git status` there ran the command, with no approval asked.
+    for (const path of ["HEAD", "./HEAD", "sub/HEAD", "head"]) assert.match(protectedPathReason(path) ?? "", /git repository to git/, path);
+    for (const path of ["config", "objects/x", "refs/heads/main", "src/header.ts", "HEAD.md"]) assert.equal(protectedPathReason(path), undefined, path);
+  });
+
   it("the editor's configuration, workspace files and .wispignore", () => {
     assert.match(protectedPathReason(".vscode/settings.json") ?? "", /editor's configuration/);
     assert.match(protectedPathReason("app/.vscode/tasks.json") ?? "", /editor's configuration/);
