@@ -9,7 +9,8 @@ import { globToRegExp } from "../../core/context/exclude-globs";
 export async function isReadOnly(uri: vscode.Uri): Promise<boolean> {
   if (uri.scheme === "untitled") return false;
   if (vscode.workspace.fs.isWritableFileSystem(uri.scheme) === false) return true;
-  const files = vscode.workspace.getConfiguration("files", uri);
+  // Window-scoped settings: read for the window (asked for a resource, VS Code warns in the log).
+  const files = vscode.workspace.getConfiguration("files");
   // Patterns apply to the path in its workspace folder, and to the absolute path.
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   const paths = [uri.path.replace(/^\//, ""), ...(folder ? [vscode.workspace.asRelativePath(uri, false)] : [])];
