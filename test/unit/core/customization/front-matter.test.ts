@@ -147,6 +147,27 @@ describe("customization files: front matter", () => {
     assert.equal(parseScopedInstructions("i", "---\ndescription: |\n  *Bold* rules\napplyTo: *.py\n---\nx").description, "*Bold* rules", "a block of text stays as written");
   });
 
+  it("values VS Code reads as text are that text: starting with @, a backquote, %, &, !, or | and > followed by words", () => {
+    const descriptionOf = (value: string) => {
+      const file = parsePromptFile("p.prompt.md", "p", `---\ndescription: ${value}\nagent: ask\n---\nDo it.`);
+      assert.deepEqual(file.problems, [], value);
+      assert.equal(file.agent, "ask", "the keys after it are read too");
+      return file.description;
+    };
+    assert.equal(descriptionOf("@workspace Find where a symbol is used"), "@workspace Find where a symbol is used");
+    assert.equal(descriptionOf("`npm test` failures, explained"), "`npm test` failures, explained");
+    assert.equal(descriptionOf("%PATH% on Windows"), "%PATH% on Windows");
+    assert.equal(descriptionOf("&& chains in shell scripts"), "&& chains in shell scripts", "not an anchor dropped from the text");
+    assert.equal(descriptionOf("!important rules in CSS"), "!important rules in CSS", "not a tag dropped from the text");
+    assert.equal(descriptionOf("> 5 files changed: review them"), "> 5 files changed: review them");
+    assert.equal(descriptionOf("| pipe a command # not a comment"), "| pipe a command");
+    assert.equal(descriptionOf("? Why this fails"), "? Why this fails");
+    const agent = parseCustomAgent("a.agent.md", "a", "---\ntools: [read_file, @azure/*]\nhandoffs:\n  - label: Go\n    agent: agent\n    prompt: >\n      Folded\n      text\n---\nBody");
+    assert.deepEqual(agent.problems, []);
+    assert.deepEqual(agent.tools, ["read_file", "@azure/*"]);
+    assert.equal(agent.handoffs[0]!.prompt, "Folded text\n", "a block scalar is still one");
+  });
+
   it("lists indented with tabs are read, as VS Code reads them", () => {
     const agent = parseCustomAgent("a.agent.md", "a", "---\ntools:\n\t- read_file\n\t- **/x\nhandoffs:\n\t- label: Go\n\t\tagent: agent\n---\nBody");
     assert.deepEqual(agent.problems, []);
