@@ -204,6 +204,22 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await api.chat.fromView({ type: "removeAttachment", id: state().chat.pending[0]!.id });
   });
 
+  it("a prompt file with tools and no agent runs in the custom agent chosen in the switch, with the prompt's tools, as in VS Code", async () => {
+    write(".github/agents/tidier.agent.md", "---\ndescription: Tidies code\ntools: ['codebase']\n---\nKeep every change small.\n");
+    write(".github/prompts/tidy-up.prompt.md", "---\ndescription: Tidy a file\ntools: ['read_file', 'editFiles']\n---\nTidy hello.ts.\n");
+    await waitFor("the agent and the prompt offered", () => [state().agents.map((a) => a.id), state().commands.map((c) => c.name)], ([agents, names]) => agents!.includes("custom:tidier") && names!.includes("tidy-up"), watched);
+    await api.chat.fromView({ type: "setMode", mode: "agent", agent: "custom:tidier" });
+    server.queue({ text: "Tidied." });
+    const before = server.chatRequests.length;
+    await send("/tidy-up");
+    await ended();
+    assert.equal(state().agentId, "custom:tidier", "the switch stays on the agent chosen");
+    const request = server.chatRequests[before] as { tools?: { function: { name: string } }[]; messages: AgentMessage[] };
+    assert.deepEqual(toolNames(request), ["create_file", "read_file", "replace_string_in_file"], "the prompt file's tools");
+    assert.match(String(request.messages[0]!.content), /You are working as the "tidier" agent\. [^\n]*\nKeep every change small\.$/);
+    assert.equal((request.messages.at(-1) as ChatMessage).content, "Tidy hello.ts.");
+  });
+
   it("the Plan agent reads only, answers with a plan, and Start Implementation continues in Agent with the plan", async () => {
     const plan = "1. Add greet.test.ts calling hello(\"Ana\").\n2. Run the tests.";
     server.queue({ toolCalls: [{ name: "read_file", arguments: { path: "hello.ts" } }] }, { text: plan });

@@ -2,6 +2,7 @@
  * Prompt files (`.github/prompts/NAME.prompt.md`): reusable prompts run as `/NAME` in the chat.
  * The front matter says how (which agent, model, tools); the body is the prompt, with variables.
  */
+import type { ChatMode } from "../chat/protocol";
 import { readFields, type FileFormat } from "./file-fields";
 import { parseFrontMatter, type FileProblem } from "./front-matter";
 
@@ -60,6 +61,17 @@ export function parsePromptFile(fileName: string, source: string, text: string):
     bodyLine: front.bodyLine,
     problems: all,
   };
+}
+
+/**
+ * The agent a prompt file runs in (ask, agent, plan or a custom agent's name); undefined: the one
+ * the switch is on. As in VS Code, a prompt without `agent:` runs in the agent chosen, and only
+ * one with `tools` asked in Ask moves to Agent: a custom agent or Plan chosen keeps running, with
+ * the prompt's tools.
+ */
+export function promptAgent(prompt: Pick<PromptFile, "agent" | "tools">, mode: ChatMode): string | undefined {
+  if (prompt.agent !== undefined) return prompt.agent;
+  return prompt.tools !== undefined && mode === "ask" ? "agent" : undefined;
 }
 
 /** Whether a file has a problem that keeps it from being used (warnings do not). */

@@ -12,6 +12,7 @@ import type { ContextBudget } from "../../core/chat/context-trim";
 import { foldersNamedBy, workspacePathOf } from "../../core/context/workspace-paths";
 import { askRulesParts } from "../../core/customization/ask-rules";
 import { instructionsParts, pathsInPlay } from "../../core/customization/paths-in-play";
+import { promptAgent } from "../../core/customization/prompt-file";
 import { instructionsFor } from "../../core/customization/scoped-instructions";
 import { builtInCommands, isBuiltInCommand, parseSlashCommand, type BuiltInCommand, type SlashCommandItem } from "../../core/customization/slash-commands";
 import { chooseModel, taskCustomization, type AgentRun, type TaskCustomization } from "../../core/customization/task-customization";
@@ -181,7 +182,7 @@ export class ChatCustomization implements vscode.Disposable {
 
   private async runPromptFile(name: string, argument: string): Promise<void> {
     const file = this.deps.files.prompt(name)!;
-    const target = file.value.agent ?? (file.value.tools ? "agent" : undefined);
+    const target = promptAgent(file.value, this.panel.agent.mode);
     if (target !== undefined && target !== "ask" && target !== "agent" && !this.deps.selection.find(target)) {
       throw new Error(`/${name} was not sent: ${file.value.source} names the agent "${target}", which is neither ask, agent, plan nor a custom agent of .github/agents.`);
     }
