@@ -317,6 +317,23 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await waitFor("the files gone", () => [api.chat.customization().instructions, state().agents.map((a) => a.label)], ([instructions, agents]) => !instructions!.includes(nested) && !agents!.includes("helper"), watched);
   });
 
+  it("an instructions file that applies brings the instructions files it links (Apply the [general rules](./general.instructions.md)), as VS Code does", async () => {
+    const general = ".github/instructions/general.instructions.md";
+    const typescript = ".github/instructions/typescript.instructions.md";
+    write(general, "---\ndescription: Shared rules, linked from the others\n---\nName things plainly.\n");
+    write(typescript, "---\napplyTo: '**/*.ts'\n---\nApply the [general rules](./general.instructions.md).\n");
+    await waitFor("the files read", () => api.chat.customization().instructions, (read) => read.includes(general) && read.includes(typescript), watched);
+    server.queue({ text: "It exports hello." });
+    await sendAndWait("What does hello.ts export?");
+    assert.match(
+      String(lastRequest().messages[0]!.content),
+      /\n\nInstructions for files matching \*\*\/\*\.ts \(from \.github\/instructions\/typescript\.instructions\.md\):\nApply the \[general rules\]\(\.\/general\.instructions\.md\)\.\n\nInstructions \(from \.github\/instructions\/general\.instructions\.md\):\nName things plainly\.$/,
+    );
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    for (const path of [general, typescript]) rmSync(abs(path), { force: true });
+    await waitFor("the files gone", () => api.chat.customization().instructions, (read) => !read.includes(general) && !read.includes(typescript), watched);
+  });
+
   it("an Ask question carries the project's rules (AGENTS.md, .github/copilot-instructions.md) in its system message, as Copilot's chat does; wisp.agent.rules off leaves them out", async () => {
     write("AGENTS.md", "Answer in British English.\n");
     write(".github/copilot-instructions.md", "Prices are in cents.\n");
