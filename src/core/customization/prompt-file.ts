@@ -43,9 +43,15 @@ export function parsePromptFile(fileName: string, source: string, text: string):
   const { values, problems } = readFields(front, promptFileFormat);
   const { name, description, agent, mode, "argument-hint": argumentHint } = values.text;
   const all = [...front.problems, ...problems];
-  const commandName = name || promptNameOf(fileName);
-  if (!/^[\w.-]+$/.test(commandName)) {
-    all.push({ message: `"${commandName}" cannot be typed as a / command: use letters, digits, dots, dashes and underscores only.`, severity: "error", ...(front.keys.get("name") ?? { start: { line: 0, column: 0 }, end: { line: 0, column: 3 } }) });
+  const fromFile = promptNameOf(fileName);
+  const typeable = (command: string) => /^[\w.-]+$/.test(command);
+  // A display name such as "EditorConfig Expert" (VS Code takes it): the file's name is the command then.
+  const commandName = name && (typeable(name) || !typeable(fromFile)) ? name : fromFile;
+  const at = front.keys.get("name") ?? { start: { line: 0, column: 0 }, end: { line: 0, column: 3 } };
+  if (!typeable(commandName)) {
+    all.push({ message: `"${commandName}" cannot be typed as a / command: use letters, digits, dots, dashes and underscores only.`, severity: "error", ...at });
+  } else if (name && commandName !== name) {
+    all.push({ message: `"${name}" cannot be typed as a / command (letters, digits, dots, dashes and underscores only): this prompt runs as /${commandName}, its file's name.`, severity: "warning", ...at });
   }
   // `mode` is the older name of `agent`; `edit` mode no longer exists and works as agent.
   const chosen = agent || mode;

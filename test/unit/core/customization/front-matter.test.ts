@@ -188,8 +188,13 @@ describe("customization files: front matter", () => {
     assert.deepEqual(yaml.problems.map((p) => [p.message.slice(0, 8), p.start]), [["Bad YAML", { line: 2, column: 22 }]], "the end of the line in the file, not of the line with quotes added");
   });
 
-  it("a name that cannot be typed after / is an error", () => {
-    assert.ok(hasErrors(parsePromptFile("x.prompt.md", "x", "---\nname: two words\n---\n")));
+  it("a name that cannot be typed after / (EditorConfig Expert) leaves the command its file's name, with a warning; a file name that cannot either is an error", () => {
+    const spaced = parsePromptFile("editorconfig.prompt.md", "editorconfig", "---\nname: 'EditorConfig Expert'\ndescription: Writes an .editorconfig\n---\nWrite it.");
+    assert.equal(hasErrors(spaced), false, "the prompt file is still used");
+    assert.equal(spaced.name, "editorconfig");
+    assert.deepEqual(spaced.problems.map((p) => [p.severity, p.message, p.start.line]), [["warning", '"EditorConfig Expert" cannot be typed as a / command (letters, digits, dots, dashes and underscores only): this prompt runs as /editorconfig, its file\'s name.', 1]]);
+    assert.ok(hasErrors(parsePromptFile("two words.prompt.md", "x", "---\nname: two words\n---\n")));
+    assert.ok(hasErrors(parsePromptFile("two words.prompt.md", "x", "Body only.")));
     assert.equal(parsePromptFile("x.prompt.md", "x", "---\nname: other-name\n---\n").name, "other-name");
   });
 });
