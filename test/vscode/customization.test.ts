@@ -16,7 +16,7 @@ const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
 const abs = (path: string) => join(workspace, path);
 const readingTools = ["file_search", "get_errors", "grep_search", "list_dir", "read_file"];
 const allTools = ["create_file", "file_search", "get_errors", "grep_search", "list_dir", "manage_todo_list", "read_file", "replace_string_in_file", "run_in_terminal"];
-const written = [".github", "docs/guide.md", "greet.py", "AGENTS.md", "package.json"];
+const written = [".github", ".agents", "docs/guide.md", "greet.py", "AGENTS.md", "package.json"];
 /** Files written here reach Wisp through VS Code's file watcher, which a loaded machine can hold up a while. */
 const watched = 90_000;
 
@@ -145,6 +145,31 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
 
     await vscode.workspace.getConfiguration("wisp.chat").update("userPromptsFolder", undefined, vscode.ConfigurationTarget.Global);
     await waitFor("the user's files gone", () => state().commands.map((c) => c.name), (names) => !names.includes("mine"), watched);
+  });
+
+  it("the folders a repository's settings add (chat.promptFilesLocations, chat.agentFilesLocations) are read and watched, as VS Code reads them", async () => {
+    const chat = vscode.workspace.getConfiguration("chat");
+    write(".agents/prompts/ship.prompt.md", "---\ndescription: Ship it\n---\nShip the change.\n");
+    write(".agents/shipper.agent.md", "---\ndescription: Ships\n---\nShip carefully.\n");
+    await chat.update("promptFilesLocations", { ".agents/prompts": true }, vscode.ConfigurationTarget.Workspace);
+    await chat.update("agentFilesLocations", { ".agents": true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      const offered = () => [state().commands.map((c) => c.name), state().agents.map((a) => a.label)];
+      await waitFor("the prompt file and the agent of the folders added", offered, ([names, agents]) => names!.includes("ship") && agents!.includes("shipper"), watched);
+      // Created in VS Code, as a user does (a watcher set up by the settings' change may still be starting).
+      const create = new vscode.WorkspaceEdit();
+      create.createFile(vscode.Uri.file(abs(".agents/prompts/land.prompt.md")), { contents: new TextEncoder().encode("---\ndescription: Land it\n---\nLand the change.\n") });
+      assert.ok(await vscode.workspace.applyEdit(create));
+      await waitFor("a prompt file created there later", () => state().commands.map((c) => c.name), (names) => names.includes("land"), watched);
+      server.queue({ text: "Shipped." });
+      await sendAndWait("/ship");
+      assert.equal((lastRequest().messages.at(-1) as ChatMessage).content, "Ship the change.");
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    } finally {
+      await chat.update("promptFilesLocations", undefined, vscode.ConfigurationTarget.Workspace);
+      await chat.update("agentFilesLocations", undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitFor("gone with the settings", () => state().commands.map((c) => c.name), (names) => !names.includes("ship") && !names.includes("land"), watched);
   });
 
   it("bad front matter: a diagnostic in the file itself, a clear error in the chat, and nothing is sent", async () => {
