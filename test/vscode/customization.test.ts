@@ -472,4 +472,21 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     assert.match(text, /## Build and test\n\n- Install: `npm install`\n- Build: `npm run build` \(runs `tsc -p \.`\)\n- Test: `npm test` \(runs `node --test`\)/);
     assert.match(text, /- `package\.json`: Node\.js package/);
   });
+
+  it("/init on an AGENTS.md open with unsaved changes keeps them: Accept saves them with the sections added", async () => {
+    // The test before left AGENTS.md open, with every section: the editor takes the new text from the disk.
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    write("AGENTS.md", "# Rules\n\nBe brief.\n");
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(abs("AGENTS.md")));
+    await waitFor("the file's text in its document", () => document.getText(), (text) => text === "# Rules\n\nBe brief.\n", watched);
+    const editor = await vscode.window.showTextDocument(document);
+    assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(3, 0), "Run the linter before a commit.\n")));
+    assert.ok(document.isDirty);
+    const sessions = () => api.edit.sessions().filter((s) => s.uri.endsWith("/AGENTS.md"));
+    await send("/init");
+    await waitFor("the draft under review", sessions, (s) => s.length === 1 && s[0]!.state === "reviewing");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    const text = await waitFor("AGENTS.md saved", () => readFileSync(abs("AGENTS.md"), "utf8"), (t) => t.includes("## Conventions"));
+    assert.match(text, /^# Rules\n\nBe brief\.\nRun the linter before a commit\.\n\n## /);
+  });
 });
