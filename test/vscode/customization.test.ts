@@ -359,6 +359,27 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await waitFor("the files gone", () => api.chat.customization().instructions, (read) => !read.includes(general) && !read.includes(typescript), watched);
   });
 
+  it("the instructions files .github/copilot-instructions.md links go with an Ask question and an agent task, as VS Code adds them", async () => {
+    const naming = ".github/instructions/naming.instructions.md";
+    write(naming, "---\ndescription: Naming, linked from the project's instructions\n---\nName things plainly.\n");
+    write(".github/copilot-instructions.md", "Follow [our naming rules](instructions/naming.instructions.md).\n");
+    await waitFor("the instructions read", () => api.chat.customization().instructions, (read) => read.includes(naming), watched);
+    const linked = /\n\nInstructions \(from \.github\/instructions\/naming\.instructions\.md\):\nName things plainly\.$/;
+    server.queue({ text: "Fine." });
+    await sendAndWait("How should I name things?");
+    assert.match(String(lastRequest().messages[0]!.content), linked);
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+    await api.chat.fromView({ type: "setMode", mode: "agent" });
+    server.queue({ text: "Named." });
+    await sendAndWait("Name a variable");
+    await ended();
+    assert.match(String(lastRequest().messages[0]!.content), linked);
+    await api.chat.fromView({ type: "setMode", mode: "ask" });
+    for (const path of [naming, ".github/copilot-instructions.md"]) rmSync(abs(path), { force: true });
+    await waitFor("the file gone", () => api.chat.customization().instructions, (read) => !read.includes(naming), watched);
+  });
+
   it("an Ask question carries the project's rules (AGENTS.md, .github/copilot-instructions.md) in its system message, as Copilot's chat does; wisp.agent.rules off leaves them out", async () => {
     write("AGENTS.md", "Answer in British English.\n");
     write(".github/copilot-instructions.md", "Prices are in cents.\n");

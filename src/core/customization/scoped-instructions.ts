@@ -88,6 +88,16 @@ export function instructionsFor(all: readonly ScopedInstructions[], paths: reado
 }
 
 /**
+ * The instructions files the project's rules link (`.github/copilot-instructions.md` saying `see
+ * [the Python rules](instructions/python.instructions.md)`), and those these link, as VS Code adds
+ * them. Rule paths are the chat's (`beta/AGENTS.md` with several folders).
+ */
+export function instructionsLinkedBy(rules: readonly { readonly path: string; readonly text: string }[], all: readonly ScopedInstructions[], folderNames: readonly string[] = []): ScopedInstructions[] {
+  const linking: ScopedInstructions[] = rules.map((rule) => ({ source: rule.path, applyTo: [], text: rule.text, links: linkedFiles(rule.text), problems: [] }));
+  return withLinked(linking, all, folderNames).filter((file) => !linking.includes(file));
+}
+
+/**
  * The files, each followed by the instructions files it links (and those they link), each once:
  * `Apply the [general rules](./general.instructions.md)` brings that file along, as in VS Code.
  */

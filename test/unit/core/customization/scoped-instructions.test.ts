@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { instructionsFor, parseScopedInstructions, type ScopedInstructions } from "../../../../src/core/customization/scoped-instructions";
+import { instructionsFor, instructionsLinkedBy, parseScopedInstructions, type ScopedInstructions } from "../../../../src/core/customization/scoped-instructions";
 import { taskCustomization } from "../../../../src/core/customization/task-customization";
 
 const two = ["alpha", "beta"];
@@ -77,5 +77,24 @@ describe("instructions files linked from one that applies", () => {
 
   it("a file without applyTo says it goes only where one that applies links it", () => {
     assert.match(general.problems[0]!.message, /only where an instructions file that applies links them/);
+  });
+});
+
+describe("instructions files the project's rules link", () => {
+  const python = parseScopedInstructions(".github/instructions/python.instructions.md", "---\napplyTo: '**/*.py'\n---\nUse type hints. See [the naming rules](naming.instructions.md).");
+  const naming = parseScopedInstructions(".github/instructions/naming.instructions.md", "Name things plainly.");
+  const rules = [{ path: ".github/copilot-instructions.md", text: "For Python, follow [our Python rules](instructions/python.instructions.md)." }];
+
+  it("go with every request the rules go with, as VS Code adds those of copilot-instructions.md, with the files they link", () => {
+    assert.deepEqual(sources(instructionsLinkedBy(rules, [python, naming])), [python.source, naming.source]);
+    assert.deepEqual(sources(instructionsLinkedBy([{ path: "AGENTS.md", text: "No links here." }], [python, naming])), []);
+    assert.deepEqual(sources(instructionsLinkedBy([{ path: "beta/AGENTS.md", text: "See [naming](.github/instructions/naming.instructions.md)." }], [{ ...naming, source: "alpha/.github/instructions/naming.instructions.md" }, { ...naming, source: "beta/.github/instructions/naming.instructions.md" }], two)), ["beta/.github/instructions/naming.instructions.md"]);
+  });
+
+  it("in a task, once: not again when an edited file's instructions would bring them", () => {
+    const task = taskCustomization({ chat: undefined, run: {}, agent: undefined, instructions: [python, naming], models: [] });
+    assert.deepEqual(task.instructionsLinkedBy(rules), [`Instructions for files matching **/*.py (from ${python.source}):\n${python.text}`, `Instructions (from ${naming.source}):\nName things plainly.`]);
+    assert.equal(task.instructionsForEdit("src/app.py"), undefined, "already in the system prompt");
+    assert.deepEqual(task.instructionsLinkedBy(rules), []);
   });
 });
