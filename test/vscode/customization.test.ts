@@ -16,7 +16,7 @@ const workspace = process.env.WISP_TEST_WORKSPACE ?? "";
 const abs = (path: string) => join(workspace, path);
 const readingTools = ["file_search", "get_errors", "grep_search", "list_dir", "read_file"];
 const allTools = ["create_file", "file_search", "get_errors", "grep_search", "list_dir", "manage_todo_list", "read_file", "replace_string_in_file", "run_in_terminal"];
-const written = [".github", "docs/guide.md", "greet.py", "AGENTS.md", "package.json"];
+const written = [".github", ".agents", "docs/guide.md", "greet.py", "AGENTS.md", "package.json"];
 /** Files written here reach Wisp through VS Code's file watcher, which a loaded machine can hold up a while. */
 const watched = 90_000;
 
@@ -147,6 +147,31 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await waitFor("the user's files gone", () => state().commands.map((c) => c.name), (names) => !names.includes("mine"), watched);
   });
 
+  it("the folders a repository's settings add (chat.promptFilesLocations, chat.agentFilesLocations) are read and watched, as VS Code reads them", async () => {
+    const chat = vscode.workspace.getConfiguration("chat");
+    write(".agents/prompts/ship.prompt.md", "---\ndescription: Ship it\n---\nShip the change.\n");
+    write(".agents/shipper.agent.md", "---\ndescription: Ships\n---\nShip carefully.\n");
+    await chat.update("promptFilesLocations", { ".agents/prompts": true }, vscode.ConfigurationTarget.Workspace);
+    await chat.update("agentFilesLocations", { ".agents": true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      const offered = () => [state().commands.map((c) => c.name), state().agents.map((a) => a.label)];
+      await waitFor("the prompt file and the agent of the folders added", offered, ([names, agents]) => names!.includes("ship") && agents!.includes("shipper"), watched);
+      // Created in VS Code, as a user does (a watcher set up by the settings' change may still be starting).
+      const create = new vscode.WorkspaceEdit();
+      create.createFile(vscode.Uri.file(abs(".agents/prompts/land.prompt.md")), { contents: new TextEncoder().encode("---\ndescription: Land it\n---\nLand the change.\n") });
+      assert.ok(await vscode.workspace.applyEdit(create));
+      await waitFor("a prompt file created there later", () => state().commands.map((c) => c.name), (names) => names.includes("land"), watched);
+      server.queue({ text: "Shipped." });
+      await sendAndWait("/ship");
+      assert.equal((lastRequest().messages.at(-1) as ChatMessage).content, "Ship the change.");
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    } finally {
+      await chat.update("promptFilesLocations", undefined, vscode.ConfigurationTarget.Workspace);
+      await chat.update("agentFilesLocations", undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitFor("gone with the settings", () => state().commands.map((c) => c.name), (names) => !names.includes("ship") && !names.includes("land"), watched);
+  });
+
   it("bad front matter: a diagnostic in the file itself, a clear error in the chat, and nothing is sent", async () => {
     // Created and then edited in VS Code, as a user does.
     const uri = vscode.Uri.file(abs(".github/prompts/broken.prompt.md"));
@@ -202,6 +227,22 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     assert.equal(state().agentId, undefined);
     assert.deepEqual(state().chat.pending.map((a) => [a.source, a.label, a.text]), [["answer", "The answer of reviewer", "hello.ts: fine."]]);
     await api.chat.fromView({ type: "removeAttachment", id: state().chat.pending[0]!.id });
+  });
+
+  it("a prompt file with tools and no agent runs in the custom agent chosen in the switch, with the prompt's tools, as in VS Code", async () => {
+    write(".github/agents/tidier.agent.md", "---\ndescription: Tidies code\ntools: ['codebase']\n---\nKeep every change small.\n");
+    write(".github/prompts/tidy-up.prompt.md", "---\ndescription: Tidy a file\ntools: ['read_file', 'editFiles']\n---\nTidy hello.ts.\n");
+    await waitFor("the agent and the prompt offered", () => [state().agents.map((a) => a.id), state().commands.map((c) => c.name)], ([agents, names]) => agents!.includes("custom:tidier") && names!.includes("tidy-up"), watched);
+    await api.chat.fromView({ type: "setMode", mode: "agent", agent: "custom:tidier" });
+    server.queue({ text: "Tidied." });
+    const before = server.chatRequests.length;
+    await send("/tidy-up");
+    await ended();
+    assert.equal(state().agentId, "custom:tidier", "the switch stays on the agent chosen");
+    const request = server.chatRequests[before] as { tools?: { function: { name: string } }[]; messages: AgentMessage[] };
+    assert.deepEqual(toolNames(request), ["create_file", "read_file", "replace_string_in_file"], "the prompt file's tools");
+    assert.match(String(request.messages[0]!.content), /You are working as the "tidier" agent\. [^\n]*\nKeep every change small\.$/);
+    assert.equal((request.messages.at(-1) as ChatMessage).content, "Tidy hello.ts.");
   });
 
   it("the Plan agent reads only, answers with a plan, and Start Implementation continues in Agent with the plan", async () => {
@@ -299,6 +340,44 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
 
     for (const path of [".github/instructions/frontend", ".github/agents/helper.md", ".github/agents/README.md", ".github/agents/scout.agent.md"]) rmSync(abs(path), { recursive: true, force: true });
     await waitFor("the files gone", () => [api.chat.customization().instructions, state().agents.map((a) => a.label)], ([instructions, agents]) => !instructions!.includes(nested) && !agents!.includes("helper"), watched);
+  });
+
+  it("an instructions file that applies brings the instructions files it links (Apply the [general rules](./general.instructions.md)), as VS Code does", async () => {
+    const general = ".github/instructions/general.instructions.md";
+    const typescript = ".github/instructions/typescript.instructions.md";
+    write(general, "---\ndescription: Shared rules, linked from the others\n---\nName things plainly.\n");
+    write(typescript, "---\napplyTo: '**/*.ts'\n---\nApply the [general rules](./general.instructions.md).\n");
+    await waitFor("the files read", () => api.chat.customization().instructions, (read) => read.includes(general) && read.includes(typescript), watched);
+    server.queue({ text: "It exports hello." });
+    await sendAndWait("What does hello.ts export?");
+    assert.match(
+      String(lastRequest().messages[0]!.content),
+      /\n\nInstructions for files matching \*\*\/\*\.ts \(from \.github\/instructions\/typescript\.instructions\.md\):\nApply the \[general rules\]\(\.\/general\.instructions\.md\)\.\n\nInstructions \(from \.github\/instructions\/general\.instructions\.md\):\nName things plainly\.$/,
+    );
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    for (const path of [general, typescript]) rmSync(abs(path), { force: true });
+    await waitFor("the files gone", () => api.chat.customization().instructions, (read) => !read.includes(general) && !read.includes(typescript), watched);
+  });
+
+  it("the instructions files .github/copilot-instructions.md links go with an Ask question and an agent task, as VS Code adds them", async () => {
+    const naming = ".github/instructions/naming.instructions.md";
+    write(naming, "---\ndescription: Naming, linked from the project's instructions\n---\nName things plainly.\n");
+    write(".github/copilot-instructions.md", "Follow [our naming rules](instructions/naming.instructions.md).\n");
+    await waitFor("the instructions read", () => api.chat.customization().instructions, (read) => read.includes(naming), watched);
+    const linked = /\n\nInstructions \(from \.github\/instructions\/naming\.instructions\.md\):\nName things plainly\.$/;
+    server.queue({ text: "Fine." });
+    await sendAndWait("How should I name things?");
+    assert.match(String(lastRequest().messages[0]!.content), linked);
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+    await api.chat.fromView({ type: "setMode", mode: "agent" });
+    server.queue({ text: "Named." });
+    await sendAndWait("Name a variable");
+    await ended();
+    assert.match(String(lastRequest().messages[0]!.content), linked);
+    await api.chat.fromView({ type: "setMode", mode: "ask" });
+    for (const path of [naming, ".github/copilot-instructions.md"]) rmSync(abs(path), { force: true });
+    await waitFor("the file gone", () => api.chat.customization().instructions, (read) => !read.includes(naming), watched);
   });
 
   it("an Ask question carries the project's rules (AGENTS.md, .github/copilot-instructions.md) in its system message, as Copilot's chat does; wisp.agent.rules off leaves them out", async () => {
@@ -413,5 +492,22 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     assert.match(text, /^# AGENTS\.md\n/);
     assert.match(text, /## Build and test\n\n- Install: `npm install`\n- Build: `npm run build` \(runs `tsc -p \.`\)\n- Test: `npm test` \(runs `node --test`\)/);
     assert.match(text, /- `package\.json`: Node\.js package/);
+  });
+
+  it("/init on an AGENTS.md open with unsaved changes keeps them: Accept saves them with the sections added", async () => {
+    // The test before left AGENTS.md open, with every section: the editor takes the new text from the disk.
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    write("AGENTS.md", "# Rules\n\nBe brief.\n");
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(abs("AGENTS.md")));
+    await waitFor("the file's text in its document", () => document.getText(), (text) => text === "# Rules\n\nBe brief.\n", watched);
+    const editor = await vscode.window.showTextDocument(document);
+    assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(3, 0), "Run the linter before a commit.\n")));
+    assert.ok(document.isDirty);
+    const sessions = () => api.edit.sessions().filter((s) => s.uri.endsWith("/AGENTS.md"));
+    await send("/init");
+    await waitFor("the draft under review", sessions, (s) => s.length === 1 && s[0]!.state === "reviewing");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    const text = await waitFor("AGENTS.md saved", () => readFileSync(abs("AGENTS.md"), "utf8"), (t) => t.includes("## Conventions"));
+    assert.match(text, /^# Rules\n\nBe brief\.\nRun the linter before a commit\.\n\n## /);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Front matter as VS Code's own parser reads it, rewritten into YAML the `yaml` package reads the
- * same way. VS Code's parser has no anchors or aliases, so `applyTo: **\/*.ts` is a string there
- * (while YAML reads an alias and fails), and it takes lists indented with tabs (which YAML rejects).
- * Plain values starting with `*` are quoted and leading tabs become spaces; each offset of the
- * rewritten text maps back to the original, so problems still point where they are in the file.
+ * same way. VS Code's parser has no anchors, aliases or tags, so `applyTo: **\/*.ts` is a string
+ * there (while YAML reads an alias and fails), and it takes lists indented with tabs (which YAML
+ * rejects). Plain values it reads as text are quoted (see startsAsText) and leading tabs become
+ * spaces; each offset of the rewritten text maps back to the original, so problems still point
+ * where they are in the file.
  */
 
 export interface LenientYaml {
@@ -49,11 +50,13 @@ export function lenientYaml(original: string): LenientYaml {
       else {
         copy(start + indentLength, start + valueAt);
         const valueEnd = start + plainEnd(line, valueAt);
-        if (line[valueAt] === "*") quote(start + valueAt, valueEnd);
-        else if (line[valueAt] === "[" && line.slice(valueAt, valueEnd - start).trimEnd().endsWith("]")) quoteFlowItems(start + valueAt, valueEnd);
+        const value = line.slice(valueAt, valueEnd - start);
+        const blockHeader = /^[|>][-+0-9]*$/.test(value.trim());
+        if (!blockHeader && startsAsText(value)) quote(start + valueAt, valueEnd);
+        else if (line[valueAt] === "[" && value.trimEnd().endsWith("]")) quoteFlowItems(start + valueAt, valueEnd);
         else copy(start + valueAt, valueEnd);
         copy(valueEnd, end);
-        if (/^[|>][-+0-9]*$/.test(line.slice(valueAt, valueEnd - start).trim())) blockIndent = width;
+        if (blockHeader) blockIndent = width;
       }
     }
     if (newline < 0) break;
@@ -80,7 +83,7 @@ export function lenientYaml(original: string): LenientYaml {
         const lead = item + /^\s*/.exec(original.slice(item, i))![0].length;
         const trail = lead + original.slice(lead, i).trimEnd().length;
         copy(item, lead);
-        if (original[lead] === "*") quote(lead, trail);
+        if (startsAsText(original.slice(lead, trail))) quote(lead, trail);
         else copy(lead, trail);
         copy(trail, i + 1);
         item = i + 1;
@@ -90,6 +93,16 @@ export function lenientYaml(original: string): LenientYaml {
   }
 
   return { text, originOf: (offset) => origin[Math.max(0, Math.min(offset, origin.length - 1))]! };
+}
+
+/**
+ * A plain value VS Code reads as text that YAML reads otherwise: an alias (`*`), an anchor (`&`) or a
+ * tag (`!`) YAML would drop or fail on, characters it reserves (`@`, a backquote, `%`), a `|` or
+ * `>` followed by text (no block scalar), `? ` (a complex key). `description: @workspace helps`
+ * is that text in VS Code.
+ */
+function startsAsText(value: string): boolean {
+  return /^(?:[*&!@`%]|[|>](?![-+0-9]*\s*$)|\?(?:\s|$))/.test(value);
 }
 
 /**

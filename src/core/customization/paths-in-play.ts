@@ -27,5 +27,6 @@ export function pathsInPlay(turn: Pick<UserTurn, "text" | "attachments">): strin
 
 /** Each instructions file as a part of a system prompt, named by where it comes from and what it applies to. */
 export function instructionsParts(files: readonly ScopedInstructions[]): string[] {
-  return files.map((f) => `Instructions for files matching ${f.applyTo.join(", ")} (from ${f.source}):\n${f.text.trim()}`);
+  // One without applyTo is here because another links it.
+  return files.map((f) => `${f.applyTo.length > 0 ? `Instructions for files matching ${f.applyTo.join(", ")}` : "Instructions"} (from ${f.source}):\n${f.text.trim()}`);
 }

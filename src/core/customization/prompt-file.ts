@@ -2,6 +2,7 @@
  * Prompt files (`.github/prompts/NAME.prompt.md`): reusable prompts run as `/NAME` in the chat.
  * The front matter says how (which agent, model, tools); the body is the prompt, with variables.
  */
+import type { ChatMode } from "../chat/protocol";
 import { readFields, type FileFormat } from "./file-fields";
 import { parseFrontMatter, type FileProblem } from "./front-matter";
 
@@ -42,9 +43,15 @@ export function parsePromptFile(fileName: string, source: string, text: string):
   const { values, problems } = readFields(front, promptFileFormat);
   const { name, description, agent, mode, "argument-hint": argumentHint } = values.text;
   const all = [...front.problems, ...problems];
-  const commandName = name || promptNameOf(fileName);
-  if (!/^[\w.-]+$/.test(commandName)) {
-    all.push({ message: `"${commandName}" cannot be typed as a / command: use letters, digits, dots, dashes and underscores only.`, severity: "error", ...(front.keys.get("name") ?? { start: { line: 0, column: 0 }, end: { line: 0, column: 3 } }) });
+  const fromFile = promptNameOf(fileName);
+  const typeable = (command: string) => /^[\w.-]+$/.test(command);
+  // A display name such as "EditorConfig Expert" (VS Code takes it): the file's name is the command then.
+  const commandName = name && (typeable(name) || !typeable(fromFile)) ? name : fromFile;
+  const at = front.keys.get("name") ?? { start: { line: 0, column: 0 }, end: { line: 0, column: 3 } };
+  if (!typeable(commandName)) {
+    all.push({ message: `"${commandName}" cannot be typed as a / command: use letters, digits, dots, dashes and underscores only.`, severity: "error", ...at });
+  } else if (name && commandName !== name) {
+    all.push({ message: `"${name}" cannot be typed as a / command (letters, digits, dots, dashes and underscores only): this prompt runs as /${commandName}, its file's name.`, severity: "warning", ...at });
   }
   // `mode` is the older name of `agent`; `edit` mode no longer exists and works as agent.
   const chosen = agent || mode;
@@ -60,6 +67,17 @@ export function parsePromptFile(fileName: string, source: string, text: string):
     bodyLine: front.bodyLine,
     problems: all,
   };
+}
+
+/**
+ * The agent a prompt file runs in (ask, agent, plan or a custom agent's name); undefined: the one
+ * the switch is on. As in VS Code, a prompt without `agent:` runs in the agent chosen, and only
+ * one with `tools` asked in Ask moves to Agent: a custom agent or Plan chosen keeps running, with
+ * the prompt's tools.
+ */
+export function promptAgent(prompt: Pick<PromptFile, "agent" | "tools">, mode: ChatMode): string | undefined {
+  if (prompt.agent !== undefined) return prompt.agent;
+  return prompt.tools !== undefined && mode === "ask" ? "agent" : undefined;
 }
 
 /** Whether a file has a problem that keeps it from being used (warnings do not). */

@@ -7,7 +7,7 @@ import type { Chat, ChatTurn } from "../chat/conversation";
 import { isSummary, summaryContext } from "../chat/summary-turn";
 import type { CustomAgent } from "./custom-agent";
 import { instructionsParts, pathsInPlay } from "./paths-in-play";
-import { instructionsFor, type ScopedInstructions } from "./scoped-instructions";
+import { instructionsFor, instructionsLinkedBy, type ScopedInstructions } from "./scoped-instructions";
 import { toolAllowList, type ToolAllowList } from "./tool-allow-list";
 
 /** How a task was asked for: the agent of the switch or of a prompt file, and a prompt file's tools and models. */
@@ -28,6 +28,8 @@ export interface TaskCustomization {
   readonly allowList?: ToolAllowList;
   /** Scoped instructions for a file an edit touched (by its chat path), the first time in the task (then undefined). */
   instructionsForEdit(path: string): string | undefined;
+  /** The instructions files the project's rules link (by their chat paths) not already in, as parts of the system prompt. */
+  instructionsLinkedBy(rules: readonly { readonly path: string; readonly text: string }[]): string[];
 }
 
 export interface TaskCustomizationInput {
@@ -61,6 +63,11 @@ export function taskCustomization(input: TaskCustomizationInput): TaskCustomizat
       const fresh = instructionsFor(input.instructions, [path], input.folders).filter((i) => !given.has(i.source));
       for (const i of fresh) given.add(i.source);
       return fresh.length === 0 ? undefined : instructionsParts(fresh).join("\n\n");
+    },
+    instructionsLinkedBy: (rules) => {
+      const fresh = instructionsLinkedBy(rules, input.instructions, input.folders).filter((i) => !given.has(i.source));
+      for (const i of fresh) given.add(i.source);
+      return instructionsParts(fresh);
     },
   };
 }

@@ -280,9 +280,11 @@ export class AgentController implements vscode.Disposable {
       userPrompt: chat.systemPrompt,
     });
     const several = vscode.workspace.workspaceFolders!.length > 1;
+    const names = vscode.workspace.workspaceFolders!.map((f) => f.name);
+    const linked = custom?.instructionsLinkedBy(rules.map((rule) => ({ ...rule, path: workspacePathOf(names, folder.index, rule.path) }))) ?? [];
     return {
       model: custom?.model ?? chat.model,
-      systemPrompt: [systemPrompt, ...(custom?.promptParts ?? [])].join("\n\n"),
+      systemPrompt: [systemPrompt, ...(custom?.promptParts ?? []), ...linked].join("\n\n"),
       temperature: chat.temperature,
       maxTokens: chat.maxTokens,
       contextTokens: chat.contextTokens,

@@ -12,7 +12,8 @@ import type { ContextBudget } from "../../core/chat/context-trim";
 import { foldersNamedBy, workspacePathOf } from "../../core/context/workspace-paths";
 import { askRulesParts } from "../../core/customization/ask-rules";
 import { instructionsParts, pathsInPlay } from "../../core/customization/paths-in-play";
-import { instructionsFor } from "../../core/customization/scoped-instructions";
+import { promptAgent } from "../../core/customization/prompt-file";
+import { instructionsFor, instructionsLinkedBy } from "../../core/customization/scoped-instructions";
 import { builtInCommands, isBuiltInCommand, parseSlashCommand, type BuiltInCommand, type SlashCommandItem } from "../../core/customization/slash-commands";
 import { chooseModel, taskCustomization, type AgentRun, type TaskCustomization } from "../../core/customization/task-customization";
 import { loadRules } from "../agent/agent-rules";
@@ -104,7 +105,8 @@ export class ChatCustomization implements vscode.Disposable {
 
   /**
    * What an Ask question adds to its system prompt: the project's rules (wisp.agent.rules, read at
-   * each question as a task reads them, within the budget) and the scoped instructions of its files.
+   * each question as a task reads them, within the budget), the scoped instructions of its files and
+   * the instructions files the rules link.
    * With several folders, the rules are those of the folders of the files in play, else of the
    * editor's folder, else of every folder, each named by its folder (`beta/AGENTS.md`).
    */
@@ -113,8 +115,10 @@ export class ChatCustomization implements vscode.Disposable {
     const paths = question ? pathsInPlay(question) : [];
     const names = folderNames();
     const rules = this.deps.settings.value.agent.rules ? await rulesOf(this.ruleFolders(paths), names) : [];
-    const scoped = question ? instructionsParts(instructionsFor(this.deps.files.instructions(), paths, names)) : [];
-    return [...askRulesParts(rules, budget), ...scoped];
+    const all = this.deps.files.instructions();
+    const applying = question ? instructionsFor(all, paths, names) : [];
+    const linked = instructionsLinkedBy(rules, all, names).filter((file) => !applying.includes(file));
+    return [...askRulesParts(rules, budget), ...instructionsParts([...applying, ...linked])];
   }
 
   /** Handles what is the customization's of a view message; false lets the panel go on with it. */
@@ -181,7 +185,7 @@ export class ChatCustomization implements vscode.Disposable {
 
   private async runPromptFile(name: string, argument: string): Promise<void> {
     const file = this.deps.files.prompt(name)!;
-    const target = file.value.agent ?? (file.value.tools ? "agent" : undefined);
+    const target = promptAgent(file.value, this.panel.agent.mode);
     if (target !== undefined && target !== "ask" && target !== "agent" && !this.deps.selection.find(target)) {
       throw new Error(`/${name} was not sent: ${file.value.source} names the agent "${target}", which is neither ask, agent, plan nor a custom agent of .github/agents.`);
     }

@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { expandHome } from "../../core/base/home-path";
 import { folderQualifiedNames, ownFolderName } from "../../core/context/folder-qualified-names";
 import { agentFileSuffixes, parseCustomAgent, type CustomAgent } from "../../core/customization/custom-agent";
+import { defaultLocations, fileLocations, locationSettings, type CustomizationKind as Kind } from "../../core/customization/file-locations";
 import type { FileProblem } from "../../core/customization/front-matter";
 import { hasErrors, parsePromptFile, promptFileSuffix, type PromptFile } from "../../core/customization/prompt-file";
 import { instructionsFileSuffix, parseScopedInstructions, type ScopedInstructions } from "../../core/customization/scoped-instructions";
@@ -25,18 +26,19 @@ export interface Loaded<T> {
   readonly shadowed?: boolean;
 }
 
-type Kind = "prompts" | "agents" | "instructions";
+/** A folder read for files of some kinds, and how. */
+interface Root {
+  readonly dir: vscode.Uri;
+  readonly kinds: readonly Kind[];
+  readonly origin: "workspace" | "user";
+  readonly folder?: number;
+  readonly nested?: true;
+  readonly anyMarkdown?: true;
+  /** A folder a setting adds (not one of Copilot's own): watched by a watcher of its own. */
+  readonly added?: true;
+}
 
-/**
- * The workspace's own folders for each kind of file, as VS Code reads them: `.github/instructions`
- * with its subfolders, and any Markdown file of `.github/agents` (but its README) as an agent.
- */
-const workspaceFolders: readonly { path: string; kind: Kind; nested?: true; anyMarkdown?: true }[] = [
-  { path: ".github/prompts", kind: "prompts" },
-  { path: ".github/agents", kind: "agents", anyMarkdown: true },
-  { path: ".github/chatmodes", kind: "agents" },
-  { path: ".github/instructions", kind: "instructions", nested: true },
-];
+const locationKeys = Object.values(locationSettings).flat();
 
 const watchedGlob = "**/.github/{prompts,agents,chatmodes}/*.md";
 const watchedInstructions = "**/.github/instructions/**/*.md";
@@ -62,6 +64,8 @@ export class CustomizationFiles implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
   private userWatcher: vscode.Disposable | undefined;
+  /** Watches the folders VS Code's settings add (chat.promptFilesLocations …). */
+  private locationWatcher: vscode.Disposable | undefined;
   private loading: Promise<void> = Promise.resolve();
   private generation = 0;
   /** Fires after the files were read again. */
@@ -89,7 +93,10 @@ export class CustomizationFiles implements vscode.Disposable {
       folders,
       folders.onDidCreate(reload),
       folders.onDidDelete(reload),
-      vscode.workspace.onDidChangeWorkspaceFolders(reload),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.locationsChanged()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (locationKeys.some((key) => event.affectsConfiguration(key))) this.locationsChanged();
+      }),
       // What is saved, created, renamed or deleted in VS Code counts at once, without waiting for the watcher.
       vscode.workspace.onDidSaveTextDocument((document) => this.reloadIfOurs([document.uri])),
       vscode.workspace.onDidCreateFiles((event) => this.reloadIfOurs(event.files)),
@@ -97,6 +104,7 @@ export class CustomizationFiles implements vscode.Disposable {
       vscode.workspace.onDidRenameFiles((event) => this.reloadIfOurs(event.files.flatMap((f) => [f.oldUri, f.newUri]))),
     );
     this.watchUserFolder();
+    this.watchLocations();
     void this.reload();
   }
 
@@ -156,22 +164,51 @@ export class CustomizationFiles implements vscode.Disposable {
 
   private reloadIfOurs(uris: readonly vscode.Uri[]): void {
     const user = this.userFolderUri()?.path;
-    const ours = uris.some((uri) => ourPath.test(uri.path) || (user !== undefined && uri.path.startsWith(`${user}/`) && kindOf(uri.path.slice(uri.path.lastIndexOf("/") + 1)) !== undefined));
+    const added = this.roots().filter((root) => root.added).map((root) => root.dir.path);
+    const inFolder = (uri: vscode.Uri, folder: string) => uri.path.startsWith(`${folder}/`) && kindOf(uri.path.slice(uri.path.lastIndexOf("/") + 1)) !== undefined;
+    const ours = uris.some((uri) => ourPath.test(uri.path) || (user !== undefined && inFolder(uri, user)) || added.some((folder) => inFolder(uri, folder)));
     if (ours) void this.reload();
+  }
+
+  /** The folders or the settings that name more of them changed: watch them and read again. */
+  private locationsChanged(): void {
+    this.watchLocations();
+    void this.reload();
   }
 
   dispose(): void {
     this.userWatcher?.dispose();
+    this.locationWatcher?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 
-  private async readAll(): Promise<{ prompts: Loaded<PromptFile>[]; agents: Loaded<CustomAgent>[]; instructions: Loaded<ScopedInstructions>[]; unreadable: { uri: vscode.Uri; problem: FileProblem }[] }> {
-    const roots: { dir: vscode.Uri; kinds: readonly Kind[]; origin: "workspace" | "user"; folder?: number; nested?: true; anyMarkdown?: true }[] = [];
+  /**
+   * The folders read, in order: each workspace folder's (Copilot's own, then those the settings
+   * add), then the absolute ones the settings name, then the user's own folder.
+   */
+  private roots(): Root[] {
+    const roots: Root[] = [];
+    const absolute: Root[] = [];
+    // Window settings (as VS Code registers them): the same for every folder.
+    const settings = vscode.workspace.getConfiguration();
+    const locations = fileLocations((key) => settings.get(key));
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      for (const { path, kind, ...how } of workspaceFolders) roots.push({ dir: vscode.Uri.joinPath(folder.uri, path), kinds: [kind], origin: "workspace", folder: folder.index, ...how });
+      for (const location of locations) {
+        const { path, kind, absolute: isAbsolute, ...how } = location;
+        const added = defaultLocations.some((d) => d.kind === kind && d.path === path) ? {} : { added: true as const };
+        if (!isAbsolute) roots.push({ dir: vscode.Uri.joinPath(folder.uri, path), kinds: [kind], origin: "workspace", folder: folder.index, ...how, ...added });
+        else if (!absolute.some((root) => root.dir.path === homeUri(path).path && root.kinds.includes(kind))) absolute.push({ dir: homeUri(path), kinds: [kind], origin: "user", ...(location.nested ? { nested: true } : {}), added: true });
+      }
     }
     const user = this.userFolderUri();
+    // The user's own folder reads every kind: a setting naming it too would read its files twice.
+    roots.push(...absolute.filter((root) => root.dir.path !== user?.path));
     if (user) roots.push({ dir: user, kinds: ["prompts", "agents", "instructions"], origin: "user" });
+    return roots;
+  }
+
+  private async readAll(): Promise<{ prompts: Loaded<PromptFile>[]; agents: Loaded<CustomAgent>[]; instructions: Loaded<ScopedInstructions>[]; unreadable: { uri: vscode.Uri; problem: FileProblem }[] }> {
+    const roots = this.roots();
     const prompts: Loaded<PromptFile>[] = [];
     const agents: Loaded<CustomAgent>[] = [];
     const instructions: Loaded<ScopedInstructions>[] = [];
@@ -211,8 +248,17 @@ export class CustomizationFiles implements vscode.Disposable {
 
   private userFolderUri(): vscode.Uri | undefined {
     const setting = this.userFolder().trim();
-    if (setting === "") return undefined;
-    return vscode.Uri.file(expandHome(setting, homedir()));
+    return setting === "" ? undefined : homeUri(setting);
+  }
+
+  /** Watches the folders the settings add, each by a watcher of its own (one may be outside the workspace). */
+  private watchLocations(): void {
+    this.locationWatcher?.dispose();
+    const reload = () => void this.reload();
+    const watchers = this.roots()
+      .filter((root) => root.added)
+      .map((root) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root.dir, root.nested ? "**/*.md" : "*.md")));
+    this.locationWatcher = vscode.Disposable.from(...watchers, ...watchers.flatMap((w) => [w.onDidCreate(reload), w.onDidChange(reload), w.onDidDelete(reload)]));
   }
 
   private watchUserFolder(): void {
@@ -223,6 +269,11 @@ export class CustomizationFiles implements vscode.Disposable {
     const reload = () => void this.reload();
     this.userWatcher = vscode.Disposable.from(watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload));
   }
+}
+
+/** A path of the settings as a file URI, `~` being the home folder. */
+function homeUri(path: string): vscode.Uri {
+  return vscode.Uri.file(expandHome(path, homedir()));
 }
 
 function kindOf(name: string): Kind | undefined {

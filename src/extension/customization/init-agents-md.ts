@@ -32,7 +32,9 @@ export async function initAgentsMd(deps: InitDeps, editorFile: vscode.Uri | unde
   const uri = vscode.Uri.joinPath(folder.uri, "AGENTS.md");
   // The name the user knows it by: `beta/AGENTS.md` when there are several folders.
   const name = workspacePath(uri);
-  const existing = await readText(uri);
+  // An AGENTS.md open with unsaved changes: the draft starts from them, or Accept would save the disk's text over them.
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const existing = open ? open.getText() : await readText(uri);
   const draft = draftAgentsMd(await workspaceFacts(folder), existing);
   if (existing !== undefined && draft === existing) return `${name} already has Layout, Build and test and Conventions sections: nothing to add.`;
   // A new file is an untitled document that will be saved as AGENTS.md: nothing exists on disk until Accept.

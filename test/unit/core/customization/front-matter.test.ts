@@ -147,6 +147,27 @@ describe("customization files: front matter", () => {
     assert.equal(parseScopedInstructions("i", "---\ndescription: |\n  *Bold* rules\napplyTo: *.py\n---\nx").description, "*Bold* rules", "a block of text stays as written");
   });
 
+  it("values VS Code reads as text are that text: starting with @, a backquote, %, &, !, or | and > followed by words", () => {
+    const descriptionOf = (value: string) => {
+      const file = parsePromptFile("p.prompt.md", "p", `---\ndescription: ${value}\nagent: ask\n---\nDo it.`);
+      assert.deepEqual(file.problems, [], value);
+      assert.equal(file.agent, "ask", "the keys after it are read too");
+      return file.description;
+    };
+    assert.equal(descriptionOf("@workspace Find where a symbol is used"), "@workspace Find where a symbol is used");
+    assert.equal(descriptionOf("`npm test` failures, explained"), "`npm test` failures, explained");
+    assert.equal(descriptionOf("%PATH% on Windows"), "%PATH% on Windows");
+    assert.equal(descriptionOf("&& chains in shell scripts"), "&& chains in shell scripts", "not an anchor dropped from the text");
+    assert.equal(descriptionOf("!important rules in CSS"), "!important rules in CSS", "not a tag dropped from the text");
+    assert.equal(descriptionOf("> 5 files changed: review them"), "> 5 files changed: review them");
+    assert.equal(descriptionOf("| pipe a command # not a comment"), "| pipe a command");
+    assert.equal(descriptionOf("? Why this fails"), "? Why this fails");
+    const agent = parseCustomAgent("a.agent.md", "a", "---\ntools: [read_file, @azure/*]\nhandoffs:\n  - label: Go\n    agent: agent\n    prompt: >\n      Folded\n      text\n---\nBody");
+    assert.deepEqual(agent.problems, []);
+    assert.deepEqual(agent.tools, ["read_file", "@azure/*"]);
+    assert.equal(agent.handoffs[0]!.prompt, "Folded text\n", "a block scalar is still one");
+  });
+
   it("lists indented with tabs are read, as VS Code reads them", () => {
     const agent = parseCustomAgent("a.agent.md", "a", "---\ntools:\n\t- read_file\n\t- **/x\nhandoffs:\n\t- label: Go\n\t\tagent: agent\n---\nBody");
     assert.deepEqual(agent.problems, []);
@@ -167,8 +188,13 @@ describe("customization files: front matter", () => {
     assert.deepEqual(yaml.problems.map((p) => [p.message.slice(0, 8), p.start]), [["Bad YAML", { line: 2, column: 22 }]], "the end of the line in the file, not of the line with quotes added");
   });
 
-  it("a name that cannot be typed after / is an error", () => {
-    assert.ok(hasErrors(parsePromptFile("x.prompt.md", "x", "---\nname: two words\n---\n")));
+  it("a name that cannot be typed after / (EditorConfig Expert) leaves the command its file's name, with a warning; a file name that cannot either is an error", () => {
+    const spaced = parsePromptFile("editorconfig.prompt.md", "editorconfig", "---\nname: 'EditorConfig Expert'\ndescription: Writes an .editorconfig\n---\nWrite it.");
+    assert.equal(hasErrors(spaced), false, "the prompt file is still used");
+    assert.equal(spaced.name, "editorconfig");
+    assert.deepEqual(spaced.problems.map((p) => [p.severity, p.message, p.start.line]), [["warning", '"EditorConfig Expert" cannot be typed as a / command (letters, digits, dots, dashes and underscores only): this prompt runs as /editorconfig, its file\'s name.', 1]]);
+    assert.ok(hasErrors(parsePromptFile("two words.prompt.md", "x", "---\nname: two words\n---\n")));
+    assert.ok(hasErrors(parsePromptFile("two words.prompt.md", "x", "Body only.")));
     assert.equal(parsePromptFile("x.prompt.md", "x", "---\nname: other-name\n---\n").name, "other-name");
   });
 });
