@@ -62,6 +62,7 @@ describe("POST /v1/chat/completions", function () {
     assert.equal(content, whole.choices[0]!.message.content);
     assert.equal(chunks.at(-2)!.choices[0]!.finish_reason, "length");
     assert.deepEqual(chunks.at(-1)!.usage, whole.usage);
+    assert.ok(chunks.slice(0, -1).every((c) => c.usage === null), "every chunk but the last says usage: null, as the spec has it");
   });
 
   it("streams n choices through the openai SDK, each with its own index", async () => {

@@ -156,6 +156,7 @@ describe("tool calling on /v1/chat/completions", function () {
     assert.equal(deltas.map((d) => d.function!.arguments).join(""), whole.function.arguments);
     assert.equal(chunks.at(-2)!.choices[0]!.finish_reason, "tool_calls");
     const usage = chunks.at(-1)!.usage!;
+    assert.ok(chunks.slice(0, -1).every((c) => c.usage === null), "every chunk but the last says usage: null, as the spec has it");
     assert.ok(usage.completion_tokens > 0);
     assert.equal(usage.total_tokens, usage.prompt_tokens + usage.completion_tokens);
   });

@@ -58,6 +58,7 @@ const chatFormat: TextResponseFormat = {
     ],
   }),
   usageChunk: (base, usage) => ({ ...base, object: "chat.completion.chunk", choices: [], usage }),
+  nullUsageInChunks: true,
   complete: (base, choices, usage) => ({
     ...base,
     object: "chat.completion",

@@ -100,6 +100,7 @@ function completionFormat(echoes: readonly string[], best?: BestOf): TextRespons
       choices: [{ index, text: text ?? echo(index), logprobs: logprobs ? streamedLogprobs(index, logprobs) : null, finish_reason: finish }],
     }),
     usageChunk: (base, usage) => ({ ...base, object: "text_completion", choices: [], usage }),
+    nullUsageInChunks: false,
     complete: (base, choices, usage) => ({ ...base, object: "text_completion", choices: (best ? bestChoices(choices, best) : choices).map(choice), usage }),
   };
 }

@@ -28,6 +28,8 @@ export interface TextResponseFormat {
   complete(base: ResponseBase, choices: ChoiceResult[], usage: Usage): object;
   /** Whether the stream opens with a chunk per choice (chat's role chunk, echoed prompts). */
   opensStream: boolean;
+  /** Whether chunks before the usage chunk say `usage: null` (chat's stream schema has it; completions' has no null usage). */
+  nullUsageInChunks: boolean;
 }
 
 export interface Usage {
@@ -194,7 +196,8 @@ async function completeText(answer: Answer): Promise<void> {
 }
 
 async function streamText(answer: Answer): Promise<void> {
-  const { deps, reply, entry, job, signal, base, includeUsage, format } = answer;
+  const { deps, reply, entry, job, signal, includeUsage, format } = answer;
+  const base = chunkBase(answer.base, includeUsage && format.nullUsageInChunks);
   const raw = reply.raw;
   const sse = new SseWriter(raw);
   const send = (data: object | string) => sse.send(data);
@@ -215,4 +218,9 @@ async function streamText(answer: Answer): Promise<void> {
   result.choices.forEach((c, i) => send(format.chunk(base, i, "", undefined, c.finishReason)));
   if (includeUsage) send(format.usageChunk(base, usageOf(result)));
   sse.end();
+}
+
+/** With stream_options.include_usage, every chunk but the last carries `usage: null`, as OpenAI's do. */
+export function chunkBase<T extends object>(base: T, includeUsage: boolean): T {
+  return includeUsage ? { ...base, usage: null } : base;
 }

@@ -6,7 +6,7 @@ import { CallStream, parseCall, type CallDelta, type ParsedCall } from "../engin
 import type { FinishReason } from "../engines/text/types";
 import { markFirstToken } from "../metrics/request-labels";
 import { SseWriter } from "./sse-writer";
-import { openEventStream, settleComplete, settleStream, usageOf, type AnswerContext, type JobRequest, type ResponseBase } from "./text-response";
+import { chunkBase, openEventStream, settleComplete, settleStream, usageOf, type AnswerContext, type JobRequest, type ResponseBase } from "./text-response";
 import { runTools, type ToolChoiceResult, type ToolPlan } from "./tool-run";
 
 export interface ToolAnswer {
@@ -69,7 +69,8 @@ function callDelta(delta: CallDelta, legacy: boolean): object {
 }
 
 async function streamTools(ctx: AnswerContext, { job, plan, legacy, stream }: ToolAnswer): Promise<void> {
-  const { reply, base, signal } = ctx;
+  const { reply, signal } = ctx;
+  const base = chunkBase(ctx.base, stream.includeUsage);
   const sse = new SseWriter(reply.raw);
   const calls = Array.from({ length: job.n }, () => new CallStream(plan.layout, plan.names));
   const sendCall = (i: number, delta: CallDelta | undefined) => delta && sse.send(chunk(base, i, callDelta(delta, legacy)));
