@@ -83,7 +83,7 @@ export function endlessWeights(vocabulary: LlamaVocabulary, silenced: (token: st
       for (let t = 0; t < dims[1]!; t++) data[t * n] = 0; // the constant biases no other token
       for (const id of special) {
         data.fill(0, id * n, (id + 1) * n);
-        data[id * n] = -4;
+        data[id * n] = -64;
       }
     }
     return data;
