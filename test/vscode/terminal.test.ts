@@ -125,6 +125,20 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
   });
 
+  it("a failed command's lines that end in \\r\\n (curl -i's headers, a CRLF file) reach the model as they show, not blank", async () => {
+    const terminal = opened[0]!;
+    // printf writes \r\n; the terminal receives \r\r\n (the tty adds its own \r before each \n).
+    writeFileSync(join(dir, "fetch.sh"), "sleep 1\nprintf 'HTTP/1.1 404 Not Found\\r\\ncontent-type: text/html\\r\\n\\r\\n'\nprintf 'error: the page /cart is gone\\r\\n'\nexit 22\n");
+    terminal.sendText("bash fetch.sh");
+    await waitFor("the fetch recorded", () => api.terminal.latest(terminal), (c) => c?.commandLine === "bash fetch.sh" && c.exitCode === 22);
+    await api.chat.fromView({ type: "newChat" });
+    const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
+    await api.chat.fromView({ type: "addMention", id: item.id });
+    const [attached] = api.chat.state().chat.pending;
+    for (const line of ["HTTP/1.1 404 Not Found", "content-type: text/html", "error: the page /cart is gone"]) assert.ok(attached!.text.includes(`\n${line}\n`) || attached!.text.endsWith(`\n${line}`), `${line} in:\n${attached!.text}`);
+    await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
+  });
+
   it("a succeeded command has nothing to explain, and without shell integration the command says how to turn it on", async () => {
     const terminal = opened[0]!;
     terminal.sendText("true");

@@ -22,9 +22,11 @@ const escapes = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][\s\S]*?(?:\x07|\x1b\\)|\x1b[@-Z\
 /** The text a user reads in the terminal: escapes removed, carriage returns resolved per line. */
 export function plainText(output: string): string {
   const text = output.replace(escapes, "").replace(/\r\n/g, "\n");
-  // A progress bar rewrites its line after \r: the last write is what shows.
+  // A progress bar rewrites its line after \r: the last write is what shows. A \r just before the
+  // line's end writes nothing: a program's own \r\n reaches the terminal as \r\r\n (the tty adds one).
   return text
     .split("\n")
+    .map((line) => line.replace(/\r+$/, ""))
     .map((line) => line.slice(line.lastIndexOf("\r") + 1))
     .join("\n");
 }

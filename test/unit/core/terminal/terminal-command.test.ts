@@ -6,6 +6,11 @@ describe("a terminal command as the chat sends it", () => {
     assert.equal(plainText("\x1b]633;C\x07\x1b[31mError\x1b[0m: no\r\n10%\r50%\r100%\n"), "Error: no\n100%\n");
   });
 
+  it("keeps the lines a program ends with \\r\\n, which the terminal receives as \\r\\r\\n (curl -i's headers, a CRLF file's cat)", () => {
+    assert.equal(plainText("HTTP/1.1 404 Not Found\r\r\ncontent-type: text/html\r\r\n\r\r\nerror: the page is gone\r\n"), "HTTP/1.1 404 Not Found\ncontent-type: text/html\n\nerror: the page is gone\n");
+    assert.equal(plainText("10%\r100%\r\r\ndone\r"), "100%\ndone");
+  });
+
   it("keeps the last lines within the limits, saying what was left out", () => {
     const output = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
     assert.equal(outputTail(output, 3, 1000), "[… 97 earlier lines left out]\nline 97\nline 98\nline 99");
