@@ -138,6 +138,31 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
     assert.ok(!userText(server.chatRequests.at(-1)!).includes("What I had written"));
   });
 
+  it("a Stop before the first words, or an answer with no message, leaves what the user wrote in the box", async () => {
+    const draft = "Fixes #42: totals round down";
+    (await box()).value = draft;
+    let end!: () => void;
+    const requests = server.chatRequests.length;
+    // The answer's stream opens (its first chunk has no text) and waits: nothing written yet.
+    server.queue({ text: "", endAfter: new Promise((done) => (end = () => done(undefined))) });
+    try {
+      const running = generate();
+      await waitFor("the request sent", () => server.chatRequests.length, (n) => n === requests + 1);
+      assert.deepEqual(await generate(), { kind: "stopping" });
+      assert.deepEqual(await running, { kind: "stopped", message: draft });
+      assert.equal((await box()).value, draft);
+    } finally {
+      end();
+    }
+    // A reasoning model that spends its tokens thinking answers no text: said, and the box kept.
+    server.queue({ text: "" });
+    const empty = await generate();
+    assert.equal(empty.kind, "error");
+    assert.match(empty.reason!, /answered with no commit message; the commit box is left as it was/);
+    assert.equal((await box()).value, draft);
+    (await box()).value = "";
+  });
+
   it("no changes, and no repository: a clear message, nothing sent", async () => {
     git("add", "-A");
     git("commit", "--quiet", "-m", "feat: everything");

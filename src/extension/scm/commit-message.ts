@@ -107,7 +107,8 @@ export class CommitMessages implements vscode.Disposable {
     const messages = commitMessages({ diff: diff.text, staged: changes.staged, recentSubjects: subjects, instructions: settings.value.commitMessage.instructions, branch: repository.state.HEAD?.name, draft });
     log.info(`commit message: ${setup.model}, ${changes.staged ? "staged" : "all"} changes of ${diff.sent.length} file(s) sent (${diff.cut.length} cut), ${diff.listed.length} named only, ${subjects.length} recent subjects${draft ? ", the box's draft" : ""}`);
     const client = await clients.create();
-    ours.add(box.value);
+    const before = box.value;
+    ours.add(before);
     let answer = "";
     let stopped = false;
     try {
@@ -118,6 +119,8 @@ export class CommitMessages implements vscode.Disposable {
         }
         answer += delta.content;
         const text = commitBoxText(answer, false);
+        // Until the first words arrive the box keeps what it held: a stop then loses nothing.
+        if (text === "") continue;
         ours.add(text);
         box.value = text;
       }
@@ -125,10 +128,13 @@ export class CommitMessages implements vscode.Disposable {
       if (!signal.aborted) throw error;
       stopped = true;
     }
+    const written = commitBoxText(answer, true);
     const typed = !ours.has(box.value);
-    if (!typed) box.value = commitBoxText(answer, true);
+    // An answer with no message (a reasoning model that spent its tokens thinking) leaves the box as it was.
+    if (!typed) box.value = written || before;
+    if (written === "" && !stopped) throw new Error(`the model (${setup.model}) answered with no commit message; the commit box is left as it was. Try again, or pick another model in wisp.chat.model.`);
     log.info(`commit message: ${stopped ? "stopped" : "written"} (${box.value.length} characters)`);
-    return { kind: stopped ? "stopped" : "written", message: typed ? box.value : commitBoxText(answer, true) };
+    return { kind: stopped ? "stopped" : "written", message: typed ? box.value : written || before };
   }
 
   /**
