@@ -163,6 +163,21 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
     (await box()).value = "";
   });
 
+  it("with git's diff.mnemonicPrefix (or diff.noprefix) set, the staged changes still go, sensitive files by path only", async () => {
+    git("config", "diff.mnemonicPrefix", "true");
+    try {
+      git("add", "src/cart.ts", ".env");
+      server.queue({ text: "fix: count quantities" });
+      assert.deepEqual(await generate(), { kind: "written", message: "fix: count quantities" });
+      const sent = userText(server.chatRequests.at(-1)!);
+      assert.ok(sent.includes("+  return items.reduce((sum, i) => sum + i.price * i.qty, 0);"), sent);
+      assert.ok(sent.includes("- .env (may hold secrets") && !sent.includes(secret), sent);
+    } finally {
+      git("config", "--unset", "diff.mnemonicPrefix");
+      git("reset", "--quiet");
+    }
+  });
+
   it("no changes, and no repository: a clear message, nothing sent", async () => {
     git("add", "-A");
     git("commit", "--quiet", "-m", "feat: everything");
