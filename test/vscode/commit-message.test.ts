@@ -138,6 +138,14 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
     assert.ok(!userText(server.chatRequests.at(-1)!).includes("What I had written"));
   });
 
+  it("a body the model starts on the second line goes below a blank line: git's subject is the first line alone", async () => {
+    server.queue({ text: "fix: count quantities\nEach line's price was added once." });
+    const outcome = await generate();
+    assert.deepEqual(outcome, { kind: "written", message: "fix: count quantities\n\nEach line's price was added once." });
+    await waitFor("the box to hold it", async () => (await box()).value, (v) => v === outcome.message);
+    (await box()).value = "";
+  });
+
   it("a Stop before the first words, or an answer with no message, leaves what the user wrote in the box", async () => {
     const draft = "Fixes #42: totals round down";
     (await box()).value = draft;
