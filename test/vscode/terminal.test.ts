@@ -85,6 +85,10 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     for (const part of ["$ bash build.sh", `(exit code 3, in ${dir})`, "building cart", "DEPLOY_TOKEN=[masked]", "error: config.json is missing"]) assert.ok(question.includes(part), `${part} in:\n${question}`);
     assert.ok(!JSON.stringify(server.chatRequests).includes(secret) && !JSON.stringify(server.chatRequests).includes("ghp_0123456789"), "no secret is sent");
     assert.deepEqual((request.tools as ChatTool[]).map((t) => t.function.name), ["run_in_terminal"], "the one tool: the corrected command");
+    // The fix runs with the extension's command shell, not in the terminal: the model is told which, to write it in its syntax.
+    const system = (request.messages as AgentMessage[])[0]!.content as string;
+    const runShell = process.env.SHELL || "/bin/sh";
+    assert.ok(system.includes('integrated terminal "wisp-bash" on linux') && system.includes(`with ${runShell} (not in that terminal, whose shell may be another), so write it in ${runShell}'s syntax`), system);
     const turn = api.chat.state().chat.turns.find((t): t is UserTurn => t.role === "user")!;
     assert.equal(turn.attachments[0]!.label, 'Terminal "wisp-bash": bash build.sh, failed with exit code 3');
 

@@ -7,6 +7,7 @@ import { folderFor } from "../context/workspace-path";
 import type { Logger } from "../logger";
 import { registerWispCommand } from "../run-command";
 import type { Settings } from "../settings";
+import { commandShell } from "../agent/command-runner";
 import { TerminalFixTools } from "./terminal-fix-tools";
 import type { FinishedCommand, TerminalHistory } from "./terminal-history";
 
@@ -64,7 +65,7 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
     const cwd = command.cwd ?? terminalFolder(terminal) ?? folderFor(vscode.window.activeTextEditor?.document.uri)?.uri.fsPath ?? process.cwd();
     const chat = deps.chat();
     const profile = {
-      systemPrompt: terminalFixPrompt(command.terminalName, process.platform, settings.value.chat.systemPrompt),
+      systemPrompt: terminalFixPrompt(command.terminalName, commandShell(), process.platform, settings.value.chat.systemPrompt),
       maxSteps: fixSteps,
       tools: () => new TerminalFixTools({ cwd, approvals: chat.approvals, denyCommands: agent.denyCommands, timeoutMs: agent.commandTimeoutSeconds * 1000, maxOutputChars: agent.maxOutputChars }),
     };

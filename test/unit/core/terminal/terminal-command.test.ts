@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { outputTail, plainText, terminalAttachmentText, terminalLabel } from "../../../../src/core/terminal/terminal-command";
+import { outputTail, plainText, terminalAttachmentText, terminalFixPrompt, terminalLabel } from "../../../../src/core/terminal/terminal-command";
 
 describe("a terminal command as the chat sends it", () => {
   it("removes escape sequences and resolves carriage returns", () => {
@@ -36,5 +36,11 @@ describe("a terminal command as the chat sends it", () => {
     assert.match(outputTail(json.output, 10, 200), /^word":"hunter2/);
     const cut = terminalAttachmentText(json, 10, 200);
     assert.ok(!cut.includes("hunter2"), cut);
+  });
+
+  it("tells the model the shell the corrected command runs with, apart from the terminal's name", () => {
+    const prompt = terminalFixPrompt("powershell", "C:\\Windows\\system32\\cmd.exe", "win32", "");
+    assert.ok(prompt.includes('integrated terminal "powershell" on win32'), prompt);
+    assert.ok(prompt.includes("with C:\\Windows\\system32\\cmd.exe (not in that terminal, whose shell may be another), so write it in C:\\Windows\\system32\\cmd.exe's syntax"), prompt);
   });
 });
