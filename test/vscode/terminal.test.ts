@@ -143,6 +143,26 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
   });
 
+  it("while a command still runs, Explain says so instead of explaining the one before it", async () => {
+    const terminal = opened[0]!;
+    const started = new Promise<void>((done) => {
+      const watching = vscode.window.onDidStartTerminalShellExecution((event) => {
+        if (event.terminal !== terminal) return;
+        watching.dispose();
+        done();
+      });
+    });
+    terminal.sendText("sleep 30");
+    await started;
+    const requests = server.chatRequests.length;
+    const outcome = await vscode.commands.executeCommand<{ kind: string; reason: string }>("wisp.explainTerminalFailure", terminal);
+    assert.equal(outcome.kind, "nothing", JSON.stringify(outcome));
+    assert.match(outcome.reason, /"sleep 30" is still running in this terminal\. Explain it once it has ended/);
+    assert.equal(server.chatRequests.length, requests, "nothing sent");
+    terminal.sendText("\x03", false);
+    await waitFor("the sleep stopped", () => api.terminal.latest(terminal), (c) => c?.commandLine === "sleep 30");
+  });
+
   it("a succeeded command has nothing to explain, and without shell integration the command says how to turn it on", async () => {
     const terminal = opened[0]!;
     terminal.sendText("true");

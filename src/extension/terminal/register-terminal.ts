@@ -55,6 +55,9 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
   async function explain(arg: unknown): Promise<ExplainOutcome> {
     const terminal = arg instanceof Object && "sendText" in arg ? (arg as vscode.Terminal) : vscode.window.activeTerminal;
     if (terminal === undefined) return nothing("Explain Terminal Failure: no terminal is open. Run the command in the integrated terminal first.");
+    // The last finished command would be an older one than the user sees failing.
+    const running = history.running(terminal);
+    if (running !== undefined) return nothing(`Explain Terminal Failure: ${running ? `"${maskSecrets(running)}"` : "a command"} is still running in this terminal. Explain it once it has ended (Ctrl+C stops it).`);
     const command = await history.latest(terminal);
     if (command === undefined) {
       if (terminal.shellIntegration === undefined) return nothing(`Explain Terminal Failure ${noShellIntegration}`, true);
