@@ -186,6 +186,23 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
     }
   });
 
+  it("merges' subjects (Merge branch 'x', Merge pull request #n) are left out of the recent subjects", async () => {
+    for (const topic of ["cart-total", "tax", "rounding"]) {
+      git("checkout", "--quiet", "-b", topic);
+      git("commit", "--quiet", "--allow-empty", "-m", `fix: ${topic}`);
+      git("checkout", "--quiet", "main");
+      git("merge", "--quiet", "--no-ff", "-m", `Merge branch '${topic}'`, topic);
+    }
+    server.queue({ text: "fix: count quantities" });
+    await generate();
+    const sent = userText(server.chatRequests.at(-1)!);
+    const listed = /newest first:\n((?:- .*\n)+)/.exec(sent)![1]!.trim().split("\n").sort();
+    assert.deepEqual(listed, ["- docs: say totals are in cents", "- feat: add the cart", "- fix: cart-total", "- fix: rounding", "- fix: tax"]);
+    assert.ok(!sent.includes("Merge branch"), sent);
+    assert.ok(sent.includes("Start the subject with a Conventional Commits type as they do (fix:, docs:, feat:)"), sent);
+    (await box()).value = "";
+  });
+
   it("no changes, and no repository: a clear message, nothing sent", async () => {
     git("add", "-A");
     git("commit", "--quiet", "-m", "feat: everything");

@@ -13,6 +13,8 @@ import { setContext } from "../set-context";
 /** Commit messages are short: more tokens than this only make a long one possible. */
 const maxAnswerTokens = 400;
 export const generatingContext = "wisp.commitMessage.generating";
+/** Commits read for the recent subjects: enough for the subjects wanted once merges are left out. */
+const logEntries = recentSubjectCount * 3;
 /** Values remembered per repository box (a message streams as a few hundred). */
 const maxRemembered = 5_000;
 
@@ -93,7 +95,9 @@ export class CommitMessages implements vscode.Disposable {
   private async generate(repository: GitRepository, signal: AbortSignal): Promise<CommitOutcome> {
     const { settings, clients, log, models } = this.deps;
     const changes = await changesToCommit(repository, this.deps.isSensitive);
-    const subjects = subjectsOf((await repository.log({ maxEntries: recentSubjectCount }).catch(() => [])).map((c) => c.message));
+    // Merges ("Merge pull request #12 from …") say nothing of the team's style, and a small model copies them.
+    const commits = (await repository.log({ maxEntries: logEntries }).catch(() => [])).filter((c) => (c.parents?.length ?? 0) < 2);
+    const subjects = subjectsOf(commits.map((c) => c.message)).slice(0, recentSubjectCount);
     const setup = await models.setup();
     const answerTokens = Math.min(settings.value.chat.maxTokens, maxAnswerTokens);
     const diff = changesDiff(changes.diff, {
