@@ -143,6 +143,20 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
   });
 
+  it("a script's tput colours reach the model as the words it shows, with no '(B' left of tput sgr0's escape", async () => {
+    const terminal = opened[0]!;
+    writeFileSync(join(dir, "check.sh"), "sleep 1\necho \"$(tput setaf 1)error$(tput sgr0): config.json is missing\"\nexit 4\n");
+    terminal.sendText("bash check.sh");
+    const failed = await waitFor("the check recorded", () => api.terminal.latest(terminal), (c) => c?.commandLine === "bash check.sh" && c.exitCode === 4);
+    assert.ok(failed!.output.includes("\x1b(B"), "tput sgr0 wrote its character set escape");
+    await api.chat.fromView({ type: "newChat" });
+    const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
+    await api.chat.fromView({ type: "addMention", id: item.id });
+    const [attached] = api.chat.state().chat.pending;
+    assert.ok(attached!.text.endsWith("\nerror: config.json is missing"), attached!.text);
+    await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
+  });
+
   it("while a command still runs, Explain says so instead of explaining the one before it", async () => {
     const terminal = opened[0]!;
     const started = new Promise<void>((done) => {

@@ -16,8 +16,11 @@ export interface TerminalCommand {
   readonly terminalName: string;
 }
 
-/** CSI, OSC (up to BEL or ST), other two-character escapes, and lone control characters. */
-const escapes = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][\s\S]*?(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+/**
+ * CSI, OSC (up to BEL or ST), escapes with intermediate bytes (a character set's choice: tput
+ * sgr0 writes ESC ( B), other two-character escapes, and lone control characters.
+ */
+const escapes = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][\s\S]*?(?:\x07|\x1b\\)|\x1b[ -/]+[0-~]|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
 /** The text a user reads in the terminal: escapes removed, carriage returns resolved per line. */
 export function plainText(output: string): string {
