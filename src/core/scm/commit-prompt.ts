@@ -24,6 +24,9 @@ export const recentSubjectCount = 10;
 /** The longest subject asked for: the width git's own advice and the forges' titles keep to. */
 const maxSubjectChars = 72;
 
+/** A gitmoji at a subject's start: the emoji (✨, ♻️) or its :code: (:sparkles:). */
+const gitmoji = /^(?::[a-z0-9_+-]+:|\p{Extended_Pictographic}\uFE0F?)/u;
+
 /** What the recent subjects have in common, said plainly so that a small model follows it too. */
 export function styleHints(subjects: readonly string[]): string[] {
   if (subjects.length === 0) return [];
@@ -33,6 +36,8 @@ export function styleHints(subjects: readonly string[]): string[] {
     const kinds = [...new Set(prefixed.map((s) => s.slice(0, s.indexOf(":") + 1).replace(/\(.*\)/, "")))];
     hints.push(`Start the subject with a Conventional Commits type as they do (${kinds.slice(0, 5).join(", ")}).`);
   }
+  const marked = subjects.map((s) => gitmoji.exec(s)?.[0]).filter((mark) => mark !== undefined);
+  if (marked.length * 2 >= subjects.length) hints.push(`Start the subject with an emoji for the kind of change (gitmoji), as they do (${[...new Set(marked)].slice(0, 5).join(" ")}).`);
   const lengths = subjects.map((s) => s.length).sort((a, b) => a - b);
   const usual = lengths[Math.floor(lengths.length / 2)]!;
   // A history of long subjects must not ask for one over the limit that git tools and forges cut at.

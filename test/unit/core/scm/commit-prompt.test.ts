@@ -46,6 +46,12 @@ describe("the commit message request and answer", () => {
     assert.equal(commitBoxText("fix: a\n   \nbody", true), "fix: a\n   \nbody");
   });
 
+  it("a gitmoji history (emoji or :code:) is said to start with one, as Conventional Commits' is said", () => {
+    const hints = styleHints(["✨ Add the cart total", "🐛 Round prices to cents", ":recycle: Split the checkout", "♻️ Move the tax rate", "Bump version"]);
+    assert.equal(hints[0], "Start the subject with an emoji for the kind of change (gitmoji), as they do (✨ 🐛 :recycle: ♻️).");
+    assert.equal(styleHints(["Add cart", "✨ Add tax", "Fix totals"]).length, 1, "one subject in three is no habit");
+  });
+
   it("a history of subjects over 72 characters does not ask for one", () => {
     const long = ["x".repeat(90), "y".repeat(100), "z".repeat(30)];
     const [hint] = styleHints(long);
