@@ -43,6 +43,19 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     return terminal;
   }
 
+  /** Runs `commandLine` in the terminal and waits for its end: the same command run again is recorded anew. */
+  async function runIn(terminal: vscode.Terminal, commandLine: string): Promise<void> {
+    const ended = new Promise<void>((done) => {
+      const watching = vscode.window.onDidEndTerminalShellExecution((event) => {
+        if (event.terminal !== terminal) return;
+        watching.dispose();
+        done();
+      });
+    });
+    terminal.sendText(commandLine);
+    await ended;
+  }
+
   before(async () => {
     api = await activateWisp();
     server = await startScriptedChatServer({ key: "sk-terminal-test" });
@@ -107,8 +120,9 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
   it("Deny runs nothing; auto-approved commands still ask", async () => {
     await vscode.workspace.getConfiguration("wisp.agent").update("autoApprove", ["touch"], vscode.ConfigurationTarget.Global);
     const terminal = opened[0]!;
-    terminal.sendText("bash build.sh");
-    await waitFor("the command recorded again", () => api.terminal.latest(terminal), (c) => c?.exitCode === 3 && c.commandLine === "bash build.sh");
+    // Its end awaited: until then the terminal runs it, and Explain would say so.
+    await runIn(terminal, "bash build.sh");
+    assert.equal((await api.terminal.latest(terminal))?.exitCode, 3);
     server.queue({ toolCalls: [{ name: "run_in_terminal", arguments: { command: "touch config.json" } }] }, { text: "Then create config.json yourself." });
     await vscode.commands.executeCommand("wisp.explainTerminalFailure", terminal);
     await approve(0, "deny");
