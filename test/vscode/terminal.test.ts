@@ -132,6 +132,22 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     await vscode.workspace.getConfiguration("wisp.agent").update("autoApprove", undefined, vscode.ConfigurationTarget.Global);
   });
 
+  it("a corrected command that holds [masked] (a secret the model never saw) is not run, and says why", async () => {
+    const terminal = opened[0]!;
+    await runIn(terminal, "bash build.sh");
+    // The model copies the value it was shown: the placeholder, which would be set as the token.
+    server.queue({ toolCalls: [{ name: "run_in_terminal", arguments: { command: "echo 'DEPLOY_TOKEN=[masked]' > deploy.env && bash build.sh" } }] }, { text: "Run it with your token." });
+    const requests = server.chatRequests.length;
+    await vscode.commands.executeCommand("wisp.explainTerminalFailure", terminal);
+    const step = await waitFor("the step refused", () => steps()[0], (s) => s?.command?.includes("deploy.env") === true && s.status !== "running");
+    assert.equal(step!.status, "denied");
+    assert.match(step!.note ?? "", /^Not run: the command holds \[masked\], which stands for a value Wisp kept from the model/);
+    await waitFor("the model told", () => server.chatRequests.length, (n) => n === requests + 2);
+    await ended();
+    assert.equal(existsSync(join(dir, "deploy.env")), false, "nothing ran");
+    assert.match(toolResults(server.chatRequests.at(-1)!).at(-1)!, /Run it yourself with the real value/);
+  });
+
   it("@terminal attaches the last command and its output, masked", async () => {
     await api.chat.fromView({ type: "newChat" });
     const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
