@@ -43,15 +43,20 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     return terminal;
   }
 
-  /** Runs `commandLine` in the terminal and waits for its end: the same command run again is recorded anew. */
-  async function runIn(terminal: vscode.Terminal, commandLine: string): Promise<void> {
-    const ended = new Promise<void>((done) => {
-      const watching = vscode.window.onDidEndTerminalShellExecution((event) => {
-        if (event.terminal !== terminal) return;
+  /** The next time `event` (a command's start or end) fires for `terminal`. */
+  function nextIn(event: vscode.Event<{ readonly terminal: vscode.Terminal }>, terminal: vscode.Terminal): Promise<void> {
+    return new Promise((done) => {
+      const watching = event((e) => {
+        if (e.terminal !== terminal) return;
         watching.dispose();
         done();
       });
     });
+  }
+
+  /** Runs `commandLine` in the terminal and waits for its end: the same command run again is recorded anew. */
+  async function runIn(terminal: vscode.Terminal, commandLine: string): Promise<void> {
+    const ended = nextIn(vscode.window.onDidEndTerminalShellExecution, terminal);
     terminal.sendText(commandLine);
     await ended;
   }
@@ -189,13 +194,7 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
 
   it("while a command still runs, Explain says so instead of explaining the one before it", async () => {
     const terminal = opened[0]!;
-    const started = new Promise<void>((done) => {
-      const watching = vscode.window.onDidStartTerminalShellExecution((event) => {
-        if (event.terminal !== terminal) return;
-        watching.dispose();
-        done();
-      });
-    });
+    const started = nextIn(vscode.window.onDidStartTerminalShellExecution, terminal);
     terminal.sendText("sleep 30");
     await started;
     const requests = server.chatRequests.length;
