@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ChatMessage } from "../../src/core/api/chat";
@@ -201,6 +201,23 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
     assert.ok(!sent.includes("Merge branch"), sent);
     assert.ok(sent.includes("Start the subject with a Conventional Commits type as they do (fix:, docs:, feat:)"), sent);
     (await box()).value = "";
+  });
+
+  it("an untracked symbolic link goes as the path it points to, as git commits it: the file there is not read", async () => {
+    const outside = join(workspace, "scm-outside.txt");
+    writeFileSync(outside, "OUTSIDE_THE_REPOSITORY=only-on-this-machine\n");
+    symlinkSync(outside, join(repo, "local-settings.txt"));
+    try {
+      server.queue({ text: "chore: link the local settings" });
+      await generate();
+      const sent = userText(server.chatRequests.at(-1)!);
+      assert.ok(sent.includes(`+++ b/local-settings.txt\n@@ -0,0 +1,1 @@\n+${outside}`) && sent.includes("new file mode 120000"), sent);
+      assert.ok(!sent.includes("OUTSIDE_THE_REPOSITORY"), "the linked file's content");
+    } finally {
+      rmSync(join(repo, "local-settings.txt"));
+      rmSync(outside);
+      (await box()).value = "";
+    }
   });
 
   it("no changes, and no repository: a clear message, nothing sent", async () => {
