@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ChatMessage } from "../../src/core/api/chat";
@@ -136,6 +136,88 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
     server.queue({ text: "feat: add a tax rate" });
     await generate();
     assert.ok(!userText(server.chatRequests.at(-1)!).includes("What I had written"));
+  });
+
+  it("a body the model starts on the second line goes below a blank line: git's subject is the first line alone", async () => {
+    server.queue({ text: "fix: count quantities\nEach line's price was added once." });
+    const outcome = await generate();
+    assert.deepEqual(outcome, { kind: "written", message: "fix: count quantities\n\nEach line's price was added once." });
+    await waitFor("the box to hold it", async () => (await box()).value, (v) => v === outcome.message);
+    (await box()).value = "";
+  });
+
+  it("a Stop before the first words, or an answer with no message, leaves what the user wrote in the box", async () => {
+    const draft = "Fixes #42: totals round down";
+    (await box()).value = draft;
+    let end!: () => void;
+    const requests = server.chatRequests.length;
+    // The answer's stream opens (its first chunk has no text) and waits: nothing written yet.
+    server.queue({ text: "", endAfter: new Promise((done) => (end = () => done(undefined))) });
+    try {
+      const running = generate();
+      await waitFor("the request sent", () => server.chatRequests.length, (n) => n === requests + 1);
+      assert.deepEqual(await generate(), { kind: "stopping" });
+      assert.deepEqual(await running, { kind: "stopped", message: draft });
+      assert.equal((await box()).value, draft);
+    } finally {
+      end();
+    }
+    // A reasoning model that spends its tokens thinking answers no text: said, and the box kept.
+    server.queue({ text: "" });
+    const empty = await generate();
+    assert.equal(empty.kind, "error");
+    assert.match(empty.reason!, /answered with no commit message; the commit box is left as it was/);
+    assert.equal((await box()).value, draft);
+    (await box()).value = "";
+  });
+
+  it("with git's diff.mnemonicPrefix (or diff.noprefix) set, the staged changes still go, sensitive files by path only", async () => {
+    git("config", "diff.mnemonicPrefix", "true");
+    try {
+      git("add", "src/cart.ts", ".env");
+      server.queue({ text: "fix: count quantities" });
+      assert.deepEqual(await generate(), { kind: "written", message: "fix: count quantities" });
+      const sent = userText(server.chatRequests.at(-1)!);
+      assert.ok(sent.includes("+  return items.reduce((sum, i) => sum + i.price * i.qty, 0);"), sent);
+      assert.ok(sent.includes("- .env (may hold secrets") && !sent.includes(secret), sent);
+    } finally {
+      git("config", "--unset", "diff.mnemonicPrefix");
+      git("reset", "--quiet");
+    }
+  });
+
+  it("merges' subjects (Merge branch 'x', Merge pull request #n) are left out of the recent subjects", async () => {
+    for (const topic of ["cart-total", "tax", "rounding"]) {
+      git("checkout", "--quiet", "-b", topic);
+      git("commit", "--quiet", "--allow-empty", "-m", `fix: ${topic}`);
+      git("checkout", "--quiet", "main");
+      git("merge", "--quiet", "--no-ff", "-m", `Merge branch '${topic}'`, topic);
+    }
+    server.queue({ text: "fix: count quantities" });
+    await generate();
+    const sent = userText(server.chatRequests.at(-1)!);
+    const listed = /newest first:\n((?:- .*\n)+)/.exec(sent)![1]!.trim().split("\n").sort();
+    assert.deepEqual(listed, ["- docs: say totals are in cents", "- feat: add the cart", "- fix: cart-total", "- fix: rounding", "- fix: tax"]);
+    assert.ok(!sent.includes("Merge branch"), sent);
+    assert.ok(sent.includes("Start the subject with a Conventional Commits type as they do (fix:, docs:, feat:)"), sent);
+    (await box()).value = "";
+  });
+
+  it("an untracked symbolic link goes as the path it points to, as git commits it: the file there is not read", async () => {
+    const outside = join(workspace, "scm-outside.txt");
+    writeFileSync(outside, "OUTSIDE_THE_REPOSITORY=only-on-this-machine\n");
+    symlinkSync(outside, join(repo, "local-settings.txt"));
+    try {
+      server.queue({ text: "chore: link the local settings" });
+      await generate();
+      const sent = userText(server.chatRequests.at(-1)!);
+      assert.ok(sent.includes(`+++ b/local-settings.txt\n@@ -0,0 +1,1 @@\n+${outside}`) && sent.includes("new file mode 120000"), sent);
+      assert.ok(!sent.includes("OUTSIDE_THE_REPOSITORY"), "the linked file's content");
+    } finally {
+      rmSync(join(repo, "local-settings.txt"));
+      rmSync(outside);
+      (await box()).value = "";
+    }
   });
 
   it("no changes, and no repository: a clear message, nothing sent", async () => {

@@ -43,6 +43,24 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     return terminal;
   }
 
+  /** The next time `event` (a command's start or end) fires for `terminal`. */
+  function nextIn(event: vscode.Event<{ readonly terminal: vscode.Terminal }>, terminal: vscode.Terminal): Promise<void> {
+    return new Promise((done) => {
+      const watching = event((e) => {
+        if (e.terminal !== terminal) return;
+        watching.dispose();
+        done();
+      });
+    });
+  }
+
+  /** Runs `commandLine` in the terminal and waits for its end: the same command run again is recorded anew. */
+  async function runIn(terminal: vscode.Terminal, commandLine: string): Promise<void> {
+    const ended = nextIn(vscode.window.onDidEndTerminalShellExecution, terminal);
+    terminal.sendText(commandLine);
+    await ended;
+  }
+
   before(async () => {
     api = await activateWisp();
     server = await startScriptedChatServer({ key: "sk-terminal-test" });
@@ -85,6 +103,10 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     for (const part of ["$ bash build.sh", `(exit code 3, in ${dir})`, "building cart", "DEPLOY_TOKEN=[masked]", "error: config.json is missing"]) assert.ok(question.includes(part), `${part} in:\n${question}`);
     assert.ok(!JSON.stringify(server.chatRequests).includes(secret) && !JSON.stringify(server.chatRequests).includes("ghp_0123456789"), "no secret is sent");
     assert.deepEqual((request.tools as ChatTool[]).map((t) => t.function.name), ["run_in_terminal"], "the one tool: the corrected command");
+    // The fix runs with the extension's command shell, not in the terminal: the model is told which, to write it in its syntax.
+    const system = (request.messages as AgentMessage[])[0]!.content as string;
+    const runShell = process.env.SHELL || "/bin/sh";
+    assert.ok(system.includes('integrated terminal "wisp-bash" on linux') && system.includes(`with ${runShell} (not in that terminal, whose shell may be another), so write it in ${runShell}'s syntax`), system);
     const turn = api.chat.state().chat.turns.find((t): t is UserTurn => t.role === "user")!;
     assert.equal(turn.attachments[0]!.label, 'Terminal "wisp-bash": bash build.sh, failed with exit code 3');
 
@@ -103,8 +125,9 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
   it("Deny runs nothing; auto-approved commands still ask", async () => {
     await vscode.workspace.getConfiguration("wisp.agent").update("autoApprove", ["touch"], vscode.ConfigurationTarget.Global);
     const terminal = opened[0]!;
-    terminal.sendText("bash build.sh");
-    await waitFor("the command recorded again", () => api.terminal.latest(terminal), (c) => c?.exitCode === 3 && c.commandLine === "bash build.sh");
+    // Its end awaited: until then the terminal runs it, and Explain would say so.
+    await runIn(terminal, "bash build.sh");
+    assert.equal((await api.terminal.latest(terminal))?.exitCode, 3);
     server.queue({ toolCalls: [{ name: "run_in_terminal", arguments: { command: "touch config.json" } }] }, { text: "Then create config.json yourself." });
     await vscode.commands.executeCommand("wisp.explainTerminalFailure", terminal);
     await approve(0, "deny");
@@ -112,6 +135,22 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     assert.equal(existsSync(join(dir, "config.json")), false);
     assert.equal(steps()[0]!.status, "denied");
     await vscode.workspace.getConfiguration("wisp.agent").update("autoApprove", undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it("a corrected command that holds [masked] (a secret the model never saw) is not run, and says why", async () => {
+    const terminal = opened[0]!;
+    await runIn(terminal, "bash build.sh");
+    // The model copies the value it was shown: the placeholder, which would be set as the token.
+    server.queue({ toolCalls: [{ name: "run_in_terminal", arguments: { command: "echo 'DEPLOY_TOKEN=[masked]' > deploy.env && bash build.sh" } }] }, { text: "Run it with your token." });
+    const requests = server.chatRequests.length;
+    await vscode.commands.executeCommand("wisp.explainTerminalFailure", terminal);
+    const step = await waitFor("the step refused", () => steps()[0], (s) => s?.command?.includes("deploy.env") === true && s.status !== "running");
+    assert.equal(step!.status, "denied");
+    assert.match(step!.note ?? "", /^Not run: the command holds \[masked\], which stands for a value Wisp kept from the model/);
+    await waitFor("the model told", () => server.chatRequests.length, (n) => n === requests + 2);
+    await ended();
+    assert.equal(existsSync(join(dir, "deploy.env")), false, "nothing ran");
+    assert.match(toolResults(server.chatRequests.at(-1)!).at(-1)!, /Run it yourself with the real value/);
   });
 
   it("@terminal attaches the last command and its output, masked", async () => {
@@ -123,6 +162,48 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     assert.ok(attached!.text.startsWith("$ bash build.sh\n(exit code 3, in "), attached!.text);
     assert.ok(attached!.text.includes("DEPLOY_TOKEN=[masked]") && !attached!.text.includes(secret), attached!.text);
     await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
+  });
+
+  it("a failed command's lines that end in \\r\\n (curl -i's headers, a CRLF file) reach the model as they show, not blank", async () => {
+    const terminal = opened[0]!;
+    // printf writes \r\n; the terminal receives \r\r\n (the tty adds its own \r before each \n).
+    writeFileSync(join(dir, "fetch.sh"), "sleep 1\nprintf 'HTTP/1.1 404 Not Found\\r\\ncontent-type: text/html\\r\\n\\r\\n'\nprintf 'error: the page /cart is gone\\r\\n'\nexit 22\n");
+    terminal.sendText("bash fetch.sh");
+    await waitFor("the fetch recorded", () => api.terminal.latest(terminal), (c) => c?.commandLine === "bash fetch.sh" && c.exitCode === 22);
+    await api.chat.fromView({ type: "newChat" });
+    const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
+    await api.chat.fromView({ type: "addMention", id: item.id });
+    const [attached] = api.chat.state().chat.pending;
+    for (const line of ["HTTP/1.1 404 Not Found", "content-type: text/html", "error: the page /cart is gone"]) assert.ok(attached!.text.includes(`\n${line}\n`) || attached!.text.endsWith(`\n${line}`), `${line} in:\n${attached!.text}`);
+    await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
+  });
+
+  it("a script's tput colours reach the model as the words it shows, with no '(B' left of tput sgr0's escape", async () => {
+    const terminal = opened[0]!;
+    writeFileSync(join(dir, "check.sh"), "sleep 1\necho \"$(tput setaf 1)error$(tput sgr0): config.json is missing\"\nexit 4\n");
+    terminal.sendText("bash check.sh");
+    const failed = await waitFor("the check recorded", () => api.terminal.latest(terminal), (c) => c?.commandLine === "bash check.sh" && c.exitCode === 4);
+    assert.ok(failed!.output.includes("\x1b(B"), "tput sgr0 wrote its character set escape");
+    await api.chat.fromView({ type: "newChat" });
+    const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
+    await api.chat.fromView({ type: "addMention", id: item.id });
+    const [attached] = api.chat.state().chat.pending;
+    assert.ok(attached!.text.endsWith("\nerror: config.json is missing"), attached!.text);
+    await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
+  });
+
+  it("while a command still runs, Explain says so instead of explaining the one before it", async () => {
+    const terminal = opened[0]!;
+    const started = nextIn(vscode.window.onDidStartTerminalShellExecution, terminal);
+    terminal.sendText("sleep 30");
+    await started;
+    const requests = server.chatRequests.length;
+    const outcome = await vscode.commands.executeCommand<{ kind: string; reason: string }>("wisp.explainTerminalFailure", terminal);
+    assert.equal(outcome.kind, "nothing", JSON.stringify(outcome));
+    assert.match(outcome.reason, /"sleep 30" is still running in this terminal\. Explain it once it has ended/);
+    assert.equal(server.chatRequests.length, requests, "nothing sent");
+    terminal.sendText("\x03", false);
+    await waitFor("the sleep stopped", () => api.terminal.latest(terminal), (c) => c?.commandLine === "sleep 30");
   });
 
   it("a succeeded command has nothing to explain, and without shell integration the command says how to turn it on", async () => {

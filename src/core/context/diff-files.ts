@@ -33,16 +33,44 @@ export function withoutFiles(diff: string, drop: (path: string) => boolean): Fil
   return { text: kept.join(""), dropped };
 }
 
-/** The paths a section's header names: `a/` and `b/` sides, renames and copies. */
+/**
+ * The prefixes git may put before a diff's old and new paths: a/ and b/ by default; c/ (commit),
+ * i/ (index), w/ (work tree), o/ (object) with diff.mnemonicPrefix; none with diff.noprefix.
+ */
+const prefixPairs: readonly (readonly [string, string])[] = [["a/", "b/"], ["c/", "i/"], ["i/", "w/"], ["c/", "w/"], ["o/", "w/"], ["1/", "2/"], ["", ""]];
+
+/** The prefixes of a section whose `diff --git` line is `line`, and the path it names on both sides (none for a rename). */
+function headerPrefixes(line: string): { prefixes: readonly [string, string]; path?: string } {
+  const rest = line.slice("diff --git ".length).replace(/^"(.*)" "(.*)"$/, "$1 $2");
+  for (const prefixes of prefixPairs) {
+    const [old, renamed] = prefixes;
+    // The same path on both sides: `old+P renamed+P`.
+    const pathLength = (rest.length - old.length - renamed.length - 1) / 2;
+    if (!Number.isInteger(pathLength) || pathLength < 1) continue;
+    const path = rest.slice(old.length, old.length + pathLength);
+    if (rest === `${old}${path} ${renamed}${path}`) return { prefixes, path };
+  }
+  // A rename: its `rename from/to` lines name both sides.
+  return { prefixes: prefixPairs.find(([old, renamed]) => old !== "" && rest.startsWith(old) && rest.includes(` ${renamed}`)) ?? ["", ""] };
+}
+
+/** The paths a section's header names: both sides, renames and copies, whatever prefixes git's settings give them. */
 function sectionPaths(section: string): string[] {
   const header = section.split(/^@@/m)[0]!.split("\n");
   const paths = new Set<string>();
+  // A merge's combined `diff --cc P` has a/ and b/ on its ---/+++ lines.
+  const { prefixes, path } = header[0]!.startsWith("diff --git ") ? headerPrefixes(header[0]!) : { prefixes: prefixPairs[0]!, path: undefined };
+  // A mode change or a binary file has no ---/+++ lines: `diff --git a/P b/P` names P twice.
+  if (path !== undefined) paths.add(path);
   for (const line of header) {
-    const side = /^(?:---|\+\+\+) "?[ab]\/(.*?)"?$/.exec(line) ?? /^(?:rename|copy) (?:from|to) "?(.*?)"?$/.exec(line);
-    if (side) paths.add(side[1]!);
-    // A mode change or a binary file has no ---/+++ lines: `diff --git a/P b/P` names P twice.
-    const both = /^diff --git "?a\/(.*)"? "?b\/(.*?)"?$/.exec(line);
-    if (both) for (const path of [both[1]!.replace(/"$/, ""), both[2]!]) paths.add(path);
+    // git ends a path that has a space with a tab.
+    const side = /^(---|\+\+\+) "?(.*?)"?\t?$/.exec(line);
+    if (side && side[2] !== "/dev/null") {
+      const prefix = prefixes[side[1] === "---" ? 0 : 1];
+      if (side[2]!.startsWith(prefix)) paths.add(side[2]!.slice(prefix.length));
+    }
+    const moved = /^(?:rename|copy) (?:from|to) "?(.*?)"?$/.exec(line);
+    if (moved) paths.add(moved[1]!);
   }
   // The new side last: `+++ b/` or `rename to` come after the old side's lines.
   return [...paths];

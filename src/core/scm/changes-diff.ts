@@ -138,12 +138,15 @@ function namedList(listed: readonly ListedFile[], room: number): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** A diff section for a new file that git does not track yet (its whole text added). */
-export function newFileSection(path: string, text: string): string {
+/**
+ * A diff section for a new file that git does not track yet (its whole text added); with mode
+ * 120000, a symbolic link, whose text git commits is the path it points to.
+ */
+export function newFileSection(path: string, text: string, mode: "100644" | "120000" = "100644"): string {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   if (lines.at(-1) === "") lines.pop();
   const hunk = lines.length === 0 ? "" : `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}\n`;
-  return `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n${hunk}`;
+  return `diff --git a/${path} b/${path}\nnew file mode ${mode}\n--- /dev/null\n+++ b/${path}\n${hunk}`;
 }
 
 /** A section that says an untracked file is binary, as git says it of a tracked one. */

@@ -21,6 +21,11 @@ export interface CommitPromptInput {
 
 /** How many recent subjects go with the request. */
 export const recentSubjectCount = 10;
+/** The longest subject asked for: the width git's own advice and the forges' titles keep to. */
+const maxSubjectChars = 72;
+
+/** A gitmoji at a subject's start: the emoji (✨, ♻️) or its :code: (:sparkles:). */
+const gitmoji = /^(?::[a-z0-9_+-]+:|\p{Extended_Pictographic}\uFE0F?)/u;
 
 /** What the recent subjects have in common, said plainly so that a small model follows it too. */
 export function styleHints(subjects: readonly string[]): string[] {
@@ -31,8 +36,12 @@ export function styleHints(subjects: readonly string[]): string[] {
     const kinds = [...new Set(prefixed.map((s) => s.slice(0, s.indexOf(":") + 1).replace(/\(.*\)/, "")))];
     hints.push(`Start the subject with a Conventional Commits type as they do (${kinds.slice(0, 5).join(", ")}).`);
   }
+  const marked = subjects.map((s) => gitmoji.exec(s)?.[0]).filter((mark) => mark !== undefined);
+  if (marked.length * 2 >= subjects.length) hints.push(`Start the subject with an emoji for the kind of change (gitmoji), as they do (${[...new Set(marked)].slice(0, 5).join(" ")}).`);
   const lengths = subjects.map((s) => s.length).sort((a, b) => a - b);
-  hints.push(`Keep the subject about ${lengths[Math.floor(lengths.length / 2)]} characters long, as theirs are (never over 72).`);
+  const usual = lengths[Math.floor(lengths.length / 2)]!;
+  // A history of long subjects must not ask for one over the limit that git tools and forges cut at.
+  hints.push(usual <= maxSubjectChars ? `Keep the subject about ${usual} characters long, as theirs are (never over ${maxSubjectChars}).` : `Keep the subject under ${maxSubjectChars} characters, though theirs run longer: what does not fit goes in the body.`);
   return hints;
 }
 
@@ -65,7 +74,8 @@ export function commitBoxText(answer: string, final: boolean): string {
   let text = answer.replace(/^\s*(?:commit message:\s*)/i, "");
   text = text.replace(/^\s*```[\w-]*\n?/, "");
   if (final) text = text.replace(/\n?```\s*$/, "");
-  text = text.replace(/^\s+/, "");
+  // git takes the whole first paragraph for the subject: a body that starts on the second line would join it.
+  text = text.replace(/^\s+/, "").replace(/^([^\n]*\S[^\n]*)\n(?=[^\n]*\S)/, "$1\n\n");
   if (!final) return text;
   text = text.trimEnd();
   const quoted = /^(["'`])([\s\S]*)\1$/.exec(text);

@@ -30,6 +30,7 @@ import type { McpAgentTools } from "../mcp/mcp-agent-tools";
 import { allowsMcp } from "../../core/customization/tool-allow-list";
 import type { AgentRun, TaskCustomization } from "../../core/customization/task-customization";
 import { CustomizedTools } from "../customization/customized-tools";
+import { commandShell } from "./command-runner";
 
 export interface AgentControllerDeps {
   readonly store: ChatStore;
@@ -275,7 +276,7 @@ export class AgentController implements vscode.Disposable {
       workspaceName: folder.name,
       otherFolders: vscode.workspace.workspaceFolders!.filter((f) => f.index !== folder.index).map((f) => f.name),
       platform: process.platform,
-      shell: process.platform === "win32" ? "cmd.exe" : process.env.SHELL || "/bin/sh",
+      shell: commandShell(),
       rules,
       userPrompt: chat.systemPrompt,
     });

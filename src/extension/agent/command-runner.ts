@@ -27,13 +27,18 @@ export interface CommandResult {
 /** How long a killed command's group gets between SIGTERM and SIGKILL. */
 const graceMs = 2_000;
 
+/** The shell commands run with: cmd.exe on Windows, else the user's login shell ($SHELL), else sh. */
+export function commandShell(): string {
+  return process.platform === "win32" ? process.env.ComSpec || "cmd.exe" : process.env.SHELL || "/bin/sh";
+}
+
 /**
  * Runs a command with the user's shell in its own process group, so a timeout or Stop ends the
  * whole tree (a test runner's workers, a dev server it started), not just the shell.
  */
 export function runCommand(run: CommandRun): Promise<CommandResult> {
   const windows = process.platform === "win32";
-  const shell = windows ? process.env.ComSpec || "cmd.exe" : process.env.SHELL || "/bin/sh";
+  const shell = commandShell();
   const args = windows ? ["/d", "/s", "/c", run.command] : ["-c", run.command];
   const child = spawn(shell, args, { cwd: run.cwd, detached: !windows, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: { ...process.env, GIT_PAGER: "cat", PAGER: "cat" } });
   // Masked before the buffer cuts its middle: a key whose BEGIN line is cut away is still masked.

@@ -13,6 +13,8 @@ import { setContext } from "../set-context";
 /** Commit messages are short: more tokens than this only make a long one possible. */
 const maxAnswerTokens = 400;
 export const generatingContext = "wisp.commitMessage.generating";
+/** Commits read for the recent subjects: enough for the subjects wanted once merges are left out. */
+const logEntries = recentSubjectCount * 3;
 /** Values remembered per repository box (a message streams as a few hundred). */
 const maxRemembered = 5_000;
 
@@ -93,7 +95,9 @@ export class CommitMessages implements vscode.Disposable {
   private async generate(repository: GitRepository, signal: AbortSignal): Promise<CommitOutcome> {
     const { settings, clients, log, models } = this.deps;
     const changes = await changesToCommit(repository, this.deps.isSensitive);
-    const subjects = subjectsOf((await repository.log({ maxEntries: recentSubjectCount }).catch(() => [])).map((c) => c.message));
+    // Merges ("Merge pull request #12 from …") say nothing of the team's style, and a small model copies them.
+    const commits = (await repository.log({ maxEntries: logEntries }).catch(() => [])).filter((c) => (c.parents?.length ?? 0) < 2);
+    const subjects = subjectsOf(commits.map((c) => c.message)).slice(0, recentSubjectCount);
     const setup = await models.setup();
     const answerTokens = Math.min(settings.value.chat.maxTokens, maxAnswerTokens);
     const diff = changesDiff(changes.diff, {
@@ -107,7 +111,8 @@ export class CommitMessages implements vscode.Disposable {
     const messages = commitMessages({ diff: diff.text, staged: changes.staged, recentSubjects: subjects, instructions: settings.value.commitMessage.instructions, branch: repository.state.HEAD?.name, draft });
     log.info(`commit message: ${setup.model}, ${changes.staged ? "staged" : "all"} changes of ${diff.sent.length} file(s) sent (${diff.cut.length} cut), ${diff.listed.length} named only, ${subjects.length} recent subjects${draft ? ", the box's draft" : ""}`);
     const client = await clients.create();
-    ours.add(box.value);
+    const before = box.value;
+    ours.add(before);
     let answer = "";
     let stopped = false;
     try {
@@ -118,6 +123,8 @@ export class CommitMessages implements vscode.Disposable {
         }
         answer += delta.content;
         const text = commitBoxText(answer, false);
+        // Until the first words arrive the box keeps what it held: a stop then loses nothing.
+        if (text === "") continue;
         ours.add(text);
         box.value = text;
       }
@@ -125,10 +132,13 @@ export class CommitMessages implements vscode.Disposable {
       if (!signal.aborted) throw error;
       stopped = true;
     }
+    const written = commitBoxText(answer, true);
     const typed = !ours.has(box.value);
-    if (!typed) box.value = commitBoxText(answer, true);
+    // An answer with no message (a reasoning model that spent its tokens thinking) leaves the box as it was.
+    if (!typed) box.value = written || before;
+    if (written === "" && !stopped) throw new Error(`the model (${setup.model}) answered with no commit message; the commit box is left as it was. Try again, or pick another model in wisp.chat.model.`);
     log.info(`commit message: ${stopped ? "stopped" : "written"} (${box.value.length} characters)`);
-    return { kind: stopped ? "stopped" : "written", message: typed ? box.value : commitBoxText(answer, true) };
+    return { kind: stopped ? "stopped" : "written", message: typed ? box.value : written || before };
   }
 
   /**

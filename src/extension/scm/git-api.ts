@@ -19,7 +19,7 @@ export interface GitRepository {
   diffWith(ref: string, path: string): Promise<string>;
   diffIndexWithHEAD(): Promise<GitChange[]>;
   diffIndexWithHEAD(path: string): Promise<string>;
-  log(options?: { maxEntries?: number }): Promise<{ readonly message: string }[]>;
+  log(options?: { maxEntries?: number }): Promise<{ readonly message: string; readonly parents?: readonly string[] }[]>;
 }
 
 export interface GitChange {

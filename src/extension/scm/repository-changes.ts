@@ -1,3 +1,4 @@
+import { lstat, readlink } from "node:fs/promises";
 import * as vscode from "vscode";
 import { binaryFileSection, newFileSection } from "../../core/scm/changes-diff";
 import { readTextFile } from "../context/text-files";
@@ -45,6 +46,9 @@ async function untrackedSection(repository: GitRepository, uri: vscode.Uri, isSe
   const path = repositoryPath(repository, uri);
   if (isSensitive(uri)) return newFileSection(path, "");
   try {
+    // A link is committed as the path it points to: the file there (maybe outside the repository) is not read.
+    const link = await linkTarget(uri);
+    if (link !== undefined) return newFileSection(path, link, "120000");
     const file = await readTextFile(uri, { maxBytes: maxUntrackedBytes });
     if (file.kind === "binary") return binaryFileSection(path);
     if (file.kind === "too-large") return `${newFileSection(path, "")}@@ -0,0 +1 @@\n+[a new file over ${maxUntrackedBytes / 1024} KB: its content is left out]\n`;
@@ -53,4 +57,10 @@ async function untrackedSection(repository: GitRepository, uri: vscode.Uri, isSe
     // A folder (an untracked nested repository) or a file gone since the status.
     return "";
   }
+}
+
+/** Where a symbolic link points ("" when the file system does not say), undefined for a file that is no link. */
+async function linkTarget(uri: vscode.Uri): Promise<string | undefined> {
+  if (uri.scheme === "file") return (await lstat(uri.fsPath)).isSymbolicLink() ? readlink(uri.fsPath) : undefined;
+  return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.SymbolicLink) !== 0 ? "" : undefined;
 }

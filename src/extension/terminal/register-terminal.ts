@@ -7,6 +7,7 @@ import { folderFor } from "../context/workspace-path";
 import type { Logger } from "../logger";
 import { registerWispCommand } from "../run-command";
 import type { Settings } from "../settings";
+import { commandShell } from "../agent/command-runner";
 import { TerminalFixTools } from "./terminal-fix-tools";
 import type { FinishedCommand, TerminalHistory } from "./terminal-history";
 
@@ -54,6 +55,9 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
   async function explain(arg: unknown): Promise<ExplainOutcome> {
     const terminal = arg instanceof Object && "sendText" in arg ? (arg as vscode.Terminal) : vscode.window.activeTerminal;
     if (terminal === undefined) return nothing("Explain Terminal Failure: no terminal is open. Run the command in the integrated terminal first.");
+    // The last finished command would be an older one than the user sees failing.
+    const running = history.running(terminal);
+    if (running !== undefined) return nothing(`Explain Terminal Failure: ${running ? `"${maskSecrets(running)}"` : "a command"} is still running in this terminal. Explain it once it has ended (Ctrl+C stops it).`);
     const command = await history.latest(terminal);
     if (command === undefined) {
       if (terminal.shellIntegration === undefined) return nothing(`Explain Terminal Failure ${noShellIntegration}`, true);
@@ -64,7 +68,7 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
     const cwd = command.cwd ?? terminalFolder(terminal) ?? folderFor(vscode.window.activeTextEditor?.document.uri)?.uri.fsPath ?? process.cwd();
     const chat = deps.chat();
     const profile = {
-      systemPrompt: terminalFixPrompt(command.terminalName, process.platform, settings.value.chat.systemPrompt),
+      systemPrompt: terminalFixPrompt(command.terminalName, commandShell(), process.platform, settings.value.chat.systemPrompt),
       maxSteps: fixSteps,
       tools: () => new TerminalFixTools({ cwd, approvals: chat.approvals, denyCommands: agent.denyCommands, timeoutMs: agent.commandTimeoutSeconds * 1000, maxOutputChars: agent.maxOutputChars }),
     };

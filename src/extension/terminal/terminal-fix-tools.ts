@@ -4,7 +4,7 @@ import type { ToolOutcome, ValidCall } from "../../core/agent/agent-loop";
 import type { AgentTools, StepReporter } from "../../core/agent/agent-session";
 import { ToolArgValidator } from "../../core/agent/tool-args";
 import { agentTools } from "../../core/agent/tool-schemas";
-import { maskSecrets } from "../../core/terminal/mask-secrets";
+import { mask, maskSecrets } from "../../core/terminal/mask-secrets";
 import type { Approvals } from "../agent/approvals";
 import type { CommandToolDeps } from "../agent/command-tool";
 
@@ -33,6 +33,14 @@ export class TerminalFixTools implements AgentTools {
     if (!vscode.workspace.isTrusted) {
       const note = "Not run: this workspace is not trusted (Restricted Mode), so Wisp runs no command in it.";
       step.update({ status: "denied", command: String(call.args.command ?? ""), note });
+      return { content: note, isError: true };
+    }
+    // The model saw [masked] for a secret in the command and its output, and may write it back: run, the
+    // placeholder would go as the value (a remote URL's password, a secret set to the word).
+    const command = String(call.args.command ?? "");
+    if (command.includes(mask)) {
+      const note = `Not run: the command holds ${mask}, which stands for a value Wisp kept from the model (a password, a token). Run it yourself with the real value.`;
+      step.update({ status: "denied", command, note });
       return { content: note, isError: true };
     }
     // Loaded on first use, as agent mode does: the shell parser takes a while to load.

@@ -19,6 +19,8 @@ export interface FinishedCommand extends TerminalCommand {
  */
 export class TerminalHistory implements vscode.Disposable {
   private readonly last = new Map<vscode.Terminal, FinishedCommand>();
+  /** The command each terminal runs now, from its start until its end is reported. */
+  private readonly started = new Map<vscode.Terminal, vscode.TerminalShellExecution>();
   private readonly outputs = new Map<vscode.TerminalShellExecution, OutputTail>();
   private readonly ending = new Set<Promise<void>>();
   private readonly changed = new vscode.EventEmitter<FinishedCommand>();
@@ -29,12 +31,19 @@ export class TerminalHistory implements vscode.Disposable {
   constructor() {
     this.disposables = [
       this.changed,
-      vscode.window.onDidStartTerminalShellExecution((event) => this.outputs.set(event.execution, new OutputTail(event.execution))),
+      vscode.window.onDidStartTerminalShellExecution((event) => {
+        this.outputs.set(event.execution, new OutputTail(event.execution));
+        this.started.set(event.terminal, event.execution);
+      }),
       vscode.window.onDidEndTerminalShellExecution((event) => {
+        if (this.started.get(event.terminal) === event.execution) this.started.delete(event.terminal);
         const ended = this.record(event).finally(() => this.ending.delete(ended));
         this.ending.add(ended);
       }),
-      vscode.window.onDidCloseTerminal((terminal) => this.last.delete(terminal)),
+      vscode.window.onDidCloseTerminal((terminal) => {
+        this.last.delete(terminal);
+        this.started.delete(terminal);
+      }),
     ];
   }
 
@@ -43,6 +52,11 @@ export class TerminalHistory implements vscode.Disposable {
     await Promise.all([...this.ending]);
     if (terminal) return this.last.get(terminal);
     return [...this.last.values()].at(-1);
+  }
+
+  /** The command line of the command `terminal` runs now ("" when the shell did not say it), undefined when none runs. */
+  running(terminal: vscode.Terminal): string | undefined {
+    return this.started.get(terminal)?.commandLine.value;
   }
 
   dispose(): void {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { withoutFiles } from "../../../../src/core/context/diff-files";
+import { diffSections, withoutFiles } from "../../../../src/core/context/diff-files";
 
 const envChange = [
   "diff --git a/config/.env b/config/.env",
@@ -43,5 +43,23 @@ describe("diff files (@git without sensitive files)", () => {
     const { text, dropped } = withoutFiles([added, deleted, renamed, binary, mode, codeChange].join(""), isEnv);
     assert.equal(text, codeChange);
     assert.deepEqual(dropped, [".env", ".env.local", ".env.prod", "keys/.env.bin", ".env.sh"]);
+  });
+
+  // As git writes them (git 2.43) with the settings many users have: the files are the same, only their prefixes differ.
+  it("reads the paths under diff.mnemonicPrefix (c/ i/ w/) and diff.noprefix as under a/ b/", () => {
+    const mnemonic = [
+      "diff --git c/.env i/.env\nindex bd2c89c..f6a0610 100644\n--- c/.env\n+++ i/.env\n@@ -1 +1 @@\n-A=1\n+A=2\n",
+      "diff --git c/my app.ts i/my app.ts\ndeleted file mode 100644\nindex 587be6b..0000000\n--- c/my app.ts\t\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n",
+      "diff --git i/s/app.ts w/s/app.ts\nindex 2795c87..8863470 100644\n--- i/s/app.ts\n+++ w/s/app.ts\n@@ -1 +1,2 @@\n y\n+z\n",
+    ].join("");
+    const noprefix = mnemonic.replace(/\b[ciw]\//g, "");
+    for (const diff of [mnemonic, noprefix]) {
+      assert.deepEqual(diffSections(diff).map((s) => s.paths), [[".env"], ["my app.ts"], ["s/app.ts"]], diff);
+      const { text, dropped } = withoutFiles(diff, isEnv);
+      assert.deepEqual(dropped, [".env"]);
+      assert.ok(!text.includes("A=2"), text);
+    }
+    const renamed = "diff --git c/settings.txt i/.env.prod\nsimilarity index 90%\nrename from settings.txt\nrename to .env.prod\n";
+    assert.deepEqual(diffSections(renamed)[0]!.paths, ["settings.txt", ".env.prod"]);
   });
 });

@@ -112,6 +112,7 @@ describe("the changes sent for a commit message", () => {
 
   it("untracked files become new-file sections", () => {
     assert.equal(newFileSection("n.ts", "a\r\nb\n"), "diff --git a/n.ts b/n.ts\nnew file mode 100644\n--- /dev/null\n+++ b/n.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n");
+    assert.equal(newFileSection("CLAUDE.md", "AGENTS.md", "120000"), "diff --git a/CLAUDE.md b/CLAUDE.md\nnew file mode 120000\n--- /dev/null\n+++ b/CLAUDE.md\n@@ -0,0 +1,1 @@\n+AGENTS.md\n");
     assert.deepEqual(changesDiff(binaryFileSection("x.bin"), { isSensitive, budgetChars: 100 }).listed, [{ path: "x.bin", reason: "binary" }]);
   });
 

@@ -38,6 +38,26 @@ describe("the commit message request and answer", () => {
     assert.equal(commitBoxText("fix: keep \"inner\" quotes", true), 'fix: keep "inner" quotes');
   });
 
+  it("a body the model starts on the second line is moved below a blank line, so git's subject is the first line alone", () => {
+    assert.equal(commitBoxText("fix: count quantities\nEach line's price was added once.\n- totals in cents", true), "fix: count quantities\n\nEach line's price was added once.\n- totals in cents");
+    assert.equal(commitBoxText("fix: count quantities\nEach", false), "fix: count quantities\n\nEach");
+    assert.equal(commitBoxText("fix: count quantities\n", false), "fix: count quantities\n");
+    assert.equal(commitBoxText("fix: a\n\nbody", true), "fix: a\n\nbody");
+    assert.equal(commitBoxText("fix: a\n   \nbody", true), "fix: a\n   \nbody");
+  });
+
+  it("a gitmoji history (emoji or :code:) is said to start with one, as Conventional Commits' is said", () => {
+    const hints = styleHints(["✨ Add the cart total", "🐛 Round prices to cents", ":recycle: Split the checkout", "♻️ Move the tax rate", "Bump version"]);
+    assert.equal(hints[0], "Start the subject with an emoji for the kind of change (gitmoji), as they do (✨ 🐛 :recycle: ♻️).");
+    assert.equal(styleHints(["Add cart", "✨ Add tax", "Fix totals"]).length, 1, "one subject in three is no habit");
+  });
+
+  it("a history of subjects over 72 characters does not ask for one", () => {
+    const long = ["x".repeat(90), "y".repeat(100), "z".repeat(30)];
+    const [hint] = styleHints(long);
+    assert.equal(hint, "Keep the subject under 72 characters, though theirs run longer: what does not fit goes in the body.");
+  });
+
   it("subjects are the first lines", () => {
     assert.deepEqual(subjectsOf(["a\n\nbody", " b ", ""]), ["a", "b"]);
   });

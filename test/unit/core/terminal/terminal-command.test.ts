@@ -1,9 +1,18 @@
 import assert from "node:assert/strict";
-import { outputTail, plainText, terminalAttachmentText, terminalLabel } from "../../../../src/core/terminal/terminal-command";
+import { outputTail, plainText, terminalAttachmentText, terminalFixPrompt, terminalLabel } from "../../../../src/core/terminal/terminal-command";
 
 describe("a terminal command as the chat sends it", () => {
   it("removes escape sequences and resolves carriage returns", () => {
     assert.equal(plainText("\x1b]633;C\x07\x1b[31mError\x1b[0m: no\r\n10%\r50%\r100%\n"), "Error: no\n100%\n");
+  });
+
+  it("removes the character set escapes tput sgr0 writes (ESC ( B), which left '(B' after each coloured word", () => {
+    assert.equal(plainText("\x1b[31merror\x1b(B\x1b[m: config.json is missing\n\x1b)0\x1b#8done"), "error: config.json is missing\ndone");
+  });
+
+  it("keeps the lines a program ends with \\r\\n, which the terminal receives as \\r\\r\\n (curl -i's headers, a CRLF file's cat)", () => {
+    assert.equal(plainText("HTTP/1.1 404 Not Found\r\r\ncontent-type: text/html\r\r\n\r\r\nerror: the page is gone\r\n"), "HTTP/1.1 404 Not Found\ncontent-type: text/html\n\nerror: the page is gone\n");
+    assert.equal(plainText("10%\r100%\r\r\ndone\r"), "100%\ndone");
   });
 
   it("keeps the last lines within the limits, saying what was left out", () => {
@@ -31,5 +40,11 @@ describe("a terminal command as the chat sends it", () => {
     assert.match(outputTail(json.output, 10, 200), /^word":"hunter2/);
     const cut = terminalAttachmentText(json, 10, 200);
     assert.ok(!cut.includes("hunter2"), cut);
+  });
+
+  it("tells the model the shell the corrected command runs with, apart from the terminal's name", () => {
+    const prompt = terminalFixPrompt("powershell", "C:\\Windows\\system32\\cmd.exe", "win32", "");
+    assert.ok(prompt.includes('integrated terminal "powershell" on win32'), prompt);
+    assert.ok(prompt.includes("with C:\\Windows\\system32\\cmd.exe (not in that terminal, whose shell may be another), so write it in C:\\Windows\\system32\\cmd.exe's syntax"), prompt);
   });
 });
