@@ -7,6 +7,7 @@
  */
 import { commandUnits, type CommandUnit } from "./command-units";
 import { withoutFiles } from "../context/diff-files";
+import { relativeInside } from "./workspace-path";
 
 /** Workspace-relative, forward slashes. */
 type IsSensitive = (relative: string) => boolean;
@@ -34,14 +35,8 @@ function workspacePath(word: string): string | undefined {
   const value = word.startsWith("-") ? word.slice(word.indexOf("=") + 1 || word.length) : word;
   // git's REV:PATH (HEAD:.env, :0:.env) names a path in the repository.
   const path = value.includes(":") && !value.includes("://") ? value.slice(value.lastIndexOf(":") + 1) : value;
-  if (path === "" || path.startsWith("/") || path.startsWith("~")) return undefined;
-  const parts: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part !== "..") parts.push(part);
-    else if (parts.pop() === undefined) return undefined;
-  }
-  return parts.length === 0 ? undefined : parts.join("/");
+  const inside = relativeInside(path, { file: true });
+  return "error" in inside ? undefined : inside.path;
 }
 
 /** The output without the diff sections of sensitive files, each named in a line of its own instead. */
