@@ -1,3 +1,5 @@
+import { safeEnd } from "./surrogates";
+
 /** A piece of another file worth showing the model. */
 export interface ContextChunk {
   readonly uri: string;
@@ -19,9 +21,17 @@ export interface ContextRingOptions {
   readonly maxChunkLines: number;
   /** Line-set similarity above which a new chunk replaces an older one. */
   readonly similarity: number;
+  /**
+   * Longest chunk, in characters: the lines farthest from the cursor's go first. At most the
+   * prompt's room for extra context (defaultBudget.extraChars), which takes the newest chunks
+   * until one does not fit: a longer chunk there would leave every file out.
+   */
+  readonly maxChunkChars: number;
+  /** Longer lines are cut (a minified bundle's line of megabytes says little, and is not copied per keystroke). */
+  readonly maxLineChars: number;
 }
 
-const defaults: ContextRingOptions = { maxChunks: 16, maxChunkLines: 32, similarity: 0.9 };
+const defaults: ContextRingOptions = { maxChunks: 16, maxChunkLines: 32, similarity: 0.9, maxChunkChars: 2000, maxLineChars: 400 };
 
 /**
  * A bounded, deduplicated ring of chunks from recently opened, edited and saved files.
@@ -40,13 +50,29 @@ export class ContextRing {
     return this.chunks.length;
   }
 
-  /** Adds the lines around `line` of a document; overlapping or near-identical chunks are replaced. */
+  /**
+   * Adds the lines around `line` of a document, long lines cut and the chunk shortened (the lines
+   * farthest from `line` first) to maxChunkChars; overlapping or near-identical chunks are replaced.
+   */
   addAround(uri: string, path: string, source: LineSource, line: number): void {
-    const half = Math.floor(this.options.maxChunkLines / 2);
-    const startLine = Math.max(0, Math.min(line - half, source.lineCount - this.options.maxChunkLines));
-    const endLine = Math.min(source.lineCount, startLine + this.options.maxChunkLines);
+    const { maxChunkLines, maxChunkChars, maxLineChars } = this.options;
+    const half = Math.floor(maxChunkLines / 2);
+    let startLine = Math.max(0, Math.min(line - half, source.lineCount - maxChunkLines));
+    let endLine = Math.min(source.lineCount, startLine + maxChunkLines);
+    const lineCap = Math.min(maxLineChars, maxChunkChars);
     const lines: string[] = [];
-    for (let i = startLine; i < endLine; i++) lines.push(source.lineText(i));
+    for (let i = startLine; i < endLine; i++) {
+      const text = source.lineText(i);
+      lines.push(text.length > lineCap ? text.slice(0, safeEnd(text, lineCap)) : text);
+    }
+    // Each line costs its length and a newline (the last one's is spared).
+    let chars = lines.reduce((sum, l) => sum + l.length + 1, -1);
+    while (chars > maxChunkChars && lines.length > 1) {
+      const fromTop = line - startLine > endLine - 1 - line;
+      chars -= (fromTop ? lines.shift()! : lines.pop()!).length + 1;
+      if (fromTop) startLine++;
+      else endLine--;
+    }
     this.add({ uri, path, startLine, endLine, text: lines.join("\n") });
   }
 

@@ -131,6 +131,28 @@ describe("context ring", () => {
     assert.equal(ring.size, 1);
   });
 
+  it("a minified file's line is cut: the chunks of the files opened before it still go with completions (its 5 MB chunk left out every file)", () => {
+    const ring = new ContextRing();
+    ring.addAround("file:///lib.ts", "lib.ts", lines("export function twice(x: number) {\n  return 2 * x;\n}\n"), 1);
+    const bundle = `!function(){${"var a=1;".repeat(600_000)}}();`;
+    ring.addAround("file:///vendor.min.js", "vendor.min.js", { lineCount: 1, lineText: () => bundle }, 0);
+    const sent = ring.chunksFor("file:///main.ts", defaultBudget.extraChars);
+    assert.deepEqual(sent.map((c) => c.path), ["lib.ts", "vendor.min.js"]);
+    assert.ok(sent[1]!.text.length <= 400 && bundle.startsWith(sent[1]!.text), `the bundle's line is cut to its start (${sent[1]!.text.length} characters)`);
+  });
+
+  it("a chunk of long lines is shortened around the line it was taken at, to fit the extra context (it was never sent)", () => {
+    const ring = new ContextRing();
+    const prose = Array.from({ length: 60 }, (_, i) => `Line ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(3)}`).join("\n");
+    ring.addAround("file:///README.md", "README.md", lines(prose), 30);
+    const [only] = ring.chunksFor("file:///main.ts", defaultBudget.extraChars);
+    assert.ok(only, "the chunk is sent");
+    assert.ok(only.text.length <= defaultBudget.extraChars);
+    assert.ok(only.text.includes("Line 30:") && only.startLine < 30 && only.endLine > 31, `around line 30 (lines ${only.startLine}-${only.endLine})`);
+    assert.equal(only.text.split("\n").length, only.endLine - only.startLine);
+    assert.ok(only.text.startsWith(`Line ${only.startLine}:`));
+  });
+
   it("does not change the extra context while the user types in the current file", () => {
     const ring = new ContextRing();
     ring.add(chunk("file:///lib.ts", 0, "export const answer = 42; // the answer"));
