@@ -1,4 +1,4 @@
-import { safeEnd } from "./surrogates";
+import { cutAt } from "./surrogates";
 
 /** A piece of another file worth showing the model. */
 export interface ContextChunk {
@@ -61,10 +61,7 @@ export class ContextRing {
     let endLine = Math.min(source.lineCount, startLine + maxChunkLines);
     const lineCap = Math.min(maxLineChars, maxChunkChars);
     const lines: string[] = [];
-    for (let i = startLine; i < endLine; i++) {
-      const text = source.lineText(i);
-      lines.push(text.length > lineCap ? text.slice(0, safeEnd(text, lineCap)) : text);
-    }
+    for (let i = startLine; i < endLine; i++) lines.push(cutAt(source.lineText(i), lineCap));
     // Each line costs its length and a newline (the last one's is spared).
     let chars = lines.reduce((sum, l) => sum + l.length + 1, -1);
     while (chars > maxChunkChars && lines.length > 1) {

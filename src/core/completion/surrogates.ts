@@ -19,6 +19,11 @@ export function safeStart(text: string, at: number): number {
   return splitsPair(text, at) ? at + 1 : at;
 }
 
+/** `text` cut to at most `max` code units, a pair at the cut going whole. */
+export function cutAt(text: string, max: number): string {
+  return text.length > max ? text.slice(0, safeEnd(text, max)) : text;
+}
+
 /** Code units to drop at each end of a text cut from a document: the half pairs left there. */
 export function splitHalves(text: string): { readonly start: number; readonly end: number } {
   const start = text.length > 0 && isLow(text.charCodeAt(0)) ? 1 : 0;
