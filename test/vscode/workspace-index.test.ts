@@ -96,4 +96,35 @@ describe("The workspace index when files go while it reads them (real VS Code)",
     assert.deepEqual(index.index.search("linkedsecret42 STRIPE_KEY", { limit: 10 }).map((hit) => hit.chunk.path).filter((p) => p.startsWith("index-race/")), []);
     assert.equal(index.relativePath(vscode.Uri.file(join(folder, "notes.txt"))), undefined, "nor offered in @-mentions and answers");
   });
+
+  it("a workspace whose .gitignore'd node_modules holds more files than the index takes has its own files indexed (the search's first files, node_modules' among them, filled the limit)", async () => {
+    const scale = join(workspace, "index-scale");
+    mkdirSync(join(scale, "src"), { recursive: true });
+    writeFileSync(join(scale, ".gitignore"), "node_modules/\n");
+    const own = ["a", "b", "c", "d", "e"].map((name) => `index-scale/src/${name}.ts`);
+    for (const path of own) writeFileSync(join(workspace, path), `export const ${path.slice(-4, -3)}Value = 1;\n`);
+    for (let i = 0; i < 600; i++) {
+      mkdirSync(join(scale, "node_modules", `pkg${i}`), { recursive: true });
+      writeFileSync(join(scale, "node_modules", `pkg${i}`, "index.js"), `module.exports = ${i};\n`);
+    }
+    const log = new Logger("Wisp index test");
+    // Removed after the indexes stop (disposed in order), so that they do not handle its 600 deletes.
+    const gitignores = new WorkspaceIgnoreRules(log);
+    const sensitive = new SensitiveFileRules();
+    disposables.push(gitignores, sensitive, log, { dispose: () => rmSync(scale, { recursive: true, force: true }) });
+    // The workspace's own files, however many the suites before left.
+    const full = new WorkspaceIndex(log, sensitive, gitignores, defaultIndexOptions);
+    disposables.unshift(full);
+    // The .gitignore's own event may start the build again: the last one's end counts.
+    void full.rebuild();
+    await waitFor("the workspace indexed", () => full.status().state === "ready" && own.every((path) => full.index.has(path)), (ready) => ready);
+    const files = full.index.fileCount;
+    const limited = new WorkspaceIndex(log, sensitive, gitignores, { ...defaultIndexOptions, maxFiles: files + 10 });
+    disposables.unshift(limited);
+    await limited.rebuild();
+    await waitFor("the limited index built", () => limited.status().state, (state) => state === "ready");
+    assert.deepEqual(own.filter((path) => !limited.index.has(path)), [], "every file of the project's own is indexed");
+    assert.equal(limited.index.fileCount, files);
+    assert.deepEqual([...limited.index.paths()].filter((p) => p.includes("node_modules/")), []);
+  });
 });

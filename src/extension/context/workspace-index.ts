@@ -8,7 +8,7 @@ import { slicedLoop } from "../../core/context/sliced-loop";
 import type { Logger } from "../logger";
 import type { IgnoreRules, WorkspaceIgnoreRules } from "./ignore-rules";
 import type { SensitiveFileRules } from "./sensitive-file-rules";
-import { folderFiles } from "./folder-files";
+import { folderFiles, type LetIn } from "./folder-files";
 import { readTextFile, type TextFile, type TextFileLimits } from "./text-files";
 import { workspacePath, workspaceUris } from "./workspace-path";
 
@@ -123,8 +123,14 @@ export class WorkspaceIndex implements vscode.Disposable {
       }
       // No exclude argument: findFiles then applies files.exclude itself.
       this.searches++;
-      const uris = await vscode.workspace.findFiles("**/*", undefined, this.options.maxFiles + 1);
+      let uris = await vscode.workspace.findFiles("**/*", undefined, this.options.maxFiles + 1);
       if (generation !== this.generation) return;
+      // The search knows no .gitignore: past the limit, an ignored folder's files (node_modules)
+      // may have taken the places of the project's own. Listed from the disk, such folders are not entered.
+      if (uris.length > this.options.maxFiles && uris.some((uri) => this.workspacePath(uri) === undefined)) {
+        uris = (await Promise.all(folders.map((f) => folderFiles(f.uri, this.letIn(f), this.options.maxFiles + 1)))).flat();
+        if (generation !== this.generation) return;
+      }
       if (uris.length > this.options.maxFiles) this.log.warn(`context: the workspace has more than ${this.options.maxFiles} files; indexing the first ${this.options.maxFiles}`);
       const files = uris.slice(0, this.options.maxFiles);
       await slicedLoop(files, (uri) => this.refresh(uri, generation), {
@@ -249,12 +255,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const path = this.workspacePath(uri, true);
     if (folder === undefined || path === undefined) return;
-    const letIn = async (entry: vscode.Uri, isFolder: boolean) => {
-      const entryPath = this.workspacePath(entry, isFolder);
-      // A folder with a sibling condition over it is looked into: its files are judged one by one.
-      return entryPath !== undefined && (isFolder ? this.excludesOf(folder).verdict(folderRelative(entry)) !== "excluded" : await this.included(entry));
-    };
-    const files = await folderFiles(uri, letIn, this.options.maxFiles);
+    const files = await folderFiles(uri, this.letIn(folder), this.options.maxFiles);
     if (generation !== this.generation) return;
     const listed = new Set(files.map((file) => workspacePath(file)));
     // A folder made in one go (a clone, an unpacked archive) may bring a .gitignore with no event of its own.
@@ -302,6 +303,15 @@ export class WorkspaceIndex implements vscode.Disposable {
     this.index.removeFile(path);
     this.sensitivePaths.delete(path);
     this.readAt.delete(path);
+  }
+
+  /** What a listing of `folder` from the disk takes: what .gitignore and files.exclude let in, as the full build's search would. */
+  private letIn(folder: vscode.WorkspaceFolder): LetIn {
+    return async (entry, isFolder) => {
+      const entryPath = this.workspacePath(entry, isFolder);
+      // A folder with a sibling condition over it is looked into: its files are judged one by one.
+      return entryPath !== undefined && (isFolder ? this.excludesOf(folder).verdict(folderRelative(entry)) !== "excluded" : await this.included(entry));
+    };
   }
 
   /**
