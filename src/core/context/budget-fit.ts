@@ -46,8 +46,9 @@ export function fitToBudget(items: readonly BudgetItem[], budgetTokens: number, 
     const over = total - budgetTokens;
     const size = cost(victim.text);
     const totalLines = lineCount(victim.text);
-    if (size - over >= smallestUsefulTokens) {
-      const shortened = headWithin(victim.text, Math.floor((size - over) / tokensPerChar));
+    // Whole lines only: a file of long lines (a minified bundle, one-line JSON) may keep none.
+    const shortened = size - over >= smallestUsefulTokens ? headWithin(victim.text, Math.floor((size - over) / tokensPerChar)) : "";
+    if (cost(shortened) >= smallestUsefulTokens) {
       kept.set(victim.id, shortened);
       total -= size - cost(shortened);
       cuts.push({ id: victim.id, dropped: false, keptLines: lineCount(shortened), totalLines });

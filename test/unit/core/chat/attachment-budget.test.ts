@@ -36,6 +36,16 @@ describe("fitting a question's attachments to the context", () => {
     assert.ok(planned.promptTokens <= planned.promptBudget, `${planned.promptTokens} <= ${planned.promptBudget}`);
   });
 
+  it("leaves out a one-line minified file too long to fit, and says so (it went as an empty block, 'first 0 of 1 lines kept')", () => {
+    const bundle: CodeAttachment = { ...file("bundle", 1, "file"), path: "dist/app.min.js", language: "javascript", text: "var a=function(b){return b+1};".repeat(7000) };
+    const small = file("small", 20, "file");
+    const planned = planChatRequest({ ...setup, contextTokens: 8192, maxTokens: 1024 }, [question([small, bundle])]);
+    assert.deepEqual(planned.cuts, ["dist/app.min.js, line 1: left out"]);
+    const content = planned.body.messages.at(-1)!.content;
+    assert.ok(content.includes(small.text), "the other file went whole");
+    assert.ok(!content.includes("app.min.js"), "no empty block for the bundle");
+  });
+
   it("leaves out an attachment that would keep too little, and names it", () => {
     const fitted = fitLastQuestion({ ...setup, contextTokens: 900 }, [question([file("mentioned", 100, "file"), file("found", 100, "found")])]);
     assert.deepEqual(fitted.cuts, ["src/found.ts, lines 1-100 (found in the workspace): left out"]);
