@@ -159,7 +159,7 @@ async function buildOnStore(
   app.addHook("onRoute", routeMethods.record);
   app.setNotFoundHandler((request, reply) => {
     const allowed = routeMethods.allowed(request.url);
-    if (allowed.length === 0) return sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "not_found_error", null, "unknown_route"));
+    if (allowed.length === 0) return sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "invalid_request_error", null, "unknown_route"));
     reply.header("allow", allowed.join(", "));
     return sendError(reply, new ApiError(405, `${request.method} is not allowed on ${request.url.split("?")[0]}: use ${allowed.join(" or ")}`, "invalid_request_error", null, "method_not_allowed"));
   });

@@ -6,7 +6,6 @@ import { EngineBusyError, EngineInputError } from "./engine-input-error";
 export type ApiErrorType =
   | "invalid_request_error"
   | "authentication_error"
-  | "not_found_error"
   | "rate_limit_error"
   | "server_error";
 
@@ -22,9 +21,13 @@ export class ApiError extends Error {
   }
 }
 
-/** A model id the server does not serve: one 404 for every route that takes a model. */
+/**
+ * A model id the server does not serve: one 404 for every route that takes a model. OpenAI's 404s
+ * are invalid_request_error with a code saying what was not found; SDKs and proxies (LiteLLM) read
+ * those, and the spec has no not_found_error type.
+ */
 export function modelNotFound(id: string): ApiError {
-  return new ApiError(404, `model '${id}' not found: see GET /v1/models`, "not_found_error", "model", "model_not_found");
+  return new ApiError(404, `model '${id}' not found: see GET /v1/models`, "invalid_request_error", "model", "model_not_found");
 }
 
 /**

@@ -45,8 +45,8 @@ const cases: Case[] = [
   { name: "JSON sent as text/plain (fetch's type for a string body)", path: CHAT, body: JSON.stringify(chat({})), raw: true, contentType: "text/plain;charset=UTF-8", status: 415, type: "invalid_request_error", param: null, message: /Content-Type: application\/json/ },
   { name: "missing model", path: CHAT, body: { messages: [{ role: "user", content: "hi" }] }, status: 400, type: "invalid_request_error", param: "model" },
   { name: "model is a number", path: CHAT, body: chat({ model: 3 }), status: 400, type: "invalid_request_error", param: "model" },
-  { name: "unknown model (chat)", path: CHAT, body: chat({ model: "nope" }), status: 404, type: "not_found_error", param: "model" },
-  { name: "unknown model (completions)", path: COMPLETIONS, body: completion({ model: "nope" }), status: 404, type: "not_found_error", param: "model" },
+  { name: "unknown model (chat)", path: CHAT, body: chat({ model: "nope" }), status: 404, type: "invalid_request_error", param: "model" },
+  { name: "unknown model (completions)", path: COMPLETIONS, body: completion({ model: "nope" }), status: 404, type: "invalid_request_error", param: "model" },
   { name: "image model on chat", path: CHAT, body: chat({ model: IMAGE_MODEL }), status: 400, type: "invalid_request_error", param: "model" },
   { name: "image model on completions", path: COMPLETIONS, body: completion({ model: IMAGE_MODEL }), status: 400, type: "invalid_request_error", param: "model" },
   { name: "missing messages", path: CHAT, body: { model: TEXT_MODEL }, status: 400, type: "invalid_request_error", param: "messages" },
@@ -96,7 +96,7 @@ const cases: Case[] = [
   { name: "json_schema response_format the grammar cannot follow (completions)", path: COMPLETIONS, body: completion({ response_format: { type: "json_schema", json_schema: { name: "x", schema: { const: { a: 1 } } } } }), status: 400, type: "invalid_request_error", param: "response_format", message: /unsupported JSON schema/ },
   { name: "guided_json the grammar cannot follow", path: CHAT, body: chat({ guided_json: { const: { a: 1 } } }), status: 400, type: "invalid_request_error", param: "guided_json", message: /unsupported JSON schema/ },
   { name: "body over the size limit", path: COMPLETIONS, body: completion({ prompt: "x".repeat(5 * 1024 * 1024) }), status: 413, type: "invalid_request_error", param: null },
-  { name: "unknown route", path: "/v1/engines", body: {}, status: 404, type: "not_found_error", param: null },
+  { name: "unknown route", path: "/v1/engines", body: {}, status: 404, type: "invalid_request_error", param: null },
 ];
 
 describe("bad input gets an OpenAI-shaped error naming the offending param", function () {

@@ -32,7 +32,7 @@ describe("GET /v1/models and API keys", function () {
     const missing = await server.fetch("/v1/models/no-such-model");
     assert.equal(missing.status, 404);
     const body = (await missing.json()) as { error: { type: string; param: string; code: string } };
-    assert.deepEqual([body.error.type, body.error.param, body.error.code], ["not_found_error", "model", "model_not_found"]);
+    assert.deepEqual([body.error.type, body.error.param, body.error.code], ["invalid_request_error", "model", "model_not_found"]);
     await assert.rejects(server.client.models.retrieve("no-such-model"), OpenAI.NotFoundError);
     // Behind the same keys as the list.
     assert.equal((await fetch(`${server.baseURL}/models/${TEXT_MODEL}`)).status, 401);

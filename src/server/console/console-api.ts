@@ -44,7 +44,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleContext, RawServerDefau
 
   app.post<{ Params: { id: string } }>("/keys/:id/revoke", async (request) => {
     const { id } = request.params;
-    if (!(await keys.revoke(id))) throw new ApiError(404, `no API key ${id}`, "not_found_error", "id", "key_not_found");
+    if (!(await keys.revoke(id))) throw new ApiError(404, `no API key ${id}`, "invalid_request_error", "id", "key_not_found");
     ctx.deps.log(`console: revoked API key ${id}`);
     const key = (await keys.list()).find((k) => k.id === id)!;
     return { key: { ...key, last_used: seconds((await usage.lastUsed([id]))[id]) } };

@@ -46,7 +46,7 @@ type ImageBody = SchemaType<typeof bodySchema>;
 function resolveImageModel(deps: ServerDeps, id: string | undefined): ModelEntry {
   if (id === undefined) {
     const first = deps.registry.list("image")[0];
-    if (!first) throw new ApiError(404, "no image model is installed: see GET /v1/models", "not_found_error", "model", "model_not_found");
+    if (!first) throw new ApiError(404, "no image model is installed: see GET /v1/models", "invalid_request_error", "model", "model_not_found");
     return first;
   }
   const entry = deps.registry.get(id);

@@ -194,7 +194,7 @@ function upstreamErrorMessage(body: Buffer): string {
 }
 
 const typeForStatus = (status: number): ApiErrorType =>
-  status === 401 || status === 403 ? "authentication_error" : status === 404 ? "not_found_error" : status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error";
+  status === 401 || status === 403 ? "authentication_error" : status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error";
 
 /** The upstream's error in the OpenAI shape, its message naming the upstream. */
 function upstreamError(upstream: Upstream, status: number, body: Buffer): ApiError {
