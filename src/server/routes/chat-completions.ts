@@ -6,7 +6,7 @@ import { chatLogprobs } from "./logprobs-format";
 import { chatCompletionResponseSchema } from "./response-schemas";
 import { samplingProperties } from "./schemas";
 import { answerText, answerWith, type TextResponseFormat } from "./text-response";
-import { resolveTextModel, samplingSettings, stopList } from "./text-model";
+import { resolveTextModel, samplingSettings, stopList, streamSettings } from "./text-model";
 import { answerTools } from "./tool-answer";
 import { upstreamForwarder } from "./upstream-forward";
 
@@ -80,6 +80,7 @@ export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
     if (body.top_logprobs != null && !body.logprobs) {
       throw new ApiError(400, "top_logprobs requires logprobs: true", "invalid_request_error", "top_logprobs");
     }
+    const stream = streamSettings(body);
     const tools = toolRequest(body);
     const messages = toMessages(body.messages, body.model);
     const { entry, model } = await resolveTextModel(deps, body.model);
@@ -95,7 +96,6 @@ export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
       sampling: await samplingSettings(deps, entry, model, body),
       topLogprobs: body.logprobs ? (body.top_logprobs ?? 0) : undefined,
     };
-    const stream = { enabled: body.stream === true, includeUsage: body.stream_options?.include_usage === true };
     if (!offersTools) return answerText(deps, request, reply, entry, job, stream, chatFormat);
     const choice = tools.choice;
     const offered = callableTools(tools.tools, choice);

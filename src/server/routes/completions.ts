@@ -9,7 +9,7 @@ import { completionLogprobs, TextOffsets } from "./logprobs-format";
 import { completionResponseSchema } from "./response-schemas";
 import { samplingProperties } from "./schemas";
 import { answerText, type TextResponseFormat } from "./text-response";
-import { resolveTextModel, samplingSettings, stopList } from "./text-model";
+import { resolveTextModel, samplingSettings, stopList, streamSettings } from "./text-model";
 import { upstreamForwarder } from "./upstream-forward";
 
 /** Prompts in one request: each is generated in turn, so a long list is a long wait. */
@@ -125,6 +125,7 @@ function promptList(prompt: CompletionBody["prompt"]): (string | number[])[] {
 export const completionRoutes: RoutePlugin = async (app, { deps }) => {
   app.post("/completions", { preValidation: upstreamForwarder(deps, "/completions"), schema: { body: bodySchema, response: { 200: completionResponseSchema } } }, async (request, reply) => {
     const body = request.body;
+    const stream = streamSettings(body);
     const { entry, model } = await resolveTextModel(deps, body.model);
     if (body.echo && body.logprobs != null) {
       throw new ApiError(400, "echo with logprobs (log probabilities of the prompt's tokens) is not supported: drop one of them", "invalid_request_error", "logprobs");
@@ -151,7 +152,6 @@ export const completionRoutes: RoutePlugin = async (app, { deps }) => {
       sampling: await samplingSettings(deps, entry, model, body),
       topLogprobs: body.logprobs ?? (best ? 0 : undefined),
     };
-    const stream = { enabled: body.stream === true, includeUsage: body.stream_options?.include_usage === true };
     await answerText(deps, request, reply, entry, job, stream, completionFormat(prompts.flatMap((p) => Array<string>(n).fill(p.echo)), best));
   });
 };

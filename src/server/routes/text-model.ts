@@ -71,6 +71,18 @@ export async function samplingSettings(deps: ServerDeps, entry: ModelEntry, mode
   };
 }
 
+/**
+ * Whether to stream, and with usage. stream_options without stream: true is refused, as OpenAI
+ * refuses it: a client that meant to stream and forgot must hear so, not get one JSON body.
+ */
+export function streamSettings(body: Pick<SamplingBody, "stream" | "stream_options">): { enabled: boolean; includeUsage: boolean } {
+  const enabled = body.stream === true;
+  if (body.stream_options != null && !enabled) {
+    throw new ApiError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", "invalid_request_error", "stream_options", "invalid_value");
+  }
+  return { enabled, includeUsage: body.stream_options?.include_usage === true };
+}
+
 export function stopList(stop: string | string[] | null | undefined): string[] {
   if (stop == null) return [];
   return typeof stop === "string" ? [stop] : stop;
