@@ -40,6 +40,8 @@ describe("POST /v1/completions", function () {
       prompt_tokens: model.tokenize(PROMPT).length,
       completion_tokens: 12,
       total_tokens: model.tokenize(PROMPT).length + 12,
+      // The server's first request: nothing evaluated before.
+      prompt_tokens_details: { cached_tokens: 0 },
     });
   });
 

@@ -9,7 +9,12 @@ const integers = { type: "array", items: integer } as const;
 
 const usage = {
   type: "object",
-  properties: { prompt_tokens: integer, completion_tokens: integer, total_tokens: integer },
+  properties: {
+    prompt_tokens: integer,
+    completion_tokens: integer,
+    total_tokens: integer,
+    prompt_tokens_details: { type: "object", properties: { cached_tokens: integer } },
+  },
 } as const;
 
 /** The fields every answer has (ResponseBase in text-response.ts, the object type, usage) around its choices. */

@@ -36,6 +36,7 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number };
 }
 
 /** What a route asks for: one prompt (chat) or several (completions), each with `n` choices. */
@@ -47,10 +48,17 @@ export type JobRequest = Omit<GenerationRequest, "signal" | "onText" | "onPrompt
   files?: readonly (FileLines | undefined)[];
 };
 
-export const usageOf = (r: Pick<GenerationResult, "promptTokens" | "completionTokens">): Usage => ({
+/**
+ * The usage a client reads. cached_tokens: the prompt's tokens the engine did not evaluate again,
+ * kept in a sequence from an earlier request. With n choices the prompt is evaluated once per
+ * sequence: it is what the prompt counted once saved, never more than the prompt; a prompt not
+ * evaluated at all (a line copied from the file) counts only what was kept.
+ */
+export const usageOf = (r: Pick<GenerationResult, "promptTokens" | "completionTokens" | "prompt">): Usage => ({
   prompt_tokens: r.promptTokens,
   completion_tokens: r.completionTokens,
   total_tokens: r.promptTokens + r.completionTokens,
+  prompt_tokens_details: { cached_tokens: Math.min(r.prompt.cached, Math.max(0, r.promptTokens - r.prompt.evaluated)) },
 });
 
 export function promptHeaders(stats: PromptStats): Record<string, string> {

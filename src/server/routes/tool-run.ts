@@ -6,7 +6,7 @@ import type { LlamaGrammar } from "node-llama-cpp";
 import type { ServerDeps } from "../deps";
 import { tokenizeText } from "../engines/text/inert-text";
 import { callMarker, type CallLayout } from "../engines/text/tool-call-layout";
-import { addUsage, withPartialUsage } from "../engines/text/partial-usage";
+import { addUsage, NOTHING_USED, withPartialUsage } from "../engines/text/partial-usage";
 import type { FinishReason, GenerationRequest, GenerationResult } from "../engines/text/types";
 import type { ModelEntry } from "../models/registry";
 import type { JobRequest } from "./text-response";
@@ -81,7 +81,9 @@ export async function runTools(deps: ServerDeps, entry: ModelEntry, job: JobRequ
         throw withPartialUsage(error, total);
       });
     const made = call.choices[0]!;
-    Object.assign(total, addUsage(total, { ...call, promptTokens: 0 }));
+    // The call's prompt is the request's plus the free text the model wrote: only its completion
+    // tokens are the request's (the prompt stats say how the request's own prompt was evaluated).
+    Object.assign(total, addUsage(total, { ...call, promptTokens: 0, prompt: NOTHING_USED.prompt }));
     total.choices.push({ content: choice.text, callText: made.text, finishReason: made.finishReason });
   }
   return total;
