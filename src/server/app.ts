@@ -128,7 +128,7 @@ async function buildOnStore(
     },
   });
   const lifecycle: Lifecycle = { draining: false, inFlight: 0 };
-  const deps: ServerDeps = { config, registry, store, keys: store.keys, authenticate: authenticator(store.keys, store.sessions), textEngine, imageEngine, upstreams, usage, metrics, lifecycle, log };
+  const deps: ServerDeps = { config, registry, store, keys: store.keys, authenticate: authenticator([store.keys, store.sessions]), textEngine, imageEngine, upstreams, usage, metrics, lifecycle, log };
   metrics.setSources({
     inFlight: () => lifecycle.inFlight,
     queues: () => ({ text: textEngine.metrics().sequences.waiting, images: imageEngine.metrics().waiting }),

@@ -91,6 +91,23 @@ describe("GET /v1/models and API keys", function () {
     await assert.rejects(wrong.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "hi" }] }), OpenAI.AuthenticationError);
   });
 
+  it("asks the key store once for an unknown key a client keeps retrying, and a key created then works at once", async () => {
+    const keys = server.deps.keys;
+    const verify = keys.verify.bind(keys);
+    let lookups = 0;
+    keys.verify = (secret) => (lookups++, verify(secret));
+    try {
+      const stale = new OpenAI({ baseURL: server.baseURL, apiKey: "wisp-left-in-a-setting", maxRetries: 0 });
+      for (let i = 0; i < 20; i++) await assert.rejects(stale.models.list(), OpenAI.AuthenticationError);
+      assert.equal(lookups, 1, "one lookup (a database query in team mode) for 20 refusals");
+      const { secret } = await keys.create("made-after");
+      const fresh = new OpenAI({ baseURL: server.baseURL, apiKey: secret, maxRetries: 0 });
+      assert.ok((await fresh.models.list()).data.length > 0);
+    } finally {
+      keys.verify = verify;
+    }
+  });
+
   it("stores keys hashed in an owner-only file, and a revoked key stops working at once", async () => {
     const { key, secret } = await server.deps.keys.create("second");
     const client = new OpenAI({ baseURL: server.baseURL, apiKey: secret, maxRetries: 0 });

@@ -2,6 +2,7 @@
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../errors";
 import type { KeyInfo } from "./key-records";
+import { UnknownKeys } from "./unknown-keys";
 
 /** Something that knows API keys: the key store, and the console's per-session playground keys. */
 export interface KeyVerifier {
@@ -19,13 +20,18 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Accepts a key any of `verifiers` knows, and notes it on the request (usage is counted per key). */
-export function authenticator(...verifiers: KeyVerifier[]) {
+/**
+ * Accepts a key any of `verifiers` knows, and notes it on the request (usage is counted per key).
+ * A token none knows is refused again without asking them for a while (see unknown-keys.ts).
+ */
+export function authenticator(verifiers: readonly KeyVerifier[], unknown = new UnknownKeys()) {
+  const refuse = () => new ApiError(401, "invalid or revoked API key", "authentication_error", null, "invalid_api_key");
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     if (!header) throw new ApiError(401, "missing API key: send Authorization: Bearer <key>", "authentication_error", null, "missing_api_key");
     const token = bearerToken(header);
     if (!token) throw new ApiError(401, "malformed Authorization header: expected Bearer <key>", "authentication_error", null, "invalid_api_key");
+    if (unknown.has(token)) throw refuse();
     for (const verifier of verifiers) {
       if (verifier.claims && !verifier.claims(token)) continue;
       const key = await verifier.verify(token);
@@ -34,6 +40,7 @@ export function authenticator(...verifiers: KeyVerifier[]) {
         return;
       }
     }
-    throw new ApiError(401, "invalid or revoked API key", "authentication_error", null, "invalid_api_key");
+    unknown.add(token);
+    throw refuse();
   };
 }
