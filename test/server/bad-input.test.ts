@@ -78,6 +78,8 @@ const cases: Case[] = [
   { name: "stream not a boolean", path: CHAT, body: chat({ stream: "yes" }), status: 400, type: "invalid_request_error", param: "stream" },
   { name: "stream_options without stream (OpenAI refuses it)", path: CHAT, body: chat({ stream_options: { include_usage: true } }), status: 400, type: "invalid_request_error", param: "stream_options", message: /only allowed when 'stream' is enabled/ },
   { name: "stream_options with stream: false (completions)", path: COMPLETIONS, body: completion({ stream: false, stream_options: { include_usage: true } }), status: 400, type: "invalid_request_error", param: "stream_options", message: /only allowed when 'stream' is enabled/ },
+  { name: "audio output asked (modalities)", path: CHAT, body: chat({ modalities: ["text", "audio"] }), status: 400, type: "invalid_request_error", param: "modalities", message: /output text only/ },
+  { name: "audio output asked (audio)", path: CHAT, body: chat({ audio: { voice: "alloy", format: "wav" } }), status: 400, type: "invalid_request_error", param: "audio", message: /output text only/ },
   { name: "seed not an integer", path: COMPLETIONS, body: completion({ seed: 1.5 }), status: 400, type: "invalid_request_error", param: "seed" },
   { name: "missing prompt", path: COMPLETIONS, body: { model: TEXT_MODEL }, status: 400, type: "invalid_request_error", param: "prompt" },
   { name: "more than 16 prompts", path: COMPLETIONS, body: completion({ prompt: Array(17).fill("a") }), status: 400, type: "invalid_request_error", param: "prompt" },

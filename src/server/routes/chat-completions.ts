@@ -37,6 +37,8 @@ const bodySchema = {
       },
     },
     logprobs: { anyOf: [{ type: "boolean" }, { type: "null" }] },
+    modalities: { anyOf: [{ type: "array", items: { type: "string" } }, { type: "null" }] },
+    audio: { anyOf: [{ type: "object" }, { type: "null" }] },
     top_logprobs: { anyOf: [{ type: "integer", minimum: 0, maximum: 20 }, { type: "null" }] },
     ...toolProperties,
   },
@@ -73,6 +75,16 @@ const chatFormat: TextResponseFormat = {
   }),
 };
 
+/**
+ * The models write text only: a request for audio output is refused rather than answered without
+ * the audio it asked for (a client reading message.audio would find nothing).
+ */
+function textOutputOnly(body: { modalities?: string[] | null; audio?: object | null }): void {
+  const other = body.modalities?.find((m) => m !== "text");
+  if (other !== undefined) throw new ApiError(400, `the server's models output text only: modalities '${other}' is not supported`, "invalid_request_error", "modalities", "invalid_value");
+  if (body.audio != null) throw new ApiError(400, "the server's models output text only: audio output is not supported", "invalid_request_error", "audio", "invalid_value");
+}
+
 /** POST /chat/completions (under /v1). */
 export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
   app.post("/chat/completions", { preValidation: upstreamForwarder(deps, "/chat/completions"), schema: { body: bodySchema, response: { 200: chatCompletionResponseSchema } } }, async (request, reply) => {
@@ -81,6 +93,7 @@ export const chatCompletionRoutes: RoutePlugin = async (app, { deps }) => {
       throw new ApiError(400, "top_logprobs requires logprobs: true", "invalid_request_error", "top_logprobs");
     }
     const stream = streamSettings(body);
+    textOutputOnly(body);
     const tools = toolRequest(body);
     const messages = toMessages(body.messages, body.model);
     const { entry, model } = await resolveTextModel(deps, body.model);
