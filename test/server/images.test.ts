@@ -53,8 +53,15 @@ describe("POST /v1/images/generations", function () {
     assert.deepEqual(await describeImage(imageBytes(auto.body)), { format: "png", width: 256, height: 64 });
   });
 
+  it("takes OpenAI's background auto and opaque (what the models draw)", async () => {
+    for (const background of ["auto", "opaque"] as const) {
+      const { body } = await generate(server.client, { background, num_inference_steps: 1 });
+      assert.equal(body.data?.length, 1, background);
+    }
+  });
+
   it("takes null for every optional field as the field left out, as the text routes do", async () => {
-    const optional = ["model", "negative_prompt", "width", "height", "size", "num_inference_steps", "guidance_scale", "seed", "n", "response_format", "response_extension", "output_format", "output_compression", "stream"];
+    const optional = ["model", "negative_prompt", "width", "height", "size", "num_inference_steps", "guidance_scale", "seed", "n", "response_format", "response_extension", "output_format", "output_compression", "stream", "background"];
     const response = await server.fetch("/v1/images/generations", { json: { prompt: "a red square", ...Object.fromEntries(optional.map((name) => [name, null])) } });
     const body = (await response.json()) as OpenAI.Images.ImagesResponse;
     assert.equal(response.status, 200, JSON.stringify(body));
@@ -117,6 +124,8 @@ describe("POST /v1/images/generations", function () {
     ["an output_format OpenAI does not have", { output_format: "gif" }, "output_format"],
     ["output_compression above 100", { output_compression: 101 }, "output_compression"],
     ["stream: true (images come whole)", { stream: true }, "stream"],
+    ["a transparent background (the models draw opaque images)", { background: "transparent" }, "background"],
+    ["a background OpenAI does not have", { background: "blue" }, "background"],
     ["n = 0", { n: 0 }, "n"],
     ["n above the limit", { n: 5 }, "n"],
     ["a seed below -1", { seed: -2 }, "seed"],

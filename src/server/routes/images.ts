@@ -38,6 +38,8 @@ const bodySchema = {
     output_compression: orNull({ type: "integer", minimum: 0, maximum: 100 } as const),
     // Refused when true (below): the answer is one JSON body, never partial images.
     stream: orNull({ type: "boolean" } as const),
+    // OpenAI's; transparent is refused (below): the models draw every pixel opaque.
+    background: orNull({ type: "string", enum: ["auto", "opaque", "transparent"] } as const),
   },
 } as const;
 
@@ -88,6 +90,9 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
     if (body.prompt.trim() === "") throw new ApiError(400, "prompt must not be empty", "invalid_request_error", "prompt");
     if (body.stream === true) {
       throw new ApiError(400, "stream is not supported here: images come whole in one JSON answer (leave stream out)", "invalid_request_error", "stream", "unsupported_value");
+    }
+    if (body.background === "transparent") {
+      throw new ApiError(400, "background 'transparent' is not supported here: the image models draw opaque images (leave background out, or auto or opaque)", "invalid_request_error", "background", "unsupported_value");
     }
     const entry = resolveImageModel(deps, body.model ?? undefined);
     const { width, height } = imageSize(body);
