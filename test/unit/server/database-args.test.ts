@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCommand } from "../../../src/server/cli-args";
-import { isBusy, isUnavailable } from "../../../src/server/store/postgres/pg-errors";
+import { isBusy, isUnavailable, startupFailure } from "../../../src/server/store/postgres/pg-errors";
 import { parseDatabaseUrl } from "../../../src/server/store/postgres/database-url";
 import { TempDirs } from "../../harness/temp-dirs";
 
@@ -73,6 +73,17 @@ describe("--database", () => {
     assert.equal(parseDatabaseUrl(URL_).redacted, "postgres://wisp:***@db.internal:5432/wisp");
     assert.equal(parseDatabaseUrl("postgres://wisp@db/wisp?password=s3cret&sslmode=require").redacted, "postgres://wisp@db/wisp");
     assert.equal(parseDatabaseUrl("postgresql:///wisp?host=/run/postgresql").redacted, "postgresql:///wisp?host=%2Frun%2Fpostgresql");
+  });
+
+  it("says where sslmode prefer or allow meets a database without TLS that node-postgres cannot fall back as psql does", () => {
+    for (const mode of ["prefer", "allow"]) {
+      const url = parseDatabaseUrl(`${URL_}?sslmode=${mode}`, {});
+      const failure = startupFailure(new Error("The server does not support SSL connections"), url);
+      assert.equal(
+        failure.message,
+        `the database at postgres://wisp:***@db.internal:5432/wisp takes no TLS connections, which its sslmode=${mode} asks for (node-postgres cannot fall back to an unencrypted one as psql does with prefer): turn ssl on in the database, or write sslmode=disable`,
+      );
+    }
   });
 
   it("tells a database that went away from a statement that is wrong", () => {

@@ -1,5 +1,8 @@
 // The database's URL: checked before anything connects, and shown only with its password
 // replaced (in the start-up lines, errors and `wisp-server db status`).
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
 import { StartupError } from "../../startup-error";
 
 export interface DatabaseUrl {
@@ -8,12 +11,16 @@ export interface DatabaseUrl {
   /** postgres://user:***@host:port/database: safe to print. */
   readonly redacted: string;
   readonly user: string;
+  /** libpq's sslmode this connects with (the URL's, else PGSSLMODE's); undefined: no TLS. */
+  readonly sslmode?: string;
 }
 
 const EXPECTED = "expected postgres://USER:PASSWORD@HOST:PORT/DATABASE";
+/** libpq's values of sslmode (psql's), and node-postgres' own no-verify. */
+const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full", "no-verify"];
 
 /** Checks a --database URL; a mistake is one line that never repeats what was given (it may hold a password). */
-export function parseDatabaseUrl(text: string): DatabaseUrl {
+export function parseDatabaseUrl(text: string, env: NodeJS.ProcessEnv = process.env): DatabaseUrl {
   let url: URL;
   try {
     url = new URL(text);
@@ -27,7 +34,42 @@ export function parseDatabaseUrl(text: string): DatabaseUrl {
   if (url.hostname === "" && !socketHost) throw new StartupError(`--database names no host (${EXPECTED})`);
   const database = decodeURIComponent(url.pathname.replace(/^\//, ""));
   if (database.includes("/")) throw new StartupError(`--database's path must be one database name (${EXPECTED})`);
-  return { connectionString: text, redacted: redact(url), user: decodeURIComponent(url.username) || "(the system user)" };
+  const tls = libpqTls(url, env);
+  return { connectionString: tls.extra === "" ? text : withParams(text, tls.extra), redacted: redact(url), user: decodeURIComponent(url.username) || "(the system user)", ...(tls.mode ? { sslmode: tls.mode } : {}) };
+}
+
+/**
+ * What the URL's query must add for node-postgres to read sslmode as psql (libpq) does: by itself
+ * it takes prefer, require and verify-ca for verify-full (a self-signed certificate psql accepts
+ * with require is refused) and warns so at every start; nor does it read PGSSLMODE,
+ * PGSSLROOTCERT or ~/.postgresql/root.crt as libpq does.
+ */
+function libpqTls(url: URL, env: NodeJS.ProcessEnv): { mode: string | undefined; extra: string } {
+  const given = url.searchParams.get("sslmode");
+  const mode = given ?? (env.PGSSLMODE || undefined);
+  if (mode === undefined || url.searchParams.has("uselibpqcompat")) return { mode, extra: "" };
+  if (!SSL_MODES.includes(mode)) throw new StartupError(`--database's sslmode must be one of ${SSL_MODES.join(", ")}, not ${mode}`);
+  if (mode === "no-verify") return { mode, extra: given ? "" : "sslmode=no-verify" };
+  const params = new URLSearchParams({ uselibpqcompat: "true" });
+  // libpq's allow tries without TLS first; node-postgres falls back neither way, and takes the
+  // last sslmode given: allow is prefer's encryption, unchecked.
+  if (!given || mode === "allow") params.set("sslmode", mode === "allow" ? "prefer" : mode);
+  const rootCert = url.searchParams.get("sslrootcert") ?? (env.PGSSLROOTCERT || undefined);
+  if (rootCert === undefined && mode.startsWith("verify")) {
+    const fallback = path.join(env.HOME || homedir(), ".postgresql", "root.crt");
+    if (existsSync(fallback)) params.set("sslrootcert", fallback);
+    else if (mode === "verify-ca") throw new StartupError(`--database's sslmode=verify-ca needs the certificate of the authority that signed the database's: sslrootcert=FILE (${fallback} is not there)`);
+  } else if (rootCert !== undefined && url.searchParams.get("sslrootcert") === null) {
+    params.set("sslrootcert", rootCert);
+  }
+  return { mode, extra: params.toString() };
+}
+
+/** The URL as given with `extra` added to its query (kept as given: the driver decodes it itself). */
+function withParams(text: string, extra: string): string {
+  const hash = text.indexOf("#");
+  const [base, fragment] = hash === -1 ? [text, ""] : [text.slice(0, hash), text.slice(hash)];
+  return `${base}${base.includes("?") ? "&" : "?"}${extra}${fragment}`;
 }
 
 /** The URL without its password, and without query parameters other than a socket folder. */

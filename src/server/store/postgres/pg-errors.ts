@@ -37,6 +37,9 @@ export function isBusy(error: unknown): boolean {
 /** Deadlocks and serialization failures: the same write goes through when tried again. */
 export const isRetryable = (error: unknown): boolean => ["40P01", "40001"].includes((error as { code?: string })?.code ?? "");
 
+/** Node's codes of a server certificate not accepted. */
+const certificateCodes = new Set(["DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "ERR_TLS_CERT_ALTNAME_INVALID"]);
+
 /** An error met while connecting at start, as one line naming the database (never its password). */
 export function startupFailure(error: unknown, url: DatabaseUrl): Error {
   if (error instanceof StartupError) return error;
@@ -46,6 +49,12 @@ export function startupFailure(error: unknown, url: DatabaseUrl): Error {
   if (e?.code === "28P01" || e?.code === "28000") return new StartupError(`${at} refused the login of user ${url.user}: ${message}`);
   if (e?.code === "3D000") return new StartupError(`${at} does not exist: ${message} (create it first: createdb)`);
   if (/SASL|client password must be a string/.test(message)) return new StartupError(`${at} asks for a password and none was given (put it in the URL, PGPASSWORD or ~/.pgpass)`);
+  if (/does not support SSL/.test(message)) return new StartupError(`${at} takes no TLS connections, which its sslmode=${url.sslmode ?? "require"} asks for (node-postgres cannot fall back to an unencrypted one as psql does with prefer): turn ssl on in the database, or write sslmode=disable`);
+  if (typeof e?.code === "string" && certificateCodes.has(e.code)) {
+    const what = e.code === "ERR_TLS_CERT_ALTNAME_INVALID" ? "is made out to another host name" : "is signed by no authority wisp-server trusts";
+    const fix = e.code === "ERR_TLS_CERT_ALTNAME_INVALID" ? "connect by a name the certificate has, or write sslmode=verify-ca, which leaves the name unchecked" : "give that authority's certificate with sslrootcert=FILE, or write sslmode=require, which encrypts without checking it";
+    return new StartupError(`${at}: its TLS certificate ${what}, so sslmode=${url.sslmode ?? "verify-full"} refuses it (${message.replace(/[:\s]+$/, "")}): ${fix}, as psql does`);
+  }
   if (isUnavailable(error)) return new StartupError(`cannot reach ${at}: ${message}`);
   return new StartupError(`${at}: ${message}`);
 }
