@@ -42,7 +42,7 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     const malformed = await wispServer(["--database", "postgres://wisp:hunter2@[::1/wisp"]);
     assert.notEqual(malformed.code, 0);
     assert.equal(malformed.stdout, "");
-    assert.equal(malformed.stderr, "wisp-server: --database is not a URL (expected postgres://USER:PASSWORD@HOST:PORT/DATABASE)\n");
+    assert.equal(malformed.stderr, "wisp-server: --database is not a URL (expected postgres://USER:PASSWORD@HOST:PORT/DATABASE; a password with @ : / ? # % or a space in it is written percent-encoded: %40 %3A %2F %3F %23 %25 %20)\n");
     const notPostgres = await wispServer(["keys", "list"], { WISP_DATABASE_URL: "mysql://wisp:hunter2@db/wisp" });
     assert.notEqual(notPostgres.code, 0);
     assert.match(notPostgres.stderr, /^wisp-server: --database must be a PostgreSQL URL starting with postgres:\/\/ .*\n$/);

@@ -86,6 +86,18 @@ describe("--database", () => {
     }
   });
 
+  it("says that a password's @ : / ? # is written percent-encoded, where one unencoded breaks the URL", () => {
+    // Generated passwords, as a password manager or a cloud console makes them, pasted as they are.
+    for (const password of ["Zq#8vX", "a?b=c", "p@ss:w/rd", "12/cd", "5432#x"]) {
+      assert.throws(
+        () => parseDatabaseUrl(`postgres://wisp:${password}@db.internal:5432/wisp`, {}),
+        (error: Error) => !error.message.includes(password) && error.message.includes("a password with @ : / ? # % or a space in it is written percent-encoded: %40 %3A %2F %3F %23 %25 %20"),
+        password,
+      );
+      assert.equal(parseDatabaseUrl(`postgres://wisp:${encodeURIComponent(password)}@db.internal:5432/wisp`, {}).redacted, "postgres://wisp:***@db.internal:5432/wisp");
+    }
+  });
+
   it("tells a database that went away from a statement that is wrong", () => {
     for (const away of [{ code: "ECONNREFUSED" }, { code: "57P01" }, { code: "08006" }, new Error("Connection terminated unexpectedly"), new Error("Connection terminated due to connection timeout")]) {
       assert.ok(isUnavailable(away), JSON.stringify(away));

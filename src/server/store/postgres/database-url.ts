@@ -16,6 +16,8 @@ export interface DatabaseUrl {
 }
 
 const EXPECTED = "expected postgres://USER:PASSWORD@HOST:PORT/DATABASE";
+/** Generated passwords often hold these: unencoded, they end the password early (psql needs them encoded too). */
+const ENCODED = "a password with @ : / ? # % or a space in it is written percent-encoded: %40 %3A %2F %3F %23 %25 %20";
 /** libpq's values of sslmode (psql's), and node-postgres' own no-verify. */
 const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full", "no-verify"];
 
@@ -25,15 +27,17 @@ export function parseDatabaseUrl(text: string, env: NodeJS.ProcessEnv = process.
   try {
     url = new URL(text);
   } catch {
-    throw new StartupError(`--database is not a URL (${EXPECTED})`);
+    throw new StartupError(`--database is not a URL (${EXPECTED}; ${ENCODED})`);
   }
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
     throw new StartupError(`--database must be a PostgreSQL URL starting with postgres:// (${EXPECTED}), not ${url.protocol}//…`);
   }
+  // A # is never part of one: it is a password's, cut there (postgres://wisp:5432#x@db/wisp reads as host wisp, port 5432).
+  if (url.hash !== "") throw new StartupError(`--database has a # in it (${EXPECTED}; ${ENCODED})`);
   const socketHost = url.searchParams.get("host");
   if (url.hostname === "" && !socketHost) throw new StartupError(`--database names no host (${EXPECTED})`);
   const database = decodeURIComponent(url.pathname.replace(/^\//, ""));
-  if (database.includes("/")) throw new StartupError(`--database's path must be one database name (${EXPECTED})`);
+  if (database.includes("/")) throw new StartupError(`--database's path must be one database name (${EXPECTED}; ${ENCODED})`);
   const tls = libpqTls(url, env);
   return { connectionString: tls.extra === "" ? text : withParams(text, tls.extra), redacted: redact(url), user: decodeURIComponent(url.username) || "(the system user)", ...(tls.mode ? { sslmode: tls.mode } : {}) };
 }
