@@ -149,6 +149,16 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     for (const r of [before, created, status]) assert.ok(!everything(r).includes(cluster.password));
   });
 
+  it("connects over the database's unix socket in the forms psql takes: wisp@/DB?host=FOLDER, and no host with PGHOST", async () => {
+    await fresh();
+    const socketUser = await wispServer(["db", "migrate", "--database", `postgresql://wisp@/${database}?host=${encodeURIComponent(cluster.dir)}&port=${cluster.port}`]);
+    assert.equal(socketUser.code, 0, everything(socketUser));
+    assert.match(socketUser.stdout, new RegExp(`postgresql://wisp@/${database}\\?host=${escape(encodeURIComponent(cluster.dir))}: schema version ${ours}\n$`));
+    const fromEnv = await wispServer(["keys", "create", "--name", "socket", "--database", `postgresql:///${database}`], { PGHOST: cluster.dir, PGPORT: String(cluster.port), PGUSER: "wisp" });
+    assert.equal(fromEnv.code, 0, everything(fromEnv));
+    assert.equal((await cluster.query<{ name: string }>("SELECT name FROM wisp_api_keys", [], database)).map((k) => k.name).join(), "socket");
+  });
+
   it("imports a file server's keys, usage counts and admin token once: run again, even after the prune of its rows, it adds nothing", async () => {
     const dataDir = temp.make("import-data");
     const keys = new KeyStore(dataDir);

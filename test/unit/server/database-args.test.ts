@@ -75,6 +75,13 @@ describe("--database", () => {
     assert.equal(parseDatabaseUrl("postgresql:///wisp?host=/run/postgresql").redacted, "postgresql:///wisp?host=%2Frun%2Fpostgresql");
   });
 
+  it("takes libpq's socket forms as psql does: a user with no host (wisp@/wisp?host=DIR), and no host at all where PGHOST names one", () => {
+    assert.equal(parseDatabaseUrl("postgresql://wisp@/wisp?host=/run/postgresql", {}).redacted, "postgresql://wisp@/wisp?host=%2Frun%2Fpostgresql");
+    assert.equal(parseDatabaseUrl("postgresql://wisp:s3cret@/wisp", { PGHOST: "db.internal" }).redacted, "postgresql://wisp:***@/wisp");
+    assert.equal(parseCommand(["--database", "postgresql:///wisp"], { PGHOST: "/run/postgresql" }).kind, "serve");
+    assert.throws(() => parseCommand(["--database", "postgresql://wisp@/wisp"], {}), /^Error: --database names no host \(.*; a socket's folder as \?host=\/run\/postgresql, or PGHOST\)$/);
+  });
+
   it("says where sslmode prefer or allow meets a database without TLS that node-postgres cannot fall back as psql does", () => {
     for (const mode of ["prefer", "allow"]) {
       const url = parseDatabaseUrl(`${URL_}?sslmode=${mode}`, {});

@@ -23,23 +23,20 @@ const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify
 
 /** Checks a --database URL; a mistake is one line that never repeats what was given (it may hold a password). */
 export function parseDatabaseUrl(text: string, env: NodeJS.ProcessEnv = process.env): DatabaseUrl {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new StartupError(`--database is not a URL (${EXPECTED}; ${ENCODED})`);
-  }
+  const { url, hostless } = readUrl(text);
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
     throw new StartupError(`--database must be a PostgreSQL URL starting with postgres:// (${EXPECTED}), not ${url.protocol}//…`);
   }
   // A # is never part of one: it is a password's, cut there (postgres://wisp:5432#x@db/wisp reads as host wisp, port 5432).
   if (url.hash !== "") throw new StartupError(`--database has a # in it (${EXPECTED}; ${ENCODED})`);
-  const socketHost = url.searchParams.get("host");
-  if (url.hostname === "" && !socketHost) throw new StartupError(`--database names no host (${EXPECTED})`);
+  // With no host in the URL, node-postgres takes PGHOST's, as psql does (psql's default socket folder it does not know).
+  if (hostless && !url.searchParams.get("host") && !env.PGHOST) {
+    throw new StartupError(`--database names no host (${EXPECTED}; a socket's folder as ?host=/run/postgresql, or PGHOST)`);
+  }
   const database = decodeURIComponent(url.pathname.replace(/^\//, ""));
   if (database.includes("/")) throw new StartupError(`--database's path must be one database name (${EXPECTED}; ${ENCODED})`);
   const tls = libpqTls(url, env);
-  return { connectionString: tls.extra === "" ? text : withParams(text, tls.extra), redacted: redact(url), user: decodeURIComponent(url.username) || "(the system user)", ...(tls.mode ? { sslmode: tls.mode } : {}) };
+  return { connectionString: tls.extra === "" ? text : withParams(text, tls.extra), redacted: redact(url, hostless), user: decodeURIComponent(url.username) || "(the system user)", ...(tls.mode ? { sslmode: tls.mode } : {}) };
 }
 
 /**
@@ -76,9 +73,26 @@ function withParams(text: string, extra: string): string {
   return `${base}${base.includes("?") ? "&" : "?"}${extra}${fragment}`;
 }
 
+/**
+ * The URL read, and whether it names no host: postgresql://wisp@/wisp?host=/run/postgresql (libpq's
+ * socket form with a user, which WHATWG URLs refuse) is read as node-postgres reads it.
+ */
+function readUrl(text: string): { url: URL; hostless: boolean } {
+  try {
+    const url = new URL(text);
+    return { url, hostless: url.hostname === "" };
+  } catch {
+    try {
+      return { url: new URL(text.replace("@/", "@no-host/")), hostless: true };
+    } catch {
+      throw new StartupError(`--database is not a URL (${EXPECTED}; ${ENCODED})`);
+    }
+  }
+}
+
 /** The URL without its password, and without query parameters other than a socket folder. */
-function redact(url: URL): string {
+function redact(url: URL, hostless: boolean): string {
   const user = url.username === "" ? "" : `${url.username}${url.password === "" ? "" : ":***"}@`;
   const socketHost = url.searchParams.get("host");
-  return `${url.protocol}//${user}${url.host}${url.pathname}${socketHost ? `?host=${encodeURIComponent(socketHost)}` : ""}`;
+  return `${url.protocol}//${user}${hostless ? "" : url.host}${url.pathname}${socketHost ? `?host=${encodeURIComponent(socketHost)}` : ""}`;
 }
