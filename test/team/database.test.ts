@@ -135,10 +135,10 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
 
     const created = await wispServer(["keys", "create", "--name", "ci", "--database", url]);
     const [line, secret] = created.stdout.trim().split("\n");
-    const id = /^created (key_\w+) \(ci\)$/.exec(line!)![1]!;
+    const id = new RegExp(`^created (key_\\w+) \\(ci\\) in the database postgres://wisp:\\*\\*\\*@127\\.0\\.0\\.1:${cluster.port}/${database}$`).exec(line!)![1]!;
     assert.match(secret!, /^wisp-[\w-]{43}$/);
     assert.match((await wispServer(["keys", "list"], env)).stdout, new RegExp(`^${id}\\tci\\twisp-\\S+…\\tcreated \\S+\\n$`));
-    assert.equal((await wispServer(["keys", "revoke", id], env)).stdout, `revoked ${id}\n`);
+    assert.equal((await wispServer(["keys", "revoke", id], env)).stdout, `revoked ${id} in the database postgres://wisp:***@127.0.0.1:${cluster.port}/${database}\n`);
     assert.match((await wispServer(["keys", "list"], env)).stdout, /\trevoked\n$/);
     const unknown = await wispServer(["keys", "revoke", "key_nothing"], env);
     assert.notEqual(unknown.code, 0);
