@@ -12,7 +12,9 @@ import { migrate, underLock } from "../../src/server/store/postgres/schema";
 import { postgresBin } from "../harness/postgres-cluster";
 import { TempDirs } from "../harness/temp-dirs";
 import { waitFor } from "../harness/wait-for";
+import { startInProcessReplica, type InProcessReplica } from "./support/in-process-replica";
 import { freshDatabase } from "./support/shared-cluster";
+import { MODEL } from "./support/team";
 
 const run = promisify(execFile);
 
@@ -55,4 +57,36 @@ describe("a backup restored as docs/team-server.md says (pg_dump, then pg_restor
       await pool.end();
     }
   });
+
+  describe("a replica with --rate-limit while the restore runs", () => {
+    let replica: InProcessReplica | undefined;
+    after(() => replica?.close());
+
+    it("answers requests, none a 500, while the tables are back but their constraints not yet (a large usage table's COPY), and stores their usage after", async () => {
+      replica = await startInProcessReplica("fast", { rateLimit: { requestsPerMinute: 1_000, tokensPerMinute: 0 }, keyListenerHeartbeatMs: 500 });
+      const { deps, origin, cluster, database: name } = replica;
+      const env = { ...process.env, PGHOST: "127.0.0.1", PGPORT: String(cluster.port), PGUSER: cluster.role, PGPASSWORD: cluster.password };
+      const restore = (...args: string[]) => run(join(postgresBin(), "pg_restore"), [...args, `--dbname=${name}`, dump], { env });
+      const send = async (secret: string) => {
+        const response = await fetch(`${origin}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }) });
+        return `${response.status} ${response.status === 200 ? "" : await response.text()}`.trim();
+      };
+      const { secret } = await deps.store.keys.create("team");
+      assert.equal(await send(secret), "200");
+      const dump = join(temp.make("backup"), "wisp.dump");
+      await run(join(postgresBin(), "pg_dump"), ["--format=custom", `--file=${dump}`, name], { env });
+
+      // pg_restore's own order, held where a large database spends its time: the tables made
+      // again and filled, their keys, constraints and triggers still to come.
+      await restore("--clean", "--section=pre-data");
+      await restore("--section=data");
+      const during = [];
+      for (let i = 0; i < 5; i++) during.push(await send(secret));
+      assert.deepEqual(during, ["200", "200", "200", "200", "200"]);
+      await restore("--section=post-data");
+      assert.equal(await send(secret), "200");
+      await waitFor("the usage of the requests served during the restore stored", () => cluster.query<{ n: number }>("SELECT count(*)::int AS n FROM wisp_usage_events WHERE status = 200", [], name), (rows) => rows[0]!.n === 7);
+    });
+  });
 });
+

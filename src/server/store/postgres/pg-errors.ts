@@ -10,6 +10,12 @@ const unavailableStates = new Set(["57P01", "57P02", "57P03", "53300", "53400"])
 // (pg-pool's "Connection terminated due to connection timeout" is a connection that could not be
 // made; its "timeout exceeded when trying to connect" is a wait for a free slot of the pool: busy.)
 const unavailableMessages = /Connection terminated|connection error|not queryable|Client was closed/i;
+/**
+ * Schema objects missing (a table, an ON CONFLICT's unique key, a function): a backup restored
+ * with pg_restore --clean while the replicas run drops each and makes it again, the keys and
+ * constraints only after every table's data (minutes for a large usage table). Passing, like load.
+ */
+const restoringStates = new Set(["42P01", "42P10", "42883"]);
 /** Waits for a free connection of this replica's pool, statements cut by a timeout: load, not an outage. */
 const busyMessages = /timeout exceeded when trying to connect|Query read timeout/i;
 
@@ -24,14 +30,14 @@ export function isUnavailable(error: unknown): boolean {
 export const isDataError = (error: unknown): boolean => /^2[23]/.test(String((error as { code?: unknown })?.code ?? ""));
 
 /**
- * Whether `error` says the database (or this replica's pool) is too busy to answer in time: the
- * operation fails like one in an outage, but the database is not marked down (a burst would
- * otherwise take every replica out of the balancer at once).
+ * Whether `error` says the database (or this replica's pool) is too busy to answer in time, or
+ * its schema is being restored: the operation fails like one in an outage, but the database is
+ * not marked down (a burst would otherwise take every replica out of the balancer at once).
  */
 export function isBusy(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown };
   // 57014: canceled, by statement_timeout.
-  return e?.code === "57014" || (typeof e?.message === "string" && busyMessages.test(e.message));
+  return e?.code === "57014" || restoringStates.has(String(e?.code)) || (typeof e?.message === "string" && busyMessages.test(e.message));
 }
 
 /** Deadlocks and serialization failures: the same write goes through when tried again. */
