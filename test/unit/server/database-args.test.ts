@@ -82,6 +82,13 @@ describe("--database", () => {
     assert.throws(() => parseCommand(["--database", "postgresql://wisp@/wisp"], {}), /^Error: --database names no host \(.*; a socket's folder as \?host=\/run\/postgresql, or PGHOST\)$/);
   });
 
+  it("says that a list of hosts (libpq's failover form) is not taken, rather than resolving db1,db2 or blaming the password", () => {
+    for (const url of ["postgres://wisp:s3cret@db1:5432,db2:5432/wisp", "postgresql://wisp:s3cret@db1,db2/wisp?target_session_attrs=read-write"]) {
+      assert.throws(() => parseDatabaseUrl(url, {}), (error: Error) => /^--database names several hosts \(libpq's failover list, HOST1,HOST2\), which node-postgres does not take: give one address that always reaches the primary/.test(error.message) && !error.message.includes("s3cret"), url);
+    }
+    assert.equal(parseDatabaseUrl("postgres://wisp:a,b@db/wisp", {}).redacted, "postgres://wisp:***@db/wisp", "a comma in the password is no list");
+  });
+
   it("says where sslmode prefer or allow meets a database without TLS that node-postgres cannot fall back as psql does", () => {
     for (const mode of ["prefer", "allow"]) {
       const url = parseDatabaseUrl(`${URL_}?sslmode=${mode}`, {});

@@ -23,6 +23,9 @@ const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify
 
 /** Checks a --database URL; a mistake is one line that never repeats what was given (it may hold a password). */
 export function parseDatabaseUrl(text: string, env: NodeJS.ProcessEnv = process.env): DatabaseUrl {
+  if (severalHosts(text)) {
+    throw new StartupError("--database names several hosts (libpq's failover list, HOST1,HOST2), which node-postgres does not take: give one address that always reaches the primary (a floating address, a DNS name the cluster manager moves, or a pooler or HAProxy in front of the cluster)");
+  }
   const { url, hostless } = readUrl(text);
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
     throw new StartupError(`--database must be a PostgreSQL URL starting with postgres:// (${EXPECTED}), not ${url.protocol}//…`);
@@ -71,6 +74,12 @@ function withParams(text: string, extra: string): string {
   const hash = text.indexOf("#");
   const [base, fragment] = hash === -1 ? [text, ""] : [text.slice(0, hash), text.slice(hash)];
   return `${base}${base.includes("?") ? "&" : "?"}${extra}${fragment}`;
+}
+
+/** Whether the URL's host part is a list (postgres://u:p@db1:5432,db2:5432/wisp), as psql takes for failover. */
+function severalHosts(text: string): boolean {
+  const authority = /^[a-z][\w+.-]*:\/\/([^/?#]*)/i.exec(text)?.[1] ?? "";
+  return authority.slice(authority.lastIndexOf("@") + 1).includes(",");
 }
 
 /**
