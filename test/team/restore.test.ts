@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { DatabaseHealth } from "../../src/server/store/postgres/database-health";
@@ -14,9 +15,16 @@ import { TempDirs } from "../harness/temp-dirs";
 import { waitFor } from "../harness/wait-for";
 import { startInProcessReplica, type InProcessReplica } from "./support/in-process-replica";
 import { freshDatabase } from "./support/shared-cluster";
-import { MODEL } from "./support/team";
+import { MODEL, wispServer } from "./support/team";
 
 const run = promisify(execFile);
+
+/** The options docs/team-server.md gives pg_restore (`pg_restore --clean … --dbname wisp FILE`), but --dbname. */
+function documentedRestoreOptions(): string[] {
+  const docs = readFileSync(join(import.meta.dirname, "..", "..", "docs", "team-server.md"), "utf8");
+  const command = /`(pg_restore [^`]+)`/.exec(docs)![1]!.split(/\s+/);
+  return command.filter((word, i) => word.startsWith("--") && word !== "--dbname" && command[i - 1] !== "--dbname");
+}
 
 describe("a backup restored as docs/team-server.md says (pg_dump, then pg_restore --clean) while replicas run", function () {
   this.timeout(120_000);
@@ -44,7 +52,7 @@ describe("a backup restored as docs/team-server.md says (pg_dump, then pg_restor
       assert.equal((await keys.verify(later.secret))?.id, later.key.id);
       assert.equal((await keys.verify(kept.secret))?.id, kept.key.id);
 
-      await run(join(postgresBin(), "pg_restore"), ["--clean", `--dbname=${name}`, dump], { env });
+      await run(join(postgresBin(), "pg_restore"), [...documentedRestoreOptions(), `--dbname=${name}`, dump], { env });
       const restoredAt = Date.now();
       assert.deepEqual((await cluster.query<{ name: string }>("SELECT name FROM wisp_api_keys", [], name)).map((k) => k.name), ["in the backup"]);
       await waitFor("the key the backup lacks refused", () => keys.verify(later.secret), (k) => k === undefined, 2 * heartbeatMs + 2_000);
@@ -58,6 +66,24 @@ describe("a backup restored as docs/team-server.md says (pg_dump, then pg_restor
     }
   });
 
+  it("restores into a new empty database (a lost database server) with the documented command, which exits 0 and says nothing", async () => {
+    const { cluster, name, url } = await freshDatabase();
+    const env = { ...process.env, PGHOST: "127.0.0.1", PGPORT: String(cluster.port), PGUSER: cluster.role, PGPASSWORD: cluster.password };
+    const made = await wispServer(["keys", "create", "--name", "before the loss", "--database", url]);
+    const secret = made.stdout.trim().split("\n")[1]!;
+    const dump = join(temp.make("backup"), "wisp.dump");
+    await run(join(postgresBin(), "pg_dump"), ["--format=custom", `--file=${dump}`, name], { env });
+    const replacement = await freshDatabase();
+    const restored = await run(join(postgresBin(), "pg_restore"), [...documentedRestoreOptions(), `--dbname=${replacement.name}`, dump], { env }).then(
+      (r) => ({ code: 0, stderr: r.stderr }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.deepEqual([restored.code, restored.stderr], [0, ""], "pg_restore's errors as an operator sees them");
+    const keys = await wispServer(["keys", "list", "--database", replacement.url]);
+    assert.match(keys.stdout, /\tbefore the loss\t/);
+    assert.match(secret, /^wisp-/);
+  });
+
   describe("a replica with --rate-limit while the restore runs", () => {
     let replica: InProcessReplica | undefined;
     after(() => replica?.close());
@@ -67,6 +93,7 @@ describe("a backup restored as docs/team-server.md says (pg_dump, then pg_restor
       const { deps, origin, cluster, database: name } = replica;
       const env = { ...process.env, PGHOST: "127.0.0.1", PGPORT: String(cluster.port), PGUSER: cluster.role, PGPASSWORD: cluster.password };
       const restore = (...args: string[]) => run(join(postgresBin(), "pg_restore"), [...args, `--dbname=${name}`, dump], { env });
+      const clean = documentedRestoreOptions();
       const send = async (secret: string) => {
         const response = await fetch(`${origin}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }) });
         return `${response.status} ${response.status === 200 ? "" : await response.text()}`.trim();
@@ -78,7 +105,7 @@ describe("a backup restored as docs/team-server.md says (pg_dump, then pg_restor
 
       // pg_restore's own order, held where a large database spends its time: the tables made
       // again and filled, their keys, constraints and triggers still to come.
-      await restore("--clean", "--section=pre-data");
+      await restore(...clean, "--section=pre-data");
       await restore("--section=data");
       const during = [];
       for (let i = 0; i < 5; i++) during.push(await send(secret));
