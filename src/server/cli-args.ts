@@ -130,7 +130,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const file = values.config === undefined ? undefined : readConfigFile(values.config);
   // Checked here, before anything runs; a mistake is one line that never repeats the URL.
   const database = values.database ?? (env.WISP_DATABASE_URL || undefined) ?? file?.database;
-  if (database !== undefined) parseDatabaseUrl(database);
+  if (database !== undefined) parseDatabaseUrl(database, env);
   const store: StoreTarget = { dataDir, ...(database === undefined ? {} : { database }) };
   if (positionals[0] === "keys") {
     const [, action, id] = positionals;

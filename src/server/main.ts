@@ -8,7 +8,7 @@ import { KeyStore } from "./auth/key-store";
 import { parseCommand, USAGE, type Command, type StoreTarget } from "./cli-args";
 import { drain } from "./drain";
 import { StartupError } from "./startup-error";
-import { AdminToken } from "./store/admin-token-file";
+import { AdminToken, adminTokenFile } from "./store/admin-token-file";
 import type { ServerConfig } from "./deps";
 import { presetTable, runPull } from "./models/pull/pull-command";
 import { PullError } from "./models/pull/pull-error";
@@ -86,16 +86,22 @@ function browsableOrigin(address: string): string {
   return address.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");
 }
 
-/** The keys a command works on: keys.json in the data folder, or the database. */
-async function keysOf(store: StoreTarget): Promise<{ keys: KeyRecords; close(): Promise<void> }> {
-  if (store.database === undefined) return { keys: new KeyStore(store.dataDir), close: async () => undefined };
+/**
+ * The keys a command works on, and where they are (said with each change: a team's operator who
+ * forgot --database would otherwise make a key in ~/.wisp/keys.json that no replica knows).
+ */
+async function keysOf(store: StoreTarget): Promise<{ keys: KeyRecords; where: string; close(): Promise<void> }> {
+  if (store.database === undefined) {
+    const keys = new KeyStore(store.dataDir);
+    return { keys, where: keys.file, close: async () => undefined };
+  }
   return (await import("./store/postgres/db-commands")).databaseKeys(store.database);
 }
 
-async function withKeys(store: StoreTarget, work: (keys: KeyRecords) => Promise<void>): Promise<void> {
-  const { keys, close } = await keysOf(store);
+async function withKeys(store: StoreTarget, work: (keys: KeyRecords, where: string) => Promise<void>): Promise<void> {
+  const { keys, where, close } = await keysOf(store);
   try {
-    await work(keys);
+    await work(keys, where);
   } finally {
     await close();
   }
@@ -108,9 +114,9 @@ async function run(command: Command): Promise<void> {
     case "serve":
       return serve(command.config);
     case "keys-create":
-      return withKeys(command.store, async (keys) => {
+      return withKeys(command.store, async (keys, where) => {
         const { key, secret } = await keys.create(command.name);
-        print(`created ${key.id} (${key.name})`);
+        print(`created ${key.id} (${key.name}) in ${where}`);
         print(secret);
       });
     case "keys-list":
@@ -120,14 +126,14 @@ async function run(command: Command): Promise<void> {
         }
       });
     case "keys-revoke":
-      return withKeys(command.store, async (keys) => {
-        if (!(await keys.revoke(command.id))) throw new Error(`no key ${command.id}`);
-        print(`revoked ${command.id}`);
+      return withKeys(command.store, async (keys, where) => {
+        if (!(await keys.revoke(command.id))) throw new StartupError(`no key ${command.id} in ${where} (wisp-server keys list shows them)`);
+        print(`revoked ${command.id} in ${where}`);
       });
     case "admin-token-new": {
       if (command.store.database === undefined) {
         const { token } = await AdminToken.replace(command.store.dataDir);
-        print("a new console admin token (the earlier one no longer logs in):");
+        print(`a new console admin token, in ${adminTokenFile(command.store.dataDir)} (the earlier one no longer logs in):`);
         return print(token);
       }
       const token = await (await import("./store/postgres/db-commands")).newDatabaseAdminToken(command.store.database);

@@ -119,6 +119,23 @@ export class PostgresCluster {
     return existsSync(file) ? readFileSync(file, "utf8") : "";
   }
 
+  /**
+   * Turns TLS on (connections without it are still taken), with a self-signed certificate made
+   * out to `hostName`, as a Debian package's snakeoil one is; resolves with the certificate's file,
+   * which a client names as sslrootcert to trust it.
+   */
+  async enableTls(hostName = "db.internal"): Promise<string> {
+    const cert = join(this.dataDir, "server.crt");
+    const key = join(this.dataDir, "server.key");
+    await run("openssl", ["req", "-new", "-x509", "-days", "2", "-nodes", "-subj", `/CN=${hostName}`, "-keyout", key, "-out", cert], { timeout: 60_000 });
+    if (this.user) for (const file of [cert, key]) chownSync(file, this.user.uid, this.user.gid);
+    await this.superQuery("ALTER SYSTEM SET ssl = on");
+    await this.superQuery("SELECT pg_reload_conf()");
+    const copy = join(this.dir, "root.crt");
+    writeFileSync(copy, readFileSync(cert));
+    return copy;
+  }
+
   /** Stops the server (at once) and removes every file. */
   async destroy(): Promise<void> {
     if (existsSync(join(this.dataDir, "postmaster.pid"))) {

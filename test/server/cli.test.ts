@@ -46,12 +46,17 @@ describe("the wisp-server command", function () {
     const dataDir = path.join(dir, "keys-data");
     const [first, secret] = (await cli(dataDir, "keys", "create", "--name", "laptop")).trim().split("\n");
     const id = /created (key_\w+)/.exec(first!)![1]!;
+    // Where it is: an operator of a team server who forgot --database made a key no replica knows.
+    assert.equal(first, `created ${id} (laptop) in ${path.join(dataDir, "keys.json")}`);
     assert.match(secret!, /^wisp-[\w-]{40,}$/);
     const listed = await cli(dataDir, "keys", "list");
     assert.match(listed, new RegExp(`${id}\\tlaptop`));
     assert.ok(!listed.includes(secret!));
-    assert.match(await cli(dataDir, "keys", "revoke", id), /revoked/);
+    assert.equal(await cli(dataDir, "keys", "revoke", id), `revoked ${id} in ${path.join(dataDir, "keys.json")}\n`);
     assert.match(await cli(dataDir, "keys", "list"), /revoked/);
+    const unknown = await run(process.execPath, [...MAIN, "keys", "revoke", "key_nothing", "--data-dir", dataDir]).then(() => assert.fail("an unknown key revoked"), (error: { code: number; stderr: string }) => error);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stderr, `wisp-server: no key key_nothing in ${path.join(dataDir, "keys.json")} (wisp-server keys list shows them)\n`, "one line, not the usage text");
   });
 
   it("keys created and revoked by the CLI while a server runs, or by an edit of keys.json, count from the server's next request", async () => {
@@ -85,7 +90,7 @@ describe("the wisp-server command", function () {
       const old = (await readFile(path.join(dataDir, "admin-token"), "utf8")).trim();
       assert.ok(await logsIn(old));
       const printed = (await cli(dataDir, "admin-token", "new")).trim().split("\n");
-      assert.equal(printed[0], "a new console admin token (the earlier one no longer logs in):");
+      assert.equal(printed[0], `a new console admin token, in ${path.join(dataDir, "admin-token")} (the earlier one no longer logs in):`);
       const fresh = printed[1]!;
       assert.equal(await logsIn(old), false, "the replaced token still logs in");
       assert.equal(await linkFor(old), 401);

@@ -42,7 +42,7 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     const malformed = await wispServer(["--database", "postgres://wisp:hunter2@[::1/wisp"]);
     assert.notEqual(malformed.code, 0);
     assert.equal(malformed.stdout, "");
-    assert.equal(malformed.stderr, "wisp-server: --database is not a URL (expected postgres://USER:PASSWORD@HOST:PORT/DATABASE)\n");
+    assert.equal(malformed.stderr, "wisp-server: --database is not a URL (expected postgres://USER:PASSWORD@HOST:PORT/DATABASE; a password with @ : / ? # % or a space in it is written percent-encoded: %40 %3A %2F %3F %23 %25 %20)\n");
     const notPostgres = await wispServer(["keys", "list"], { WISP_DATABASE_URL: "mysql://wisp:hunter2@db/wisp" });
     assert.notEqual(notPostgres.code, 0);
     assert.match(notPostgres.stderr, /^wisp-server: --database must be a PostgreSQL URL starting with postgres:\/\/ .*\n$/);
@@ -135,10 +135,10 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
 
     const created = await wispServer(["keys", "create", "--name", "ci", "--database", url]);
     const [line, secret] = created.stdout.trim().split("\n");
-    const id = /^created (key_\w+) \(ci\)$/.exec(line!)![1]!;
+    const id = new RegExp(`^created (key_\\w+) \\(ci\\) in the database postgres://wisp:\\*\\*\\*@127\\.0\\.0\\.1:${cluster.port}/${database}$`).exec(line!)![1]!;
     assert.match(secret!, /^wisp-[\w-]{43}$/);
     assert.match((await wispServer(["keys", "list"], env)).stdout, new RegExp(`^${id}\\tci\\twisp-\\S+…\\tcreated \\S+\\n$`));
-    assert.equal((await wispServer(["keys", "revoke", id], env)).stdout, `revoked ${id}\n`);
+    assert.equal((await wispServer(["keys", "revoke", id], env)).stdout, `revoked ${id} in the database postgres://wisp:***@127.0.0.1:${cluster.port}/${database}\n`);
     assert.match((await wispServer(["keys", "list"], env)).stdout, /\trevoked\n$/);
     const unknown = await wispServer(["keys", "revoke", "key_nothing"], env);
     assert.notEqual(unknown.code, 0);
@@ -147,6 +147,16 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     assert.ok(status.stdout.includes(`schema version ${ours} of ${ours}: up to date`), status.stdout);
     assert.match(status.stdout, /keys: 0 active, 1 revoked/);
     for (const r of [before, created, status]) assert.ok(!everything(r).includes(cluster.password));
+  });
+
+  it("connects over the database's unix socket in the forms psql takes: wisp@/DB?host=FOLDER, and no host with PGHOST", async () => {
+    await fresh();
+    const socketUser = await wispServer(["db", "migrate", "--database", `postgresql://wisp@/${database}?host=${encodeURIComponent(cluster.dir)}&port=${cluster.port}`]);
+    assert.equal(socketUser.code, 0, everything(socketUser));
+    assert.match(socketUser.stdout, new RegExp(`postgresql://wisp@/${database}\\?host=${escape(encodeURIComponent(cluster.dir))}: schema version ${ours}\n$`));
+    const fromEnv = await wispServer(["keys", "create", "--name", "socket", "--database", `postgresql:///${database}`], { PGHOST: cluster.dir, PGPORT: String(cluster.port), PGUSER: "wisp" });
+    assert.equal(fromEnv.code, 0, everything(fromEnv));
+    assert.equal((await cluster.query<{ name: string }>("SELECT name FROM wisp_api_keys", [], database)).map((k) => k.name).join(), "socket");
   });
 
   it("imports a file server's keys, usage counts and admin token once: run again, even after the prune of its rows, it adds nothing", async () => {

@@ -127,5 +127,8 @@ describe("wisp-server replicas on one PostgreSQL database behind HAProxy", funct
     }
     const rateLimited = await Promise.all(team.replicas.map(async (r) => Number(/wisp_rate_limited_requests_total (\d+)/.exec(await (await fetch(`${r.origin}/metrics`)).text())![1])));
     assert.equal(rateLimited.reduce((a, b) => a + b, 0), 90, "the 90 refused requests of the rate-limit test");
+    // Scraped through the balancer, each scrape would be another replica's counters; and its clients are no operators.
+    for (const path of ["/metrics", "/metrics.json"]) assert.equal((await fetch(`${team.balancer.origin}${path}`)).status, 403, path);
+    assert.equal((await fetch(`${team.balancer.origin}/ready`)).status, 200, "the rest still goes through");
   });
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCommand } from "../../../src/server/cli-args";
-import { isBusy, isUnavailable } from "../../../src/server/store/postgres/pg-errors";
+import { isBusy, isUnavailable, startupFailure } from "../../../src/server/store/postgres/pg-errors";
 import { parseDatabaseUrl } from "../../../src/server/store/postgres/database-url";
 import { TempDirs } from "../../harness/temp-dirs";
 
@@ -73,6 +73,43 @@ describe("--database", () => {
     assert.equal(parseDatabaseUrl(URL_).redacted, "postgres://wisp:***@db.internal:5432/wisp");
     assert.equal(parseDatabaseUrl("postgres://wisp@db/wisp?password=s3cret&sslmode=require").redacted, "postgres://wisp@db/wisp");
     assert.equal(parseDatabaseUrl("postgresql:///wisp?host=/run/postgresql").redacted, "postgresql:///wisp?host=%2Frun%2Fpostgresql");
+  });
+
+  it("takes libpq's socket forms as psql does: a user with no host (wisp@/wisp?host=DIR), and no host at all where PGHOST names one", () => {
+    assert.equal(parseDatabaseUrl("postgresql://wisp@/wisp?host=/run/postgresql", {}).redacted, "postgresql://wisp@/wisp?host=%2Frun%2Fpostgresql");
+    assert.equal(parseDatabaseUrl("postgresql://wisp:s3cret@/wisp", { PGHOST: "db.internal" }).redacted, "postgresql://wisp:***@/wisp");
+    assert.equal(parseCommand(["--database", "postgresql:///wisp"], { PGHOST: "/run/postgresql" }).kind, "serve");
+    assert.throws(() => parseCommand(["--database", "postgresql://wisp@/wisp"], {}), /^Error: --database names no host \(.*; a socket's folder as \?host=\/run\/postgresql, or PGHOST\)$/);
+  });
+
+  it("says that a list of hosts (libpq's failover form) is not taken, rather than resolving db1,db2 or blaming the password", () => {
+    for (const url of ["postgres://wisp:s3cret@db1:5432,db2:5432/wisp", "postgresql://wisp:s3cret@db1,db2/wisp?target_session_attrs=read-write"]) {
+      assert.throws(() => parseDatabaseUrl(url, {}), (error: Error) => /^--database names several hosts \(libpq's failover list, HOST1,HOST2\), which node-postgres does not take: give one address that always reaches the primary/.test(error.message) && !error.message.includes("s3cret"), url);
+    }
+    assert.equal(parseDatabaseUrl("postgres://wisp:a,b@db/wisp", {}).redacted, "postgres://wisp:***@db/wisp", "a comma in the password is no list");
+  });
+
+  it("says where sslmode prefer or allow meets a database without TLS that node-postgres cannot fall back as psql does", () => {
+    for (const mode of ["prefer", "allow"]) {
+      const url = parseDatabaseUrl(`${URL_}?sslmode=${mode}`, {});
+      const failure = startupFailure(new Error("The server does not support SSL connections"), url);
+      assert.equal(
+        failure.message,
+        `the database at postgres://wisp:***@db.internal:5432/wisp takes no TLS connections, which its sslmode=${mode} asks for (node-postgres cannot fall back to an unencrypted one as psql does with prefer): turn ssl on in the database, or write sslmode=disable`,
+      );
+    }
+  });
+
+  it("says that a password's @ : / ? # is written percent-encoded, where one unencoded breaks the URL", () => {
+    // Generated passwords, as a password manager or a cloud console makes them, pasted as they are.
+    for (const password of ["Zq#8vX", "a?b=c", "p@ss:w/rd", "12/cd", "5432#x"]) {
+      assert.throws(
+        () => parseDatabaseUrl(`postgres://wisp:${password}@db.internal:5432/wisp`, {}),
+        (error: Error) => !error.message.includes(password) && error.message.includes("a password with @ : / ? # % or a space in it is written percent-encoded: %40 %3A %2F %3F %23 %25 %20"),
+        password,
+      );
+      assert.equal(parseDatabaseUrl(`postgres://wisp:${encodeURIComponent(password)}@db.internal:5432/wisp`, {}).redacted, "postgres://wisp:***@db.internal:5432/wisp");
+    }
   });
 
   it("tells a database that went away from a statement that is wrong", () => {

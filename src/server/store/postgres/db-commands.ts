@@ -190,7 +190,7 @@ export function dbImport(database: string, dataDir: string, print: Print): Promi
 }
 
 /** The database's keys for `wisp-server keys ...`; close() when done. */
-export async function databaseKeys(database: string): Promise<{ keys: KeyRecords; close(): Promise<void> }> {
+export async function databaseKeys(database: string): Promise<{ keys: KeyRecords; where: string; close(): Promise<void> }> {
   const url = parseDatabaseUrl(database);
   const pool = openPool(url, 2, ignore);
   try {
@@ -203,7 +203,7 @@ export async function databaseKeys(database: string): Promise<{ keys: KeyRecords
   const health = new DatabaseHealth(() => pool.query("SELECT 1"), noMetrics, ignore);
   // Never listening, so it never caches: every check asks the database.
   const keys = new PgKeys(pool, new KeyCache(0), health, noMetrics);
-  return { keys, close: async () => (health.close(), await pool.end().catch(ignore)) };
+  return { keys, where: `the database ${url.redacted}`, close: async () => (health.close(), await pool.end().catch(ignore)) };
 }
 
 /** A new admin token in place of every earlier one. */

@@ -2,8 +2,10 @@
 // update or deletion of a key) and drops them from this replica's cache. When the connection is
 // lost it reconnects with a growing pause; the cache is exact again only once it listens again.
 // A connection can also die without a word (a failover, a NAT's idle timeout: no FIN, no RST),
-// and then no error or end ever comes: it is asked `SELECT 1` every `heartbeatMs`, and one that
-// does not answer within as long is dropped like a lost one.
+// and then no error or end ever comes: it is asked a query every `heartbeatMs`, and one that
+// does not answer within as long is dropped like a lost one. The heartbeat also asks which table
+// holds the keys: a backup restored (pg_restore --clean drops the table and makes it again, firing
+// no trigger) makes another, and the cache, whose keys the backup may not hold, is emptied.
 import pg from "pg";
 import type { KeyCache } from "./key-cache";
 
@@ -18,6 +20,8 @@ export class InvalidationListener {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private heartbeat: ReturnType<typeof setTimeout> | undefined;
   private pauseMs = 100;
+  /** The keys table's oid as last seen (null: not there). */
+  private keysTable: number | null = null;
 
   constructor(
     private readonly config: pg.ClientConfig,
@@ -41,6 +45,7 @@ export class InvalidationListener {
     this.client = client;
     await client.connect();
     await client.query(`LISTEN ${KEY_CHANNEL}`);
+    this.keysTable = await keysTable(client);
     this.pauseMs = 100;
     this.cache.listen();
     this.beat(client);
@@ -53,10 +58,13 @@ export class InvalidationListener {
       const silent = new Promise<never>((_, reject) => {
         timeout = setTimeout(() => reject(new Error(`the key listener's connection did not answer within ${this.heartbeatMs} ms`)), this.heartbeatMs);
       });
-      Promise.race([client.query("SELECT 1"), silent]).then(
-        () => {
+      Promise.race([keysTable(client), silent]).then(
+        (table) => {
           clearTimeout(timeout);
-          if (client === this.client) this.beat(client);
+          if (client !== this.client) return;
+          if (table !== this.keysTable) this.cache.invalidate("*");
+          this.keysTable = table;
+          this.beat(client);
         },
         (error: unknown) => {
           clearTimeout(timeout);
@@ -99,6 +107,12 @@ export class InvalidationListener {
     this.client = undefined;
     if (client) await finish(client);
   }
+}
+
+/** The oid of the table keys are in: another one after a restore. */
+async function keysTable(client: pg.Client): Promise<number | null> {
+  const { rows } = await client.query<{ oid: number | null }>("SELECT to_regclass('wisp_api_keys')::oid AS oid");
+  return rows[0]?.oid ?? null;
 }
 
 /** Ends a connection politely if it answers, else destroys its socket (never waits on a dead path). */
