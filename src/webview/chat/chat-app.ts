@@ -32,6 +32,7 @@ export class ChatApp {
       () => this.saveView(),
       () => post({ type: "ready" }),
       post,
+      () => this.composer.focus(),
     );
     this.snippets = new SnippetPanel((text) => post({ type: "copyText", text }));
     this.composer = new Composer({

@@ -42,6 +42,8 @@ export class ConversationView {
     private readonly onGap: () => void,
     /** What the buttons of the turns send. */
     private readonly post: (message: ViewMessage) => void,
+    /** The focused button went with a redraw (an answered card, a chat switched) and nothing took its place. */
+    private readonly onFocusLost: () => void,
   ) {
     this.element.append(this.empty, this.list);
     this.element.addEventListener("scroll", () => {
@@ -98,6 +100,7 @@ export class ConversationView {
   private sync(): void {
     const chat = this.chat;
     if (!chat) return;
+    const hadFocus = this.holdsFocus();
     const ids = new Set(chat.turns.map((t) => t.id));
     for (const [id, view] of this.views) {
       if (ids.has(id)) continue;
@@ -125,6 +128,18 @@ export class ConversationView {
       previous = view.element;
     });
     this.list.setAttribute("aria-busy", String(this.context.streaming));
+    if (hadFocus && !this.holdsFocus()) this.placeLostFocus();
+  }
+
+  private holdsFocus(): boolean {
+    return document.activeElement !== this.list && this.list.contains(document.activeElement);
+  }
+
+  /** After an approval card is answered: the next card's first button, else whoever placed us. */
+  private placeLostFocus(): void {
+    const card = this.list.querySelector<HTMLElement>(".agent-approval button");
+    if (card) card.focus();
+    else this.onFocusLost();
   }
 
   private atBottom(): boolean {
