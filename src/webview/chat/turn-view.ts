@@ -43,6 +43,18 @@ export class TurnView {
     return this.turn.id;
   }
 
+  /** The turn as last drawn. */
+  get shown(): ChatTurn {
+    return this.turn;
+  }
+
+  /** An answer's words as a screen reader should hear them: the rendered text without the code blocks' buttons. */
+  spokenText(): string {
+    const copy = this.markdown?.element.cloneNode(true) as HTMLElement | undefined;
+    for (const bar of copy?.querySelectorAll(".code-bar") ?? []) bar.remove();
+    return copy?.textContent ?? "";
+  }
+
   update(turn: ChatTurn, context: TurnContext): void {
     const frame = frameKey(turn, context);
     const textChanged = turn.text !== this.turn.text || this.markdown === undefined;
