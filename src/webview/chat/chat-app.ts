@@ -34,7 +34,7 @@ export class ChatApp {
       post,
       () => this.composer.focus(),
     );
-    this.snippets = new SnippetPanel((text) => post({ type: "copyText", text }));
+    this.snippets = new SnippetPanel((text) => post({ type: "copyText", text }), () => this.composer.focus());
     this.composer = new Composer({
       send: (text) => post({ type: "send", text }),
       stop: () => post({ type: "stop" }),
@@ -42,7 +42,7 @@ export class ChatApp {
       draftChanged: () => this.saveView(),
       setMode: (mode, agent) => post({ type: "setMode", mode, ...(agent ? { agent } : {}) }),
     }, post);
-    this.redo = new RedoBar(post);
+    this.redo = new RedoBar(post, () => this.composer.focus());
     root.append(this.header.element, this.banner, this.snippets.element, this.conversation.element, this.redo.element, this.notice, this.composer.element);
     window.addEventListener("message", (event: MessageEvent<HostMessage>) => this.receive(event.data));
     post({ type: "ready" });

@@ -3,7 +3,7 @@
 // a state from the host; `deliver` any host message (a state built from `turns`), `posted` what
 // the page sent to the host.
 import type { ChatSummary, ChatTurn } from "../../../../src/core/chat/conversation";
-import type { HostMessage, Notice, ViewState } from "../../../../src/core/chat/protocol";
+import type { CheckpointsView, HostMessage, Notice, ViewState } from "../../../../src/core/chat/protocol";
 import { ChatApp } from "../../../../src/webview/chat/chat-app";
 import { Host } from "../../../../src/webview/chat/vscode-api";
 
@@ -19,7 +19,7 @@ function start(): void {
 const chat = { id: "c1", title: "New chat", createdAt: 0, updatedAt: 0, turns: [], pending: [] };
 const summary: ChatSummary = { id: "c1", title: "New chat", updatedAt: 0, turns: 0 };
 
-function state(turns: readonly ChatTurn[], streaming: boolean, notice?: Notice): ViewState {
+function state(turns: readonly ChatTurn[], streaming: boolean, notice?: Notice, checkpoints?: CheckpointsView): ViewState {
   return {
     chats: [summary],
     chat: { ...chat, turns },
@@ -34,6 +34,7 @@ function state(turns: readonly ChatTurn[], streaming: boolean, notice?: Notice):
     commands: [],
     agents: [],
     ...(notice ? { notice } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
   };
 }
 
@@ -45,8 +46,8 @@ function show(notice?: Notice): string | undefined {
 }
 
 /** Delivers the state of a chat with these turns, or another host message. */
-function deliver(message: { turns: readonly ChatTurn[]; streaming: boolean } | HostMessage): void {
-  const data: HostMessage = "turns" in message ? { type: "state", state: state(message.turns, message.streaming) } : message;
+function deliver(message: { turns: readonly ChatTurn[]; streaming: boolean; checkpoints?: CheckpointsView } | HostMessage): void {
+  const data: HostMessage = "turns" in message ? { type: "state", state: state(message.turns, message.streaming, undefined, message.checkpoints) } : message;
   window.dispatchEvent(new MessageEvent<HostMessage>("message", { data }));
 }
 
