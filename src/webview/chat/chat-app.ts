@@ -105,10 +105,24 @@ export class ChatApp {
 
   private showNotice({ id, session, text }: Notice): void {
     this.host.update({ noticeSeen: id, noticeSession: session });
-    this.notice.replaceChildren(el("span", {}, text), actionButton("Dismiss", () => (this.notice.hidden = true), { className: "dismiss" }, "×"));
+    this.notice.replaceChildren(el("span", {}, text), actionButton("Dismiss", () => this.hideNotice(), { className: "dismiss" }, "×"));
     this.notice.hidden = false;
     clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => (this.notice.hidden = true), noticeMs);
+    this.noticeTimer = setTimeout(() => this.hideNotice(true), noticeMs);
+  }
+
+  /** `timedOut`: a notice the keyboard is on stays until it leaves (read out, Dismiss reached). */
+  private hideNotice(timedOut = false): void {
+    const focused = this.notice.contains(document.activeElement);
+    if (timedOut && focused) {
+      this.notice.addEventListener("focusout", () => {
+        clearTimeout(this.noticeTimer);
+        this.noticeTimer = setTimeout(() => this.hideNotice(true), noticeMs);
+      }, { once: true });
+      return;
+    }
+    this.notice.hidden = true;
+    if (focused) this.composer.focus();
   }
 
   /** Saves the shown chat's scroll position and draft with the extension, after a short pause. */

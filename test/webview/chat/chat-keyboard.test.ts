@@ -106,4 +106,15 @@ describe("chat panel from the keyboard (webview, Chromium)", function () {
     await deliver([asked, task], false, { requests: ["u1"] });
     assert.equal(await focused(), "textarea Message to Wisp", "after Redo");
   });
+
+  it("a notice dismissed from the keyboard leaves the focus in the prompt box, and does not vanish by itself while the keyboard is on it", async () => {
+    await web.page.clock.install();
+    await web.page.evaluate(() => (window as unknown as { chatPage: { show(n: unknown): unknown } }).chatPage.show({ id: 1, session: "s", text: "Copied." }));
+    await web.page.focus(".notice button.dismiss");
+    await web.page.clock.runFor(20_000);
+    assert.equal(await web.page.isVisible(".notice"), true, "still shown while its Dismiss has the focus");
+    await web.page.keyboard.press("Enter");
+    assert.equal(await web.page.isHidden(".notice"), true);
+    assert.equal(await focused(), "textarea Message to Wisp");
+  });
 });
