@@ -29,6 +29,7 @@ const highContrastDark: Record<string, string> = {
   "--vscode-input-background": "#000000",
   "--vscode-input-foreground": "#ffffff",
   "--vscode-input-border": "#6fc3df",
+  "--vscode-errorForeground": "#f48771",
 };
 
 describe("chat panel in a High Contrast theme (webview, Chromium)", function () {
@@ -78,5 +79,19 @@ describe("chat panel in a High Contrast theme (webview, Chromium)", function () 
     // The panel focuses the chosen tab: its focus ring is not what tells it apart once the focus moves on.
     await web.page.focus("textarea");
     assert.notDeepEqual(await looks(".snippets [role=tab][aria-selected=true]"), await looks(".snippets [role=tab][aria-selected=false]"));
+  });
+
+  it("Stop, shown while an answer streams, has text that stands out from its fill (WCAG's 4.5:1)", async () => {
+    await deliver({ turns: [], streaming: true });
+    const ratio = await web.page.evaluate(() => {
+      const style = getComputedStyle(document.querySelector("button.stop")!);
+      // Relative luminance of an rgb() colour, and the contrast ratio of two, as WCAG 2 defines them.
+      const [text, fill] = [style.color, style.backgroundColor].map((colour) => {
+        const [r, g, b] = colour.match(/[\d.]+/g)!.slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      });
+      return (Math.max(text!, fill!) + 0.05) / (Math.min(text!, fill!) + 0.05);
+    });
+    assert.ok(ratio >= 4.5, `contrast ${ratio.toFixed(2)}:1`);
   });
 });
