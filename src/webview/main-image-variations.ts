@@ -28,8 +28,12 @@ function figure(image: VariationImage, prompt: string): HTMLElement {
   const save = element("button", "variation-save", "Save");
   save.type = "button";
   save.dataset.index = String(image.index);
+  // Each Save says which image: a screen reader lists the buttons apart from the pictures.
+  save.setAttribute("aria-label", `Save image ${image.index + 1} (seed ${image.seed ?? "not reported"})`);
   save.addEventListener("click", () => {
-    save.disabled = true;
+    // aria-disabled, not disabled: a disabled button drops the keyboard focus to the page's start.
+    if (save.getAttribute("aria-disabled") === "true") return;
+    save.setAttribute("aria-disabled", "true");
     save.textContent = "Saving…";
     vscode.postMessage({ type: "save", index: image.index });
   });
@@ -58,7 +62,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const button = buttons.get(message.index);
   const note = notes.get(message.index);
   if (button === undefined || note === undefined) return;
-  button.disabled = false;
+  button.removeAttribute("aria-disabled");
   button.textContent = message.type === "saved" ? "Save again" : "Save";
   note.textContent = message.type === "saved" ? `Saved as ${message.label}` : message.message;
   note.classList.toggle("variation-error", message.type === "failed");

@@ -352,6 +352,28 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     }
   });
 
+  it("a view no one can write (a diff's git: side, an Output channel, another extension's document): Edit Selection, from the chat's pencil, asks nothing of the model and says so", async () => {
+    // Such documents come from a content provider: VS Code shows them read-only, they have no file to write.
+    const scheme = "wisp-test-view";
+    const provider = vscode.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: () => sample });
+    try {
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme, path: "/HEAD/edit-view.ts" }));
+      const editor = await vscode.window.showTextDocument(document);
+      editor.selection = new vscode.Selection(2, 0, 8, 1);
+      const before = suite.server.chatRequests.length;
+      const refused = () => suite.api.logLines().filter((line) => line.includes("wisp.editSelection") && line.includes("cannot be edited")).length;
+      suite.server.queue({ text: fenced(renamed) });
+      await edit("rename result to sum");
+      assert.equal(suite.server.chatRequests.length, before, "nothing asked of the model");
+      assert.deepEqual(suite.api.edit.sessions(), [], "no review opened");
+      assert.equal(refused(), 1, "refused, saying why");
+      assert.equal(document.getText(), sample);
+    } finally {
+      suite.server.clearQueue();
+      provider.dispose();
+    }
+  });
+
   it("an untitled file: Edit Selection and chat Apply open their review in it, and Accept puts the lines in it", async () => {
     const document = await vscode.workspace.openTextDocument({ content: sample, language: "typescript" });
     const editor = await vscode.window.showTextDocument(document);

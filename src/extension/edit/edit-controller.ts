@@ -11,7 +11,7 @@ import { EditDecorations } from "./edit-decorations";
 import { reportEditError } from "./edit-errors";
 import { EditSession, type EditEnd, type EditState } from "./edit-session";
 import { blockOf, requestInput, type EditTarget } from "./edit-target";
-import { isReadOnly } from "./read-only";
+import { readOnlyKind } from "./read-only";
 import { ReviewCopies, reviewScheme } from "./review-copies";
 import { ReviewCopy, type MirroredChange } from "./review-copy";
 import { instructionsFor, type ScopedInstructions } from "../../core/customization/scoped-instructions";
@@ -137,7 +137,12 @@ export class EditController implements vscode.Disposable {
    */
   async start(target: EditTarget, source: EditSource): Promise<void> {
     // Refused before the model is asked: its proposal could be reviewed but never written.
-    if (await isReadOnly(target.document.uri)) {
+    const readOnly = await readOnlyKind(target.document.uri);
+    if (readOnly === "view") {
+      const name = target.document.uri.path.split("/").pop() || target.document.uri.toString();
+      throw new Error(`${name} (${target.document.uri.scheme}:) cannot be edited: it is a read-only view, not a file. Open the file itself to edit it.`);
+    }
+    if (readOnly === "file") {
       throw new Error(`${workspacePath(target.document.uri)} is read-only (files.readonlyInclude, or its permissions): the edit would have nowhere to go.`);
     }
     if (this.sessionsEditing(target.document).length > 0 || this.opening.has(target.document)) {

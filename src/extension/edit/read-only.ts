@@ -2,13 +2,26 @@ import * as vscode from "vscode";
 import { globToRegExp } from "../../core/context/exclude-globs";
 
 /**
- * Whether VS Code opens `uri` read-only, as far as an extension can tell: a file system that cannot
+ * Documents edited in place though no file system may be listed for them here: untitled ones, a
+ * notebook's cells (written through their notebook), user settings and remote files (as Apply takes them).
+ */
+const editableViews = new Set(["untitled", "vscode-notebook-cell", "vscode-userdata", "vscode-remote"]);
+
+/**
+ * Whether VS Code opens `uri` read-only, as far as an extension can tell: a document no file system
+ * holds (a content provider's: a diff's git: side, an Output channel), a file system that cannot
  * be written, `files.readonlyInclude` (less `files.readonlyExclude`), or the file's permissions
  * under `files.readonlyFromPermissions`. A file made read-only for the session by a command is not seen.
  */
-export async function isReadOnly(uri: vscode.Uri): Promise<boolean> {
-  if (uri.scheme === "untitled") return false;
-  if (vscode.workspace.fs.isWritableFileSystem(uri.scheme) === false) return true;
+export async function readOnlyKind(uri: vscode.Uri): Promise<"view" | "file" | undefined> {
+  if (editableViews.has(uri.scheme)) return undefined;
+  const writable = vscode.workspace.fs.isWritableFileSystem(uri.scheme);
+  if (writable === undefined) return "view";
+  return (await readOnlyFile(uri, writable)) ? "file" : undefined;
+}
+
+async function readOnlyFile(uri: vscode.Uri, writable: boolean): Promise<boolean> {
+  if (!writable) return true;
   // readonlyInclude/Exclude are resource-scoped, readonlyFromPermissions window-scoped: read
   // otherwise, VS Code warns in the log (and the test harness fails a run on that warning).
   const files = vscode.workspace.getConfiguration("files", uri);

@@ -55,7 +55,7 @@ function toolRow(step: ToolStep, post: Post, folds: OutputFolds): HTMLElement {
 }
 
 /** What a card asks, by the kind of step. */
-function question(step: ToolStep): string {
+export function approvalQuestion(step: ToolStep): string {
   if (step.tool === "run_in_terminal") return "Run this command?";
   if (step.tool === "mcp_start") return "Start this MCP server?";
   if (step.tool.startsWith("mcp_")) return "Call this MCP tool?";
@@ -66,7 +66,7 @@ function question(step: ToolStep): string {
 function approvalCard(step: ToolStep, post: Post): HTMLElement {
   const answer = (choice: ApprovalChoice) => () => post({ type: "agentApproval", stepId: step.id, answer: choice });
   const what = step.command ? el("pre", { className: "agent-command" }, el("code", {}, step.command)) : undefined;
-  const ask = question(step);
+  const ask = approvalQuestion(step);
   const mcpCall = step.tool.startsWith("mcp_") && step.tool !== "mcp_start";
   return el(
     "div",

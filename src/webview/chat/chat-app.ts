@@ -32,8 +32,9 @@ export class ChatApp {
       () => this.saveView(),
       () => post({ type: "ready" }),
       post,
+      () => this.composer.focus(),
     );
-    this.snippets = new SnippetPanel((text) => post({ type: "copyText", text }));
+    this.snippets = new SnippetPanel((text) => post({ type: "copyText", text }), () => this.composer.focus());
     this.composer = new Composer({
       send: (text) => post({ type: "send", text }),
       stop: () => post({ type: "stop" }),
@@ -41,7 +42,7 @@ export class ChatApp {
       draftChanged: () => this.saveView(),
       setMode: (mode, agent) => post({ type: "setMode", mode, ...(agent ? { agent } : {}) }),
     }, post);
-    this.redo = new RedoBar(post);
+    this.redo = new RedoBar(post, () => this.composer.focus());
     root.append(this.header.element, this.banner, this.snippets.element, this.conversation.element, this.redo.element, this.notice, this.composer.element);
     window.addEventListener("message", (event: MessageEvent<HostMessage>) => this.receive(event.data));
     post({ type: "ready" });
@@ -104,10 +105,24 @@ export class ChatApp {
 
   private showNotice({ id, session, text }: Notice): void {
     this.host.update({ noticeSeen: id, noticeSession: session });
-    this.notice.replaceChildren(el("span", {}, text), actionButton("Dismiss", () => (this.notice.hidden = true), { className: "dismiss" }, "×"));
+    this.notice.replaceChildren(el("span", {}, text), actionButton("Dismiss", () => this.hideNotice(), { className: "dismiss" }, "×"));
     this.notice.hidden = false;
     clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => (this.notice.hidden = true), noticeMs);
+    this.noticeTimer = setTimeout(() => this.hideNotice(true), noticeMs);
+  }
+
+  /** `timedOut`: a notice the keyboard is on stays until it leaves (read out, Dismiss reached). */
+  private hideNotice(timedOut = false): void {
+    const focused = this.notice.contains(document.activeElement);
+    if (timedOut && focused) {
+      this.notice.addEventListener("focusout", () => {
+        clearTimeout(this.noticeTimer);
+        this.noticeTimer = setTimeout(() => this.hideNotice(true), noticeMs);
+      }, { once: true });
+      return;
+    }
+    this.notice.hidden = true;
+    if (focused) this.composer.focus();
   }
 
   /** Saves the shown chat's scroll position and draft with the extension, after a short pause. */

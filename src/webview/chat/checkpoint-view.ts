@@ -43,6 +43,8 @@ export function restoreControl(turnId: string, info: RestoreInfo, post: Post): {
     button.focus();
   };
   const restore = actionButton("Restore", () => {
+    // On the request until the restore removes it (the conversation then gives the focus on).
+    button.focus();
     confirm.hidden = true;
     post({ type: "agentRestore", turnId });
   }, { className: "primary", title: "Restore the workspace to before this request" });
@@ -68,14 +70,18 @@ export function restoreControl(turnId: string, info: RestoreInfo, post: Post): {
 export class RedoBar {
   readonly element = el("div", { className: "checkpoint-redo", role: "status", hidden: true });
 
-  constructor(private readonly post: Post) {}
+  /** `focusLost`: the bar went while its Redo had the focus. */
+  constructor(private readonly post: Post, private readonly focusLost: () => void) {}
 
   show(state: ViewState): void {
     const redo = state.streaming ? undefined : state.checkpoints?.redo;
     this.element.hidden = redo === undefined;
     if (redo === undefined) {
+      const hadFocus = this.element.contains(document.activeElement);
       delete this.element.dataset.text;
-      return this.element.replaceChildren();
+      this.element.replaceChildren();
+      if (hadFocus) this.focusLost();
+      return;
     }
     const text = `Checkpoint restored: ${count(redo.requests, "request")} removed, ${count(redo.files, "file")} put back.`;
     if (this.element.dataset.text === text) return;

@@ -132,8 +132,12 @@ export class Composer {
   }
 
   private refreshButtons(): void {
+    const focused = document.activeElement;
     this.stopButton.hidden = !this.streaming;
     this.sendButton.hidden = this.streaming;
     this.sendButton.disabled = this.input.value.trim() === "" && !this.hasAttachments;
+    // Send and Stop take each other's place: a keyboard user who pressed one goes on typing.
+    const pressed = [this.sendButton, this.stopButton].find((b) => b === focused);
+    if (pressed && (pressed.hidden || pressed.disabled)) this.input.focus();
   }
 }

@@ -3,6 +3,7 @@ import { applyDelta } from "../../core/chat/protocol";
 import type { Chat, ChatTurn } from "../../core/chat/conversation";
 import type { CheckpointsView, ViewMessage } from "../../core/chat/protocol";
 import { restoreInfos } from "./checkpoint-view";
+import { announcementOf, Announcer } from "./announcer";
 import { el } from "./dom";
 import { TurnView, type TurnContext } from "./turn-view";
 
@@ -31,6 +32,7 @@ export class ConversationView {
     el("p", {}, "Select code and run Wisp: Ask About Selection (Ctrl+Alt+W), or right-click it for Wisp > Explain, Find Problems or Write Tests. Or just type below."),
     el("p", {}, "To change code in place, select it and run Wisp: Edit Selection (Ctrl+I, or the pencil above): the change shows as a diff in the file to accept or reject."),
   );
+  private readonly announcer = new Announcer();
   private readonly views = new Map<string, TurnView>();
   private chat: Chat | undefined;
   private context: ViewContext = { streaming: false, serverIsLocal: false, embeddedOnly: false };
@@ -42,8 +44,10 @@ export class ConversationView {
     private readonly onGap: () => void,
     /** What the buttons of the turns send. */
     private readonly post: (message: ViewMessage) => void,
+    /** The focused button went with a redraw (an answered card, a chat switched) and nothing took its place. */
+    private readonly onFocusLost: () => void,
   ) {
-    this.element.append(this.empty, this.list);
+    this.element.append(this.empty, this.list, this.announcer.element);
     this.element.addEventListener("scroll", () => {
       this.follow = this.atBottom();
       this.onScroll();
@@ -98,6 +102,7 @@ export class ConversationView {
   private sync(): void {
     const chat = this.chat;
     if (!chat) return;
+    const hadFocus = this.holdsFocus();
     const ids = new Set(chat.turns.map((t) => t.id));
     for (const [id, view] of this.views) {
       if (ids.has(id)) continue;
@@ -115,8 +120,12 @@ export class ConversationView {
       const wayOut = embeddedOnly && turn.role === "assistant" && turn.status !== "streaming" && isEmbeddedModel(turn.model) && (turn.agent ? turn.agent.end === "untrusted" : turn.id === firstAnswer);
       const context: TurnContext = { latest: index === lastIndex && turn.role === "assistant", ...shared, wayOut, ...(info ? { restore: info } : {}) };
       let view = this.views.get(turn.id);
-      if (view) view.update(turn, context);
-      else {
+      if (view) {
+        const before = view.shown;
+        view.update(turn, context);
+        const words = announcementOf(before, turn, () => view!.spokenText());
+        if (words !== undefined) this.announcer.say(words);
+      } else {
         view = new TurnView(turn, context, this.post);
         this.views.set(turn.id, view);
       }
@@ -125,6 +134,18 @@ export class ConversationView {
       previous = view.element;
     });
     this.list.setAttribute("aria-busy", String(this.context.streaming));
+    if (hadFocus && !this.holdsFocus()) this.placeLostFocus();
+  }
+
+  private holdsFocus(): boolean {
+    return document.activeElement !== this.list && this.list.contains(document.activeElement);
+  }
+
+  /** After an approval card is answered: the next card's first button, else whoever placed us. */
+  private placeLostFocus(): void {
+    const card = this.list.querySelector<HTMLElement>(".agent-approval button");
+    if (card) card.focus();
+    else this.onFocusLost();
   }
 
   private atBottom(): boolean {

@@ -13,8 +13,11 @@ export class SnippetPanel {
   private readonly copy = button("Copy code", {}, "Copy");
   private snippets: readonly CodeSnippet[] = [];
   private selected = 0;
+  /** What had the focus when the panel opened (its button), given it back on close. */
+  private opener: HTMLElement | undefined;
 
-  constructor(copyText: (text: string) => void) {
+  /** `closed`: where the focus goes on close when nothing on the page opened it (the palette's command did). */
+  constructor(copyText: (text: string) => void, private readonly closed: () => void) {
     const close = button("Close View as Code", {}, "Close");
     this.element.append(el("div", { className: "snippets-bar" }, el("strong", {}, "View as Code"), this.tabs, this.copy, close), this.note, el("pre", { className: "snippet-code", tabindex: "0" }, this.code));
     close.addEventListener("click", () => this.hide());
@@ -38,6 +41,8 @@ export class SnippetPanel {
   }
 
   show(snippets: readonly CodeSnippet[], note: string): void {
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && active !== document.body && !this.element.contains(active)) this.opener = active;
     this.snippets = snippets;
     this.note.textContent = note;
     this.copy.hidden = snippets.length === 0;
@@ -47,7 +52,12 @@ export class SnippetPanel {
   }
 
   hide(): void {
+    const hadFocus = this.element.contains(document.activeElement);
     this.element.hidden = true;
+    if (!hadFocus) return;
+    if (this.opener?.isConnected) this.opener.focus();
+    else this.closed();
+    this.opener = undefined;
   }
 
   private select(index: number): void {

@@ -8,6 +8,7 @@ import { agentFooter, agentKey, agentSteps, type OutputFolds } from "./agent-vie
 import { todoPanel } from "./todo-view";
 import { restoreControl, type RestoreInfo } from "./checkpoint-view";
 import { compactionNote, handoffBar } from "./handoff-bar";
+import { focusKey, refocus } from "./focus-key";
 
 export interface TurnContext {
   /** The newest answer of the chat (it gets Regenerate). */
@@ -42,12 +43,24 @@ export class TurnView {
     return this.turn.id;
   }
 
+  /** The turn as last drawn. */
+  get shown(): ChatTurn {
+    return this.turn;
+  }
+
+  /** An answer's words as a screen reader should hear them: the rendered text without the code blocks' buttons. */
+  spokenText(): string {
+    const copy = this.markdown?.element.cloneNode(true) as HTMLElement | undefined;
+    for (const bar of copy?.querySelectorAll(".code-bar") ?? []) bar.remove();
+    return copy?.textContent ?? "";
+  }
+
   update(turn: ChatTurn, context: TurnContext): void {
     const frame = frameKey(turn, context);
     const textChanged = turn.text !== this.turn.text || this.markdown === undefined;
     this.turn = turn;
     if (turn.role === "user") {
-      if (frame !== this.frame) this.element.replaceChildren(...userParts(turn, context.restore && restoreControl(turn.id, context.restore, this.post)));
+      if (frame !== this.frame) this.redraw(() => this.element.replaceChildren(...userParts(turn, context.restore && restoreControl(turn.id, context.restore, this.post))));
       this.frame = frame;
       return;
     }
@@ -61,15 +74,25 @@ export class TurnView {
     if (textChanged || frame !== this.frame) this.markdown.update(turn.text, turn.status !== "streaming");
     if (frame === this.frame) return;
     this.frame = frame;
-    // Only the parts around the markdown are replaced: detaching a long answer to re-append it
-    // would restyle and lay out all of it again (a long task when a 2,000-token answer ends).
-    for (const node of this.around) node.remove();
-    const todos = turn.agent?.todos?.length ? todoPanel(turn.agent.todos, context.latest) : undefined;
-    const above = [...answerHeader(turn), compactionNote(turn), todos, turn.agent ? agentSteps(turn.agent, this.post, this.outputFolds) : undefined].filter((n): n is HTMLElement => n !== undefined);
-    const below = [...(turn.agent ? agentFooter(turn, turn.agent, context.latest, context.streaming, this.post) : []), handoffBar(turn, context.latest, context.streaming, this.post), ...answerFooter(turn, context, this.post)].filter((n): n is HTMLElement => n !== undefined);
-    this.markdown.element.before(...above);
-    this.markdown.element.after(...below);
-    this.around = [...above, ...below];
+    const markdown = this.markdown.element;
+    this.redraw(() => {
+      // Only the parts around the markdown are replaced: detaching a long answer to re-append it
+      // would restyle and lay out all of it again (a long task when a 2,000-token answer ends).
+      for (const node of this.around) node.remove();
+      const todos = turn.agent?.todos?.length ? todoPanel(turn.agent.todos, context.latest) : undefined;
+      const above = [...answerHeader(turn), compactionNote(turn), todos, turn.agent ? agentSteps(turn.agent, this.post, this.outputFolds) : undefined].filter((n): n is HTMLElement => n !== undefined);
+      const below = [...(turn.agent ? agentFooter(turn, turn.agent, context.latest, context.streaming, this.post) : []), handoffBar(turn, context.latest, context.streaming, this.post), ...answerFooter(turn, context, this.post)].filter((n): n is HTMLElement => n !== undefined);
+      markdown.before(...above);
+      markdown.after(...below);
+      this.around = [...above, ...below];
+    });
+  }
+
+  /** Rebuilds parts of the turn; the element focused in them, when it is built again, keeps the focus. */
+  private redraw(build: () => void): void {
+    const key = focusKey(this.element);
+    build();
+    if (key !== undefined) refocus(this.element, key);
   }
 }
 

@@ -1,8 +1,9 @@
 // The whole chat page in the test page, on a stand-in for VS Code's webview API: `start` opens it
 // (again) with the page state VS Code kept, which survives reloads and restarts; `show` delivers
-// a state from the host.
-import type { ChatSummary } from "../../../../src/core/chat/conversation";
-import type { HostMessage, Notice, ViewState } from "../../../../src/core/chat/protocol";
+// a state from the host; `deliver` any host message (a state built from `turns`), `posted` what
+// the page sent to the host.
+import type { ChatSummary, ChatTurn } from "../../../../src/core/chat/conversation";
+import type { CheckpointsView, HostMessage, Notice, ViewState } from "../../../../src/core/chat/protocol";
 import { ChatApp } from "../../../../src/webview/chat/chat-app";
 import { Host } from "../../../../src/webview/chat/vscode-api";
 
@@ -18,12 +19,11 @@ function start(): void {
 const chat = { id: "c1", title: "New chat", createdAt: 0, updatedAt: 0, turns: [], pending: [] };
 const summary: ChatSummary = { id: "c1", title: "New chat", updatedAt: 0, turns: 0 };
 
-/** Delivers a state (with `notice`, if any) as the host would; what the notice area shows then. */
-function show(notice?: Notice): string | undefined {
-  const state: ViewState = {
+function state(turns: readonly ChatTurn[], streaming: boolean, notice?: Notice, checkpoints?: CheckpointsView): ViewState {
+  return {
     chats: [summary],
-    chat,
-    streaming: false,
+    chat: { ...chat, turns },
+    streaming,
     models: ["m"],
     modelsListed: true,
     model: "m",
@@ -34,10 +34,21 @@ function show(notice?: Notice): string | undefined {
     commands: [],
     agents: [],
     ...(notice ? { notice } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
   };
-  window.dispatchEvent(new MessageEvent<HostMessage>("message", { data: { type: "state", state } }));
+}
+
+/** Delivers a state (with `notice`, if any) as the host would; what the notice area shows then. */
+function show(notice?: Notice): string | undefined {
+  window.dispatchEvent(new MessageEvent<HostMessage>("message", { data: { type: "state", state: state([], false, notice) } }));
   const area = document.querySelector<HTMLElement>(".notice")!;
   return area.hidden ? undefined : area.querySelector("span")?.textContent ?? "";
 }
 
-Object.assign(window, { chatPage: { start, show } });
+/** Delivers the state of a chat with these turns, or another host message. */
+function deliver(message: { turns: readonly ChatTurn[]; streaming: boolean; checkpoints?: CheckpointsView } | HostMessage): void {
+  const data: HostMessage = "turns" in message ? { type: "state", state: state(message.turns, message.streaming, undefined, message.checkpoints) } : message;
+  window.dispatchEvent(new MessageEvent<HostMessage>("message", { data }));
+}
+
+Object.assign(window, { chatPage: { start, show, deliver, posted: () => posted } });
