@@ -7,6 +7,7 @@
  */
 import { riskyAwk } from "./risky-awk";
 import { riskySed } from "./risky-sed";
+import { remoteArchive } from "./risky-tar";
 
 interface ProgramOptions {
   /** Options of the program itself, before its subcommand (`git -C dir log`): only there. */
@@ -162,7 +163,7 @@ export function riskyOption(words: readonly (string | undefined)[], literalWords
   if (program !== undefined && /^[gmn]?awk$/.test(program)) return riskyAwk(words);
   const options = program === undefined ? undefined : Object.hasOwn(programs, program) ? programs[program] : undefined;
   if (!options) return undefined;
-  return riskyListed(words, options) ?? (program === "sed" ? riskySed(words) : undefined);
+  return riskyListed(words, options) ?? (program === "sed" ? riskySed(words) : program === "tar" ? remoteArchive(words) : undefined);
 }
 
 /** The first of the program's risky options in `words`, as `riskyOption` reports it. */
