@@ -7,6 +7,7 @@
  */
 import { riskyAwk } from "./risky-awk";
 import { riskySed } from "./risky-sed";
+import { evaluatedSubscript } from "./risky-subscript";
 import { remoteArchive } from "./risky-tar";
 
 interface ProgramOptions {
@@ -156,11 +157,15 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
  * `literalWords` the same with parameters undefined.
  */
 export function riskyOption(words: readonly (string | undefined)[], literalWords = words): string | undefined {
+  const written = words[0];
   // A parameter at the start of a word or in an option (`$f`, `"$f"`, `-r$f`) may make it any option: `for f in --output=x; do git diff $f; done`.
   // So may a glob at its start (`rg x *` in a folder with a file named `--pre=sh`), or an escape fish reads otherwise (`\x2d-output`).
   words = words.map((word, i) => (word === undefined || /^[-$*?[]/.test(word) || (literalWords[i] === undefined && !word.includes("$")) ? literalWords[i] : word));
   const program = words[0]?.slice(words[0].lastIndexOf("/") + 1);
   if (program !== undefined && /^[gmn]?awk$/.test(program)) return riskyAwk(words);
+  // `[` reads as a glob in literalWords: its name is the written one.
+  const subscript = evaluatedSubscript(written?.slice(written.lastIndexOf("/") + 1) ?? "", words);
+  if (subscript) return subscript;
   const options = program === undefined ? undefined : Object.hasOwn(programs, program) ? programs[program] : undefined;
   if (!options) return undefined;
   return riskyListed(words, options) ?? (program === "sed" ? riskySed(words) : program === "tar" ? remoteArchive(words) : undefined);

@@ -298,6 +298,15 @@ describe("core/agent: command policy", () => {
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("asks for an array element whose subscript bash evaluates (test -v, [ -v ], printf -v, read), under rules naming them", () => {
+    const rules: CommandPolicy = { autoApprove: ["test", "[", "printf", "read"], deny: defaultDenyRules };
+    // bash 5.2 ran touch for each of these: the builtins evaluate a name's subscript as arithmetic, quoted or not.
+    const asked = ["test -v 'a[$(touch ~/pwned)]'", "[ -v 'a[$(touch ~/pwned)]' ]", "printf -v 'a[$(touch ~/pwned)]' x", "printf -v'a[`touch ~/pwned`]' x", "read 'a[$(touch ~/pwned)]' < in.txt"];
+    for (const command of asked) assertAsks(command, rules, /^It has an array element \(a\[.+\]\) whose subscript bash evaluates, running the command written in it, which always needs approval/);
+    const allowed = ["test -v 'a[1]'", "[ -f x ]", "printf '%s\\n' 'a[$(id)]'", "read -r line < in.txt"];
+    for (const command of allowed) assert.equal(decideCommand(command, rules).kind, "allow", command);
+  });
+
   it("asks for a lesskey file given to less, which may set the command less runs on each file (LESSOPEN)", () => {
     const defaults: CommandPolicy = { autoApprove: ["less"], deny: defaultDenyRules };
     const asked = [
