@@ -5,7 +5,7 @@
  * here-document, and the commands run by wrappers (`env`, `xargs`, `sudo`, `timeout`, `find -exec`…).
  */
 import type sh from "mvdan-sh";
-import { nodeType, otherShellReading, present, quotedCodeReason, runsQuotedCode, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
+import { evaluatedVariableReason, evaluatesSetVariable, nodeType, otherShellReading, present, quotedCodeReason, runsQuotedCode, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
 import { isShell, unwrapCommand } from "./command-wrappers";
 
 /** One command as written at one level: `sudo env A=1 npm test` has three, outermost first. */
@@ -73,7 +73,9 @@ class Collector {
   readonly pipelines: (readonly CommandUnit[])[][] = [];
 
   script(source: ShellSource, outer: readonly CommandLayer[], writes: boolean, depth: number): void {
+    const first = this.units.length;
     this.statements(source.statements, { source, outer, writes, depth });
+    if (evaluatesSetVariable(source.statements)) this.markOpaque(first, evaluatedVariableReason);
   }
 
   private statements(stmts: readonly ShellStmt[], context: Context): void {
@@ -209,7 +211,12 @@ class Collector {
    */
   private readOtherwise(first: number, words: readonly (sh.Word | null)[]): void {
     const opaque = words.map((word) => otherShellReading(word) ?? (runsQuotedCode(word) ? quotedCodeReason : undefined)).find((why) => why !== undefined);
-    if (opaque) for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, opaque: this.units[i]!.opaque ?? opaque };
+    if (opaque) this.markOpaque(first, opaque);
+  }
+
+  /** The units from `first` on cannot be approved automatically, for `why` unless they have a reason already. */
+  private markOpaque(first: number, why: string): void {
+    for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, opaque: this.units[i]!.opaque ?? why };
   }
 
   /**

@@ -481,6 +481,22 @@ describe("core/agent: command policy", () => {
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("asks when the line evaluates as arithmetic a variable it sets to text that may hold a command", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log"], deny: defaultDenyRules };
+    // bash 5.2 ran touch for each: no substitution is written where it runs, the variable's value is evaluated there.
+    const asked = [
+      "for x in 'a[$(touch ~/pwned)]'; do ls $((x)); done",
+      "for x in 'a[$(touch ~/pwned)]'; do ls ${!x}; done",
+      "for x in 'a[$(touch ~/pwned)]'; do ls && [[ $x -eq 1 ]]; done",
+      "ls ${x:='a[$(touch ~/pwned)]'} $((x))",
+      // A file may be named a[$(touch ~/pwned)].
+      "for x in *; do ls ${b[x]}; done",
+    ];
+    for (const command of asked) assertAsks(command, defaults, /it evaluates as arithmetic a variable it sets to text that may hold a command/);
+    const allowed = ["for i in 1 2 3; do ls $((i + 1)); done", "for x in *; do ls $x; done", "ls ${x:=a} $((x))", "ls ${x:-'$(id)'} $((x))"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("applies the user's deny entries (prefixes and regexes) to every sub-command, and drops built-in rules left out", () => {
     const own: CommandPolicy = { autoApprove: ["npm", "ls", "sudo apt list"], deny: ["npm publish", "/--no-verify/"] };
     assert.deepEqual(decideCommand("npm test && npm publish --tag x", own), { kind: "deny", subcommand: "npm publish --tag x", reason: 'it matches the deny rule "npm publish"', rule: "npm publish" });
