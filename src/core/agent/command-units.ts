@@ -29,6 +29,8 @@ export interface CommandUnit {
   readonly opaque?: string;
   /** Units whose output it reads as arguments or input: `$( … )`, `<( … )` in its words or redirections. */
   readonly feeds: readonly CommandUnit[];
+  /** The files its input comes from (`< .env`, on it or on a block around it), as written; undefined where computed. */
+  readonly inputs?: readonly (string | undefined)[];
 }
 
 export interface CommandUnits {
@@ -42,6 +44,7 @@ const maxDepth = 6;
 const harmlessTargets = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 const outputOperators = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const heredocOperators = new Set(["<<", "<<-", "<<<"]);
+const inputOperators = new Set(["<", "<>"]);
 
 export function commandUnits(command: string): CommandUnits | { readonly error: string } {
   const source = ShellSource.parse(command);
@@ -85,7 +88,11 @@ class Collector {
   private statement(stmt: ShellStmt, context: Context): void {
     const first = this.units.length;
     this.statementUnits(stmt, context);
-    this.readOtherwise(first, present(stmt.Redirs).map((r) => r.Word));
+    const redirects = present(stmt.Redirs);
+    this.readOtherwise(first, redirects.map((r) => r.Word));
+    // `git log --stdin < .env` prints the file's first line in its error.
+    const inputs = redirects.filter((r) => inputOperators.has(context.source.operatorAt(r.OpPos))).map((r) => wordValue(r.Word));
+    if (inputs.length > 0) for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, inputs: [...(this.units[i]!.inputs ?? []), ...inputs] };
   }
 
   private statementUnits(stmt: ShellStmt, context: Context): void {

@@ -12,17 +12,15 @@ import { relativeInside } from "./workspace-path";
 /** Workspace-relative, forward slashes. */
 type IsSensitive = (relative: string) => boolean;
 
-/** The workspace files matching the sensitive-file rules that the command's words name (run in the workspace folder). */
+/** The workspace files matching the sensitive-file rules that the command's words or input redirections name (run in the workspace folder). */
 export function sensitivePathsNamed(command: string, isSensitive: IsSensitive): string[] {
   const parsed = commandUnits(command);
   if ("error" in parsed) return [];
   const named = new Set<string>();
   const visit = (unit: CommandUnit) => {
-    for (const layer of unit.layers) {
-      for (const word of layer.words.slice(1)) {
-        const path = word === undefined ? undefined : workspacePath(word);
-        if (path !== undefined && isSensitive(path)) named.add(path);
-      }
+    for (const word of [...unit.layers.flatMap((layer) => layer.words.slice(1)), ...(unit.inputs ?? [])]) {
+      const path = word === undefined ? undefined : workspacePath(word);
+      if (path !== undefined && isSensitive(path)) named.add(path);
     }
     unit.feeds.forEach(visit);
   };

@@ -16,6 +16,10 @@ describe("the sensitive-file rules for the agent's commands", () => {
     ["git diff src/app.ts", []],
     ["git diff ../other/.env", []],
     ["ls -la", []],
+    // git 2.39 prints the file's first line: fatal: bad revision 'STRIPE_KEY=sk_live_…'.
+    ["git log --stdin < .env", [".env"]],
+    ["{ git diff --stdin; } < config/.env.local", ["config/.env.local"]],
+    ["git log --stdin < revs.txt 2> .env.log", []],
   ];
   for (const [command, expected] of named) {
     it(`${command}: ${expected.length === 0 ? "names none" : expected.join(", ")}`, () => {
