@@ -32,6 +32,8 @@ interface ProgramOptions {
    * prefix counts, except the exact names in `safeLong`.
    */
   readonly long: readonly string[];
+  /** Risky long options (also in `long`) reported with why, in place of their name alone. */
+  readonly explained?: Readonly<Record<string, string>>;
   /** Harmless options whose whole name is also a prefix of a risky one (`git log --cc`, not `--cc-cmd`). */
   readonly safeLong?: readonly string[];
   readonly short?: ShortOptions;
@@ -110,7 +112,9 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
       "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--sendmail-cmd", "--smtp-server", "--to-cmd", "--cc-cmd", "--header-cmd",
       // clone sets config (core.hooksPath, core.fsmonitor) or copies hooks that its checkout then runs.
       "--config", "--template",
+      "--src-prefix", "--dst-prefix",
     ],
+    explained: Object.fromEntries(["--src-prefix", "--dst-prefix"].map((o) => [o, `an option that renames the files in a diff (${o}), so that a sensitive file's changes could not be left out of what it shows`])),
     safeLong: ["--cc", "--to", "--header"],
     subcommandShort: {
       // `-NUM` (context lines) may lead a bundle: `git grep -3O` opens the pager too.
@@ -205,7 +209,7 @@ function riskyListed(words: readonly (string | undefined)[], options: ProgramOpt
     if (runs) return runs.startsWith("-") ? runs : `a command that ${subcommand} ${runs} runs`;
     if (word.startsWith("--")) {
       const risky = riskyLong(word, options);
-      if (risky) return risky;
+      if (risky) return options.explained?.[risky] ?? risky;
       continue;
     }
     if (!word.startsWith("-")) continue;

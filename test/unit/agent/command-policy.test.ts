@@ -289,6 +289,15 @@ describe("core/agent: command policy", () => {
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("asks for git's --src-prefix and --dst-prefix, which rename a diff's files past the sensitive-file filter", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log"], deny: defaultDenyRules };
+    // git 2.39 wrote `diff --git zz.env zz.env` for a tracked .env, which no sensitive pattern matches.
+    for (const command of ["git diff --src-prefix=zz --dst-prefix=zz", "git log -p --dst-pre=q", "git diff --src-prefix zz"]) {
+      assertAsks(command, defaults, /^It has an option that renames the files in a diff \(--(src|dst)-prefix\), so that a sensitive file's changes could not be left out of what it shows, which always needs approval/);
+    }
+    for (const command of ["git diff --no-prefix", "git log --stat", "git diff --relative"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
   it("asks for a tar archive named HOST:FILE, which tar reaches by running rsh or ssh, under a rule naming tar", () => {
     const defaults: CommandPolicy = { autoApprove: ["tar", "tar -tf"], deny: defaultDenyRules };
     // GNU tar 1.34 ran /usr/bin/rsh localhost /usr/sbin/rmt for `tar -tf localhost:a.tar`.
