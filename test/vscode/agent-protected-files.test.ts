@@ -1,4 +1,5 @@
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { WispApi } from "../../src/extension/extension";
@@ -55,6 +56,23 @@ describe("Agent mode: files whose edit always asks (real VS Code, scripted model
     assert.deepEqual(toolResults(server.chatRequests[before + 1]!), [`Error: The user denied the edit of ${config}.`]);
     assert.deepEqual(steps().map((s) => s.status), ["denied", "denied"]);
     assert.equal(answer()!.text, "I could not change them.");
+  });
+
+  it("a file the repository's config includes (include.path): its edit waits on a card that says git runs what it names", async () => {
+    rmSync(abs(`${dir}/.git`), { recursive: true, force: true });
+    execFileSync("git", ["init", "--quiet"], { cwd: abs(dir) });
+    execFileSync("git", ["config", "--local", "include.path", "../.gitconfig"], { cwd: abs(dir) });
+    // Written, the next auto-approved git status would run touch.
+    server.queue({ toolCalls: [{ name: "create_file", arguments: { path: `${dir}/.gitconfig`, content: '[core]\n\tfsmonitor = "touch pwned; false"\n' } }] }, { text: "I could not change it." });
+    const task = api.chat.fromView({ type: "send", text: "Share the git settings" });
+    const card = await asking(0);
+    assert.match(card!.note ?? "", /\.gitconfig is git configuration that agent-protected\/\.git\/config includes \(include\.path\): git runs the commands it names/);
+    assert.equal(existsSync(abs(`${dir}/.gitconfig`)), false, "nothing is written while the card waits");
+    await approve(0, "deny");
+    await task;
+    await ended();
+    assert.equal(existsSync(abs(`${dir}/.gitconfig`)), false);
+    assert.deepEqual(steps().map((s) => s.status), ["denied"]);
   });
 
   it("a link to the editor's settings or to a sensitive file is judged by where it leads: its edit and its read wait on cards naming the target", async () => {

@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ChatMessage, ChatTool } from "../../src/core/api/chat";
@@ -159,6 +159,22 @@ describe("Review Changes and Review Selection as comment threads with Apply Fix 
     assert.equal(asked.response_format, undefined);
     assert.deepEqual((asked.tools as ChatTool[]).map((t) => t.function.name), ["report_findings"]);
     assert.deepEqual(asked.tool_choice, { type: "function", function: { name: "report_findings" } });
+  });
+
+  it("an untracked symbolic link is reviewed as the path it points to, as git commits it: the file there is not read", async () => {
+    const outside = join(workspace, "review-outside.txt");
+    writeFileSync(outside, "OUTSIDE_THE_REPOSITORY=only-on-this-machine\n");
+    symlinkSync(outside, join(repo, "local-settings.txt"));
+    try {
+      server.queue({ text: JSON.stringify({ findings: [] }) });
+      await review();
+      const listing = (server.chatRequests.at(-1)!.messages as ChatMessage[])[1]!.content;
+      assert.ok(listing.includes(`File: scm-review/local-settings.txt\n    1   ${outside}\n`), listing);
+      assert.ok(!listing.includes("OUTSIDE_THE_REPOSITORY"), "the linked file's content");
+    } finally {
+      rmSync(join(repo, "local-settings.txt"));
+      rmSync(outside);
+    }
   });
 
   it("with wisp.review.changes set to staged, nothing staged is nothing to review: nothing sent", async () => {

@@ -138,4 +138,37 @@ describe("Sensitive files stay out of chat requests unless the user says Send (r
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
     await closeInGit(repo, uri("ledger-secrets/book.ts"));
   });
+
+  it("@git leaves out a file .gitattributes keeps encrypted (git-crypt), which git diff shows decrypted", async () => {
+    const repo = join(workspace, "ledger-crypt");
+    mkdirSync(join(repo, "config"), { recursive: true });
+    const git = gitIn(repo);
+    const encrypted = (text: string) => Buffer.from(text).toString("base64");
+    writeFileSync(join(repo, ".gitattributes"), "config/prod.yaml filter=git-crypt diff=git-crypt\n");
+    writeFileSync(join(repo, "config/prod.yaml"), encrypted("db_password: old\n"));
+    writeFileSync(join(repo, "book.ts"), "export const rate = 1;\n");
+    git("init", "--quiet", "--initial-branch=main");
+    // git-crypt's diff driver decrypts; base64 -d stands in for it.
+    git("config", "diff.git-crypt.textconv", "base64 -d");
+    git("add", ".");
+    git("commit", "--quiet", "-m", "first");
+    writeFileSync(join(repo, "config/prod.yaml"), encrypted(`db_password: ${vaultSecret}\n`));
+    writeFileSync(join(repo, "book.ts"), "export const rate = 2;\n");
+    try {
+      await vscode.window.showTextDocument(uri("ledger-crypt/book.ts"));
+      await openedByGit(uri("ledger-crypt/book.ts"));
+      const id = (await api.chat.mentions("", "git")).find((i) => i.label === "@git")!.id;
+      await api.chat.fromView({ type: "addMention", id });
+      const [attached] = pending();
+      assert.ok(attached!.text.includes("+export const rate = 2;"), attached!.text);
+      assert.ok(!attached!.text.includes(vaultSecret), attached!.text);
+      assert.ok(attached!.text.endsWith("(left out, matching wisp.sensitiveFiles/.wispignore: config/prod.yaml)"), attached!.text);
+      await send("Review my changes.");
+      noSecretSent();
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      await closeInGit(repo, uri("ledger-crypt/book.ts"));
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
 });

@@ -5,7 +5,7 @@
  * here-document, and the commands run by wrappers (`env`, `xargs`, `sudo`, `timeout`, `find -exec`…).
  */
 import type sh from "mvdan-sh";
-import { nodeType, otherShellReading, present, quotedCodeReason, runsQuotedCode, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
+import { evaluatedVariableReason, evaluatesSetVariable, nodeType, otherShellReading, present, quotedCodeReason, runsQuotedCode, ShellSource, walk, wordValue, wordValues, type ShellNode, type ShellStmt } from "./shell-syntax";
 import { isShell, unwrapCommand } from "./command-wrappers";
 
 /** One command as written at one level: `sudo env A=1 npm test` has three, outermost first. */
@@ -29,6 +29,8 @@ export interface CommandUnit {
   readonly opaque?: string;
   /** Units whose output it reads as arguments or input: `$( … )`, `<( … )` in its words or redirections. */
   readonly feeds: readonly CommandUnit[];
+  /** The files its input comes from (`< .env`, on it or on a block around it), as written; undefined where computed. */
+  readonly inputs?: readonly (string | undefined)[];
 }
 
 export interface CommandUnits {
@@ -42,6 +44,7 @@ const maxDepth = 6;
 const harmlessTargets = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 const outputOperators = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const heredocOperators = new Set(["<<", "<<-", "<<<"]);
+const inputOperators = new Set(["<", "<>"]);
 
 export function commandUnits(command: string): CommandUnits | { readonly error: string } {
   const source = ShellSource.parse(command);
@@ -73,7 +76,9 @@ class Collector {
   readonly pipelines: (readonly CommandUnit[])[][] = [];
 
   script(source: ShellSource, outer: readonly CommandLayer[], writes: boolean, depth: number): void {
+    const first = this.units.length;
     this.statements(source.statements, { source, outer, writes, depth });
+    if (evaluatesSetVariable(source.statements)) this.markOpaque(first, evaluatedVariableReason);
   }
 
   private statements(stmts: readonly ShellStmt[], context: Context): void {
@@ -83,7 +88,11 @@ class Collector {
   private statement(stmt: ShellStmt, context: Context): void {
     const first = this.units.length;
     this.statementUnits(stmt, context);
-    this.readOtherwise(first, present(stmt.Redirs).map((r) => r.Word));
+    const redirects = present(stmt.Redirs);
+    this.readOtherwise(first, redirects.map((r) => r.Word));
+    // `git log --stdin < .env` prints the file's first line in its error.
+    const inputs = redirects.filter((r) => inputOperators.has(context.source.operatorAt(r.OpPos))).map((r) => wordValue(r.Word));
+    if (inputs.length > 0) for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, inputs: [...(this.units[i]!.inputs ?? []), ...inputs] };
   }
 
   private statementUnits(stmt: ShellStmt, context: Context): void {
@@ -209,7 +218,12 @@ class Collector {
    */
   private readOtherwise(first: number, words: readonly (sh.Word | null)[]): void {
     const opaque = words.map((word) => otherShellReading(word) ?? (runsQuotedCode(word) ? quotedCodeReason : undefined)).find((why) => why !== undefined);
-    if (opaque) for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, opaque: this.units[i]!.opaque ?? opaque };
+    if (opaque) this.markOpaque(first, opaque);
+  }
+
+  /** The units from `first` on cannot be approved automatically, for `why` unless they have a reason already. */
+  private markOpaque(first: number, why: string): void {
+    for (let i = first; i < this.units.length; i++) this.units[i] = { ...this.units[i]!, opaque: this.units[i]!.opaque ?? why };
   }
 
   /**

@@ -7,6 +7,8 @@
  */
 import { riskyAwk } from "./risky-awk";
 import { riskySed } from "./risky-sed";
+import { evaluatedSubscript } from "./risky-subscript";
+import { remoteArchive } from "./risky-tar";
 
 interface ProgramOptions {
   /** Options of the program itself, before its subcommand (`git -C dir log`): only there. */
@@ -30,6 +32,8 @@ interface ProgramOptions {
    * prefix counts, except the exact names in `safeLong`.
    */
   readonly long: readonly string[];
+  /** Risky long options (also in `long`) reported with why, in place of their name alone. */
+  readonly explained?: Readonly<Record<string, string>>;
   /** Harmless options whose whole name is also a prefix of a risky one (`git log --cc`, not `--cc-cmd`). */
   readonly safeLong?: readonly string[];
   readonly short?: ShortOptions;
@@ -108,7 +112,9 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
       "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--sendmail-cmd", "--smtp-server", "--to-cmd", "--cc-cmd", "--header-cmd",
       // clone sets config (core.hooksPath, core.fsmonitor) or copies hooks that its checkout then runs.
       "--config", "--template",
+      "--src-prefix", "--dst-prefix",
     ],
+    explained: Object.fromEntries(["--src-prefix", "--dst-prefix"].map((o) => [o, `an option that renames the files in a diff (${o}), so that a sensitive file's changes could not be left out of what it shows`])),
     safeLong: ["--cc", "--to", "--header"],
     subcommandShort: {
       // `-NUM` (context lines) may lead a bundle: `git grep -3O` opens the pager too.
@@ -155,14 +161,18 @@ const programs: Readonly<Record<string, ProgramOptions>> = {
  * `literalWords` the same with parameters undefined.
  */
 export function riskyOption(words: readonly (string | undefined)[], literalWords = words): string | undefined {
+  const written = words[0];
   // A parameter at the start of a word or in an option (`$f`, `"$f"`, `-r$f`) may make it any option: `for f in --output=x; do git diff $f; done`.
   // So may a glob at its start (`rg x *` in a folder with a file named `--pre=sh`), or an escape fish reads otherwise (`\x2d-output`).
   words = words.map((word, i) => (word === undefined || /^[-$*?[]/.test(word) || (literalWords[i] === undefined && !word.includes("$")) ? literalWords[i] : word));
   const program = words[0]?.slice(words[0].lastIndexOf("/") + 1);
   if (program !== undefined && /^[gmn]?awk$/.test(program)) return riskyAwk(words);
+  // `[` reads as a glob in literalWords: its name is the written one.
+  const subscript = evaluatedSubscript(written?.slice(written.lastIndexOf("/") + 1) ?? "", words);
+  if (subscript) return subscript;
   const options = program === undefined ? undefined : Object.hasOwn(programs, program) ? programs[program] : undefined;
   if (!options) return undefined;
-  return riskyListed(words, options) ?? (program === "sed" ? riskySed(words) : undefined);
+  return riskyListed(words, options) ?? (program === "sed" ? riskySed(words) : program === "tar" ? remoteArchive(words) : undefined);
 }
 
 /** The first of the program's risky options in `words`, as `riskyOption` reports it. */
@@ -199,7 +209,7 @@ function riskyListed(words: readonly (string | undefined)[], options: ProgramOpt
     if (runs) return runs.startsWith("-") ? runs : `a command that ${subcommand} ${runs} runs`;
     if (word.startsWith("--")) {
       const risky = riskyLong(word, options);
-      if (risky) return risky;
+      if (risky) return options.explained?.[risky] ?? risky;
       continue;
     }
     if (!word.startsWith("-")) continue;

@@ -7,22 +7,21 @@
  */
 import { commandUnits, type CommandUnit } from "./command-units";
 import { withoutFiles } from "../context/diff-files";
+import { plainText } from "../terminal/terminal-command";
 import { relativeInside } from "./workspace-path";
 
 /** Workspace-relative, forward slashes. */
 type IsSensitive = (relative: string) => boolean;
 
-/** The workspace files matching the sensitive-file rules that the command's words name (run in the workspace folder). */
+/** The workspace files matching the sensitive-file rules that the command's words or input redirections name (run in the workspace folder). */
 export function sensitivePathsNamed(command: string, isSensitive: IsSensitive): string[] {
   const parsed = commandUnits(command);
   if ("error" in parsed) return [];
   const named = new Set<string>();
   const visit = (unit: CommandUnit) => {
-    for (const layer of unit.layers) {
-      for (const word of layer.words.slice(1)) {
-        const path = word === undefined ? undefined : workspacePath(word);
-        if (path !== undefined && isSensitive(path)) named.add(path);
-      }
+    for (const word of [...unit.layers.flatMap((layer) => layer.words.slice(1)), ...(unit.inputs ?? [])]) {
+      const path = word === undefined ? undefined : workspacePath(word);
+      if (path !== undefined && isSensitive(path)) named.add(path);
     }
     unit.feeds.forEach(visit);
   };
@@ -39,10 +38,17 @@ function workspacePath(word: string): string | undefined {
   return "error" in inside ? undefined : inside.path;
 }
 
-/** The output without the diff sections of sensitive files, each named in a line of its own instead. */
+/**
+ * The output without the diff sections of sensitive files, each named in a line of its own instead.
+ * A diff in colour (`git diff --color`, `--color-words`) or with `--line-prefix` is read without
+ * them, as the model would read it; such output comes back plain.
+ */
 export function withoutSensitiveDiffs(output: string, isSensitive: IsSensitive): string {
-  if (!/^diff --git /m.test(output)) return output;
-  const { text, dropped } = withoutFiles(output, isSensitive);
+  const plain = output.includes("\x1b") ? plainText(output) : output;
+  const prefix = /^diff --git /m.test(plain) ? "" : /^(.+?)diff --git /m.exec(plain)?.[1];
+  if (prefix === undefined) return output;
+  const diff = prefix === "" ? plain : plain.split("\n").map((line) => (line.startsWith(prefix) ? line.slice(prefix.length) : line)).join("\n");
+  const { text, dropped } = withoutFiles(diff, isSensitive);
   if (dropped.length === 0) return output;
   const notes = dropped.map((path) => `[the diff of ${path} is left out: it matches wisp.sensitiveFiles or .wispignore and may hold secrets]\n`);
   return `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${notes.join("")}`;

@@ -132,6 +132,55 @@ export function runsQuotedCode(node: ShellNode | null | undefined): boolean {
   return found;
 }
 
+export const evaluatedVariableReason = "it evaluates as arithmetic a variable it sets to text that may hold a command (`for x in 'a[$(cmd)]'; do ls $((x)); done`), whose array subscript bash runs";
+
+/** The operators of `${x=…}` and `${x:=…}`, which set x, as the parser numbers them. */
+const assigningOperators = new Set(["${x=y}", "${x:=y}"].map((text) => {
+  let op = -1;
+  walk(sh.syntax.NewParser().Parse(text, ""), (n) => ((op = (nodeType(n) === "ParamExp" && (n as sh.ParamExp).Exp?.Op) || op), true));
+  return op;
+}));
+
+/**
+ * Whether the script evaluates a variable it sets itself to text that is not plain, as
+ * arithmetic or through `${!x}`: bash expands an array subscript in such a value, so
+ * `for x in 'a[$(cmd)]'; do ls $((x)); done`, `ls ${x:='a[$(cmd)]'} $((x))` or a loop over file
+ * names (`for x in *`, one named `a[$(cmd)]`) run cmd though no substitution is written.
+ */
+export function evaluatesSetVariable(statements: readonly ShellStmt[]): boolean {
+  const names = new Set<string>();
+  for (const stmt of statements) walk(stmt, (n) => {
+    const type = nodeType(n);
+    if (type === "WordIter" && present((n as sh.WordIter).Items).some((item) => !plainWord(item))) names.add((n as sh.WordIter).Name?.Value ?? "");
+    if (type === "ParamExp") {
+      const p = n as sh.ParamExp;
+      if (p.Param && p.Exp && assigningOperators.has(p.Exp.Op) && !plainWord(p.Exp.Word)) names.add(p.Param.Value);
+    }
+    return true;
+  });
+  if (names.size === 0) return false;
+  let found = false;
+  const named = (node: ShellNode | null | undefined) => {
+    if (node) walk(node, (n) => !(found ||= nodeType(n) === "Lit" && names.has((n as sh.Lit).Value)));
+  };
+  for (const stmt of statements) walk(stmt, (n) => {
+    if (arithmeticNodes.has(nodeType(n))) named(n);
+    else if (nodeType(n) === "ParamExp") {
+      const p = n as sh.ParamExp;
+      if (p.Excl) named(p.Param);
+      [p.Index, p.Slice?.Offset, p.Slice?.Length].forEach(named);
+    }
+    return !found;
+  });
+  return found;
+}
+
+/** A word that is the same text wherever it is read: no parameter, substitution or glob. */
+function plainWord(word: sh.Word | null | undefined): boolean {
+  const value = wordValue(word, false);
+  return value !== undefined && !/[$`*?[]/.test(value);
+}
+
 /** Whether a single-quoted string under `node` has `$(` or a backtick in it. */
 function quotedSubstitution(node: ShellNode | null | undefined): boolean {
   let found = false;

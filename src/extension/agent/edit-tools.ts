@@ -8,6 +8,7 @@ import { lineDelta } from "../../core/agent/checkpoint";
 import { lineEndOf, lineEndOfSetting, newFileText, withLineEnds, type LineEnd } from "../../core/agent/line-ends";
 import { replaceOnce } from "../../core/agent/replace-once";
 import { protectedPathReason } from "../../core/agent/protected-paths";
+import { gitControlledReason } from "./git-controlled-files";
 import { fileLabel, type AgentWorkspace, type WorkspaceFileRef, type WorkspaceText } from "./agent-workspace";
 import type { Approvals } from "./approvals";
 import type { CheckpointStore } from "./checkpoint-store";
@@ -109,7 +110,7 @@ export class EditTools {
     let { added, removed } = lineDelta(textOf(from), after);
     step.update({ added, removed });
     // Through a link, the file written is its target: that is what may be git's or the editor's.
-    const protectedWhy = protectedPathReason(file.relative) ?? protectedPathReason(file.target);
+    const protectedWhy = protectedPathReason(file.relative) ?? protectedPathReason(file.target) ?? (await gitControlledReason(this.deps.ws.root, file.target));
     if (!asked && (this.deps.askBeforeEdits || protectedWhy)) {
       const question = `Apply this edit to ${file.relative} (+${added} −${removed})?`;
       const refused = await this.ask(file, protectedWhy ? `${fileLabel(file)} ${protectedWhy}. ${question}` : question, step, signal);

@@ -1,16 +1,19 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { posix, relative, sep } from "node:path";
 import * as vscode from "vscode";
+import { encryptedPatterns } from "../../core/context/encrypted-files";
 import { DEFAULT_SENSITIVE_FILES, SensitiveFiles } from "../../core/context/sensitive-files";
 import { pathInside } from "../path-inside";
 
 export const sensitiveFilesSetting = "wisp.sensitiveFiles";
 const wispignore = ".wispignore";
+const gitattributes = ".gitattributes";
 
 /**
  * The files that may hold secrets, for everything that reads files to send them (chat context,
- * the agent's reads): `wisp.sensitiveFiles` plus each workspace folder's `.wispignore`, kept
- * current as either changes. Read synchronously, so that no read is ever judged by stale rules.
+ * the agent's reads): `wisp.sensitiveFiles` plus each workspace folder's `.wispignore`, and the
+ * files a `.gitattributes` keeps encrypted (git-crypt), kept current as any of them changes.
+ * Read synchronously, so that no read is ever judged by stale rules.
  */
 export class SensitiveFileRules implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -19,10 +22,12 @@ export class SensitiveFileRules implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private setting = new SensitiveFiles([]);
   private folders = new Map<string, SensitiveFiles>();
+  /** Each folder's `.gitattributes` as the encrypted files it names (null: none), read when first needed. */
+  private readonly encrypted = new Map<string, SensitiveFiles | null>();
 
   constructor() {
     this.load();
-    const watcher = vscode.workspace.createFileSystemWatcher(`**/${wispignore}`);
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/{${wispignore},${gitattributes}}`);
     const reload = () => {
       this.load();
       this.changed.fire();
@@ -54,9 +59,24 @@ export class SensitiveFileRules implements vscode.Disposable {
   private matches(uri: vscode.Uri): boolean {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const matcher = folder && this.folders.get(folder.uri.toString());
-    if (folder && matcher) return matcher.isSensitive(posix.relative(folder.uri.path, uri.path));
+    if (folder && matcher) return matcher.isSensitive(posix.relative(folder.uri.path, uri.path)) || this.keptEncrypted(folder.uri, posix.relative(folder.uri.path, uri.path));
     const name = posix.basename(uri.path);
     return [this.setting, ...this.folders.values()].some((m) => m.isSensitive(name));
+  }
+
+  /** Whether a `.gitattributes` in the folder or one of its folders on the way gives the file an encrypting driver. */
+  private keptEncrypted(folder: vscode.Uri, relativePath: string): boolean {
+    const segments = relativePath.split("/");
+    return segments.some((_, i) => {
+      const dir = vscode.Uri.joinPath(folder, ...segments.slice(0, i));
+      let rules = this.encrypted.get(dir.toString());
+      if (rules === undefined) {
+        const patterns = encryptedPatterns(readIn(dir, gitattributes));
+        rules = patterns.length === 0 ? null : new SensitiveFiles(patterns);
+        this.encrypted.set(dir.toString(), rules);
+      }
+      return rules !== null && rules.isSensitive(segments.slice(i).join("/"));
+    });
   }
 
   dispose(): void {
@@ -67,7 +87,8 @@ export class SensitiveFileRules implements vscode.Disposable {
     const configured = vscode.workspace.getConfiguration().get<unknown>(sensitiveFilesSetting, DEFAULT_SENSITIVE_FILES);
     const patterns = Array.isArray(configured) ? configured.filter((p): p is string => typeof p === "string") : DEFAULT_SENSITIVE_FILES;
     this.setting = new SensitiveFiles(patterns);
-    this.folders = new Map((vscode.workspace.workspaceFolders ?? []).map((f) => [f.uri.toString(), new SensitiveFiles(patterns, readWispignore(f.uri))]));
+    this.folders = new Map((vscode.workspace.workspaceFolders ?? []).map((f) => [f.uri.toString(), new SensitiveFiles(patterns, readIn(f.uri, wispignore))]));
+    this.encrypted.clear();
   }
 }
 
@@ -93,11 +114,11 @@ function realPath(path: string): string | undefined {
   }
 }
 
-/** The folder's .wispignore; none (or a folder not on this machine's disk) adds no rules. */
-function readWispignore(folder: vscode.Uri): string {
+/** The folder's .wispignore or .gitattributes; none (or a folder not on this machine's disk) adds no rules. */
+function readIn(folder: vscode.Uri, name: string): string {
   if (folder.scheme !== "file") return "";
   try {
-    return readFileSync(vscode.Uri.joinPath(folder, wispignore).fsPath, "utf8");
+    return readFileSync(vscode.Uri.joinPath(folder, name).fsPath, "utf8");
   } catch {
     return "";
   }

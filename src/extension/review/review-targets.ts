@@ -5,7 +5,7 @@ import { blockOfLines, blocksOfDiff, type ReviewedFile } from "../../core/review
 import { readTextFile } from "../context/text-files";
 import { selectedLines } from "../edit/edit-target";
 import { NothingToSendError, repositoryFor, repositoryPath, type GitChange, type GitRepository } from "../scm/git-api";
-import { untrackedFiles } from "../scm/repository-changes";
+import { linkTarget, untrackedFiles } from "../scm/repository-changes";
 
 /** A file of the review: as the model sees it, and where its comments go. */
 export interface ReviewTarget {
@@ -70,9 +70,13 @@ async function diffed(repository: GitRepository, uri: vscode.Uri, changes: "unco
   return blocks.length === 0 ? undefined : { path, blocks };
 }
 
-/** A new file: every line is new. */
+/**
+ * A new file: every line is new. A symbolic link is its target's path, as git commits it (and
+ * as a tracked link's diff shows it): the file there, maybe outside the repository, is not read.
+ */
 async function whole(uri: vscode.Uri, path: string): Promise<ReviewedFile | undefined> {
-  const file = await readTextFile(uri, { maxBytes: maxFileBytes }).catch(() => undefined);
+  const link = await linkTarget(uri).catch(() => undefined);
+  const file = link !== undefined ? { kind: "text" as const, text: link } : await readTextFile(uri, { maxBytes: maxFileBytes }).catch(() => undefined);
   if (file?.kind !== "text" || file.text === "") return undefined;
   const lines = file.text.replace(/\r\n/g, "\n").replace(/\n$/, "").split("\n");
   if (generatedReason(path, lines) !== undefined) return undefined;

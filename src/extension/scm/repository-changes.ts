@@ -60,7 +60,7 @@ async function untrackedSection(repository: GitRepository, uri: vscode.Uri, isSe
 }
 
 /** Where a symbolic link points ("" when the file system does not say), undefined for a file that is no link. */
-async function linkTarget(uri: vscode.Uri): Promise<string | undefined> {
+export async function linkTarget(uri: vscode.Uri): Promise<string | undefined> {
   if (uri.scheme === "file") return (await lstat(uri.fsPath)).isSymbolicLink() ? readlink(uri.fsPath) : undefined;
   return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.SymbolicLink) !== 0 ? "" : undefined;
 }

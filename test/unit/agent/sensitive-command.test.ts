@@ -16,12 +16,30 @@ describe("the sensitive-file rules for the agent's commands", () => {
     ["git diff src/app.ts", []],
     ["git diff ../other/.env", []],
     ["ls -la", []],
+    // git 2.39 prints the file's first line: fatal: bad revision 'STRIPE_KEY=sk_live_…'.
+    ["git log --stdin < .env", [".env"]],
+    ["{ git diff --stdin; } < config/.env.local", ["config/.env.local"]],
+    ["git log --stdin < revs.txt 2> .env.log", []],
   ];
   for (const [command, expected] of named) {
     it(`${command}: ${expected.length === 0 ? "names none" : expected.join(", ")}`, () => {
       assert.deepEqual(sensitivePathsNamed(command, isSensitive), expected);
     });
   }
+
+  it("leaves them out of a diff in colour (git diff --color, --color-words) or with --line-prefix, as git 2.39 writes them", () => {
+    const section = (path: string, old: string, now: string) => [`diff --git a/${path} b/${path}`, "index 1..2 100644", `--- a/${path}`, `+++ b/${path}`, "@@ -1 +1 @@", `-${old}`, `+${now}`];
+    const lines = [...section(".env", "STRIPE_KEY=sk_live_old", "STRIPE_KEY=sk_live_new"), ...section("src/app.ts", "let a = 1;", "let a = 2;")];
+    const colored = `${lines.map((l) => (l.startsWith("diff") || l.startsWith("index") || l.startsWith("---") || l.startsWith("+++") ? `\x1b[1m${l}\x1b[m` : l.startsWith("+") ? `\x1b[32m${l}\x1b[m` : l.startsWith("-") ? `\x1b[31m${l}\x1b[m` : `\x1b[36m${l}\x1b[m`)).join("\n")}\n`;
+    const prefixed = `${lines.map((l) => `> ${l}`).join("\n")}\n`;
+    for (const output of [colored, prefixed]) {
+      const shown = withoutSensitiveDiffs(output, isSensitive);
+      assert.ok(!shown.includes("sk_live"), shown);
+      assert.ok(shown.includes("+let a = 2;"), shown);
+      assert.match(shown, /^\[the diff of \.env is left out/m);
+    }
+    assert.equal(withoutSensitiveDiffs("\x1b[32mok\x1b[m\n", isSensitive), "\x1b[32mok\x1b[m\n");
+  });
 
   it("leaves a sensitive file's diff sections out of a command's output, naming it, and keeps the rest", () => {
     const output = [
