@@ -89,21 +89,42 @@ describe("wisp-server on a PostgreSQL database: commands, migrations, import and
     );
   });
 
+  /** A replica's store on `url`, as wisp-server opens it, with no rate limit. */
+  const openStore = (url: string, extra: { firstPruneMs?: number } = {}) =>
+    PostgresStore.open({
+      url,
+      rateLimit: { requestsPerMinute: 0, tokensPerMinute: 0 },
+      databasePoolSize: 2,
+      keyCacheGraceMs: 60_000,
+      keyCacheMaxAgeMs: 60_000,
+      keyListenerHeartbeatMs: 5_000,
+      usageQueueMax: 100,
+      loginCodeMs: 120_000,
+      log: () => undefined,
+      metrics: { databaseError: () => undefined, keyCache: () => undefined, usageRejected: () => undefined },
+      ...extra,
+    });
+
+  it("prunes per-request usage rows past their retention soon after a replica starts: replicas restarted more often than hourly never pruned", async () => {
+    const url = await fresh();
+    const made = await openStore(url);
+    await made.close();
+    const day = 24 * 3_600_000;
+    const row = "INSERT INTO wisp_usage_events (id, t, key, model, status, replica) VALUES (gen_random_uuid(), $1, 'k1', 'wisp-tiny', 200, 'r1')";
+    await cluster.query(row, [Date.now() - 40 * day], database);
+    await cluster.query(row, [Date.now() - day], database);
+    const store = await openStore(url, { firstPruneMs: 100 });
+    try {
+      const ages = () => cluster.query<{ t: string }>("SELECT t FROM wisp_usage_events", [], database).then((rows) => rows.map((r) => Math.round((Date.now() - Number(r.t)) / day)));
+      assert.deepEqual(await waitFor("the 40-day-old row pruned", ages, (left) => left.length === 1, 20_000), [1], "yesterday's row stays");
+    } finally {
+      await store.close();
+    }
+  });
+
   it("makes a first key, named default, on a database that never had one, and none after every key was revoked", async () => {
     const url = await fresh();
-    const open = () =>
-      PostgresStore.open({
-        url,
-        rateLimit: { requestsPerMinute: 0, tokensPerMinute: 0 },
-        databasePoolSize: 2,
-        keyCacheGraceMs: 60_000,
-        keyCacheMaxAgeMs: 60_000,
-        keyListenerHeartbeatMs: 5_000,
-        usageQueueMax: 100,
-        loginCodeMs: 120_000,
-        log: () => undefined,
-        metrics: { databaseError: () => undefined, keyCache: () => undefined, usageRejected: () => undefined },
-      });
+    const open = () => openStore(url);
     const first = await open();
     try {
       const made = await first.ensureKey("default");

@@ -30,6 +30,8 @@ export interface PostgresStoreOptions {
   loginCodeMs: number;
   log: (message: string) => void;
   metrics: StoreMetrics;
+  /** When the first usage prune runs (default: 1 to 5 minutes after start); then every hour. */
+  firstPruneMs?: number;
 }
 
 /** Per-request usage rows older than this are deleted (the hourly counts stay): the console shows 30 days. */
@@ -76,7 +78,7 @@ export class PostgresStore implements Store {
   readonly admin: PgAdminTokens;
   readonly usage: PgUsage;
   readonly limits: PgRateWindows;
-  private readonly prune: ReturnType<typeof setInterval>;
+  private prune: ReturnType<typeof setTimeout>;
 
   private constructor(
     url: DatabaseUrl,
@@ -94,10 +96,13 @@ export class PostgresStore implements Store {
     this.admin = new PgAdminTokens(pool, health);
     this.usage = new PgUsage(pool, health, options.usageQueueMax, options.log, options.metrics);
     this.limits = new PgRateWindows(admissions, health, options.rateLimit);
-    this.prune = setInterval(() => {
+    // Not an hour after start only: replicas restarted more often than that (deploys, autoscaling)
+    // would never prune. Spread, so that replicas started together do not all try at once.
+    const run = () => {
       if (health.up) pruneUsage(pool, Date.now() - EVENT_RETENTION_MS).catch((error: unknown) => health.failed(error, "usage prune"));
-    }, 3_600_000);
-    this.prune.unref();
+      this.prune = setTimeout(run, 3_600_000).unref();
+    };
+    this.prune = setTimeout(run, options.firstPruneMs ?? 60_000 + Math.random() * 240_000).unref();
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
@@ -152,7 +157,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.prune);
+    clearTimeout(this.prune);
     this.usage.close();
     this.health.close();
     await this.listener.close();
