@@ -21,7 +21,7 @@ export async function* readSseJson(
   options: SseReadOptions,
 ): AsyncGenerator<unknown, void, undefined> {
   if (isJson(response)) {
-    yield parseJson(await response.text());
+    yield await readJsonBody(response, scope, options.idleMs);
     return;
   }
   if (response.body === null) throw new MalformedResponseError("the stream has no body");
@@ -42,6 +42,20 @@ export async function* readSseJson(
   }
   if (!options.completeWithoutDone()) {
     throw new MalformedResponseError("the stream ended without [DONE] before the answer was finished");
+  }
+}
+
+/**
+ * The JSON body of a response whose headers have arrived. The SDK's timeout ends with the headers:
+ * a body that stalls after them (a proxy, a busy server) fails after `idleMs` instead of never.
+ */
+export async function readJsonBody(response: Response, scope: RequestScope, idleMs: number): Promise<unknown> {
+  scope.touch(idleMs);
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MalformedResponseError("its body is not valid JSON");
   }
 }
 

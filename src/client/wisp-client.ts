@@ -13,7 +13,7 @@ import {
   type CompletionDelta,
   type GeneratedImages,
 } from "./response-parsing";
-import { readSseJson } from "./sse-json-reader";
+import { readJsonBody, readSseJson } from "./sse-json-reader";
 import { WispError } from "./wisp-error";
 
 export interface ClientConfig {
@@ -59,8 +59,8 @@ export class WispClient {
   /** `GET /models`. */
   listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
     return this.request(signal, undefined, this.timeoutMs, async (sdk, scope) => {
-      const body = await sdk.get<unknown>("/models", this.options(scope, this.timeoutMs, this.maxRetries));
-      return parseModelList(body);
+      const response = await sdk.get("/models", this.options(scope, this.timeoutMs, this.maxRetries)).asResponse();
+      return parseModelList(await readJsonBody(response, scope, this.timeoutMs));
     });
   }
 
@@ -77,12 +77,13 @@ export class WispClient {
   /** `POST /images/generations` asking for `b64_json`; returns the decoded image files. */
   generateImage(req: ImageRequest, signal?: AbortSignal): Promise<GeneratedImages> {
     return this.request(signal, req.model, this.imageTimeoutMs, async (sdk, scope) => {
-      const { data, response } = await sdk
-        .post<unknown>("/images/generations", {
+      const response = await sdk
+        .post("/images/generations", {
           ...this.options(scope, this.imageTimeoutMs, this.maxRetries),
           body: { ...req, response_format: "b64_json" },
         })
-        .withResponse();
+        .asResponse();
+      const data = await readJsonBody(response, scope, this.imageTimeoutMs);
       const header = Number(response.headers.get("x-wisp-seed") ?? Number.NaN);
       return parseImages(data, decodeBase64, isSeed(header) ? header : undefined);
     });

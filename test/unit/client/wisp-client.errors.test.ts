@@ -171,6 +171,20 @@ describe("WispClient failures", () => {
     await Promise.all(api.requests.map((r) => r.closed));
   });
 
+  it("times out a JSON answer that stalls after its headers (models, a chat answered whole, images), and closes the connection", async () => {
+    api.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"object": "list", "data": [');
+      // ...and then never another byte.
+    });
+    const quick = new WispClient({ baseUrl: api.baseUrl, apiKey: key, timeoutMs: 150, imageTimeoutMs: 150 });
+    await expectWispError(quick.listModels(), "timeout");
+    await expectWispError(chat(quick), "timeout");
+    await expectWispError(quick.generateImage({ model: "tiny-sd", prompt: "a cat" }), "timeout");
+    assert.equal(api.requests.length, 3);
+    await Promise.all(api.requests.map((r) => r.closed));
+  });
+
   it("maps a JSON body that is not JSON to malformed", async () => {
     api.handle((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
