@@ -33,6 +33,7 @@ export async function* readSseJson(
       const { value, done } = await reader.read();
       for (const event of done ? parser.end() : parser.feed(value)) {
         if (event.data === SSE_DONE) return;
+        if (event.event === "error") throw errorEventError(event.data);
         yield throwIfErrorEvent(parseJson(event.data));
       }
       if (done) break;
@@ -69,6 +70,21 @@ function throwIfErrorEvent(payload: unknown): unknown {
   const detail = error === undefined ? undefined : readErrorDetail(error);
   if (detail !== undefined) throw new APIError(undefined, detail, undefined, undefined);
   return payload;
+}
+
+/**
+ * An event of type error (`event: error`, as gateways send it, or llama.cpp's `error:` line),
+ * whose data is the error object or its message.
+ */
+function errorEventError(data: string): APIError {
+  let payload: unknown = data;
+  try {
+    payload = JSON.parse(data);
+  } catch {
+    // Plain text: the message itself.
+  }
+  const detail = readErrorDetail(payload) ?? { message: data, type: "error", param: null, code: null };
+  return new APIError(undefined, detail, undefined, undefined);
 }
 
 function parseJson(text: string): unknown {

@@ -223,4 +223,29 @@ describe("WispClient streams", () => {
       return true;
     });
   });
+
+  for (const [name, errorEvent] of [
+    // llama.cpp's server, then [DONE] as after any stream: the answer looked complete, cut short.
+    ["llama.cpp's error: line", 'error: {"code":500,"message":"the request exceeds the available context size","type":"server_error"}\n\ndata: [DONE]\n\n'],
+    ["an event: error", 'event: error\ndata: {"message":"the request exceeds the available context size","type":"overloaded_error"}\n\n'],
+    ["an event: error with plain text", "event: error\ndata: the request exceeds the available context size\n\n"],
+  ] as const) {
+    it(`reports ${name} sent mid-stream with the server's message, not as the answer's end`, async () => {
+      api.handle((_req, res) => {
+        startSse(res);
+        res.end(`${sseText([chatChunk("par")], "\n", false)}${errorEvent}`);
+      });
+      const seen: string[] = [];
+      const failure = (async () => {
+        for await (const delta of client.streamChat({ model: "tiny", messages: [] })) seen.push(delta.content);
+      })();
+      await assert.rejects(failure, (e: unknown) => {
+        assert.ok(e instanceof WispError);
+        assert.equal(e.kind, "server");
+        assert.match(e.message, /reported an error: the request exceeds the available context size$/);
+        return true;
+      });
+      assert.deepEqual(seen, ["par"]);
+    });
+  }
 });
