@@ -147,7 +147,8 @@ function isTransportError(error: unknown): boolean {
 }
 
 function serverText(error: APIError, ctx: ErrorContext): string {
-  const detail = readErrorDetail(error.error);
+  // The SDK keeps the body's `error`, which some servers send as the message alone.
+  const detail = readErrorDetail({ error: error.error });
   // Without a JSON error body the SDK puts the raw text in the message, after the status.
   const raw = error.message.replace(/^\d{3} /, "");
   const text = detail?.message ?? (raw === "status code (no body)" ? "no details given" : raw);

@@ -53,21 +53,26 @@ export async function* readSseJson(
 export async function readJsonBody(response: Response, scope: RequestScope, idleMs: number): Promise<unknown> {
   scope.touch(idleMs);
   const text = await response.text();
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new MalformedResponseError("its body is not valid JSON");
   }
+  return throwIfErrorEvent(body);
 }
 
 function isJson(response: Response): boolean {
   return /^application\/(.+\+)?json\b/i.test(response.headers.get("content-type") ?? "");
 }
 
-/** Servers report failures after the headers as an event carrying an `error` object. */
+/**
+ * Servers report failures after the headers as an event carrying an `error` (an object or its
+ * message); LM Studio answers a path it does not serve with 200 and such a body.
+ */
 function throwIfErrorEvent(payload: unknown): unknown {
   const error = typeof payload === "object" && payload !== null ? (payload as { error?: unknown }).error : undefined;
-  const detail = error === undefined ? undefined : readErrorDetail(error);
+  const detail = error === undefined || error === null ? undefined : readErrorDetail(payload);
   if (detail !== undefined) throw new APIError(undefined, detail, undefined, undefined);
   return payload;
 }

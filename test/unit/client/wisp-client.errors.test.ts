@@ -94,6 +94,29 @@ describe("WispClient failures", () => {
     assert.match(error.message, /max_tokens must be positive/);
   });
 
+  it("reads an error sent as its message alone (Hugging Face TGI's {\"error\": \"...\"}), in a status or mid-stream", async () => {
+    const tgi = { error: "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096", error_type: "validation" };
+    api.handle((_req, res) => sendJson(res, 422, tgi));
+    const refused = await expectWispError(chat(client), "bad-request");
+    assert.equal(refused.message, `${api.baseUrl} refused the request (422): ${tgi.error}`);
+    api.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`data: ${JSON.stringify(tgi)}\n\n`);
+    });
+    const failed = await expectWispError(chat(client), "server");
+    assert.equal(failed.message, `The server at ${api.baseUrl} reported an error: ${tgi.error}`);
+  });
+
+  it("reports the error of a 200 answer that carries only one (LM Studio on a path it does not serve)", async () => {
+    // LM Studio's words for /models and /chat/completions under a base URL without /v1.
+    const lmStudio = (path: string) => ({ error: `Unexpected endpoint or method. (${path}). Returning 200 anyway` });
+    api.handle((req, res) => sendJson(res, 200, lmStudio(`${req.method} ${req.path}`)));
+    const listing = await expectWispError(client.listModels(), "server");
+    assert.equal(listing.message, `The server at ${api.baseUrl} reported an error: Unexpected endpoint or method. (GET /v1/models). Returning 200 anyway`);
+    const chatting = await expectWispError(chat(client), "server");
+    assert.match(chatting.message, /reported an error: Unexpected endpoint or method\. \(POST \/v1\/chat\/completions\)/);
+  });
+
   // The date is made when the test runs: made when the file loads, a slow run would age it.
   for (const [name, header, expectedMs] of [
     ["seconds", () => "7", 7000],
