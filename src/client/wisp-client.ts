@@ -15,6 +15,7 @@ import {
 } from "./response-parsing";
 import { readJsonBody, readSseJson } from "./sse-json-reader";
 import { WispError } from "./wisp-error";
+import { WispSdk } from "./wisp-sdk";
 
 export interface ClientConfig {
   /** The API root, e.g. `http://127.0.0.1:8765/v1`. */
@@ -157,7 +158,7 @@ export class WispClient {
   private sdk(signal: AbortSignal | undefined): OpenAI {
     if (signal?.aborted && !("problem" in this.endpoint)) throw new WispError("cancelled", "The request was cancelled.");
     const { url, query, apiKey } = this.ready();
-    return new OpenAI({
+    return new WispSdk({
       apiKey,
       baseURL: url,
       // The SDK appends each path to baseURL: a query left in it would end up before the path.

@@ -94,6 +94,18 @@ describe("WispClient failures", () => {
     assert.match(error.message, /max_tokens must be positive/);
   });
 
+  it("reads vLLM's error bodies, the error object itself: a missing model is named as such, a refusal says why", async () => {
+    // vLLM's (and SGLang's) ErrorResponse: no "error" wrapper.
+    const vllm = (message: string, type: string, code: number) => ({ object: "error", message, type, param: null, code });
+    api.handle((_req, res) => sendJson(res, 404, vllm("The model `tiny-chat` does not exist.", "NotFoundError", 404)));
+    const missing = await expectWispError(chat(client), "unknown-model");
+    assert.match(missing.message, /The model "tiny-chat" is not available on .*\(The model `tiny-chat` does not exist\.\)$/);
+    const tooLong = "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.";
+    api.handle((_req, res) => sendJson(res, 400, vllm(tooLong, "BadRequestError", 400)));
+    const refused = await expectWispError(chat(client), "bad-request");
+    assert.equal(refused.message, `${api.baseUrl} refused the request (400): ${tooLong}`);
+  });
+
   it("reads an error sent as its message alone (Hugging Face TGI's {\"error\": \"...\"}), in a status or mid-stream", async () => {
     const tgi = { error: "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096", error_type: "validation" };
     api.handle((_req, res) => sendJson(res, 422, tgi));
