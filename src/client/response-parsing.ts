@@ -27,7 +27,9 @@ export interface GeneratedImages {
 type Json = Record<string, unknown>;
 
 export function parseModelList(body: unknown): ModelInfo[] {
-  const data = asRecord(body, "the model list is not a JSON object").data;
+  let data = asRecord(body, "the model list is not a JSON object").data;
+  // Ollama's /v1/models with no model pulled yet: {"object": "list", "data": null}.
+  if (data === null) data = [];
   if (!Array.isArray(data)) throw new MalformedResponseError('the model list has no "data" array');
   return data.map((item) => {
     const model = asRecord(item, "a model entry is not an object");
