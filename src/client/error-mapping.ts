@@ -83,6 +83,8 @@ function fromStatus(status: number, error: APIError, ctx: ErrorContext): WispErr
     (error.code === "model_not_found" ||
       (status === 404 && (error.param === "model" || /model/i.test(text) || text.includes(model))));
   switch (true) {
+    case status >= 300 && status < 400:
+      return make("unreachable", redirectMessage(status, error.headers, ctx));
     case status === 401:
       // The server's own text is left out: some echo a masked form of the key.
       return make("bad-key", `${ctx.baseUrl} rejected the API key (401). Set a valid key with "Wisp: Set API Key".`);
@@ -107,6 +109,24 @@ function fromStatus(status: number, error: APIError, ctx: ErrorContext): WispErr
     default:
       return make("server", `The server at ${ctx.baseUrl} failed (${status}): ${text}`);
   }
+}
+
+/**
+ * Where the server sends Wisp instead, as an API root to set: the location without the endpoint
+ * asked for, and without a query or credentials (a sign-in page's may hold a token).
+ */
+function redirectMessage(status: number, headers: Headers | undefined, ctx: ErrorContext): string {
+  let target: URL | undefined;
+  try {
+    target = new URL(headers?.get("location") ?? "", `${ctx.baseUrl}/`);
+  } catch {
+    target = undefined;
+  }
+  if (target === undefined || (target.protocol !== "http:" && target.protocol !== "https:")) {
+    return `${ctx.baseUrl} answered with a redirect (${status}) Wisp does not follow. Check the wisp.baseUrl setting.`;
+  }
+  const root = `${target.origin}${target.pathname.replace(/\/(models|chat\/completions|completions|images\/generations)\/*$/, "")}`;
+  return `${ctx.baseUrl} redirects to ${redact(root, ctx.apiKey)} (${status}). If that is the server's API root, set wisp.baseUrl to it.`;
 }
 
 function retryAfter(headers: Headers | undefined): number | undefined {

@@ -170,6 +170,9 @@ export class WispClient {
       webhookSecret: null,
       // The SDK's logs can include request details; Wisp logs through its own redacting logger.
       logLevel: "off",
+      // A redirect followed turns a POST into a GET (301, 302) and drops the key on another
+      // origin (http to https): the server's 404 or 401 would be misread. It is reported instead.
+      fetchOptions: { redirect: "manual" },
     });
   }
 

@@ -94,6 +94,32 @@ describe("WispClient failures", () => {
     assert.match(error.message, /max_tokens must be positive/);
   });
 
+  it("reports a redirect with the API root it points to, following none (no key sent elsewhere, no POST turned GET)", async () => {
+    const elsewhere = await LoopbackApi.start();
+    try {
+      // An http-to-https style move to another origin, with the path kept.
+      api.handle((req, res) => {
+        res.writeHead(req.method === "GET" ? 301 : 308, { location: `http://localhost:${elsewhere.port}${req.path}` });
+        res.end();
+      });
+      const moved = await expectWispError(client.listModels(), "unreachable");
+      assert.equal(moved.message, `${api.baseUrl} redirects to http://localhost:${elsewhere.port}/v1 (301). If that is the server's API root, set wisp.baseUrl to it.`);
+      const movedChat = await expectWispError(chat(client), "unreachable");
+      assert.match(movedChat.message, new RegExp(`redirects to http://localhost:${elsewhere.port}/v1 \\(308\\)`));
+      // A proxy's sign-in page: its query (a token) is not repeated.
+      api.handle((_req, res) => {
+        res.writeHead(302, { location: "https://sso.example.com/login?state=s3cr3t-state" });
+        res.end();
+      });
+      const signIn = await expectWispError(chat(client), "unreachable");
+      assert.match(signIn.message, /redirects to https:\/\/sso\.example\.com\/login \(302\)/);
+      assert.ok(!signIn.message.includes("s3cr3t"));
+      assert.equal(elsewhere.requests.length, 0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it("reads vLLM's error bodies, the error object itself: a missing model is named as such, a refusal says why", async () => {
     // vLLM's (and SGLang's) ErrorResponse: no "error" wrapper.
     const vllm = (message: string, type: string, code: number) => ({ object: "error", message, type, param: null, code });
