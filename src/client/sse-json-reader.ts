@@ -32,7 +32,8 @@ export async function* readSseJson(
       scope.touch(options.idleMs);
       const { value, done } = await reader.read();
       for (const event of done ? parser.end() : parser.feed(value)) {
-        if (event.data === SSE_DONE) return;
+        // Some servers pad it: "data: [DONE] ".
+        if (event.data.trim() === SSE_DONE) return;
         if (event.event === "error") throw errorEventError(event.data);
         yield throwIfErrorEvent(parseJson(event.data));
       }

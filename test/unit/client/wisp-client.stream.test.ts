@@ -88,6 +88,15 @@ describe("WispClient streams", () => {
     assert.deepEqual(deltas, [{ text: "ok", finishReason: "stop" }]);
   });
 
+  it("ends at a [DONE] padded with spaces, taking nothing after it", async () => {
+    api.handle((_req, res) => {
+      startSse(res);
+      res.end(`${sseText([chatChunk("ok", "stop")], "\r\n", false)}data:  [DONE]  \r\n\r\ndata: {"not": "read"}\r\n\r\n`);
+    });
+    const deltas = await collect(client.streamChat({ model: "tiny", messages: [] }));
+    assert.deepEqual(deltas, [{ content: "ok", finishReason: "stop" }]);
+  });
+
   it("takes a whole JSON answer from a server that ignores stream: true", async () => {
     api.handle((_req, res) =>
       sendJson(res, 200, {
