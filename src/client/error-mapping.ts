@@ -6,6 +6,7 @@ import {
 } from "openai";
 import { readErrorDetail } from "../core/api/error-body";
 import { parseRetryAfter } from "../core/api/retry-after";
+import { describeHtmlPage } from "./html-page";
 import { WispError, type WispErrorKind, type WispErrorOptions } from "./wisp-error";
 
 /** What the mapper needs to write a message a user can act on. */
@@ -171,7 +172,7 @@ function serverText(error: APIError, ctx: ErrorContext): string {
   const detail = readErrorDetail({ error: error.error });
   // Without a JSON error body the SDK puts the raw text in the message, after the status.
   const raw = error.message.replace(/^\d{3} /, "");
-  const text = detail?.message ?? (raw === "status code (no body)" ? "no details given" : raw);
+  const text = detail?.message ?? (raw === "status code (no body)" ? "no details given" : (describeHtmlPage(raw) ?? raw));
   return redact(truncate(text), ctx.apiKey);
 }
 

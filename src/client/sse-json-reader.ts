@@ -2,6 +2,7 @@ import { APIError } from "openai";
 import { readErrorDetail } from "../core/api/error-body";
 import { SSE_DONE, SseParser } from "../core/api/sse";
 import { MalformedResponseError } from "./error-mapping";
+import { describeHtmlPage } from "./html-page";
 import type { RequestScope } from "./request-scope";
 
 export interface SseReadOptions {
@@ -24,6 +25,8 @@ export async function* readSseJson(
     yield await readJsonBody(response, scope, options.idleMs);
     return;
   }
+  scope.touch(options.idleMs);
+  if (isHtml(response)) throw new MalformedResponseError(describeHtmlPage(await response.text()) ?? "it is an HTML page, not an event stream");
   if (response.body === null) throw new MalformedResponseError("the stream has no body");
   const reader = response.body.getReader();
   const parser = new SseParser();
@@ -58,9 +61,13 @@ export async function readJsonBody(response: Response, scope: RequestScope, idle
   try {
     body = JSON.parse(text);
   } catch {
-    throw new MalformedResponseError("its body is not valid JSON");
+    throw new MalformedResponseError(describeHtmlPage(text) ?? "its body is not valid JSON");
   }
   return throwIfErrorEvent(body);
+}
+
+function isHtml(response: Response): boolean {
+  return /^text\/html\b/i.test(response.headers.get("content-type") ?? "");
 }
 
 function isJson(response: Response): boolean {

@@ -246,6 +246,27 @@ describe("WispClient failures", () => {
     await Promise.all(api.requests.map((r) => r.closed));
   });
 
+  it("says a proxy's or sign-in HTML page is in the way, without its markup (an error status, a listing, a stream)", async () => {
+    const page = (title: string) =>
+      `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>nginx/1.18.0</center></body></html>`;
+    const html = (status: number, title: string) => (_req: unknown, res: import("node:http").ServerResponse) => {
+      res.writeHead(status, { "content-type": "text/html; charset=utf-8" });
+      res.end(page(title));
+    };
+    api.handle(html(502, "502 Bad Gateway"));
+    const gateway = await expectWispError(chat(client), "server");
+    assert.equal(
+      gateway.message,
+      `The server at ${api.baseUrl} failed (502): an HTML page titled "502 Bad Gateway", not the API's answer (a proxy, gateway or sign-in page is in the way)`,
+    );
+    api.handle(html(200, "Sign in - Corp SSO"));
+    const listing = await expectWispError(client.listModels(), "malformed");
+    assert.match(listing.message, /: an HTML page titled "Sign in - Corp SSO", not the API's answer/);
+    const streaming = await expectWispError(chat(client), "malformed");
+    assert.match(streaming.message, /: an HTML page titled "Sign in - Corp SSO", not the API's answer/);
+    for (const error of [gateway, listing, streaming]) assert.ok(!error.message.includes("<"), error.message);
+  });
+
   it("maps a JSON body that is not JSON to malformed", async () => {
     api.handle((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
