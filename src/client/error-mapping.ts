@@ -51,6 +51,17 @@ export function toWispError(error: unknown, ctx: ErrorContext): WispError {
   return new WispError("server", `Request to ${ctx.baseUrl} failed: ${redact(describe(error), ctx.apiKey)}`);
 }
 
+/** A 400 refusing `stream_options` as a field the server does not know ("Unrecognized request argument supplied: stream_options"). */
+export function refusesStreamOptions(error: unknown): boolean {
+  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false;
+  // Naming the field as the one refused: a message merely quoting the request names it too.
+  return (
+    error.param === "stream_options" ||
+    /\b(unrecognized|unknown|unsupported|extra)\b[^.]{0,40}[\s:'"`]stream_options\b/i.test(error.message) ||
+    /\bstream_options['"`]?\s+(is\s+)?(not\s+(supported|permitted|allowed)|unsupported|unrecognized)\b/i.test(error.message)
+  );
+}
+
 export function timeoutError(ctx: Pick<ErrorContext, "baseUrl" | "timeoutMs">): WispError {
   const seconds = Math.round(ctx.timeoutMs / 100) / 10;
   return new WispError("timeout", `${ctx.baseUrl} did not respond within ${seconds} s. Is the server overloaded?`);

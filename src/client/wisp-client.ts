@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { AgentChatRequest, ChatRequest, CompletionRequest, ImageRequest, ModelInfo } from "../core/api/types";
 import { parseBaseUrl, type BaseUrl } from "./base-url";
-import { toWispError, type ErrorContext } from "./error-mapping";
+import { refusesStreamOptions, toWispError, type ErrorContext } from "./error-mapping";
 import { RequestScope } from "./request-scope";
 import {
   isSeed,
@@ -116,10 +116,19 @@ export class WispClient {
   ): AsyncGenerator<T, void, undefined> {
     const sdk = this.sdk(signal);
     const scope = new RequestScope(signal);
+    const post = (body: object) =>
+      sdk.post(path, { ...this.options(scope, this.timeoutMs, 0), body: { ...body, stream: true } }).asResponse() as unknown as Promise<Response>;
     try {
-      const response = (await sdk
-        .post(path, { ...this.options(scope, this.timeoutMs, 0), body: { ...req, stream: true } })
-        .asResponse()) as unknown as Response;
+      let response: Response;
+      try {
+        response = await post(req);
+      } catch (error) {
+        if (!("stream_options" in req) || !refusesStreamOptions(error)) throw error;
+        // Azure OpenAI before api-version 2024-09-01-preview, and gateways like it, refuse the
+        // field: the answer matters more than its token counts.
+        const { stream_options: _unsupported, ...rest } = req;
+        response = await post(rest);
+      }
       let finished = false;
       const payloads = readSseJson(response, scope, { idleMs: this.timeoutMs, completeWithoutDone: () => finished });
       for await (const payload of payloads) {

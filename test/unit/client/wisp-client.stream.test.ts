@@ -97,6 +97,32 @@ describe("WispClient streams", () => {
     assert.deepEqual(deltas, [{ content: "ok", finishReason: "stop" }]);
   });
 
+  it("asks again without stream_options where the server refuses the field (Azure OpenAI before api-version 2024-09-01-preview)", async () => {
+    api.handle((req, res) => {
+      const body = JSON.parse(req.body) as Record<string, unknown>;
+      if ("stream_options" in body) {
+        sendJson(res, 400, { error: { code: null, message: "Unrecognized request argument supplied: stream_options", param: null, type: "invalid_request_error" } });
+        return;
+      }
+      startSse(res);
+      res.end(sseText([chatChunk("hello"), chatChunk(undefined, "stop")]));
+    });
+    const messages = [{ role: "user" as const, content: "hi" }];
+    const deltas = await collect(client.streamChat({ model: "tiny", messages, stream_options: { include_usage: true } }));
+    assert.deepEqual(deltas, [{ content: "hello" }, { content: "", finishReason: "stop" }]);
+    assert.equal(api.requests.length, 2);
+    assert.deepEqual(JSON.parse(api.last.body), { model: "tiny", messages, stream: true });
+  });
+
+  it("does not ask again for a refusal that is not about stream_options", async () => {
+    api.handle((_req, res) => sendJson(res, 400, { error: { message: "messages: stream_options was fine, but the role 'bot' is unknown", type: "invalid_request_error" } }));
+    await assert.rejects(
+      collect(client.streamChat({ model: "tiny", messages: [], stream_options: { include_usage: true } })),
+      (e: unknown) => e instanceof WispError && e.kind === "bad-request",
+    );
+    assert.equal(api.requests.length, 1);
+  });
+
   it("takes a whole JSON answer from a server that ignores stream: true", async () => {
     api.handle((_req, res) =>
       sendJson(res, 200, {
