@@ -88,6 +88,23 @@ describe("WispClient streams", () => {
     assert.deepEqual(deltas, [{ text: "ok", finishReason: "stop" }]);
   });
 
+  it("shows the text parts of content sent as a list of parts (Mistral's reasoning models), not their thinking", async () => {
+    const withContent = (content: unknown) => ({ ...chatChunk(undefined), choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    api.handle((_req, res) => {
+      startSse(res);
+      res.end(
+        sseText([
+          withContent([{ type: "thinking", thinking: [{ type: "text", text: "The user greets me." }] }]),
+          withContent([{ type: "text", text: "Hel" }]),
+          withContent("lo"),
+          chatChunk(undefined, "stop"),
+        ]),
+      );
+    });
+    const deltas = await collect(client.streamChat({ model: "magistral", messages: [] }));
+    assert.deepEqual(deltas, [{ content: "Hel" }, { content: "lo" }, { content: "", finishReason: "stop" }]);
+  });
+
   it("ends at a [DONE] padded with spaces, taking nothing after it", async () => {
     api.handle((_req, res) => {
       startSse(res);
