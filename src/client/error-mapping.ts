@@ -147,7 +147,27 @@ function retryAfter(headers: Headers | undefined): number | undefined {
   return parseRetryAfter(headers?.get("retry-after"));
 }
 
+/**
+ * Node's codes for a certificate it does not trust: a self-signed server, or a proxy or company CA
+ * that re-signs TLS (the usual cause behind a firewall) that the system's store does not hold.
+ */
+const untrustedCertificate = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+]);
+
 function unreachableError(error: APIConnectionError, ctx: ErrorContext): WispError {
+  const certificate = rootCause(error, (code) => untrustedCertificate.has(code));
+  if (certificate.code !== undefined) {
+    return new WispError(
+      "unreachable",
+      `Cannot reach ${ctx.baseUrl}: its TLS certificate is not trusted (${redact(certificate.message, ctx.apiKey)}). If a proxy or your organisation signs it, its CA must be in the system's trusted certificates, which VS Code uses with http.systemCertificates.`,
+    );
+  }
   const { code, message } = rootCause(error);
   const reason =
     code === "ECONNREFUSED"
@@ -160,14 +180,14 @@ function unreachableError(error: APIConnectionError, ctx: ErrorContext): WispErr
 
 /**
  * Node's fetch wraps the socket error a few levels deep (TypeError "fetch failed" -> cause ->
- * AggregateError): the first `E...` code on the way down, and the innermost message.
+ * AggregateError): the first code `wanted` (an `E...` one) on the way down, and the innermost message.
  */
-function rootCause(error: unknown): { code?: string; message: string } {
+function rootCause(error: unknown, wanted: (code: string) => boolean = (code) => code.startsWith("E")): { code?: string; message: string } {
   let message = error instanceof Error ? error.message : String(error);
   for (let current: unknown = error, depth = 0; current && depth < 6; depth++) {
     const record = current as { code?: unknown; cause?: unknown; errors?: unknown[]; message?: unknown };
     if (typeof record.message === "string" && record.message !== "") message = record.message;
-    if (typeof record.code === "string" && record.code.startsWith("E")) return { code: record.code, message };
+    if (typeof record.code === "string" && wanted(record.code)) return { code: record.code, message };
     current = record.cause ?? record.errors?.[0];
   }
   return { message };

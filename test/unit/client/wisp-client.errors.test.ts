@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { WispClient } from "../../../src/client/wisp-client";
 import { WispError, type WispErrorKind } from "../../../src/client/wisp-error";
 import { LoopbackApi, collect, errorBody, refusedPort, sendJson } from "../../harness/loopback-api";
+import { TempDirs } from "../../harness/temp-dirs";
 
 const key = "sk-secret-abcdef123456";
 
@@ -210,6 +216,26 @@ describe("WispClient failures", () => {
     const baseUrl = "http://wisp-no-such-host.invalid/v1";
     const error = await expectWispError(new WispClient({ baseUrl, apiKey: key }).listModels(), "unreachable");
     assert.ok(error.message.includes(baseUrl), error.message);
+  });
+
+  it("says a server's certificate is not trusted (self-signed, or a proxy's that re-signs TLS), not to check the base URL", async () => {
+    const dirs = new TempDirs();
+    const dir = dirs.make("tls");
+    // A certificate made for this test: nothing the system trusts signed it.
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=localhost"], { stdio: "ignore" });
+    const tls = createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (_req, res) => sendJson(res, 200, { data: [] }));
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `https://localhost:${(tls.address() as AddressInfo).port}/v1`;
+      const error = await expectWispError(new WispClient({ baseUrl, apiKey: key }).listModels(), "unreachable");
+      assert.equal(
+        error.message,
+        `Cannot reach ${baseUrl}: its TLS certificate is not trusted (self-signed certificate). If a proxy or your organisation signs it, its CA must be in the system's trusted certificates, which VS Code uses with http.systemCertificates.`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+      dirs.removeAll();
+    }
   });
 
   it("maps a base URL that is not http(s) to unreachable, before any request", async () => {
