@@ -6,6 +6,7 @@ import {
 } from "openai";
 import { readErrorDetail } from "../core/api/error-body";
 import { parseRetryAfter } from "../core/api/retry-after";
+import { describeHtmlPage } from "./html-page";
 import { WispError, type WispErrorKind, type WispErrorOptions } from "./wisp-error";
 
 /** What the mapper needs to write a message a user can act on. */
@@ -50,6 +51,17 @@ export function toWispError(error: unknown, ctx: ErrorContext): WispError {
   return new WispError("server", `Request to ${ctx.baseUrl} failed: ${redact(describe(error), ctx.apiKey)}`);
 }
 
+/** A 400 refusing `stream_options` as a field the server does not know ("Unrecognized request argument supplied: stream_options"). */
+export function refusesStreamOptions(error: unknown): boolean {
+  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false;
+  // Naming the field as the one refused: a message merely quoting the request names it too.
+  return (
+    error.param === "stream_options" ||
+    /\b(unrecognized|unknown|unsupported|extra)\b[^.]{0,40}[\s:'"`]stream_options\b/i.test(error.message) ||
+    /\bstream_options['"`]?\s+(is\s+)?(not\s+(supported|permitted|allowed)|unsupported|unrecognized)\b/i.test(error.message)
+  );
+}
+
 export function timeoutError(ctx: Pick<ErrorContext, "baseUrl" | "timeoutMs">): WispError {
   const seconds = Math.round(ctx.timeoutMs / 100) / 10;
   return new WispError("timeout", `${ctx.baseUrl} did not respond within ${seconds} s. Is the server overloaded?`);
@@ -83,6 +95,8 @@ function fromStatus(status: number, error: APIError, ctx: ErrorContext): WispErr
     (error.code === "model_not_found" ||
       (status === 404 && (error.param === "model" || /model/i.test(text) || text.includes(model))));
   switch (true) {
+    case status >= 300 && status < 400:
+      return make("unreachable", redirectMessage(status, error.headers, ctx));
     case status === 401:
       // The server's own text is left out: some echo a masked form of the key.
       return make("bad-key", `${ctx.baseUrl} rejected the API key (401). Set a valid key with "Wisp: Set API Key".`);
@@ -109,13 +123,51 @@ function fromStatus(status: number, error: APIError, ctx: ErrorContext): WispErr
   }
 }
 
+/**
+ * Where the server sends Wisp instead, as an API root to set: the location without the endpoint
+ * asked for, and without a query or credentials (a sign-in page's may hold a token).
+ */
+function redirectMessage(status: number, headers: Headers | undefined, ctx: ErrorContext): string {
+  let target: URL | undefined;
+  try {
+    target = new URL(headers?.get("location") ?? "", `${ctx.baseUrl}/`);
+  } catch {
+    target = undefined;
+  }
+  if (target === undefined || (target.protocol !== "http:" && target.protocol !== "https:")) {
+    return `${ctx.baseUrl} answered with a redirect (${status}) Wisp does not follow. Check the wisp.baseUrl setting.`;
+  }
+  const root = `${target.origin}${target.pathname.replace(/\/(models|chat\/completions|completions|images\/generations)\/*$/, "")}`;
+  return `${ctx.baseUrl} redirects to ${redact(root, ctx.apiKey)} (${status}). If that is the server's API root, set wisp.baseUrl to it.`;
+}
+
 function retryAfter(headers: Headers | undefined): number | undefined {
   const ms = Number(headers?.get("retry-after-ms") ?? Number.NaN);
   if (Number.isFinite(ms) && ms >= 0) return ms;
   return parseRetryAfter(headers?.get("retry-after"));
 }
 
+/**
+ * Node's codes for a certificate it does not trust: a self-signed server, or a proxy or company CA
+ * that re-signs TLS (the usual cause behind a firewall) that the system's store does not hold.
+ */
+const untrustedCertificate = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+]);
+
 function unreachableError(error: APIConnectionError, ctx: ErrorContext): WispError {
+  const certificate = rootCause(error, (code) => untrustedCertificate.has(code));
+  if (certificate.code !== undefined) {
+    return new WispError(
+      "unreachable",
+      `Cannot reach ${ctx.baseUrl}: its TLS certificate is not trusted (${redact(certificate.message, ctx.apiKey)}). If a proxy or your organisation signs it, its CA must be in the system's trusted certificates, which VS Code uses with http.systemCertificates.`,
+    );
+  }
   const { code, message } = rootCause(error);
   const reason =
     code === "ECONNREFUSED"
@@ -128,14 +180,14 @@ function unreachableError(error: APIConnectionError, ctx: ErrorContext): WispErr
 
 /**
  * Node's fetch wraps the socket error a few levels deep (TypeError "fetch failed" -> cause ->
- * AggregateError): the first `E...` code on the way down, and the innermost message.
+ * AggregateError): the first code `wanted` (an `E...` one) on the way down, and the innermost message.
  */
-function rootCause(error: unknown): { code?: string; message: string } {
+function rootCause(error: unknown, wanted: (code: string) => boolean = (code) => code.startsWith("E")): { code?: string; message: string } {
   let message = error instanceof Error ? error.message : String(error);
   for (let current: unknown = error, depth = 0; current && depth < 6; depth++) {
     const record = current as { code?: unknown; cause?: unknown; errors?: unknown[]; message?: unknown };
     if (typeof record.message === "string" && record.message !== "") message = record.message;
-    if (typeof record.code === "string" && record.code.startsWith("E")) return { code: record.code, message };
+    if (typeof record.code === "string" && wanted(record.code)) return { code: record.code, message };
     current = record.cause ?? record.errors?.[0];
   }
   return { message };
@@ -147,10 +199,11 @@ function isTransportError(error: unknown): boolean {
 }
 
 function serverText(error: APIError, ctx: ErrorContext): string {
-  const detail = readErrorDetail(error.error);
+  // The SDK keeps the body's `error`, which some servers send as the message alone.
+  const detail = readErrorDetail({ error: error.error });
   // Without a JSON error body the SDK puts the raw text in the message, after the status.
   const raw = error.message.replace(/^\d{3} /, "");
-  const text = detail?.message ?? (raw === "status code (no body)" ? "no details given" : raw);
+  const text = detail?.message ?? (raw === "status code (no body)" ? "no details given" : (describeHtmlPage(raw) ?? raw));
   return redact(truncate(text), ctx.apiKey);
 }
 

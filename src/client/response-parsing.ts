@@ -27,7 +27,9 @@ export interface GeneratedImages {
 type Json = Record<string, unknown>;
 
 export function parseModelList(body: unknown): ModelInfo[] {
-  const data = asRecord(body, "the model list is not a JSON object").data;
+  let data = asRecord(body, "the model list is not a JSON object").data;
+  // Ollama's /v1/models with no model pulled yet: {"object": "list", "data": null}.
+  if (data === null) data = [];
   if (!Array.isArray(data)) throw new MalformedResponseError('the model list has no "data" array');
   return data.map((item) => {
     const model = asRecord(item, "a model entry is not an object");
@@ -64,7 +66,7 @@ export function parseChatChunk(chunk: unknown): ChatDelta | undefined {
   if (choice !== undefined) {
     const holder = choice.delta ?? choice.message;
     const record = holder === undefined ? undefined : asRecord(holder, "a choice has a bad delta");
-    const content = record === undefined ? "" : optionalString(record.content, '"content"');
+    const content = record === undefined ? "" : contentText(record.content);
     const toolCalls = record === undefined ? [] : toolCallDeltas(record.tool_calls);
     delta = toolCalls.length > 0 ? { content, toolCalls, ...finishOf(choice) } : withFinish({ content }, content, choice);
   }
@@ -91,6 +93,20 @@ function toolCallDeltas(value: unknown): ToolCallDelta[] {
       function: { ...(name === "" ? {} : { name }), arguments: argumentsText },
     };
   });
+}
+
+/**
+ * A message's content: a string, or (Mistral's reasoning models) a list of parts, whose text parts
+ * are the answer and whose thinking parts are left out, as reasoning_content is.
+ */
+function contentText(value: unknown): string {
+  if (!Array.isArray(value)) return optionalString(value, '"content"');
+  return value
+    .map((part) => {
+      const record = asRecord(part, "a content part is not an object");
+      return record.type === "text" ? optionalString(record.text, "content part's text") : "";
+    })
+    .join("");
 }
 
 function finishOf(choice: Json): { finishReason?: string } {

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { AgentChatRequest, ChatRequest, CompletionRequest, ImageRequest, ModelInfo } from "../core/api/types";
 import { parseBaseUrl, type BaseUrl } from "./base-url";
-import { toWispError, type ErrorContext } from "./error-mapping";
+import { refusesStreamOptions, toWispError, type ErrorContext } from "./error-mapping";
 import { RequestScope } from "./request-scope";
 import {
   isSeed,
@@ -13,8 +13,9 @@ import {
   type CompletionDelta,
   type GeneratedImages,
 } from "./response-parsing";
-import { readSseJson } from "./sse-json-reader";
+import { readJsonBody, readSseJson } from "./sse-json-reader";
 import { WispError } from "./wisp-error";
+import { WispSdk } from "./wisp-sdk";
 
 export interface ClientConfig {
   /** The API root, e.g. `http://127.0.0.1:8765/v1`. */
@@ -59,8 +60,8 @@ export class WispClient {
   /** `GET /models`. */
   listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
     return this.request(signal, undefined, this.timeoutMs, async (sdk, scope) => {
-      const body = await sdk.get<unknown>("/models", this.options(scope, this.timeoutMs, this.maxRetries));
-      return parseModelList(body);
+      const response = await sdk.get("/models", this.options(scope, this.timeoutMs, this.maxRetries)).asResponse();
+      return parseModelList(await readJsonBody(response, scope, this.timeoutMs));
     });
   }
 
@@ -77,12 +78,13 @@ export class WispClient {
   /** `POST /images/generations` asking for `b64_json`; returns the decoded image files. */
   generateImage(req: ImageRequest, signal?: AbortSignal): Promise<GeneratedImages> {
     return this.request(signal, req.model, this.imageTimeoutMs, async (sdk, scope) => {
-      const { data, response } = await sdk
-        .post<unknown>("/images/generations", {
+      const response = await sdk
+        .post("/images/generations", {
           ...this.options(scope, this.imageTimeoutMs, this.maxRetries),
           body: { ...req, response_format: "b64_json" },
         })
-        .withResponse();
+        .asResponse();
+      const data = await readJsonBody(response, scope, this.imageTimeoutMs);
       const header = Number(response.headers.get("x-wisp-seed") ?? Number.NaN);
       return parseImages(data, decodeBase64, isSeed(header) ? header : undefined);
     });
@@ -114,10 +116,19 @@ export class WispClient {
   ): AsyncGenerator<T, void, undefined> {
     const sdk = this.sdk(signal);
     const scope = new RequestScope(signal);
+    const post = (body: object) =>
+      sdk.post(path, { ...this.options(scope, this.timeoutMs, 0), body: { ...body, stream: true } }).asResponse() as unknown as Promise<Response>;
     try {
-      const response = (await sdk
-        .post(path, { ...this.options(scope, this.timeoutMs, 0), body: { ...req, stream: true } })
-        .asResponse()) as unknown as Response;
+      let response: Response;
+      try {
+        response = await post(req);
+      } catch (error) {
+        if (!("stream_options" in req) || !refusesStreamOptions(error)) throw error;
+        // Azure OpenAI before api-version 2024-09-01-preview, and gateways like it, refuse the
+        // field: the answer matters more than its token counts.
+        const { stream_options: _unsupported, ...rest } = req;
+        response = await post(rest);
+      }
       let finished = false;
       const payloads = readSseJson(response, scope, { idleMs: this.timeoutMs, completeWithoutDone: () => finished });
       for await (const payload of payloads) {
@@ -156,7 +167,7 @@ export class WispClient {
   private sdk(signal: AbortSignal | undefined): OpenAI {
     if (signal?.aborted && !("problem" in this.endpoint)) throw new WispError("cancelled", "The request was cancelled.");
     const { url, query, apiKey } = this.ready();
-    return new OpenAI({
+    return new WispSdk({
       apiKey,
       baseURL: url,
       // The SDK appends each path to baseURL: a query left in it would end up before the path.
@@ -168,6 +179,9 @@ export class WispClient {
       webhookSecret: null,
       // The SDK's logs can include request details; Wisp logs through its own redacting logger.
       logLevel: "off",
+      // A redirect followed turns a POST into a GET (301, 302) and drops the key on another
+      // origin (http to https): the server's 404 or 401 would be misread. It is reported instead.
+      fetchOptions: { redirect: "manual" },
     });
   }
 

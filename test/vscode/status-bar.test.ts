@@ -1,4 +1,6 @@
 import * as assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import * as vscode from "vscode";
 import type { WispApi } from "../../src/extension/extension";
 import { startModelsServer, type ModelsServer } from "../harness/models-server";
@@ -70,6 +72,29 @@ describe("Wisp status bar", () => {
       await workspace("completion.enabled", undefined);
       await workspace("nextEdit.enabled", undefined);
       for (const setting of ["completion.enabled", "nextEdit.enabled"]) await vscode.workspace.getConfiguration("wisp").update(setting, undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it("names where a base URL that redirects points, instead of following it to a 401 without the key", async () => {
+    // The server's move to another origin (as http:// to https:// is): a redirect followed there
+    // goes without the Authorization header.
+    const moved = server.baseUrl.replace("127.0.0.1", "localhost");
+    const redirecting = createServer((req, res) => {
+      res.writeHead(301, { location: `${new URL(moved).origin}${req.url ?? ""}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    try {
+      const received = server.authorizations.length;
+      await vscode.commands.executeCommand("wisp.setApiKey", key);
+      await setBaseUrl(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/v1`);
+      // The last check's state shows until this one ends (followed, the redirect ends as a rejected key).
+      const view = await waitFor("the check of the redirecting server", () => api.statusBar(), (v) => v.tooltip.includes("redirects to") || v.state === "bad-key");
+      assert.equal(view.state, "unreachable", view.tooltip);
+      assert.ok(view.tooltip.includes(`redirects to ${moved} (301)`), view.tooltip);
+      assert.equal(server.authorizations.length, received, "nothing reached the server redirected to");
+    } finally {
+      await new Promise<void>((resolve) => redirecting.close(() => resolve()));
     }
   });
 

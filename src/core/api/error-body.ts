@@ -21,11 +21,14 @@ export function makeErrorBody(
 }
 
 /**
- * Reads the `error` object from a parsed body (or the object itself), tolerating servers that
- * omit `type`, `param` or `code`. Undefined when there is no usable message.
+ * Reads the `error` object from a parsed body (or the object itself, or an `error` that is only
+ * its message), tolerating servers that omit `type`, `param` or `code`. Undefined when there is no usable message.
  */
 export function readErrorDetail(body: unknown): ApiErrorDetail | undefined {
-  const candidate = isRecord(body) && isRecord(body.error) ? body.error : body;
+  const inner = isRecord(body) ? body.error : undefined;
+  // Hugging Face's TGI and LM Studio send the message itself: {"error": "Input validation error: ..."}.
+  if (typeof inner === "string" && inner !== "") return { message: inner, type: "error", param: null, code: null };
+  const candidate = isRecord(inner) ? inner : body;
   if (!isRecord(candidate) || typeof candidate.message !== "string") return undefined;
   return {
     message: candidate.message,

@@ -13,7 +13,8 @@ export const SSE_DONE = "[DONE]";
 /**
  * Incremental SSE parser. Feed it bytes exactly as they arrive (split anywhere, even inside a
  * multi-byte UTF-8 character or between the CR and LF of a line ending); it returns the events
- * completed so far. Comments (`:` lines) and `retry:` are ignored.
+ * completed so far. Comments (`:` lines) and `retry:` are ignored; an `error:` line (llama.cpp's)
+ * is the data of an event of type "error".
  */
 export class SseParser {
   private readonly decoder = new TextDecoder("utf-8");
@@ -85,6 +86,11 @@ export class SseParser {
         break;
       case "event":
         this.eventType = value;
+        break;
+      case "error":
+        // Not SSE: llama.cpp's server reports a failure mid-stream as an `error: {...}` line.
+        this.eventType = "error";
+        this.data.push(value);
         break;
       case "id":
         if (!value.includes("\0")) this.lastId = value;

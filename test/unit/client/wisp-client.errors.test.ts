@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { WispClient } from "../../../src/client/wisp-client";
 import { WispError, type WispErrorKind } from "../../../src/client/wisp-error";
 import { LoopbackApi, collect, errorBody, refusedPort, sendJson } from "../../harness/loopback-api";
+import { TempDirs } from "../../harness/temp-dirs";
 
 const key = "sk-secret-abcdef123456";
 
@@ -94,6 +100,67 @@ describe("WispClient failures", () => {
     assert.match(error.message, /max_tokens must be positive/);
   });
 
+  it("reports a redirect with the API root it points to, following none (no key sent elsewhere, no POST turned GET)", async () => {
+    const elsewhere = await LoopbackApi.start();
+    try {
+      // An http-to-https style move to another origin, with the path kept.
+      api.handle((req, res) => {
+        res.writeHead(req.method === "GET" ? 301 : 308, { location: `http://localhost:${elsewhere.port}${req.path}` });
+        res.end();
+      });
+      const moved = await expectWispError(client.listModels(), "unreachable");
+      assert.equal(moved.message, `${api.baseUrl} redirects to http://localhost:${elsewhere.port}/v1 (301). If that is the server's API root, set wisp.baseUrl to it.`);
+      const movedChat = await expectWispError(chat(client), "unreachable");
+      assert.match(movedChat.message, new RegExp(`redirects to http://localhost:${elsewhere.port}/v1 \\(308\\)`));
+      // A proxy's sign-in page: its query (a token) is not repeated.
+      api.handle((_req, res) => {
+        res.writeHead(302, { location: "https://sso.example.com/login?state=s3cr3t-state" });
+        res.end();
+      });
+      const signIn = await expectWispError(chat(client), "unreachable");
+      assert.match(signIn.message, /redirects to https:\/\/sso\.example\.com\/login \(302\)/);
+      assert.ok(!signIn.message.includes("s3cr3t"));
+      assert.equal(elsewhere.requests.length, 0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("reads vLLM's error bodies, the error object itself: a missing model is named as such, a refusal says why", async () => {
+    // vLLM's (and SGLang's) ErrorResponse: no "error" wrapper.
+    const vllm = (message: string, type: string, code: number) => ({ object: "error", message, type, param: null, code });
+    api.handle((_req, res) => sendJson(res, 404, vllm("The model `tiny-chat` does not exist.", "NotFoundError", 404)));
+    const missing = await expectWispError(chat(client), "unknown-model");
+    assert.match(missing.message, /The model "tiny-chat" is not available on .*\(The model `tiny-chat` does not exist\.\)$/);
+    const tooLong = "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.";
+    api.handle((_req, res) => sendJson(res, 400, vllm(tooLong, "BadRequestError", 400)));
+    const refused = await expectWispError(chat(client), "bad-request");
+    assert.equal(refused.message, `${api.baseUrl} refused the request (400): ${tooLong}`);
+  });
+
+  it("reads an error sent as its message alone (Hugging Face TGI's {\"error\": \"...\"}), in a status or mid-stream", async () => {
+    const tgi = { error: "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096", error_type: "validation" };
+    api.handle((_req, res) => sendJson(res, 422, tgi));
+    const refused = await expectWispError(chat(client), "bad-request");
+    assert.equal(refused.message, `${api.baseUrl} refused the request (422): ${tgi.error}`);
+    api.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`data: ${JSON.stringify(tgi)}\n\n`);
+    });
+    const failed = await expectWispError(chat(client), "server");
+    assert.equal(failed.message, `The server at ${api.baseUrl} reported an error: ${tgi.error}`);
+  });
+
+  it("reports the error of a 200 answer that carries only one (LM Studio on a path it does not serve)", async () => {
+    // LM Studio's words for /models and /chat/completions under a base URL without /v1.
+    const lmStudio = (path: string) => ({ error: `Unexpected endpoint or method. (${path}). Returning 200 anyway` });
+    api.handle((req, res) => sendJson(res, 200, lmStudio(`${req.method} ${req.path}`)));
+    const listing = await expectWispError(client.listModels(), "server");
+    assert.equal(listing.message, `The server at ${api.baseUrl} reported an error: Unexpected endpoint or method. (GET /v1/models). Returning 200 anyway`);
+    const chatting = await expectWispError(chat(client), "server");
+    assert.match(chatting.message, /reported an error: Unexpected endpoint or method\. \(POST \/v1\/chat\/completions\)/);
+  });
+
   // The date is made when the test runs: made when the file loads, a slow run would age it.
   for (const [name, header, expectedMs] of [
     ["seconds", () => "7", 7000],
@@ -151,6 +218,26 @@ describe("WispClient failures", () => {
     assert.ok(error.message.includes(baseUrl), error.message);
   });
 
+  it("says a server's certificate is not trusted (self-signed, or a proxy's that re-signs TLS), not to check the base URL", async () => {
+    const dirs = new TempDirs();
+    const dir = dirs.make("tls");
+    // A certificate made for this test: nothing the system trusts signed it.
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=localhost"], { stdio: "ignore" });
+    const tls = createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (_req, res) => sendJson(res, 200, { data: [] }));
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `https://localhost:${(tls.address() as AddressInfo).port}/v1`;
+      const error = await expectWispError(new WispClient({ baseUrl, apiKey: key }).listModels(), "unreachable");
+      assert.equal(
+        error.message,
+        `Cannot reach ${baseUrl}: its TLS certificate is not trusted (self-signed certificate). If a proxy or your organisation signs it, its CA must be in the system's trusted certificates, which VS Code uses with http.systemCertificates.`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+      dirs.removeAll();
+    }
+  });
+
   it("maps a base URL that is not http(s) to unreachable, before any request", async () => {
     const error = await expectWispError(new WispClient({ baseUrl: "localhost:8765", apiKey: key }).listModels(), "unreachable");
     assert.match(error.message, /wisp\.baseUrl/);
@@ -169,6 +256,41 @@ describe("WispClient failures", () => {
     await expectWispError(quick.listModels(), "timeout");
     await expectWispError(chat(quick), "timeout");
     await Promise.all(api.requests.map((r) => r.closed));
+  });
+
+  it("times out a JSON answer that stalls after its headers (models, a chat answered whole, images), and closes the connection", async () => {
+    api.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"object": "list", "data": [');
+      // ...and then never another byte.
+    });
+    const quick = new WispClient({ baseUrl: api.baseUrl, apiKey: key, timeoutMs: 150, imageTimeoutMs: 150 });
+    await expectWispError(quick.listModels(), "timeout");
+    await expectWispError(chat(quick), "timeout");
+    await expectWispError(quick.generateImage({ model: "tiny-sd", prompt: "a cat" }), "timeout");
+    assert.equal(api.requests.length, 3);
+    await Promise.all(api.requests.map((r) => r.closed));
+  });
+
+  it("says a proxy's or sign-in HTML page is in the way, without its markup (an error status, a listing, a stream)", async () => {
+    const page = (title: string) =>
+      `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>nginx/1.18.0</center></body></html>`;
+    const html = (status: number, title: string) => (_req: unknown, res: import("node:http").ServerResponse) => {
+      res.writeHead(status, { "content-type": "text/html; charset=utf-8" });
+      res.end(page(title));
+    };
+    api.handle(html(502, "502 Bad Gateway"));
+    const gateway = await expectWispError(chat(client), "server");
+    assert.equal(
+      gateway.message,
+      `The server at ${api.baseUrl} failed (502): an HTML page titled "502 Bad Gateway", not the API's answer (a proxy, gateway or sign-in page is in the way)`,
+    );
+    api.handle(html(200, "Sign in - Corp SSO"));
+    const listing = await expectWispError(client.listModels(), "malformed");
+    assert.match(listing.message, /: an HTML page titled "Sign in - Corp SSO", not the API's answer/);
+    const streaming = await expectWispError(chat(client), "malformed");
+    assert.match(streaming.message, /: an HTML page titled "Sign in - Corp SSO", not the API's answer/);
+    for (const error of [gateway, listing, streaming]) assert.ok(!error.message.includes("<"), error.message);
   });
 
   it("maps a JSON body that is not JSON to malformed", async () => {

@@ -45,6 +45,11 @@ describe("WispClient models and images", () => {
     assert.deepEqual(await client.listModels(), [{ id: "llama3", object: "model", created: 0, owned_by: "" }]);
   });
 
+  it("reads Ollama's list with no model pulled yet (data: null) as no models", async () => {
+    api.handle((_req, res) => sendJson(res, 200, { object: "list", data: null }));
+    assert.deepEqual(await client.listModels(), []);
+  });
+
   it("reads each model's context window the way servers report it (Wisp and hosted, vLLM, llama.cpp)", async () => {
     api.handle((_req, res) =>
       sendJson(res, 200, {

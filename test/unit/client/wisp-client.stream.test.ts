@@ -88,6 +88,58 @@ describe("WispClient streams", () => {
     assert.deepEqual(deltas, [{ text: "ok", finishReason: "stop" }]);
   });
 
+  it("shows the text parts of content sent as a list of parts (Mistral's reasoning models), not their thinking", async () => {
+    const withContent = (content: unknown) => ({ ...chatChunk(undefined), choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    api.handle((_req, res) => {
+      startSse(res);
+      res.end(
+        sseText([
+          withContent([{ type: "thinking", thinking: [{ type: "text", text: "The user greets me." }] }]),
+          withContent([{ type: "text", text: "Hel" }]),
+          withContent("lo"),
+          chatChunk(undefined, "stop"),
+        ]),
+      );
+    });
+    const deltas = await collect(client.streamChat({ model: "magistral", messages: [] }));
+    assert.deepEqual(deltas, [{ content: "Hel" }, { content: "lo" }, { content: "", finishReason: "stop" }]);
+  });
+
+  it("ends at a [DONE] padded with spaces, taking nothing after it", async () => {
+    api.handle((_req, res) => {
+      startSse(res);
+      res.end(`${sseText([chatChunk("ok", "stop")], "\r\n", false)}data:  [DONE]  \r\n\r\ndata: {"not": "read"}\r\n\r\n`);
+    });
+    const deltas = await collect(client.streamChat({ model: "tiny", messages: [] }));
+    assert.deepEqual(deltas, [{ content: "ok", finishReason: "stop" }]);
+  });
+
+  it("asks again without stream_options where the server refuses the field (Azure OpenAI before api-version 2024-09-01-preview)", async () => {
+    api.handle((req, res) => {
+      const body = JSON.parse(req.body) as Record<string, unknown>;
+      if ("stream_options" in body) {
+        sendJson(res, 400, { error: { code: null, message: "Unrecognized request argument supplied: stream_options", param: null, type: "invalid_request_error" } });
+        return;
+      }
+      startSse(res);
+      res.end(sseText([chatChunk("hello"), chatChunk(undefined, "stop")]));
+    });
+    const messages = [{ role: "user" as const, content: "hi" }];
+    const deltas = await collect(client.streamChat({ model: "tiny", messages, stream_options: { include_usage: true } }));
+    assert.deepEqual(deltas, [{ content: "hello" }, { content: "", finishReason: "stop" }]);
+    assert.equal(api.requests.length, 2);
+    assert.deepEqual(JSON.parse(api.last.body), { model: "tiny", messages, stream: true });
+  });
+
+  it("does not ask again for a refusal that is not about stream_options", async () => {
+    api.handle((_req, res) => sendJson(res, 400, { error: { message: "messages: stream_options was fine, but the role 'bot' is unknown", type: "invalid_request_error" } }));
+    await assert.rejects(
+      collect(client.streamChat({ model: "tiny", messages: [], stream_options: { include_usage: true } })),
+      (e: unknown) => e instanceof WispError && e.kind === "bad-request",
+    );
+    assert.equal(api.requests.length, 1);
+  });
+
   it("takes a whole JSON answer from a server that ignores stream: true", async () => {
     api.handle((_req, res) =>
       sendJson(res, 200, {
@@ -223,4 +275,29 @@ describe("WispClient streams", () => {
       return true;
     });
   });
+
+  for (const [name, errorEvent] of [
+    // llama.cpp's server, then [DONE] as after any stream: the answer looked complete, cut short.
+    ["llama.cpp's error: line", 'error: {"code":500,"message":"the request exceeds the available context size","type":"server_error"}\n\ndata: [DONE]\n\n'],
+    ["an event: error", 'event: error\ndata: {"message":"the request exceeds the available context size","type":"overloaded_error"}\n\n'],
+    ["an event: error with plain text", "event: error\ndata: the request exceeds the available context size\n\n"],
+  ] as const) {
+    it(`reports ${name} sent mid-stream with the server's message, not as the answer's end`, async () => {
+      api.handle((_req, res) => {
+        startSse(res);
+        res.end(`${sseText([chatChunk("par")], "\n", false)}${errorEvent}`);
+      });
+      const seen: string[] = [];
+      const failure = (async () => {
+        for await (const delta of client.streamChat({ model: "tiny", messages: [] })) seen.push(delta.content);
+      })();
+      await assert.rejects(failure, (e: unknown) => {
+        assert.ok(e instanceof WispError);
+        assert.equal(e.kind, "server");
+        assert.match(e.message, /reported an error: the request exceeds the available context size$/);
+        return true;
+      });
+      assert.deepEqual(seen, ["par"]);
+    });
+  }
 });

@@ -22,8 +22,17 @@ describe("error bodies", () => {
     });
   });
 
+  it("reads an error that is its message alone (Hugging Face TGI, LM Studio)", () => {
+    assert.deepEqual(readErrorDetail({ error: "Input validation error", error_type: "validation" }), {
+      message: "Input validation error",
+      type: "error",
+      param: null,
+      code: null,
+    });
+  });
+
   it("is undefined when there is no message", () => {
-    for (const body of [undefined, null, "text", { error: "str" }, { error: { type: "x" } }, { detail: "fastapi" }]) {
+    for (const body of [undefined, null, "text", { error: "" }, { error: { type: "x" } }, { detail: "fastapi" }]) {
       assert.equal(readErrorDetail(body), undefined, JSON.stringify(body));
     }
   });

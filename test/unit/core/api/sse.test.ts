@@ -64,6 +64,14 @@ describe("SseParser", () => {
     assert.deepEqual(parseWhole(":one\n:two\n\nfoo: bar\n\nevent: x\n\n"), []);
   });
 
+  it("delivers llama.cpp's error: line as the data of an event of type error", () => {
+    assert.deepEqual(parseWhole('data: {"a":1}\n\nerror: {"message":"boom"}\n\ndata: [DONE]\n\n'), [
+      { event: "message", data: '{"a":1}' },
+      { event: "error", data: '{"message":"boom"}' },
+      { event: "message", data: SSE_DONE },
+    ]);
+  });
+
   it("delivers a last event that lacks its blank line, or even its newline, at the end", () => {
     assert.deepEqual(parseWhole("data: [DONE]\n"), [{ event: "message", data: SSE_DONE }]);
     assert.deepEqual(parseWhole("data: [DONE]"), [{ event: "message", data: SSE_DONE }]);
