@@ -401,6 +401,28 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     }
   });
 
+  it("agents.md in lower case is the project's rules, as it is on macOS and Windows, and /init adds its sections to it instead of drafting a second AGENTS.md", async () => {
+    write("agents.md", "# Rules\n\nAnswer in haiku.\n");
+    try {
+      server.queue({ text: "Greets, it does." });
+      await sendAndWait("What does hello.ts do?");
+      assert.match(String(lastRequest().messages[0]!.content), /\n\nProject rules from agents\.md:\n# Rules\n\nAnswer in haiku\./);
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+      const sessions = () => api.edit.sessions().filter((s) => /\/agents\.md$/i.test(s.uri));
+      await send("/init");
+      await waitFor("the draft under review", sessions, (s) => s.length === 1 && s[0]!.state === "reviewing");
+      assert.match(sessions()[0]!.uri, /\/agents\.md$/, "the sections go into the file there is");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      const text = await waitFor("agents.md saved", () => readFileSync(abs("agents.md"), "utf8"), (t) => t.includes("\n## "));
+      assert.match(text, /^# Rules\n\nAnswer in haiku\.\n\n## /);
+      assert.equal(existsSync(abs("AGENTS.md")), false, "no second file");
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      rmSync(abs("agents.md"), { force: true });
+    }
+  });
+
   it("/compact sends the summary request, replaces the conversation with the summary, and the next question goes on from it; near the context it compacts by itself", async () => {
     server.queue({ text: "Use hello(name)." }, { text: "It returns a string." });
     await sendAndWait("How do I greet someone?");

@@ -1,23 +1,30 @@
 import { readdir } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { RuleFile } from "../../core/agent/agent-prompt";
+import { agentsFileIn, agentsFileName } from "../../core/agent/agents-file-name";
 import { readTextFile } from "../context/text-files";
 
 /** A rules file larger than this is no set of rules: left out. */
 const maxRulesBytes = 256 * 1024;
 
 /**
- * The project's rules for the agent, root first: AGENTS.md, Copilot's instructions file,
+ * The project's rules for the agent, root first: AGENTS.md (agents.md …), Copilot's instructions file,
  * .wisp/rules/*.md. Read at each task, so an edit of them counts at once; from a local disk with
  * node:fs (the editor's file service took a round trip per file, 70-600 ms in all on a busy
  * machine, before a task's first request).
  */
 export async function loadRules(root: vscode.Uri): Promise<RuleFile[]> {
-  const paths = ["AGENTS.md", ".github/copilot-instructions.md"];
+  const paths = [(await agentsFile(root)) ?? agentsFileName, ".github/copilot-instructions.md"];
   const entries = await listFolder(vscode.Uri.joinPath(root, ".wisp", "rules"));
   paths.push(...entries.filter(([name, type]) => type === vscode.FileType.File && name.endsWith(".md")).map(([name]) => `.wisp/rules/${name}`).sort());
   const texts = await Promise.all(paths.map((path) => readText(vscode.Uri.joinPath(root, path))));
   return paths.flatMap((path, i) => (texts[i]?.trim() ? [{ path, text: texts[i]! }] : []));
+}
+
+/** The name of a folder's AGENTS.md, whatever its case (agents-file-name.ts); undefined: none. */
+export async function agentsFile(folder: vscode.Uri): Promise<string | undefined> {
+  // By name only: an AGENTS.md that is a link (to CLAUDE.md, say) counts.
+  return agentsFileIn((await listFolder(folder)).map(([name]) => name));
 }
 
 async function listFolder(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
