@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { quickActions } from "../../src/core/chat/prompt";
@@ -420,6 +420,30 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     } finally {
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       rmSync(abs("agents.md"), { force: true });
+    }
+  });
+
+  it("a rules file that links to a sensitive file (AGENTS.md -> .env) is left out: the secrets do not go with an Ask question or an agent task", async () => {
+    write(".env", "API_KEY=sk-live-rules-secret\n");
+    symlinkSync(".env", abs("AGENTS.md"));
+    write(".github/copilot-instructions.md", "Prices are in cents.\n");
+    try {
+      server.queue({ text: "It greets." });
+      await sendAndWait("What does hello.ts do?");
+      const ask = String(lastRequest().messages[0]!.content);
+      assert.match(ask, /Project rules from \.github\/copilot-instructions\.md:\nPrices are in cents\./, "the other rules still go");
+      assert.doesNotMatch(ask, /sk-live-rules-secret/);
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+      await api.chat.fromView({ type: "setMode", mode: "agent" });
+      server.queue({ text: "Nothing to do." });
+      await sendAndWait("Tidy up hello.ts");
+      const task = String(lastRequest().messages[0]!.content);
+      assert.match(task, /Project rules from \.github\/copilot-instructions\.md:\nPrices are in cents\./);
+      assert.doesNotMatch(task, /sk-live-rules-secret/);
+      await ended();
+    } finally {
+      for (const path of ["AGENTS.md", ".env", ".github/copilot-instructions.md"]) rmSync(abs(path), { force: true });
     }
   });
 

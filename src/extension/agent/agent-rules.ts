@@ -11,13 +11,14 @@ const maxRulesBytes = 256 * 1024;
  * The project's rules for the agent, root first: AGENTS.md (agents.md …), Copilot's instructions file,
  * .wisp/rules/*.md. Read at each task, so an edit of them counts at once; from a local disk with
  * node:fs (the editor's file service took a round trip per file, 70-600 ms in all on a busy
- * machine, before a task's first request).
+ * machine, before a task's first request). A rules file that is a sensitive file, or a link to
+ * one (AGENTS.md -> .env), is left out: its text would go to the model unasked.
  */
-export async function loadRules(root: vscode.Uri): Promise<RuleFile[]> {
+export async function loadRules(root: vscode.Uri, isSensitive: (uri: vscode.Uri) => boolean): Promise<RuleFile[]> {
   const paths = [(await agentsFile(root)) ?? agentsFileName, ".github/copilot-instructions.md"];
   const entries = await listFolder(vscode.Uri.joinPath(root, ".wisp", "rules"));
   paths.push(...entries.filter(([name, type]) => type === vscode.FileType.File && name.endsWith(".md")).map(([name]) => `.wisp/rules/${name}`).sort());
-  const texts = await Promise.all(paths.map((path) => readText(vscode.Uri.joinPath(root, path))));
+  const texts = await Promise.all(paths.map((path) => vscode.Uri.joinPath(root, path)).map((uri) => (isSensitive(uri) ? undefined : readText(uri))));
   return paths.flatMap((path, i) => (texts[i]?.trim() ? [{ path, text: texts[i]! }] : []));
 }
 

@@ -172,6 +172,8 @@ export class EditTools {
       const name = await agentsFile(this.deps.ws.uri(folder));
       if (name === undefined) continue;
       const agents = `${folder}/${name}`;
+      // A link to a sensitive file (AGENTS.md -> .env) is no set of rules to send unasked.
+      if (this.deps.ws.isSensitivePath(agents)) continue;
       const rules = await this.deps.ws.text(this.deps.ws.uri(agents));
       if (rules.kind !== "text") continue;
       if (this.rulesShown.has(agents)) return "";

@@ -114,7 +114,7 @@ export class ChatCustomization implements vscode.Disposable {
     const question = chat.turns.findLast((t) => t.role === "user");
     const paths = question ? pathsInPlay(question) : [];
     const names = folderNames();
-    const rules = this.deps.settings.value.agent.rules ? await rulesOf(this.ruleFolders(paths), names) : [];
+    const rules = this.deps.settings.value.agent.rules ? await rulesOf(this.ruleFolders(paths), names, (uri) => this.deps.context.sensitive.isSensitive(uri)) : [];
     const all = this.deps.files.instructions();
     const applying = question ? instructionsFor(all, paths, names) : [];
     const linked = instructionsLinkedBy(rules, all, names).filter((file) => !applying.includes(file));
@@ -325,7 +325,7 @@ export class ChatCustomization implements vscode.Disposable {
 }
 
 /** The rules of each folder, named as the chat names files (`beta/AGENTS.md` with several folders). */
-async function rulesOf(folders: readonly vscode.WorkspaceFolder[], names: readonly string[]): Promise<RuleFile[]> {
-  const read = await Promise.all(folders.map(async (folder) => (await loadRules(folder.uri)).map((rule) => ({ ...rule, path: workspacePathOf(names, folder.index, rule.path) }))));
+async function rulesOf(folders: readonly vscode.WorkspaceFolder[], names: readonly string[], isSensitive: (uri: vscode.Uri) => boolean): Promise<RuleFile[]> {
+  const read = await Promise.all(folders.map(async (folder) => (await loadRules(folder.uri, isSensitive)).map((rule) => ({ ...rule, path: workspacePathOf(names, folder.index, rule.path) }))));
   return read.flat();
 }
