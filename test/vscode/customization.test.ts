@@ -447,6 +447,20 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     }
   });
 
+  it("a rules file of .wisp/rules that is a link (to rules shared with another tool) goes with a question, as a plain one does", async () => {
+    write("docs/shared-rules.md", "Prefer small functions.\n");
+    mkdirSync(abs(".wisp/rules"), { recursive: true });
+    symlinkSync("../../docs/shared-rules.md", abs(".wisp/rules/shared.md"));
+    try {
+      server.queue({ text: "Small it is." });
+      await sendAndWait("How long should hello.ts's functions be?");
+      assert.match(String(lastRequest().messages[0]!.content), /\n\nProject rules from \.wisp\/rules\/shared\.md:\nPrefer small functions\./);
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    } finally {
+      for (const path of [".wisp", "docs/shared-rules.md"]) rmSync(abs(path), { recursive: true, force: true });
+    }
+  });
+
   it("/compact sends the summary request, replaces the conversation with the summary, and the next question goes on from it; near the context it compacts by itself", async () => {
     server.queue({ text: "Use hello(name)." }, { text: "It returns a string." });
     await sendAndWait("How do I greet someone?");

@@ -1,4 +1,5 @@
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { RuleFile } from "../../core/agent/agent-prompt";
 import { agentsFileIn, agentsFileName } from "../../core/agent/agents-file-name";
@@ -17,7 +18,7 @@ const maxRulesBytes = 256 * 1024;
 export async function loadRules(root: vscode.Uri, isSensitive: (uri: vscode.Uri) => boolean): Promise<RuleFile[]> {
   const paths = [(await agentsFile(root)) ?? agentsFileName, ".github/copilot-instructions.md"];
   const entries = await listFolder(vscode.Uri.joinPath(root, ".wisp", "rules"));
-  paths.push(...entries.filter(([name, type]) => type === vscode.FileType.File && name.endsWith(".md")).map(([name]) => `.wisp/rules/${name}`).sort());
+  paths.push(...entries.filter(([name, type]) => type & vscode.FileType.File && name.endsWith(".md")).map(([name]) => `.wisp/rules/${name}`).sort());
   const texts = await Promise.all(paths.map((path) => vscode.Uri.joinPath(root, path)).map((uri) => (isSensitive(uri) ? undefined : readText(uri))));
   return paths.flatMap((path, i) => (texts[i]?.trim() ? [{ path, text: texts[i]! }] : []));
 }
@@ -31,7 +32,13 @@ export async function agentsFile(folder: vscode.Uri): Promise<string | undefined
 async function listFolder(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
   if (uri.scheme === "file") {
     const entries = await readdir(uri.fsPath, { withFileTypes: true }).catch(() => []);
-    return entries.map((e) => [e.name, e.isFile() ? vscode.FileType.File : e.isDirectory() ? vscode.FileType.Directory : vscode.FileType.Unknown]);
+    // A link is the kind of what it leads to, as the editor's file service says (File | SymbolicLink): a linked rules file counts.
+    const kind = async (e: (typeof entries)[number]): Promise<vscode.FileType> => {
+      if (!e.isSymbolicLink()) return e.isFile() ? vscode.FileType.File : e.isDirectory() ? vscode.FileType.Directory : vscode.FileType.Unknown;
+      const target = await stat(join(uri.fsPath, e.name)).catch(() => undefined);
+      return vscode.FileType.SymbolicLink | (target?.isFile() ? vscode.FileType.File : target?.isDirectory() ? vscode.FileType.Directory : vscode.FileType.Unknown);
+    };
+    return Promise.all(entries.map(async (e): Promise<[string, vscode.FileType]> => [e.name, await kind(e)]));
   }
   return vscode.workspace.fs.readDirectory(uri).then(
     (list) => list,
