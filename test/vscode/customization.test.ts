@@ -199,6 +199,38 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await sendAndWait("/broken");
   });
 
+  it("a prompt file edited and not saved runs as its editor shows it, its problems show as it is typed, and closing it unsaved brings back the disk's", async () => {
+    // Unsaved is what this is about: code-server may save by itself.
+    const files = vscode.workspace.getConfiguration("files");
+    await files.update("autoSave", "off", vscode.ConfigurationTarget.Global);
+    const uri = vscode.Uri.file(abs(".github/prompts/draft.prompt.md"));
+    // Created in VS Code, as a user does (a file written behind its back may reach Wisp's watcher late).
+    const create = new vscode.WorkspaceEdit();
+    create.createFile(uri, { overwrite: true, contents: new TextEncoder().encode("---\ndescription: Draft\n---\nSay the old words.\n") });
+    assert.ok(await vscode.workspace.applyEdit(create));
+    await waitFor("offered", () => state().commands.map((c) => c.name), (names) => names.includes("draft"), watched);
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    try {
+      assert.ok(await editor.edit((edit) => edit.replace(new vscode.Range(3, 0, 3, 18), "Say the new words.")));
+      assert.ok(editor.document.isDirty);
+      server.queue({ text: "New words." });
+      await sendAndWait("/draft");
+      assert.equal((lastRequest().messages.at(-1) as ChatMessage).content, "Say the new words.");
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+      assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(2, 0), "colour: blue\n")));
+      await waitFor("the warning, unsaved", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 1 && /colour/.test(d[0]!.message));
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    }
+    await waitFor("the disk's file again", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 0);
+    server.queue({ text: "Old words." });
+    await sendAndWait("/draft");
+    assert.equal((lastRequest().messages.at(-1) as ChatMessage).content, "Say the old words.");
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    await files.update("autoSave", undefined, vscode.ConfigurationTarget.Global);
+  });
+
   it("a custom agent is in the switch, its request carries only its tools and its instructions, a call outside them is refused, and its handoff shows", async () => {
     write(
       ".github/agents/reviewer.agent.md",

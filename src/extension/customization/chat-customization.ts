@@ -145,6 +145,8 @@ export class ChatCustomization implements vscode.Disposable {
   /** A message typed in the prompt box: a `/` command, a task in agent mode, or a question. */
   async send(text: string): Promise<void> {
     const command = parseSlashCommand(text);
+    // A prompt file being edited runs as it is in its editor, even in the moment after a keystroke.
+    if (command) await this.deps.files.current();
     if (command && (isBuiltInCommand(command.name) || this.deps.files.prompt(command.name))) return this.runCommand(command.name, command.argument);
     return this.sendInMode(text);
   }
