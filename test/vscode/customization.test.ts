@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { quickActions } from "../../src/core/chat/prompt";
@@ -197,6 +197,38 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     await waitFor("the warning alone", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 1 && d[0]!.severity === vscode.DiagnosticSeverity.Warning, watched);
     server.queue({ text: "Done." });
     await sendAndWait("/broken");
+  });
+
+  it("a prompt file edited and not saved runs as its editor shows it, its problems show as it is typed, and closing it unsaved brings back the disk's", async () => {
+    // Unsaved is what this is about: code-server may save by itself.
+    const files = vscode.workspace.getConfiguration("files");
+    await files.update("autoSave", "off", vscode.ConfigurationTarget.Global);
+    const uri = vscode.Uri.file(abs(".github/prompts/draft.prompt.md"));
+    // Created in VS Code, as a user does (a file written behind its back may reach Wisp's watcher late).
+    const create = new vscode.WorkspaceEdit();
+    create.createFile(uri, { overwrite: true, contents: new TextEncoder().encode("---\ndescription: Draft\n---\nSay the old words.\n") });
+    assert.ok(await vscode.workspace.applyEdit(create));
+    await waitFor("offered", () => state().commands.map((c) => c.name), (names) => names.includes("draft"), watched);
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    try {
+      assert.ok(await editor.edit((edit) => edit.replace(new vscode.Range(3, 0, 3, 18), "Say the new words.")));
+      assert.ok(editor.document.isDirty);
+      server.queue({ text: "New words." });
+      await sendAndWait("/draft");
+      assert.equal((lastRequest().messages.at(-1) as ChatMessage).content, "Say the new words.");
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+      assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(2, 0), "colour: blue\n")));
+      await waitFor("the warning, unsaved", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 1 && /colour/.test(d[0]!.message));
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    }
+    await waitFor("the disk's file again", () => vscode.languages.getDiagnostics(uri), (d) => d.length === 0);
+    server.queue({ text: "Old words." });
+    await sendAndWait("/draft");
+    assert.equal((lastRequest().messages.at(-1) as ChatMessage).content, "Say the old words.");
+    await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    await files.update("autoSave", undefined, vscode.ConfigurationTarget.Global);
   });
 
   it("a custom agent is in the switch, its request carries only its tools and its instructions, a call outside them is refused, and its handoff shows", async () => {
@@ -398,6 +430,66 @@ describe("Customization files: prompt files, custom agents, Plan, scoped instruc
     } finally {
       await vscode.workspace.getConfiguration("wisp.agent").update("rules", undefined, vscode.ConfigurationTarget.Global);
       for (const path of ["AGENTS.md", ".github/copilot-instructions.md"]) rmSync(abs(path), { force: true });
+    }
+  });
+
+  it("agents.md in lower case is the project's rules, as it is on macOS and Windows, and /init adds its sections to it instead of drafting a second AGENTS.md", async () => {
+    write("agents.md", "# Rules\n\nAnswer in haiku.\n");
+    try {
+      server.queue({ text: "Greets, it does." });
+      await sendAndWait("What does hello.ts do?");
+      assert.match(String(lastRequest().messages[0]!.content), /\n\nProject rules from agents\.md:\n# Rules\n\nAnswer in haiku\./);
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+      const sessions = () => api.edit.sessions().filter((s) => /\/agents\.md$/i.test(s.uri));
+      await send("/init");
+      await waitFor("the draft under review", sessions, (s) => s.length === 1 && s[0]!.state === "reviewing");
+      assert.match(sessions()[0]!.uri, /\/agents\.md$/, "the sections go into the file there is");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      const text = await waitFor("agents.md saved", () => readFileSync(abs("agents.md"), "utf8"), (t) => t.includes("\n## "));
+      assert.match(text, /^# Rules\n\nAnswer in haiku\.\n\n## /);
+      assert.equal(existsSync(abs("AGENTS.md")), false, "no second file");
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      rmSync(abs("agents.md"), { force: true });
+    }
+  });
+
+  it("a rules file that links to a sensitive file (AGENTS.md -> .env) is left out: the secrets do not go with an Ask question or an agent task", async () => {
+    write(".env", "API_KEY=sk-live-rules-secret\n");
+    symlinkSync(".env", abs("AGENTS.md"));
+    write(".github/copilot-instructions.md", "Prices are in cents.\n");
+    try {
+      server.queue({ text: "It greets." });
+      await sendAndWait("What does hello.ts do?");
+      const ask = String(lastRequest().messages[0]!.content);
+      assert.match(ask, /Project rules from \.github\/copilot-instructions\.md:\nPrices are in cents\./, "the other rules still go");
+      assert.doesNotMatch(ask, /sk-live-rules-secret/);
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+
+      await api.chat.fromView({ type: "setMode", mode: "agent" });
+      server.queue({ text: "Nothing to do." });
+      await sendAndWait("Tidy up hello.ts");
+      const task = String(lastRequest().messages[0]!.content);
+      assert.match(task, /Project rules from \.github\/copilot-instructions\.md:\nPrices are in cents\./);
+      assert.doesNotMatch(task, /sk-live-rules-secret/);
+      await ended();
+    } finally {
+      for (const path of ["AGENTS.md", ".env", ".github/copilot-instructions.md"]) rmSync(abs(path), { force: true });
+    }
+  });
+
+  it("a rules file of .wisp/rules that is a link (to rules shared with another tool) goes with a question, as a plain one does", async () => {
+    write("docs/shared-rules.md", "Prefer small functions.\n");
+    mkdirSync(abs(".wisp/rules"), { recursive: true });
+    symlinkSync("../../docs/shared-rules.md", abs(".wisp/rules/shared.md"));
+    try {
+      server.queue({ text: "Small it is." });
+      await sendAndWait("How long should hello.ts's functions be?");
+      assert.match(String(lastRequest().messages[0]!.content), /\n\nProject rules from \.wisp\/rules\/shared\.md:\nPrefer small functions\./);
+      await waitFor("answered", () => state().streaming, (streaming) => !streaming);
+    } finally {
+      for (const path of [".wisp", "docs/shared-rules.md"]) rmSync(abs(path), { recursive: true, force: true });
     }
   });
 

@@ -48,12 +48,12 @@ export function agentSystemPrompt(input: AgentPromptInput): string {
 }
 
 /**
- * Where an AGENTS.md for a file may be, nearest first (its own folder, then each one up), below
- * the root: the root's is in the system prompt already.
+ * The folders an AGENTS.md for a file may be in, nearest first (its own folder, then each one
+ * up), below the root: the root's is in the system prompt already.
  */
-export function agentsFileCandidates(path: string): string[] {
+export function agentsFileFolders(path: string): string[] {
   const parts = path.split("/").slice(0, -1);
-  const candidates: string[] = [];
-  for (let depth = parts.length; depth > 0; depth--) candidates.push(`${parts.slice(0, depth).join("/")}/AGENTS.md`);
-  return candidates;
+  const folders: string[] = [];
+  for (let depth = parts.length; depth > 0; depth--) folders.push(parts.slice(0, depth).join("/"));
+  return folders;
 }

@@ -5,6 +5,7 @@
  */
 import { readFields, type FileFormat, type Handoff } from "./file-fields";
 import { parseFrontMatter, type FileProblem } from "./front-matter";
+import { resolveToolReferences, withReferencedTools } from "./tool-references";
 
 export interface CustomAgent {
   /** Its name in the switch and in `agent:` fields. */
@@ -45,7 +46,9 @@ export function parseCustomAgent(fileName: string, source: string, text: string)
   const front = parseFrontMatter(text);
   const { values, problems } = readFields(front, agentFileFormat);
   const name = values.text.name || agentNameOf(fileName);
-  const all = [...front.problems, ...problems];
+  const references = resolveToolReferences(front.body, front.bodyLine);
+  const all = [...front.problems, ...problems, ...references.problems];
+  const tools = withReferencedTools(values.lists.tools, references.tools);
   if (reservedAgentNames.includes(name.toLowerCase())) {
     all.push({ message: `"${name}" is the name of one of Wisp's own modes: give this agent another name.`, severity: "error", ...(front.keys.get("name") ?? { start: { line: 0, column: 0 }, end: { line: 0, column: 3 } }) });
   }
@@ -53,12 +56,12 @@ export function parseCustomAgent(fileName: string, source: string, text: string)
     name,
     source,
     ...(values.text.description ? { description: values.text.description } : {}),
-    ...(values.lists.tools ? { tools: values.lists.tools } : {}),
+    ...(tools ? { tools } : {}),
     models: values.lists.model ?? [],
     handoffs: values.handoffs,
     // `user-invokable` is the spelling VS Code first read.
     userInvocable: (values.text["user-invocable"] ?? values.text["user-invokable"]) !== "false",
-    instructions: front.body.trim(),
+    instructions: references.text.trim(),
     problems: all,
   };
 }

@@ -5,6 +5,7 @@
 import type { ChatMode } from "../chat/protocol";
 import { readFields, type FileFormat } from "./file-fields";
 import { parseFrontMatter, type FileProblem } from "./front-matter";
+import { resolveToolReferences, withReferencedTools } from "./tool-references";
 
 export interface PromptFile {
   /** What follows the `/`. */
@@ -55,15 +56,18 @@ export function parsePromptFile(fileName: string, source: string, text: string):
   }
   // `mode` is the older name of `agent`; `edit` mode no longer exists and works as agent.
   const chosen = agent || mode;
+  const references = resolveToolReferences(front.body, front.bodyLine);
+  all.push(...references.problems);
+  const tools = withReferencedTools(values.lists.tools, references.tools);
   return {
     name: commandName,
     source,
     ...(description ? { description } : {}),
     ...(chosen ? { agent: chosen === "edit" ? "agent" : chosen } : {}),
     models: values.lists.model ?? [],
-    ...(values.lists.tools ? { tools: values.lists.tools } : {}),
+    ...(tools ? { tools } : {}),
     ...(argumentHint ? { argumentHint } : {}),
-    body: front.body,
+    body: references.text,
     bodyLine: front.bodyLine,
     problems: all,
   };

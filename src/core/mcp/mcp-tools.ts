@@ -32,12 +32,17 @@ export function offeredTools(tools: readonly ServerTool[], maxTools: number, tak
       leftOut.push(`${tool.server}/${tool.name}`);
       continue;
     }
-    const name = uniqueName(`mcp_${clean(tool.server)}_${clean(tool.name)}`, used);
+    const name = uniqueName(mcpToolName(tool.server, tool.name), used);
     used.add(name);
     const description = (tool.description ?? "").trim() || `${tool.name} from the MCP server ${tool.server}`;
     offered.push({ name, server: tool.server, tool: tool.name, chatTool: { type: "function", function: { name, description: `${description} (MCP server "${tool.server}")`, parameters: objectSchema(tool.inputSchema) } } });
   }
   return { offered, leftOut };
+}
+
+/** The name the model calls a server's tool by (before another tool's same name makes it `…_2`). */
+export function mcpToolName(server: string, tool: string): string {
+  return `mcp_${clean(server)}_${clean(tool)}`.slice(0, maxName);
 }
 
 function clean(part: string): string {

@@ -271,7 +271,7 @@ export class AgentController implements vscode.Disposable {
     if (custom?.modelNotice) this.deps.events.notice(custom.modelNotice);
     const agent = this.deps.settings.value.agent;
     const folder = this.folderOf(task);
-    const rules = agent.rules ? await loadRules(folder.uri) : [];
+    const rules = agent.rules ? await loadRules(folder.uri, this.deps.isSensitive) : [];
     const systemPrompt = agentSystemPrompt({
       workspaceName: folder.name,
       otherFolders: vscode.workspace.workspaceFolders!.filter((f) => f.index !== folder.index).map((f) => f.name),

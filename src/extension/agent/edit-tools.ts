@@ -2,12 +2,13 @@ import { mkdir, readFile as readBytes, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as vscode from "vscode";
 import type { ToolOutcome } from "../../core/agent/agent-loop";
-import { agentsFileCandidates } from "../../core/agent/agent-prompt";
+import { agentsFileFolders } from "../../core/agent/agent-prompt";
 import type { StepReporter } from "../../core/agent/agent-session";
 import { lineDelta } from "../../core/agent/checkpoint";
 import { lineEndOf, lineEndOfSetting, newFileText, withLineEnds, type LineEnd } from "../../core/agent/line-ends";
 import { replaceOnce } from "../../core/agent/replace-once";
 import { protectedPathReason } from "../../core/agent/protected-paths";
+import { agentsFile } from "./agent-rules";
 import { gitControlledReason } from "./git-controlled-files";
 import { fileLabel, type AgentWorkspace, type WorkspaceFileRef, type WorkspaceText } from "./agent-workspace";
 import type { Approvals } from "./approvals";
@@ -168,7 +169,12 @@ export class EditTools {
   /** The nearest AGENTS.md below the root above an edited file, once per task. */
   private async rulesFor(path: string): Promise<string> {
     if (!this.deps.rules) return "";
-    for (const agents of agentsFileCandidates(path)) {
+    for (const folder of agentsFileFolders(path)) {
+      const name = await agentsFile(this.deps.ws.uri(folder));
+      if (name === undefined) continue;
+      const agents = `${folder}/${name}`;
+      // A link to a sensitive file (AGENTS.md -> .env) is no set of rules to send unasked.
+      if (this.deps.ws.isSensitivePath(agents)) continue;
       const rules = await this.deps.ws.text(this.deps.ws.uri(agents));
       if (rules.kind !== "text") continue;
       if (this.rulesShown.has(agents)) return "";

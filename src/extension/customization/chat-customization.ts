@@ -114,7 +114,7 @@ export class ChatCustomization implements vscode.Disposable {
     const question = chat.turns.findLast((t) => t.role === "user");
     const paths = question ? pathsInPlay(question) : [];
     const names = folderNames();
-    const rules = this.deps.settings.value.agent.rules ? await rulesOf(this.ruleFolders(paths), names) : [];
+    const rules = this.deps.settings.value.agent.rules ? await rulesOf(this.ruleFolders(paths), names, (uri) => this.deps.context.sensitive.isSensitive(uri)) : [];
     const all = this.deps.files.instructions();
     const applying = question ? instructionsFor(all, paths, names) : [];
     const linked = instructionsLinkedBy(rules, all, names).filter((file) => !applying.includes(file));
@@ -145,6 +145,8 @@ export class ChatCustomization implements vscode.Disposable {
   /** A message typed in the prompt box: a `/` command, a task in agent mode, or a question. */
   async send(text: string): Promise<void> {
     const command = parseSlashCommand(text);
+    // A prompt file being edited runs as it is in its editor, even in the moment after a keystroke.
+    if (command) await this.deps.files.current();
     if (command && (isBuiltInCommand(command.name) || this.deps.files.prompt(command.name))) return this.runCommand(command.name, command.argument);
     return this.sendInMode(text);
   }
@@ -325,7 +327,7 @@ export class ChatCustomization implements vscode.Disposable {
 }
 
 /** The rules of each folder, named as the chat names files (`beta/AGENTS.md` with several folders). */
-async function rulesOf(folders: readonly vscode.WorkspaceFolder[], names: readonly string[]): Promise<RuleFile[]> {
-  const read = await Promise.all(folders.map(async (folder) => (await loadRules(folder.uri)).map((rule) => ({ ...rule, path: workspacePathOf(names, folder.index, rule.path) }))));
+async function rulesOf(folders: readonly vscode.WorkspaceFolder[], names: readonly string[], isSensitive: (uri: vscode.Uri) => boolean): Promise<RuleFile[]> {
+  const read = await Promise.all(folders.map(async (folder) => (await loadRules(folder.uri, isSensitive)).map((rule) => ({ ...rule, path: workspacePathOf(names, folder.index, rule.path) }))));
   return read.flat();
 }

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import * as vscode from "vscode";
+import { debounce } from "../../core/base/delay";
 import { expandHome } from "../../core/base/home-path";
 import { folderQualifiedNames, ownFolderName } from "../../core/context/folder-qualified-names";
 import { agentFileSuffixes, parseCustomAgent, type CustomAgent } from "../../core/customization/custom-agent";
@@ -48,6 +49,8 @@ const watchedFolders = "{**/.github,**/.github/prompts,**/.github/agents,**/.git
 const ourPath = /\/\.github\/(?:(?:prompts|agents|chatmodes)\/[^/]+\.md|instructions\/.+)$/;
 /** Subfolders of `.github/instructions` read, at most: a deeper tree (or a link loop) is not instructions. */
 const maxDepth = 8;
+/** Typing in an open file reads the files again once the typing pauses this long. */
+const typingPauseMs = 300;
 
 /**
  * The prompt files, custom agents and scoped instructions of the workspace (`.github/...`) and of
@@ -68,6 +71,8 @@ export class CustomizationFiles implements vscode.Disposable {
   private locationWatcher: vscode.Disposable | undefined;
   private loading: Promise<void> = Promise.resolve();
   private generation = 0;
+  /** A reload for what was typed in an open file, not saved: its problems show, and running it runs what is there. */
+  private readonly typed = debounce(() => void this.reload(), typingPauseMs);
   /** Fires after the files were read again. */
   readonly onDidChange = this.changed.event;
 
@@ -80,6 +85,7 @@ export class CustomizationFiles implements vscode.Disposable {
     const folders = vscode.workspace.createFileSystemWatcher(watchedFolders, false, true, false);
     const reload = () => void this.reload();
     this.disposables.push(
+      this.typed,
       this.diagnostics,
       this.changed,
       files,
@@ -99,6 +105,11 @@ export class CustomizationFiles implements vscode.Disposable {
       }),
       // What is saved, created, renamed or deleted in VS Code counts at once, without waiting for the watcher.
       vscode.workspace.onDidSaveTextDocument((document) => this.reloadIfOurs([document.uri])),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length > 0 && this.isOurs([event.document.uri])) this.typed();
+      }),
+      // Closed without saving: the file on disk counts again.
+      vscode.workspace.onDidCloseTextDocument((document) => this.reloadIfOurs([document.uri])),
       vscode.workspace.onDidCreateFiles((event) => this.reloadIfOurs(event.files)),
       vscode.workspace.onDidDeleteFiles((event) => this.reloadIfOurs(event.files)),
       vscode.workspace.onDidRenameFiles((event) => this.reloadIfOurs(event.files.flatMap((f) => [f.oldUri, f.newUri]))),
@@ -111,6 +122,16 @@ export class CustomizationFiles implements vscode.Disposable {
   /** Resolves once the files on disk now have been read. */
   ready(): Promise<void> {
     return this.loading;
+  }
+
+  /** Resolves once the files have been read as they are now, with what was just typed in an open one. */
+  async current(): Promise<void> {
+    this.typed.flush();
+    // A reload started meanwhile (a save, the watcher) supersedes the one awaited: wait for the last.
+    for (let loading = this.loading; ; loading = this.loading) {
+      await loading;
+      if (loading === this.loading) return;
+    }
   }
 
   /** The user folder setting changed: watch the new one and read again. */
@@ -163,11 +184,15 @@ export class CustomizationFiles implements vscode.Disposable {
   }
 
   private reloadIfOurs(uris: readonly vscode.Uri[]): void {
+    if (this.isOurs(uris)) void this.reload();
+  }
+
+  /** Whether one of the paths is (or may hold) one of the files read. */
+  private isOurs(uris: readonly vscode.Uri[]): boolean {
     const user = this.userFolderUri()?.path;
     const added = this.roots().filter((root) => root.added).map((root) => root.dir.path);
     const inFolder = (uri: vscode.Uri, folder: string) => uri.path.startsWith(`${folder}/`) && kindOf(uri.path.slice(uri.path.lastIndexOf("/") + 1)) !== undefined;
-    const ours = uris.some((uri) => ourPath.test(uri.path) || (user !== undefined && inFolder(uri, user)) || added.some((folder) => inFolder(uri, folder)));
-    if (ours) void this.reload();
+    return uris.some((uri) => ourPath.test(uri.path) || (user !== undefined && inFolder(uri, user)) || added.some((folder) => inFolder(uri, folder)));
   }
 
   /** The folders or the settings that name more of them changed: watch them and read again. */
@@ -340,7 +365,10 @@ async function fileNames(dir: vscode.Uri, depth: number): Promise<string[]> {
   return names.sort();
 }
 
+/** The file's text: an open one's with its unsaved changes, as the editor shows it; else the disk's. */
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open?.isDirty) return open.getText();
   try {
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch {

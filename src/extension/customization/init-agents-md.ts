@@ -1,5 +1,7 @@
 import * as vscode from "vscode";
+import { agentsFileName } from "../../core/agent/agents-file-name";
 import { draftAgentsMd, type WorkspaceFacts } from "../../core/customization/agents-md-draft";
+import { agentsFile } from "../agent/agent-rules";
 import { workspacePath } from "../context/workspace-path";
 import type { EditTarget } from "../edit/edit-target";
 
@@ -29,7 +31,8 @@ export async function initAgentsMd(deps: InitDeps, editorFile: vscode.Uri | unde
   const folder = await folderToDraft(editorFile);
   if (folder === null) return "/init drafted nothing: no folder was picked.";
   if (folder === undefined) throw new Error("/init drafts AGENTS.md for a workspace folder: open a folder first.");
-  const uri = vscode.Uri.joinPath(folder.uri, "AGENTS.md");
+  // An agents.md the folder has (any case) gets the sections: a second file beside it would be ignored.
+  const uri = vscode.Uri.joinPath(folder.uri, (await agentsFile(folder.uri)) ?? agentsFileName);
   // The name the user knows it by: `beta/AGENTS.md` when there are several folders.
   const name = workspacePath(uri);
   // An AGENTS.md open with unsaved changes: the draft starts from them, or Accept would save the disk's text over them.
