@@ -136,6 +136,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
       },
       onRequest: () => statusBar.beginRequest(),
       isSensitive: (uri) => sensitive.isSensitive(uri),
+      // globalStorage is <user data>/User/globalStorage/<extension id>.
+      userDataDir: vscode.Uri.joinPath(context.globalStorageUri, "..", ".."),
     }),
   );
 

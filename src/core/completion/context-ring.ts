@@ -85,7 +85,9 @@ export class ContextRing {
 
   /** Drops every chunk of a file (closed or deleted). */
   forget(uri: string): void {
-    this.chunks = this.chunks.filter((c) => c.uri !== uri);
+    // A folder's URI forgets the files under it (a deleted or renamed folder).
+    const under = uri.endsWith("/") ? uri : `${uri}/`;
+    this.chunks = this.chunks.filter((c) => c.uri !== uri && !c.uri.startsWith(under));
   }
 
   /**

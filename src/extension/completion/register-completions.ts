@@ -20,6 +20,8 @@ export interface CompletionDeps {
   readonly onOutcome: (outcome: CompletionOutcome) => void;
   /** wisp.sensitiveFiles and .wispignore: such files' text never goes out by itself. */
   readonly isSensitive: (uri: vscode.Uri) => boolean;
+  /** The editor's user data folder (settings.json, keybindings, profiles): never context. */
+  readonly userDataDir?: vscode.Uri;
   /** A request was sent; call the returned function when it ends (status bar spinner). */
   readonly onRequest?: () => () => void;
   readonly clock?: Clock;
@@ -64,7 +66,7 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
     warmOnNavigation((document, position) => pipeline.warm(toInput(document, position, position, "", false)), warmable),
-    feedContextRing(ring, deps.isSensitive),
+    feedContextRing(ring, deps.isSensitive, deps.userDataDir),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length > 0) edits.set(e.document, { version: e.document.version, at: clock.now() });
     }),

@@ -131,6 +131,15 @@ describe("context ring", () => {
     assert.equal(ring.size, 1);
   });
 
+  it("forgetting a deleted folder drops the chunks of the files under it, not of a file whose name starts the same", () => {
+    const ring = new ContextRing();
+    ring.add(chunk("file:///w/src/a.ts", 0, "export const alpha = 1;"));
+    ring.add(chunk("file:///w/src/deep/b.ts", 0, "export const beta = 2;"));
+    ring.add(chunk("file:///w/src-old.ts", 0, "export const gamma = 3;"));
+    ring.forget("file:///w/src");
+    assert.deepEqual(ring.chunksFor("file:///w/z.ts", 10_000).map((c) => c.uri), ["file:///w/src-old.ts"]);
+  });
+
   it("a minified file's line is cut: the chunks of the files opened before it still go with completions (its 5 MB chunk left out every file)", () => {
     const ring = new ContextRing();
     ring.addAround("file:///lib.ts", "lib.ts", lines("export function twice(x: number) {\n  return 2 * x;\n}\n"), 1);
