@@ -198,8 +198,10 @@ async function buildOnStore(
 
   await app.register(async (api) => {
     api.addHook("onRequest", async (request, reply) => {
-      // Set on the raw response, so streams that write their own headers carry it too.
+      // Set on the raw response, so streams that write their own headers carry it too. x-request-id
+      // is OpenAI's name: the openai SDK shows it as `request_id` (on errors too).
       reply.raw.setHeader("x-wisp-request-id", request.id);
+      reply.raw.setHeader("x-request-id", request.id);
     });
     api.addHook("onRequest", deps.authenticate);
     api.addHook("onRequest", usage.begin);

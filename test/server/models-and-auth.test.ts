@@ -38,6 +38,16 @@ describe("GET /v1/models and API keys", function () {
     assert.equal((await fetch(`${server.baseURL}/models/${TEXT_MODEL}`)).status, 401);
   });
 
+  it("gives the openai SDK the request's id (x-request-id, as OpenAI sends it), on answers and on errors, the same as x-wisp-request-id", async () => {
+    const { response, request_id } = await server.client.models.list().withResponse();
+    assert.match(request_id ?? "", /\S/, "the SDK's request_id");
+    assert.equal(request_id, response.headers.get("x-wisp-request-id"));
+    const error = await server.client.models.retrieve("no-such-model").then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof OpenAI.NotFoundError);
+    assert.match(error.requestID ?? "", /\S/, "an error's requestID, the one to quote in a report");
+    assert.notEqual(error.requestID, request_id);
+  });
+
   it("says each text model's context window: its trained length capped by --ctx-size", async () => {
     const body = (await (await server.fetch("/v1/models")).json()) as { data: { id: string; kind: string; context_length?: number }[] };
     const text = body.data.find((m) => m.id === TEXT_MODEL);
