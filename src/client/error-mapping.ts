@@ -100,6 +100,9 @@ function fromStatus(status: number, error: APIError, ctx: ErrorContext): WispErr
     case status === 401:
       // The server's own text is left out: some echo a masked form of the key.
       return make("bad-key", `${ctx.baseUrl} rejected the API key (401). Set a valid key with "Wisp: Set API Key".`);
+    case status === 403 && htmlPage(error) !== undefined:
+      // A web filter's or proxy's block page: the key was never looked at.
+      return make("unreachable", `${ctx.baseUrl} answered 403 with ${htmlPage(error)}`);
     case status === 403:
       return make("forbidden", `The API key is not allowed to do this on ${ctx.baseUrl} (403): ${text}`);
     case aboutModel:
@@ -198,12 +201,17 @@ function isTransportError(error: unknown): boolean {
   return error instanceof TypeError && (error.message === "terminated" || rootCause(error).code !== undefined);
 }
 
+/** What the error's body is when it is an HTML page (the SDK keeps such a body in its message). */
+function htmlPage(error: APIError): string | undefined {
+  return describeHtmlPage(error.message.replace(/^\d{3} /, ""));
+}
+
 function serverText(error: APIError, ctx: ErrorContext): string {
   // The SDK keeps the body's `error`, which some servers send as the message alone.
   const detail = readErrorDetail({ error: error.error });
   // Without a JSON error body the SDK puts the raw text in the message, after the status.
   const raw = error.message.replace(/^\d{3} /, "");
-  const text = detail?.message ?? (raw === "status code (no body)" ? "no details given" : (describeHtmlPage(raw) ?? raw));
+  const text = detail?.message ?? (raw === "status code (no body)" ? "no details given" : (htmlPage(error) ?? raw));
   return redact(truncate(text), ctx.apiKey);
 }
 

@@ -293,6 +293,24 @@ describe("WispClient failures", () => {
     for (const error of [gateway, listing, streaming]) assert.ok(!error.message.includes("<"), error.message);
   });
 
+  it("a proxy's 403 page (a blocked site) is not taken for a rejected key: the key is not blamed", async () => {
+    api.handle((_req, res) => {
+      res.writeHead(403, { "content-type": "text/html" });
+      res.end("<html><head><title>Access Denied by Corporate Web Filter</title></head><body>Blocked</body></html>");
+    });
+    const blocked = await expectWispError(client.listModels(), "unreachable");
+    assert.equal(
+      blocked.message,
+      `${api.baseUrl} answered 403 with an HTML page titled "Access Denied by Corporate Web Filter", not the API's answer (a proxy, gateway or sign-in page is in the way)`,
+    );
+    // The API's own 403 still says the key may not do this.
+    api.handle((_req, res) => {
+      res.writeHead(403, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "This key may not use images", type: "invalid_request_error" } }));
+    });
+    await expectWispError(client.listModels(), "forbidden");
+  });
+
   it("maps a JSON body that is not JSON to malformed", async () => {
     api.handle((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
