@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { GenerationParams, RgbImage } from "./diffusion-pipeline";
-import { GenerationCancelledError, ImageQueueFullError } from "./image-errors";
+import { GenerationCancelledError, ImageModelLoadError, ImageQueueFullError } from "./image-errors";
 import type { GenerateMessage, ImageWorkerData, WorkerReply } from "./worker-protocol";
 
 export interface ImageWorkerOptions {
@@ -115,7 +115,7 @@ export class ImageModelWorker {
     this.running = undefined;
     this.settle(job, () => {
       if (reply.type === "done") job.resolve(reply.images.map((image) => ({ ...image, pixels: new Uint8Array(image.pixels) })));
-      else job.reject(reply.cancelled ? new GenerationCancelledError() : new Error(reply.message));
+      else job.reject(reply.cancelled ? new GenerationCancelledError() : reply.loading ? new ImageModelLoadError(this.modelId, reply.message) : new Error(reply.message));
     });
     if (this.queue.length === 0) this.worker?.unref(); // an idle worker must not keep the process alive
     this.startNext();

@@ -7,21 +7,36 @@ import type { GenerateMessage, ImageWorkerData, WorkerReply } from "./worker-pro
 
 function serve(port: MessagePort, data: ImageWorkerData): void {
   // Loading here, not in the main thread, keeps session creation off the server's event loop.
-  const pipeline = DiffusionPipeline.load(data.modelDir, { threads: data.threads });
-  pipeline.catch(() => undefined); // reported per request below
+  const load = () => {
+    const loading = DiffusionPipeline.load(data.modelDir, { threads: data.threads });
+    // Reported per request below; the next request loads again (a model folder still being
+    // copied, or a broken file replaced, works without restarting the server).
+    loading.catch(() => {
+      if (pipeline === loading) pipeline = undefined;
+    });
+    return loading;
+  };
+  let pipeline: Promise<DiffusionPipeline> | undefined = load();
   const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+  const failed = (id: number, error: unknown, how: { cancelled: boolean; loading: boolean }) =>
+    reply({ type: "failed", id, message: error instanceof Error ? error.message : String(error), ...how });
 
   port.on("message", async (message: GenerateMessage) => {
     const cancelFlag = new Int32Array(message.cancel);
+    let loaded: DiffusionPipeline;
     try {
-      const images = await (await pipeline).generate(message.params, {
+      loaded = await (pipeline ??= load());
+    } catch (error) {
+      return failed(message.id, error, { cancelled: false, loading: true });
+    }
+    try {
+      const images = await loaded.generate(message.params, {
         isCancelled: () => Atomics.load(cancelFlag, 0) !== 0,
         onStep: (done, total) => reply({ type: "progress", id: message.id, done, total }),
       });
       reply({ type: "done", id: message.id, images }, images.map((image) => image.pixels.buffer as ArrayBuffer));
     } catch (error) {
-      const cancelled = error instanceof GenerationCancelledError;
-      reply({ type: "failed", id: message.id, message: error instanceof Error ? error.message : String(error), cancelled });
+      failed(message.id, error, { cancelled: error instanceof GenerationCancelledError, loading: false });
     }
   });
 }

@@ -17,4 +17,5 @@ export interface GenerateMessage {
 export type WorkerReply =
   | { type: "progress"; id: number; done: number; total: number }
   | { type: "done"; id: number; images: RgbImage[] }
-  | { type: "failed"; id: number; message: string; cancelled: boolean };
+  /** `loading`: the model's files could not be loaded (the next request loads them again). */
+  | { type: "failed"; id: number; message: string; cancelled: boolean; loading: boolean };
