@@ -1,9 +1,10 @@
 // Worker-thread entry: owns one model's onnxruntime sessions, whose run() blocks its thread.
 // Bundled as dist/server/image-worker.js (scripts/build.mjs bundles every *-worker.ts).
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import { EngineInputError } from "../../engine-input-error";
 import { DiffusionPipeline } from "./diffusion-pipeline";
 import { GenerationCancelledError } from "./image-errors";
-import type { GenerateMessage, ImageWorkerData, WorkerReply } from "./worker-protocol";
+import type { FailedReply, GenerateMessage, ImageWorkerData, WorkerReply } from "./worker-protocol";
 
 function serve(port: MessagePort, data: ImageWorkerData): void {
   // Loading here, not in the main thread, keeps session creation off the server's event loop.
@@ -18,7 +19,7 @@ function serve(port: MessagePort, data: ImageWorkerData): void {
   };
   let pipeline: Promise<DiffusionPipeline> | undefined = load();
   const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
-  const failed = (id: number, error: unknown, how: { cancelled: boolean; loading: boolean }) =>
+  const failed = (id: number, error: unknown, how: Pick<FailedReply, "cancelled" | "loading" | "param" | "code">) =>
     reply({ type: "failed", id, message: error instanceof Error ? error.message : String(error), ...how });
 
   port.on("message", async (message: GenerateMessage) => {
@@ -36,7 +37,8 @@ function serve(port: MessagePort, data: ImageWorkerData): void {
       });
       reply({ type: "done", id: message.id, images }, images.map((image) => image.pixels.buffer as ArrayBuffer));
     } catch (error) {
-      failed(message.id, error, { cancelled: error instanceof GenerationCancelledError, loading: false });
+      const input = error instanceof EngineInputError ? { param: error.param, code: error.code } : {};
+      failed(message.id, error, { cancelled: error instanceof GenerationCancelledError, loading: false, ...input });
     }
   });
 }
