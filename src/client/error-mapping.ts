@@ -117,7 +117,8 @@ function fromStatus(status: number, error: APIError, ctx: ErrorContext): WispErr
       );
     case status === 429: {
       const wait = retryAfterMs === undefined ? "" : ` Try again in ${Math.ceil(retryAfterMs / 1000)} s.`;
-      return make("rate-limited", `${ctx.baseUrl} is rate limiting requests (429).${wait}`);
+      // The server's reason says which limit: OpenAI's exhausted quota (insufficient_quota) is a 429 too.
+      return make("rate-limited", `${ctx.baseUrl} is rate limiting requests (429): ${text.replace(/\.$/, "")}.${wait}`);
     }
     case status >= 400 && status < 500:
       return make("bad-request", `${ctx.baseUrl} refused the request (${status}): ${text}`);

@@ -54,7 +54,7 @@ export interface ImageSettings {
   readonly steps: number;
   readonly negativePrompt: string;
   readonly format: ImageExtension;
-  /** Where images are saved: relative to the workspace folder, or absolute. */
+  /** Where images are saved: relative to the workspace folder, or absolute (`~` is home). */
   readonly folder: string;
   readonly sizePresets: readonly string[];
   /** -1: a random seed each time. */

@@ -2,7 +2,8 @@ import * as assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { basename, join } from "node:path";
+import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import sharp from "sharp";
 import * as vscode from "vscode";
 import type { WispApi } from "../../src/extension/extension";
@@ -125,6 +126,21 @@ describe("Wisp: Generate Image against the local server (real VS Code)", functio
     await configure({ width: 96, height: 64, steps: 2, seed: random.seed! + 1 });
     const other = await generate();
     assert.ok(!readFileSync(fileOf(other)).equals(readFileSync(fileOf(random))), "another seed, another image");
+  });
+
+  it("saves under the home folder for a wisp.image.folder starting with ~, not in a folder named ~ in the workspace", async () => {
+    const folder = join(homedir(), "wisp-images-from-tilde");
+    try {
+      await configure({ width: 96, height: 64, steps: 2, folder: "~/wisp-images-from-tilde" });
+      await openWithCursor("tilde.ts", "// a green square|\n");
+      const result = await generate();
+      assert.equal(dirname(fileOf(result)), folder);
+      assert.equal((await sharp(readFileSync(fileOf(result))).metadata()).width, 96);
+      assert.equal(existsSync(join(workspace(), "~")), false, "no folder named ~ in the workspace");
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(join(workspace(), "~"), { recursive: true, force: true });
+    }
   });
 
   it("offers the last prompt again when the editor suggests none", async () => {

@@ -67,7 +67,7 @@ export function describeImageError(failure: ImageFailure, attempt: ImageAttempt)
   }
 }
 
-/** A 4xx: the model (a text model, most likely), the size, or something else the server names. */
+/** A 4xx: the model (a text model, most likely), the size, the prompts, or something else the server names. */
 function describeRefusal(failure: ImageFailure, attempt: ImageAttempt): ImageErrorReport {
   const why = serverReason(failure.message);
   if (failure.param === "model" || failure.code === "wrong_model_kind" || failure.code === "model_not_found") {
@@ -84,6 +84,17 @@ function describeRefusal(failure: ImageFailure, attempt: ImageAttempt): ImageErr
           : `The server refused the size ${formatSize(attempt.size)} (${why}). Choose another size.`,
       actions: ["Try Again", "Open Settings"],
       setting: "wisp.image",
+    };
+  }
+  if (failure.param === "prompt") {
+    // Nothing in the settings makes a prompt: Open Settings would lead nowhere.
+    return { message: `The server refused the prompt (${why}). Shorten or change it, and try again.`, actions: ["Try Again"] };
+  }
+  if (failure.param === "negative_prompt") {
+    return {
+      message: `The server refused the negative prompt (${why}). Change it in wisp.image.negativePrompt (or the Advanced… step).`,
+      actions: ["Open Settings", "Try Again"],
+      setting: "wisp.image.negativePrompt",
     };
   }
   return { message: failure.message, actions: ["Open Settings"], setting: "wisp.image" };

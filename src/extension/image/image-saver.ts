@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { isAbsolute } from "node:path";
 import * as vscode from "vscode";
 import type { ImageExtension } from "../../core/api/images";
+import { expandHome } from "../../core/base/home-path";
 import { describeSaveFailure } from "../../core/image/describe-save-failure";
 import { imageFileName } from "../../core/image/image-file-name";
 import { fileExists } from "../file-exists";
@@ -13,10 +14,13 @@ export type SaveTarget = { readonly kind: "folder"; readonly folder: vscode.Uri 
 const maxNameAttempts = 100;
 
 /**
- * The folder from `wisp.image.folder` in the workspace folder of the active editor (else the
- * first one); without a workspace, asks where to save. Undefined when the dialog is dismissed.
+ * The folder from `wisp.image.folder`: absolute, under `~`, or in the workspace folder of the
+ * active editor (else the first one); without a workspace, asks where to save. Undefined when the
+ * dialog is dismissed.
  */
-export async function chooseSaveTarget(folderSetting: string, prompt: string, format: ImageExtension, now: Date): Promise<SaveTarget | undefined> {
+export async function chooseSaveTarget(setting: string, prompt: string, format: ImageExtension, now: Date): Promise<SaveTarget | undefined> {
+  // `~` is the home folder, as in Wisp's other folder settings (not a folder named ~ in the workspace).
+  const folderSetting = expandHome(setting, homedir());
   if (folderSetting !== "" && isAbsolute(folderSetting)) return { kind: "folder", folder: vscode.Uri.file(folderSetting) };
   const active = vscode.window.activeTextEditor?.document.uri;
   const workspace = (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];

@@ -176,6 +176,14 @@ describe("WispClient failures", () => {
     });
   }
 
+  it("keeps the server's reason for a 429: OpenAI's quota exhausted is no rate limit that passes", async () => {
+    const quota = "You exceeded your current quota, please check your plan and billing details.";
+    api.handle((_req, res) => sendJson(res, 429, errorBody(quota, "insufficient_quota", "insufficient_quota")));
+    const error = await expectWispError(client.generateImage({ model: "dall-e-3", prompt: "a cat" }), "rate-limited");
+    assert.equal(error.message, `${api.baseUrl} is rate limiting requests (429): ${quota}`);
+    assert.equal(error.code, "insufficient_quota");
+  });
+
   it("maps 500 to server with the server's message", async () => {
     api.handle((_req, res) => sendJson(res, 500, errorBody("out of memory", "server_error")));
     const error = await expectWispError(chat(client), "server");

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as ort from "onnxruntime-node";
+import { EngineInputError } from "../../engine-input-error";
 import { ClipTokenizer } from "./clip-tokenizer";
 import { GaussianRandom } from "./gaussian-random";
 import { GenerationCancelledError } from "./image-errors";
@@ -18,7 +19,7 @@ export const POSTPROCESS = "rgb_postprocess";
 export interface GenerationParams {
   prompt: string;
   negativePrompt: string;
-  /** Absent: the model's own size (see DiffusionPipeline.defaultSize). */
+  /** Absent: the model's own size (see DiffusionPipeline.defaultSize; a static-shape UNet's). */
   width?: number;
   height?: number;
   steps: number;
@@ -135,13 +136,25 @@ export class DiffusionPipeline {
     );
   }
 
+  /** The one size a static-shape export makes (its UNet fixes the latent's height and width). */
+  private get fixedSize(): { width: number; height: number } | undefined {
+    const height = TensorFeeds.fixedDim(this.unet.session, "sample", 2);
+    const width = TensorFeeds.fixedDim(this.unet.session, "sample", 3);
+    return height === undefined || width === undefined ? undefined : { width: width * 8, height: height * 8 };
+  }
+
   async generate(request: GenerationParams, hooks: GenerationHooks = {}): Promise<RgbImage[]> {
+    const fixed = this.fixedSize;
     const params = {
       ...request,
-      width: request.width ?? this.defaultSize,
-      height: request.height ?? this.defaultSize,
+      width: request.width ?? fixed?.width ?? this.defaultSize,
+      height: request.height ?? fixed?.height ?? this.defaultSize,
       guidanceScale: request.guidanceScale ?? this.defaultGuidanceScale,
     };
+    if (fixed && (params.width !== fixed.width || params.height !== fixed.height)) {
+      const size = `${fixed.width}x${fixed.height}`;
+      throw new EngineInputError(`this model makes ${size} images only (its UNet was exported for that size): ask for ${size}, or leave the size out`, "size", "unsupported_value");
+    }
     const guided = params.guidanceScale > 1;
     const prompts = guided ? [params.negativePrompt, params.prompt] : [params.prompt];
     const context = await this.encodeText(prompts, hooks);

@@ -1,7 +1,8 @@
 import { Worker } from "node:worker_threads";
 import type { GenerationParams, RgbImage } from "./diffusion-pipeline";
-import { GenerationCancelledError, ImageQueueFullError } from "./image-errors";
-import type { GenerateMessage, ImageWorkerData, WorkerReply } from "./worker-protocol";
+import { EngineInputError } from "../../engine-input-error";
+import { GenerationCancelledError, ImageModelLoadError, ImageQueueFullError } from "./image-errors";
+import type { FailedReply, GenerateMessage, ImageWorkerData, WorkerReply } from "./worker-protocol";
 
 export interface ImageWorkerOptions {
   threads: number;
@@ -115,10 +116,18 @@ export class ImageModelWorker {
     this.running = undefined;
     this.settle(job, () => {
       if (reply.type === "done") job.resolve(reply.images.map((image) => ({ ...image, pixels: new Uint8Array(image.pixels) })));
-      else job.reject(reply.cancelled ? new GenerationCancelledError() : new Error(reply.message));
+      else job.reject(this.errorOf(reply));
     });
     if (this.queue.length === 0) this.worker?.unref(); // an idle worker must not keep the process alive
     this.startNext();
+  }
+
+  private errorOf(reply: FailedReply): Error {
+    if (reply.cancelled) return new GenerationCancelledError();
+    if (reply.loading) return new ImageModelLoadError(this.modelId, reply.message);
+    // Answered 400 naming the field (the error's class does not cross the thread).
+    if (reply.param !== undefined) return new EngineInputError(reply.message, reply.param, reply.code ?? null);
+    return new Error(reply.message);
   }
 
   private onWorkerGone(worker: Worker, error: Error): void {

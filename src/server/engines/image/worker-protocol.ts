@@ -17,4 +17,8 @@ export interface GenerateMessage {
 export type WorkerReply =
   | { type: "progress"; id: number; done: number; total: number }
   | { type: "done"; id: number; images: RgbImage[] }
-  | { type: "failed"; id: number; message: string; cancelled: boolean };
+  /** `loading`: the model's files could not be loaded (the next request loads them again). */
+  /** `param`: the request asked for what the model cannot make (an EngineInputError's param and code). */
+  | { type: "failed"; id: number; message: string; cancelled: boolean; loading: boolean; param?: string; code?: string | null };
+
+export type FailedReply = Extract<WorkerReply, { type: "failed" }>;

@@ -55,6 +55,20 @@ describe("image errors as the user reads them", () => {
     assert.equal(report.message, "The server wants a size where the settings leave it to the model (width is required). Choose a size, or set wisp.image.width and wisp.image.height.");
   });
 
+  it("says the prompt was refused and offers Try Again, not settings that hold no prompt", () => {
+    const refused = (param: string, why: string) =>
+      describeImageError({ kind: "bad-request", status: 400, param, code: "invalid_value", message: `http://127.0.0.1:8765/v1 refused the request (400): ${why}.` }, attempt);
+    assert.deepEqual(refused("prompt", "prompt must NOT have more than 4000 characters"), {
+      message: "The server refused the prompt (prompt must NOT have more than 4000 characters). Shorten or change it, and try again.",
+      actions: ["Try Again"],
+    });
+    assert.deepEqual(refused("negative_prompt", "negative_prompt must NOT have more than 4000 characters"), {
+      message: "The server refused the negative prompt (negative_prompt must NOT have more than 4000 characters). Change it in wisp.image.negativePrompt (or the Advanced… step).",
+      actions: ["Open Settings", "Try Again"],
+      setting: "wisp.image.negativePrompt",
+    });
+  });
+
   it("offers to start the local server only when the base URL is on this machine", () => {
     const failure = { kind: "unreachable", message: "Cannot reach http://127.0.0.1:8765/v1: the connection was refused." };
     assert.deepEqual(describeImageError(failure, attempt).actions, ["Start Local Server", "Open Settings"]);

@@ -23,6 +23,8 @@ export interface DiffusionModelOptions {
   scheduler?: "EulerDiscreteScheduler" | "EulerAncestralDiscreteScheduler";
   /** Fix the UNet's batch dimension to 1, as some exports do. */
   unetBatchOfOne?: boolean;
+  /** Fix the UNet's latent height and width (a static-shape export: one image size). */
+  unetLatentSize?: number;
 }
 
 const HIDDEN_SIZE = 32;
@@ -39,7 +41,7 @@ export async function writeDiffusionModel(dir: string, options: DiffusionModelOp
   const files = diffusionConfigFiles({ vocab, merges }, { scheduler: options.scheduler, latentChannels: LATENT_CHANNELS, scalingFactor: 0.18215 });
   const textEncoder = buildTextEncoderGraph({ vocabSize: Object.keys(vocab).length, contextLength: CLIP_CONTEXT_LENGTH, hiddenSize: HIDDEN_SIZE }, random);
   const unet = buildUnetGraph(
-    { latentChannels: LATENT_CHANNELS, channels: 32, contextLength: CLIP_CONTEXT_LENGTH, hiddenSize: HIDDEN_SIZE, timestepType: options.timestepType ?? "float32", batch: options.unetBatchOfOne ? 1 : "batch" },
+    { latentChannels: LATENT_CHANNELS, channels: 32, contextLength: CLIP_CONTEXT_LENGTH, hiddenSize: HIDDEN_SIZE, timestepType: options.timestepType ?? "float32", batch: options.unetBatchOfOne ? 1 : "batch", latentSize: options.unetLatentSize },
     random,
   );
   const vae = buildVaeDecoderGraph({ latentChannels: LATENT_CHANNELS, channels: [16, 12, 8, 8] }, random);

@@ -11,6 +11,8 @@ export interface UnetShape {
   timestepType: "float32" | "float16" | "int64";
   /** Some exports fix the batch size to 1, so guidance takes two runs per step. */
   batch: number | "batch";
+  /** Static-shape exports fix the latent's height and width too (the model makes one size). */
+  latentSize?: number;
 }
 
 /**
@@ -21,7 +23,8 @@ export interface UnetShape {
 export function buildUnetGraph(shape: UnetShape, random: GaussianRandom): OnnxGraph {
   const { latentChannels: Z, channels: C, contextLength: L, hiddenSize: D } = shape;
   const g = new OnnxGraph("unet");
-  const sample = g.input("sample", "float32", [shape.batch, Z, "height", "width"]);
+  const [height, width] = shape.latentSize === undefined ? ["height", "width"] : [shape.latentSize, shape.latentSize];
+  const sample = g.input("sample", "float32", [shape.batch, Z, height, width]);
   const timestep = g.input("timestep", shape.timestepType, [shape.batch]);
   const context = g.input("encoder_hidden_states", "float32", [shape.batch, L, D]);
 
@@ -33,7 +36,7 @@ export function buildUnetGraph(shape: UnetShape, random: GaussianRandom): OnnxGr
   // The skip from the input makes the prediction look like the noise in the input, as a trained
   // model's does, so sampling converges to a small latent shaped by the text.
   g.op("Add", [sample, predicted], {}, "out_sample");
-  g.output("out_sample", "float32", [shape.batch, Z, "height", "width"]);
+  g.output("out_sample", "float32", [shape.batch, Z, height, width]);
   return g;
 }
 
