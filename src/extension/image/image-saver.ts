@@ -79,8 +79,9 @@ export async function saveImage(target: SaveTarget, bytes: Uint8Array, prompt: s
 async function writeAtomically(file: vscode.Uri, bytes: Uint8Array, overwrite: boolean): Promise<void> {
   const name = file.path.slice(file.path.lastIndexOf("/") + 1);
   const temp = vscode.Uri.joinPath(file, "..", `.${name}.${randomBytes(4).toString("hex")}.part`);
-  await vscode.workspace.fs.writeFile(temp, bytes);
   try {
+    // A write cut short (a full disk) leaves no partial .part file behind either.
+    await vscode.workspace.fs.writeFile(temp, bytes);
     await vscode.workspace.fs.rename(temp, file, { overwrite });
   } catch (error) {
     await vscode.workspace.fs.delete(temp).then(undefined, () => undefined);
