@@ -61,6 +61,8 @@ export interface AssistantTurn {
   readonly finishedAt?: number;
   readonly usage?: Usage;
   readonly finishReason?: string;
+  /** The max_tokens asked: an answer cut (`length`) with fewer tokens was cut by the model's context. */
+  readonly maxTokens?: number;
   readonly error?: ChatError;
   /** Earlier messages left out of the request to fit the model's context. */
   readonly droppedMessages?: number;

@@ -1,5 +1,6 @@
 import { errorActions, wayOutActions } from "../../core/chat/error-actions";
 import type { AssistantTurn, ChatTurn, UserTurn } from "../../core/chat/conversation";
+import { finishNote } from "../../core/chat/finish-note";
 import { describeAttachment } from "../../core/chat/prompt";
 import type { ViewMessage } from "../../core/chat/protocol";
 import { actionButton, el } from "./dom";
@@ -158,7 +159,7 @@ function statusText(turn: AssistantTurn): string {
     case "error":
       return "";
     case "done":
-      return withUsage(turn.finishReason === "length" ? "Cut off at the max tokens limit" : "", turn);
+      return withUsage(finishNote(turn), turn);
   }
 }
 
