@@ -52,6 +52,18 @@ describe("compacting a conversation", () => {
     assert.ok(request!.content.length * 0.3 < 2048);
   });
 
+  it("cuts never split an emoji: /compact's request stays valid JSON for llama.cpp's server (a lone surrogate is refused)", () => {
+    // Long answers of emoji (two code units each) cut at any offset, and a transcript cut at its start.
+    for (let pad = 0; pad < 2; pad++) {
+      const turns = Array.from({ length: 12 }, (_, i) => [user(`q${i}`, `${"x".repeat(pad)}${"🚀".repeat(2_100)}`), answer(`a${i}`, `${"y".repeat(pad + 1)}${"✅🎉".repeat(1_100)}`)]).flat();
+      const [, request] = compactionMessages({ turns, contextTokens: 8192, maxTokens: 512 });
+      assert.match(request!.content, /oldest part of the conversation is left out/);
+      assert.match(request!.content, /more characters\]/);
+      // encodeURIComponent throws on a lone surrogate, as a strict JSON reader refuses one.
+      assert.doesNotThrow(() => encodeURIComponent(request!.content), `pad ${pad}: a lone surrogate in the request`);
+    }
+  });
+
   it("after compaction, requests carry the summary (and the kept facts) in the system message and go on from it", () => {
     const summary: AssistantTurn = { ...answer("s", "## Task\nFix the cart."), compaction: { replacedTurns: 4, auto: false, files: ["src/cart.js"], todos: ["Add tests"] } };
     const messages = buildMessages("Be brief.", [summary, user("q", "What is next?")]);
