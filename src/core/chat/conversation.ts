@@ -5,6 +5,7 @@
 import type { Usage } from "../api/usage";
 import { recoverTask, type AgentTask } from "../agent/agent-task";
 import type { Handoff } from "../customization/file-fields";
+import { cutAt } from "../completion/surrogates";
 
 /**
  * Where attached code came from: the editor's selection (or its visible part when nothing was
@@ -128,7 +129,7 @@ export function titleFor(turn: UserTurn): string {
   const first = turn.attachments[0];
   const text = turn.text.replace(/\s+/g, " ").trim() || (first ? `${first.path}:${first.startLine}-${first.endLine}` : "");
   if (text === "") return untitledChat;
-  return text.length <= titleLength ? text : `${text.slice(0, titleLength - 1).trimEnd()}…`;
+  return text.length <= titleLength ? text : `${cutAt(text, titleLength - 1).trimEnd()}…`;
 }
 
 /** The chat with the user's message added (and pending attachments consumed into it). */
