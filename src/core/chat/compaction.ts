@@ -11,6 +11,7 @@ import { estimateTokens } from "./context-trim";
 import { describeAttachment } from "./prompt";
 import { maskSecrets } from "../terminal/mask-secrets";
 import { cutAt, safeStart } from "../completion/surrogates";
+import { answerText } from "./thinking";
 import type { ToolStep } from "../agent/agent-task";
 
 /** Characters kept of one message in the transcript given to the summarizer. */
@@ -87,7 +88,7 @@ export function transcriptOf(turns: readonly ChatTurn[]): string {
     }
     const steps = (turn.agent?.steps ?? []).map((s) => (s.kind === "text" ? `Assistant: ${cut(s.text.trim(), maxMessageChars)}` : toolStep(s)));
     const files = (turn.agent?.files ?? []).map((f) => `[file ${f.created ? "created" : "changed"}: ${f.path} (+${f.added} −${f.removed}${f.review === "pending" ? "" : `, ${f.review}`})]`);
-    const answer = turn.status === "error" ? `[the answer failed: ${turn.error?.message ?? "error"}]` : `Assistant: ${cut(turn.text.trim(), maxMessageChars)}`;
+    const answer = turn.status === "error" ? `[the answer failed: ${turn.error?.message ?? "error"}]` : `Assistant: ${cut(answerText(turn.text).trim(), maxMessageChars)}`;
     parts.push([...steps, ...files, answer].join("\n"));
   }
   return parts.join("\n\n");

@@ -1,4 +1,5 @@
 import type { AssistantTurn } from "./conversation";
+import { answerText } from "./thinking";
 
 /**
  * Why a complete answer ended, when the user should know: anything but the model's own end
@@ -8,7 +9,7 @@ export function finishNote(turn: AssistantTurn): string {
   switch (turn.finishReason) {
     case undefined:
     case "stop":
-      return turn.text.trim() === "" && !turn.agent ? "The model sent an empty answer" : "";
+      return answerText(turn.text).trim() === "" && !turn.agent ? "The model sent an empty answer" : "";
     case "length":
       // A server cuts max_tokens to the room its context has left (Wisp's, vLLM, llama.cpp's):
       // then raising wisp.chat.maxTokens changes nothing.

@@ -7,6 +7,7 @@ import { isEmbeddedModel, servesOnlyEmbeddedModels } from "../../core/onboarding
 import { ChatSession, type ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import { DeltaQueue } from "../../core/chat/delta-queue";
+import { answerText } from "../../core/chat/thinking";
 import { viewChat } from "../../core/chat/view-chat";
 import type { ChatViewMemory } from "../../core/chat/view-memory";
 import { lastAnswer, lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../../core/chat/conversation";
@@ -172,7 +173,7 @@ export class ChatPanel implements vscode.Disposable {
       case "copyAnswer": {
         const turn = store.active().turns.find((t) => t.id === message.turnId);
         // Said as Copy on a code block says it: else nothing tells a screen reader user it worked.
-        if (turn) await this.copyText(turn.text, "Copied the answer.");
+        if (turn) await this.copyText(answerText(turn.text), "Copied the answer.");
         return;
       }
       case "codeAction":

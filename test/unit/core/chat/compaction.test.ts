@@ -43,6 +43,10 @@ describe("compacting a conversation", () => {
     assert.match(request!.content, /<conversation>\nUser: Fix the cart total\n\n\[read src\/cart\.js — done\]\n\[file changed: src\/cart\.js \(\+2 −1, kept\)\]/);
   });
 
+  it("a reasoning model's <think> block is no part of the transcript", () => {
+    assert.equal(transcriptOf([user("q1", "2 + 2?"), answer("a1", "<think>\nThe user asks for a sum.\n</think>\n\nIt is 4.")]), "User: 2 + 2?\n\nAssistant: It is 4.");
+  });
+
   it("a transcript too long for the context keeps its newest part", () => {
     const turns = Array.from({ length: 40 }, (_, i) => [user(`q${i}`, `question ${i} ${"x".repeat(300)}`), answer(`a${i}`, `answer ${i}`)]).flat();
     const [, request] = compactionMessages({ turns, contextTokens: 2048, maxTokens: 256 });
