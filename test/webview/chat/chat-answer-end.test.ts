@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import type { AssistantTurn, ChatTurn, UserTurn } from "../../../src/core/chat/conversation";
-import { openWebviewPage, type WebviewPage } from "../support/webview-page";
-
-type Page = { start(): void; deliver(message: { turns: readonly ChatTurn[]; streaming: boolean }): void };
+import type { AssistantTurn, UserTurn } from "../../../src/core/chat/conversation";
+import { useChatPage } from "./pages/chat-page-driver";
 
 const asked: UserTurn = { id: "u1", role: "user", text: "write the report", attachments: [], createdAt: 0 };
 const usage = (answer: number) => ({ prompt_tokens: 3000, completion_tokens: answer, total_tokens: 3000 + answer });
@@ -11,20 +8,17 @@ const ended = (text: string, more: Partial<AssistantTurn>): AssistantTurn => ({ 
 
 describe("how a chat answer ended, under it (webview, Chromium)", function () {
   this.timeout(60_000);
-  let web: WebviewPage;
-  before(async () => (web = await openWebviewPage(join(import.meta.dirname, "pages/chat-page.ts"))));
-  after(() => web?.close());
-  beforeEach(() => web.page.evaluate(() => (window as unknown as { chatPage: Page }).chatPage.start()));
+  const chat = useChatPage();
 
   /** The answer streams, then ends as `end`: what its footer says, and what a screen reader hears. */
   const footerAfter = async (end: AssistantTurn) => {
     const streaming = { ...end, status: "streaming" as const, text: end.text.slice(0, 5) };
     for (const [turn, live] of [[streaming, true], [end, false]] as const) {
-      await web.page.evaluate((m) => (window as unknown as { chatPage: Page }).chatPage.deliver(m), { turns: [asked, turn], streaming: live });
+      await chat.deliver([asked, turn], live);
     }
     let heard = "";
-    for (let frame = 0; frame < 30 && heard === ""; frame++) heard = await web.page.evaluate(() => new Promise<string>((done) => requestAnimationFrame(() => done(document.querySelector(".announcer")?.textContent ?? ""))));
-    const footer = await web.page.evaluate(() => document.querySelector(".turn.assistant .turn-footer .status")?.textContent ?? "");
+    for (let frame = 0; frame < 30 && heard === ""; frame++) heard = await chat.web().page.evaluate(() => new Promise<string>((done) => requestAnimationFrame(() => done(document.querySelector(".announcer")?.textContent ?? ""))));
+    const footer = await chat.web().page.evaluate(() => document.querySelector(".turn.assistant .turn-footer .status")?.textContent ?? "");
     return { footer, heard };
   };
 

@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import type { AssistantTurn, ChatTurn, UserTurn } from "../../../src/core/chat/conversation";
-import { openWebviewPage, type WebviewPage } from "../support/webview-page";
-
-type Page = { start(): void; deliver(message: { turns: readonly ChatTurn[]; streaming: boolean }): void };
+import type { AssistantTurn, UserTurn } from "../../../src/core/chat/conversation";
+import { useChatPage } from "./pages/chat-page-driver";
 
 const asked: UserTurn = { id: "u1", role: "user", text: "what is 2 + 2?", attachments: [], createdAt: 0 };
 const answer = (status: AssistantTurn["status"], text: string): AssistantTurn => ({ id: "a1", role: "assistant", text, model: "deepseek-r1", status, createdAt: 0 });
@@ -11,14 +8,11 @@ const reasoning = "The user asks for 2 + 2.\n\n```js\nconsole.log(2 + 2)\n```\n\
 
 describe("a reasoning model's <think> block in the answer (webview, Chromium)", function () {
   this.timeout(60_000);
-  let web: WebviewPage;
-  before(async () => (web = await openWebviewPage(join(import.meta.dirname, "pages/chat-page.ts"))));
-  after(() => web?.close());
-  beforeEach(() => web.page.evaluate(() => (window as unknown as { chatPage: Page }).chatPage.start()));
+  const chat = useChatPage();
 
-  const deliver = (turns: ChatTurn[], streaming: boolean) => web.page.evaluate((m) => (window as unknown as { chatPage: Page }).chatPage.deliver(m), { turns, streaming });
+  const deliver = chat.deliver;
   const shown = () =>
-    web.page.evaluate(() => {
+    chat.web().page.evaluate(() => {
       const turn = document.querySelector<HTMLElement>(".turn.assistant")!;
       const thinking = turn.querySelector<HTMLDetailsElement>("details.thinking");
       return {
