@@ -134,6 +134,15 @@ describe("Chat panel against the local server (real VS Code)", function () {
     }
   });
 
+  it("Copy under an answer puts its Markdown on the clipboard and says so", async () => {
+    await api.chat.fromView({ type: "send", text: "Say hello." });
+    const answer = await waitFor("the answer", () => lastTurn<AssistantTurn>("assistant"), (turn) => turn?.status === "done");
+    await vscode.env.clipboard.writeText("");
+    await api.chat.fromView({ type: "copyAnswer", turnId: answer!.id });
+    assert.equal(await vscode.env.clipboard.readText(), answer!.text);
+    assert.equal(state().notice?.text, "Copied the answer.");
+  });
+
   it("New Chat starts an empty chat and keeps the others", async () => {
     const before = state().chats.length;
     const previous = state().chat.id;

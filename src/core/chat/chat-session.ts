@@ -152,6 +152,7 @@ export class ChatSession {
       turn = {
         ...turn,
         model: setup.model,
+        ...(planned.body.max_tokens === undefined ? {} : { maxTokens: planned.body.max_tokens }),
         ...(planned.droppedMessages > 0 ? { droppedMessages: planned.droppedMessages } : {}),
         ...(planned.cuts.length > 0 ? { contextCuts: planned.cuts } : {}),
       };

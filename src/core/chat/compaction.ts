@@ -10,6 +10,8 @@ import { isSummary } from "./summary-turn";
 import { estimateTokens } from "./context-trim";
 import { describeAttachment } from "./prompt";
 import { maskSecrets } from "../terminal/mask-secrets";
+import { cutAt, safeStart } from "../completion/surrogates";
+import { answerText } from "./thinking";
 import type { ToolStep } from "../agent/agent-task";
 
 /** Characters kept of one message in the transcript given to the summarizer. */
@@ -86,7 +88,7 @@ export function transcriptOf(turns: readonly ChatTurn[]): string {
     }
     const steps = (turn.agent?.steps ?? []).map((s) => (s.kind === "text" ? `Assistant: ${cut(s.text.trim(), maxMessageChars)}` : toolStep(s)));
     const files = (turn.agent?.files ?? []).map((f) => `[file ${f.created ? "created" : "changed"}: ${f.path} (+${f.added} −${f.removed}${f.review === "pending" ? "" : `, ${f.review}`})]`);
-    const answer = turn.status === "error" ? `[the answer failed: ${turn.error?.message ?? "error"}]` : `Assistant: ${cut(turn.text.trim(), maxMessageChars)}`;
+    const answer = turn.status === "error" ? `[the answer failed: ${turn.error?.message ?? "error"}]` : `Assistant: ${cut(answerText(turn.text).trim(), maxMessageChars)}`;
     parts.push([...steps, ...files, answer].join("\n"));
   }
   return parts.join("\n\n");
@@ -132,7 +134,7 @@ export function compactionMessages(input: CompactionRequestInput): ChatMessage[]
   const fixed = estimateTokens([{ role: "system", content: summarizer }, { role: "user", content: head + tail }], ratio);
   const room = Math.max(200, Math.floor((input.contextTokens - reserve - fixed) / ratio));
   let transcript = transcriptOf(input.turns);
-  if (transcript.length > room) transcript = `[…the oldest part of the conversation is left out to fit the model's context…]\n${transcript.slice(transcript.length - room)}`;
+  if (transcript.length > room) transcript = `[…the oldest part of the conversation is left out to fit the model's context…]\n${transcript.slice(safeStart(transcript, transcript.length - room))}`;
   return [
     { role: "system", content: summarizer },
     { role: "user", content: head + transcript + tail },
@@ -146,5 +148,6 @@ export function nearlyFull(planned: { readonly promptTokens: number; readonly pr
 }
 
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…[${text.length - max} more characters]`;
+  const kept = cutAt(text, max);
+  return kept === text ? text : `${kept}…[${text.length - kept.length} more characters]`;
 }

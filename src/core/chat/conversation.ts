@@ -5,6 +5,7 @@
 import type { Usage } from "../api/usage";
 import { recoverTask, type AgentTask } from "../agent/agent-task";
 import type { Handoff } from "../customization/file-fields";
+import { cutAt } from "../completion/surrogates";
 
 /**
  * Where attached code came from: the editor's selection (or its visible part when nothing was
@@ -61,6 +62,8 @@ export interface AssistantTurn {
   readonly finishedAt?: number;
   readonly usage?: Usage;
   readonly finishReason?: string;
+  /** The max_tokens asked: an answer cut (`length`) with fewer tokens was cut by the model's context. */
+  readonly maxTokens?: number;
   readonly error?: ChatError;
   /** Earlier messages left out of the request to fit the model's context. */
   readonly droppedMessages?: number;
@@ -126,7 +129,7 @@ export function titleFor(turn: UserTurn): string {
   const first = turn.attachments[0];
   const text = turn.text.replace(/\s+/g, " ").trim() || (first ? `${first.path}:${first.startLine}-${first.endLine}` : "");
   if (text === "") return untitledChat;
-  return text.length <= titleLength ? text : `${text.slice(0, titleLength - 1).trimEnd()}…`;
+  return text.length <= titleLength ? text : `${cutAt(text, titleLength - 1).trimEnd()}…`;
 }
 
 /** The chat with the user's message added (and pending attachments consumed into it). */

@@ -5,6 +5,7 @@
 import type { ChatMessage } from "../api/chat";
 import type { AssistantTurn, ChatTurn, CodeAttachment, UserTurn } from "./conversation";
 import { isSummary, summaryContext } from "./summary-turn";
+import { answerText } from "./thinking";
 
 export type QuickAction = "explain" | "findProblems" | "writeTests";
 
@@ -51,7 +52,7 @@ export function userContent(turn: UserTurn): string {
 
 /** An answer worth sending back as context: it has text and did not fail. */
 function usable(turn: AssistantTurn): boolean {
-  return turn.status !== "error" && turn.text.trim() !== "";
+  return turn.status !== "error" && answerText(turn.text).trim() !== "";
 }
 
 /**
@@ -70,7 +71,8 @@ export function buildMessages(systemPrompt: string, turns: readonly ChatTurn[]):
     const turn = turns[i]!;
     if (turn.role === "assistant" && turn.compaction) continue;
     if (turn.role === "assistant") {
-      if (usable(turn)) messages.push({ role: "assistant", content: turn.text });
+      // A reasoning model's thinking goes back no more than reasoning_content does.
+      if (usable(turn)) messages.push({ role: "assistant", content: answerText(turn.text) });
       continue;
     }
     const answer = turns[i + 1];

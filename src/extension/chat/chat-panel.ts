@@ -7,6 +7,7 @@ import { isEmbeddedModel, servesOnlyEmbeddedModels } from "../../core/onboarding
 import { ChatSession, type ChatSessionEvents } from "../../core/chat/chat-session";
 import type { ChatStore } from "../../core/chat/chat-store";
 import { DeltaQueue } from "../../core/chat/delta-queue";
+import { answerText } from "../../core/chat/thinking";
 import { viewChat } from "../../core/chat/view-chat";
 import type { ChatViewMemory } from "../../core/chat/view-memory";
 import { lastAnswer, lastQuestion, withUserTurn, type AssistantTurn, type Chat } from "../../core/chat/conversation";
@@ -171,7 +172,8 @@ export class ChatPanel implements vscode.Disposable {
         return;
       case "copyAnswer": {
         const turn = store.active().turns.find((t) => t.id === message.turnId);
-        if (turn) await vscode.env.clipboard.writeText(turn.text);
+        // Said as Copy on a code block says it: else nothing tells a screen reader user it worked.
+        if (turn) await this.copyText(answerText(turn.text), "Copied the answer.");
         return;
       }
       case "codeAction":
@@ -354,9 +356,9 @@ export class ChatPanel implements vscode.Disposable {
     await vscode.window.showTextDocument(uri, { preview: false, ...(at ? { selection: at } : {}) });
   }
 
-  private async copyText(text: string): Promise<void> {
+  private async copyText(text: string, notice = "Copied."): Promise<void> {
     await vscode.env.clipboard.writeText(text);
-    this.showNotice("Copied.");
+    this.showNotice(notice);
   }
 
   private errorAction(action: Extract<ViewMessage, { type: "errorAction" }>["action"]): Promise<void> {

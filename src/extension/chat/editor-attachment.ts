@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { CodeAttachment } from "../../core/chat/conversation";
 import { workspacePath } from "../context/workspace-path";
+import { cutAt } from "../../core/completion/surrogates";
 
 /** Most characters attached from one editor: enough for a large function, not a whole bundle. */
 const maxAttachmentChars = 60_000;
@@ -17,7 +18,7 @@ export function attachmentFromEditor(editor: vscode.TextEditor, newId: () => str
   let text = document.getText(range);
   let endLine = range.end.line;
   if (text.length > maxAttachmentChars) {
-    text = text.slice(0, maxAttachmentChars);
+    text = cutAt(text, maxAttachmentChars);
     endLine = range.start.line + (text.match(/\n/g)?.length ?? 0);
   }
   if (text.trim() === "") return undefined;

@@ -1,4 +1,5 @@
 import type { ChatTurn } from "../../core/chat/conversation";
+import { finishNote } from "../../core/chat/finish-note";
 import { approvalQuestion } from "./agent-view";
 import { el } from "./dom";
 
@@ -34,5 +35,8 @@ export function announcementOf(before: ChatTurn, after: ChatTurn, answerText: ()
   const text = answerText().trim();
   const who = after.agent ? "The agent finished" : "Wisp answered";
   if (after.status === "stopped") return `Stopped. ${text}`.trim();
-  return text === "" ? `${who} with no text.` : `${who}: ${text}`;
+  if (text === "") return `${who} with no text.`;
+  // Why it ended goes first: after 1,500 characters of answer it would never be heard.
+  const note = finishNote(after);
+  return note === "" ? `${who}: ${text}` : `${who} (${note}): ${text}`;
 }

@@ -1,6 +1,7 @@
 import { codeBlockPath } from "../../core/chat/code-block-path";
+import { codePointName, hiddenChars, splitHidden } from "../../core/chat/hidden-chars";
 import type { CodeAction } from "../../core/chat/protocol";
-import { actionButton, el } from "./dom";
+import { actionButton, append, el } from "./dom";
 import { codeLanguage } from "./markdown";
 
 const actions: readonly { action: CodeAction; text: string; label: string }[] = [
@@ -29,6 +30,9 @@ export function decorateCodeBlocks(root: ParentNode, onAction: (request: CodeBlo
     const code = pre.querySelector("code");
     const language = code ? codeLanguage(code) : "";
     const bar = el("div", { className: "code-bar" }, el("span", { className: "code-language" }, language || "text"));
+    const hidden = code ? markHidden(code) : [];
+    // Copy, Insert and Apply take the code as it is: the reader must know what it holds unseen.
+    const warning = hidden.length > 0 ? el("p", { className: "code-hidden", role: "note" }, `Hidden characters in this code: ${hidden.map(codePointName).join(", ")} (marked; Copy, Insert and Apply keep them)`) : undefined;
     const before = [...(pre.previousElementSibling?.querySelectorAll("code") ?? [])].map((c) => c.textContent ?? "");
     const path = codeBlockPath((code?.textContent ?? "").split("\n", 1)[0] ?? "", before);
     if (path !== undefined) bar.append(actionButton(`Open ${path}`, () => onOpenFile(path), { className: "open-file" }, `Open ${path}`));
@@ -43,6 +47,21 @@ export function decorateCodeBlocks(root: ParentNode, onAction: (request: CodeBlo
     }
     const frame = el("div", { className: "code-frame", "data-language": language });
     pre.replaceWith(frame);
-    frame.append(bar, pre);
+    append(frame, bar, warning, pre);
   }
+}
+
+/** Wraps each hidden character of the code in a marked span (its text unchanged, so Copy still gets it); returns them. */
+function markHidden(code: Element): string[] {
+  const found = hiddenChars(code.textContent ?? "");
+  if (found.length === 0) return found;
+  const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+  const texts: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
+  for (const text of texts) {
+    const parts = splitHidden(text.data);
+    if (parts.length === 1 && !parts[0]!.hidden) continue;
+    text.replaceWith(...parts.map((p) => (p.hidden ? el("span", { className: "hidden-char", "data-char": codePointName(p.text), title: codePointName(p.text) }, p.text) : p.text)));
+  }
+  return found;
 }

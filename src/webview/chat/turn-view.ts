@@ -1,6 +1,8 @@
 import { errorActions, wayOutActions } from "../../core/chat/error-actions";
 import type { AssistantTurn, ChatTurn, UserTurn } from "../../core/chat/conversation";
+import { finishNote } from "../../core/chat/finish-note";
 import { describeAttachment } from "../../core/chat/prompt";
+import { answerText, splitThinking } from "../../core/chat/thinking";
 import type { ViewMessage } from "../../core/chat/protocol";
 import { actionButton, el } from "./dom";
 import { StreamingMarkdown } from "./streaming-markdown";
@@ -28,6 +30,8 @@ export interface TurnContext {
 export class TurnView {
   readonly element: HTMLElement;
   private markdown: StreamingMarkdown | undefined;
+  /** A reasoning model's <think> block, folded above the answer (hidden when there is none). */
+  private readonly thinking = el("details", { className: "thinking", hidden: true }, el("summary", {}, "Thinking"), el("div", { className: "thinking-text" }));
   /** The header, notices and footer around an answer's markdown. */
   private around: ChildNode[] = [];
   private frame = "";
@@ -69,9 +73,15 @@ export class TurnView {
         (code) => this.post({ type: "codeAction", ...code }),
         (path, line) => this.post({ type: "openFile", path, ...(line === undefined ? {} : { line }) }),
       );
-      this.element.replaceChildren(this.markdown.element);
+      this.element.replaceChildren(this.thinking, this.markdown.element);
     }
-    if (textChanged || frame !== this.frame) this.markdown.update(turn.text, turn.status !== "streaming");
+    if (textChanged || frame !== this.frame) {
+      const split = splitThinking(turn.text);
+      this.thinking.hidden = split.thinking === undefined;
+      this.thinking.querySelector("summary")!.textContent = split.thinkingOpen && turn.status === "streaming" ? "Thinking…" : "Thinking";
+      this.thinking.lastElementChild!.textContent = split.thinking ?? "";
+      this.markdown.update(split.answer, turn.status !== "streaming");
+    }
     if (frame === this.frame) return;
     this.frame = frame;
     const markdown = this.markdown.element;
@@ -82,7 +92,7 @@ export class TurnView {
       const todos = turn.agent?.todos?.length ? todoPanel(turn.agent.todos, context.latest) : undefined;
       const above = [...answerHeader(turn), compactionNote(turn), todos, turn.agent ? agentSteps(turn.agent, this.post, this.outputFolds) : undefined].filter((n): n is HTMLElement => n !== undefined);
       const below = [...(turn.agent ? agentFooter(turn, turn.agent, context.latest, context.streaming, this.post) : []), handoffBar(turn, context.latest, context.streaming, this.post), ...answerFooter(turn, context, this.post)].filter((n): n is HTMLElement => n !== undefined);
-      markdown.before(...above);
+      this.thinking.before(...above);
       markdown.after(...below);
       this.around = [...above, ...below];
     });
@@ -140,7 +150,7 @@ function answerFooter(turn: AssistantTurn, context: TurnContext, post: (message:
   }
   const status = statusText(turn);
   const actions: Node[] = [];
-  if (turn.status !== "streaming" && turn.text !== "") actions.push(actionButton("Copy answer", () => post({ type: "copyAnswer", turnId: turn.id }), {}, "Copy"));
+  if (turn.status !== "streaming" && answerText(turn.text) !== "") actions.push(actionButton("Copy answer", () => post({ type: "copyAnswer", turnId: turn.id }), {}, "Copy"));
   if (context.latest && !context.streaming && turn.status !== "error" && !turn.agent && !turn.compaction) actions.push(actionButton("Regenerate", () => post({ type: "regenerate" })));
   parts.push(el("footer", { className: "turn-footer" }, status ? el("span", { className: `status ${turn.status}` }, status) : undefined, ...actions));
   return parts;
@@ -158,7 +168,7 @@ function statusText(turn: AssistantTurn): string {
     case "error":
       return "";
     case "done":
-      return withUsage(turn.finishReason === "length" ? "Cut off at the max tokens limit" : "", turn);
+      return withUsage(finishNote(turn), turn);
   }
 }
 

@@ -55,6 +55,7 @@ describe("chat session", () => {
     assert.equal(answer.text, "Hello");
     assert.equal(answer.status, "done");
     assert.equal(answer.finishReason, "stop");
+    assert.equal(answer.maxTokens, 50, "the max_tokens asked: a shorter answer cut for length was cut by the context");
     assert.deepEqual(answer.usage, { prompt_tokens: 20, completion_tokens: 2, total_tokens: 22 });
     assert.equal(h.store.active().pending.length, 0, "attachments go with the message");
     assert.equal(h.store.active().title, "What is this?");

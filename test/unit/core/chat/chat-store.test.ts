@@ -5,6 +5,14 @@ import { waitFor } from "../../../harness/wait-for";
 import { MemoryStorage, counters } from "./memory-storage";
 
 describe("chat store (per-workspace persistence)", () => {
+  it("a chat named after a long first message keeps an emoji at the cut whole (no � in the chat list)", () => {
+    const store = new ChatStore(new MemoryStorage(), counters());
+    const text = "Why does the build fail on the CI runners for 🚀 releases only?";
+    assert.equal(text.indexOf("🚀"), 47 - 1, "the emoji's two halves straddle the 47-character cut");
+    const named = withUserTurn(store.active(), { id: "u1", role: "user", text, attachments: [], createdAt: 5 });
+    assert.equal(named.title, "Why does the build fail on the CI runners for…");
+  });
+
   it("starts with one empty chat, and a reopened store has the same chats, titles and active chat", async () => {
     const storage = new MemoryStorage();
     const store = new ChatStore(storage, counters());

@@ -43,6 +43,10 @@ describe("compacting a conversation", () => {
     assert.match(request!.content, /<conversation>\nUser: Fix the cart total\n\n\[read src\/cart\.js — done\]\n\[file changed: src\/cart\.js \(\+2 −1, kept\)\]/);
   });
 
+  it("a reasoning model's <think> block is no part of the transcript", () => {
+    assert.equal(transcriptOf([user("q1", "2 + 2?"), answer("a1", "<think>\nThe user asks for a sum.\n</think>\n\nIt is 4.")]), "User: 2 + 2?\n\nAssistant: It is 4.");
+  });
+
   it("a transcript too long for the context keeps its newest part", () => {
     const turns = Array.from({ length: 40 }, (_, i) => [user(`q${i}`, `question ${i} ${"x".repeat(300)}`), answer(`a${i}`, `answer ${i}`)]).flat();
     const [, request] = compactionMessages({ turns, contextTokens: 2048, maxTokens: 256 });
@@ -50,6 +54,18 @@ describe("compacting a conversation", () => {
     assert.match(request!.content, /answer 39\n<\/conversation>$/);
     assert.ok(!request!.content.includes("question 0 "));
     assert.ok(request!.content.length * 0.3 < 2048);
+  });
+
+  it("cuts never split an emoji: /compact's request stays valid JSON for llama.cpp's server (a lone surrogate is refused)", () => {
+    // Long answers of emoji (two code units each) cut at any offset, and a transcript cut at its start.
+    for (let pad = 0; pad < 2; pad++) {
+      const turns = Array.from({ length: 12 }, (_, i) => [user(`q${i}`, `${"x".repeat(pad)}${"🚀".repeat(2_100)}`), answer(`a${i}`, `${"y".repeat(pad + 1)}${"✅🎉".repeat(1_100)}`)]).flat();
+      const [, request] = compactionMessages({ turns, contextTokens: 8192, maxTokens: 512 });
+      assert.match(request!.content, /oldest part of the conversation is left out/);
+      assert.match(request!.content, /more characters\]/);
+      // encodeURIComponent throws on a lone surrogate, as a strict JSON reader refuses one.
+      assert.doesNotThrow(() => encodeURIComponent(request!.content), `pad ${pad}: a lone surrogate in the request`);
+    }
   });
 
   it("after compaction, requests carry the summary (and the kept facts) in the system message and go on from it", () => {

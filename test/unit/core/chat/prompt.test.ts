@@ -7,6 +7,15 @@ const user = (id: string, text: string, attachments: CodeAttachment[] = []): Use
 const answer = (id: string, text: string, status: AssistantTurn["status"] = "done"): AssistantTurn => ({ id, role: "assistant", text, model: "m", status, createdAt: 2 });
 
 describe("chat prompt building", () => {
+  it("a reasoning model's <think> block goes back no more than reasoning_content does; an answer that was only thinking goes back with its question left out", () => {
+    const turns = [user("u1", "2 + 2?"), answer("a1", "<think>\nThe user asks for a sum.\n</think>\n\nIt is 4."), user("u2", "and 3 + 3?"), answer("a2", "<think>\nHmm, cut off here", "stopped"), user("u3", "and 4 + 4?")];
+    assert.deepEqual(buildMessages("", turns), [
+      { role: "user", content: "2 + 2?" },
+      { role: "assistant", content: "It is 4." },
+      { role: "user", content: "and 4 + 4?" },
+    ]);
+  });
+
   it("puts the selected code after the question, with its file, language and line range in a fenced block", () => {
     const content = userContent(user("u1", "  Why does this overflow?  ", [selection]));
     assert.equal(

@@ -19,6 +19,11 @@ function show(pieces: readonly string[]) {
     text: root.innerText,
     /** Each code block's buttons, by what they say to a screen reader. */
     blocks: [...root.querySelectorAll(".code-frame")].map((frame) => [...frame.querySelectorAll("button")].map((b) => b.getAttribute("aria-label"))),
+    /** Each code block's note on characters it holds unseen, and the characters marked in it as drawn. */
+    hidden: [...root.querySelectorAll(".code-frame")].map((frame) => ({
+      note: frame.querySelector(".code-hidden")?.textContent ?? null,
+      marked: [...frame.querySelectorAll(".hidden-char")].map((m) => getComputedStyle(m, "::before").content),
+    })),
     links: [...root.querySelectorAll("a")].map((a) => ({ text: a.textContent, href: a.getAttribute("href"), path: a.getAttribute("data-path"), line: a.getAttribute("data-line") })),
     /** What clicking every button and file link asks the extension for. */
     asked: clickAll(root, asked),
