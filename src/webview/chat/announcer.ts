@@ -1,5 +1,6 @@
 import type { ChatTurn } from "../../core/chat/conversation";
 import { finishNote } from "../../core/chat/finish-note";
+import { cutAt } from "../../core/completion/surrogates";
 import { approvalQuestion } from "./agent-view";
 import { el } from "./dom";
 
@@ -15,7 +16,7 @@ export class Announcer {
   readonly element = el("div", { className: "announcer", role: "status", "aria-live": "polite", "aria-atomic": "true" });
 
   say(text: string): void {
-    const spoken = text.length > maxSpoken ? `${text.slice(0, maxSpoken)}… (more in the conversation)` : text;
+    const spoken = text.length > maxSpoken ? `${cutAt(text, maxSpoken)}… (more in the conversation)` : text;
     // Emptied first, so the same words said again are announced again.
     this.element.textContent = "";
     requestAnimationFrame(() => (this.element.textContent = spoken));

@@ -40,6 +40,16 @@ describe("chat panel with a screen reader (webview, Chromium)", function () {
     assert.doesNotMatch(spoken, /Insert|Apply/, "not the code block's buttons");
   });
 
+  it("a long answer is read out to its first 1,500 characters, an emoji at the cut kept whole (never half of one)", async () => {
+    // "Wisp answered: " (15) and 1,484 letters: the emoji's two halves sit at 1,500 characters' either side.
+    const long = `${"a".repeat(1484)}😀 and the rest`;
+    await deliver([asked, answer("streaming", "")], true);
+    await deliver([asked, answer("done", long)], false);
+    const spoken = await heard("(more in the conversation)");
+    assert.match(spoken, /a(😀)?… \(more in the conversation\)/);
+    assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(spoken), "no lone high surrogate");
+  });
+
   it("an agent's question on an approval card is read out when it comes", async () => {
     await deliver([asked, answer("streaming", "", [])], true);
     await deliver([asked, answer("streaming", "", [{ kind: "tool", id: "s1", tool: "run_in_terminal", title: "run npm test", status: "asking", command: "npm test" }])], true);
