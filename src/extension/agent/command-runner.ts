@@ -65,13 +65,14 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
     kill();
   }, run.timeoutMs);
   const add = (text: string) => output.append(masker ? masker.push(text) : text);
-  const append = (chunk: Buffer) => {
-    add(chunk.toString("utf8"));
+  const append = (chunk: string) => {
+    add(chunk);
     // The line still growing shows too (a progress bar), masked as it stands.
     run.onOutput(output.text(run.maxOutputChars) + (masker?.preview() ?? ""));
   };
-  child.stdout.on("data", append);
-  child.stderr.on("data", append);
+  // Decoded per stream: a character whose bytes two reads split stays one character, not two U+FFFD.
+  child.stdout.setEncoding("utf8").on("data", append);
+  child.stderr.setEncoding("utf8").on("data", append);
   return new Promise((resolve) => {
     let finished = false;
     const finish = (exitCode: number | null) => {

@@ -70,3 +70,30 @@ describe("a command that leaves a process holding its output", () => {
     assert.match(result.output, /^started\n[\s\S]*still holds its output/);
   });
 });
+
+describe("a command's output whose characters two reads split", () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "wisp-runner-"));
+    // "café ✓ passed" with é and ✓ each written in two pieces, apart in time (as block-buffered output splits them), on stdout and stderr.
+    writeFileSync(
+      join(dir, "split.js"),
+      `const b = (s) => Buffer.from(s, "utf8");
+const [e1, e2] = [b("é").subarray(0, 1), b("é").subarray(1)];
+const [t1, t2] = [b("✓").subarray(0, 2), b("✓").subarray(2)];
+process.stdout.write(Buffer.concat([b("caf"), e1]));
+setTimeout(() => process.stdout.write(Buffer.concat([e2, b(" "), t1])), 200);
+setTimeout(() => process.stdout.write(Buffer.concat([t2, b(" passed\\n")])), 400);
+setTimeout(() => process.stderr.write(t1), 600);
+setTimeout(() => process.stderr.write(Buffer.concat([t2, b(" done\\n")])), 800);`,
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("keeps each character whole, in the streamed and the final output (not two U+FFFD)", async () => {
+    const streamed: string[] = [];
+    const result = await runCommand({ command: `"${process.execPath}" split.js`, cwd: dir, timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: (text) => streamed.push(text) });
+    assert.equal(result.output, "café ✓ passed\n✓ done\n");
+    for (const text of streamed) assert.ok(!text.includes("\ufffd"), JSON.stringify(text));
+  });
+});
