@@ -276,6 +276,18 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     assert.doesNotMatch(listed!, /bundle\.js/, "build/ is ignored");
   });
 
+  it("a file over 2 MB: grep_search names it as not searched (not a bare 'No matches.') and read_file says how to read it", async () => {
+    // A build log with its one error at the end, past the tools' 2 MB.
+    writeFileSync(abs(`${dir}/build.log`), `${"compiling module ...\n".repeat(120_000)}ERROR: cart.js:2 total is not a function\n`);
+    server.queue({ toolCalls: [{ name: "grep_search", arguments: { query: "ERROR", include: `${dir}/*.log` } }, { name: "read_file", arguments: { path: `${dir}/build.log`, start_line: 1, end_line: 20 } }] }, { text: "done" });
+    const before = server.chatRequests.length;
+    await start("Find the error in the build log");
+    await ended();
+    const [searched, read] = toolResults(server.chatRequests[before + 1]!);
+    assert.equal(searched, `No matches.\n[1 file(s) over 2 MB not searched: ${dir}/build.log. Search it with a command (grep) instead.]`);
+    assert.match(read!, /^Error: agent-task\/build\.log is over 2 MB, too large to read, even in part: read the lines you need with a command \(head, tail/);
+  });
+
   it("list_dir shows a folder that has a .gitignore of its own, and inside it leaves out what that .gitignore ignores", async () => {
     mkdirSync(abs(`${dir}/build`));
     writeFileSync(abs(`${dir}/build/bundle.js`), "module.exports = 1;\n");
