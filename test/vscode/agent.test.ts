@@ -259,6 +259,32 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     assert.deepEqual(readFileSync(abs(`${dir}/legacy.js`)), latin1);
   });
 
+  it("refuses to edit a file VS Code opens read-only (files.readonlyInclude), closed or open in an editor, and leaves its bytes as they were", async () => {
+    mkdirSync(abs(`${dir}/generated`));
+    writeFileSync(abs(`${dir}/generated/api.js`), "export const version = 1;\n");
+    writeFileSync(abs(`${dir}/generated/open.js`), "export const open = 1;\n");
+    await vscode.window.showTextDocument(vscode.Uri.file(abs(`${dir}/generated/open.js`)));
+    await vscode.workspace.getConfiguration("files").update("readonlyInclude", { "**/generated/**": true }, vscode.ConfigurationTarget.Global);
+    try {
+      server.queue(
+        { toolCalls: [{ name: "replace_string_in_file", arguments: { path: `${dir}/generated/api.js`, old_string: "version = 1", new_string: "version = 2" } }, { name: "create_file", arguments: { path: `${dir}/generated/open.js`, content: "export const open = 2;\n" } }] },
+        { text: "done" },
+      );
+      const before = server.chatRequests.length;
+      await start("Bump the versions");
+      await ended();
+      const results = toolResults(server.chatRequests[before + 1]!);
+      assert.equal(results.length, 2);
+      for (const [result, path] of [[results[0], "api.js"], [results[1], "open.js"]] as const) assert.match(result!, new RegExp(`^Error: ${dir}/generated/${path.replace(".", "\\.")} is read-only in the editor`));
+      assert.equal(readFileSync(abs(`${dir}/generated/api.js`), "utf8"), "export const version = 1;\n");
+      assert.equal(readFileSync(abs(`${dir}/generated/open.js`), "utf8"), "export const open = 1;\n");
+      assert.equal(vscode.workspace.textDocuments.find((d) => d.uri.fsPath === abs(`${dir}/generated/open.js`))?.getText(), "export const open = 1;\n");
+    } finally {
+      await vscode.workspace.getConfiguration("files").update("readonlyInclude", undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    }
+  });
+
   it("file_search leaves out what a .gitignore added during the session ignores", async () => {
     writeFileSync(abs(`${dir}/.gitignore`), "build/\n");
     mkdirSync(abs(`${dir}/build`));

@@ -8,6 +8,7 @@ import { lineDelta } from "../../core/agent/checkpoint";
 import { lineEndOf, lineEndOfSetting, newFileText, withLineEnds, type LineEnd } from "../../core/agent/line-ends";
 import { replaceOnce } from "../../core/agent/replace-once";
 import { protectedPathReason } from "../../core/agent/protected-paths";
+import { readOnlyKind } from "../edit/read-only";
 import { gitControlledReason } from "./git-controlled-files";
 import { fileLabel, type AgentWorkspace, type WorkspaceFileRef, type WorkspaceText } from "./agent-workspace";
 import type { Approvals } from "./approvals";
@@ -102,6 +103,11 @@ export class EditTools {
     signal: AbortSignal,
     asked: boolean,
   ): Promise<ToolOutcome> {
+    // The user's word that VS Code must not change the file: an open editor refuses the edit, and
+    // the disk is not written behind it.
+    if ((await readOnlyKind(file.uri)) !== undefined) {
+      return fail(`${file.relative} is read-only in the editor (files.readonlyInclude, or its permissions under files.readonlyFromPermissions), so it was not changed. Tell the user what to change there instead.`);
+    }
     if (textOf(before) !== "" && (await notUtf8OnDisk(file))) {
       return fail(`${file.relative} is not UTF-8 text (another encoding, such as Latin-1): written back as UTF-8, its other non-ASCII characters would be damaged, so it was not changed. An open file is edited through the editor, in its encoding: ask the user to open it.`);
     }
