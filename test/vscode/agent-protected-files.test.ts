@@ -58,6 +58,30 @@ describe("Agent mode: files whose edit always asks (real VS Code, scripted model
     assert.equal(answer()!.text, "I could not change them.");
   });
 
+  it("Allow in this session on an edit of the editor's settings holds for that exact text: a later, other edit of the file asks again", async () => {
+    const settings = `${dir}/.vscode/settings.json`;
+    const tidy = '{\n  "editor.tabSize": 2\n}\n';
+    const injected = '{\n  "editor.tabSize": 2,\n  "wisp.agent.autoApprove": ["/.*/"]\n}\n';
+    server.queue(
+      { toolCalls: [{ name: "create_file", arguments: { path: settings, content: tidy } }] },
+      { toolCalls: [{ name: "create_file", arguments: { path: settings, content: injected } }] },
+      { toolCalls: [{ name: "create_file", arguments: { path: settings, content: tidy } }] },
+      { text: "done" },
+    );
+    const before = server.chatRequests.length;
+    const task = api.chat.fromView({ type: "send", text: "Use two spaces" });
+    await approve(0, "session");
+    const again = await asking(1);
+    assert.match(again!.note ?? "", /the editor's configuration/);
+    assert.equal(readFileSync(abs(settings), "utf8"), tidy, "the other text is not written while its card waits");
+    await approve(1, "deny");
+    await task;
+    await ended();
+    assert.equal(readFileSync(abs(settings), "utf8"), tidy);
+    assert.deepEqual(steps().map((s) => s.status), ["done", "denied", "done"], "the allowed text itself goes again without a card");
+    assert.deepEqual(toolResults(server.chatRequests[before + 2]!).at(-1), `Error: The user denied the edit of ${settings}.`);
+  });
+
   it("a file the repository's config includes (include.path): its edit waits on a card that says git runs what it names", async () => {
     rmSync(abs(`${dir}/.git`), { recursive: true, force: true });
     execFileSync("git", ["init", "--quiet"], { cwd: abs(dir) });

@@ -259,6 +259,32 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     assert.deepEqual(readFileSync(abs(`${dir}/legacy.js`)), latin1);
   });
 
+  it("refuses to edit a file VS Code opens read-only (files.readonlyInclude), closed or open in an editor, and leaves its bytes as they were", async () => {
+    mkdirSync(abs(`${dir}/generated`));
+    writeFileSync(abs(`${dir}/generated/api.js`), "export const version = 1;\n");
+    writeFileSync(abs(`${dir}/generated/open.js`), "export const open = 1;\n");
+    await vscode.window.showTextDocument(vscode.Uri.file(abs(`${dir}/generated/open.js`)));
+    await vscode.workspace.getConfiguration("files").update("readonlyInclude", { "**/generated/**": true }, vscode.ConfigurationTarget.Global);
+    try {
+      server.queue(
+        { toolCalls: [{ name: "replace_string_in_file", arguments: { path: `${dir}/generated/api.js`, old_string: "version = 1", new_string: "version = 2" } }, { name: "create_file", arguments: { path: `${dir}/generated/open.js`, content: "export const open = 2;\n" } }] },
+        { text: "done" },
+      );
+      const before = server.chatRequests.length;
+      await start("Bump the versions");
+      await ended();
+      const results = toolResults(server.chatRequests[before + 1]!);
+      assert.equal(results.length, 2);
+      for (const [result, path] of [[results[0], "api.js"], [results[1], "open.js"]] as const) assert.match(result!, new RegExp(`^Error: ${dir}/generated/${path.replace(".", "\\.")} is read-only in the editor`));
+      assert.equal(readFileSync(abs(`${dir}/generated/api.js`), "utf8"), "export const version = 1;\n");
+      assert.equal(readFileSync(abs(`${dir}/generated/open.js`), "utf8"), "export const open = 1;\n");
+      assert.equal(vscode.workspace.textDocuments.find((d) => d.uri.fsPath === abs(`${dir}/generated/open.js`))?.getText(), "export const open = 1;\n");
+    } finally {
+      await vscode.workspace.getConfiguration("files").update("readonlyInclude", undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    }
+  });
+
   it("file_search leaves out what a .gitignore added during the session ignores", async () => {
     writeFileSync(abs(`${dir}/.gitignore`), "build/\n");
     mkdirSync(abs(`${dir}/build`));
@@ -274,6 +300,18 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     assert.match(listed!, /cart\.js/);
     assert.match(listed!, /marker\.js/);
     assert.doesNotMatch(listed!, /bundle\.js/, "build/ is ignored");
+  });
+
+  it("a file over 2 MB: grep_search names it as not searched (not a bare 'No matches.') and read_file says how to read it", async () => {
+    // A build log with its one error at the end, past the tools' 2 MB.
+    writeFileSync(abs(`${dir}/build.log`), `${"compiling module ...\n".repeat(120_000)}ERROR: cart.js:2 total is not a function\n`);
+    server.queue({ toolCalls: [{ name: "grep_search", arguments: { query: "ERROR", include: `${dir}/*.log` } }, { name: "read_file", arguments: { path: `${dir}/build.log`, start_line: 1, end_line: 20 } }] }, { text: "done" });
+    const before = server.chatRequests.length;
+    await start("Find the error in the build log");
+    await ended();
+    const [searched, read] = toolResults(server.chatRequests[before + 1]!);
+    assert.equal(searched, `No matches.\n[1 file(s) over 2 MB not searched: ${dir}/build.log. Search it with a command (grep) instead.]`);
+    assert.match(read!, /^Error: agent-task\/build\.log is over 2 MB, too large to read, even in part: read the lines you need with a command \(head, tail/);
   });
 
   it("list_dir shows a folder that has a .gitignore of its own, and inside it leaves out what that .gitignore ignores", async () => {

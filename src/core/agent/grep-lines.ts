@@ -50,11 +50,19 @@ export function grepText(path: string, text: string, firstLine: number, matches:
   }
 }
 
-export function formatMatches(matches: readonly GrepMatch[], limit: number, skipped: number): string {
-  if (matches.length === 0) return `No matches.${skippedNote(skipped)}`;
+export function formatMatches(matches: readonly GrepMatch[], limit: number, skipped: number, tooLarge: readonly string[] = []): string {
+  const notes = skippedNote(skipped) + tooLargeNote(tooLarge);
+  if (matches.length === 0) return `No matches.${notes}`;
   const rows = matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
   const more = matches.length >= limit ? `\n[Only the first ${limit} matches are shown: narrow the query or use include.]` : "";
-  return `${rows.join("\n")}${more}${skippedNote(skipped)}`;
+  return `${rows.join("\n")}${more}${notes}`;
+}
+
+/** Files too large to search are named: "No matches." alone would say they hold none. */
+function tooLargeNote(paths: readonly string[]): string {
+  if (paths.length === 0) return "";
+  const shown = paths.length > 5 ? `${paths.slice(0, 5).join(", ")} and ${paths.length - 5} more` : paths.join(", ");
+  return `\n[${paths.length} file(s) over 2 MB not searched: ${shown}. Search ${paths.length === 1 ? "it" : "them"} with a command (grep) instead.]`;
 }
 
 function skippedNote(skipped: number): string {

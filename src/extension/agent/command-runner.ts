@@ -26,6 +26,8 @@ export interface CommandResult {
 
 /** How long a killed command's group gets between SIGTERM and SIGKILL. */
 const graceMs = 2_000;
+/** How long the output is still read after the shell exits: what its pipes still hold comes in far sooner. */
+const drainMs = 1_000;
 
 /** The shell commands run with: cmd.exe on Windows, else the user's login shell ($SHELL), else sh. */
 export function commandShell(): string {
@@ -47,6 +49,7 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
   let timedOut = false;
   let stopped = false;
   let killTimer: NodeJS.Timeout | undefined;
+  let drainTimer: NodeJS.Timeout | undefined;
   const kill = () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     signalTree(child.pid, "SIGTERM", windows);
@@ -62,18 +65,23 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
     kill();
   }, run.timeoutMs);
   const add = (text: string) => output.append(masker ? masker.push(text) : text);
-  const append = (chunk: Buffer) => {
-    add(chunk.toString("utf8"));
+  const append = (chunk: string) => {
+    add(chunk);
     // The line still growing shows too (a progress bar), masked as it stands.
     run.onOutput(output.text(run.maxOutputChars) + (masker?.preview() ?? ""));
   };
-  child.stdout.on("data", append);
-  child.stderr.on("data", append);
+  // Decoded per stream: a character whose bytes two reads split stays one character, not two U+FFFD.
+  child.stdout.setEncoding("utf8").on("data", append);
+  child.stderr.setEncoding("utf8").on("data", append);
   return new Promise((resolve) => {
+    let finished = false;
     const finish = (exitCode: number | null) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       run.signal.removeEventListener("abort", onAbort);
       if (killTimer) clearTimeout(killTimer);
+      if (drainTimer) clearTimeout(drainTimer);
       if (masker) output.append(masker.end());
       resolve({ exitCode, output: output.text(run.maxOutputChars), timedOut, stopped });
     };
@@ -82,8 +90,17 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
       finish(null);
     });
     // The shell is gone: whatever it left in its group goes too, or its open pipes would hold "close".
-    child.on("exit", () => {
+    child.on("exit", (code) => {
       if (!windows) signalTree(child.pid, "SIGKILL", windows);
+      // A process that left the group (setsid, a daemon, a browser xdg-open started) may hold the
+      // pipes open for good: past a short drain the output is let go, or neither the time limit nor
+      // Stop could end the command (both signal a group that is gone).
+      drainTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        add("\n(a process the command started in the background still holds its output; it is no longer read)\n");
+        finish(code);
+      }, drainMs);
     });
     child.on("close", (code) => finish(code));
     if (run.signal.aborted) onAbort();

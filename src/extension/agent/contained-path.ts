@@ -7,7 +7,7 @@
  * file is judged by, sensitive or protected, is both: a link's name says nothing of its target).
  */
 import { lstat, realpath } from "node:fs/promises";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { relativeInside, type RelativeOptions } from "../../core/agent/workspace-path";
 import { pathInside } from "../path-inside";
 
@@ -16,9 +16,13 @@ export async function resolveContained(
   relPath: string,
   options: RelativeOptions = {},
 ): Promise<{ readonly absolute: string; readonly relative: string; readonly target: string } | { readonly error: string }> {
+  const realRoot = await realpath(root);
+  // An absolute path into the workspace (from a stack trace, a compiler's message) is not "outside":
+  // the model is told the relative path to give instead.
+  const inside = isAbsolute(relPath) ? [root, realRoot].find((r) => pathInside(r, resolve(relPath))) : undefined;
+  if (inside !== undefined) return { error: `Path ${relPath} is absolute: give it relative to the workspace folder: "${relative(inside, resolve(relPath)).split(sep).join("/") || "."}".` };
   const checked = relativeInside(relPath, options);
   if ("error" in checked) return checked;
-  const realRoot = await realpath(root);
   let existing = join(realRoot, ...checked.path.split("/").filter((s) => s !== ""));
   const missing: string[] = [];
   for (;;) {

@@ -8,11 +8,13 @@ import { lineDelta } from "../../core/agent/checkpoint";
 import { lineEndOf, lineEndOfSetting, newFileText, withLineEnds, type LineEnd } from "../../core/agent/line-ends";
 import { replaceOnce } from "../../core/agent/replace-once";
 import { protectedPathReason } from "../../core/agent/protected-paths";
+import { readOnlyKind } from "../edit/read-only";
 import { agentsFile } from "./agent-rules";
 import { gitControlledReason } from "./git-controlled-files";
 import { fileLabel, type AgentWorkspace, type WorkspaceFileRef, type WorkspaceText } from "./agent-workspace";
 import type { Approvals } from "./approvals";
 import type { CheckpointStore } from "./checkpoint-store";
+import { hashOf } from "./hashed-blobs";
 import type { RequestRecorder } from "./request-checkpoint-store";
 
 export interface EditToolDeps {
@@ -102,6 +104,11 @@ export class EditTools {
     signal: AbortSignal,
     asked: boolean,
   ): Promise<ToolOutcome> {
+    // The user's word that VS Code must not change the file: an open editor refuses the edit, and
+    // the disk is not written behind it.
+    if ((await readOnlyKind(file.uri)) !== undefined) {
+      return fail(`${file.relative} is read-only in the editor (files.readonlyInclude, or its permissions under files.readonlyFromPermissions), so it was not changed. Tell the user what to change there instead.`);
+    }
     if (textOf(before) !== "" && (await notUtf8OnDisk(file))) {
       return fail(`${file.relative} is not UTF-8 text (another encoding, such as Latin-1): written back as UTF-8, its other non-ASCII characters would be damaged, so it was not changed. An open file is edited through the editor, in its encoding: ask the user to open it.`);
     }
@@ -114,7 +121,10 @@ export class EditTools {
     const protectedWhy = protectedPathReason(file.relative) ?? protectedPathReason(file.target) ?? (await gitControlledReason(this.deps.ws.root, file.target));
     if (!asked && (this.deps.askBeforeEdits || protectedWhy)) {
       const question = `Apply this edit to ${file.relative} (+${added} −${removed})?`;
-      const refused = await this.ask(file, protectedWhy ? `${fileLabel(file)} ${protectedWhy}. ${question}` : question, step, signal);
+      // A file that always asks: Allow in this session holds for this exact text, as it does for a
+      // command; for the path alone, any later edit of the editor's settings or git's config would go unasked.
+      const key = protectedWhy ? `edit:${file.relative}:${hashOf(new TextEncoder().encode(after))}` : `edit:${file.relative}`;
+      const refused = await this.ask(file, protectedWhy ? `${fileLabel(file)} ${protectedWhy}. ${question}` : question, step, signal, key);
       if (refused) return refused;
       const now = await this.deps.ws.text(file.uri);
       if (!sameText(now, from)) {
@@ -142,8 +152,8 @@ export class EditTools {
   }
 
   /** Shows the approval card; the outcome the model gets when the user says no (undefined: go on). */
-  private async ask(file: WorkspaceFileRef, note: string, step: StepReporter, signal: AbortSignal): Promise<ToolOutcome | undefined> {
-    const answer = await this.deps.approvals.ask(step, `edit:${file.relative}`, { note }, signal);
+  private async ask(file: WorkspaceFileRef, note: string, step: StepReporter, signal: AbortSignal, key = `edit:${file.relative}`): Promise<ToolOutcome | undefined> {
+    const answer = await this.deps.approvals.ask(step, key, { note }, signal);
     if (answer === "deny" || answer === "stopped") {
       step.update({ status: answer === "stopped" ? "stopped" : "denied" });
       return fail(answer === "stopped" ? "Not applied: the user stopped the task." : `The user denied the edit of ${file.relative}.`);

@@ -21,7 +21,7 @@ export async function readFile(ws: AgentWorkspace, args: { path: string; start_l
   const asked = await ws.askToRead(file, step, signal);
   if (asked) return asked;
   const read = await ws.text(file.uri);
-  if (read.kind !== "text") return fail(read.kind === "missing" ? `${file.relative} does not exist.` : `${file.relative} is ${read.kind === "binary" ? "a binary file" : "too large to read"}.`);
+  if (read.kind !== "text") return fail(read.kind === "missing" ? `${file.relative} does not exist.` : read.kind === "binary" ? `${file.relative} is a binary file.` : `${file.relative} is over 2 MB, too large to read, even in part: read the lines you need with a command (head, tail, grep -n, sed -n '100,200p').`);
   const { text } = read;
   const lines = text.split("\n");
   // A final newline ends the last line; it does not start another.
@@ -75,6 +75,7 @@ export async function grepSearch(ws: AgentWorkspace, args: { query: string; is_r
   step.update({ title: `searched for ${args.query}${args.include ? ` in ${args.include}` : ""}` });
   const matches: GrepMatch[] = [];
   let skipped = 0;
+  const tooLarge: string[] = [];
   const include = args.include ? (args.include.includes("/") || args.include.startsWith("**") ? args.include : `**/${args.include}`) : undefined;
   // Without a pattern, the index's files (already without ignored, excluded, binary and large ones) spare a file search.
   const paths = include === undefined ? (ws.indexedPaths() ?? (await ws.files("**/*", 20_000))) : await ws.files(include, 20_000);
@@ -91,9 +92,10 @@ export async function grepSearch(ws: AgentWorkspace, args: { query: string; is_r
     }
     const file = await readTextFile(ws.uri(path), { maxBytes: maxFileBytes }).catch(() => undefined);
     if (file?.kind === "text") grepText(path, file.text, 1, matcher, matches, maxRows);
+    else if (file?.kind === "too-large") tooLarge.push(path);
   }
   step.update({ status: "done" });
-  return { content: formatMatches(matches, maxRows, skipped) };
+  return { content: formatMatches(matches, maxRows, skipped, tooLarge) };
 }
 
 /** get_errors: the editor's diagnostics (errors and warnings) of some files, or of the workspace. */

@@ -10,8 +10,8 @@ import type { ResultContent, ServerTool } from "../../core/mcp/mcp-tools";
 export interface ConnectionEvents {
   /** A line the server wrote to stderr (or a note about its transport). */
   output(line: string): void;
-  /** The connection ended without being asked to (the process exited, the HTTP session closed). */
-  closed(): void;
+  /** The connection ended without being asked to (the process exited, the HTTP session closed); `reason` when the client ended it. */
+  closed(reason?: string): void;
   /** The server said its tools changed (`notifications/tools/list_changed`) and they were listed again. */
   toolsChanged(): void;
 }
@@ -21,6 +21,8 @@ const startTimeoutMs = 30_000;
 const closeTimeoutMs = 3_000;
 /** Longest wait for a tool list: the agent's next step waits for a list the server said changed. */
 const listTimeoutMs = 15_000;
+/** The SDK's stdio transport reads no message longer than this (its default): it closes the connection instead. */
+const maxMessageBytes = 10 * 1024 * 1024;
 
 /**
  * One running MCP server: the SDK's client over stdio, Streamable HTTP or (older servers) SSE. Its
@@ -39,6 +41,8 @@ export class McpConnection {
     private readonly client: Client,
     private readonly name: string,
     private readonly events: ConnectionEvents,
+    /** Why the client ended the connection, once it has. */
+    private readonly ended: () => string | undefined,
   ) {}
 
   /** The tools as last listed. */
@@ -55,10 +59,20 @@ export class McpConnection {
   static async open(name: string, config: McpServerConfig, version: string, events: ConnectionEvents, timeoutMs = startTimeoutMs): Promise<McpConnection> {
     let connection: McpConnection | undefined;
     const stderr: string[] = [];
+    let ended: string | undefined;
     const newClient = () => {
       const made = new Client({ name: "wisp", version });
+      // Said, not dropped: a line on stdout that is not JSON-RPC, or a message too long to read (the
+      // transport then closes the connection, which otherwise reads as the server having exited).
+      made.onerror = (error) => {
+        // The rest of the message too long arrives after it: no more to say.
+        if (ended !== undefined) return;
+        const tooLong = /exceeded maximum size/.test(error.message);
+        if (tooLong) ended = `it sent a message over ${maxMessageBytes / 1024 / 1024} MB (a tool result that large is not read), so Wisp closed the connection`;
+        events.output(tooLong ? ended! : `not an MCP message on stdout: ${error.message.split("\n")[0]}`);
+      };
       made.onclose = () => {
-        if (connection && !connection.closing) events.closed();
+        if (connection && !connection.closing) events.closed(ended);
       };
       return made;
     };
@@ -74,7 +88,7 @@ export class McpConnection {
         timeoutMs,
         `did not answer within ${timeoutMs / 1000} s`,
       );
-      const opened = new McpConnection(client, name, events);
+      const opened = new McpConnection(client, name, events, () => ended);
       // Set before the first listing: a change announced while it runs is listed again after it.
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => opened.listChanged());
       await opened.list();
@@ -111,7 +125,10 @@ export class McpConnection {
   }
 
   async call(tool: string, args: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<{ content: ResultContent[]; isError: boolean; structured?: unknown }> {
-    const result = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal });
+    const result = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal }).catch((error: Error) => {
+      const reason = this.ended();
+      throw reason ? new Error(`${error.message}: ${reason}`) : error;
+    });
     const content = Array.isArray(result.content) ? (result.content as ResultContent[]) : [];
     return { content, isError: result.isError === true, ...(result.structuredContent !== undefined ? { structured: result.structuredContent } : {}) };
   }

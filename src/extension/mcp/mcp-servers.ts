@@ -191,10 +191,10 @@ export class McpServers implements vscode.Disposable {
       const current = () => connection !== undefined && this.connections.get(name)?.connection === connection;
       connection = await McpConnection.open(name, config, this.deps.version, {
         output: (line) => this.deps.output.info(`${name}: ${line}`),
-        closed: () => {
+        closed: (reason) => {
           if (!current()) return;
           this.connections.delete(name);
-          this.fail(name, "stopped unexpectedly (it exited or closed the connection).");
+          this.fail(name, reason ? `stopped: ${reason}.` : "stopped unexpectedly (it exited or closed the connection).");
         },
         toolsChanged: () => {
           if (!current()) return;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCommand } from "../../../src/extension/agent/command-runner";
@@ -43,5 +43,57 @@ describe("a command's output, masked before its middle is cut", () => {
   it("without masking asked for (agent mode), the output is what the command printed", async () => {
     const { result } = await run(false);
     assert.ok(result.output.includes("b3BlbnNzaC1rZXkt") && result.output.endsWith("retrying with --password hunter2"), result.output);
+  });
+});
+
+describe("a command that leaves a process holding its output", () => {
+  let dir: string;
+  let pid: number | undefined;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "wisp-runner-"));
+    // As a daemon or a browser started by xdg-open does: its own session, the command's stdout and stderr kept.
+    writeFileSync(join(dir, "daemon.js"), `const c = require("child_process").spawn("sleep", ["60"], { detached: true, stdio: ["ignore", 1, 2] }); require("fs").writeFileSync("pid", String(c.pid)); c.unref(); console.log("started");`);
+  });
+  after(() => {
+    if (pid !== undefined) process.kill(pid, "SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("ends soon after its shell exits, with what it printed and a note, instead of waiting on the process (no time limit or Stop could end it)", async function () {
+    this.timeout(20_000);
+    const started = Date.now();
+    const result = await runCommand({ command: `"${process.execPath}" daemon.js`, cwd: dir, timeoutMs: 60_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: () => undefined });
+    pid = Number(readFileSync(join(dir, "pid"), "utf8"));
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+    assert.equal(result.exitCode, 0);
+    assert.equal(result.timedOut, false);
+    assert.match(result.output, /^started\n[\s\S]*still holds its output/);
+  });
+});
+
+describe("a command's output whose characters two reads split", () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "wisp-runner-"));
+    // "café ✓ passed" with é and ✓ each written in two pieces, apart in time (as block-buffered output splits them), on stdout and stderr.
+    writeFileSync(
+      join(dir, "split.js"),
+      `const b = (s) => Buffer.from(s, "utf8");
+const [e1, e2] = [b("é").subarray(0, 1), b("é").subarray(1)];
+const [t1, t2] = [b("✓").subarray(0, 2), b("✓").subarray(2)];
+process.stdout.write(Buffer.concat([b("caf"), e1]));
+setTimeout(() => process.stdout.write(Buffer.concat([e2, b(" "), t1])), 200);
+setTimeout(() => process.stdout.write(Buffer.concat([t2, b(" passed\\n")])), 400);
+setTimeout(() => process.stderr.write(t1), 600);
+setTimeout(() => process.stderr.write(Buffer.concat([t2, b(" done\\n")])), 800);`,
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("keeps each character whole, in the streamed and the final output (not two U+FFFD)", async () => {
+    const streamed: string[] = [];
+    const result = await runCommand({ command: `"${process.execPath}" split.js`, cwd: dir, timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: (text) => streamed.push(text) });
+    assert.equal(result.output, "café ✓ passed\n✓ done\n");
+    for (const text of streamed) assert.ok(!text.includes("\ufffd"), JSON.stringify(text));
   });
 });

@@ -33,6 +33,12 @@ describe("extension/agent: paths contained in the workspace, through symbolic li
     assert.deepEqual(await resolveContained(root, "."), { absolute: root, relative: "", target: "" });
   });
 
+  it("an absolute path into the workspace is refused with the relative path to give (not called outside the workspace)", async () => {
+    assert.deepEqual(await resolveContained(root, join(root, "src", "cart.js")), { error: `Path ${join(root, "src", "cart.js")} is absolute: give it relative to the workspace folder: "src/cart.js".` });
+    assert.deepEqual(await resolveContained(root, root), { error: `Path ${root} is absolute: give it relative to the workspace folder: ".".` });
+    assert.deepEqual(await resolveContained(root, join(outside, "secret.txt")), { error: `Path ${join(outside, "secret.txt")} is outside the workspace: give a path relative to the workspace folder.` });
+  });
+
   it("follows a symbolic link that stays inside", async () => {
     assert.deepEqual(await resolveContained(root, "src-link/cart.js"), { absolute: join(root, "src", "cart.js"), relative: "src-link/cart.js", target: "src/cart.js" });
   });

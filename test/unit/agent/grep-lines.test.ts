@@ -36,4 +36,10 @@ describe("grep_search matching", () => {
     assert.match(formatMatches(found, 2, 1), /^a\.js:1: export function total\(items\) \{\na\.js:2: .*\n\[Only the first 2 matches are shown: narrow the query or use include\.\]\n\[1 sensitive file\(s\) not searched/);
     assert.equal(formatMatches([], 200, 0), "No matches.");
   });
+
+  it("names the files too large to search, so that no matches among the rest is not taken for none at all", () => {
+    const logs = Array.from({ length: 7 }, (_, i) => `logs/day${i + 1}.log`);
+    assert.equal(formatMatches([], 200, 0, logs.slice(0, 1)), "No matches.\n[1 file(s) over 2 MB not searched: logs/day1.log. Search it with a command (grep) instead.]");
+    assert.match(formatMatches([], 200, 1, logs), /^No matches\.\n\[1 sensitive file\(s\) not searched.*\]\n\[7 file\(s\) over 2 MB not searched: logs\/day1\.log, .*logs\/day5\.log and 2 more\. Search them with a command \(grep\) instead\.\]$/);
+  });
 });
