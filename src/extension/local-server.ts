@@ -14,7 +14,7 @@ import type { ApiKeyStore } from "./api-key";
 import { portInUse } from "./local-engine/port-probe";
 import { forwardedHost } from "./local-engine/forwarded-host";
 import { serverCommand, type ServerCommand } from "./local-engine/server-command";
-import { createServerKey, keyAccepted, notFound } from "./local-engine/server-keys";
+import { createServerKey, keyAccepted, spawnFailed } from "./local-engine/server-keys";
 import { ExitedEarly, ServerProcess, answersHealth, dataFolderHolder, waitForHolder } from "./local-engine/server-process";
 import { provisionShippedModels } from "./local-engine/shipped-models";
 import type { Logger } from "./logger";
@@ -222,7 +222,7 @@ export class LocalServer implements vscode.Disposable {
       return true;
     } catch (error) {
       await server.stop();
-      if (server.spawnFailure?.code === "ENOENT") throw new Error(notFound(command));
+      if (server.spawnFailure !== undefined) throw new Error(spawnFailed(command, server.spawnFailure));
       if (signal.aborted) throw new StartCancelled();
       if (error instanceof ExitedEarly && /EADDRINUSE/.test(error.output)) return false;
       const holder = dataFolderHolder(error);

@@ -154,7 +154,7 @@ async function buildOnStore(
   // JSON sent as text/plain (fetch's type for a string body) is refused as any other type is (415,
   // "send JSON"), not read as a string and refused as "body must be object".
   app.removeContentTypeParser("text/plain");
-  app.setErrorHandler(handleError);
+  app.setErrorHandler((error, request, reply) => handleError(error, request, reply, (reason) => log(`${request.method} ${redactUrl(request.url)} failed: ${reason}`)));
   const routeMethods = new RouteMethods();
   app.addHook("onRoute", routeMethods.record);
   app.setNotFoundHandler((request, reply) => {

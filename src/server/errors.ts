@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { drainBody } from "./drain-body";
 import { EngineBusyError, EngineInputError } from "./engine-input-error";
+import { ModelLoadError } from "./model-load-error";
 
 export type ApiErrorType =
   | "invalid_request_error"
@@ -71,6 +72,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof EngineInputError) return new ApiError(400, error.message, "invalid_request_error", error.param, error.code);
   if (error instanceof EngineBusyError) return new ApiError(429, error.message, "rate_limit_error", null, "server_busy");
   if (error instanceof StoreUnavailableError) return new ApiError(503, error.message, "server_error", null, "database_unavailable");
+  if (error instanceof ModelLoadError) return new ApiError(500, error.message, "server_error", null, "model_load_failed");
   const fe = error as FastifyError;
   if (fe.validation?.length) {
     return new ApiError(400, validationMessage(fe.validation), "invalid_request_error", validationParam(fe.validation[0]!), "invalid_value");
@@ -92,13 +94,18 @@ const drainBytesPerLimit = 16;
 const minDrainBytes = 64 * 1024 * 1024;
 
 /**
- * Fastify error handler: logs server faults (never the body), answers in the OpenAI shape. A body
- * refused as too large is first read to its end (within bounds), so that the client, still
+ * Fastify error handler: logs server faults (never the body) to fastify's logger, a 500's reason
+ * to `fault` too, and answers in the OpenAI shape. A body refused as too large is first read to its end (within bounds), so that the client, still
  * sending, gets to read the 413.
  */
-export async function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, fault?: (reason: string) => void): Promise<FastifyReply> {
   const apiError = toApiError(error);
-  if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+  if (apiError.status >= 500) {
+    request.log.error({ err: error }, "request failed");
+    // The server's own output (the editor's Wisp log): fastify's logger is off there. A 503 (the
+    // team's database away) says so in its own lines, not once per request.
+    if (apiError.status === 500) fault?.(error instanceof Error ? error.message : String(error));
+  }
   if (apiError.status === 413) {
     const maxBytes = Math.max(minDrainBytes, drainBytesPerLimit * (request.server.initialConfig.bodyLimit ?? 0));
     await drainBody(request.raw, { maxBytes, maxMs: request.server.server.requestTimeout || 30_000 });

@@ -8,6 +8,7 @@ import { KeyStore } from "./auth/key-store";
 import { parseCommand, USAGE, type Command, type StoreTarget } from "./cli-args";
 import { drain } from "./drain";
 import { StartupError } from "./startup-error";
+import { usableFolder } from "./usable-folder";
 import { AdminToken, adminTokenFile } from "./store/admin-token-file";
 import type { ServerConfig } from "./deps";
 import { presetTable, runPull } from "./models/pull/pull-command";
@@ -22,6 +23,9 @@ async function serve(config: ServerConfig): Promise<void> {
   const target = `${process.platform}-${process.arch}`;
   const missing = missingNativeEngines(target, path.dirname(fileURLToPath(import.meta.url)));
   if (missing.length > 0) throw new Error(missingEnginesMessage(target, missing));
+  await usableFolder(config.modelsDir, "--models-dir");
+  // A team's replicas keep nothing there.
+  if (config.database === undefined) await usableFolder(config.dataDir, "--data-dir");
   const { app, deps, adminToken } = await buildApp({ ...config, log: print, accessLog: true, processMetrics: true });
   const address = await app.listen({ host: config.host, port: config.port }).catch((error: NodeJS.ErrnoException) => {
     throw listenError(error, config);

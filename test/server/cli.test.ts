@@ -190,6 +190,21 @@ describe("the wisp-server command", function () {
     );
   });
 
+  it("says in one line which folder it cannot use and why (a file in the way), without the usage text", async () => {
+    const file = path.join(dir, "not-a-folder");
+    await writeFile(file, "");
+    for (const [option, other] of [["--models-dir", "--data-dir"], ["--data-dir", "--models-dir"]] as const) {
+      for (const [given, why] of [[file, "a file is in the way (it is not a folder) (EEXIST)"], [path.join(file, "models"), "a file is in the way on its path (not a folder) (ENOTDIR)"]] as const) {
+        const failed = await run(process.execPath, [...MAIN, "--port", "0", option, given, other, path.join(dir, `usable-${option}`)], { timeout: 30_000 }).then(
+          () => assert.fail("the server started"),
+          (error: { code: number | null; stderr: string }) => error,
+        );
+        assert.equal(failed.code, 1, failed.stderr);
+        assert.equal(failed.stderr, `wisp-server: cannot use ${given} as ${option}: ${why}: give another ${option}\n`);
+      }
+    }
+  });
+
   it("says in one line that another program holds the port, without the usage text, and keeps its first key for a start that listens", async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));

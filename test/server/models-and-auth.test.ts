@@ -89,6 +89,34 @@ describe("GET /v1/models and API keys", function () {
     assert.equal(completion.model, "added");
   });
 
+  it("a model file that cannot be loaded (not a GGUF, one cut short) is named with why and what to do, in the answer and the server's log", async () => {
+    const lines: string[] = [];
+    const own = await startServer({ log: (line) => lines.push(line) });
+    try {
+      const modelsDir = own.deps.config.modelsDir;
+      await writeFile(path.join(modelsDir, "renamed.gguf"), "PK\u0003\u0004 a zip file, not a model".repeat(20));
+      // A copy or download interrupted halfway: the header is whole, the weights are not.
+      const whole = await readFile(path.join(modelsDir, `${TEXT_MODEL}.gguf`));
+      await writeFile(path.join(modelsDir, "halfway.gguf"), whole.subarray(0, Math.floor(whole.length / 2)));
+      for (const [model, reason] of [["renamed", /it is not a GGUF file/], ["halfway", /llama\.cpp refused it/]] as const) {
+        const response = await own.fetch("/v1/completions", { json: { model, prompt: "hi", max_tokens: 2 } });
+        assert.equal(response.status, 500);
+        const { error } = (await response.json()) as { error: { message: string; code: string } };
+        assert.equal(error.code, "model_load_failed");
+        assert.ok(error.message.startsWith(`model ${model} could not be loaded from ${path.join(modelsDir, `${model}.gguf`)}: `), error.message);
+        assert.match(error.message, reason);
+        assert.match(error.message, /remove it from the models folder/);
+        assert.ok(lines.some((line) => line.startsWith(`POST /v1/completions failed: model ${model} could not be loaded`)), lines.join("\n"));
+      }
+      // Streamed, the same answer comes before any event.
+      const streamed = await own.fetch("/v1/chat/completions", { json: { model: "renamed", stream: true, messages: [{ role: "user", content: "hi" }] } });
+      assert.equal(streamed.status, 500);
+      assert.match(((await streamed.json()) as { error: { message: string } }).error.message, /model renamed could not be loaded/);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("rejects missing, malformed and unknown keys with 401 and the OpenAI error body", async () => {
     for (const authorization of [undefined, "Basic abc", "Bearer", "Bearer wisp-not-a-real-key"]) {
       const response = await fetch(`${server.baseURL}/models`, { headers: authorization ? { authorization } : {} });

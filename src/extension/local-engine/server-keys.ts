@@ -16,11 +16,13 @@ export function createServerKey(command: ServerCommand, dataDir: string, name = 
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.once("error", (error: NodeJS.ErrnoException) => reject(new Error(error.code === "ENOENT" ? notFound(command) : error.message)));
+    child.once("error", (error: NodeJS.ErrnoException) => reject(new Error(spawnFailed(command, error))));
     child.once("exit", (code) => {
-      const secret = out.trim().split(/\r?\n/).pop()?.trim();
-      if (code === 0 && secret) resolve(secret);
-      else reject(new Error(`${command.label} could not create an API key: ${err.trim() || `exit code ${code}`}`));
+      const secret = out.trim().split(/\r?\n/).pop()?.trim() ?? "";
+      if (code !== 0) reject(new Error(`${command.label} could not create an API key: ${err.trim() || `exit code ${code}`}`));
+      // Another program (a wrong wisp.localServer.command) exits 0 too: what it printed is no key to keep.
+      else if (!keyShape.test(secret)) reject(new Error(`${command.label} did not print an API key for 'keys create': is it wisp-server? It printed: ${(out.trim() || err.trim() || "nothing").slice(0, 200)}`));
+      else resolve(secret);
     });
   });
 }
@@ -34,6 +36,18 @@ export async function keyAccepted(baseUrl: string, key: string): Promise<boolean
     // Anything else is the connection monitor's to report.
     return !(isWispError(error, "bad-key") || isWispError(error, "forbidden"));
   }
+}
+
+/** A key as wisp-server prints it: one word (wisp-…), no spaces. */
+const keyShape = /^[A-Za-z0-9_.~+/=-]{20,}$/;
+
+/** Why the command could not be run at all: not there (ENOENT), not a program (EACCES), else the system's words. */
+export function spawnFailed(command: ServerCommand, error: NodeJS.ErrnoException): string {
+  if (error.code === "ENOENT") return notFound(command);
+  if (error.code === "EACCES") {
+    return `${command.label} cannot be run (EACCES: not an executable file, or a folder). Make it executable (chmod +x), or set wisp.localServer.command to the wisp-server executable itself.`;
+  }
+  return `${command.label} cannot be run: ${error.message}`;
 }
 
 export function notFound(command: ServerCommand): string {

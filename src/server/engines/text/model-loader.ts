@@ -4,6 +4,7 @@
 import { getLlama, type Llama, type LlamaModel } from "node-llama-cpp";
 import { llamaGpu } from "../native-engines";
 import { BatchDecoder } from "./batch-decoder";
+import { ModelLoadError } from "../../model-load-error";
 import { loadNativeStep, type NativeStepLoad } from "./native-step";
 import { directDecodingAvailable } from "./node-llama-cpp-internals";
 import { SequencePool } from "./sequence-pool";
@@ -95,7 +96,9 @@ export class ModelLoader {
         // Direct I/O reads the weights once into the process: with mmap, the file's pages stayed
         // resident beside the CPU backend's repacked copy of the same weights (0.5B q4_0: 190 MiB more).
         const llama = await this.binary();
-        const model = await this.releasingWhile(llama.loadModel({ modelPath: path, useDirectIo: true }));
+        const model = await this.releasingWhile(llama.loadModel({ modelPath: path, useDirectIo: true })).catch((error: unknown) => {
+          throw new ModelLoadError(id, path, error);
+        });
         // node-llama-cpp keeps the GGUF's metadata in JavaScript, BPE merges included (qwen2: 151k
         // strings, 6 MiB), which nothing reads again: llama.cpp tokenizes from its own copy.
         delete (model.fileInfo.metadata.tokenizer?.ggml as { merges?: unknown } | undefined)?.merges;
