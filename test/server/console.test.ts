@@ -138,6 +138,19 @@ describe("the web console's server side", function () {
     for (const name of ["", "   ", "a\u0007b", "x".repeat(65)]) assert.equal((await client.request("POST", "/console/api/keys", { json: { name } })).status, 400, JSON.stringify(name));
   });
 
+  it("refuses key names that list as something else or as nothing: text-direction and zero-width characters", async () => {
+    const client = await loggedIn(server);
+    for (const name of ["ci\u202Egnp.exe", "\u2067laptop", "\u200B", "\u200B\u200D \u2060", "a\u2028b"]) {
+      const response = await client.request("POST", "/console/api/keys", { json: { name } });
+      assert.equal(response.status, 400, JSON.stringify(name));
+      assert.match(((await response.json()) as { error: { message: string } }).error.message, /visible text, without control, invisible or text-direction characters/);
+    }
+    const names = ["ноутбук", "👨‍👩‍👧 family", "עברית ci"];
+    for (const name of names) assert.equal((await client.request("POST", "/console/api/keys", { json: { name } })).status, 201, name);
+    const listed = await client.json<{ keys: KeyRow[] }>("GET", "/console/api/keys");
+    assert.deepEqual(listed.keys.slice(0, 3).map((k) => k.name).reverse(), names);
+  });
+
   it("keeps /v1 Bearer-only: the session cookie opens no API route, the playground key no console route", async () => {
     const client = await loggedIn(server);
     const withCookie = await fetch(`${server.baseURL}/models`, { headers: { cookie: client.cookie! } });
