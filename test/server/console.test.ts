@@ -98,6 +98,31 @@ describe("the web console's server side", function () {
     assert.match(form.headers.get("set-cookie")!, /HttpOnly; SameSite=Strict/);
   });
 
+  it("behind a proxy that ends TLS, makes the session cookie Secure, so the browser never sends it over plain http", async () => {
+    const host = new URL(server.origin).host;
+    const cookieOf = (response: Response) => {
+      assert.equal(response.status, 303);
+      return response.headers.get("set-cookie")!;
+    };
+    // The console's https page posts the login form: its Origin says https.
+    const form = await fetch(`${server.origin}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: `https://${host}`, "sec-fetch-site": "same-origin" },
+      body: new URLSearchParams({ token: server.adminToken }).toString(),
+    });
+    assert.match(cookieOf(form), /; HttpOnly; SameSite=Strict; Secure$/, "a form posted from the https page");
+    // A login link opened through the proxy (a navigation sends no Origin): the proxy says https.
+    const { path } = (await (await fetch(`${server.origin}/console/api/login-link`, { method: "POST", headers: { authorization: `Bearer ${server.adminToken}` } })).json()) as { path: string };
+    const link = await fetch(`${server.origin}${path}`, { redirect: "manual", headers: { "x-forwarded-proto": "https" } });
+    assert.match(cookieOf(link), /; Secure$/, "a login link through a proxy that sends X-Forwarded-Proto");
+    const token = await fetch(`${server.origin}/login?token=${encodeURIComponent(server.adminToken)}`, { redirect: "manual", headers: { forwarded: "for=10.0.0.1;proto=https;host=wisp.example.com" } });
+    assert.match(cookieOf(token), /; Secure$/, "a token link through a proxy that sends Forwarded");
+    // Plain http (http://127.0.0.1, no proxy): no Secure, which would be refused off localhost.
+    const plain = await fetch(`${server.origin}/login?token=${encodeURIComponent(server.adminToken)}`, { redirect: "manual", headers: { "x-forwarded-proto": "http" } });
+    assert.doesNotMatch(cookieOf(plain), /Secure/);
+  });
+
   it("refuses state-changing requests without the session's CSRF token or from another origin", async () => {
     const client = await loggedIn(server);
     const attempts: [string, Record<string, string>][] = [

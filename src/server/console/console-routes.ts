@@ -7,7 +7,7 @@ import { bearerToken } from "../auth/authenticate";
 import { ApiError } from "../errors";
 import { consoleApiRoutes } from "./console-api";
 import type { ConsoleContext } from "./console-context";
-import { clearedCookie, CSRF_HEADER, fromSameOrigin, matchesSecret, readCookie, sessionCookie, sessionCookieName, setSecurityHeaders } from "./console-security";
+import { clearedCookie, CSRF_HEADER, fromSameOrigin, matchesSecret, reachedOverHttps, readCookie, sessionCookie, sessionCookieName, setSecurityHeaders } from "./console-security";
 import { loginPage } from "./login-page";
 
 const cookieName = (request: FastifyRequest) => sessionCookieName(request);
@@ -24,7 +24,7 @@ function sendAsset(ctx: ConsoleContext, reply: FastifyReply, name: string): Fast
  */
 async function startSession(ctx: ConsoleContext, request: FastifyRequest, reply: FastifyReply, root: string): Promise<FastifyReply> {
   const { cookie } = await ctx.deps.store.sessions.create();
-  reply.header("set-cookie", sessionCookie(cookieName(request), cookie, request.protocol === "https"));
+  reply.header("set-cookie", sessionCookie(cookieName(request), cookie, reachedOverHttps(request)));
   // 303: the address with the token or code is replaced, so it stays out of the history.
   return reply.redirect(root, 303);
 }
