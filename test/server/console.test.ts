@@ -41,6 +41,10 @@ describe("the web console's server side", function () {
     assert.equal(root.status, 303);
     // Relative addresses throughout: the console also works behind a path prefix.
     assert.equal(root.headers.get("location"), "login");
+    // A bookmark or link with a query string is the page too: the login page, not a JSON error.
+    const queried = await anonymous.request("GET", "/?utm_source=bookmark");
+    assert.equal(queried.status, 303);
+    assert.equal(queried.headers.get("location"), "login");
     const login = await anonymous.request("GET", "/login");
     assert.equal(login.status, 200);
     assert.match(await login.text(), /<form[^>]+action="login"/);

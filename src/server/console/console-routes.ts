@@ -37,7 +37,8 @@ function sessionGuard(ctx: ConsoleContext) {
     const session = await ctx.deps.store.sessions.get(readCookie(request, cookieName(request)));
     if (!session) {
       // Returning the reply ends the request here (fastify's rule for async hooks).
-      if (request.method === "GET" && request.url === "/") return reply.redirect("login", 303);
+      // The page by its route, not its address: "/?from=bookmark" is the page too.
+      if (request.method === "GET" && request.routeOptions.url === "/") return reply.redirect("login", 303);
       throw new ApiError(401, "log in to the console first (wisp-server prints a login link)", "authentication_error", null, "no_console_session");
     }
     if (request.method !== "GET" && request.method !== "HEAD") {
