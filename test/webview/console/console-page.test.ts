@@ -6,7 +6,7 @@ import { readToolchain, repoRoot } from "../../harness/toolchain";
 import { startServer, TEXT_MODEL, type TestServer } from "../../server/server-fixture";
 import { ConsoleClient } from "../../server/support/console-client";
 
-describe("the console playground once its session has ended (Chromium, real server)", function () {
+describe("the console's page in Chromium, on a real server", function () {
   this.timeout(120_000);
   let server: TestServer;
   let browser: Browser;
@@ -16,15 +16,36 @@ describe("the console playground once its session has ended (Chromium, real serv
     execFileSync(process.execPath, ["scripts/build-console.mjs", "--if-stale"], { cwd: repoRoot, stdio: "ignore" });
     server = await startServer();
     browser = await launchChromium(readToolchain());
-    page = await browser.newPage();
   });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.origin}/login?token=${encodeURIComponent(server.adminToken)}`);
+  });
+  afterEach(() => page.close());
   after(async () => {
     await browser?.close();
     await server?.close();
   });
 
-  it("Send goes to the login page instead of saying the API key is invalid", async () => {
-    await page.goto(`${server.origin}/login?token=${encodeURIComponent(server.adminToken)}`);
+  const sidewaysOverflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  it("fits a key with a long name on a narrow window: its created notice and its Usage legend", async () => {
+    await page.setViewportSize({ width: 380, height: 800 });
+    // Underscores, no spaces or hyphens: nowhere for the line to break.
+    const name = "ci_github_actions_deploy_production_eu_west_1_runner_pool_number_7".slice(0, 64);
+    await page.goto(`${server.origin}/#keys`);
+    await page.fill("#key-name", name);
+    await page.click("text=Create key");
+    await page.locator(".secret-once", { hasText: name }).waitFor();
+    assert.ok((await sidewaysOverflow()) <= 0, `the created notice is ${await sidewaysOverflow()}px wider than the window`);
+    const secret = (await page.locator("code.secret").innerText()).trim();
+    assert.equal((await fetch(`${server.baseURL}/models`, { headers: { authorization: `Bearer ${secret}` } })).status, 200);
+    await page.goto(`${server.origin}/#usage`);
+    await page.locator(".legend li", { hasText: name }).waitFor();
+    assert.ok((await sidewaysOverflow()) <= 0, `the Usage page is ${await sidewaysOverflow()}px wider than the window`);
+  });
+
+  it("once the session has ended, the playground's Send goes to the login page instead of saying the API key is invalid", async () => {
     await page.goto(`${server.origin}/#chat`);
     await page.locator("select[name=model] option", { hasText: TEXT_MODEL }).waitFor({ state: "attached" });
     // The session ends while the page is open (Log out in another tab; a restart or idle hours alike).
