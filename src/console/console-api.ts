@@ -115,10 +115,14 @@ export class ConsoleApi {
   }
 
   /** A /v1 request with the playground key; the caller reads (or streams) the response. */
-  v1(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+  async v1(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.session.playground_key}` };
     if (body !== undefined) headers["content-type"] = "application/json";
-    return fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    // The playground key lives as long as the session: refused, it most likely means the session
+    // ended (a restart, idle hours, Log out elsewhere), which call() takes to the login page.
+    if (response.status === 401) await this.call("GET", "console/api/session").catch(() => undefined);
+    return response;
   }
 
   /** The error of a failed /v1 response. */

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { isVisibleName, KEY_NAME_RULE } from "../core/base/visible-name";
 import { parseAllowedHosts, type AllowedHosts } from "../core/net/host-allowed";
 import { DEFAULT_CONFIG } from "./app";
 import type { ServerConfig } from "./deps";
@@ -136,6 +137,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     const [, action, id] = positionals;
     if (action === "create") {
       if (!values.name) throw new Error("keys create needs --name NAME");
+      if (!isVisibleName(values.name)) throw new Error(`--name ${JSON.stringify(values.name)}: ${KEY_NAME_RULE}`);
       return { kind: "keys-create", store, name: values.name };
     }
     if (action === "list") return { kind: "keys-list", store };

@@ -41,6 +41,10 @@ describe("the web console's server side", function () {
     assert.equal(root.status, 303);
     // Relative addresses throughout: the console also works behind a path prefix.
     assert.equal(root.headers.get("location"), "login");
+    // A bookmark or link with a query string is the page too: the login page, not a JSON error.
+    const queried = await anonymous.request("GET", "/?utm_source=bookmark");
+    assert.equal(queried.status, 303);
+    assert.equal(queried.headers.get("location"), "login");
     const login = await anonymous.request("GET", "/login");
     assert.equal(login.status, 200);
     assert.match(await login.text(), /<form[^>]+action="login"/);
@@ -98,6 +102,31 @@ describe("the web console's server side", function () {
     assert.match(form.headers.get("set-cookie")!, /HttpOnly; SameSite=Strict/);
   });
 
+  it("behind a proxy that ends TLS, makes the session cookie Secure, so the browser never sends it over plain http", async () => {
+    const host = new URL(server.origin).host;
+    const cookieOf = (response: Response) => {
+      assert.equal(response.status, 303);
+      return response.headers.get("set-cookie")!;
+    };
+    // The console's https page posts the login form: its Origin says https.
+    const form = await fetch(`${server.origin}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: `https://${host}`, "sec-fetch-site": "same-origin" },
+      body: new URLSearchParams({ token: server.adminToken }).toString(),
+    });
+    assert.match(cookieOf(form), /; HttpOnly; SameSite=Strict; Secure$/, "a form posted from the https page");
+    // A login link opened through the proxy (a navigation sends no Origin): the proxy says https.
+    const { path } = (await (await fetch(`${server.origin}/console/api/login-link`, { method: "POST", headers: { authorization: `Bearer ${server.adminToken}` } })).json()) as { path: string };
+    const link = await fetch(`${server.origin}${path}`, { redirect: "manual", headers: { "x-forwarded-proto": "https" } });
+    assert.match(cookieOf(link), /; Secure$/, "a login link through a proxy that sends X-Forwarded-Proto");
+    const token = await fetch(`${server.origin}/login?token=${encodeURIComponent(server.adminToken)}`, { redirect: "manual", headers: { forwarded: "for=10.0.0.1;proto=https;host=wisp.example.com" } });
+    assert.match(cookieOf(token), /; Secure$/, "a token link through a proxy that sends Forwarded");
+    // Plain http (http://127.0.0.1, no proxy): no Secure, which would be refused off localhost.
+    const plain = await fetch(`${server.origin}/login?token=${encodeURIComponent(server.adminToken)}`, { redirect: "manual", headers: { "x-forwarded-proto": "http" } });
+    assert.doesNotMatch(cookieOf(plain), /Secure/);
+  });
+
   it("refuses state-changing requests without the session's CSRF token or from another origin", async () => {
     const client = await loggedIn(server);
     const attempts: [string, Record<string, string>][] = [
@@ -136,6 +165,19 @@ describe("the web console's server side", function () {
     await assert.rejects(sdk.models.list(), OpenAI.AuthenticationError);
     assert.equal((await client.request("POST", "/console/api/keys/key_nope/revoke")).status, 404);
     for (const name of ["", "   ", "a\u0007b", "x".repeat(65)]) assert.equal((await client.request("POST", "/console/api/keys", { json: { name } })).status, 400, JSON.stringify(name));
+  });
+
+  it("refuses key names that list as something else or as nothing: text-direction and zero-width characters", async () => {
+    const client = await loggedIn(server);
+    for (const name of ["ci\u202Egnp.exe", "\u2067laptop", "\u200B", "\u200B\u200D \u2060", "a\u2028b"]) {
+      const response = await client.request("POST", "/console/api/keys", { json: { name } });
+      assert.equal(response.status, 400, JSON.stringify(name));
+      assert.match(((await response.json()) as { error: { message: string } }).error.message, /visible text, without control, invisible or text-direction characters/);
+    }
+    const names = ["ноутбук", "👨‍👩‍👧 family", "עברית ci"];
+    for (const name of names) assert.equal((await client.request("POST", "/console/api/keys", { json: { name } })).status, 201, name);
+    const listed = await client.json<{ keys: KeyRow[] }>("GET", "/console/api/keys");
+    assert.deepEqual(listed.keys.slice(0, 3).map((k) => k.name).reverse(), names);
   });
 
   it("keeps /v1 Bearer-only: the session cookie opens no API route, the playground key no console route", async () => {

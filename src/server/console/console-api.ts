@@ -1,5 +1,6 @@
 // The console's JSON API (behind the session guard): the session's tokens, API keys, usage, models.
 import type { FastifyPluginAsync, RawServerDefault } from "fastify";
+import { isVisibleName, KEY_NAME_RULE } from "../../core/base/visible-name";
 import { ApiError } from "../errors";
 import type { JsonSchemaToTsProvider } from "../json-schema-to-ts-provider";
 import type { ConsoleContext } from "./console-context";
@@ -35,8 +36,8 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleContext, RawServerDefau
 
   app.post("/keys", { schema: createKeySchema }, async (request, reply) => {
     const name = request.body.name.trim();
-    // Names show in listings and terminals: no control characters.
-    if (name === "" || /\p{Cc}/u.test(name)) throw new ApiError(400, "name must be visible text (1-64 characters)", "invalid_request_error", "name");
+    // Names show in listings and terminals: nothing invisible, nothing that reorders the line.
+    if (!isVisibleName(name)) throw new ApiError(400, `${KEY_NAME_RULE} (1-64 characters)`, "invalid_request_error", "name");
     const { key, secret } = await keys.create(name);
     ctx.deps.log(`console: created API key ${key.id} (${key.name})`);
     return reply.code(201).send({ key: { ...key, last_used: null }, secret });

@@ -7,7 +7,7 @@ import { bearerToken } from "../auth/authenticate";
 import { ApiError } from "../errors";
 import { consoleApiRoutes } from "./console-api";
 import type { ConsoleContext } from "./console-context";
-import { clearedCookie, CSRF_HEADER, fromSameOrigin, matchesSecret, readCookie, sessionCookie, sessionCookieName, setSecurityHeaders } from "./console-security";
+import { clearedCookie, CSRF_HEADER, fromSameOrigin, matchesSecret, reachedOverHttps, readCookie, sessionCookie, sessionCookieName, setSecurityHeaders } from "./console-security";
 import { loginPage } from "./login-page";
 
 const cookieName = (request: FastifyRequest) => sessionCookieName(request);
@@ -24,7 +24,7 @@ function sendAsset(ctx: ConsoleContext, reply: FastifyReply, name: string): Fast
  */
 async function startSession(ctx: ConsoleContext, request: FastifyRequest, reply: FastifyReply, root: string): Promise<FastifyReply> {
   const { cookie } = await ctx.deps.store.sessions.create();
-  reply.header("set-cookie", sessionCookie(cookieName(request), cookie, request.protocol === "https"));
+  reply.header("set-cookie", sessionCookie(cookieName(request), cookie, reachedOverHttps(request)));
   // 303: the address with the token or code is replaced, so it stays out of the history.
   return reply.redirect(root, 303);
 }
@@ -37,7 +37,8 @@ function sessionGuard(ctx: ConsoleContext) {
     const session = await ctx.deps.store.sessions.get(readCookie(request, cookieName(request)));
     if (!session) {
       // Returning the reply ends the request here (fastify's rule for async hooks).
-      if (request.method === "GET" && request.url === "/") return reply.redirect("login", 303);
+      // The page by its route, not its address: "/?from=bookmark" is the page too.
+      if (request.method === "GET" && request.routeOptions.url === "/") return reply.redirect("login", 303);
       throw new ApiError(401, "log in to the console first (wisp-server prints a login link)", "authentication_error", null, "no_console_session");
     }
     if (request.method !== "GET" && request.method !== "HEAD") {

@@ -53,6 +53,21 @@ export function sessionCookie(name: string, value: string, secure: boolean): str
   return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 }
 
+/**
+ * Whether the browser reached the console over https: this server's own TLS, a proxy that ends
+ * TLS in front of it (which says so in X-Forwarded-Proto or Forwarded), or an https page that
+ * posted the login form. Such a session's cookie is Secure, so the browser never sends it over
+ * plain http to the same host. A false claim only costs its sender the cookie (browsers keep
+ * Secure cookies from https pages and from http://localhost, nothing else).
+ */
+export function reachedOverHttps(request: FastifyRequest): boolean {
+  if (request.protocol === "https") return true;
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.split(",")[0]?.trim().toLowerCase();
+  if (first(request.headers["x-forwarded-proto"]) === "https") return true;
+  if (/(?:^|;)\s*proto=(?:"https"|https)\s*(?:;|$)/i.test(first(request.headers.forwarded) ?? "")) return true;
+  return first(request.headers.origin)?.startsWith("https:") ?? false;
+}
+
 export const clearedCookie = (name: string): string => `${name}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
 
 /**
