@@ -3,6 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import * as vscode from "vscode";
 import { waitFor } from "../harness/wait-for";
 import { fenced, longAnswer, renamed, replaceLines, sample, useEditSuite } from "./support/edit-suite";
+import { writeFileSeen } from "./support/write-file-seen";
 
 describe("Edit in place (real VS Code, scripted chat server)", function () {
   this.timeout(120_000);
@@ -182,6 +183,70 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(session()?.startLine, 3);
     await vscode.commands.executeCommand("wisp.edit.accept");
     assert.equal(editor.document.getText(), `// typed while it streams\n${replaceLines(sample, 2, 8, renamed)}`);
+  });
+
+  it("typing above the selection while the edit starts (the model list still loading): the model gets, and the review edits, the lines selected", async () => {
+    const editor = await open(sample, 2, 8);
+    // Any Wisp setting changed lists the models again at the next edit: held, the edit waits there.
+    await vscode.workspace.getConfiguration("wisp.chat").update("temperature", 0.3, vscode.ConfigurationTarget.Global);
+    const models = suite.server.holdModels();
+    try {
+      suite.server.queue({ text: fenced(renamed) });
+      const running = edit("rename result to sum");
+      await models.arrived;
+      assert.ok(await editor.edit((e) => e.insert(new vscode.Position(0, 0), "// typed while it starts\n")), "the typing taken");
+      models.release();
+      await running;
+    } finally {
+      models.release();
+      await vscode.workspace.getConfiguration("wisp.chat").update("temperature", undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.match(lastRequest().messages.at(-1)!.content, /The block, lines 3-9:\n```typescript\nfunction total/);
+    assert.equal(session()?.startLine, 3);
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), `// typed while it starts\n${replaceLines(sample, 2, 8, renamed)}`);
+  });
+
+  it("typing inside the selection while the edit starts: it does not start, says why, asks the model nothing and leaves the typing", async () => {
+    const editor = await open(sample, 2, 8);
+    await vscode.workspace.getConfiguration("wisp.chat").update("temperature", 0.3, vscode.ConfigurationTarget.Global);
+    const models = suite.server.holdModels();
+    const before = suite.server.chatRequests.length;
+    try {
+      const running = edit("rename result to sum");
+      await models.arrived;
+      assert.ok(await editor.edit((e) => e.insert(new vscode.Position(3, 0), "  // typed while it starts\n")), "the typing taken");
+      models.release();
+      await running;
+    } finally {
+      models.release();
+      await vscode.workspace.getConfiguration("wisp.chat").update("temperature", undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.match(suite.api.edit.lastError() ?? "", /changed while the edit was starting/);
+    assert.equal(suite.server.chatRequests.length, before, "the model was not asked");
+    assert.deepEqual(suite.api.edit.sessions(), []);
+    assert.equal(editor.document.getText(), replaceLines(sample, 3, 2, ["  // typed while it starts"]));
+  });
+
+  it("the file changed on disk while the instruction is asked (a checkout, a formatter): the edit takes the selection where it is now", async () => {
+    const editor = await open(sample, 2, 8);
+    suite.server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });
+    await edit("rename result to sum");
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    active().selection = new vscode.Selection(2, 0, 8, 1);
+    const before = suite.server.chatRequests.length;
+    const running = vscode.commands.executeCommand("wisp.editSelection");
+    const changed = `// added on disk\n${sample}`;
+    await writeFileSeen(editor.document.uri.fsPath, changed);
+    // The input lists "rename result to sum" first.
+    await waitFor("the instruction input to take the listed instruction", async () => {
+      await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+      return suite.server.chatRequests.length;
+    }, (n) => n > before);
+    await running;
+    assert.match(lastRequest().messages.at(-1)!.content, /The block, lines 4-10:\n```typescript\nfunction total/);
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), `// added on disk\n${replaceLines(sample, 2, 8, renamed)}`);
   });
 
   it("typing inside the lines being edited stops the edit and puts the original back", async () => {
