@@ -189,7 +189,12 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
     // After the editor has applied the keystroke (and moved the cursor), not inside its event.
     const since = performance.now();
     this.timer = setTimeout(() => {
-      this.predict(e.document, since);
+      // A file reloaded from disk (a checkout, a formatter run outside) is left saved; the user's first
+      // keystroke in a saved file reads as saved in its own event too, and dirty in the one VS Code sends right after it.
+      if (!e.document.isDirty && !e.document.isUntitled) {
+        history.disown(uri);
+        this.runs++;
+      } else this.predict(e.document, since);
       this.erase();
     }, 0);
   }
