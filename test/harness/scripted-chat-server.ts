@@ -25,6 +25,8 @@ export interface ScriptedChatServer {
   queue(...answers: ScriptedAnswer[]): void;
   /** Drops the answers not asked for yet. */
   clearQueue(): void;
+  /** Holds the next /v1/models requests until `release` (a client's model list loading while the test acts); `arrived` once one came. */
+  holdModels(): { readonly arrived: Promise<void>; release(): void };
   /** Chat requests whose client went away before the answer ended. */
   readonly aborted: number;
   /**
@@ -47,6 +49,7 @@ export async function startScriptedChatServer(options: { key: string; models?: {
   const timeline: { receivedAt: number; answeredAt?: number }[] = [];
   const sockets = new Set<Socket>();
   let aborted = 0;
+  let modelsHeld: { arrived: () => void; released: Promise<void> } | undefined;
   const models = options.models ?? [{ id: "scripted-chat", context_length: 8192 }];
   const server = createServer((request, response) => void handle(request, response));
   server.on("connection", (socket) => {
@@ -64,6 +67,8 @@ export async function startScriptedChatServer(options: { key: string; models?: {
       return send(401, { error: { message: "Incorrect API key provided.", type: "invalid_request_error", param: null, code: "invalid_api_key" } });
     }
     if (request.method === "GET" && request.url === "/v1/models") {
+      modelsHeld?.arrived();
+      await modelsHeld?.released;
       return send(200, { object: "list", data: models.map((m) => ({ object: "model", created: 1_700_000_000, owned_by: "scripted", ...m })) });
     }
     if (request.method !== "POST" || request.url !== "/v1/chat/completions") {
@@ -92,6 +97,20 @@ export async function startScriptedChatServer(options: { key: string; models?: {
     timeline,
     queue: (...next) => answers.push(...next),
     clearQueue: () => answers.splice(0),
+    holdModels: () => {
+      let arrived = () => {};
+      let release = () => {};
+      const came = new Promise<void>((done) => (arrived = done));
+      modelsHeld = { arrived, released: new Promise<void>((done) => (release = done)) };
+      const held = modelsHeld;
+      return {
+        arrived: came,
+        release: () => {
+          if (modelsHeld === held) modelsHeld = undefined;
+          release();
+        },
+      };
+    },
     get aborted() {
       return aborted;
     },

@@ -3,6 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import * as vscode from "vscode";
 import { waitFor } from "../harness/wait-for";
 import { fenced, longAnswer, renamed, replaceLines, sample, useEditSuite } from "./support/edit-suite";
+import { writeFileSeen } from "./support/write-file-seen";
 
 describe("Edit in place (real VS Code, scripted chat server)", function () {
   this.timeout(120_000);
@@ -182,6 +183,71 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(session()?.startLine, 3);
     await vscode.commands.executeCommand("wisp.edit.accept");
     assert.equal(editor.document.getText(), `// typed while it streams\n${replaceLines(sample, 2, 8, renamed)}`);
+  });
+
+  /**
+   * Edit Selection from the real instruction input, on `selection`, taking the recent instruction
+   * "rename result to sum" (an edit of it is made and rejected first); `meanwhile` runs while the input is open.
+   */
+  async function editFromInput(selection: vscode.Selection, meanwhile?: () => Promise<void>): Promise<void> {
+    suite.server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });
+    await edit("rename result to sum");
+    await vscode.commands.executeCommand("wisp.edit.reject");
+    active().selection = selection;
+    const before = suite.server.chatRequests.length;
+    // "rename result to sum" is now the most recent instruction: the input lists it first.
+    const running = vscode.commands.executeCommand("wisp.editSelection");
+    await meanwhile?.();
+    await waitFor("the instruction input to take the listed instruction", async () => {
+      await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+      return suite.server.chatRequests.length;
+    }, (n) => n > before);
+    await running;
+  }
+
+  /** Runs Edit Selection with the model list loading (held at the server) and types `line` at `at` in the file meanwhile. */
+  async function typeWhileStarting(editor: vscode.TextEditor, at: vscode.Position, line: string): Promise<void> {
+    // Any Wisp setting changed lists the models again at the next edit: held, the edit waits there.
+    await vscode.workspace.getConfiguration("wisp.chat").update("temperature", 0.3, vscode.ConfigurationTarget.Global);
+    const models = suite.server.holdModels();
+    try {
+      const running = edit("rename result to sum");
+      await models.arrived;
+      assert.ok(await editor.edit((e) => e.insert(at, `${line}\n`)), "the typing taken");
+      models.release();
+      await running;
+    } finally {
+      models.release();
+      await vscode.workspace.getConfiguration("wisp.chat").update("temperature", undefined, vscode.ConfigurationTarget.Global);
+    }
+  }
+
+  it("typing above the selection while the edit starts (the model list still loading): the model gets, and the review edits, the lines selected", async () => {
+    const editor = await open(sample, 2, 8);
+    suite.server.queue({ text: fenced(renamed) });
+    await typeWhileStarting(editor, new vscode.Position(0, 0), "// typed while it starts");
+    assert.match(lastRequest().messages.at(-1)!.content, /The block, lines 3-9:\n```typescript\nfunction total/);
+    assert.equal(session()?.startLine, 3);
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), `// typed while it starts\n${replaceLines(sample, 2, 8, renamed)}`);
+  });
+
+  it("typing inside the selection while the edit starts: it does not start, says why, asks the model nothing and leaves the typing", async () => {
+    const editor = await open(sample, 2, 8);
+    const before = suite.server.chatRequests.length;
+    await typeWhileStarting(editor, new vscode.Position(3, 0), "  // typed while it starts");
+    assert.match(suite.api.edit.lastError() ?? "", /changed while the edit was starting/);
+    assert.equal(suite.server.chatRequests.length, before, "the model was not asked");
+    assert.deepEqual(suite.api.edit.sessions(), []);
+    assert.equal(editor.document.getText(), replaceLines(sample, 3, 2, ["  // typed while it starts"]));
+  });
+
+  it("the file changed on disk while the instruction is asked (a checkout, a formatter): the edit takes the selection where it is now", async () => {
+    const editor = await open(sample, 2, 8);
+    await editFromInput(new vscode.Selection(2, 0, 8, 1), () => writeFileSeen(editor.document.uri.fsPath, `// added on disk\n${sample}`));
+    assert.match(lastRequest().messages.at(-1)!.content, /The block, lines 4-10:\n```typescript\nfunction total/);
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), `// added on disk\n${replaceLines(sample, 2, 8, renamed)}`);
   });
 
   it("typing inside the lines being edited stops the edit and puts the original back", async () => {
@@ -428,18 +494,7 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
 
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
     const editor = await open(sample, 2, 8);
-    suite.server.queue({ text: fenced(renamed) }, { text: fenced(renamed) });
-    await edit("rename result to sum");
-    await vscode.commands.executeCommand("wisp.edit.reject");
-    active().selection = new vscode.Selection(5, 4, 5, 4);
-    const before = suite.server.chatRequests.length;
-    // "rename result to sum" is now the most recent instruction: the input lists it first.
-    const running = vscode.commands.executeCommand("wisp.editSelection");
-    await waitFor("the instruction input to take the listed instruction", async () => {
-      await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-      return suite.server.chatRequests.length;
-    }, (n) => n > before);
-    await running;
+    await editFromInput(new vscode.Selection(5, 4, 5, 4));
     assert.match(lastRequest().messages.at(-1)!.content, /Instruction: rename result to sum$/m);
     assert.equal(session()?.startLine, 2);
     await vscode.commands.executeCommand("wisp.edit.accept");

@@ -7,6 +7,7 @@ import type { NextEditView } from "../../src/extension/next-edit/next-edit-contr
 import { ScriptedApi, type CompletionBody } from "../harness/scripted-api";
 import { waitFor } from "../harness/wait-for";
 import { activateWisp, connectWisp, resetWisp } from "./support/wisp-extension";
+import { writeFileSeen } from "./support/write-file-seen";
 
 const name = "next-edit-model.ts";
 const source = ["function sum(items: number[]) {", "  let count = 0;", "  // add up every item", "  for (const item of items) {", "    count += item;", "  }", "  return count;", "}", ""].join("\n");
@@ -83,5 +84,24 @@ describe("Next-edit suggestions (real VS Code, model path)", function () {
     }
     assert.equal(editor.document.getText(), rewrite(source));
     assert.equal(api.nextEdit.shown(), undefined);
+  });
+
+  it("a change from disk (a checkout, a formatter run outside) is no edit of the user's: nothing is asked for it, and it is not sent as one", async () => {
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    // The file as on disk again (the case before changed it, auto-save keeping some of it), then as the source: reloads too.
+    await vscode.commands.executeCommand("workbench.action.files.revert");
+    await writeFileSeen(file, source);
+    const runs = api.nextEdit.predictions();
+    const asked = prompts().length;
+    await writeFileSeen(file, source.replace("  // add up every item\n", "  // add up every item, from disk\n"));
+    await waitFor("the reload considered", () => api.nextEdit.predictions(), (n) => n > runs);
+    assert.equal(prompts().length, asked, "no prompt for the reload");
+    assert.equal(api.nextEdit.shown(), undefined);
+
+    // The user's edit after it: its prompt carries that edit alone for this file.
+    assert.ok(await editor.edit((e) => e.replace(new vscode.Range(4, 4, 4, 9), "total")));
+    await waitFor("the model's suggestion", () => api.nextEdit.shown(), (v?: NextEditView) => v !== undefined, 10_000);
+    const diffs = prompts().at(-1)!.prompt.split("<|file_sep|>").filter((b) => b.startsWith(`${name}.diff\n`));
+    assert.deepEqual(diffs, [`${name}.diff\noriginal:\n    count += item;\nupdated:\n    total += item;\n`]);
   });
 });

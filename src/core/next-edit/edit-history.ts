@@ -67,6 +67,17 @@ export class EditHistory {
     this.live.set(uri, made);
   }
 
+  /**
+   * The latest event's changes of `uri` turn out not to be the user's (the file reloaded from disk,
+   * told only after the event): the hunks it made are forgotten; the text keeps the changes.
+   */
+  disown(uri: string): void {
+    const made = this.live.get(uri);
+    if (made === undefined) return;
+    this.hunks = this.hunks.filter((h) => !made.has(h));
+    this.live.set(uri, new Set());
+  }
+
   /** The latest hunk of `uri` that changed something, if the user has typed there since it was opened. */
   last(uri: string): Hunk | undefined {
     return this.hunks.findLast((h) => h.uri === uri && changes(h));

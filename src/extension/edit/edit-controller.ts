@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
-import { editMessages } from "../../core/edit/edit-prompt";
+import { editMessages, type EditRequestInput } from "../../core/edit/edit-prompt";
+import type { BlockText } from "../../core/edit/block-text";
 import { codeAsGiven, codeOfReply, type CodeReader } from "../../core/edit/reply-code";
 import type { IndentStyle } from "../../core/edit/reindent";
 import { ChatModelList } from "../chat/chat-models";
@@ -10,7 +11,8 @@ import type { Settings } from "../settings";
 import { EditDecorations } from "./edit-decorations";
 import { reportEditError } from "./edit-errors";
 import { EditSession, type EditEnd, type EditState } from "./edit-session";
-import { blockOf, requestInput, type EditTarget } from "./edit-target";
+import { requestInput, type EditTarget } from "./edit-target";
+import { FollowedTarget } from "./followed-target";
 import { readOnlyKind } from "./read-only";
 import { ReviewCopies, reviewScheme } from "./review-copies";
 import { ReviewCopy, type MirroredChange } from "./review-copy";
@@ -136,6 +138,18 @@ export class EditController implements vscode.Disposable {
    * review. Failures put the original back and show one message with a way out.
    */
   async start(target: EditTarget, source: EditSource): Promise<void> {
+    const followed = new FollowedTarget(target);
+    try {
+      await this.startFollowed(followed, source);
+    } finally {
+      followed.dispose();
+    }
+  }
+
+  private async startFollowed(followed: FollowedTarget, source: EditSource): Promise<void> {
+    const target = followed.original;
+    // Read before the first wait: the model is asked about the lines the user chose, wherever they move meanwhile.
+    const input = "instruction" in source ? requestInput(target, source.instruction) : undefined;
     // Refused before the model is asked: its proposal could be reviewed but never written.
     const readOnly = await readOnlyKind(target.document.uri);
     if (readOnly === "view") {
@@ -156,8 +170,15 @@ export class EditController implements vscode.Disposable {
     let session: EditSession | undefined;
     try {
       // Asked before the copy opens: a missing key or model fails without a tab opening and closing.
-      const answer = "code" in source ? given(source.code) : await this.request(target, source.instruction);
-      session = await this.open(target, indent, "code" in source ? codeAsGiven : codeOfReply);
+      const answer = "code" in source ? given(source.code) : await this.request(target, input!);
+      const now = followed.current();
+      if (now === undefined) {
+        this.opening.delete(target.document);
+        this.errorShown = "the lines to edit were changed while the edit was starting, so it did not start: select them again and retry.";
+        void vscode.window.showWarningMessage(`Wisp: ${this.errorShown}`);
+        return;
+      }
+      session = await this.open(now, followed.block, indent, "code" in source ? codeAsGiven : codeOfReply);
       // The session holds the file from here.
       this.opening.delete(target.document);
       for await (const delta of answer(session.signal)) session.receive(delta.content);
@@ -166,7 +187,7 @@ export class EditController implements vscode.Disposable {
       if (session === undefined) this.opening.delete(target.document);
       if (session?.signal.aborted) return;
       if (session) await this.finish(session, session.cancel("failed"));
-      this.errorShown = reportEditError(error, { baseUrl: this.deps.settings.value.baseUrl, log: this.deps.log, retry: () => this.start(target, source) });
+      this.errorShown = reportEditError(error, { baseUrl: this.deps.settings.value.baseUrl, log: this.deps.log, retry: () => this.start(followed.current() ?? target, source) });
       return;
     }
     if (session.state === "reviewing" && session.hunks.length === 0) {
@@ -192,12 +213,12 @@ export class EditController implements vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
   }
 
-  /** Opens the review copy of the target's file and starts a session in it. */
-  private async open(target: EditTarget, indent: Omit<IndentStyle, "target">, readCode: CodeReader): Promise<EditSession> {
+  /** Opens the review copy of the target's file and starts a session in it on `block`, the target's lines. */
+  private async open(target: EditTarget, block: BlockText, indent: Omit<IndentStyle, "target">, readCode: CodeReader): Promise<EditSession> {
     const id = ++this.lastId;
     const editor = vscode.window.visibleTextEditors.find((e) => e.document === target.document);
     const copy = await ReviewCopy.open(this.copies, target.document, editor, id);
-    const session = new EditSession(id, copy, target.startLine, blockOf(target), indent, {
+    const session = new EditSession(id, copy, target.startLine, block, indent, {
       changed: () => this.changed(session.document),
       shown: (ms) => {
         this.shownAfter.push(ms);
@@ -211,18 +232,17 @@ export class EditController implements vscode.Disposable {
   }
 
   /** The chat request for an instruction, ready to stream once the session has its signal. */
-  private async request(target: EditTarget, instruction: string): Promise<Answer> {
+  private async request(target: EditTarget, input: EditRequestInput): Promise<Answer> {
     const { settings, clients, log } = this.deps;
     const client = await clients.create();
     client.checkReady();
     const chat = settings.value.chat;
     const model = await this.models.choose(chat.model, settings.value.baseUrl);
-    const input = requestInput(target, instruction);
     const messages = editMessages(input);
     // The file by its chat path: with several folders, its folder's instructions only.
     const scoped = instructionsParts(instructionsFor(this.deps.instructions?.instructions() ?? [], [workspacePath(target.document.uri)], folderNames()));
     if (scoped.length > 0) messages[0] = { ...messages[0]!, content: [messages[0]!.content, ...scoped].join("\n\n") };
-    log.info(`edit: ${model}, lines ${target.startLine + 1}-${target.endLine + 1} of ${target.document.uri.fsPath}`);
+    log.info(`edit: ${model}, lines ${input.startLine + 1}-${input.startLine + input.lines.length} of ${target.document.uri.fsPath}`);
     const body = { model, messages, temperature: chat.temperature, max_tokens: chat.maxTokens, stream_options: { include_usage: true } };
     return (signal) => client.streamChat(body, signal);
   }

@@ -58,10 +58,13 @@ export function registerEdit(deps: EditDeps): {
     command("wisp.editSelection", async (arg) => {
       const editor = vscode.window.activeTextEditor;
       if (editor === undefined) throw new Error("Open a file and select the code to change.");
-      const target = await targetOf(editor);
+      const version = editor.document.version;
+      let target = await targetOf(editor);
       const given = (arg as { instruction?: unknown } | undefined)?.instruction;
       const instruction = typeof given === "string" && given.trim() !== "" ? given : await askInstruction(state, target.note === undefined ? "Selection" : "Block");
       if (instruction === undefined) return;
+      // Changed while the instruction was typed (reloaded from disk, another extension's edit): the selection moved with its lines.
+      if (editor.document.version !== version) target = await targetOf(editor);
       if (typeof given === "string") await remember(state, given);
       if (target.note) void vscode.window.showInformationMessage(`Wisp: ${target.note}`);
       await edits.start(target, { instruction });

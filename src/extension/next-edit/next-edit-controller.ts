@@ -35,6 +35,8 @@ const maxChars = 400_000;
 const contextKey = "wisp.nextEditShown";
 /** Documents the user edits; not output channels, logs and other views that change by themselves. */
 const editedSchemes = new Set(["file", "untitled", "vscode-remote", "vscode-notebook-cell"]);
+/** Of those, the files on disk, the only ones a reload from disk changes. */
+const diskSchemes = new Set(["file", "vscode-remote"]);
 
 interface Shown {
   readonly editor: vscode.TextEditor;
@@ -189,7 +191,12 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
     // After the editor has applied the keystroke (and moved the cursor), not inside its event.
     const since = performance.now();
     this.timer = setTimeout(() => {
-      this.predict(e.document, since);
+      // A file reloaded from disk (a checkout, a formatter run outside) is left saved; the user's first
+      // keystroke in a saved file reads as saved in its own event too, and dirty in the one VS Code sends right after it.
+      if (!e.document.isDirty && diskSchemes.has(e.document.uri.scheme)) {
+        history.disown(uri);
+        this.runs++;
+      } else this.predict(e.document, since);
       this.erase();
     }, 0);
   }

@@ -52,6 +52,18 @@ describe("EditHistory", () => {
     assert.deepEqual(history.last(uri), { uri, offset: 4, oldText: "total", newText: "amount" });
   });
 
+  it("a change disowned after its event (a reload from disk) leaves no hunk, keeps its text and the user's earlier hunks, and the next keystroke starts afresh", () => {
+    const history = new EditHistory();
+    history.open(uri, "let a = 1;\nlet b = 2;\n");
+    type(history, 4, "x");
+    history.change(uri, [{ offset: 12, length: 11, text: "let b = 3;\n" }]);
+    history.disown(uri);
+    assert.equal(history.text(uri), "let xa = 1;\nlet b = 3;\n");
+    assert.deepEqual(history.recent(), [{ uri, offset: 4, oldText: "", newText: "x" }]);
+    type(history, 5, "y");
+    assert.deepEqual(history.recent().at(-1), { uri, offset: 5, oldText: "", newText: "y" });
+  });
+
   it("forgets typing that ends where it began, and a document's hunks when it closes", () => {
     const history = new EditHistory();
     history.open(uri, "abc");
