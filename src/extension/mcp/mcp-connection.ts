@@ -4,6 +4,8 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import type { McpServerConfig } from "../../core/mcp/mcp-config";
 import type { ResultContent, ServerTool } from "../../core/mcp/mcp-tools";
 
@@ -82,7 +84,8 @@ export class McpConnection {
     try {
       const client = await withTimeout(
         connect(live, newClient, config, (line) => {
-          stderr.push(line);
+          // Only the last lines go in a failed start's message: a chatty server's would grow for good.
+          if (stderr.push(line) > 5) stderr.shift();
           events.output(line);
         }),
         timeoutMs,
@@ -151,9 +154,13 @@ async function connect(live: { client: Client }, newClient: () => Client, config
       ...(config.cwd ? { cwd: config.cwd } : {}),
       stderr: "pipe",
     });
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      for (const line of chunk.toString("utf8").split(/\r?\n/)) if (line.trim() !== "") output(line);
-    });
+    // Lines, not chunks: a line (or a character) the pipe delivers in two pieces is shown whole.
+    if (transport.stderr) {
+      const lines = createInterface({ input: transport.stderr as Readable, crlfDelay: Infinity });
+      lines.on("line", (line) => {
+        if (line.trim() !== "") output(line);
+      });
+    }
     await client.connect(transport);
     return client;
   }

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpConnection } from "../../../src/extension/mcp/mcp-connection";
+import { waitFor } from "../../harness/wait-for";
 
 describe("an http MCP server's start that times out during the SSE fallback", () => {
   let server: Server;
@@ -54,6 +55,13 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
   const msg = JSON.parse(line);
   if (msg.method === "initialize") send({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "dump", version: "1" } } });
   else if (msg.method === "tools/list") send({ jsonrpc: "2.0", id: msg.id, result: { tools: [{ name: "dump", inputSchema: { type: "object" } }] } });
+  else if (msg.method === "tools/call" && msg.params.arguments.log) {
+    // One line of log in three writes, the é's two bytes in two of them: three reads of the pipe.
+    const e = Buffer.from("é");
+    process.stderr.write(Buffer.concat([Buffer.from("half a line, caf"), e.subarray(0, 1)]));
+    setTimeout(() => process.stderr.write(e.subarray(1)), 50);
+    setTimeout(() => { process.stderr.write(" and its end\\n"); send({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: "logged" }] } }); }, 100);
+  }
   else if (msg.method === "tools/call") send({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: "x".repeat(msg.params.arguments.size) }] } });
 });`,
     );
@@ -75,6 +83,18 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
       await assert.rejects(connection.call("dump", { size: 11_000_000 }, 20_000, new AbortController().signal), /Connection closed: it sent a message over 10 MB/);
       assert.deepEqual(closed, ["it sent a message over 10 MB (a tool result that large is not read), so Wisp closed the connection"]);
       assert.equal(said.filter((line) => line.includes("over 10 MB")).length, 1, said.join("\n"));
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it("a line of its stderr that the pipe delivers in pieces is shown whole, its characters too", async function () {
+    this.timeout(30_000);
+    const { connection, said } = await open();
+    try {
+      await connection.call("dump", { log: true }, 20_000, new AbortController().signal);
+      await waitFor("the line shown", () => said.filter((line) => line.includes("half a line")), (lines) => lines.length > 0 && said.some((l) => l.includes("its end")));
+      assert.deepEqual(said.filter((line) => /half a line|its end|caf/.test(line)), ["half a line, café and its end"]);
     } finally {
       await connection.close();
     }
