@@ -87,3 +87,10 @@ export async function neverEnd(server: TestServer): Promise<Record<string, numbe
 
 /** GET /metrics.json of the server: the engines' counters (it needs no key). */
 export const metricsOf = async (server: TestServer): Promise<ServerMetrics> => (await (await fetch(`${server.origin}/metrics.json`)).json()) as ServerMetrics;
+
+/**
+ * A usage's token counts, without how much of the prompt the engine had kept (cached_tokens): that
+ * depends on what the sequence served before, not on the answer.
+ */
+export const counted = (usage: { prompt_tokens: number; completion_tokens: number; total_tokens?: number } | null | undefined) =>
+  usage && { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens };

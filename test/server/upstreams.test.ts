@@ -4,13 +4,11 @@ import path from "node:path";
 import type { RecordedUsage } from "../../src/server/usage/usage-recorder";
 import { waitFor } from "../harness/wait-for";
 import { ConsoleClient } from "./support/console-client";
-import { metricsOf, neverEnd, readSse, TEXT_MODEL } from "./server-fixture";
+import { counted, metricsOf, neverEnd, readSse, TEXT_MODEL } from "./server-fixture";
 import { gatewayForSuite, openStream } from "./upstream-fixture";
 
 type Chunk = { choices: { delta?: { content?: string }; text?: string }[]; usage?: { prompt_tokens: number; completion_tokens: number } | null };
 /** The counted tokens: the second of two same requests finds the prompt cached upstream, the first not. */
-const counted = (usage: { prompt_tokens: number; completion_tokens: number; total_tokens?: number } | null | undefined) =>
-  usage && { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens };
 const textOf = (events: unknown[]) =>
   (events.filter((e) => e !== "[DONE]") as Chunk[]).map((e) => e.choices.map((c) => c.delta?.content ?? c.text ?? "").join("")).join("");
 
