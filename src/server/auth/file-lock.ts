@@ -89,14 +89,24 @@ async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
     if (owner === "") return false;
     const [pid, started] = parseStamp(owner);
     if (pid === undefined) return true; // not a lock this code wrote
-    process.kill(pid, 0);
+    if (!processExists(pid)) return true;
     // Alive, but maybe another process under a reused pid: a container's restarted server gets the
     // same pid as the one killed, so without this its own lock would shut it out for good.
     return started !== undefined && started !== (await startTime(pid));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // ENOENT: released meanwhile (try again); ESRCH: its owner is gone.
-    return code === "ESRCH" || code === "ENOENT";
+    // ENOENT: released meanwhile (try again).
+    return code === "ENOENT";
+  }
+}
+
+/** Whether a process has `pid`: EPERM is one of another user's (a reused pid), which exists. */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
