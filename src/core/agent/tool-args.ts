@@ -38,12 +38,20 @@ export class ToolSchemaCompiler {
 export class ToolArgValidator {
   private readonly tools = new Map<string, { readonly tool: ChatTool; readonly check: ValidateFunction | undefined }>();
 
-  constructor(tools: readonly ChatTool[], compiler = new ToolSchemaCompiler()) {
+  /**
+   * `gone`: tools offered earlier in the task that are no longer (name -> its MCP server's name):
+   * the model that calls one is told its server went away, not that the tool never existed.
+   */
+  constructor(tools: readonly ChatTool[], compiler = new ToolSchemaCompiler(), private readonly gone: ReadonlyMap<string, string> = new Map()) {
     for (const tool of tools) this.tools.set(tool.function.name, { tool, check: compiler.check(tool.function.parameters) });
   }
 
   validate(name: string, argumentsJson: string): ToolArgs {
     const known = this.tools.get(name);
+    const server = this.gone.get(name);
+    if (!known && server !== undefined) {
+      return { ok: false, error: `The tool "${name}" is no longer available: its MCP server "${server}" stopped or no longer offers it. Go on without it, or tell the user. The tools are: ${[...this.tools.keys()].join(", ")}.` };
+    }
     if (!known) return { ok: false, error: `There is no tool named "${name}". The tools are: ${[...this.tools.keys()].join(", ")}.` };
     let args: unknown;
     try {

@@ -18,6 +18,8 @@ export class WorkspaceTools implements AgentTools {
   private validator: ToolArgValidator | undefined;
   private offered: readonly OfferedTool[] = [];
   private all: readonly ChatTool[] = agentTools;
+  /** MCP tools offered earlier in this task and gone since (a server that stopped): name -> server. */
+  private readonly gone = new Map<string, string>();
 
   constructor(
     private readonly ws: AgentWorkspace,
@@ -40,9 +42,11 @@ export class WorkspaceTools implements AgentTools {
   /** The tools with these MCP tools (the same array, and validator, while they are the same). */
   private use(offered: readonly OfferedTool[]): readonly ChatTool[] {
     if (offered === this.offered && this.validator) return this.all;
+    for (const tool of this.offered) this.gone.set(tool.name, tool.server);
+    for (const tool of offered) this.gone.delete(tool.name);
     this.offered = offered;
     this.all = offered.length === 0 ? agentTools : [...agentTools, ...offered.map((t) => t.chatTool)];
-    this.validator = new ToolArgValidator(this.all, this.schemas);
+    this.validator = new ToolArgValidator(this.all, this.schemas, this.gone);
     return this.all;
   }
 

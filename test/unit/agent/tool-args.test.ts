@@ -46,6 +46,14 @@ describe("core/agent: tool schemas and argument validation", () => {
     assert.equal(errorOf("delete_file", "{}"), "There is no tool named \"delete_file\". The tools are: read_file, list_dir, file_search, grep_search, get_errors, create_file, replace_string_in_file, run_in_terminal, manage_todo_list.");
   });
 
+  it("a tool of an MCP server that stopped mid-task: says the server went away, not that no such tool ever was", () => {
+    const afterCrash = new ToolArgValidator(agentTools, new ToolSchemaCompiler(), new Map([["mcp_github_list_issues", "github"]]));
+    const result = afterCrash.validate("mcp_github_list_issues", "{}");
+    assert.ok(!result.ok);
+    assert.match(result.error, /^The tool "mcp_github_list_issues" is no longer available: its MCP server "github" stopped or no longer offers it\. Go on without it, or tell the user\. The tools are: read_file, /);
+    assert.match((afterCrash.validate("delete_file", "{}") as { error: string }).error, /^There is no tool named "delete_file"/);
+  });
+
   it("says when the arguments are not JSON, with the parse error", () => {
     assert.match(errorOf("read_file", '{"path": "a.js",}'), /^The arguments of read_file are not valid JSON \(.+\): send one JSON object with the parameters\.$/);
     assert.equal(errorOf("read_file", '["a.js"]'), "The arguments of read_file must be a JSON object with the parameters, not an array.");
