@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { delay } from "../../core/base/delay";
+import { processExists } from "../../core/base/process-exists";
 import { launchLine, processTree, type ProcessTree } from "./platform-process";
 import type { ServerCommand } from "./server-command";
 
@@ -118,20 +119,11 @@ export async function waitForHolder(origin: string, pid: number, timeoutMs: numb
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await answersHealth(origin, signal)) return true;
-    if (signal?.aborted || !processAlive(pid) || Date.now() > deadline) return false;
+    if (signal?.aborted || !processExists(pid) || Date.now() > deadline) return false;
     await delay(250, signal).catch(() => undefined);
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Whether a Wisp server answers `GET {origin}/health` (it needs no key). */
 export async function answersHealth(origin: string, signal?: AbortSignal): Promise<boolean> {

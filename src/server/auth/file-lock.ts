@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { link as hardLink, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { uptime } from "node:os";
+import { processExists } from "../../core/base/process-exists";
 import { retryWhileBusy } from "../busy-retry";
 
 export interface LockOptions {
@@ -97,16 +98,6 @@ async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
     const code = (error as NodeJS.ErrnoException).code;
     // ENOENT: released meanwhile (try again).
     return code === "ENOENT";
-  }
-}
-
-/** Whether a process has `pid`: EPERM is one of another user's (a reused pid), which exists. */
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
