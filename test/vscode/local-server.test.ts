@@ -127,6 +127,22 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
     assert.ok(api.logLines().some((line) => line.includes("local server was killed (SIGKILL)")));
   });
 
+  it("wisp.baseUrl switched to a remote server while the local one restarts: it is stopped, not started again to fail there", async () => {
+    const before = await running();
+    process.kill(before.pid, "SIGKILL");
+    await waitFor("the restart", () => api.localServer(), (s) => s.kind === "restarting", 10_000);
+    await setBaseUrl("https://api.example.invalid/v1");
+    try {
+      await waitFor("the local server stopped", () => api.localServer(), (s) => s.kind === "stopped" || s.kind === "failed", 30_000);
+      assert.equal(api.localServer().kind, "stopped", JSON.stringify(api.localServer()));
+      assert.ok(api.logLines().some((line) => line.includes("wisp.baseUrl no longer points at it")));
+    } finally {
+      await setBaseUrl(baseUrl);
+    }
+    // Back at its address, auto-start starts it again.
+    await running();
+  });
+
   it("a port held by another program is reported as such", async () => {
     const other = await listenNotWisp();
     try {

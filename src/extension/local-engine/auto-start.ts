@@ -28,7 +28,10 @@ export interface AutoStart extends vscode.Disposable {
 export function registerAutoStart({ settings, connection, localServer, log }: AutoStartDeps): AutoStart {
   const evaluate = async (): Promise<void> => {
     const { baseUrl, localServer: options } = settings.value;
-    if (localServer.state.kind === "running" && !localServer.serves(baseUrl)) {
+    // Between restarts too: the next attempt would start it for an address no longer asked for,
+    // and fail there, telling a user who switched on purpose that it "could not start again".
+    const kind = localServer.state.kind;
+    if ((kind === "running" || kind === "restarting") && !localServer.serves(baseUrl)) {
       log.info("stopping the local server: wisp.baseUrl no longer points at it");
       await localServer.stop(false);
     }
