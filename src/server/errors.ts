@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { drainBody } from "./drain-body";
 import { EngineBusyError, EngineInputError } from "./engine-input-error";
-import { ModelLoadError } from "./model-load-error";
+import { ImageModelLoadError, ModelLoadError } from "./model-load-error";
 
 export type ApiErrorType =
   | "invalid_request_error"
@@ -73,6 +73,10 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof EngineBusyError) return new ApiError(429, error.message, "rate_limit_error", null, "server_busy");
   if (error instanceof StoreUnavailableError) return new ApiError(503, error.message, "server_error", null, "database_unavailable");
   if (error instanceof ModelLoadError) return new ApiError(500, error.message, "server_error", null, "model_load_failed");
+  // Its reason names the server's files: it goes to the server's log (handleError), not to the client.
+  if (error instanceof ImageModelLoadError) {
+    return new ApiError(500, `image model '${error.modelId}' could not be loaded (the server's log says why); it is loaded again on the next request`, "server_error", "model", "model_load_failed");
+  }
   const fe = error as FastifyError;
   if (fe.validation?.length) {
     return new ApiError(400, validationMessage(fe.validation), "invalid_request_error", validationParam(fe.validation[0]!), "invalid_value");

@@ -23,3 +23,14 @@ function reasonOf(cause: unknown): string {
   // llama.cpp prints why on the server's error output (tensor data past the end of the file...).
   return `llama.cpp refused it (${message}; the server's log says why)`;
 }
+
+/**
+ * An image model whose files could not be loaded (broken, or still being copied); `message` says
+ * why, naming the server's files: the client is told the model only (errors.ts).
+ */
+export class ImageModelLoadError extends Error {
+  constructor(readonly modelId: string, message: string) {
+    super(message);
+    this.name = "ImageModelLoadError";
+  }
+}

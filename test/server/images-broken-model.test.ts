@@ -11,9 +11,12 @@ const BROKEN = "sd-export-being-copied";
 describe("an image model whose files cannot be loaded", function () {
   this.timeout(120_000);
   let server: TestServer;
+  /** The server's own output (the editor's Wisp log, the CLI's stderr). */
+  const lines: string[] = [];
   const unet = (model: string) => path.join(server.dir, "models", model, "unet", "model.onnx");
   before(async () => {
     server = await startServer({
+      log: (line) => lines.push(line),
       prepare: async (modelsDir) => {
         await cp(path.join(import.meta.dirname, "..", "..", "models", IMAGE_MODEL), path.join(modelsDir, BROKEN), { recursive: true });
         await writeFile(path.join(modelsDir, BROKEN, "unet", "model.onnx"), "half a file");
@@ -32,6 +35,8 @@ describe("an image model whose files cannot be loaded", function () {
     assert.equal(error.code, "model_load_failed");
     assert.match(error.message, new RegExp(`image model '${BROKEN}' could not be loaded`));
     assert.ok(!error.message.includes(server.dir), `the server's paths stay in its log: ${error.message}`);
+    // And the log has the reason, naming the file.
+    assert.ok(lines.some((line) => line.startsWith("POST /v1/images/generations failed: ") && line.includes(path.join(BROKEN, "unet"))), lines.join("\n"));
 
     // The copy finishes: the same running server now draws with it.
     await cp(unet(IMAGE_MODEL), unet(BROKEN));

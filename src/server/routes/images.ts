@@ -3,7 +3,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { FastifyReply } from "fastify";
 import type { RoutePlugin, ServerDeps } from "../deps";
 import { encodeImage, outputFormat } from "../engines/image/encode-image";
-import { GenerationCancelledError, ImageModelLoadError, ImageQueueFullError } from "../engines/image/image-errors";
+import { GenerationCancelledError, ImageQueueFullError } from "../engines/image/image-errors";
 import { IMAGE_EXTENSIONS, IMAGE_LIMITS as L } from "../engines/image/image-limits";
 import { ApiError, modelNotFound } from "../errors";
 import type { ModelEntry } from "../models/registry";
@@ -117,11 +117,6 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
     } catch (error) {
       if (error instanceof ImageQueueFullError) throw new ApiError(429, error.message, "rate_limit_error", null, "server_busy");
       if (error instanceof GenerationCancelledError) throw new ApiError(499, "the client closed the request", "invalid_request_error", null, "cancelled");
-      if (error instanceof ImageModelLoadError) {
-        // The reason names the server's files: it goes to the server's log, not to the client.
-        request.log.error({ err: error, model: entry.id }, "image model could not be loaded");
-        throw new ApiError(500, `image model '${entry.id}' could not be loaded (the server's log says why); it is loaded again on the next request`, "server_error", "model", "model_load_failed");
-      }
       throw error;
     }
     await deps.usage.served(request, { model: entry.id, images: images.length });

@@ -13,11 +13,3 @@ export class ImageQueueFullError extends Error {
     this.name = "ImageQueueFullError";
   }
 }
-
-/** The model's files could not be loaded (broken, or still being copied); `message` says why. */
-export class ImageModelLoadError extends Error {
-  constructor(readonly modelId: string, message: string) {
-    super(message);
-    this.name = "ImageModelLoadError";
-  }
-}

@@ -1,7 +1,8 @@
 import { Worker } from "node:worker_threads";
 import type { GenerationParams, RgbImage } from "./diffusion-pipeline";
 import { EngineInputError } from "../../engine-input-error";
-import { GenerationCancelledError, ImageModelLoadError, ImageQueueFullError } from "./image-errors";
+import { ImageModelLoadError } from "../../model-load-error";
+import { GenerationCancelledError, ImageQueueFullError } from "./image-errors";
 import type { FailedReply, GenerateMessage, ImageWorkerData, WorkerReply } from "./worker-protocol";
 
 export interface ImageWorkerOptions {
