@@ -124,7 +124,6 @@ export async function waitForHolder(origin: string, pid: number, timeoutMs: numb
   }
 }
 
-
 /** Whether a Wisp server answers `GET {origin}/health` (it needs no key). */
 export async function answersHealth(origin: string, signal?: AbortSignal): Promise<boolean> {
   return (await healthOf(origin, signal)) !== undefined;
