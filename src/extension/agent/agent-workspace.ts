@@ -39,7 +39,8 @@ export interface AgentWorkspaceDeps {
   readonly maxOutputChars: number;
 }
 
-const maxReadBytes = 2 * 1024 * 1024;
+/** Largest file the agent reads or searches (read_file, grep_search). */
+export const maxReadBytes = 2 * 1024 * 1024;
 
 /**
  * The workspace as the agent's tools see it: paths the model gives, kept inside the folder
