@@ -57,13 +57,7 @@ export async function* readSseJson(
 export async function readJsonBody(response: Response, scope: RequestScope, idleMs: number): Promise<unknown> {
   scope.touch(idleMs);
   const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new MalformedResponseError(describeHtmlPage(text) ?? "its body is not valid JSON");
-  }
-  return throwIfErrorEvent(body);
+  return throwIfErrorEvent(parseJson(text, () => describeHtmlPage(text) ?? "its body is not valid JSON"));
 }
 
 function isHtml(response: Response): boolean {
@@ -100,10 +94,11 @@ function errorEventError(data: string): APIError {
   return new APIError(undefined, detail, undefined, undefined);
 }
 
-function parseJson(text: string): unknown {
+/** `text` parsed; `what` says what was wrong when it is not JSON. */
+function parseJson(text: string, what: () => string = () => "a stream event is not valid JSON"): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new MalformedResponseError("a stream event is not valid JSON");
+    throw new MalformedResponseError(what());
   }
 }
