@@ -25,6 +25,11 @@ export interface AgentPromptInput {
 /** Longest rule text taken from one file: rules are guidance, not a place for whole documents. */
 export const maxRuleChars = 8_000;
 
+/** The text, or its first `chars` characters with a note saying where it was cut (and why, when given). */
+export function cutText(text: string, chars: number, why = ""): string {
+  return text.length > chars ? `${text.slice(0, chars)}\n[…cut at ${chars} characters${why}]` : text;
+}
+
 export function agentSystemPrompt(input: AgentPromptInput): string {
   const parts = [
     `You are Wisp, a coding agent working in the workspace folder "${input.workspaceName}" in VS Code. ` +
@@ -41,8 +46,7 @@ export function agentSystemPrompt(input: AgentPromptInput): string {
   }
   if (input.userPrompt?.trim()) parts.push(input.userPrompt.trim());
   for (const rule of input.rules) {
-    const text = rule.text.length > maxRuleChars ? `${rule.text.slice(0, maxRuleChars)}\n[…cut at ${maxRuleChars} characters]` : rule.text;
-    parts.push(`Project rules from ${rule.path}:\n${text.trim()}`);
+    parts.push(`Project rules from ${rule.path}:\n${cutText(rule.text, maxRuleChars).trim()}`);
   }
   return parts.join("\n\n");
 }

@@ -4,6 +4,7 @@
  */
 import type { UserTurn } from "../chat/conversation";
 import type { ScopedInstructions } from "./scoped-instructions";
+import { cutText, maxRuleChars } from "../agent/agent-prompt";
 
 /**
  * Words that look like a file name or path with an extension (not a version number or a URL), with
@@ -25,8 +26,16 @@ export function pathsInPlay(turn: Pick<UserTurn, "text" | "attachments">): strin
   return [...new Set([...attached, ...pathsInText(turn.text)])];
 }
 
-/** Each instructions file as a part of a system prompt, named by where it comes from and what it applies to. */
-export function instructionsParts(files: readonly ScopedInstructions[]): string[] {
+/** How an instructions file is named in a system prompt: where it comes from and what it applies to. */
+export function instructionsHeading(file: ScopedInstructions): string {
   // One without applyTo is here because another links it.
-  return files.map((f) => `${f.applyTo.length > 0 ? `Instructions for files matching ${f.applyTo.join(", ")}` : "Instructions"} (from ${f.source}):\n${f.text.trim()}`);
+  return `${file.applyTo.length > 0 ? `Instructions for files matching ${file.applyTo.join(", ")}` : "Instructions"} (from ${file.source}):\n`;
+}
+
+/**
+ * Each instructions file as a part of a system prompt, cut at the rules' per-file limit: an
+ * instructions file is guidance, and a large one would otherwise fill the model's context.
+ */
+export function instructionsParts(files: readonly ScopedInstructions[]): string[] {
+  return files.map((f) => instructionsHeading(f) + cutText(f.text.trim(), maxRuleChars));
 }

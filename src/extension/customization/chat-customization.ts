@@ -11,7 +11,7 @@ import type { HostMessage, ViewMessage, ViewState } from "../../core/chat/protoc
 import type { ContextBudget } from "../../core/chat/context-trim";
 import { foldersNamedBy, workspacePathOf } from "../../core/context/workspace-paths";
 import { askRulesParts } from "../../core/customization/ask-rules";
-import { instructionsParts, pathsInPlay } from "../../core/customization/paths-in-play";
+import { pathsInPlay } from "../../core/customization/paths-in-play";
 import { promptAgent } from "../../core/customization/prompt-file";
 import { instructionsFor, instructionsLinkedBy } from "../../core/customization/scoped-instructions";
 import { builtInCommands, isBuiltInCommand, parseSlashCommand, type BuiltInCommand, type SlashCommandItem } from "../../core/customization/slash-commands";
@@ -118,7 +118,7 @@ export class ChatCustomization implements vscode.Disposable {
     const all = this.deps.files.instructions();
     const applying = question ? instructionsFor(all, paths, names) : [];
     const linked = instructionsLinkedBy(rules, all, names).filter((file) => !applying.includes(file));
-    return [...askRulesParts(rules, budget), ...instructionsParts([...applying, ...linked])];
+    return askRulesParts(rules, budget, [...applying, ...linked]);
   }
 
   /** Handles what is the customization's of a view message; false lets the panel go on with it. */
