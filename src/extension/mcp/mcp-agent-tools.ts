@@ -133,6 +133,11 @@ export class McpAgentTools {
       step.update({ status: result.isError ? "failed" : "done", output: text });
       return { content: text || "(no content)", ...(result.isError ? { isError: true } : {}) };
     } catch (error) {
+      // Stop cancels the call (the SDK tells the server): the user's doing, not the tool's failure.
+      if (signal.aborted) {
+        step.update({ status: "stopped", note: "Stopped by the user before the server answered: it may have done part of the work." });
+        return { content: "Stopped: the user stopped the task before the MCP server answered.", isError: true };
+      }
       return { content: `The call failed: ${(error as Error).message}`, isError: true };
     }
   }
