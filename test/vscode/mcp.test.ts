@@ -102,12 +102,15 @@ describe("MCP servers' tools in agent mode (real VS Code, real MCP servers, scri
     server.queue({ toolCalls: [{ name: "mcp_notes_add_note", arguments: { text: `wait for ${go}` } }] }, { text: "never asked" });
     const before = server.chatRequests.length;
     void api.chat.fromView({ type: "send", text: "Note something slowly" });
-    const call = await asking(0);
+    // Run on its own, the server's start asks first.
+    const callStep = () => steps().find((s) => s.title === "notes: add_note");
+    const call = await waitFor("the call asking", () => steps().find((s) => s.status === "asking"), (s) => s !== undefined);
     await api.chat.fromView({ type: "agentApproval", stepId: call!.id, answer: "allow" });
-    await waitFor("the call running", () => steps()[0], (s) => s?.status === "running");
+    if (call!.title !== "notes: add_note") await api.chat.fromView({ type: "agentApproval", stepId: (await waitFor("the call asking", callStep, (s) => s?.status === "asking"))!.id, answer: "allow" });
+    await waitFor("the call running", callStep, (s) => s?.status === "running");
     await api.chat.fromView({ type: "stop" });
     await ended();
-    const step = steps()[0]!;
+    const step = callStep()!;
     assert.equal(step.status, "stopped", `the step says ${step.status}: ${step.note}`);
     assert.match(step.note ?? "", /^Stopped by the user before the server answered/);
     assert.equal(server.chatRequests.length, before + 1, "no request after Stop");
