@@ -94,15 +94,16 @@ function fromStatus(status: number, error: APIError, ctx: ErrorContext): WispErr
     model !== undefined &&
     (error.code === "model_not_found" ||
       (status === 404 && (error.param === "model" || /model/i.test(text) || text.includes(model))));
+  const blockPage = status === 403 ? htmlPage(error) : undefined;
   switch (true) {
     case status >= 300 && status < 400:
       return make("unreachable", redirectMessage(status, error.headers, ctx));
     case status === 401:
       // The server's own text is left out: some echo a masked form of the key.
       return make("bad-key", `${ctx.baseUrl} rejected the API key (401). Set a valid key with "Wisp: Set API Key".`);
-    case status === 403 && htmlPage(error) !== undefined:
+    case status === 403 && blockPage !== undefined:
       // A web filter's or proxy's block page: the key was never looked at.
-      return make("unreachable", `${ctx.baseUrl} answered 403 with ${htmlPage(error)}`);
+      return make("unreachable", `${ctx.baseUrl} answered 403 with ${blockPage}`);
     case status === 403:
       return make("forbidden", `The API key is not allowed to do this on ${ctx.baseUrl} (403): ${text}`);
     case aboutModel:

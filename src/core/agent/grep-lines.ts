@@ -3,6 +3,7 @@
  * insensitive, or a regular expression), as `path:line: text` rows, at most `limit` of them.
  */
 import { escapeRegExp } from "../base/escape-reg-exp";
+import { maxReadSize } from "./read-limit";
 
 export interface GrepQuery {
   readonly query: string;
@@ -62,7 +63,7 @@ export function formatMatches(matches: readonly GrepMatch[], limit: number, skip
 function tooLargeNote(paths: readonly string[]): string {
   if (paths.length === 0) return "";
   const shown = paths.length > 5 ? `${paths.slice(0, 5).join(", ")} and ${paths.length - 5} more` : paths.join(", ");
-  return `\n[${paths.length} file(s) over 2 MB not searched: ${shown}. Search ${paths.length === 1 ? "it" : "them"} with a command (grep) instead.]`;
+  return `\n[${paths.length} file(s) over ${maxReadSize} not searched: ${shown}. Search ${paths.length === 1 ? "it" : "them"} with a command (grep) instead.]`;
 }
 
 function skippedNote(skipped: number): string {

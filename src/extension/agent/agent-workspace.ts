@@ -7,6 +7,7 @@ import { readTextFile, type TextFile } from "../context/text-files";
 import type { Approvals } from "./approvals";
 import { resolveContained } from "./contained-path";
 import { fileExists } from "../file-exists";
+import { maxReadBytes } from "../../core/agent/read-limit";
 
 /** A workspace file's text as the agent's tools see it, or why there is none. */
 export type WorkspaceText = TextFile | { readonly kind: "missing" };
@@ -38,9 +39,6 @@ export interface AgentWorkspaceDeps {
   readonly askBeforeReads: boolean;
   readonly maxOutputChars: number;
 }
-
-/** Largest file the agent reads or searches (read_file, grep_search). */
-export const maxReadBytes = 2 * 1024 * 1024;
 
 /**
  * The workspace as the agent's tools see it: paths the model gives, kept inside the folder

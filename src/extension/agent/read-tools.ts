@@ -5,7 +5,8 @@ import type { StepReporter } from "../../core/agent/agent-session";
 import { formatMatches, grepText, lineMatcher, type GrepMatch } from "../../core/agent/grep-lines";
 import { cutOutput } from "../../core/agent/output-cut";
 import { readTextFile } from "../context/text-files";
-import { maxReadBytes, type AgentWorkspace } from "./agent-workspace";
+import { maxReadBytes, maxReadSize } from "../../core/agent/read-limit";
+import type { AgentWorkspace } from "./agent-workspace";
 
 /** Most rows of a listing or search: more would crowd out the task in the model's context. */
 const maxRows = 200;
@@ -20,7 +21,7 @@ export async function readFile(ws: AgentWorkspace, args: { path: string; start_l
   const asked = await ws.askToRead(file, step, signal);
   if (asked) return asked;
   const read = await ws.text(file.uri);
-  if (read.kind !== "text") return fail(read.kind === "missing" ? `${file.relative} does not exist.` : read.kind === "binary" ? `${file.relative} is a binary file.` : `${file.relative} is over ${maxReadBytes / 1024 / 1024} MB, too large to read, even in part: read the lines you need with a command (head, tail, grep -n, sed -n '100,200p').`);
+  if (read.kind !== "text") return fail(read.kind === "missing" ? `${file.relative} does not exist.` : read.kind === "binary" ? `${file.relative} is a binary file.` : `${file.relative} is over ${maxReadSize}, too large to read, even in part: read the lines you need with a command (head, tail, grep -n, sed -n '100,200p').`);
   const { text } = read;
   const lines = text.split("\n");
   // A final newline ends the last line; it does not start another.

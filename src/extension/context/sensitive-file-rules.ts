@@ -59,7 +59,10 @@ export class SensitiveFileRules implements vscode.Disposable {
   private matches(uri: vscode.Uri): boolean {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const matcher = folder && this.folders.get(folder.uri.toString());
-    if (folder && matcher) return matcher.isSensitive(posix.relative(folder.uri.path, uri.path)) || this.keptEncrypted(folder.uri, posix.relative(folder.uri.path, uri.path));
+    if (folder && matcher) {
+      const path = posix.relative(folder.uri.path, uri.path);
+      return matcher.isSensitive(path) || this.keptEncrypted(folder.uri, path);
+    }
     const name = posix.basename(uri.path);
     return [this.setting, ...this.folders.values()].some((m) => m.isSensitive(name));
   }
