@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { RateLimiter } from "../../../src/server/usage/rate-limiter";
+import { settableTimeOfDay } from "../../harness/settable-time-of-day";
 
 describe("RateLimiter", () => {
   let now = 0;
@@ -40,22 +41,13 @@ describe("RateLimiter", () => {
   });
 
   describe("when the system clock is set (NTP, a laptop waking)", () => {
-    const wallClock = Date.now;
-    // The system's time of day as Date.now reads it, set by the test.
-    let timeOfDay = 0;
-    beforeEach(() => {
-      timeOfDay = wallClock();
-      Date.now = () => timeOfDay;
-    });
-    afterEach(() => {
-      Date.now = wallClock;
-    });
+    const clockSet = settableTimeOfDay();
 
     it("a clock set back an hour does not hold a key at its limit for an hour", () => {
       const limiter = new RateLimiter({ requestsPerMinute: 2, tokensPerMinute: 0 });
       assert.equal(limiter.admit("k"), undefined);
       assert.equal(limiter.admit("k"), undefined);
-      timeOfDay -= 3_600_000;
+      clockSet.shift(-3_600_000);
       const refused = limiter.admit("k");
       assert.ok(refused, "still at its limit within the minute");
       assert.ok(refused.retryAfterSeconds <= 60, `told to retry in ${refused.retryAfterSeconds} s`);
@@ -64,7 +56,7 @@ describe("RateLimiter", () => {
     it("a clock set forward an hour does not lift the limit of the last minute", () => {
       const limiter = new RateLimiter({ requestsPerMinute: 0, tokensPerMinute: 100 });
       limiter.spent("k", 100);
-      timeOfDay += 3_600_000;
+      clockSet.shift(3_600_000);
       assert.equal(limiter.admit("k")?.reason, "100 tokens per minute");
     });
   });
