@@ -93,6 +93,25 @@ describe("console admin token and sessions", () => {
     assert.ok(!(await sessions.redeemLoginCode(undefined)));
   });
 
+  it("a login code and a session still end at their time when the clock is set back (NTP), and after a sleep", async () => {
+    let wall = 10 * HOUR;
+    let steady = 0;
+    const sessions = new SessionStore({ loginCodeMs: 1000, idleMs: HOUR, now: () => wall, steadyNow: () => steady });
+    const code = await sessions.issueLoginCode();
+    const { cookie } = await sessions.create();
+    wall -= HOUR;
+    steady += 1001;
+    assert.ok(!(await sessions.redeemLoginCode(code)), "a 1 s code redeemed 1 s later, the clock set back an hour meanwhile");
+    steady += HOUR;
+    assert.equal(await sessions.get(cookie), undefined, "a session idle for an hour and a second, the clock set back an hour meanwhile");
+    // A laptop asleep for two hours: its time of day moves on, a steady clock may not.
+    const asleep = await sessions.issueLoginCode();
+    const other = await sessions.create();
+    wall += 2 * HOUR;
+    assert.ok(!(await sessions.redeemLoginCode(asleep)));
+    assert.equal(await sessions.get(other.cookie), undefined);
+  });
+
   it("checks origins, cookies and secrets as a browser sends them", () => {
     const request = (headers: Record<string, string>) => ({ headers: { host: "127.0.0.1:8765", ...headers }, protocol: "http" }) as unknown as FastifyRequest;
     assert.ok(fromSameOrigin(request({ origin: "http://127.0.0.1:8765", "sec-fetch-site": "same-origin" })));

@@ -32,4 +32,27 @@ describe("rate-limit admissions in the database (wisp_admit)", function () {
       await pool.end();
     }
   });
+
+  it("holds a key at most a minute when the database's clock was set back an hour (its window and usage stamped in the clock's future)", async () => {
+    const { url } = await freshDatabase();
+    const pool = openPool(parseDatabaseUrl(url), 2, () => undefined);
+    try {
+      await underLock(pool, (client) => migrate(client));
+      const admit = async (key: string, rpm: number, tpm: number) => {
+        const { rows } = await pool.query<{ retry_ms: string | null }>("SELECT retry_ms FROM wisp_admit($1, $2, $3)", [key, rpm, tpm]);
+        return rows[0]!.retry_ms === null ? "admitted" : `retry in ${Math.ceil(Number(rows[0]!.retry_ms) / 1000)} s`;
+      };
+      // What the last minute before the clock went back an hour left: 3 requests, and 100 tokens spent.
+      const hourAhead = "(extract(epoch FROM now()) * 1000)::bigint + 3600000";
+      await pool.query(`INSERT INTO wisp_rate_windows (key, requests) SELECT 'requests', array_agg(${hourAhead} - i * 1000) FROM generate_series(1, 3) AS i`);
+      await pool.query(`INSERT INTO wisp_usage_events (id, t, key, model, status, prompt_tokens, completion_tokens, replica) VALUES (gen_random_uuid(), ${hourAhead}, 'tokens', 'm', 200, 60, 40, 'r1')`);
+
+      const refused = await admit("requests", 3, 0);
+      assert.match(refused, /^retry in \d+ s$/, "requests=3: the 3 requests still count");
+      assert.ok(Number(/\d+/.exec(refused)![0]) <= 60, `requests=3 with 3 requests before the clock went back: ${refused}, not for the hour it went back`);
+      assert.equal(await admit("tokens", 0, 50), "admitted", "tokens=50: the key is not held for the hour the clock went back");
+    } finally {
+      await pool.end();
+    }
+  });
 });

@@ -8,39 +8,44 @@ import type { Logger } from "../logger";
  * per key. workspaceState reaches the editor's storage lazily (in a browser, seconds later), so a
  * reload soon after an answer could lose it; these files are written when asked, synchronously
  * at shutdown. Each write goes to a temporary file, flushed to disk, renamed over the old one, so
- * a crash or a power cut leaves the previous version rather than half of one.
+ * a crash or a power cut leaves the previous version rather than half of one. A file is read when
+ * its key is asked for: months of chats are not all read at activation, nor all kept in memory.
  */
 export class FileChatStorage implements ChatStorage {
-  private readonly values = new Map<string, unknown>();
+  private readonly stored = new Set<string>();
   /** Files that could not be read, renamed aside (kept for the user, never read again). */
   private readonly damaged: string[] = [];
 
   private constructor(private readonly dir: string, private readonly log: Logger) {}
 
-  /** Reads every stored value of `dir` (created if missing); an unreadable file is renamed aside, not overwritten later. */
+  /** Lists the stored keys of `dir` (created if missing); an unreadable file is renamed aside when read, not overwritten later. */
   static open(dir: string, log: Logger): FileChatStorage {
     const storage = new FileChatStorage(dir, log);
     mkdirSync(dir, { recursive: true });
     for (const name of readdirSync(dir)) {
-      if (!name.endsWith(".json")) continue;
-      try {
-        storage.values.set(decodeURIComponent(name.slice(0, -".json".length)), JSON.parse(readFileSync(join(dir, name), "utf8")));
-      } catch (error) {
-        storage.setAside(name, error as Error);
-      }
+      if (name.endsWith(".json")) storage.stored.add(decodeURIComponent(name.slice(0, -".json".length)));
     }
     return storage;
   }
 
   get(key: string): unknown {
-    return this.values.get(key);
+    if (!this.stored.has(key)) return undefined;
+    const name = `${encodeURIComponent(key)}.json`;
+    try {
+      return JSON.parse(readFileSync(join(this.dir, name), "utf8"));
+    } catch (error) {
+      this.stored.delete(key);
+      // Deleted since it was listed: nothing to keep aside.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.setAside(name, error as Error);
+      return undefined;
+    }
   }
 
   keys(): readonly string[] {
-    return [...this.values.keys()];
+    return [...this.stored];
   }
 
-  /** The damaged files kept aside at open, by their new names. */
+  /** The damaged files kept aside so far, by their new names. */
   setAsideFiles(): readonly string[] {
     return this.damaged;
   }
@@ -50,13 +55,12 @@ export class FileChatStorage implements ChatStorage {
     const file = join(this.dir, `${encodeURIComponent(key)}.json`);
     try {
       if (value === undefined) {
-        this.values.delete(key);
+        this.stored.delete(key);
         rmSync(file, { force: true });
       } else {
-        const text = JSON.stringify(value);
-        this.values.set(key, JSON.parse(text));
-        writeDurably(`${file}.tmp`, text);
+        writeDurably(`${file}.tmp`, JSON.stringify(value));
         renameSync(`${file}.tmp`, file);
+        this.stored.add(key);
       }
     } catch (error) {
       this.log.error(`chat: could not save ${key}: ${(error as Error).message}`);

@@ -63,7 +63,8 @@ export class ServerProcess {
   async waitHealthy(origin: string, timeoutMs: number, signal?: AbortSignal, launch?: string): Promise<void> {
     let exit: ProcessExit | undefined;
     void this.exited.then((e) => (exit = e));
-    const deadline = Date.now() + timeoutMs;
+    // A steady clock: the time of day set back would wait as long again, set on (a laptop waking) would give up at once.
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       if (exit !== undefined) throw new ExitedEarly(exit, this.recentOutput());
       const health = await healthOf(origin, signal);
@@ -72,7 +73,7 @@ export class ServerProcess {
       if (health !== undefined && (launch === undefined || health.launch === undefined || health.launch === launch)) {
         if (exit === undefined && this.alive) return;
       }
-      if (Date.now() > deadline) throw new Error(`the local server did not answer within ${Math.round(timeoutMs / 1000)} s (see Wisp: Show Logs).`);
+      if (performance.now() > deadline) throw new Error(`the local server did not answer within ${Math.round(timeoutMs / 1000)} s (see Wisp: Show Logs).`);
       await delay(250, signal);
     }
   }
@@ -116,10 +117,10 @@ export function dataFolderHolder(error: unknown): number | undefined {
  * starts it on this port); false once process `pid` is gone, after `timeoutMs`, or when `signal` aborts.
  */
 export async function waitForHolder(origin: string, pid: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (await answersHealth(origin, signal)) return true;
-    if (signal?.aborted || !processExists(pid) || Date.now() > deadline) return false;
+    if (signal?.aborted || !processExists(pid) || performance.now() > deadline) return false;
     await delay(250, signal).catch(() => undefined);
   }
 }

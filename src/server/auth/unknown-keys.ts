@@ -22,7 +22,8 @@ export class UnknownKeys {
   constructor(options: UnknownKeysOptions = {}) {
     this.refused = new LruCache(options.capacity ?? 10_000);
     this.ttlMs = options.ttlMs ?? 5_000;
-    this.now = options.now ?? Date.now;
+    // A steady clock: a time of day set back would keep a refusal for as long as it went back.
+    this.now = options.now ?? (() => performance.now());
   }
 
   private static hash(token: string): string {

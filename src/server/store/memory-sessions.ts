@@ -4,7 +4,16 @@ import type { KeyInfo } from "../auth/key-records";
 import { DEFAULT_SESSION_LIMITS, isPlaygroundKey, newSecret, playgroundKeyInfo, sessionSecrets, sha256, type ConsoleSession, type SessionLimits, type SessionRecords } from "./console-sessions";
 
 export interface SessionOptions extends Partial<SessionLimits> {
+  /** The time of day (what sessions show as created and last seen). */
   now?: () => number;
+  /** A steady clock (performance.now): no setting of the time of day moves it. */
+  steadyNow?: () => number;
+}
+
+/** When something happened on both clocks: the time of day, set back, would make a lifetime last as long again. */
+interface Moment {
+  wall: number;
+  steady: number;
 }
 
 const hashOf = (secret: string) => sha256(secret).toString("hex");
@@ -12,21 +21,36 @@ const hashOf = (secret: string) => sha256(secret).toString("hex");
 export class SessionStore implements SessionRecords {
   private readonly sessions = new Map<string, ConsoleSession>();
   private readonly playgroundKeys = new Map<string, string>();
-  private readonly loginCodes = new Map<string, number>();
+  /** Each session's start and last use on both clocks, by its id. */
+  private readonly times = new Map<string, { created: Moment; lastSeen: Moment }>();
+  /** Each unredeemed code's hash and when it was issued. */
+  private readonly loginCodes = new Map<string, Moment>();
   private readonly limits: SessionLimits;
   private readonly now: () => number;
+  private readonly steadyNow: () => number;
 
   constructor(options: SessionOptions = {}) {
-    const { now = Date.now, ...limits } = options;
+    const { now = Date.now, steadyNow = () => performance.now(), ...limits } = options;
     this.limits = { ...DEFAULT_SESSION_LIMITS, ...limits };
     this.now = now;
+    this.steadyNow = steadyNow;
+  }
+
+  private moment(): Moment {
+    return { wall: this.now(), steady: this.steadyNow() };
+  }
+
+  /** How long since `then`: the longer of the two clocks (the time of day also counts a sleep, which the steady clock may not). */
+  private since(then: Moment, now = this.moment()): number {
+    return Math.max(now.wall - then.wall, now.steady - then.steady);
   }
 
   async create(): Promise<{ cookie: string; session: ConsoleSession }> {
     const cookie = newSecret();
-    const now = this.now();
-    const session: ConsoleSession = { ...sessionSecrets(cookie), created: now, lastSeen: now };
+    const now = this.moment();
+    const session: ConsoleSession = { ...sessionSecrets(cookie), created: now.wall, lastSeen: now.wall };
     this.sessions.set(hashOf(cookie), session);
+    this.times.set(hashOf(cookie), { created: now, lastSeen: now });
     this.playgroundKeys.set(hashOf(session.playgroundKey), hashOf(cookie));
     while (this.sessions.size > this.limits.maxSessions) this.end(this.sessions.keys().next().value!);
     return { cookie, session };
@@ -34,8 +58,13 @@ export class SessionStore implements SessionRecords {
 
   async get(cookie: string | undefined): Promise<ConsoleSession | undefined> {
     if (!cookie) return undefined;
-    const session = this.live(hashOf(cookie));
-    if (session) session.lastSeen = this.now();
+    const id = hashOf(cookie);
+    const session = this.live(id);
+    const times = this.times.get(id);
+    if (session && times) {
+      times.lastSeen = this.moment();
+      session.lastSeen = times.lastSeen.wall;
+    }
     return session;
   }
 
@@ -54,27 +83,28 @@ export class SessionStore implements SessionRecords {
   }
 
   async issueLoginCode(): Promise<string> {
-    const now = this.now();
-    for (const [hash, expires] of this.loginCodes) if (expires <= now) this.loginCodes.delete(hash);
+    const now = this.moment();
+    for (const [hash, issued] of this.loginCodes) if (this.since(issued, now) >= this.limits.loginCodeMs) this.loginCodes.delete(hash);
     const code = newSecret();
-    this.loginCodes.set(hashOf(code), now + this.limits.loginCodeMs);
+    this.loginCodes.set(hashOf(code), now);
     return code;
   }
 
   async redeemLoginCode(code: unknown): Promise<boolean> {
     if (typeof code !== "string" || code === "") return false;
     const hash = hashOf(code);
-    const expires = this.loginCodes.get(hash);
+    const issued = this.loginCodes.get(hash);
     this.loginCodes.delete(hash);
-    return expires !== undefined && expires > this.now();
+    return issued !== undefined && this.since(issued) < this.limits.loginCodeMs;
   }
 
   /** The session with this id unless it has expired (then it ends now). */
   private live(id: string): ConsoleSession | undefined {
     const session = this.sessions.get(id);
-    if (!session) return undefined;
-    const now = this.now();
-    if (now - session.lastSeen <= this.limits.idleMs && now - session.created <= this.limits.maxAgeMs) return session;
+    const times = this.times.get(id);
+    if (!session || !times) return undefined;
+    const now = this.moment();
+    if (this.since(times.lastSeen, now) <= this.limits.idleMs && this.since(times.created, now) <= this.limits.maxAgeMs) return session;
     this.end(id);
     return undefined;
   }
@@ -83,6 +113,7 @@ export class SessionStore implements SessionRecords {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
+    this.times.delete(id);
     this.playgroundKeys.delete(hashOf(session.playgroundKey));
   }
 }

@@ -34,7 +34,9 @@ export interface RateWindows {
 export class RateLimiter implements RateWindows {
   private readonly keys = new Map<string, Spending>();
 
-  constructor(private readonly limit: RateLimit, private readonly now: () => number = Date.now) {}
+  // A steady clock: the time of day jumps (NTP, a laptop waking), and a minute kept on it would
+  // hold a key at its limit for as long as the clock went back, or lift the limit when it went on.
+  constructor(private readonly limit: RateLimit, private readonly now: () => number = () => performance.now()) {}
 
   get enabled(): boolean {
     return this.limit.requestsPerMinute > 0 || this.limit.tokensPerMinute > 0;

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dataFolderHolder, ExitedEarly, ServerProcess, waitForHolder } from "../../../src/extension/local-engine/server-process";
 import type { ServerCommand } from "../../../src/extension/local-engine/server-command";
+import { settableTimeOfDay } from "../../harness/settable-time-of-day";
 
 /** A stand-in for wisp-server: a Node script that prints and stays up (or exits) as told. */
 function stub(script: string): ServerCommand {
@@ -62,5 +63,25 @@ describe("extension/local-engine: a started server counts as up only when the he
     // Nothing answers there and the holder exits: no use waiting.
     setTimeout(() => void holder.stop(500), 300);
     assert.equal(await waitForHolder("http://127.0.0.1:9", holder.pid!, 20_000), false);
+  });
+
+  describe("when the system clock is set back meanwhile (NTP, a laptop waking)", () => {
+    const clockSet = settableTimeOfDay();
+
+    it("a server that does not answer is given up after its timeout, not after the hour the clock went back", async () => {
+      const ours = start("setTimeout(() => {}, 30_000)");
+      const waited = ours.waitHealthy("http://127.0.0.1:9", 500, AbortSignal.timeout(5_000), "window-b");
+      clockSet.shift(-3_600_000);
+      await assert.rejects(waited, /did not answer within 1 s/);
+    });
+
+    it("so is the holder of the data folder", async () => {
+      const holder = start("setTimeout(() => {}, 30_000)");
+      const signal = AbortSignal.timeout(5_000);
+      const waited = waitForHolder("http://127.0.0.1:9", holder.pid!, 500, signal);
+      clockSet.shift(-3_600_000);
+      assert.equal(await waited, false);
+      assert.equal(signal.aborted, false, "given up at its timeout, before the test's 5 s");
+    });
   });
 });

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import type { KeyInfo } from "../../../src/server/auth/key-records";
+import { delay } from "../../../src/core/base/delay";
 import { KeyCache } from "../../../src/server/store/postgres/key-cache";
+import { settableTimeOfDay } from "../../harness/settable-time-of-day";
 
 const key = (id: string): KeyInfo => ({ id, name: id, prefix: "wisp-abcd", created: 1 });
 
@@ -60,5 +62,28 @@ describe("KeyCache (a replica's cache of checked keys)", () => {
     assert.equal(cache.get("h1"), undefined, "older than 30 s: asked again");
     cache.set("h1", key("a"), cache.begin());
     assert.deepEqual(cache.get("h1"), key("a"), "checked again: trusted for another 30 s");
+  });
+
+  describe("when the system clock is set back (NTP, a laptop waking)", () => {
+    const clockSet = settableTimeOfDay();
+
+    it("still checks a key again once it was checked longer ago than the maximum age", async () => {
+      const cache = new KeyCache(60_000, { maxAgeMs: 20, capacity: 100 });
+      cache.listen();
+      cache.set("h1", key("a"), cache.begin());
+      clockSet.shift(-3_600_000);
+      await delay(40);
+      assert.equal(cache.get("h1"), undefined, "a revoked key must not be trusted from the cache for the hour the clock went back");
+    });
+
+    it("serves keys for the grace period of an outage only", async () => {
+      const cache = new KeyCache(20, { capacity: 100 });
+      cache.listen();
+      cache.set("h1", key("a"), cache.begin());
+      cache.lost();
+      clockSet.shift(-3_600_000);
+      await delay(40);
+      assert.equal(cache.stale("h1"), undefined);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { RateLimiter } from "../../../src/server/usage/rate-limiter";
+import { settableTimeOfDay } from "../../harness/settable-time-of-day";
 
 describe("RateLimiter", () => {
   let now = 0;
@@ -37,5 +38,26 @@ describe("RateLimiter", () => {
     limiter.spent("k", 1e9);
     for (let i = 0; i < 1000; i++) assert.equal(limiter.admit("k"), undefined);
     assert.equal(limiter.enabled, false);
+  });
+
+  describe("when the system clock is set (NTP, a laptop waking)", () => {
+    const clockSet = settableTimeOfDay();
+
+    it("a clock set back an hour does not hold a key at its limit for an hour", () => {
+      const limiter = new RateLimiter({ requestsPerMinute: 2, tokensPerMinute: 0 });
+      assert.equal(limiter.admit("k"), undefined);
+      assert.equal(limiter.admit("k"), undefined);
+      clockSet.shift(-3_600_000);
+      const refused = limiter.admit("k");
+      assert.ok(refused, "still at its limit within the minute");
+      assert.ok(refused.retryAfterSeconds <= 60, `told to retry in ${refused.retryAfterSeconds} s`);
+    });
+
+    it("a clock set forward an hour does not lift the limit of the last minute", () => {
+      const limiter = new RateLimiter({ requestsPerMinute: 0, tokensPerMinute: 100 });
+      limiter.spent("k", 100);
+      clockSet.shift(3_600_000);
+      assert.equal(limiter.admit("k")?.reason, "100 tokens per minute");
+    });
   });
 });

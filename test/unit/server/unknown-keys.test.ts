@@ -3,7 +3,9 @@ import type { FastifyRequest } from "fastify";
 import { authenticator, type KeyVerifier } from "../../../src/server/auth/authenticate";
 import type { KeyInfo } from "../../../src/server/auth/key-records";
 import { UnknownKeys } from "../../../src/server/auth/unknown-keys";
+import { delay } from "../../../src/core/base/delay";
 import { ApiError, StoreUnavailableError } from "../../../src/server/errors";
+import { settableTimeOfDay } from "../../harness/settable-time-of-day";
 
 const GOOD: KeyInfo = { id: "key_good", name: "good", prefix: "wisp-good", created: 1 };
 
@@ -74,5 +76,19 @@ describe("unknown bearer tokens (authenticator with UnknownKeys)", () => {
     assert.equal(store.lookups, 5, "the newest is remembered");
     assert.equal(await status(check, "wisp-while-down"), 401);
     assert.equal(store.lookups, 6, "the oldest was let go");
+  });
+
+  describe("when the system clock is set back (NTP, a laptop waking)", () => {
+    const clockSet = settableTimeOfDay();
+
+    it("asks the store again once `ttlMs` has passed", async () => {
+      const store = countingStore();
+      const check = authenticator([store], new UnknownKeys({ ttlMs: 20 }));
+      assert.equal(await status(check, "wisp-imported-later"), 401);
+      clockSet.shift(-3_600_000);
+      store.valid.add("wisp-imported-later");
+      await delay(40);
+      assert.equal(await status(check, "wisp-imported-later"), 200, "not refused for the hour the clock went back");
+    });
   });
 });

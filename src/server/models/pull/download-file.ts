@@ -33,7 +33,8 @@ const progressEveryMs = 250;
 
 export async function downloadFile(options: DownloadOptions): Promise<DownloadResult> {
   const { url, partFile, signal, retries = 3 } = options;
-  const now = options.now ?? Date.now;
+  // A steady clock: with the time of day set back, progress stopped for as long as it went back.
+  const now = options.now ?? (() => performance.now());
   const fetchImpl = options.fetch ?? fetch;
   let hash = createHash("sha256");
   let have = await sizeOf(partFile);

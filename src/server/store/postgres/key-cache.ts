@@ -30,7 +30,8 @@ export class KeyCache {
   ) {
     this.entries = new LruCache(options.capacity ?? 10_000);
     this.maxAgeMs = options.maxAgeMs ?? 60_000;
-    this.now = options.now ?? Date.now;
+    // Ages on a steady clock: a time of day set back an hour would trust a key for that hour.
+    this.now = options.now ?? (() => performance.now());
     this.lostAt = this.now();
   }
 
