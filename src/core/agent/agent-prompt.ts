@@ -2,6 +2,7 @@
  * The agent's system prompt: how to work (read before editing, small exact edits, run the tests,
  * stop when done) and the project's own rules (AGENTS.md and the like), each named by its file.
  */
+import { cutAt } from "../completion/surrogates";
 
 export interface RuleFile {
   /** Workspace-relative path, shown to the model so it knows where a rule comes from. */
@@ -27,7 +28,7 @@ export const maxRuleChars = 8_000;
 
 /** The text, or its first `chars` characters with a note saying where it was cut (and why, when given). */
 export function cutText(text: string, chars: number, why = ""): string {
-  return text.length > chars ? `${text.slice(0, chars)}\n[…cut at ${chars} characters${why}]` : text;
+  return text.length > chars ? `${cutAt(text, chars)}\n[…cut at ${chars} characters${why}]` : text;
 }
 
 export function agentSystemPrompt(input: AgentPromptInput): string {

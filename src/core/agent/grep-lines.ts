@@ -3,6 +3,7 @@
  * insensitive, or a regular expression), as `path:line: text` rows, at most `limit` of them.
  */
 import { escapeRegExp } from "../base/escape-reg-exp";
+import { cutAt } from "../completion/surrogates";
 import { maxReadSize } from "./read-limit";
 
 export interface GrepQuery {
@@ -47,7 +48,7 @@ export function grepText(path: string, text: string, firstLine: number, matches:
   const lines = text.split("\n");
   for (let i = 0; i < lines.length && into.length < limit; i++) {
     const line = lines[i]!.replace(/\r$/, "");
-    if (matches(line)) into.push({ path, line: firstLine + i, text: line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line });
+    if (matches(line)) into.push({ path, line: firstLine + i, text: line.length > maxLineChars ? `${cutAt(line, maxLineChars)}…` : line });
   }
 }
 

@@ -4,6 +4,7 @@
  * text (the terminal's escape sequences removed) with secrets masked.
  */
 import { maskSecrets } from "./mask-secrets";
+import { safeStart } from "../completion/surrogates";
 
 export interface TerminalCommand {
   readonly commandLine: string;
@@ -43,7 +44,7 @@ export function outputTail(output: string, maxLines: number, maxChars: number, c
   let tail = lines.slice(-maxLines);
   while (tail.length > 1 && tail.join("\n").length > maxChars) tail = tail.slice(1);
   let text = tail.join("\n");
-  if (text.length > maxChars) text = text.slice(-maxChars);
+  if (text.length > maxChars) text = text.slice(safeStart(text, text.length - maxChars));
   const left = lines.length - tail.length;
   return left > 0 ? `[… ${left} earlier line${left === 1 ? "" : "s"} left out]\n${text}` : text;
 }

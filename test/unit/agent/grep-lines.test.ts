@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { formatMatches, grepText, lineMatcher, type GrepMatch, type LineMatcher } from "../../../src/core/agent/grep-lines";
+import { wellFormed } from "../../harness/well-formed";
 
 const text = ["export function total(items) {", "  return items.reduce((sum, i) => sum + i.price * (i.qty ?? 1), 0);", "}", "// TOTAL: see total()", ""].join("\n");
 
@@ -41,5 +42,14 @@ describe("grep_search matching", () => {
     const logs = Array.from({ length: 7 }, (_, i) => `logs/day${i + 1}.log`);
     assert.equal(formatMatches([], 200, 0, logs.slice(0, 1)), "No matches.\n[1 file(s) over 2 MB not searched: logs/day1.log. Search it with a command (grep) instead.]");
     assert.match(formatMatches([], 200, 1, logs), /^No matches\.\n\[1 sensitive file\(s\) not searched.*\]\n\[7 file\(s\) over 2 MB not searched: logs\/day1\.log, .*logs\/day5\.log and 2 more\. Search them with a command \(grep\) instead\.\]$/);
+  });
+
+  it("cuts a long matching line without leaving half of an emoji for the model (a lone surrogate that servers refuse)", () => {
+    const line = `const banner = "!${"🎉".repeat(200)}";`;
+    const found: GrepMatch[] = [];
+    grepText("src/banner.ts", line, 1, lineMatcher({ query: "banner", isRegexp: false }) as LineMatcher, found, 200);
+    assert.equal(found.length, 1);
+    assert.ok(wellFormed(found[0]!.text), JSON.stringify(found[0]!.text.slice(-4)));
+    assert.ok(found[0]!.text.endsWith("🎉…"));
   });
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { outputTail, plainText, terminalAttachmentText, terminalFixPrompt, terminalLabel } from "../../../../src/core/terminal/terminal-command";
+import { wellFormed } from "../../../harness/well-formed";
 
 describe("a terminal command as the chat sends it", () => {
   it("removes escape sequences and resolves carriage returns", () => {
@@ -46,5 +47,15 @@ describe("a terminal command as the chat sends it", () => {
     const prompt = terminalFixPrompt("powershell", "C:\\Windows\\system32\\cmd.exe", "win32", "");
     assert.ok(prompt.includes('integrated terminal "powershell" on win32'), prompt);
     assert.ok(prompt.includes("with C:\\Windows\\system32\\cmd.exe (not in that terminal, whose shell may be another), so write it in C:\\Windows\\system32\\cmd.exe's syntax"), prompt);
+  });
+
+  it("cuts an output line longer than the limit without leaving half of an emoji, which OpenAI-compatible servers refuse", () => {
+    // A last line longer than the limit: some of the cuts fall inside a 🚀 (two code units).
+    const output = `${"🚀 ok ".repeat(20)}\n🚀 ok 🚀 ok`;
+    for (let max = 4; max < 40; max++) {
+      const tail = outputTail(output, 50, max);
+      assert.ok(wellFormed(tail), `a lone surrogate at ${max}: ${JSON.stringify(tail)}`);
+      assert.ok(tail.endsWith("ok"));
+    }
   });
 });
