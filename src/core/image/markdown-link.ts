@@ -1,3 +1,5 @@
+import { cutAt } from "../completion/surrogates";
+
 /** Longest alt text taken from a prompt. */
 const maxAlt = 100;
 
@@ -11,7 +13,7 @@ export function markdownImageLink(prompt: string, documentPath: string, imagePat
 
 /** `![prompt](destination)` with the prompt as alt text; `destination` must already be URL-encoded. */
 export function markdownImage(prompt: string, destination: string): string {
-  const alt = prompt.replace(/\s+/g, " ").trim().slice(0, maxAlt).replace(/[[\]\\]/g, "\\$&");
+  const alt = cutAt(prompt.replace(/\s+/g, " ").trim(), maxAlt).replace(/[[\]\\]/g, "\\$&");
   return `![${alt}](${destination})`;
 }
 

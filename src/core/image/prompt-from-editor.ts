@@ -1,4 +1,5 @@
 import { lineCommentFor } from "../completion/line-comments";
+import { cutAt } from "../completion/surrogates";
 
 /** What the editor shows around the cursor. */
 export interface EditorText {
@@ -39,7 +40,7 @@ export function promptFromEditor(editor: EditorText): string | undefined {
   if (lines === undefined) return undefined;
   const prompt = lines.join(" ").replace(/\s+/g, " ").trim();
   if (prompt === "") return undefined;
-  return prompt.length > maxEditorPromptChars ? prompt.slice(0, maxEditorPromptChars).trimEnd() : prompt;
+  return prompt.length > maxEditorPromptChars ? cutAt(prompt, maxEditorPromptChars).trimEnd() : prompt;
 }
 
 /** A selected comment is used without its markers; selected text that is not a comment as it is. */

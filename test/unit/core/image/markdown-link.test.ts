@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { markdownImage, markdownImageLink, relativePath } from "../../../../src/core/image/markdown-link";
+import { wellFormed } from "../../../harness/well-formed";
 
 describe("markdown image links", () => {
   it("links relative to the document's folder", () => {
@@ -28,5 +29,12 @@ describe("markdown image links", () => {
 
   it("links to a full URI as given when the image is elsewhere", () => {
     assert.equal(markdownImage("a [cat]", "vscode-remote://ssh/home/x.png"), "![a \\[cat\\]](vscode-remote://ssh/home/x.png)");
+  });
+
+  it("cuts a long prompt's alt text without writing half of an emoji into the document (shown as �)", () => {
+    const prompt = `${"a".repeat(99)}🌅 over the sea`;
+    const link = markdownImage(prompt, "sunset.png");
+    assert.ok(wellFormed(link), JSON.stringify(link));
+    assert.equal(link, `![${"a".repeat(99)}](sunset.png)`);
   });
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { promptFromEditor, type EditorText } from "../../../../src/core/image/prompt-from-editor";
+import { wellFormed } from "../../../harness/well-formed";
 
 /** `|` marks the cursor's line in `text`; it is removed. */
 function at(languageId: string, text: string, selection = ""): EditorText {
@@ -54,5 +55,11 @@ describe("the prompt suggested by the editor", () => {
     const prompt = promptFromEditor(at("typescript", `// ${"word ".repeat(400)}|`));
     assert.ok(prompt !== undefined && prompt.length <= 1000 && prompt.length > 990, String(prompt?.length));
     assert.match(prompt, /^(word )+word$/);
+  });
+
+  it("cuts a long comment at 1000 characters without leaving half of an emoji", () => {
+    const prompt = promptFromEditor(at("typescript", `// ${"x".repeat(999)}🌅 and more|`))!;
+    assert.ok(wellFormed(prompt), JSON.stringify(prompt.slice(-3)));
+    assert.equal(prompt, "x".repeat(999));
   });
 });
