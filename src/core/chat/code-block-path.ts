@@ -11,6 +11,15 @@ export function looksLikePath(text: string): boolean {
   return text.length <= 200 && pathPattern.test(text) && !/^\d+(\.\d+)+$/.test(text) && !text.includes("..");
 }
 
+/**
+ * A workspace-relative path a link to a file's line names (`app/[slug]/page.tsx`, `docs/café.md`,
+ * `notes/C# tips.md`, decoded): a link says it is a path, so any name a file may have passes; what
+ * makes it absolute or leaves the workspace (`/`, `\\`, `C:`, `..`) does not.
+ */
+export function looksLikeLinkedPath(text: string): boolean {
+  return text.length <= 1024 && /^(?:[^\x00-\x1f\x7f\\/:]+\/)*[^\x00-\x1f\x7f\\/:]+$/.test(text) && !text.split("/").includes("..");
+}
+
 export function codeBlockPath(firstLine: string, inlineCodeBefore: readonly string[]): string | undefined {
   const comment = commentPath.exec(firstLine)?.[1];
   if (comment !== undefined && looksLikePath(comment)) return comment.replace(/^\.\//, "");

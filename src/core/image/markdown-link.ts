@@ -1,3 +1,4 @@
+import { encodeLinkPath } from "../base/link-path";
 import { cutAt } from "../completion/surrogates";
 
 /** Longest alt text taken from a prompt. */
@@ -33,12 +34,4 @@ export function relativePath(from: string, to: string): string {
   // Different roots (another drive letter): no relative path exists.
   if (common === 0 && a.length > 0 && /^[A-Za-z]:$/.test(a[0] ?? "") && a[0] !== b[0]) return to;
   return [...a.slice(common).map(() => ".."), ...b.slice(common)].join("/");
-}
-
-/** Percent-encodes what would end or confuse a link destination (spaces, parentheses, `<>`, `%`). */
-function encodeLinkPath(path: string): string {
-  return path
-    .split("/")
-    .map((part) => part.replace(/[%\s()<>#?]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`))
-    .join("/");
 }

@@ -3,6 +3,7 @@
  * list of findings, and a finding's text made inert for the editor's comment.
  */
 import type { ChatMessage } from "../api/chat";
+import { encodeLinkPath } from "../base/link-path";
 import type { Placement, PlacedFinding } from "./review-scope";
 
 export interface ReviewPromptInput {
@@ -54,7 +55,7 @@ export function findingsMarkdown(what: string, summary: string, findings: readon
   const rows = findings.map(({ path, placed: { finding } }) => {
     const where = finding.endLine > finding.line ? `${path}:${finding.line}-${finding.endLine}` : `${path}:${finding.line}`;
     const fix = finding.fix === undefined ? "" : " (fix proposed)";
-    return `- **${finding.severity}** [${escapeText(where)}](${encodeURI(path)}#L${finding.line}): ${escapeText(firstSentence(inlineText(finding.comment)))}${fix}`;
+    return `- **${finding.severity}** [${escapeText(where)}](${encodeLinkPath(path)}#L${finding.line}): ${escapeText(firstSentence(inlineText(finding.comment)))}${fix}`;
   });
   return [`**Review of ${escapeText(what)}.** ${summary}`, ...(rows.length > 0 ? ["", ...rows, "", "Each finding is a comment in the editor at its lines, with **Apply Fix** where a fix is proposed. **Wisp: Clear Review** removes them."] : [])].join("\n");
 }

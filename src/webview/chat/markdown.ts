@@ -5,7 +5,7 @@
  */
 import DOMPurify from "dompurify";
 import MarkdownIt from "markdown-it";
-import { looksLikePath } from "../../core/chat/code-block-path";
+import { looksLikeLinkedPath } from "../../core/chat/code-block-path";
 import { maxCodeLanguage } from "../../core/chat/protocol";
 import { highlightCode } from "./highlight";
 
@@ -56,11 +56,12 @@ function fileLine(href: string): { path: string; line: number } | undefined {
   if (!match) return undefined;
   let path: string;
   try {
-    path = decodeURI(match[1]!);
+    // Component-wise: a name's own # or ? comes encoded (%23, %3F), which decodeURI leaves as it is.
+    path = decodeURIComponent(match[1]!);
   } catch {
     return undefined;
   }
-  return looksLikePath(path) ? { path: path.replace(/^\.\//, ""), line: Number(match[2]) } : undefined;
+  return looksLikeLinkedPath(path) ? { path: path.replace(/^\.\//, ""), line: Number(match[2]) } : undefined;
 }
 
 const purifyConfig = {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { CodeBlockAction } from "../../../src/webview/chat/code-blocks";
 import { parseViewMessage } from "../../../src/core/chat/protocol";
+import { findingsMarkdown } from "../../../src/core/review/review-prompt";
 import { openWebviewPage, type WebviewPage } from "../support/webview-page";
 
 interface Shown {
@@ -57,5 +58,13 @@ describe("chat answers streamed and reloaded (webview, Chromium)", function () {
       assert.deepEqual(shown.blocks, [["Copy code", "Insert at Cursor", "Apply to the Editor (review the change)", "Open in New File"]]);
       assert.ok(shown.text.includes("Start at the top, then the total."), shown.text);
     }
+  });
+
+  it("a review's finding links open their files whatever the path holds: accents, CJK, spaces, #, %, brackets and parentheses", async () => {
+    const paths = ["docs/café.md", "src/日本語/ファイル.ts", "src/my file.ts", "src/no\u00a0break.ts", "notes/C# tips.md", "src/100%.ts", "app/[slug]/page.tsx", "app/(shop)/cart.tsx", "src/a(b.ts"];
+    const findings = paths.map((path) => ({ path, placed: { finding: { file: path, line: 3, endLine: 3, severity: "warning" as const, comment: "Check this." }, file: { path, blocks: [] }, original: [], sent: [] } }));
+    const shown = await whole(findingsMarkdown("the uncommitted changes", `${paths.length} findings shown.`, findings));
+    assert.deepEqual(shown.asked, paths.map((path) => ({ open: { path, line: 3 } })));
+    assert.deepEqual(shown.links.map((l) => l.text), paths.map((path) => `${path}:3`));
   });
 });

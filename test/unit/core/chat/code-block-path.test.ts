@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { codeBlockPath } from "../../../../src/core/chat/code-block-path";
+import { codeBlockPath, looksLikeLinkedPath } from "../../../../src/core/chat/code-block-path";
 
 describe("the file a code block names", () => {
   it("reads a path from a comment on the block's first line", () => {
@@ -17,5 +17,10 @@ describe("the file a code block names", () => {
     assert.equal(codeBlockPath("// add the total", ["total", "1.2.3", "a + b"]), undefined);
     assert.equal(codeBlockPath("# ../../etc/passwd.txt", []), undefined);
     assert.equal(codeBlockPath("const a = 1;", []), undefined);
+  });
+
+  it("a file link's path may hold any name a file has, but never reaches outside the workspace", () => {
+    for (const path of ["docs/café.md", "app/[slug]/page.tsx", "notes/C# tips.md", "src/100%.ts", "./src/a.ts", "Makefile"]) assert.ok(looksLikeLinkedPath(path), path);
+    for (const path of ["../secrets.env", "src/../../x.ts", "/etc/passwd", "C:/Windows/x.ini", "src\\..\\x", "a//b.ts", "src/", "a\nb.ts", ""]) assert.ok(!looksLikeLinkedPath(path), path);
   });
 });

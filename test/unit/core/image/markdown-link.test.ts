@@ -37,4 +37,10 @@ describe("markdown image links", () => {
     assert.ok(wellFormed(link), JSON.stringify(link));
     assert.equal(link, `![${"a".repeat(99)}](sunset.png)`);
   });
+
+  it("encodes a no-break space in a folder's name as its UTF-8 bytes, which a Markdown preview decodes back (its code alone, %A0, is no character)", () => {
+    const link = markdownImageLink("a cat", "/ws/README.md", "/ws/my\u00a0images/cat.png");
+    assert.equal(link, "![a cat](my%C2%A0images/cat.png)");
+    assert.equal(decodeURIComponent(link.slice("![a cat](".length, -1)), "my\u00a0images/cat.png");
+  });
 });
