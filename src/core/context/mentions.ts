@@ -58,9 +58,12 @@ export function activeMention(text: string, caret: number): ActiveMention | unde
  * it does not. A match inside the last path segment counts most, then matches at word starts, so
  * `cart` finds `src/cart.ts` before `src/scarter.ts`.
  */
-export function fuzzyScore(query: string, candidate: string): number | undefined {
+export function fuzzyScore(query: string, given: string): number | undefined {
   if (query === "") return 0;
-  const q = query.toLowerCase();
+  // One form for both: a name written to disk by macOS (café as e + U+0301, NFD) and the same
+  // name typed (é, NFC) are equal to the reader.
+  const q = query.normalize("NFC").toLowerCase();
+  const candidate = given.normalize("NFC");
   const nameStart = candidate.lastIndexOf("/") + 1;
   const inName = subsequenceScore(q, candidate.slice(nameStart));
   const score = inName === undefined ? subsequenceScore(q, candidate) : inName + 10;

@@ -24,4 +24,11 @@ describe("mentions", () => {
   it("keeps the given order (recent and open first) for an empty query", () => {
     assert.deepEqual(rankCandidates("", ["b", "a", "c"], (x) => x), ["b", "a", "c"]);
   });
+
+  it("finds a file whose name is on disk in the other Unicode form than typed (macOS writes café as e + U+0301)", () => {
+    const files = ["docs/cafe\u0301-menu.md", "src/cart.ts"];
+    assert.deepEqual(rankCandidates("café", files, (f) => f), ["docs/cafe\u0301-menu.md"]);
+    assert.deepEqual(rankCandidates("cafe\u0301", ["docs/café-menu.md"], (f) => f), ["docs/café-menu.md"]);
+    assert.equal(fuzzyScore("café", "docs/cafe\u0301-menu.md"), fuzzyScore("café", "docs/café-menu.md"));
+  });
 });
