@@ -9,6 +9,7 @@ import { TextEngine } from "./engines/text/text-engine";
 import { defaultPromptThreads } from "./engines/text/prompt-threads";
 import { ApiError, handleError, sendError, StoreUnavailableError } from "./errors";
 import { HostCheck } from "./host-check";
+import { addJsonBodyParser } from "./json-body-parser";
 import { RouteMethods } from "./route-methods";
 import { ensureDefaultModels } from "./engines/default-models";
 import { ServerMetrics } from "./metrics/server-metrics";
@@ -154,6 +155,7 @@ async function buildOnStore(
   // JSON sent as text/plain (fetch's type for a string body) is refused as any other type is (415,
   // "send JSON"), not read as a string and refused as "body must be object".
   app.removeContentTypeParser("text/plain");
+  addJsonBodyParser(app);
   app.setErrorHandler((error, request, reply) => handleError(error, request, reply, (reason) => log(`${request.method} ${redactUrl(request.url)} failed: ${reason}`)));
   const routeMethods = new RouteMethods();
   app.addHook("onRoute", routeMethods.record);
