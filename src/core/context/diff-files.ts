@@ -41,7 +41,9 @@ const prefixPairs: readonly (readonly [string, string])[] = [["a/", "b/"], ["c/"
 
 /** The prefixes of a section whose `diff --git` line is `line`, and the path it names on both sides (none for a rename). */
 function headerPrefixes(line: string): { prefixes: readonly [string, string]; path?: string } {
-  const rest = line.slice("diff --git ".length).replace(/^"(.*)" "(.*)"$/, "$1 $2");
+  const rest = line.slice("diff --git ".length).replace(/^("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/, (whole, a: string, b: string) =>
+    a.startsWith('"') || b.startsWith('"') ? `${gitPath(a)} ${gitPath(b)}` : whole,
+  );
   for (const prefixes of prefixPairs) {
     const [old, renamed] = prefixes;
     // The same path on both sides: `old+P renamed+P`.
@@ -64,14 +66,45 @@ function sectionPaths(section: string): string[] {
   if (path !== undefined) paths.add(path);
   for (const line of header) {
     // git ends a path that has a space with a tab.
-    const side = /^(---|\+\+\+) "?(.*?)"?\t?$/.exec(line);
-    if (side && side[2] !== "/dev/null") {
-      const prefix = prefixes[side[1] === "---" ? 0 : 1];
-      if (side[2]!.startsWith(prefix)) paths.add(side[2]!.slice(prefix.length));
+    const side = /^(---|\+\+\+) (.*?)\t?$/.exec(line);
+    const sidePath = side && gitPath(side[2]!);
+    if (sidePath && sidePath !== "/dev/null") {
+      const prefix = prefixes[side![1] === "---" ? 0 : 1];
+      if (sidePath.startsWith(prefix)) paths.add(sidePath.slice(prefix.length));
     }
-    const moved = /^(?:rename|copy) (?:from|to) "?(.*?)"?$/.exec(line);
-    if (moved) paths.add(moved[1]!);
+    const moved = /^(?:rename|copy) (?:from|to) (.*)$/.exec(line);
+    if (moved) paths.add(gitPath(moved[1]!));
   }
   // The new side last: `+++ b/` or `rename to` come after the old side's lines.
   return [...paths];
+}
+
+const cEscapes: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+
+/**
+ * A path as git writes it in a diff: as it is, or, when it has a byte past ASCII (café.md), a
+ * control character or a quote, in double quotes with C escapes and the UTF-8 bytes in octal
+ * (`"caf\\303\\251.md"`, core.quotePath's default, which VS Code's git leaves on).
+ */
+export function gitPath(text: string): string {
+  if (!/^"(?:[^"\\]|\\.)*"$/.test(text)) return text;
+  const bytes: number[] = [];
+  const utf8 = new TextEncoder();
+  const body = text.slice(1, -1);
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i]!;
+    if (ch !== "\\") {
+      bytes.push(...utf8.encode(ch));
+      continue;
+    }
+    const octal = /^[0-3][0-7]{2}/.exec(body.slice(i + 1, i + 4));
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8));
+      i += 3;
+    } else {
+      const next = body[++i]!;
+      bytes.push(cEscapes[next] ?? next.charCodeAt(0));
+    }
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { diffSections, withoutFiles } from "../../../../src/core/context/diff-files";
+import { diffSections, gitPath, withoutFiles } from "../../../../src/core/context/diff-files";
 
 const envChange = [
   "diff --git a/config/.env b/config/.env",
@@ -61,5 +61,36 @@ describe("diff files (@git without sensitive files)", () => {
     }
     const renamed = "diff --git c/settings.txt i/.env.prod\nsimilarity index 90%\nrename from settings.txt\nrename to .env.prod\n";
     assert.deepEqual(diffSections(renamed)[0]!.paths, ["settings.txt", ".env.prod"]);
+  });
+
+  it("reads the paths git quotes (a name past ASCII, as core.quotePath writes it by default): a sensitive folder named données/ is left out", () => {
+    // As git 2.39 writes them: the UTF-8 bytes in octal, a tab as \t.
+    const diff = [
+      'diff --git "a/donn\\303\\251es/caf\\303\\251.md" "b/donn\\303\\251es/caf\\303\\251.md"',
+      "index 587be6b..dd87320 100644",
+      '--- "a/donn\\303\\251es/caf\\303\\251.md"',
+      '+++ "b/donn\\303\\251es/caf\\303\\251.md"',
+      "@@ -1 +1,2 @@",
+      " x",
+      "+SECRET=hunter2",
+      'diff --git "a/donn\\303\\251es/caf\\303\\251.md" "b/notes/th\\303\\251 au lait.md"',
+      "similarity index 100%",
+      'rename from "donn\\303\\251es/caf\\303\\251.md"',
+      'rename to "notes/th\\303\\251 au lait.md"',
+      'diff --git "a/tab\\tname.txt" "b/tab\\tname.txt"',
+      "new file mode 100644",
+      "index 0000000..422c2b7",
+      "--- /dev/null",
+      '+++ "b/tab\\tname.txt"',
+      "@@ -0,0 +1 @@",
+      "+b",
+      "",
+    ].join("\n");
+    assert.deepEqual(diffSections(diff).map((s) => s.paths), [["données/café.md"], ["données/café.md", "notes/thé au lait.md"], ["tab\tname.txt"]]);
+    const filtered = withoutFiles(diff, (path) => path.startsWith("données/"));
+    assert.deepEqual(filtered.dropped, ["données/café.md"]);
+    assert.doesNotMatch(filtered.text, /hunter2/);
+    assert.equal(gitPath('"\\"quoted\\" \\\\ name"'), '"quoted" \\ name');
+    assert.equal(gitPath("plain/path.ts"), "plain/path.ts");
   });
 });
