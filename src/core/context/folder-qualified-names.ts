@@ -5,6 +5,7 @@
  * they come from; any other repeat (in the same folder, or the user's after a workspace's) is not
  * used. With one folder nothing is qualified: an earlier file of a name wins, as it always did.
  */
+import { typeableName } from "../customization/command-name";
 
 export interface FolderNamed {
   readonly name: string;
@@ -37,9 +38,9 @@ export function folderQualifiedNames(items: readonly FolderNamed[], folderNames:
   });
 }
 
-/** `FOLDER:NAME`, the folder's name made typeable after `/` (letters, digits, `_`, `.`, `-`). */
+/** `FOLDER:NAME`, the folder's name made typeable after `/` (letters and digits of any script, `_`, `.`, `-`). */
 export function qualifiedName(folderName: string, name: string): string {
-  return `${folderName.replace(/[^\w.-]+/g, "-")}:${name}`;
+  return `${typeableName(folderName)}:${name}`;
 }
 
 /**

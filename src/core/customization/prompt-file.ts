@@ -3,6 +3,7 @@
  * The front matter says how (which agent, model, tools); the body is the prompt, with variables.
  */
 import type { ChatMode } from "../chat/protocol";
+import { isTypeableName } from "./command-name";
 import { readFields, type FileFormat } from "./file-fields";
 import { parseFrontMatter, type FileProblem } from "./front-matter";
 import { resolveToolReferences, withReferencedTools } from "./tool-references";
@@ -42,10 +43,12 @@ export function promptNameOf(fileName: string): string {
 export function parsePromptFile(fileName: string, source: string, text: string): PromptFile {
   const front = parseFrontMatter(text);
   const { values, problems } = readFields(front, promptFileFormat);
-  const { name, description, agent, mode, "argument-hint": argumentHint } = values.text;
+  const { description, agent, mode, "argument-hint": argumentHint } = values.text;
   const all = [...front.problems, ...problems];
-  const fromFile = promptNameOf(fileName);
-  const typeable = (command: string) => /^[\w.-]+$/.test(command);
+  // Composed: a name on a disk that stores é as e + U+0301 (HFS+) is the name typed.
+  const fromFile = promptNameOf(fileName).normalize("NFC");
+  const name = values.text.name?.normalize("NFC");
+  const typeable = isTypeableName;
   // A display name such as "EditorConfig Expert" (VS Code takes it): the file's name is the command then.
   const commandName = name && (typeable(name) || !typeable(fromFile)) ? name : fromFile;
   const at = front.keys.get("name") ?? { start: { line: 0, column: 0 }, end: { line: 0, column: 3 } };

@@ -2,6 +2,7 @@
  * The `/` commands of the chat's prompt box: Wisp's own, then one per prompt file. Typing `/` at
  * the start of the box lists them; the text after the command is its argument.
  */
+import { commandNameChar } from "./command-name";
 
 export type BuiltInCommand = "explain" | "fix" | "tests" | "new" | "compact" | "init" | "plan";
 
@@ -30,17 +31,18 @@ export function isBuiltInCommand(name: string): name is BuiltInCommand {
 }
 
 /** A command name's characters: a prompt file's name may have its folder before it (`beta:review`, see folder-qualified-names.ts). */
-const nameChars = String.raw`[\w.:-]`;
+const nameChars = `(?:${commandNameChar}|:)`;
 /** A command's word, as far as it is typed. */
-export const commandWord = new RegExp(String.raw`^\/${nameChars}*`);
+export const commandWord = new RegExp(String.raw`^\/${nameChars}*`, "u");
 /** `/name`, then a space or a line break and its argument, or the end. */
-const commandMessage = new RegExp(String.raw`^\/(${nameChars}+)(?:\s+([\s\S]*))?$`);
+const commandMessage = new RegExp(String.raw`^\/(${nameChars}+)(?:\s+([\s\S]*))?$`, "u");
 
 /** The command a message starts with (`/name` then a space, a line break or the end), and its argument. */
 export function parseSlashCommand(text: string): { name: string; argument: string } | undefined {
   const match = commandMessage.exec(text.trimStart());
   if (!match) return undefined;
-  return { name: match[1]!, argument: (match[2] ?? "").trim() };
+  // Composed as prompt files' names are: é typed as e + U+0301 is still é.
+  return { name: match[1]!.normalize("NFC"), argument: (match[2] ?? "").trim() };
 }
 
 /**

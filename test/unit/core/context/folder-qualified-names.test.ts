@@ -33,4 +33,10 @@ describe("names from several folders (prompt files, agents, MCP servers)", () =>
     assert.equal(ownFolderName("reviewer", undefined, two, names), "reviewer", "the user's own files");
     assert.equal(ownFolderName("reviewer", 0, ["alpha"], names), "reviewer");
   });
+
+  it("folders named in other scripts keep their names when qualified, and two of them do not become one (前端, 后端, 测试)", () => {
+    const outcomes = folderQualifiedNames([{ name: "review", folder: 0 }, { name: "review", folder: 1 }, { name: "review", folder: 2 }], ["前端", "后端", "测试"]);
+    assert.deepEqual(outcomes, [{ name: "review" }, { name: "后端:review", qualified: true }, { name: "测试:review", qualified: true }]);
+    assert.equal(qualifiedName("Données clients", "review"), "Données-clients:review");
+  });
 });

@@ -16,4 +16,13 @@ describe("the agent a prompt file runs in", () => {
     assert.equal(promptAgent(prompt("agent: reviewer\ntools: [read_file]"), "ask"), "reviewer");
     assert.equal(promptAgent(prompt("mode: ask\ntools: [read_file]"), "agent"), "ask");
   });
+
+  it("a prompt file named in a language with accents or another script is a / command of that name (créer-test.prompt.md is /créer-test)", () => {
+    for (const [file, name] of [["créer-test.prompt.md", "créer-test"], ["テスト作成.prompt.md", "テスト作成"], ["cre\u0301er-test.prompt.md", "créer-test"]]) {
+      const parsed = parsePromptFile(file!, "p", "Do it.");
+      assert.equal(parsed.name, name, file);
+      assert.deepEqual(parsed.problems, [], file);
+    }
+    assert.equal(parsePromptFile("p.prompt.md", "p", "---\nname: résumé\n---\nDo it.").name, "résumé");
+  });
 });

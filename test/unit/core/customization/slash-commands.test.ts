@@ -33,4 +33,11 @@ describe("/ commands", () => {
     assert.deepEqual(filterCommands(items, "ni").map((c) => c.name), ["init"]);
     assert.deepEqual(filterCommands(items, "").length, items.length);
   });
+
+  it("a command whose name has accents or another script is that command, as typed (é composed or not)", () => {
+    assert.deepEqual(parseSlashCommand("/créer-test la page de connexion"), { name: "créer-test", argument: "la page de connexion" });
+    assert.deepEqual(parseSlashCommand("/cre\u0301er-test"), { name: "créer-test", argument: "" });
+    assert.deepEqual(parseSlashCommand("/前端:レビュー"), { name: "前端:レビュー", argument: "" });
+    assert.equal(activeSlashQuery("/créer", 6), "créer");
+  });
 });
