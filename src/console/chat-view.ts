@@ -32,7 +32,7 @@ export class ChatView {
   private clears = 0;
 
   private readonly model = h("select", { attrs: { name: "model" } });
-  private readonly system = h("textarea", { attrs: { rows: 3, name: "system" } });
+  private readonly system = h("textarea", { attrs: { rows: 3, name: "system", dir: "auto" } });
   private readonly params = new Map<keyof ChatParameterFields, HTMLInputElement | HTMLTextAreaElement>();
   private readonly mode = h("select", { attrs: { name: "response_format" } }, option("text", "Text"), option("json_object", "JSON object"), option("json_schema", "JSON schema"));
   private readonly schema = h("textarea", { class: "mono", attrs: { rows: 6, name: "json_schema", spellcheck: "false" } });
@@ -50,7 +50,7 @@ export class ChatView {
     option("none", "Never call (none)"),
   );
   private readonly messages = h("ol", { class: "messages", attrs: { "aria-label": "Conversation", "aria-live": "polite" } });
-  private readonly draft = h("textarea", { attrs: { rows: 3, name: "message", placeholder: "Message (Ctrl+Enter sends)" } });
+  private readonly draft = h("textarea", { attrs: { rows: 3, name: "message", dir: "auto", placeholder: "Message (Ctrl+Enter sends)" } });
   private readonly draftRole = h("select", { attrs: { name: "role", "aria-label": "Role of an added message" } }, option("user", "user"), option("assistant", "assistant"), option("tool", "tool result"));
   private readonly sendButton = h("button", { text: "Send", attrs: { type: "submit" } });
   private readonly stopButton = h("button", { class: "secondary", text: "Stop", attrs: { type: "button", hidden: true } });
@@ -200,11 +200,11 @@ export class ChatView {
         "li",
         { class: `message ${turn.role}` },
         h("span", { class: "role", text: turn.role === "tool" ? "tool result" : turn.role }),
-        h("div", { class: "content" }, turn.content, ...callItems(turn.toolCalls)),
+        h("div", { class: "content", attrs: { dir: "auto" } }, turn.content, ...callItems(turn.toolCalls)),
         h("button", { class: "icon", text: "×", attrs: { type: "button", title: "Remove this message", "aria-label": `Remove message ${index + 1}` }, on: { click: () => this.remove(index) } }),
       ),
     );
-    if (live) items.push(h("li", { class: "message assistant streaming", attrs: { "aria-busy": "true" } }, h("span", { class: "role", text: "assistant" }), h("div", { class: "content" }, live.content, ...callItems(live.toolCalls))));
+    if (live) items.push(h("li", { class: "message assistant streaming", attrs: { "aria-busy": "true" } }, h("span", { class: "role", text: "assistant" }), h("div", { class: "content", attrs: { dir: "auto" } }, live.content, ...callItems(live.toolCalls))));
     this.messages.replaceChildren(...items);
     this.codeView.refresh();
   }

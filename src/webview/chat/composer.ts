@@ -25,7 +25,7 @@ const placeholders: Record<ChatMode, string> = {
 export class Composer {
   readonly element = el("form", { className: "composer", "aria-label": "Message" });
   private readonly chips = el("ul", { className: "chips pending", "aria-label": "Code attached to the next message" });
-  private readonly input = el("textarea", { rows: 3, placeholder: "Ask Wisp… (@ to mention files, symbols, problems; Enter to send)", "aria-label": "Message to Wisp" });
+  private readonly input = el("textarea", { rows: 3, dir: "auto", placeholder: "Ask Wisp… (@ to mention files, symbols, problems; Enter to send)", "aria-label": "Message to Wisp" });
   private readonly mentions: MentionMenu;
   private readonly slash: SlashMenu;
   private readonly sendButton = el("button", { type: "submit", className: "primary", title: "Send (Enter)" }, "Send");

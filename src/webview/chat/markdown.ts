@@ -72,10 +72,16 @@ const purifyConfig = {
   RETURN_DOM_FRAGMENT: true as const,
 };
 
+const textBlocks = "p, li, h1, h2, h3, h4, h5, h6, blockquote, th, td";
+
 /** Sanitized DOM for a markdown text; code blocks carry class `code-block` on their `pre`. */
 export function renderMarkdown(text: string): DocumentFragment {
   const fragment = purify.sanitize(md.render(text), purifyConfig);
   for (const pre of fragment.querySelectorAll("pre")) pre.classList.add("code-block");
+  // Each block reads in the direction of its own first letters: a Hebrew or Arabic paragraph right
+  // to left (its punctuation and the English words in it placed as its reader expects), an English
+  // one left to right. Code keeps the page's direction.
+  for (const block of fragment.querySelectorAll(textBlocks)) block.setAttribute("dir", "auto");
   return fragment;
 }
 

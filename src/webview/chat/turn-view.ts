@@ -117,7 +117,7 @@ function answerHeader(turn: AssistantTurn): [HTMLElement, HTMLElement | undefine
 
 function userParts(turn: UserTurn, restore?: { button: HTMLElement; confirm: HTMLElement }): Node[] {
   const parts: Node[] = [el("header", { className: "turn-header" }, el("span", { className: "who" }, "You"), restore?.button)];
-  if (turn.text.trim() !== "") parts.push(el("div", { className: "user-text" }, turn.text));
+  if (turn.text.trim() !== "") parts.push(el("div", { className: "user-text", dir: "auto" }, turn.text));
   if (turn.attachments.length > 0) {
     parts.push(el("ul", { className: "chips", "aria-label": "Attached code" }, ...turn.attachments.map((a) => el("li", { className: "chip", title: a.text.slice(0, 400) }, describeAttachment(a)))));
   }

@@ -29,4 +29,14 @@ describe("console playground chat (Chromium)", function () {
     assert.deepEqual(await call("messages"), ["user: Hi", "assistant: Hello!"]);
     assert.deepEqual((await call<string[][]>("sent"))[1], ["system: You are a helpful assistant.", "user: Hi"]);
   });
+
+  it("a message in Hebrew reads right to left, in its box and in the conversation; an English one left to right", async () => {
+    await call("click", "Clear");
+    const direction = (selector: string) => web.page.evaluate((s) => [...document.querySelectorAll(s)].map((node) => getComputedStyle(node).direction), selector);
+    await web.page.fill("textarea[name=message]", "שלום, מה שלומך?");
+    assert.deepEqual(await direction("textarea[name=message]"), ["rtl"]);
+    await call("send", "שלום, מה שלומך?");
+    await web.page.waitForFunction(() => (window as unknown as { consoleChat: Page }).consoleChat.idle() && document.querySelector(".messages")!.textContent!.includes("Hello!"));
+    assert.deepEqual(await direction(".messages .content"), ["rtl", "ltr"]);
+  });
 });
