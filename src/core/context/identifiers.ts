@@ -14,13 +14,15 @@ const stopWords = new Set(
   ).split(" "),
 );
 
-const identifierPattern = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+// Letters of any script: a question about the Größe or the скидка meets the comments and names
+// that use the word (ASCII letters alone made Größe the terms gr and e, and скидка none).
+const identifierPattern = /[\p{L}_$][\p{L}\p{M}\p{N}_$]*/gu;
 
 /** The lower-case parts of one identifier: `parseHTTPResponse2` -> parse, http, response2. */
 export function identifierParts(identifier: string): string[] {
   return identifier
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
     .split(/[\s_$]+/)
     .map((p) => p.toLowerCase())
     .filter((p) => p.length > 1);
@@ -32,7 +34,8 @@ export function identifierParts(identifier: string): string[] {
  */
 export function searchTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.matchAll(identifierPattern)) {
+  // Composed: é typed as one character meets é stored as e + U+0301.
+  for (const match of text.normalize("NFC").matchAll(identifierPattern)) {
     const word = match[0];
     if (word.length < 2 || word.length > 64) continue;
     const whole = word.toLowerCase();

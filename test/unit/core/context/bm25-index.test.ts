@@ -55,4 +55,12 @@ describe("workspace index (BM25 over chunks)", () => {
   it("answers nothing for a query of stop words only", () => {
     assert.deepEqual(shopIndex().search("how does this work?"), []);
   });
+
+  it("a question in Russian or German finds the code whose comments and names use its words", () => {
+    const index = shopIndex();
+    index.setFile("src/cart/discount.ts", chunkText("src/cart/discount.ts", "// Скидка для постоянных клиентов: 10% от суммы заказа.\nexport function loyaltyDiscount(total: number) {\n  return total * 0.1;\n}\n"));
+    index.setFile("src/cart/size.ts", chunkText("src/cart/size.ts", "// Größe des Pakets in Zentimetern, für den Versand.\nexport const parcelSize = (w: number, h: number) => w * h;\n"));
+    assert.equal(index.search("где считается скидка для клиентов?", { limit: 1 })[0]?.chunk.path, "src/cart/discount.ts");
+    assert.equal(index.search("Wie wird die Größe des Pakets berechnet?", { limit: 1 })[0]?.chunk.path, "src/cart/size.ts");
+  });
 });

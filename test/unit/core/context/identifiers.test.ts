@@ -12,4 +12,11 @@ describe("search terms", () => {
     assert.deepEqual(searchTerms("where is roundPrice used?"), ["where", "roundprice", "round", "price"].filter((t) => t !== "where"));
     assert.deepEqual(searchTerms("how does this work"), ["work"]);
   });
+
+  it("takes words of any script whole: Größe, скидка, e + U+0301 as é", () => {
+    assert.deepEqual(searchTerms("Wo wird die Größe berechnet?"), ["wo", "wird", "die", "größe", "berechnet"]);
+    assert.deepEqual(searchTerms("где считается скидка"), ["где", "считается", "скидка"]);
+    assert.deepEqual(searchTerms("calculerRéduction"), ["calculerréduction", "calculer", "réduction"]);
+    assert.deepEqual(searchTerms("cafe\u0301"), searchTerms("café"));
+  });
 });
