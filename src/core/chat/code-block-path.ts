@@ -4,7 +4,10 @@
  * ("In `src/cart.ts`:").
  */
 
-const pathPattern = /^(?:\.\/)?(?:[\w@.-]+\/)*[\w@-][\w@.-]*\.[A-Za-z0-9]{1,8}$/;
+// Names in any script (src/composants/Résumé.tsx); a folder may be a route's [param] or (group)
+// as Next.js names them (app/[slug]/page.tsx), which code such as arr[0].length is not.
+const nameChar = String.raw`[\p{L}\p{M}\p{N}_@.-]`;
+const pathPattern = new RegExp(String.raw`^(?:\.\/)?(?:(?:${nameChar}+|\[${nameChar}+\]|\(${nameChar}+\))\/)*[\p{L}\p{M}\p{N}_@-]${nameChar}*\.[A-Za-z0-9]{1,8}$`, "u");
 const commentPath = /^\s*(?:\/\/|#|--|<!--|\/\*|;)\s*(?:file(?:name)?:\s*)?(\S+?)\s*(?:-->|\*\/)?\s*$/i;
 
 export function looksLikePath(text: string): boolean {

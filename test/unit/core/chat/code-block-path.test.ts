@@ -13,6 +13,14 @@ describe("the file a code block names", () => {
     assert.equal(codeBlockPath("export function x() {", ["Cart", "src/cart.ts", "src/price.ts"]), "src/price.ts");
   });
 
+  it("reads paths with letters of any script, and Next.js route folders ([slug], (shop))", () => {
+    assert.equal(codeBlockPath("// src/composants/Résumé.tsx", []), "src/composants/Résumé.tsx");
+    assert.equal(codeBlockPath("export default function Page() {", ["app/[slug]/page.tsx"]), "app/[slug]/page.tsx");
+    assert.equal(codeBlockPath("// app/(shop)/cart/page.tsx", []), "app/(shop)/cart/page.tsx");
+    assert.equal(codeBlockPath("x", ["docs/日本語.md"]), "docs/日本語.md");
+    assert.equal(codeBlockPath("x", ["arr[0].length", "fn(a).map", "items[i].price"]), undefined);
+  });
+
   it("ignores comments and inline code that are not paths", () => {
     assert.equal(codeBlockPath("// add the total", ["total", "1.2.3", "a + b"]), undefined);
     assert.equal(codeBlockPath("# ../../etc/passwd.txt", []), undefined);
