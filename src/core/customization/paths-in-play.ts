@@ -12,7 +12,8 @@ import { cutText, maxRuleChars } from "../agent/agent-prompt";
  */
 export function pathsInText(text: string): string[] {
   const found = new Set<string>();
-  for (const match of text.matchAll(/(?:^|[\s`'"(\[])((?:[\w@.-]+[\/\\])*[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,9})(?=$|[\s`'"),:;!?\]]|\.(?:\s|$))/g)) {
+  // Names in any script: Résumé.tsx, 购物车.py.
+  for (const match of text.normalize("NFC").matchAll(/(?:^|[\s`'"(\[])((?:[\p{L}\p{M}\p{N}_@.-]+[\/\\])*[\p{L}\p{M}\p{N}_@-][\p{L}\p{M}\p{N}_@.-]*\.[A-Za-z][A-Za-z0-9]{0,9})(?=$|[\s`'"),:;!?\]]|\.(?:\s|$))/gu)) {
     const path = match[1]!.replace(/\\/g, "/").replace(/^\.\//, "");
     if (/^\d+(\.\d+)+$/.test(path) || /^(e\.g|i\.e|etc)$/i.test(path)) continue;
     found.add(path);

@@ -83,6 +83,8 @@ describe("the files in play for scoped instructions", () => {
   it("takes file names and paths from the text, not version numbers, abbreviations or prose", () => {
     assert.deepEqual(pathsInText("Why does cart.py fail, and what about `src/app.ts`? Python 3.12 i.e. nothing else. See (docs/a.md)."), ["cart.py", "src/app.ts", "docs/a.md"]);
     assert.deepEqual(pathsInText("How does this work?"), []);
+    // Names in other scripts, and é stored as e + U+0301.
+    assert.deepEqual(pathsInText("Corrige le bug dans src/composants/Résumé.tsx et 购物车.py, puis cafe\u0301.md."), ["src/composants/Résumé.tsx", "购物车.py", "café.md"]);
   });
 
   it("takes paths written with Windows separators, as forward-slash paths that applyTo globs match", () => {
