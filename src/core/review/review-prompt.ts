@@ -4,6 +4,7 @@
  */
 import type { ChatMessage } from "../api/chat";
 import { encodeLinkPath } from "../base/link-path";
+import { cutAt } from "../completion/surrogates";
 import type { Placement, PlacedFinding } from "./review-scope";
 
 export interface ReviewPromptInput {
@@ -62,7 +63,7 @@ export function findingsMarkdown(what: string, summary: string, findings: readon
 
 function firstSentence(text: string): string {
   const match = /^(.{20,200}?[.!?])(\s|$)/.exec(text);
-  return match ? match[1]! : text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return match ? match[1]! : text.length > 200 ? `${cutAt(text, 199)}…` : text;
 }
 
 /** The comment's text on one line with markdown's link and image syntax undone. */

@@ -4,7 +4,7 @@
  * text (the terminal's escape sequences removed) with secrets masked.
  */
 import { maskSecrets } from "./mask-secrets";
-import { safeStart } from "../completion/surrogates";
+import { cutAt, safeStart } from "../completion/surrogates";
 
 export interface TerminalCommand {
   readonly commandLine: string;
@@ -60,7 +60,7 @@ export function terminalAttachmentText(command: TerminalCommand, maxLines: numbe
 
 /** The chip's and the model's heading for the attachment. */
 export function terminalLabel(command: TerminalCommand): string {
-  const line = command.commandLine.length > 60 ? `${command.commandLine.slice(0, 59)}…` : command.commandLine;
+  const line = command.commandLine.length > 60 ? `${cutAt(command.commandLine, 59)}…` : command.commandLine;
   const how = command.exitCode === undefined ? "" : command.exitCode === 0 ? ", exit 0" : `, failed with exit code ${command.exitCode}`;
   return `Terminal "${command.terminalName}": ${maskSecrets(line)}${how}`;
 }

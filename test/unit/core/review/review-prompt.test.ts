@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { findingsMarkdown, inertMarkdown, reviewMessages, reviewSummary } from "../../../../src/core/review/review-prompt";
+import { wellFormed } from "../../../harness/well-formed";
 
 describe("the review's prompt, summary and markdown", () => {
   it("asks for JSON, or for the tool's call", () => {
@@ -29,5 +30,12 @@ describe("the review's prompt, summary and markdown", () => {
     assert.ok(!out.includes("![i]"), out);
     assert.ok(out.includes("`a < b && c`") && out.includes("if (a<b) {}"), out);
     assert.ok(!/command:/i.test(inertMarkdown("visit command:workbench.action.reloadWindow now")));
+  });
+
+  it("cuts a long comment's first sentence without leaving half of an emoji in the chat", () => {
+    const comment = `${"a".repeat(198)}🚫 is never checked`;
+    const text = findingsMarkdown("the uncommitted changes", "1 finding shown.", [{ path: "src/cart.ts", placed: { finding: { file: "src/cart.ts", line: 3, endLine: 3, severity: "warning", comment }, file: { path: "src/cart.ts", blocks: [] }, original: [], sent: [] } }]);
+    assert.ok(wellFormed(text), "a lone surrogate in the findings");
+    assert.match(text, /: a{198}…$/m);
   });
 });

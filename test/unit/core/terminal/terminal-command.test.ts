@@ -58,4 +58,10 @@ describe("a terminal command as the chat sends it", () => {
       assert.ok(tail.endsWith("ok"));
     }
   });
+
+  it("cuts a long command line in its label without leaving half of an emoji (the label goes to the model too)", () => {
+    const label = terminalLabel({ commandLine: `echo "${"x".repeat(52)}🚀 deploy done"`, exitCode: 0, cwd: undefined, output: "", terminalName: "bash" });
+    assert.ok(wellFormed(label), JSON.stringify(label));
+    assert.equal(label, `Terminal "bash": echo "${"x".repeat(52)}…, exit 0`);
+  });
 });
