@@ -6,6 +6,7 @@ import {
 } from "openai";
 import { readErrorDetail } from "../core/api/error-body";
 import { parseRetryAfter } from "../core/api/retry-after";
+import { cutAt } from "../core/completion/surrogates";
 import { describeHtmlPage } from "./html-page";
 import { WispError, type WispErrorKind, type WispErrorOptions } from "./wisp-error";
 
@@ -223,7 +224,7 @@ function describe(error: unknown): string {
 
 function truncate(text: string): string {
   const single = text.replace(/\s+/g, " ").trim();
-  return single.length > maxServerMessage ? `${single.slice(0, maxServerMessage)}…` : single;
+  return single.length > maxServerMessage ? `${cutAt(single, maxServerMessage)}…` : single;
 }
 
 export function redact(text: string, apiKey: string | undefined): string {

@@ -8,6 +8,7 @@ import { WispClient } from "../../../src/client/wisp-client";
 import { WispError, type WispErrorKind } from "../../../src/client/wisp-error";
 import { LoopbackApi, collect, errorBody, refusedPort, sendJson } from "../../harness/loopback-api";
 import { TempDirs } from "../../harness/temp-dirs";
+import { wellFormed } from "../../harness/well-formed";
 
 const key = "sk-secret-abcdef123456";
 
@@ -65,6 +66,13 @@ describe("WispClient failures", () => {
     api.handle((_req, res) => sendJson(res, 403, errorBody("key may not use images", "permission_error")));
     const error = await expectWispError(chat(client), "forbidden");
     assert.match(error.message, /key may not use images/);
+  });
+
+  it("cuts a long reason from the server without leaving half of an emoji (shown as �)", async () => {
+    api.handle((_req, res) => sendJson(res, 403, errorBody(`${"x".repeat(299)}🚫 this key may not use images`, "permission_error")));
+    const error = await expectWispError(chat(client), "forbidden");
+    assert.ok(wellFormed(error.message), JSON.stringify(error.message.slice(-40)));
+    assert.match(error.message, /x{299}…/);
   });
 
   it("maps 404 model_not_found to unknown-model naming the model", async () => {
