@@ -149,4 +149,17 @@ describe("Agent mode under settings users change: auto-save, approvals, line end
     assert.deepEqual(bytes(`${dir}/legacy.js`), Buffer.from("// Caf\xe9\nexport const x = 2;\n", "latin1"));
     assert.deepEqual(bytes(`${dir}/notes.txt`), Buffer.from("r\xe9sum\xe9\n", "latin1"));
   });
+
+  it("user settings: under files.encoding windows1252, Open Diff of an edited file shows the file before the task with its accents, as the editor reads it", async () => {
+    await set("files.encoding", "windows1252");
+    writeFileSync(abs(`${dir}/before-task.js`), Buffer.from("// Caf\xe9\nexport const x = 1;\n", "latin1"));
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(abs(`${dir}/before-task.js`)), { preview: false });
+    assert.equal(editor.document.getText(), "// Café\nexport const x = 1;\n", "the editor reads the file in windows1252");
+    server.queue(edit(`${dir}/before-task.js`, "x = 1", "x = 2"), { text: "Done." });
+    await api.chat.fromView({ type: "send", text: "Set x to 2" });
+    await ended();
+    await api.chat.fromView({ type: "agentDiff", path: `${dir}/before-task.js` });
+    const original = await waitFor("the diff's original side", () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === "wisp-agent-original" && d.uri.path === `/${dir}/before-task.js`), (d) => d !== undefined);
+    assert.equal(original!.getText(), "// Café\nexport const x = 1;\n");
+  });
 });

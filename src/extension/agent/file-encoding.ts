@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { editorDecoder } from "../../core/base/editor-encoding";
 
 /**
  * Whether files.encoding gives the file an encoding other than UTF-8 (windows1252, latin1,
@@ -8,4 +9,9 @@ import * as vscode from "vscode";
 export function encodedNotUtf8(uri: vscode.Uri): boolean {
   const encoding = vscode.workspace.getConfiguration("files", uri).get<string>("encoding");
   return encoding !== undefined && encoding !== "utf8" && encoding !== "utf8bom";
+}
+
+/** The file's bytes as the editor reads them: in the encoding files.encoding gives it (the task's originals, a file on disk). */
+export function decodeAsEditor(bytes: Uint8Array, uri: vscode.Uri | undefined): string {
+  return editorDecoder(vscode.workspace.getConfiguration("files", uri).get<string>("encoding")).decode(bytes);
 }
