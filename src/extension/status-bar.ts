@@ -29,6 +29,11 @@ export class StatusBar implements vscode.Disposable {
     this.item.command = "wisp.statusMenu";
     this.subscriptions = [
       settings.onDidChange(() => this.render()),
+      // editor.inlineSuggest.enabled, also set per language: the active editor's says whether ghost text shows.
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration("editor.inlineSuggest.enabled")) this.render();
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.render()),
       // A new connection state (key set, server back) makes an earlier request error stale.
       connection.onDidChange(() => {
         this.lastError = undefined;
@@ -100,6 +105,7 @@ export class StatusBar implements vscode.Disposable {
     this.view = describeStatus({
       connection: this.connection.current,
       completionsEnabled: s.completion.enabled,
+      editorShowsGhostText: vscode.workspace.getConfiguration("editor", vscode.window.activeTextEditor?.document).get<boolean>("inlineSuggest.enabled") !== false,
       keySource: this.keySource,
       keyProblem: this.keyProblem,
       // Never the user name, password or query of the setting: they may be credentials.

@@ -13,9 +13,9 @@ const dir = "agent-save-settings";
 const cart = `${dir}/cart.js`;
 const cartSource = "exports.total = (items) =>\n  items.reduce((sum, item) => sum + item.price, 0);\n";
 /** The settings these cases change, put back after each. */
-const changed = ["files.autoSave", "files.autoSaveDelay", "files.eol", "wisp.agent.approveEdits"];
+const changed = ["files.autoSave", "files.autoSaveDelay", "files.eol", "files.encoding", "wisp.agent.approveEdits"];
 
-describe("Agent mode under settings users change: auto-save, approvals, line ends (real VS Code, scripted model)", function () {
+describe("Agent mode under settings users change: auto-save, approvals, line ends, encodings (real VS Code, scripted model)", function () {
   this.timeout(120_000);
   let api: WispApi;
   let server: ScriptedChatServer;
@@ -127,5 +127,39 @@ describe("Agent mode under settings users change: auto-save, approvals, line end
     assert.equal(disk(`${dir}/closed.txt`), "a = 1\r\nb = 3\r\n");
     assert.equal(disk(`${dir}/new.txt`), "first\r\nsecond\r\n");
     assert.equal(disk(`${dir}/edited.txt`), "a = 1\r\nb = 3\r\nc = 4\r\n");
+  });
+
+  it("user settings: under files.encoding windows1252, closed files are edited and created in it: an accented character the model writes is one byte, the file's own stay as they were", async () => {
+    await set("files.encoding", "windows1252");
+    const bytes = (path: string) => readFileSync(abs(path));
+    writeFileSync(abs(`${dir}/menu.js`), "export const name = 'Cafe';\n");
+    writeFileSync(abs(`${dir}/legacy.js`), Buffer.from("// Caf\xe9\nexport const x = 1;\n", "latin1"));
+    server.queue(
+      edit(`${dir}/menu.js`, "'Cafe'", "'Café'"),
+      edit(`${dir}/legacy.js`, "x = 1", "x = 2"),
+      create(`${dir}/notes.txt`, "résumé\n"),
+      { text: "Done." },
+    );
+    const before = server.chatRequests.length;
+    await api.chat.fromView({ type: "send", text: "Accent the names" });
+    await ended();
+    const results = server.chatRequests.slice(before + 1).map((r) => toolResults(r).at(-1));
+    assert.deepEqual(results.map((r) => r?.split(" (")[0]), [`Edited ${dir}/menu.js`, `Edited ${dir}/legacy.js`, `Created ${dir}/notes.txt`]);
+    assert.deepEqual(bytes(`${dir}/menu.js`), Buffer.from("export const name = 'Caf\xe9';\n", "latin1"));
+    assert.deepEqual(bytes(`${dir}/legacy.js`), Buffer.from("// Caf\xe9\nexport const x = 2;\n", "latin1"));
+    assert.deepEqual(bytes(`${dir}/notes.txt`), Buffer.from("r\xe9sum\xe9\n", "latin1"));
+  });
+
+  it("user settings: under files.encoding windows1252, Open Diff of an edited file shows the file before the task with its accents, as the editor reads it", async () => {
+    await set("files.encoding", "windows1252");
+    writeFileSync(abs(`${dir}/before-task.js`), Buffer.from("// Caf\xe9\nexport const x = 1;\n", "latin1"));
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(abs(`${dir}/before-task.js`)), { preview: false });
+    assert.equal(editor.document.getText(), "// Café\nexport const x = 1;\n", "the editor reads the file in windows1252");
+    server.queue(edit(`${dir}/before-task.js`, "x = 1", "x = 2"), { text: "Done." });
+    await api.chat.fromView({ type: "send", text: "Set x to 2" });
+    await ended();
+    await api.chat.fromView({ type: "agentDiff", path: `${dir}/before-task.js` });
+    const original = await waitFor("the diff's original side", () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === "wisp-agent-original" && d.uri.path === `/${dir}/before-task.js`), (d) => d !== undefined);
+    assert.equal(original!.getText(), "// Café\nexport const x = 1;\n");
   });
 });

@@ -492,6 +492,17 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     }
   });
 
+  it("user settings: chat Insert at an indented empty line of a file indented with tabs: the block's lines follow the cursor's indentation, a tab for each of its levels", async () => {
+    const tabbed = ["export class Cart {", "\ttotal(values: number[]): number {", "\t\tlet result = 0;", "\t\t", "\t\treturn result;", "\t}", "}", ""].join("\n");
+    const editor = await open(tabbed, 0, 0);
+    assert.equal(editor.options.insertSpaces, false, "the editor indents this file with tabs");
+    editor.selection = new vscode.Selection(3, 2, 3, 2);
+    const block = ["for (const v of values) {", "  result += v;", "}"].join("\n");
+    await suite.api.chat.fromView({ type: "codeAction", action: "insert", code: block, language: "ts" });
+    const inserted = ["\t\tfor (const v of values) {", "\t\t\tresult += v;", "\t\t}"];
+    assert.equal(editor.document.getText(), replaceLines(tabbed, 3, 3, inserted));
+  });
+
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
     const editor = await open(sample, 2, 8);
     await editFromInput(new vscode.Selection(5, 4, 5, 4));

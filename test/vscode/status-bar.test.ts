@@ -41,6 +41,22 @@ describe("Wisp status bar", () => {
     assert.ok(view.tooltip.includes(closed.baseUrl), "the tooltip names the server");
   });
 
+  it("user settings: with editor.inlineSuggest.enabled off for the active file's language, the tooltip says the editor shows no ghost text there", async () => {
+    const markdown = vscode.workspace.getConfiguration("editor", { languageId: "markdown" });
+    await markdown.update("inlineSuggest.enabled", false, vscode.ConfigurationTarget.Global, true);
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: "markdown", content: "# Notes\n" }));
+      await waitFor("the tooltip of a markdown file", () => api.statusBar().tooltip, (tooltip) => /^Completions: on, but editor\.inlineSuggest\.enabled is off here/m.test(tooltip));
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: "plaintext", content: "notes\n" }));
+      await waitFor("the tooltip of a plain-text file", () => api.statusBar().tooltip, (tooltip) => /^Completions: on$/m.test(tooltip));
+    } finally {
+      await markdown.update("inlineSuggest.enabled", undefined, vscode.ConfigurationTarget.Global, true);
+      // Both untitled files, unsaved: reverted, so that closing them asks nothing.
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    }
+  });
+
   it("is ready once the server answers with the key, and follows the key", async () => {
     await setBaseUrl(server.baseUrl);
     await vscode.commands.executeCommand("wisp.setApiKey", key);

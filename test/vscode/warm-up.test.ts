@@ -87,6 +87,25 @@ describe("Prompt warm-up (real VS Code, scripted server)", function () {
     assert.ok(!api.completionOutcomes().slice(outcomes).some((o) => o.kind === "error"), "no error outcome");
   });
 
+  it("user settings: a file whose language has editor.inlineSuggest.enabled off gets no warm-up (its text is not sent); another file still does", async () => {
+    const editorSettings = vscode.workspace.getConfiguration("editor", { languageId: "markdown" });
+    await editorSettings.update("inlineSuggest.enabled", false, vscode.ConfigurationTarget.Global, true);
+    try {
+      const since = server.warmUps.length;
+      const notes = "# Notes\n\nthe markdown file's own words\n";
+      await open("warm-off.md", notes, notes.length);
+      // Longer than the rest after which a file just opened is warmed (300 ms): here it would have been sent.
+      await new Promise((done) => setTimeout(done, 1500));
+      const text = "total = price * quantity\n";
+      await open("warm-on.txt", text, 8);
+      const warm = await nextWarmUp(since);
+      assert.equal(warm.body.prompt, text.slice(0, 8), "the first warm-up is the plain-text file's");
+      assert.ok(!server.warmUps.slice(since).some((w) => String(w.body.prompt).includes("own words")), "nothing of the markdown file went to the server");
+    } finally {
+      await editorSettings.update("inlineSuggest.enabled", undefined, vscode.ConfigurationTarget.Global, true);
+    }
+  });
+
   it("after a quick switch of server, the warm-up names the new server's model, not one the previous server listed late", async () => {
     const slow = await ScriptedApi.start({ key, models: ["previous-coder"], modelsDelayMs: 2000 });
     const next = await ScriptedApi.start({ key, models: ["next-coder"] });

@@ -16,6 +16,8 @@ export type KeySource = "secret" | "env" | "none" | "unreadable";
 export interface StatusInput {
   readonly connection: ConnectionState;
   readonly completionsEnabled: boolean;
+  /** False where editor.inlineSuggest.enabled is off (for the active editor's language): the editor shows no ghost text by itself. */
+  readonly editorShowsGhostText?: boolean;
   readonly keySource: KeySource;
   /** Why the secret store could not be read, when keySource is "unreadable". */
   readonly keyProblem?: string;
@@ -60,13 +62,20 @@ export function describeStatus(input: StatusInput): StatusView {
   const local = input.localServer === undefined ? undefined : describeLocalServer(input.localServer);
   if (local !== undefined) lines.push(local);
   else if (input.localServerAvailable === false) lines.push(noBundledServerLine);
-  lines.push(`Completions: ${input.completionsEnabled ? "on" : "off"}`);
+  lines.push(`Completions: ${completionsLine(input)}`);
   if (input.lastLatencyMs !== undefined) lines.push(`Last completion: ${Math.round(input.lastLatencyMs)} ms`);
   const outcomes = Object.entries(input.outcomes ?? {}).filter(([, n]) => n > 0);
   if (outcomes.length > 0) lines.push(`This session: ${outcomes.map(([kind, n]) => `${n} ${kind}`).join(", ")}`);
   if (input.embeddedOnly && input.connection.kind === "ready") lines.push(`Models: only ${embeddedModelsLine}. Download a model or connect a server: Wisp: Get Started`);
   lines.push("Click for Wisp commands");
   return { state, text, tooltip: lines.join("\n") };
+}
+
+function completionsLine(input: StatusInput): string {
+  if (!input.completionsEnabled) return "off";
+  // Wisp's toggle alone would say on, while the editor never asks for ghost text by itself.
+  if (input.editorShowsGhostText === false) return "on, but editor.inlineSuggest.enabled is off here: the editor shows no ghost text by itself (Wisp: Trigger Completion asks for one)";
+  return "on";
 }
 
 function headline(input: StatusInput): { state: StatusState; text: string; detail: string } {

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { addedLines } from "../../core/agent/checkpoint";
+import { decodeAsEditor } from "./file-encoding";
 
 /**
  * The lines a task added or changed, on the inserted-line background of the theme's diff colours
@@ -47,7 +48,7 @@ export class AgentHighlights implements vscode.Disposable {
         continue;
       }
       const bytes = await this.original(path);
-      const before = bytes === undefined ? editor.document.getText() : new TextDecoder().decode(bytes);
+      const before = bytes === undefined ? editor.document.getText() : decodeAsEditor(bytes, editor.document.uri);
       const lines = addedLines(before, editor.document.getText());
       editor.setDecorations(this.added, lines.map((line) => new vscode.Range(line, 0, line, 0)));
     }

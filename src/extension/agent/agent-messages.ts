@@ -30,7 +30,7 @@ export async function agentMessage(agent: AgentController, message: AgentMessage
     case "agentDiff": {
       if ((await agent.original(message.path)) === undefined) return `There is no change of the last task to ${message.path} to show.`;
       const current = await agent.changedFile(message.path);
-      await vscode.commands.executeCommand("vscode.diff", originalUri(message.path), current, `${message.path} (before the task ↔ now)`);
+      await vscode.commands.executeCommand("vscode.diff", originalUri(message.path, current), current, `${message.path} (before the task ↔ now)`);
       return undefined;
     }
   }

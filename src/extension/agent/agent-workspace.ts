@@ -8,6 +8,7 @@ import type { Approvals } from "./approvals";
 import { resolveContained } from "./contained-path";
 import { fileExists } from "../file-exists";
 import { maxReadBytes } from "../../core/agent/read-limit";
+import { encodedNotUtf8 } from "./file-encoding";
 
 /** A workspace file's text as the agent's tools see it, or why there is none. */
 export type WorkspaceText = TextFile | { readonly kind: "missing" };
@@ -120,11 +121,19 @@ export class AgentWorkspace {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (open && (open.isDirty || (await fileExists(uri)))) return { kind: "text", text: open.getText() };
     if (open) return { kind: "missing" };
+    let file: WorkspaceText;
     try {
-      return await readTextFile(uri, { maxBytes: maxReadBytes });
+      file = await readTextFile(uri, { maxBytes: maxReadBytes });
     } catch {
       return { kind: "missing" };
     }
+    if (file.kind === "too-large" || !encodedNotUtf8(uri)) return file;
+    // Decoded by the editor, in the encoding it gives the file (UTF-16 holds NUL bytes, yet is text).
+    const document = await vscode.workspace.openTextDocument(uri).then(
+      (d) => d,
+      () => undefined,
+    );
+    return document === undefined ? file : { kind: "text", text: document.getText() };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import * as vscode from "vscode";
+import { decodeAsEditor } from "./file-encoding";
 
 /** How long a write waits at most for the editor to reload a file (a slow watcher must not hold Undo for long). */
 const reloadTimeoutMs = 5_000;
@@ -49,7 +50,7 @@ export class DocumentReloads {
   private async settled(document: vscode.TextDocument, before: string): Promise<boolean> {
     if (document.isClosed || document.getText() !== before) return true;
     const disk = await readFile(document.uri.fsPath).then(
-      (bytes) => new TextDecoder().decode(bytes),
+      (bytes) => decodeAsEditor(bytes, document.uri),
       () => undefined,
     );
     return disk === undefined || sameLines(disk, before);

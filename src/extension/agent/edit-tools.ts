@@ -14,6 +14,7 @@ import { gitControlledReason } from "./git-controlled-files";
 import { fileLabel, type AgentWorkspace, type WorkspaceFileRef, type WorkspaceText } from "./agent-workspace";
 import type { Approvals } from "./approvals";
 import type { CheckpointStore } from "./checkpoint-store";
+import { encodedNotUtf8 } from "./file-encoding";
 import { hashOf } from "./hashed-blobs";
 import type { RequestRecorder } from "./request-checkpoint-store";
 
@@ -205,7 +206,7 @@ function sameText(a: WorkspaceText, b: WorkspaceText): boolean {
 
 /** A file not open in an editor whose bytes are not UTF-8: the tools read it as UTF-8, so a write would replace its other characters. */
 async function notUtf8OnDisk(file: WorkspaceFileRef): Promise<boolean> {
-  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === file.uri.toString())) return false;
+  if (encodedNotUtf8(file.uri) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === file.uri.toString())) return false;
   const bytes = await readBytes(file.absolute).catch(() => undefined);
   if (bytes === undefined) return false;
   try {
@@ -216,9 +217,13 @@ async function notUtf8OnDisk(file: WorkspaceFileRef): Promise<boolean> {
   }
 }
 
-/** Writes the text: through the open document (the editor keeps its undo history) and saved, or to disk. */
+/**
+ * Writes the text: through the open document (the editor keeps its undo history) and saved, or to
+ * disk. A file files.encoding gives another encoding is opened (a new one made empty first) so that
+ * the editor saves it in that encoding.
+ */
 async function applyText(file: WorkspaceFileRef, text: string): Promise<void> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.uri.toString());
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.uri.toString()) ?? (encodedNotUtf8(file.uri) ? await openToEncode(file) : undefined);
   if (open) {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(open.uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), text);
@@ -229,4 +234,13 @@ async function applyText(file: WorkspaceFileRef, text: string): Promise<void> {
   const head = await readBytes(file.absolute).then((b) => b.subarray(0, 3), () => undefined);
   const bom = head?.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
   await writeFile(file.absolute, bom ? `\ufeff${text}` : text);
+}
+
+async function openToEncode(file: WorkspaceFileRef): Promise<vscode.TextDocument | undefined> {
+  await mkdir(dirname(file.absolute), { recursive: true });
+  await writeFile(file.absolute, "", { flag: "a" });
+  return vscode.workspace.openTextDocument(file.uri).then(
+    (d) => d,
+    () => undefined,
+  );
 }

@@ -1,8 +1,10 @@
 import * as vscode from "vscode";
 import type { CodeAction } from "../../core/chat/protocol";
+import { codeAtCursor } from "../../core/edit/code-at-cursor";
 import { matchingBlock } from "../../core/edit/matching-block";
 import { codeAsGiven } from "../../core/edit/reply-code";
 import { workspaceFile } from "../context/workspace-file";
+import { editorIndent } from "../edit/editor-indent";
 import { selectedLines } from "../edit/edit-target";
 import { workspacePath } from "../context/workspace-path";
 
@@ -48,8 +50,9 @@ export class CodeActions implements vscode.Disposable {
       case "insert": {
         const editor = await this.targetEditor();
         if (editor === undefined) throw new Error("No editor to put the code into: open a file first.");
+        const indent = editorIndent(editor.options);
         const done = await editor.edit((edit) => {
-          for (const selection of editor.selections) edit.insert(selection.active, code);
+          for (const { active } of editor.selections) edit.insert(active, codeAtCursor(code, editor.document.lineAt(active.line).text.slice(0, active.character), indent));
         });
         if (!done) throw new Error("The editor did not accept the change (is it read-only?).");
         await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });

@@ -61,7 +61,7 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
   });
   const warmable = (document: vscode.TextDocument) => {
     const settings = deps.settings();
-    return settings.enabled && !settings.disabledLanguages.includes(document.languageId) && codeSchemes.has(document.uri.scheme) && !deps.isSensitive(document.uri);
+    return settings.enabled && !settings.disabledLanguages.includes(document.languageId) && codeSchemes.has(document.uri.scheme) && !deps.isSensitive(document.uri) && inlineSuggestOn(document);
   };
   return vscode.Disposable.from(
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
@@ -72,4 +72,13 @@ export function registerCompletions(deps: CompletionDeps): vscode.Disposable {
     }),
     { dispose: () => pipeline.dispose() },
   );
+}
+
+/**
+ * Whether the editor shows ghost text by itself in `document` (editor.inlineSuggest.enabled, also
+ * set per language): where it does not, a warm-up prepares a completion that never comes and sends
+ * the file's text to the server for nothing.
+ */
+function inlineSuggestOn(document: vscode.TextDocument): boolean {
+  return vscode.workspace.getConfiguration("editor", document).get<boolean>("inlineSuggest.enabled") !== false;
 }

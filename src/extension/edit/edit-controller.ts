@@ -19,6 +19,7 @@ import { ReviewCopy, type MirroredChange } from "./review-copy";
 import { instructionsFor, type ScopedInstructions } from "../../core/customization/scoped-instructions";
 import { instructionsParts } from "../../core/customization/paths-in-play";
 import { setContext } from "../set-context";
+import { editorIndent } from "./editor-indent";
 
 export interface EditControllerDeps {
   readonly settings: Settings;
@@ -163,8 +164,7 @@ export class EditController implements vscode.Disposable {
       throw new Error("An edit is already open in this file: accept it (Ctrl+Enter) or reject it (Escape) first.");
     }
     const editor = vscode.window.visibleTextEditors.find((e) => e.document === target.document);
-    const options = editor?.options ?? {};
-    const indent = { useTabs: options.insertSpaces === false, tabSize: typeof options.tabSize === "number" ? options.tabSize : 4 };
+    const indent = editorIndent(editor?.options);
     // Reserved before the first await: a second edit of this file started meanwhile (Apply twice) is refused.
     this.opening.add(target.document);
     let session: EditSession | undefined;

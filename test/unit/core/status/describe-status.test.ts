@@ -29,6 +29,12 @@ describe("describeStatus", () => {
     });
   }
 
+  it("says completions are on in Wisp but not shown by the editor where editor.inlineSuggest.enabled is off", () => {
+    assert.match(describeStatus(ready).tooltip, /^Completions: on$/m);
+    assert.match(describeStatus({ ...ready, editorShowsGhostText: false }).tooltip, /^Completions: on, but editor\.inlineSuggest\.enabled is off here: the editor shows no ghost text by itself \(Wisp: Trigger Completion asks for one\)$/m);
+    assert.match(describeStatus({ ...ready, completionsEnabled: false, editorShowsGhostText: false }).tooltip, /^Completions: off$/m);
+  });
+
   it("names the key source and the server in the tooltip", () => {
     assert.match(describeStatus(ready).tooltip, /secret store/);
     assert.match(describeStatus({ ...ready, keySource: "env" }).tooltip, /WISP_API_KEY/);
