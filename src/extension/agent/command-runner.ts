@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { constants } from "node:os";
 import { OutputBuffer } from "../../core/agent/output-cut";
 import { SecretMaskingStream } from "../../core/terminal/secret-masking-stream";
 
@@ -16,8 +17,14 @@ export interface CommandRun {
 }
 
 export interface CommandResult {
-  /** null when the process was killed. */
+  /**
+   * null when the time limit or Stop killed it; for a shell that a signal ended (a crash, the
+   * out-of-memory killer: bash and zsh run a lone command in their own process), 128 + the signal's
+   * number, as a shell reports it.
+   */
   readonly exitCode: number | null;
+  /** The signal that ended the shell, when one did (SIGSEGV, SIGKILL). */
+  readonly signal: NodeJS.Signals | null;
   /** Cut to the limit; masked when the run asked for that. The card, the saved chat and the model all get this one text. */
   readonly output: string;
   readonly timedOut: boolean;
@@ -75,7 +82,7 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
   child.stderr.setEncoding("utf8").on("data", append);
   return new Promise((resolve) => {
     let finished = false;
-    const finish = (exitCode: number | null) => {
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
@@ -83,14 +90,15 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
       if (killTimer) clearTimeout(killTimer);
       if (drainTimer) clearTimeout(drainTimer);
       if (masker) output.append(masker.end());
-      resolve({ exitCode, output: output.text(run.maxOutputChars), timedOut, stopped });
+      const exitCode = code ?? (signal && !timedOut && !stopped ? 128 + (constants.signals[signal] ?? 0) : null);
+      resolve({ exitCode, signal, output: output.text(run.maxOutputChars), timedOut, stopped });
     };
     child.on("error", (error) => {
       add(`${error.message}\n`);
-      finish(null);
+      finish(null, null);
     });
     // The shell is gone: whatever it left in its group goes too, or its open pipes would hold "close".
-    child.on("exit", (code) => {
+    child.on("exit", (code, signal) => {
       if (!windows) signalTree(child.pid, "SIGKILL", windows);
       // A process that left the group (setsid, a daemon, a browser xdg-open started) may hold the
       // pipes open for good: past a short drain the output is let go, or neither the time limit nor
@@ -99,12 +107,19 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
         child.stdout.destroy();
         child.stderr.destroy();
         add("\n(a process the command started in the background still holds its output; it is no longer read)\n");
-        finish(code);
+        finish(code, signal);
       }, drainMs);
     });
-    child.on("close", (code) => finish(code));
+    child.on("close", (code, signal) => finish(code, signal));
     if (run.signal.aborted) onAbort();
   });
+}
+
+/** How the command ended, for the model: a crash or a kill is named, not left as "exit code null". */
+export function howItEnded(result: CommandResult, timeoutMs: number): string {
+  if (result.stopped) return "stopped by the user";
+  if (result.timedOut) return `stopped after ${Math.round(timeoutMs / 1000)} s (the time limit)`;
+  return result.signal ? `exit code ${result.exitCode} (killed by ${result.signal})` : `exit code ${result.exitCode}`;
 }
 
 function signalTree(pid: number | undefined, signal: NodeJS.Signals, windows: boolean): void {

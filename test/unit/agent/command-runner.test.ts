@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCommand } from "../../../src/extension/agent/command-runner";
+import { howItEnded, runCommand } from "../../../src/extension/agent/command-runner";
 
 describe("a command's output, masked before its middle is cut", () => {
   let dir: string;
@@ -95,5 +95,35 @@ setTimeout(() => process.stderr.write(Buffer.concat([t2, b(" done\\n")])), 800);
     const result = await runCommand({ command: `"${process.execPath}" split.js`, cwd: dir, timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: (text) => streamed.push(text) });
     assert.equal(result.output, "café ✓ passed\n✓ done\n");
     for (const text of streamed) assert.ok(!text.includes("\ufffd"), JSON.stringify(text));
+  });
+});
+
+describe("a command that a signal ends (a crash, the out-of-memory killer)", () => {
+  let shell: string | undefined;
+  // bash (and zsh, macOS's login shell) run a lone command in their own process, so the signal ends the shell itself.
+  before(() => {
+    shell = process.env.SHELL;
+    process.env.SHELL = "/bin/bash";
+  });
+  after(() => {
+    if (shell === undefined) delete process.env.SHELL;
+    else process.env.SHELL = shell;
+  });
+
+  for (const [signal, code] of [["SIGSEGV", 139], ["SIGKILL", 137]] as const) {
+    it(`tells the model it was killed by ${signal}, with the exit code a shell reports (${code}), not "exit code null"`, async () => {
+      const result = await runCommand({ command: `"${process.execPath}" -e "process.kill(process.pid, '${signal}')"`, cwd: tmpdir(), timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: () => undefined });
+      assert.equal(result.exitCode, code);
+      assert.equal(howItEnded(result, 20_000), `exit code ${code} (killed by ${signal})`);
+    });
+  }
+
+  it("a command that Stop ended is still told as stopped by the user", async () => {
+    const stop = new AbortController();
+    const running = runCommand({ command: "sleep 30", cwd: tmpdir(), timeoutMs: 20_000, maxOutputChars: 1_000, signal: stop.signal, onOutput: () => undefined });
+    stop.abort();
+    const result = await running;
+    assert.equal(result.exitCode, null);
+    assert.equal(howItEnded(result, 20_000), "stopped by the user");
   });
 });
