@@ -35,6 +35,12 @@ export interface CommandResult {
 const graceMs = 2_000;
 /** How long the output is still read after the shell exits: what its pipes still hold comes in far sooner. */
 const drainMs = 1_000;
+/**
+ * The editor git, crontab and the like open for a message or a file: there is no terminal to edit
+ * in (vim waits for keys that never come, until the time limit), so it fails at once, saying how
+ * to give the text instead. git runs it through sh with the file appended, which false ignores.
+ */
+const noEditor = `echo "No editor can open: this command runs without a terminal. Give the text on the command line instead (git commit -m MESSAGE, git merge --no-edit, GIT_SEQUENCE_EDITOR for git rebase -i)." >&2; false`;
 
 /** The shell commands run with: cmd.exe on Windows, else the user's login shell ($SHELL), else sh. */
 export function commandShell(): string {
@@ -49,7 +55,7 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
   const windows = process.platform === "win32";
   const shell = commandShell();
   const args = windows ? ["/d", "/s", "/c", run.command] : ["-c", run.command];
-  const child = spawn(shell, args, { cwd: run.cwd, detached: !windows, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: { ...process.env, GIT_PAGER: "cat", PAGER: "cat" } });
+  const child = spawn(shell, args, { cwd: run.cwd, detached: !windows, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: { ...process.env, GIT_PAGER: "cat", PAGER: "cat", ...(windows ? {} : { GIT_EDITOR: noEditor, EDITOR: noEditor, VISUAL: noEditor }) } });
   // Masked before the buffer cuts its middle: a key whose BEGIN line is cut away is still masked.
   const masker = run.maskSecrets ? new SecretMaskingStream() : undefined;
   const output = new OutputBuffer();

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -125,5 +126,41 @@ describe("a command that a signal ends (a crash, the out-of-memory killer)", () 
     const result = await running;
     assert.equal(result.exitCode, null);
     assert.equal(howItEnded(result, 20_000), "stopped by the user");
+  });
+});
+
+describe("a command that opens an editor (git commit without -m)", () => {
+  let dir: string;
+  const saved: Record<string, string | undefined> = {};
+  const names = ["GIT_EDITOR", "EDITOR", "VISUAL"] as const;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "wisp-runner-"));
+    // The user's editor: one that waits for someone at a terminal, as vim does with none (sleep stands in for it; git appends the file, which # leaves out).
+    for (const name of names) saved[name] = process.env[name];
+    process.env.GIT_EDITOR = "sleep 60 #";
+    process.env.EDITOR = "sleep 60 #";
+    const git = (args: string) => execSync(`git ${args}`, { cwd: dir });
+    git("init -q");
+    git("config user.email wisp@example.com");
+    git("config user.name Wisp");
+    writeFileSync(join(dir, "a.txt"), "a\n");
+    git("add a.txt");
+  });
+  after(() => {
+    for (const name of names) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("fails at once saying how to give the message, instead of waiting for the time limit", async function () {
+    this.timeout(30_000);
+    const started = Date.now();
+    const result = await runCommand({ command: "git commit", cwd: dir, timeoutMs: 15_000, maxOutputChars: 2_000, signal: new AbortController().signal, onOutput: () => undefined });
+    assert.equal(result.timedOut, false, `still waiting after ${Date.now() - started} ms: ${result.output}`);
+    assert.notEqual(result.exitCode, 0);
+    assert.match(result.output, /No editor can open: this command runs without a terminal\. Give the text on the command line instead \(git commit -m MESSAGE/);
+    assert.equal(execSync("git rev-list --all --count", { cwd: dir, encoding: "utf8" }).trim(), "0", "nothing committed");
   });
 });
