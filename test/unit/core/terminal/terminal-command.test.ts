@@ -15,6 +15,17 @@ describe("a terminal command as the chat sends it", () => {
     assert.equal(plainText("10%\r100%\r\r\ndone\r"), "100%\ndone");
   });
 
+  it("shows a spinner's or a multi-line progress's last drawing, not every frame (ora, listr, log-update, readline's cursorTo, docker)", () => {
+    // log-update erases the lines it drew (ESC[2K, ESC[1A each) and goes to the first column (ESC[G) before each frame.
+    const erase = (lines: number) => `${"\x1b[2K\x1b[1A".repeat(lines - 1)}\x1b[2K\x1b[G`;
+    const frames = ["⠋", "⠙", "⠹"].map((spinner, i) => `${erase(i === 0 ? 1 : 3)}${spinner} Installing\n  fetching react\n`).join("");
+    assert.equal(plainText(`$ npm ci\n${frames}${erase(3)}✖ Install failed\nnpm ERR! code ENOTFOUND\n`).trimEnd(), "$ npm ci\n✖ Install failed\nnpm ERR! code ENOTFOUND");
+    assert.equal(plainText("10%\x1b[1G50%\x1b[G100%\nerror: disk full\n"), "100%\nerror: disk full\n");
+    // Layers redrawn in place: up three lines, each rewritten and erased to its end.
+    const layers = (state: string) => ["a1", "b2", "c3"].map((id) => `${id}: ${state}\x1b[K\n`).join("");
+    assert.equal(plainText(`${layers("Waiting")}\x1b[3A${layers("Downloading")}\x1b[3A${layers("Pull complete")}`), "a1: Pull complete\nb2: Pull complete\nc3: Pull complete\n");
+  });
+
   it("keeps the last lines within the limits, saying what was left out", () => {
     const output = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
     assert.equal(outputTail(output, 3, 1000), "[… 97 earlier lines left out]\nline 97\nline 98\nline 99");
