@@ -206,6 +206,31 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     await waitFor("the sleep stopped", () => api.terminal.latest(terminal), (c) => c?.commandLine === "sleep 30");
   });
 
+  it("@terminal while a command still runs (a dev server) attaches it with its output so far, not the command before it", async () => {
+    const terminal = opened[0]!;
+    terminal.show();
+    await waitFor("the terminal active", () => vscode.window.activeTerminal, (t) => t === terminal);
+    writeFileSync(join(dir, "serve.sh"), "sleep 1\necho 'listening on :3000'\necho 'GET /cart 500: TypeError: cart is undefined'\nsleep 60\n");
+    const started = nextIn(vscode.window.onDidStartTerminalShellExecution, terminal);
+    terminal.sendText("bash serve.sh");
+    await started;
+    try {
+      await waitFor("the server's error printed", () => api.terminal.runningCommand(terminal)?.output ?? "", (o) => o.includes("TypeError"));
+      await api.chat.fromView({ type: "newChat" });
+      const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
+      await api.chat.fromView({ type: "addMention", id: item.id });
+      const [attached] = api.chat.state().chat.pending;
+      assert.equal(attached!.label, 'Terminal "wisp-bash": bash serve.sh, still running');
+      assert.ok(attached!.text.startsWith(`$ bash serve.sh\n(still running, in ${dir})\n`) && attached!.text.includes("GET /cart 500: TypeError: cart is undefined"), attached!.text);
+      await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
+    } finally {
+      // Stopped whatever the outcome: the next cases type into this terminal.
+      const ended = nextIn(vscode.window.onDidEndTerminalShellExecution, terminal);
+      terminal.sendText("\x03", false);
+      await ended;
+    }
+  });
+
   it("a succeeded command has nothing to explain, and without shell integration the command says how to turn it on", async () => {
     const terminal = opened[0]!;
     terminal.sendText("true");

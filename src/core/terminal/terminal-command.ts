@@ -7,8 +7,10 @@ import { maskSecrets } from "./mask-secrets";
 
 export interface TerminalCommand {
   readonly commandLine: string;
-  /** undefined when the shell did not report it. */
+  /** undefined when the shell did not report it, or while the command runs. */
   readonly exitCode: number | undefined;
+  /** Still running (a dev server, a watch): the output is what it printed so far. */
+  readonly running?: boolean;
   /** The working folder, when the shell reports it. */
   readonly cwd: string | undefined;
   /** The output as the terminal received it (escape sequences and all). */
@@ -104,7 +106,7 @@ export function outputTail(output: string, maxLines: number, maxChars: number, c
 
 /** What the chat attaches for a command: masked, the output's tail only. */
 export function terminalAttachmentText(command: TerminalCommand, maxLines: number, maxChars: number): string {
-  const how = command.exitCode === undefined ? "exit code not reported" : `exit code ${command.exitCode}`;
+  const how = command.running ? "still running" : command.exitCode === undefined ? "exit code not reported" : `exit code ${command.exitCode}`;
   const where = command.cwd ? `, in ${command.cwd}` : "";
   // Masked before the tail is cut: a key block whose BEGIN line, or a password whose name, is cut off would no longer look like one.
   const output = outputTail(command.output, maxLines, maxChars, maskSecrets);
@@ -114,7 +116,7 @@ export function terminalAttachmentText(command: TerminalCommand, maxLines: numbe
 /** The chip's and the model's heading for the attachment. */
 export function terminalLabel(command: TerminalCommand): string {
   const line = command.commandLine.length > 60 ? `${command.commandLine.slice(0, 59)}…` : command.commandLine;
-  const how = command.exitCode === undefined ? "" : command.exitCode === 0 ? ", exit 0" : `, failed with exit code ${command.exitCode}`;
+  const how = command.running ? ", still running" : command.exitCode === undefined ? "" : command.exitCode === 0 ? ", exit 0" : `, failed with exit code ${command.exitCode}`;
   return `Terminal "${command.terminalName}": ${maskSecrets(line)}${how}`;
 }
 

@@ -35,10 +35,13 @@ export function commandAttachment(command: FinishedCommand, outputLines: number,
   return { id: newId(), path: command.terminalName, language: "console", startLine: 1, endLine: text.split("\n").length, text, source: "terminal", label: terminalLabel(command) };
 }
 
-/** @terminal: the active terminal's last command (else the latest of any terminal). */
+/**
+ * @terminal: the active terminal's last command (else the latest of any terminal); while one runs
+ * there (a dev server, a watch), that one with its output so far, not the command before it.
+ */
 export async function terminalMention(history: TerminalHistory, settings: Settings, newId: () => string): Promise<CodeAttachment> {
   const terminal = vscode.window.activeTerminal;
-  const command = (terminal && (await history.latest(terminal))) ?? (await history.latest());
+  const command = (terminal && (history.runningCommand(terminal) ?? (await history.latest(terminal)))) ?? (await history.latest());
   if (command === undefined) {
     if (terminal && terminal.shellIntegration === undefined) throw new Error(`@terminal ${noShellIntegration}`);
     throw new Error("@terminal: no command has finished in a terminal of this window since Wisp started.");

@@ -40,6 +40,12 @@ describe("a terminal command as the chat sends it", () => {
     assert.equal(terminalAttachmentText({ ...command, output: "", exitCode: undefined, cwd: undefined }, 5, 100), "$ API_TOKEN=[masked] ./deploy.sh\n(exit code not reported)\n(the terminal reported no output)");
   });
 
+  it("says a command that still runs (a dev server) is running, with its output so far, not that its exit code was not reported", () => {
+    const command = { commandLine: "npm run dev", exitCode: undefined, running: true, cwd: "/work/app", output: "listening on :3000\nGET /cart 500: TypeError: cart is undefined\n", terminalName: "bash" };
+    assert.equal(terminalAttachmentText(command, 50, 4000), "$ npm run dev\n(still running, in /work/app)\nlistening on :3000\nGET /cart 500: TypeError: cart is undefined");
+    assert.equal(terminalLabel(command), 'Terminal "bash": npm run dev, still running');
+  });
+
   it("masks a secret whose start the tail leaves out: a private key's body, a long line's password", () => {
     const key = ["-----BEGIN RSA PRIVATE KEY-----", ...Array.from({ length: 30 }, (_, i) => `MIIEpAIBAAKCAQEAkeybody${i}`), "-----END RSA PRIVATE KEY-----"];
     const catKey = { commandLine: "cat deploy_key && ssh-add -", exitCode: 1, cwd: "/work/app", output: [...key, "Error loading key: invalid format"].join("\n"), terminalName: "bash" };
