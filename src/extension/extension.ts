@@ -173,8 +173,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   });
   context.subscriptions.push(mcpOutput, mcp, registerMcpCommands(mcp, mcpOutput, log));
   const terminals = new TerminalHistory();
+  const consent = new SensitiveConsent(sensitive, () => serverName(settings.value.baseUrl));
   context.subscriptions.push(terminals);
-  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, terminal: (newId) => terminalMention(terminals, settings, newId), customization, editEnded: edit.ended, onAnswered: (turn) => {
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, terminal: (newId) => terminalMention(terminals, settings, consent, newId), customization, editEnded: edit.ended, onAnswered: (turn) => {
     // An answer, or a task carried out (a refusal or a failure is not trying it).
     if (turn.status === "done" && !turn.agent) onboarding.reach("chat");
     if (turn.status === "done" && turn.agent?.end === "done") onboarding.reach("agent");
@@ -184,9 +185,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   const models = new ChatModelChoice(settings, clients, log);
   context.subscriptions.push(keys.onDidChange(() => models.invalidate()), settings.onDidChange(() => models.invalidate()));
   context.subscriptions.push(registerScm({ settings, clients, log, models, isSensitive: (uri) => sensitive.isSensitive(uri) }));
-  const consent = new SensitiveConsent(sensitive, () => serverName(settings.value.baseUrl));
   const review = registerReview({ settings, clients, log, models, consent, report: chat.hooks.report });
-  context.subscriptions.push(review.disposable, registerTerminal({ settings, log, history: terminals, chat: () => chat.hooks }));
+  context.subscriptions.push(review.disposable, registerTerminal({ settings, log, history: terminals, chat: () => chat.hooks, consent }));
   context.subscriptions.push(registerLanguageModels({ settings, keys, clients, connection, log }));
 
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${parseBaseUrl(settings.value.baseUrl).display}`);

@@ -231,6 +231,26 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     }
   });
 
+  it("a command that names a sensitive file (cat .env) asks before its output goes: refused, Explain and @terminal send nothing", async () => {
+    const terminal = opened[0]!;
+    // DB_CONN is no name masking knows: the output would go as it is.
+    writeFileSync(join(dir, ".env"), "DB_CONN=hunter2-terminal-env\n");
+    await runIn(terminal, "sleep 1; cat .env; false");
+    assert.ok((await api.terminal.latest(terminal))!.output.includes("hunter2-terminal-env"), "the terminal showed the file");
+    const requests = server.chatRequests.length;
+    // The test host refuses the dialog, as Don't send does.
+    const outcome = await vscode.commands.executeCommand<{ kind: string; reason: string }>("wisp.explainTerminalFailure", terminal);
+    assert.equal(outcome.kind, "nothing", JSON.stringify(outcome));
+    assert.match(outcome.reason, /terminal-failure\/\.env matches wisp\.sensitiveFiles\/\.wispignore and may contain secrets/);
+    await api.chat.fromView({ type: "newChat" });
+    const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
+    await assert.rejects(api.chat.fromView({ type: "addMention", id: item.id }), /terminal-failure\/\.env matches wisp\.sensitiveFiles/);
+    assert.deepEqual(api.chat.state().chat.pending, []);
+    assert.equal(server.chatRequests.length, requests, "nothing sent");
+    assert.ok(!JSON.stringify(api.chat.state()).includes("hunter2-terminal-env"));
+    rmSync(join(dir, ".env"));
+  });
+
   it("a succeeded command has nothing to explain, and without shell integration the command says how to turn it on", async () => {
     const terminal = opened[0]!;
     terminal.sendText("true");

@@ -1,8 +1,12 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
 import * as vscode from "vscode";
+import { expandHome } from "../../core/base/home-path";
 import type { CodeAttachment } from "../../core/chat/conversation";
 import { maskSecrets } from "../../core/terminal/mask-secrets";
 import { explainFailureQuestion, terminalAttachmentText, terminalFixPrompt, terminalLabel } from "../../core/terminal/terminal-command";
 import type { ChatHooks } from "../chat/register-chat";
+import type { SensitiveConsent } from "../context/sensitive-consent";
 import { folderFor } from "../context/workspace-path";
 import type { Logger } from "../logger";
 import { registerWispCommand } from "../run-command";
@@ -27,6 +31,8 @@ export interface TerminalDeps {
   readonly log: Logger;
   readonly history: TerminalHistory;
   readonly chat: () => ChatHooks;
+  /** Asks before the output of a command naming a sensitive file goes. */
+  readonly consent: SensitiveConsent;
 }
 
 /** The attachment for a finished command: the command line, exit code, folder and output tail, masked. */
@@ -39,13 +45,14 @@ export function commandAttachment(command: FinishedCommand, outputLines: number,
  * @terminal: the active terminal's last command (else the latest of any terminal); while one runs
  * there (a dev server, a watch), that one with its output so far, not the command before it.
  */
-export async function terminalMention(history: TerminalHistory, settings: Settings, newId: () => string): Promise<CodeAttachment> {
+export async function terminalMention(history: TerminalHistory, settings: Settings, consent: SensitiveConsent, newId: () => string): Promise<CodeAttachment> {
   const terminal = vscode.window.activeTerminal;
   const command = (terminal && (history.runningCommand(terminal) ?? (await history.latest(terminal)))) ?? (await history.latest());
   if (command === undefined) {
     if (terminal && terminal.shellIntegration === undefined) throw new Error(`@terminal ${noShellIntegration}`);
     throw new Error("@terminal: no command has finished in a terminal of this window since Wisp started.");
   }
+  await requireConsent(command, consent);
   return commandAttachment(command, settings.value.terminal.outputLines, newId);
 }
 
@@ -67,6 +74,11 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
       return nothing("Explain Terminal Failure: no command has finished in this terminal since Wisp started.");
     }
     if (command.exitCode === 0) return nothing(`The last command in this terminal succeeded (${command.commandLine}): nothing to explain.`);
+    try {
+      await requireConsent(command, deps.consent);
+    } catch (error) {
+      return nothing(`Explain Terminal Failure sent nothing: ${(error as Error).message}`);
+    }
     const agent = settings.value.agent;
     const cwd = command.cwd ?? terminalFolder(terminal) ?? folderFor(vscode.window.activeTextEditor?.document.uri)?.uri.fsPath ?? process.cwd();
     const chat = deps.chat();
@@ -89,6 +101,20 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
   }
 
   return vscode.Disposable.from(registerWispCommand("wisp.explainTerminalFailure", explain, log));
+}
+
+/**
+ * Asks, as @file does, before the output of a command that names a sensitive file goes (cat .env,
+ * source .env && ./deploy.sh): the output may show what the file holds, which masking only catches
+ * in part. Throws when the user chose not to send it.
+ */
+async function requireConsent(command: FinishedCommand, consent: SensitiveConsent): Promise<void> {
+  // Loaded on first use, as agent mode does: the shell parser takes a while to load.
+  const { pathWords } = await import("../../core/agent/sensitive-command");
+  const base = command.cwd ?? terminalFolder(command.terminal) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  for (const word of new Set(pathWords(command.commandLine))) {
+    if (word !== "") await consent.require(vscode.Uri.file(resolve(base, expandHome(word, homedir()))));
+  }
 }
 
 /**
