@@ -1,4 +1,5 @@
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -249,6 +250,38 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     assert.equal(server.chatRequests.length, requests, "nothing sent");
     assert.ok(!JSON.stringify(api.chat.state()).includes("hunter2-terminal-env"));
     rmSync(join(dir, ".env"));
+  });
+
+  it("a git diff in the failed command's output, and in the corrected command's, leaves out a sensitive file's changes, as @git does", async () => {
+    const terminal = opened[0]!;
+    const repo = join(dir, "diffrepo");
+    mkdirSync(repo);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo });
+    git("init", "-q");
+    git("config", "user.email", "test@wisp.invalid");
+    git("config", "user.name", "Wisp Test");
+    writeFileSync(join(repo, ".env"), "DB_CONN=old\n");
+    writeFileSync(join(repo, "app.js"), "const port = 1;\n");
+    git("add", ".");
+    git("commit", "-qm", "init");
+    // DB_CONN is no name masking knows: only leaving the section out keeps it.
+    writeFileSync(join(repo, ".env"), "DB_CONN=hunter2-diff-secret\n");
+    writeFileSync(join(repo, "app.js"), "const port = 2;\n");
+    await runIn(terminal, "sleep 1; git --no-pager -C diffrepo diff --exit-code");
+    const failed = await api.terminal.latest(terminal);
+    assert.ok(failed!.exitCode === 1 && failed!.output.includes("hunter2-diff-secret"), "the terminal showed the .env's change");
+    server.queue({ text: "The diff is not empty.", toolCalls: [{ name: "run_in_terminal", arguments: { command: "git --no-pager -C diffrepo diff" } }] }, { text: "Those are the changes." });
+    const before = server.chatRequests.length;
+    await vscode.commands.executeCommand("wisp.explainTerminalFailure", terminal);
+    await asking(0);
+    await approve(0, "allow");
+    await ended();
+    const question = (server.chatRequests[before]!.messages as AgentMessage[]).findLast((m) => m.role === "user")!.content as string;
+    const result = toolResults(server.chatRequests.at(-1)!).at(-1)!;
+    for (const text of [question, result]) assert.ok(text.includes("+const port = 2;") && text.includes("[the diff of .env is left out: it matches wisp.sensitiveFiles or .wispignore"), text);
+    assert.ok(!JSON.stringify(server.chatRequests.slice(before)).includes("hunter2-diff-secret"), "the .env's change is not sent");
+    assert.ok(!JSON.stringify(api.chat.state()).includes("hunter2-diff-secret"), "nor kept in the chat");
+    rmSync(repo, { recursive: true, force: true });
   });
 
   it("a succeeded command has nothing to explain, and without shell integration the command says how to turn it on", async () => {

@@ -104,12 +104,12 @@ export function outputTail(output: string, maxLines: number, maxChars: number, c
   return left > 0 ? `[… ${left} earlier line${left === 1 ? "" : "s"} left out]\n${text}` : text;
 }
 
-/** What the chat attaches for a command: masked, the output's tail only. */
-export function terminalAttachmentText(command: TerminalCommand, maxLines: number, maxChars: number): string {
+/** What the chat attaches for a command: masked, the output's tail only; `hide` leaves out what must not go (a sensitive file's diff), before masking. */
+export function terminalAttachmentText(command: TerminalCommand, maxLines: number, maxChars: number, hide: (output: string) => string = (output) => output): string {
   const how = command.running ? "still running" : command.exitCode === undefined ? "exit code not reported" : `exit code ${command.exitCode}`;
   const where = command.cwd ? `, in ${command.cwd}` : "";
   // Masked before the tail is cut: a key block whose BEGIN line, or a password whose name, is cut off would no longer look like one.
-  const output = outputTail(command.output, maxLines, maxChars, maskSecrets);
+  const output = outputTail(command.output, maxLines, maxChars, (text) => maskSecrets(hide(text)));
   return maskSecrets(`$ ${command.commandLine}\n(${how}${where})\n${output === "" ? "(the terminal reported no output)" : output}`);
 }
 

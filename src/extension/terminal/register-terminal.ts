@@ -35,9 +35,22 @@ export interface TerminalDeps {
   readonly consent: SensitiveConsent;
 }
 
-/** The attachment for a finished command: the command line, exit code, folder and output tail, masked. */
-export function commandAttachment(command: FinishedCommand, outputLines: number, newId: () => string): CodeAttachment {
-  const text = terminalAttachmentText(command, outputLines, maxOutputChars);
+/**
+ * The attachment for a finished command: the command line, exit code, folder and output tail,
+ * masked. The sensitive-file rules apply as elsewhere: a command line that names such a file asks
+ * first (cat .env, source .env && ./deploy.sh: the output may show what it holds, which masking
+ * catches only in part; throws on Don't send), and what a diff in the output shows of one is left
+ * out (git diff, as @git does).
+ */
+async function commandAttachment(command: FinishedCommand, outputLines: number, consent: SensitiveConsent, newId: () => string): Promise<CodeAttachment> {
+  // Loaded on first use, as agent mode does: the shell parser takes a while to load.
+  const { pathWords, withoutSensitiveDiffs } = await import("../../core/agent/sensitive-command");
+  const folder = command.cwd ?? terminalFolder(command.terminal) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  for (const word of new Set(pathWords(command.commandLine))) {
+    if (word !== "") await consent.require(vscode.Uri.file(resolve(folder, expandHome(word, homedir()))));
+  }
+  const isSensitive = sensitiveIn(folder, consent);
+  const text = terminalAttachmentText(command, outputLines, maxOutputChars, (output) => withoutSensitiveDiffs(output, isSensitive));
   return { id: newId(), path: command.terminalName, language: "console", startLine: 1, endLine: text.split("\n").length, text, source: "terminal", label: terminalLabel(command) };
 }
 
@@ -52,8 +65,7 @@ export async function terminalMention(history: TerminalHistory, settings: Settin
     if (terminal && terminal.shellIntegration === undefined) throw new Error(`@terminal ${noShellIntegration}`);
     throw new Error("@terminal: no command has finished in a terminal of this window since Wisp started.");
   }
-  await requireConsent(command, consent);
-  return commandAttachment(command, settings.value.terminal.outputLines, newId);
+  return commandAttachment(command, settings.value.terminal.outputLines, consent, newId);
 }
 
 /** Explain Terminal Failure: from the terminal's context menu, a key in the terminal, or the palette. */
@@ -74,8 +86,9 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
       return nothing("Explain Terminal Failure: no command has finished in this terminal since Wisp started.");
     }
     if (command.exitCode === 0) return nothing(`The last command in this terminal succeeded (${command.commandLine}): nothing to explain.`);
+    let attachment: CodeAttachment;
     try {
-      await requireConsent(command, deps.consent);
+      attachment = await commandAttachment(command, settings.value.terminal.outputLines, deps.consent, newId);
     } catch (error) {
       return nothing(`Explain Terminal Failure sent nothing: ${(error as Error).message}`);
     }
@@ -85,10 +98,11 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
     const profile = {
       systemPrompt: terminalFixPrompt(command.terminalName, commandShell(), process.platform, settings.value.chat.systemPrompt),
       maxSteps: fixSteps,
-      tools: () => new TerminalFixTools({ cwd, approvals: chat.approvals, denyCommands: agent.denyCommands, timeoutMs: agent.commandTimeoutSeconds * 1000, maxOutputChars: agent.maxOutputChars }),
+      // The sensitive-file rules as agent mode applies them: a command naming such a file says so on its card, and what a diff shows of one is left out.
+      tools: () => new TerminalFixTools({ cwd, approvals: chat.approvals, denyCommands: agent.denyCommands, timeoutMs: agent.commandTimeoutSeconds * 1000, maxOutputChars: agent.maxOutputChars, isSensitive: sensitiveIn(cwd, deps.consent) }),
     };
     log.info(`terminal: explaining "${maskSecrets(command.commandLine.slice(0, 80))}" (exit ${command.exitCode ?? "unknown"})`);
-    await chat.startTask(profile, explainFailureQuestion, [commandAttachment(command, settings.value.terminal.outputLines, newId)]);
+    await chat.startTask(profile, explainFailureQuestion, [attachment]);
     return { kind: "sent", commandLine: command.commandLine };
   }
 
@@ -103,18 +117,9 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
   return vscode.Disposable.from(registerWispCommand("wisp.explainTerminalFailure", explain, log));
 }
 
-/**
- * Asks, as @file does, before the output of a command that names a sensitive file goes (cat .env,
- * source .env && ./deploy.sh): the output may show what the file holds, which masking only catches
- * in part. Throws when the user chose not to send it.
- */
-async function requireConsent(command: FinishedCommand, consent: SensitiveConsent): Promise<void> {
-  // Loaded on first use, as agent mode does: the shell parser takes a while to load.
-  const { pathWords } = await import("../../core/agent/sensitive-command");
-  const base = command.cwd ?? terminalFolder(command.terminal) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-  for (const word of new Set(pathWords(command.commandLine))) {
-    if (word !== "") await consent.require(vscode.Uri.file(resolve(base, expandHome(word, homedir()))));
-  }
+/** The sensitive-file rules for paths relative to `folder`, as a command run there names them. */
+function sensitiveIn(folder: string, consent: SensitiveConsent): (relative: string) => boolean {
+  return (relative) => consent.rules.isSensitive(vscode.Uri.file(resolve(folder, relative)));
 }
 
 /**

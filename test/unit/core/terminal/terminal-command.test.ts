@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { withoutSensitiveDiffs } from "../../../../src/core/agent/sensitive-command";
 import { outputTail, plainText, terminalAttachmentText, terminalFixPrompt, terminalLabel } from "../../../../src/core/terminal/terminal-command";
 
 describe("a terminal command as the chat sends it", () => {
@@ -44,6 +45,13 @@ describe("a terminal command as the chat sends it", () => {
     const command = { commandLine: "npm run dev", exitCode: undefined, running: true, cwd: "/work/app", output: "listening on :3000\nGET /cart 500: TypeError: cart is undefined\n", terminalName: "bash" };
     assert.equal(terminalAttachmentText(command, 50, 4000), "$ npm run dev\n(still running, in /work/app)\nlistening on :3000\nGET /cart 500: TypeError: cart is undefined");
     assert.equal(terminalLabel(command), 'Terminal "bash": npm run dev, still running');
+  });
+
+  it("leaves out a sensitive file's changes from a git diff in colour the terminal showed, naming it, before the tail is cut", () => {
+    const diff = (path: string, from: string, to: string) => `\x1b[1mdiff --git a/${path} b/${path}\x1b[m\n\x1b[1m--- a/${path}\x1b[m\n\x1b[1m+++ b/${path}\x1b[m\n\x1b[36m@@ -1 +1 @@\x1b[m\n\x1b[31m-${from}\x1b[m\n\x1b[32m+${to}\x1b[m\n`;
+    const command = { commandLine: "git diff --exit-code", exitCode: 1, cwd: "/work/app", output: diff(".env", "DB_CONN=old", "DB_CONN=hunter2") + diff("app.js", "const port = 1;", "const port = 2;"), terminalName: "bash" };
+    const sent = terminalAttachmentText(command, 50, 4000, (output) => withoutSensitiveDiffs(output, (path) => path === ".env"));
+    assert.ok(!sent.includes("hunter2") && sent.includes("+const port = 2;") && sent.includes("[the diff of .env is left out: it matches wisp.sensitiveFiles or .wispignore"), sent);
   });
 
   it("masks a secret whose start the tail leaves out: a private key's body, a long line's password", () => {
