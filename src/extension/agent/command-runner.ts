@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { OutputBuffer } from "../../core/agent/output-cut";
+import { RedrawStream } from "../../core/terminal/redraw-stream";
 import { SecretMaskingStream } from "../../core/terminal/secret-masking-stream";
 
 export interface CommandRun {
@@ -56,7 +57,9 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
   const shell = commandShell();
   const args = windows ? ["/d", "/s", "/c", run.command] : ["-c", run.command];
   const child = spawn(shell, args, { cwd: run.cwd, detached: !windows, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: { ...process.env, GIT_PAGER: "cat", PAGER: "cat", ...(windows ? {} : { GIT_EDITOR: noEditor, EDITOR: noEditor, VISUAL: noEditor }) } });
-  // Masked before the buffer cuts its middle: a key whose BEGIN line is cut away is still masked.
+  // Plain as a terminal shows it (a progress meter's last frame, no colour codes), then masked before the
+  // buffer cuts its middle: a key whose BEGIN line is cut away is still masked.
+  const plain = new RedrawStream();
   const masker = run.maskSecrets ? new SecretMaskingStream() : undefined;
   const output = new OutputBuffer();
   let timedOut = false;
@@ -77,11 +80,14 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
     timedOut = true;
     kill();
   }, run.timeoutMs);
-  const add = (text: string) => output.append(masker ? masker.push(text) : text);
+  const add = (text: string) => {
+    const lines = plain.push(text);
+    output.append(masker ? masker.push(lines) : lines);
+  };
   const append = (chunk: string) => {
     add(chunk);
     // The line still growing shows too (a progress bar), masked as it stands.
-    run.onOutput(output.text(run.maxOutputChars) + (masker?.preview() ?? ""));
+    run.onOutput(output.text(run.maxOutputChars) + (masker ? masker.preview(plain.preview()) : plain.preview()));
   };
   // Decoded per stream: a character whose bytes two reads split stays one character, not two U+FFFD.
   child.stdout.setEncoding("utf8").on("data", append);
@@ -95,7 +101,8 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
       run.signal.removeEventListener("abort", onAbort);
       if (killTimer) clearTimeout(killTimer);
       if (drainTimer) clearTimeout(drainTimer);
-      if (masker) output.append(masker.end());
+      const rest = plain.end();
+      output.append(masker ? masker.push(rest) + masker.end() : rest);
       const exitCode = code ?? (signal && !timedOut && !stopped ? 128 + (constants.signals[signal] ?? 0) : null);
       resolve({ exitCode, signal, output: output.text(run.maxOutputChars), timedOut, stopped });
     };

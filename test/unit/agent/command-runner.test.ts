@@ -164,3 +164,30 @@ describe("a command that opens an editor (git commit without -m)", () => {
     assert.equal(execSync("git rev-list --all --count", { cwd: dir, encoding: "utf8" }).trim(), "0", "nothing committed");
   });
 });
+
+describe("a command's progress meter and colours (curl -o, ffmpeg, rsync --progress, a forced colour)", () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "wisp-runner-"));
+    // 400 frames after \r, as curl's meter writes one a second, in reads of their own; coloured error at the end.
+    writeFileSync(
+      join(dir, "download.js"),
+      `process.stdout.write("fetching model.bin from the mirror\\n");
+let i = 0;
+const frame = () => {
+  process.stderr.write("\\r" + String(Math.round(i / 4)).padStart(3) + "% " + "#".repeat(Math.round(i / 8)).padEnd(50) + " 9.9M/s");
+  if (++i <= 400) setImmediate(frame);
+  else process.stderr.write("\\n\\x1b[31merror:\\x1b[0m checksum mismatch\\n");
+};
+frame();`,
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("gives the model and the card what a terminal shows: the meter's last frame, the lines before it, no escape codes", async () => {
+    const streamed: string[] = [];
+    const result = await runCommand({ command: `"${process.execPath}" download.js`, cwd: dir, timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: (text) => streamed.push(text) });
+    assert.equal(result.output, `fetching model.bin from the mirror\n100% ${"#".repeat(50)} 9.9M/s\nerror: checksum mismatch\n`);
+    for (const text of streamed) assert.ok(!text.includes("\r") && !text.includes("\x1b"), JSON.stringify(text));
+  });
+});
