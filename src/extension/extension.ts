@@ -58,8 +58,8 @@ export interface WispApi {
   mcp: { list(): Promise<(McpServerView & { toolNames: string[] })[]>; outputLines(): readonly string[] };
   /** The review's comment threads. */
   review: ReviewProbe;
-  /** The last command of the terminal (the latest of any when none is given), as shell integration reported it. */
-  terminal: { latest(terminal?: vscode.Terminal): Promise<Omit<FinishedCommand, "terminal"> | undefined> };
+  /** The last command of the terminal (the latest of any when none is given), as shell integration reported it; the command the terminal runs now, with its output so far. */
+  terminal: { latest(terminal?: vscode.Terminal): Promise<Omit<FinishedCommand, "terminal"> | undefined>; runningCommand(terminal: vscode.Terminal): Omit<FinishedCommand, "terminal"> | undefined };
 }
 
 /** Small records; bounded for a long session, far above what the tests index by position. */
@@ -173,8 +173,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   });
   context.subscriptions.push(mcpOutput, mcp, registerMcpCommands(mcp, mcpOutput, log));
   const terminals = new TerminalHistory();
+  const consent = new SensitiveConsent(sensitive, () => serverName(settings.value.baseUrl));
   context.subscriptions.push(terminals);
-  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, terminal: (newId) => terminalMention(terminals, settings, newId), customization, editEnded: edit.ended, onAnswered: (turn) => {
+  const chat = registerChat({ context, settings, keys, clients, log, applyAsEdit: edit.apply, sensitive, mcp, terminal: (newId) => terminalMention(terminals, settings, consent, newId), customization, editEnded: edit.ended, onAnswered: (turn) => {
     // An answer, or a task carried out (a refusal or a failure is not trying it).
     if (turn.status === "done" && !turn.agent) onboarding.reach("chat");
     if (turn.status === "done" && turn.agent?.end === "done") onboarding.reach("agent");
@@ -184,9 +185,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   const models = new ChatModelChoice(settings, clients, log);
   context.subscriptions.push(keys.onDidChange(() => models.invalidate()), settings.onDidChange(() => models.invalidate()));
   context.subscriptions.push(registerScm({ settings, clients, log, models, isSensitive: (uri) => sensitive.isSensitive(uri) }));
-  const consent = new SensitiveConsent(sensitive, () => serverName(settings.value.baseUrl));
   const review = registerReview({ settings, clients, log, models, consent, report: chat.hooks.report });
-  context.subscriptions.push(review.disposable, registerTerminal({ settings, log, history: terminals, chat: () => chat.hooks }));
+  context.subscriptions.push(review.disposable, registerTerminal({ settings, log, history: terminals, chat: () => chat.hooks, consent }));
   context.subscriptions.push(registerLanguageModels({ settings, keys, clients, connection, log }));
 
   log.info(`Wisp ${context.extension.packageJSON.version as string} activated; base URL ${parseBaseUrl(settings.value.baseUrl).display}`);
@@ -214,12 +214,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     },
     review: review.probe,
     terminal: {
-      latest: async (terminal) => {
-        const found = await terminals.latest(terminal);
-        if (found === undefined) return undefined;
-        const { terminal: _, ...command } = found;
-        return command;
-      },
+      latest: async (terminal) => withoutTerminal(await terminals.latest(terminal)),
+      runningCommand: (terminal) => withoutTerminal(terminals.runningCommand(terminal)),
     },
   };
 }
@@ -239,4 +235,11 @@ function reportOutcome(outcome: CompletionOutcome, statusBar: StatusBar, connect
   // Without a working connection no model list is known: the connection state says why.
   if (outcome.errorKind === "no-model" && connection.current.kind !== "ready") return;
   if (!connection.report(outcome.errorKind, outcome.message)) statusBar.reportError(outcome.message);
+}
+
+/** A terminal's command for the tests' probe, without the terminal object. */
+function withoutTerminal(found: FinishedCommand | undefined): Omit<FinishedCommand, "terminal"> | undefined {
+  if (found === undefined) return undefined;
+  const { terminal: _, ...command } = found;
+  return command;
 }

@@ -1,4 +1,5 @@
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -204,6 +205,83 @@ describe("Explain Terminal Failure and @terminal through shell integration (real
     assert.equal(server.chatRequests.length, requests, "nothing sent");
     terminal.sendText("\x03", false);
     await waitFor("the sleep stopped", () => api.terminal.latest(terminal), (c) => c?.commandLine === "sleep 30");
+  });
+
+  it("@terminal while a command still runs (a dev server) attaches it with its output so far, not the command before it", async () => {
+    const terminal = opened[0]!;
+    terminal.show();
+    await waitFor("the terminal active", () => vscode.window.activeTerminal, (t) => t === terminal);
+    writeFileSync(join(dir, "serve.sh"), "sleep 1\necho 'listening on :3000'\necho 'GET /cart 500: TypeError: cart is undefined'\nsleep 60\n");
+    const started = nextIn(vscode.window.onDidStartTerminalShellExecution, terminal);
+    terminal.sendText("bash serve.sh");
+    await started;
+    try {
+      await waitFor("the server's error printed", () => api.terminal.runningCommand(terminal)?.output ?? "", (o) => o.includes("TypeError"));
+      await api.chat.fromView({ type: "newChat" });
+      const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
+      await api.chat.fromView({ type: "addMention", id: item.id });
+      const [attached] = api.chat.state().chat.pending;
+      assert.equal(attached!.label, 'Terminal "wisp-bash": bash serve.sh, still running');
+      assert.ok(attached!.text.startsWith(`$ bash serve.sh\n(still running, in ${dir})\n`) && attached!.text.includes("GET /cart 500: TypeError: cart is undefined"), attached!.text);
+      await api.chat.fromView({ type: "removeAttachment", id: attached!.id });
+    } finally {
+      // Stopped whatever the outcome: the next cases type into this terminal.
+      const ended = nextIn(vscode.window.onDidEndTerminalShellExecution, terminal);
+      terminal.sendText("\x03", false);
+      await ended;
+    }
+  });
+
+  it("a command that names a sensitive file (cat .env) asks before its output goes: refused, Explain and @terminal send nothing", async () => {
+    const terminal = opened[0]!;
+    // DB_CONN is no name masking knows: the output would go as it is.
+    writeFileSync(join(dir, ".env"), "DB_CONN=hunter2-terminal-env\n");
+    await runIn(terminal, "sleep 1; cat .env; false");
+    assert.ok((await api.terminal.latest(terminal))!.output.includes("hunter2-terminal-env"), "the terminal showed the file");
+    const requests = server.chatRequests.length;
+    // The test host refuses the dialog, as Don't send does.
+    const outcome = await vscode.commands.executeCommand<{ kind: string; reason: string }>("wisp.explainTerminalFailure", terminal);
+    assert.equal(outcome.kind, "nothing", JSON.stringify(outcome));
+    assert.match(outcome.reason, /terminal-failure\/\.env matches wisp\.sensitiveFiles\/\.wispignore and may contain secrets/);
+    await api.chat.fromView({ type: "newChat" });
+    const item = (await api.chat.mentions("", "terminal")).find((i) => i.label === "@terminal")!;
+    await assert.rejects(api.chat.fromView({ type: "addMention", id: item.id }), /terminal-failure\/\.env matches wisp\.sensitiveFiles/);
+    assert.deepEqual(api.chat.state().chat.pending, []);
+    assert.equal(server.chatRequests.length, requests, "nothing sent");
+    assert.ok(!JSON.stringify(api.chat.state()).includes("hunter2-terminal-env"));
+    rmSync(join(dir, ".env"));
+  });
+
+  it("a git diff in the failed command's output, and in the corrected command's, leaves out a sensitive file's changes, as @git does", async () => {
+    const terminal = opened[0]!;
+    const repo = join(dir, "diffrepo");
+    mkdirSync(repo);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo });
+    git("init", "-q");
+    git("config", "user.email", "test@wisp.invalid");
+    git("config", "user.name", "Wisp Test");
+    writeFileSync(join(repo, ".env"), "DB_CONN=old\n");
+    writeFileSync(join(repo, "app.js"), "const port = 1;\n");
+    git("add", ".");
+    git("commit", "-qm", "init");
+    // DB_CONN is no name masking knows: only leaving the section out keeps it.
+    writeFileSync(join(repo, ".env"), "DB_CONN=hunter2-diff-secret\n");
+    writeFileSync(join(repo, "app.js"), "const port = 2;\n");
+    await runIn(terminal, "sleep 1; git --no-pager -C diffrepo diff --exit-code");
+    const failed = await api.terminal.latest(terminal);
+    assert.ok(failed!.exitCode === 1 && failed!.output.includes("hunter2-diff-secret"), "the terminal showed the .env's change");
+    server.queue({ text: "The diff is not empty.", toolCalls: [{ name: "run_in_terminal", arguments: { command: "git --no-pager -C diffrepo diff" } }] }, { text: "Those are the changes." });
+    const before = server.chatRequests.length;
+    await vscode.commands.executeCommand("wisp.explainTerminalFailure", terminal);
+    await asking(0);
+    await approve(0, "allow");
+    await ended();
+    const question = (server.chatRequests[before]!.messages as AgentMessage[]).findLast((m) => m.role === "user")!.content as string;
+    const result = toolResults(server.chatRequests.at(-1)!).at(-1)!;
+    for (const text of [question, result]) assert.ok(text.includes("+const port = 2;") && text.includes("[the diff of .env is left out: it matches wisp.sensitiveFiles or .wispignore"), text);
+    assert.ok(!JSON.stringify(server.chatRequests.slice(before)).includes("hunter2-diff-secret"), "the .env's change is not sent");
+    assert.ok(!JSON.stringify(api.chat.state()).includes("hunter2-diff-secret"), "nor kept in the chat");
+    rmSync(repo, { recursive: true, force: true });
   });
 
   it("a succeeded command has nothing to explain, and without shell integration the command says how to turn it on", async () => {

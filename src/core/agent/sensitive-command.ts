@@ -15,27 +15,34 @@ type IsSensitive = (relative: string) => boolean;
 
 /** The workspace files matching the sensitive-file rules that the command's words or input redirections name (run in the workspace folder). */
 export function sensitivePathsNamed(command: string, isSensitive: IsSensitive): string[] {
-  const parsed = commandUnits(command);
-  if ("error" in parsed) return [];
   const named = new Set<string>();
-  const visit = (unit: CommandUnit) => {
-    for (const word of [...unit.layers.flatMap((layer) => layer.words.slice(1)), ...(unit.inputs ?? [])]) {
-      const path = word === undefined ? undefined : workspacePath(word);
-      if (path !== undefined && isSensitive(path)) named.add(path);
-    }
-    unit.feeds.forEach(visit);
-  };
-  parsed.units.forEach(visit);
+  for (const word of pathWords(command)) {
+    const inside = relativeInside(word, { file: true });
+    if (!("error" in inside) && isSensitive(inside.path)) named.add(inside.path);
+  }
   return [...named];
 }
 
-/** A word as a workspace path: `.env`, `./config/.env`, `--file=.env`, `HEAD:.env`; undefined for what leaves the folder. */
-function workspacePath(word: string): string | undefined {
+/**
+ * What the command's words (its program's arguments, through pipes and blocks) and input
+ * redirections may name as a path, as written: `.env`, `../x/.env`, `~/.netrc`; an option's value
+ * (`--file=.env`) and git's REV:PATH (`HEAD:.env`, `:0:.env`) give their path.
+ */
+export function pathWords(command: string): string[] {
+  const parsed = commandUnits(command);
+  if ("error" in parsed) return [];
+  const words: string[] = [];
+  const visit = (unit: CommandUnit) => {
+    for (const word of [...unit.layers.flatMap((layer) => layer.words.slice(1)), ...(unit.inputs ?? [])]) if (word !== undefined) words.push(pathIn(word));
+    unit.feeds.forEach(visit);
+  };
+  parsed.units.forEach(visit);
+  return words;
+}
+
+function pathIn(word: string): string {
   const value = word.startsWith("-") ? word.slice(word.indexOf("=") + 1 || word.length) : word;
-  // git's REV:PATH (HEAD:.env, :0:.env) names a path in the repository.
-  const path = value.includes(":") && !value.includes("://") ? value.slice(value.lastIndexOf(":") + 1) : value;
-  const inside = relativeInside(path, { file: true });
-  return "error" in inside ? undefined : inside.path;
+  return value.includes(":") && !value.includes("://") ? value.slice(value.lastIndexOf(":") + 1) : value;
 }
 
 /**

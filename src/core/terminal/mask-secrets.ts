@@ -11,8 +11,13 @@ export const mask = "[masked]";
 export const keyBegin = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 export const keyEnd = /-----END [A-Z ]*PRIVATE KEY-----/;
 
-/** Names whose value is a secret: `GITHUB_TOKEN`, `db_password`, `AWS_SECRET_ACCESS_KEY`, `apiKey`. */
-const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?ID|COOKIE|DSN|_PAT(?![A-Za-z]))[A-Za-z0-9_.-]*`;
+/**
+ * Names whose value is a secret: `GITHUB_TOKEN`, `db_password`, `AWS_SECRET_ACCESS_KEY`, `apiKey`;
+ * the short forms .env files use (`DB_PASS`, `MYSQL_PWD`, `REDIS_AUTH`, .npmrc's `_auth`), with
+ * their underscore (`PWD` alone is the working folder, `pass` a test count), and `MASTER_KEY`,
+ * `ENCRYPTION_KEY`, `SIGNING_KEY`, `APP_KEY`.
+ */
+const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?ID|COOKIE|DSN|(?:MASTER|ENCRYPTION|SIGNING|APP)[_-]?KEY(?![A-Za-z])|_(?:PAT|PASS|PWD|AUTH)(?![A-Za-z]))[A-Za-z0-9_.-]*`;
 
 /** -----BEGIN … PRIVATE KEY----- through its END line (or the end of the text, when cut). */
 const keyBlock: [RegExp, string] = [new RegExp(`${keyBegin.source}[\\s\\S]*?(?:${keyEnd.source}|$)`, "g"), mask];
@@ -26,8 +31,11 @@ const tokenShapes: [RegExp, string][] = [
 
 const rules: readonly [RegExp, string][] = [
   keyBlock,
-  // NAME=value, export NAME="value", NAME: value (YAML, .env, logs), "name": "value" (JSON).
-  [new RegExp(String.raw`((?:^|[\s;{,(])["']?${sensitiveName}["']?\s*(?:=|:)\s*)("[^"\n]*"|'[^'\n]*'|[^\s"',;}]+)`, "gim"), `$1${mask}`],
+  // NAME=value, export NAME="value", NAME: value (YAML, .env, logs), "name": "value" (JSON), and
+  // after .npmrc's registry (//registry.npmjs.org/:_authToken=…).
+  [new RegExp(String.raw`((?:^|[\s;{,(:])["']?${sensitiveName}["']?\s*(?:=|:)\s*)("[^"\n]*"|'[^'\n]*'|[^\s"',;}]+)`, "gim"), `$1${mask}`],
+  // A URL's query: …?user=bob&password=…&next=/ (the value ends at the next parameter).
+  [new RegExp(String.raw`([?&]${sensitiveName}=)[^\s"'&#]+`, "gi"), `$1${mask}`],
   // --token value, --password=value, -p… is too common a flag to judge.
   [new RegExp(String.raw`(--${sensitiveName}(?:=|\s+))("[^"\n]*"|'[^'\n]*'|\S+)`, "gi"), `$1${mask}`],
   // Authorization headers: Bearer, Basic, token.

@@ -28,11 +28,14 @@ export class SecretMaskingStream {
     return this.maskLines(rest);
   }
 
-  /** The unfinished last line masked as it stands, for a view while it grows (push and end still decide what it becomes). */
-  preview(): string {
+  /**
+   * The unfinished last line masked as it stands, for a view while it grows (push and end still
+   * decide what it becomes); `line` when the growing line is held before this stream.
+   */
+  preview(line = this.pending): string {
     if (this.inKey) return "";
-    const begin = this.pending.search(keyBegin);
-    return begin < 0 ? maskSecrets(this.pending) : `${maskSecrets(this.pending.slice(0, begin))}${mask}`;
+    const begin = line.search(keyBegin);
+    return begin < 0 ? maskSecrets(line) : `${maskSecrets(line.slice(0, begin))}${mask}`;
   }
 
   /** Plain lines masked together (a `password:` and its value on the next line still meet); a key block as one [masked]. */

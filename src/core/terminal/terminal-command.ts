@@ -8,8 +8,10 @@ import { cutAt, safeStart } from "../completion/surrogates";
 
 export interface TerminalCommand {
   readonly commandLine: string;
-  /** undefined when the shell did not report it. */
+  /** undefined when the shell did not report it, or while the command runs. */
   readonly exitCode: number | undefined;
+  /** Still running (a dev server, a watch): the output is what it printed so far. */
+  readonly running?: boolean;
   /** The working folder, when the shell reports it. */
   readonly cwd: string | undefined;
   /** The output as the terminal received it (escape sequences and all). */
@@ -23,16 +25,70 @@ export interface TerminalCommand {
  */
 const escapes = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][\s\S]*?(?:\x07|\x1b\\)|\x1b[ -/]+[0-~]|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
-/** The text a user reads in the terminal: escapes removed, carriage returns resolved per line. */
+/** The cursor moves that redraw lines (spinners, multi-line progress): up, down, to column n, erase in line or below. */
+const redraw = /\x1b\[(\d*)([ABEFGJK])/g;
+
+/**
+ * The text a user reads in the terminal: escapes removed, redrawn lines as they were last drawn.
+ * A progress bar rewrites its line after \r, or after a move to the first column (ESC[G, which
+ * readline's cursorTo writes); spinners and multi-line progress (ora, listr, log-update, docker)
+ * move up and erase the lines they drew (ESC[1A, ESC[2K): the last write is what shows.
+ */
 export function plainText(output: string): string {
-  const text = output.replace(escapes, "").replace(/\r\n/g, "\n");
-  // A progress bar rewrites its line after \r: the last write is what shows. A \r just before the
-  // line's end writes nothing: a program's own \r\n reaches the terminal as \r\r\n (the tty adds one).
-  return text
-    .split("\n")
-    .map((line) => line.replace(/\r+$/, ""))
-    .map((line) => line.slice(line.lastIndexOf("\r") + 1))
-    .join("\n");
+  const lines = [""];
+  let row = 0;
+  // The cursor went back to the line's start (or onto a line drawn before): the next write replaces the line.
+  let fresh = false;
+  const moveTo = (to: number) => {
+    row = Math.max(0, to);
+    while (lines.length <= row) lines.push("");
+    fresh = true;
+  };
+  const write = (text: string) => {
+    for (const [i, part] of text.split("\n").entries()) {
+      if (i > 0) {
+        // A line break leaves the line as it is, a \r just before it too: a program's own \r\n reaches the terminal as \r\r\n (the tty adds one).
+        moveTo(row + 1);
+      }
+      for (const [j, piece] of part.split("\r").entries()) {
+        if (j > 0) fresh = true;
+        if (piece === "") continue;
+        lines[row] = fresh ? piece : lines[row] + piece;
+        fresh = false;
+      }
+    }
+  };
+  let at = 0;
+  for (const move of output.matchAll(redraw)) {
+    write(output.slice(at, move.index).replace(escapes, ""));
+    at = move.index + move[0].length;
+    const n = Math.max(1, Number(move[1] || 1));
+    const param = Number(move[1] || 0);
+    switch (move[2]) {
+      case "A":
+      case "F":
+        moveTo(row - n);
+        break;
+      case "B":
+      case "E":
+        moveTo(row + n);
+        break;
+      case "G":
+        if (n === 1) fresh = true;
+        break;
+      case "K":
+        if (param === 2 || (param === 0 && fresh)) lines[row] = "";
+        break;
+      case "J":
+        if (param === 0) {
+          lines.length = row + 1;
+          if (fresh) lines[row] = "";
+        }
+        break;
+    }
+  }
+  write(output.slice(at).replace(escapes, ""));
+  return lines.join("\n");
 }
 
 /**
@@ -49,19 +105,19 @@ export function outputTail(output: string, maxLines: number, maxChars: number, c
   return left > 0 ? `[… ${left} earlier line${left === 1 ? "" : "s"} left out]\n${text}` : text;
 }
 
-/** What the chat attaches for a command: masked, the output's tail only. */
-export function terminalAttachmentText(command: TerminalCommand, maxLines: number, maxChars: number): string {
-  const how = command.exitCode === undefined ? "exit code not reported" : `exit code ${command.exitCode}`;
+/** What the chat attaches for a command: masked, the output's tail only; `hide` leaves out what must not go (a sensitive file's diff), before masking. */
+export function terminalAttachmentText(command: TerminalCommand, maxLines: number, maxChars: number, hide: (output: string) => string = (output) => output): string {
+  const how = command.running ? "still running" : command.exitCode === undefined ? "exit code not reported" : `exit code ${command.exitCode}`;
   const where = command.cwd ? `, in ${command.cwd}` : "";
   // Masked before the tail is cut: a key block whose BEGIN line, or a password whose name, is cut off would no longer look like one.
-  const output = outputTail(command.output, maxLines, maxChars, maskSecrets);
+  const output = outputTail(command.output, maxLines, maxChars, (text) => maskSecrets(hide(text)));
   return maskSecrets(`$ ${command.commandLine}\n(${how}${where})\n${output === "" ? "(the terminal reported no output)" : output}`);
 }
 
 /** The chip's and the model's heading for the attachment. */
 export function terminalLabel(command: TerminalCommand): string {
   const line = command.commandLine.length > 60 ? `${cutAt(command.commandLine, 59)}…` : command.commandLine;
-  const how = command.exitCode === undefined ? "" : command.exitCode === 0 ? ", exit 0" : `, failed with exit code ${command.exitCode}`;
+  const how = command.running ? ", still running" : command.exitCode === undefined ? "" : command.exitCode === 0 ? ", exit 0" : `, failed with exit code ${command.exitCode}`;
   return `Terminal "${command.terminalName}": ${maskSecrets(line)}${how}`;
 }
 

@@ -4,7 +4,7 @@ import type { StepReporter } from "../../core/agent/agent-session";
 import { decideCommand, defaultDenyRules, type CommandDecision } from "../../core/agent/command-policy";
 import { sensitivePathsNamed, withoutSensitiveDiffs } from "../../core/agent/sensitive-command";
 import type { Approvals } from "./approvals";
-import { runCommand } from "./command-runner";
+import { howItEnded, runCommand } from "./command-runner";
 
 export interface CommandToolDeps {
   readonly cwd: string;
@@ -58,7 +58,7 @@ export async function runInTerminal(deps: CommandToolDeps, args: { command: stri
     onOutput: (output) => step.update({ output: withoutSensitiveDiffs(output, hidden) }),
   });
   const output = withoutSensitiveDiffs(result.output, hidden);
-  const how = result.stopped ? "stopped by the user" : result.timedOut ? `stopped after ${Math.round(deps.timeoutMs / 1000)} s (the time limit)` : `exit code ${result.exitCode}`;
+  const how = howItEnded(result, deps.timeoutMs);
   step.update({ status: result.stopped ? "stopped" : result.exitCode === 0 ? "done" : "failed", exitCode: result.exitCode, output });
   return { content: `${how}\n${output === "" ? "(no output)" : output}` };
 }

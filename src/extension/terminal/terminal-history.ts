@@ -59,6 +59,13 @@ export class TerminalHistory implements vscode.Disposable {
     return this.started.get(terminal)?.commandLine.value;
   }
 
+  /** The command `terminal` runs now, with what it has printed so far; undefined when none runs. */
+  runningCommand(terminal: vscode.Terminal): FinishedCommand | undefined {
+    const execution = this.started.get(terminal);
+    if (execution === undefined) return undefined;
+    return { terminal, terminalName: terminal.name, commandLine: execution.commandLine.value, exitCode: undefined, running: true, cwd: execution.cwd?.fsPath, output: this.outputs.get(execution)?.text ?? "" };
+  }
+
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }

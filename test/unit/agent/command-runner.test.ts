@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { execSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCommand } from "../../../src/extension/agent/command-runner";
+import { howItEnded, runCommand } from "../../../src/extension/agent/command-runner";
 
 describe("a command's output, masked before its middle is cut", () => {
   let dir: string;
@@ -95,5 +96,98 @@ setTimeout(() => process.stderr.write(Buffer.concat([t2, b(" done\\n")])), 800);
     const result = await runCommand({ command: `"${process.execPath}" split.js`, cwd: dir, timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: (text) => streamed.push(text) });
     assert.equal(result.output, "café ✓ passed\n✓ done\n");
     for (const text of streamed) assert.ok(!text.includes("\ufffd"), JSON.stringify(text));
+  });
+});
+
+describe("a command that a signal ends (a crash, the out-of-memory killer)", () => {
+  let shell: string | undefined;
+  // bash (and zsh, macOS's login shell) run a lone command in their own process, so the signal ends the shell itself.
+  before(() => {
+    shell = process.env.SHELL;
+    process.env.SHELL = "/bin/bash";
+  });
+  after(() => {
+    if (shell === undefined) delete process.env.SHELL;
+    else process.env.SHELL = shell;
+  });
+
+  for (const [signal, code] of [["SIGSEGV", 139], ["SIGKILL", 137]] as const) {
+    it(`tells the model it was killed by ${signal}, with the exit code a shell reports (${code}), not "exit code null"`, async () => {
+      const result = await runCommand({ command: `"${process.execPath}" -e "process.kill(process.pid, '${signal}')"`, cwd: tmpdir(), timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: () => undefined });
+      assert.equal(result.exitCode, code);
+      assert.equal(howItEnded(result, 20_000), `exit code ${code} (killed by ${signal})`);
+    });
+  }
+
+  it("a command that Stop ended is still told as stopped by the user", async () => {
+    const stop = new AbortController();
+    const running = runCommand({ command: "sleep 30", cwd: tmpdir(), timeoutMs: 20_000, maxOutputChars: 1_000, signal: stop.signal, onOutput: () => undefined });
+    stop.abort();
+    const result = await running;
+    assert.equal(result.exitCode, null);
+    assert.equal(howItEnded(result, 20_000), "stopped by the user");
+  });
+});
+
+describe("a command that opens an editor (git commit without -m)", () => {
+  let dir: string;
+  const saved: Record<string, string | undefined> = {};
+  const names = ["GIT_EDITOR", "EDITOR", "VISUAL"] as const;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "wisp-runner-"));
+    // The user's editor: one that waits for someone at a terminal, as vim does with none (sleep stands in for it; git appends the file, which # leaves out).
+    for (const name of names) saved[name] = process.env[name];
+    process.env.GIT_EDITOR = "sleep 60 #";
+    process.env.EDITOR = "sleep 60 #";
+    const git = (args: string) => execSync(`git ${args}`, { cwd: dir });
+    git("init -q");
+    git("config user.email wisp@example.com");
+    git("config user.name Wisp");
+    writeFileSync(join(dir, "a.txt"), "a\n");
+    git("add a.txt");
+  });
+  after(() => {
+    for (const name of names) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("fails at once saying how to give the message, instead of waiting for the time limit", async function () {
+    this.timeout(30_000);
+    const started = Date.now();
+    const result = await runCommand({ command: "git commit", cwd: dir, timeoutMs: 15_000, maxOutputChars: 2_000, signal: new AbortController().signal, onOutput: () => undefined });
+    assert.equal(result.timedOut, false, `still waiting after ${Date.now() - started} ms: ${result.output}`);
+    assert.notEqual(result.exitCode, 0);
+    assert.match(result.output, /No editor can open: this command runs without a terminal\. Give the text on the command line instead \(git commit -m MESSAGE/);
+    assert.equal(execSync("git rev-list --all --count", { cwd: dir, encoding: "utf8" }).trim(), "0", "nothing committed");
+  });
+});
+
+describe("a command's progress meter and colours (curl -o, ffmpeg, rsync --progress, a forced colour)", () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "wisp-runner-"));
+    // 400 frames after \r, as curl's meter writes one a second, in reads of their own; coloured error at the end.
+    writeFileSync(
+      join(dir, "download.js"),
+      `process.stdout.write("fetching model.bin from the mirror\\n");
+let i = 0;
+const frame = () => {
+  process.stderr.write("\\r" + String(Math.round(i / 4)).padStart(3) + "% " + "#".repeat(Math.round(i / 8)).padEnd(50) + " 9.9M/s");
+  if (++i <= 400) setImmediate(frame);
+  else process.stderr.write("\\n\\x1b[31merror:\\x1b[0m checksum mismatch\\n");
+};
+frame();`,
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("gives the model and the card what a terminal shows: the meter's last frame, the lines before it, no escape codes", async () => {
+    const streamed: string[] = [];
+    const result = await runCommand({ command: `"${process.execPath}" download.js`, cwd: dir, timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: (text) => streamed.push(text) });
+    assert.equal(result.output, `fetching model.bin from the mirror\n100% ${"#".repeat(50)} 9.9M/s\nerror: checksum mismatch\n`);
+    for (const text of streamed) assert.ok(!text.includes("\r") && !text.includes("\x1b"), JSON.stringify(text));
   });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sensitivePathsNamed, withoutSensitiveDiffs } from "../../../src/core/agent/sensitive-command";
+import { pathWords, sensitivePathsNamed, withoutSensitiveDiffs } from "../../../src/core/agent/sensitive-command";
 
 // As the default rules have it: .env files and keys, anywhere.
 const isSensitive = (path: string) => /(^|\/)\.env(\.[^/]*)?$|\.pem$/.test(path);
@@ -53,5 +53,12 @@ describe("the sensitive-file rules for the agent's commands", () => {
     assert.ok(shown.startsWith("commit 1a2b3c"));
     assert.match(shown, /^\[the diff of \.env is left out: it matches wisp\.sensitiveFiles or \.wispignore and may hold secrets\]$/m);
     assert.equal(withoutSensitiveDiffs("nothing to see\n", isSensitive), "nothing to see\n");
+  });
+});
+
+describe("the paths a terminal's command line names (Explain Terminal Failure and @terminal ask before sending a sensitive one's output)", () => {
+  it("gives the words as written, outside the workspace too, an option's value and git's REV:PATH as their path", () => {
+    const words = pathWords("source .env && docker compose --env-file=config/.env up; cat ~/.netrc ../shop/.env | grep -i key < notes.txt; git show HEAD:.npmrc");
+    for (const path of [".env", "config/.env", "~/.netrc", "../shop/.env", "notes.txt", ".npmrc"]) assert.ok(words.includes(path), `${path} in ${JSON.stringify(words)}`);
   });
 });

@@ -21,6 +21,13 @@ describe("masking secrets in terminal text", () => {
     ["curl -u admin:hunter2 https://x", "curl -u admin:[masked] https://x"],
     ["curl --user=admin:hunter2 https://x", "curl --user=admin:[masked] https://x"],
     ["pull with hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ok", "pull with [masked] ok"],
+    // The short names of .env files, cat .env or env printed them as they were.
+    ["DB_PASS=hunter2\nMYSQL_PWD=hunter2\nREDIS_AUTH=hunter2\nRAILS_MASTER_KEY=abcd1234\nAPP_KEY=base64:abcd1234", "DB_PASS=[masked]\nMYSQL_PWD=[masked]\nREDIS_AUTH=[masked]\nRAILS_MASTER_KEY=[masked]\nAPP_KEY=[masked]"],
+    // .npmrc: a registry's token (a UUID, npm's older tokens) or password after the registry's URL.
+    ["//registry.npmjs.org/:_authToken=1c2e3f40-aaaa-bbbb-cccc-1234567890ab", "//registry.npmjs.org/:_authToken=[masked]"],
+    ["//npm.corp.example/api/npm/:_password=aHVudGVyMg==", "//npm.corp.example/api/npm/:_password=[masked]"],
+    // A URL's query after &, up to the next parameter.
+    ["GET /login?user=bob&password=hunter2&next=/cart HTTP/1.1", "GET /login?user=bob&password=[masked]&next=/cart HTTP/1.1"],
     ["-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----\nnext", "[masked]\nnext"],
   ];
   for (const [input, expected] of cases) {
@@ -28,7 +35,7 @@ describe("masking secrets in terminal text", () => {
   }
 
   it("leaves ordinary output alone", () => {
-    const text = "npm ERR! Missing script: \"tset\"\nAuthor: Wisp Test <test@wisp.invalid>\nPATH=/usr/bin\nMY_PATH=/opt\nPATTERN=x\nuv run -u 3\nssh -o User=git host\n  at Object.<anonymous> (/work/cart.test.js:3:8)\nexit code 1";
+    const text = "npm ERR! Missing script: \"tset\"\nAuthor: Wisp Test <test@wisp.invalid>\nPATH=/usr/bin\nMY_PATH=/opt\nPATTERN=x\nPWD=/work/cart\nOLDPWD=/work\npass: 12\nTests_passed: 12\nBYPASS=1\nuv run -u 3\nssh -o User=git host\n  at Object.<anonymous> (/work/cart.test.js:3:8)\nexit code 1";
     assert.equal(maskSecrets(text), text);
   });
 });

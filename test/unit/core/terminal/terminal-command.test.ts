@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { withoutSensitiveDiffs } from "../../../../src/core/agent/sensitive-command";
 import { outputTail, plainText, terminalAttachmentText, terminalFixPrompt, terminalLabel } from "../../../../src/core/terminal/terminal-command";
 import { wellFormed } from "../../../harness/well-formed";
 
@@ -16,6 +17,17 @@ describe("a terminal command as the chat sends it", () => {
     assert.equal(plainText("10%\r100%\r\r\ndone\r"), "100%\ndone");
   });
 
+  it("shows a spinner's or a multi-line progress's last drawing, not every frame (ora, listr, log-update, readline's cursorTo, docker)", () => {
+    // log-update erases the lines it drew (ESC[2K, ESC[1A each) and goes to the first column (ESC[G) before each frame.
+    const erase = (lines: number) => `${"\x1b[2K\x1b[1A".repeat(lines - 1)}\x1b[2K\x1b[G`;
+    const frames = ["⠋", "⠙", "⠹"].map((spinner, i) => `${erase(i === 0 ? 1 : 3)}${spinner} Installing\n  fetching react\n`).join("");
+    assert.equal(plainText(`$ npm ci\n${frames}${erase(3)}✖ Install failed\nnpm ERR! code ENOTFOUND\n`).trimEnd(), "$ npm ci\n✖ Install failed\nnpm ERR! code ENOTFOUND");
+    assert.equal(plainText("10%\x1b[1G50%\x1b[G100%\nerror: disk full\n"), "100%\nerror: disk full\n");
+    // Layers redrawn in place: up three lines, each rewritten and erased to its end.
+    const layers = (state: string) => ["a1", "b2", "c3"].map((id) => `${id}: ${state}\x1b[K\n`).join("");
+    assert.equal(plainText(`${layers("Waiting")}\x1b[3A${layers("Downloading")}\x1b[3A${layers("Pull complete")}`), "a1: Pull complete\nb2: Pull complete\nc3: Pull complete\n");
+  });
+
   it("keeps the last lines within the limits, saying what was left out", () => {
     const output = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
     assert.equal(outputTail(output, 3, 1000), "[… 97 earlier lines left out]\nline 97\nline 98\nline 99");
@@ -28,6 +40,19 @@ describe("a terminal command as the chat sends it", () => {
     assert.equal(terminalAttachmentText(command, 50, 4000), "$ API_TOKEN=[masked] ./deploy.sh\n(exit code 2, in /work/app)\ndeploying\npassword: [masked]\nfailed");
     assert.equal(terminalLabel(command), 'Terminal "bash": API_TOKEN=[masked] ./deploy.sh, failed with exit code 2');
     assert.equal(terminalAttachmentText({ ...command, output: "", exitCode: undefined, cwd: undefined }, 5, 100), "$ API_TOKEN=[masked] ./deploy.sh\n(exit code not reported)\n(the terminal reported no output)");
+  });
+
+  it("says a command that still runs (a dev server) is running, with its output so far, not that its exit code was not reported", () => {
+    const command = { commandLine: "npm run dev", exitCode: undefined, running: true, cwd: "/work/app", output: "listening on :3000\nGET /cart 500: TypeError: cart is undefined\n", terminalName: "bash" };
+    assert.equal(terminalAttachmentText(command, 50, 4000), "$ npm run dev\n(still running, in /work/app)\nlistening on :3000\nGET /cart 500: TypeError: cart is undefined");
+    assert.equal(terminalLabel(command), 'Terminal "bash": npm run dev, still running');
+  });
+
+  it("leaves out a sensitive file's changes from a git diff in colour the terminal showed, naming it, before the tail is cut", () => {
+    const diff = (path: string, from: string, to: string) => `\x1b[1mdiff --git a/${path} b/${path}\x1b[m\n\x1b[1m--- a/${path}\x1b[m\n\x1b[1m+++ b/${path}\x1b[m\n\x1b[36m@@ -1 +1 @@\x1b[m\n\x1b[31m-${from}\x1b[m\n\x1b[32m+${to}\x1b[m\n`;
+    const command = { commandLine: "git diff --exit-code", exitCode: 1, cwd: "/work/app", output: diff(".env", "DB_CONN=old", "DB_CONN=hunter2") + diff("app.js", "const port = 1;", "const port = 2;"), terminalName: "bash" };
+    const sent = terminalAttachmentText(command, 50, 4000, (output) => withoutSensitiveDiffs(output, (path) => path === ".env"));
+    assert.ok(!sent.includes("hunter2") && sent.includes("+const port = 2;") && sent.includes("[the diff of .env is left out: it matches wisp.sensitiveFiles or .wispignore"), sent);
   });
 
   it("masks a secret whose start the tail leaves out: a private key's body, a long line's password", () => {
