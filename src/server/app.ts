@@ -11,6 +11,7 @@ import { ApiError, handleError, sendError, StoreUnavailableError } from "./error
 import { HostCheck } from "./host-check";
 import { addJsonBodyParser } from "./json-body-parser";
 import { RouteMethods } from "./route-methods";
+import { unsupportedEndpointMessage } from "./unsupported-endpoints";
 import { ensureDefaultModels } from "./engines/default-models";
 import { ServerMetrics } from "./metrics/server-metrics";
 import { ModelRegistry } from "./models/registry";
@@ -161,7 +162,10 @@ async function buildOnStore(
   app.addHook("onRoute", routeMethods.record);
   app.setNotFoundHandler((request, reply) => {
     const allowed = routeMethods.allowed(request.url);
-    if (allowed.length === 0) return sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "invalid_request_error", null, "unknown_route"));
+    if (allowed.length === 0) {
+      const message = unsupportedEndpointMessage(request.method, request.url.split("?")[0]!) ?? `no route ${request.method} ${request.url}`;
+      return sendError(reply, new ApiError(404, message, "invalid_request_error", null, "unknown_route"));
+    }
     reply.header("allow", allowed.join(", "));
     return sendError(reply, new ApiError(405, `${request.method} is not allowed on ${request.url.split("?")[0]}: use ${allowed.join(" or ")}`, "invalid_request_error", null, "method_not_allowed"));
   });

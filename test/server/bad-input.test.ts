@@ -101,6 +101,10 @@ const cases: Case[] = [
   { name: "guided_json the grammar cannot follow", path: CHAT, body: chat({ guided_json: { const: { a: 1 } } }), status: 400, type: "invalid_request_error", param: "guided_json", message: /unsupported JSON schema/ },
   { name: "body over the size limit", path: COMPLETIONS, body: completion({ prompt: "x".repeat(5 * 1024 * 1024) }), status: 413, type: "invalid_request_error", param: null },
   { name: "unknown route", path: "/v1/engines", body: {}, status: 404, type: "invalid_request_error", param: null },
+  { name: "embeddings (LangChain's, Continue's) say the server does not have them and what it serves", path: "/v1/embeddings", body: { model: TEXT_MODEL, input: "hi" }, status: 404, type: "invalid_request_error", param: null, message: /^POST \/v1\/embeddings: this server does not implement OpenAI's embeddings API\. It serves GET \/v1\/models, POST \/v1\/completions, POST \/v1\/chat\/completions and POST \/v1\/images\/generations$/, code: "unknown_route" },
+  { name: "the Responses API says to use Chat Completions", path: "/v1/responses", body: { model: TEXT_MODEL, input: "hi" }, status: 404, type: "invalid_request_error", param: null, message: /does not implement OpenAI's Responses API: set the client to the Chat Completions API \(POST \/v1\/chat\/completions\)/ },
+  { name: "audio transcriptions say the server has no audio API", path: "/v1/audio/transcriptions", body: {}, status: 404, type: "invalid_request_error", param: null, message: /does not implement OpenAI's audio API/ },
+  { name: "moderations say the server has none", path: "/v1/moderations", body: { input: "hi" }, status: 404, type: "invalid_request_error", param: null, message: /does not implement OpenAI's moderations API/ },
 ];
 
 describe("bad input gets an OpenAI-shaped error naming the offending param", function () {
