@@ -12,6 +12,7 @@ import { HostCheck } from "./host-check";
 import { addJsonBodyParser } from "./json-body-parser";
 import { RouteMethods } from "./route-methods";
 import { unsupportedEndpointMessage } from "./unsupported-endpoints";
+import { apiUrl } from "./api-url";
 import { ensureDefaultModels } from "./engines/default-models";
 import { ServerMetrics } from "./metrics/server-metrics";
 import { ModelRegistry } from "./models/registry";
@@ -151,6 +152,7 @@ async function buildOnStore(
     // Each request's id is unique across replicas (its usage record is stored under it, once);
     // a client's own x-request-id is not trusted for that.
     genReqId: () => randomUUID(),
+    rewriteUrl: (request) => apiUrl(request.url ?? "/"),
     requestIdHeader: false,
   });
   // JSON sent as text/plain (fetch's type for a string body) is refused as any other type is (415,

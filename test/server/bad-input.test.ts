@@ -146,6 +146,21 @@ describe("bad input gets an OpenAI-shaped error naming the offending param", fun
     }
   });
 
+  it("a base URL with a slash too many (//v1, /v1//chat) or a path ending in / still reaches the route", async () => {
+    for (const url of ["//v1/models", "/v1/models/", `/v1/models/${TEXT_MODEL}/`]) {
+      const response = await server.fetch(url);
+      assert.equal(response.status, 200, `${url}: ${await response.text()}`);
+    }
+    for (const url of ["//v1/chat/completions", "/v1//chat/completions", "/v1/chat/completions/", "/v1/chat/completions/?x=1"]) {
+      const response = await server.fetch(url, { json: chat({}) });
+      const answer = (await response.json()) as { object?: string; error?: { message: string } };
+      assert.equal(response.status, 200, `${url}: ${answer.error?.message}`);
+      assert.equal(answer.object, "chat.completion");
+    }
+    const unknown = await server.fetch("//v1/nothing/");
+    assert.equal(unknown.status, 404);
+  });
+
   it("ignores unknown fields without harm, and still serves after all of the above", async () => {
     const response = await server.fetch(CHAT, { json: chat({ tools_choice_future: { x: 1 }, best_of: 3, user: "u1" }) });
     assert.equal(response.status, 200);
