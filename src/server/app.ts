@@ -13,6 +13,7 @@ import { addJsonBodyParser } from "./json-body-parser";
 import { RouteMethods } from "./route-methods";
 import { unsupportedEndpointMessage } from "./unsupported-endpoints";
 import { apiUrl } from "./api-url";
+import { decodedBody } from "./body-encoding";
 import { ensureDefaultModels } from "./engines/default-models";
 import { ServerMetrics } from "./metrics/server-metrics";
 import { ModelRegistry } from "./models/registry";
@@ -159,6 +160,7 @@ async function buildOnStore(
   // "send JSON"), not read as a string and refused as "body must be object".
   app.removeContentTypeParser("text/plain");
   addJsonBodyParser(app);
+  app.addHook("preParsing", async (request, _reply, payload) => decodedBody(request.raw, payload));
   app.setErrorHandler((error, request, reply) => handleError(error, request, reply, (reason) => log(`${request.method} ${redactUrl(request.url)} failed: ${reason}`)));
   const routeMethods = new RouteMethods();
   app.addHook("onRoute", routeMethods.record);

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
 import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
@@ -144,6 +146,39 @@ describe("bad input gets an OpenAI-shaped error naming the offending param", fun
       assert.equal(error.message, `${method} is not allowed on ${url.split("?")[0]}: use ${allow}`);
       assert.equal(error.code, "method_not_allowed");
     }
+  });
+
+  it("reads a JSON body sent compressed (Content-Encoding gzip, deflate, br), within the body limit once decompressed", async () => {
+    const json = Buffer.from(JSON.stringify(chat({})));
+    const post = (body: Buffer, encoding: string, url = CHAT) =>
+      fetch(`${server.origin}${url}`, { method: "POST", body: new Uint8Array(body), headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", "content-encoding": encoding } });
+    for (const [encoding, body] of [["gzip", gzipSync(json)], ["deflate", deflateSync(json)], ["br", brotliCompressSync(json)]] as const) {
+      const response = await post(body, encoding);
+      const answer = (await response.json()) as { choices?: unknown[]; error?: { message: string } };
+      assert.equal(response.status, 200, `${encoding}: ${answer.error?.message}`);
+      assert.equal(answer.choices?.length, 1);
+    }
+    const errorOf = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: { message: string; code: string } }).error });
+    const broken = await errorOf(await post(Buffer.from("not gzip at all"), "gzip"));
+    assert.equal(broken.status, 400);
+    assert.match(broken.message, /^the body is not valid gzip/);
+    const unknown = await errorOf(await post(gzipSync(json), "zstd"));
+    assert.equal(unknown.status, 415);
+    assert.match(unknown.message, /^Content-Encoding 'zstd' is not supported/);
+    // 6 MiB of JSON in about 6 KB of gzip: the 4 MiB limit holds for what it expands to.
+    const bomb = await errorOf(await post(gzipSync(Buffer.from(JSON.stringify(completion({ prompt: "a".repeat(6 * 1024 * 1024) })))), "gzip", COMPLETIONS));
+    assert.equal(bomb.status, 413);
+    // A compressed upload over the limit as sent gets its 413 once it has been read, not at the
+    // request timeout (30 s) with the upload held paused behind its decompressor.
+    const incompressible = gzipSync(Buffer.from(JSON.stringify(completion({ prompt: randomBytes(6 * 1024 * 1024).toString("base64") }))), { level: 1 });
+    assert.ok(incompressible.length > 4 * 1024 * 1024);
+    const large = await fetch(`${server.origin}${COMPLETIONS}`, {
+      method: "POST",
+      body: new Uint8Array(incompressible),
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", "content-encoding": "gzip" },
+      signal: AbortSignal.timeout(15_000),
+    });
+    assert.equal(large.status, 413);
   });
 
   it("a base URL with a slash too many (//v1, /v1//chat) or a path ending in / still reaches the route", async () => {
