@@ -11,3 +11,15 @@ export function apiUrl(url: string): string {
   if (tidy !== "/v1" && !tidy.startsWith("/v1/")) return url;
   return queryAt === -1 ? tidy : tidy + url.slice(queryAt);
 }
+
+/**
+ * What a 404 says of a path that is one of the API's without its /v1 (POST /chat/completions from
+ * a client whose base URL is http://host:8765, as llama.cpp's server takes it), or undefined.
+ * `served` gives the methods a path is served with.
+ */
+export function missingPrefixMessage(method: string, path: string, served: (path: string) => readonly string[]): string | undefined {
+  if (path === "/" || path.startsWith("/v1/")) return undefined;
+  const methods = served(`/v1${path}`);
+  if (methods.length === 0) return undefined;
+  return `no route ${method} ${path}: the API is under /v1 (${methods.join(" or ")} /v1${path}): end the client's base URL with /v1`;
+}

@@ -12,7 +12,7 @@ import { HostCheck } from "./host-check";
 import { addJsonBodyParser } from "./json-body-parser";
 import { RouteMethods } from "./route-methods";
 import { unsupportedEndpointMessage } from "./unsupported-endpoints";
-import { apiUrl } from "./api-url";
+import { apiUrl, missingPrefixMessage } from "./api-url";
 import { decodedBody } from "./body-encoding";
 import { ensureDefaultModels } from "./engines/default-models";
 import { ServerMetrics } from "./metrics/server-metrics";
@@ -167,7 +167,9 @@ async function buildOnStore(
   app.setNotFoundHandler((request, reply) => {
     const allowed = routeMethods.allowed(request.url);
     if (allowed.length === 0) {
-      const message = unsupportedEndpointMessage(request.method, request.url.split("?")[0]!) ?? `no route ${request.method} ${request.url}`;
+      const path = request.url.split("?")[0]!;
+      const message =
+        unsupportedEndpointMessage(request.method, path) ?? missingPrefixMessage(request.method, path, (p) => routeMethods.allowed(p)) ?? `no route ${request.method} ${request.url}`;
       return sendError(reply, new ApiError(404, message, "invalid_request_error", null, "unknown_route"));
     }
     reply.header("allow", allowed.join(", "));
