@@ -194,7 +194,14 @@ async function buildOnStore(
       metrics.requestEnded(request, reply.raw.headersSent ? reply.raw.statusCode : 499, reply.elapsedTime);
     });
   });
-  // Before any route, keyed or not (after the one above, so that refusals are counted too).
+  app.addHook("onRequest", async (request, reply) => {
+    // Every answer, a 404 or 405 of a path the server lacks too. Set on the raw response, so streams
+    // that write their own headers carry it. x-request-id is OpenAI's name: the openai SDK shows it
+    // as `request_id` (on errors too).
+    reply.raw.setHeader("x-wisp-request-id", request.id);
+    reply.raw.setHeader("x-request-id", request.id);
+  });
+  // Before any route, keyed or not (after the ones above, so that refusals are counted too).
   const hosts = new HostCheck(config, log);
   app.addHook("onRequest", hosts.hook);
   if (accessLog) {
@@ -209,12 +216,6 @@ async function buildOnStore(
   }
 
   await app.register(async (api) => {
-    api.addHook("onRequest", async (request, reply) => {
-      // Set on the raw response, so streams that write their own headers carry it too. x-request-id
-      // is OpenAI's name: the openai SDK shows it as `request_id` (on errors too).
-      reply.raw.setHeader("x-wisp-request-id", request.id);
-      reply.raw.setHeader("x-request-id", request.id);
-    });
     api.addHook("onRequest", deps.authenticate);
     api.addHook("onRequest", usage.begin);
     api.addHook("onRequest", async (request) => {
