@@ -11,6 +11,9 @@ import { ApiError, handleError, sendError, StoreUnavailableError } from "./error
 import { HostCheck } from "./host-check";
 import { addJsonBodyParser } from "./json-body-parser";
 import { RouteMethods } from "./route-methods";
+import { unsupportedEndpointMessage } from "./unsupported-endpoints";
+import { apiUrl, missingPrefixMessage } from "./api-url";
+import { decodedBody } from "./body-encoding";
 import { ensureDefaultModels } from "./engines/default-models";
 import { ServerMetrics } from "./metrics/server-metrics";
 import { ModelRegistry } from "./models/registry";
@@ -150,18 +153,25 @@ async function buildOnStore(
     // Each request's id is unique across replicas (its usage record is stored under it, once);
     // a client's own x-request-id is not trusted for that.
     genReqId: () => randomUUID(),
+    rewriteUrl: (request) => apiUrl(request.url ?? "/"),
     requestIdHeader: false,
   });
   // JSON sent as text/plain (fetch's type for a string body) is refused as any other type is (415,
   // "send JSON"), not read as a string and refused as "body must be object".
   app.removeContentTypeParser("text/plain");
   addJsonBodyParser(app);
+  app.addHook("preParsing", async (request, _reply, payload) => decodedBody(request.raw, payload));
   app.setErrorHandler((error, request, reply) => handleError(error, request, reply, (reason) => log(`${request.method} ${redactUrl(request.url)} failed: ${reason}`)));
   const routeMethods = new RouteMethods();
   app.addHook("onRoute", routeMethods.record);
   app.setNotFoundHandler((request, reply) => {
     const allowed = routeMethods.allowed(request.url);
-    if (allowed.length === 0) return sendError(reply, new ApiError(404, `no route ${request.method} ${request.url}`, "invalid_request_error", null, "unknown_route"));
+    if (allowed.length === 0) {
+      const path = request.url.split("?")[0]!;
+      const message =
+        unsupportedEndpointMessage(request.method, path) ?? missingPrefixMessage(request.method, path, (p) => routeMethods.allowed(p)) ?? `no route ${request.method} ${request.url}`;
+      return sendError(reply, new ApiError(404, message, "invalid_request_error", null, "unknown_route"));
+    }
     reply.header("allow", allowed.join(", "));
     return sendError(reply, new ApiError(405, `${request.method} is not allowed on ${request.url.split("?")[0]}: use ${allowed.join(" or ")}`, "invalid_request_error", null, "method_not_allowed"));
   });
@@ -184,7 +194,14 @@ async function buildOnStore(
       metrics.requestEnded(request, reply.raw.headersSent ? reply.raw.statusCode : 499, reply.elapsedTime);
     });
   });
-  // Before any route, keyed or not (after the one above, so that refusals are counted too).
+  app.addHook("onRequest", async (request, reply) => {
+    // Every answer, a 404 or 405 of a path the server lacks too. Set on the raw response, so streams
+    // that write their own headers carry it. x-request-id is OpenAI's name: the openai SDK shows it
+    // as `request_id` (on errors too).
+    reply.raw.setHeader("x-wisp-request-id", request.id);
+    reply.raw.setHeader("x-request-id", request.id);
+  });
+  // Before any route, keyed or not (after the ones above, so that refusals are counted too).
   const hosts = new HostCheck(config, log);
   app.addHook("onRequest", hosts.hook);
   if (accessLog) {
@@ -199,12 +216,6 @@ async function buildOnStore(
   }
 
   await app.register(async (api) => {
-    api.addHook("onRequest", async (request, reply) => {
-      // Set on the raw response, so streams that write their own headers carry it too. x-request-id
-      // is OpenAI's name: the openai SDK shows it as `request_id` (on errors too).
-      reply.raw.setHeader("x-wisp-request-id", request.id);
-      reply.raw.setHeader("x-request-id", request.id);
-    });
     api.addHook("onRequest", deps.authenticate);
     api.addHook("onRequest", usage.begin);
     api.addHook("onRequest", async (request) => {

@@ -29,6 +29,9 @@ export function drainBody(raw: IncomingMessage, limits: DrainLimits): Promise<bo
     const onClose = () => finish(raw.complete);
     const timer = setTimeout(() => finish(false), limits.maxMs);
     raw.on("data", onData).on("end", onEnd).on("error", onFail).on("close", onClose);
+    // A compressed body is piped into its decompressor, which nothing reads any more: left piped,
+    // its backpressure would pause the request again and hold the answer to the timeout.
+    raw.unpipe();
     raw.resume();
   });
 }

@@ -58,7 +58,10 @@ const describe = (issue: ValidationIssue): string => {
 
 /** "messages[0].role must be one of: system, user" rather than ajv's bare wording. */
 function validationMessage(issues: ValidationIssue[]): string {
-  const first = issues[0]!;
+  // The deepest issue is the branch the value meant: stop [""] is a list whose item is empty,
+  // not "stop must be string" (the first alternative's complaint).
+  const depth = (issue: ValidationIssue) => issue.instancePath.split("/").length;
+  const first = issues.reduce((deepest, issue) => (depth(issue) > depth(deepest) ? issue : deepest));
   const where = first.instancePath.replace(/^\//, "").replace(/\/(\d+)/g, "[$1]").replace(/\//g, ".") || "body";
   // Alternatives (string or list, or null) fail once per branch: list the real ones, not "null".
   const branches = issues.filter(

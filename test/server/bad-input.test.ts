@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
 import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
@@ -101,6 +103,13 @@ const cases: Case[] = [
   { name: "guided_json the grammar cannot follow", path: CHAT, body: chat({ guided_json: { const: { a: 1 } } }), status: 400, type: "invalid_request_error", param: "guided_json", message: /unsupported JSON schema/ },
   { name: "body over the size limit", path: COMPLETIONS, body: completion({ prompt: "x".repeat(5 * 1024 * 1024) }), status: 413, type: "invalid_request_error", param: null },
   { name: "unknown route", path: "/v1/engines", body: {}, status: 404, type: "invalid_request_error", param: null },
+  { name: "stop list holding an empty string names the item, not 'must be string'", path: CHAT, body: chat({ stop: ["a", ""] }), status: 400, type: "invalid_request_error", param: "stop", message: /^stop\[1\] must NOT have fewer than 1 characters$/ },
+  { name: "prompt list holding an empty token list names the item", path: COMPLETIONS, body: completion({ prompt: [[]] }), status: 400, type: "invalid_request_error", param: "prompt", message: /^prompt\[0\] .*must NOT have fewer than 1 items$/ },
+  { name: "embeddings (LangChain's, Continue's) say the server does not have them and what it serves", path: "/v1/embeddings", body: { model: TEXT_MODEL, input: "hi" }, status: 404, type: "invalid_request_error", param: null, message: /^POST \/v1\/embeddings: this server does not implement OpenAI's embeddings API\. It serves GET \/v1\/models, POST \/v1\/completions, POST \/v1\/chat\/completions and POST \/v1\/images\/generations$/, code: "unknown_route" },
+  { name: "the Responses API says to use Chat Completions", path: "/v1/responses", body: { model: TEXT_MODEL, input: "hi" }, status: 404, type: "invalid_request_error", param: null, message: /does not implement OpenAI's Responses API: set the client to the Chat Completions API \(POST \/v1\/chat\/completions\)/ },
+  { name: "audio transcriptions say the server has no audio API", path: "/v1/audio/transcriptions", body: {}, status: 404, type: "invalid_request_error", param: null, message: /does not implement OpenAI's audio API/ },
+  { name: "an API path without /v1 (a base URL that lacks it) says to end the base URL with /v1", path: "/chat/completions", body: chat({}), status: 404, type: "invalid_request_error", param: null, message: /^no route POST \/chat\/completions: the API is under \/v1 \(POST \/v1\/chat\/completions\): end the client's base URL with \/v1$/ },
+  { name: "moderations say the server has none", path: "/v1/moderations", body: { input: "hi" }, status: 404, type: "invalid_request_error", param: null, message: /does not implement OpenAI's moderations API/ },
 ];
 
 describe("bad input gets an OpenAI-shaped error naming the offending param", function () {
@@ -140,6 +149,54 @@ describe("bad input gets an OpenAI-shaped error naming the offending param", fun
       assert.equal(error.message, `${method} is not allowed on ${url.split("?")[0]}: use ${allow}`);
       assert.equal(error.code, "method_not_allowed");
     }
+  });
+
+  it("reads a JSON body sent compressed (Content-Encoding gzip, deflate, br), within the body limit once decompressed", async () => {
+    const json = Buffer.from(JSON.stringify(chat({})));
+    const post = (body: Buffer, encoding: string, url = CHAT) =>
+      fetch(`${server.origin}${url}`, { method: "POST", body: new Uint8Array(body), headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", "content-encoding": encoding } });
+    for (const [encoding, body] of [["gzip", gzipSync(json)], ["deflate", deflateSync(json)], ["br", brotliCompressSync(json)]] as const) {
+      const response = await post(body, encoding);
+      const answer = (await response.json()) as { choices?: unknown[]; error?: { message: string } };
+      assert.equal(response.status, 200, `${encoding}: ${answer.error?.message}`);
+      assert.equal(answer.choices?.length, 1);
+    }
+    const errorOf = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: { message: string; code: string } }).error });
+    const broken = await errorOf(await post(Buffer.from("not gzip at all"), "gzip"));
+    assert.equal(broken.status, 400);
+    assert.match(broken.message, /^the body is not valid gzip/);
+    const unknown = await errorOf(await post(gzipSync(json), "zstd"));
+    assert.equal(unknown.status, 415);
+    assert.match(unknown.message, /^Content-Encoding 'zstd' is not supported/);
+    // 6 MiB of JSON in about 6 KB of gzip: the 4 MiB limit holds for what it expands to.
+    const bomb = await errorOf(await post(gzipSync(Buffer.from(JSON.stringify(completion({ prompt: "a".repeat(6 * 1024 * 1024) })))), "gzip", COMPLETIONS));
+    assert.equal(bomb.status, 413);
+    // A compressed upload over the limit as sent gets its 413 once it has been read, not at the
+    // request timeout (30 s) with the upload held paused behind its decompressor.
+    const incompressible = gzipSync(Buffer.from(JSON.stringify(completion({ prompt: randomBytes(6 * 1024 * 1024).toString("base64") }))), { level: 1 });
+    assert.ok(incompressible.length > 4 * 1024 * 1024);
+    const large = await fetch(`${server.origin}${COMPLETIONS}`, {
+      method: "POST",
+      body: new Uint8Array(incompressible),
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", "content-encoding": "gzip" },
+      signal: AbortSignal.timeout(15_000),
+    });
+    assert.equal(large.status, 413);
+  });
+
+  it("a base URL with a slash too many (//v1, /v1//chat) or a path ending in / still reaches the route", async () => {
+    for (const url of ["//v1/models", "/v1/models/", `/v1/models/${TEXT_MODEL}/`]) {
+      const response = await server.fetch(url);
+      assert.equal(response.status, 200, `${url}: ${await response.text()}`);
+    }
+    for (const url of ["//v1/chat/completions", "/v1//chat/completions", "/v1/chat/completions/", "/v1/chat/completions/?x=1"]) {
+      const response = await server.fetch(url, { json: chat({}) });
+      const answer = (await response.json()) as { object?: string; error?: { message: string } };
+      assert.equal(response.status, 200, `${url}: ${answer.error?.message}`);
+      assert.equal(answer.object, "chat.completion");
+    }
+    const unknown = await server.fetch("//v1/nothing/");
+    assert.equal(unknown.status, 404);
   });
 
   it("ignores unknown fields without harm, and still serves after all of the above", async () => {

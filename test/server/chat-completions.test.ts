@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
+import path from "node:path";
 import { Ajv } from "ajv";
 import OpenAI from "openai";
 import { zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
 import { CHATML_TEMPLATE } from "../../src/server/models/tiny-llama";
+import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
 import { createOpenApiValidator } from "../helpers/openapi";
 import { counted, readSse, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
 
@@ -224,5 +226,30 @@ describe("POST /v1/chat/completions", function () {
     const asText = await chat({ messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi there" }] });
     assert.equal(asParts.choices[0]!.message.content, asText.choices[0]!.message.content);
     assert.equal(asParts.usage!.prompt_tokens, asText.usage!.prompt_tokens);
+  });
+});
+
+describe("POST /v1/chat/completions on a model whose template refuses a conversation", function () {
+  this.timeout(60_000);
+  // Gemma's template as published: roles must alternate, starting with the user.
+  const GEMMA_TEMPLATE =
+    "{{ bos_token }}{% if messages[0]['role'] == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}{% for message in messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}{% if (message['role'] == 'assistant') %}{% set role = 'model' %}{% else %}{% set role = message['role'] %}{% endif %}{{ '<start_of_turn>' + role + '\\n' + message['content'] | trim + '<end_of_turn>\\n' }}{% endfor %}{% if add_generation_prompt %}{{'<start_of_turn>model\\n'}}{% endif %}";
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({
+      prepare: (dir) => writeTinyLlamaGguf(path.join(dir, "gemma-like.gguf"), "tiny", { extra: new Map([["tokenizer.chat_template", { type: "string", value: GEMMA_TEMPLATE }]]) }),
+    });
+  });
+  after(() => server.close());
+
+  it("answers a conversation opened by an assistant greeting (a chat UI's) with a 400 giving the template's reason, not an internal server error", async () => {
+    const create = (messages: OpenAI.Chat.ChatCompletionMessageParam[]) => server.client.chat.completions.create({ model: "gemma-like", messages, max_tokens: 2 });
+    const error = await create([{ role: "assistant", content: "Hello! How can I help?" }, { role: "user", content: "Hi" }]).then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+    assert.equal(error.param, "messages");
+    assert.equal(error.message, "400 the model's chat template refused these messages: Conversation roles must alternate user/assistant/user/assistant/...");
+    // The model itself serves: the same words, the user first, are answered.
+    const answer = await create([{ role: "user", content: "Hi" }]);
+    assert.equal(answer.choices.length, 1);
   });
 });

@@ -46,6 +46,13 @@ describe("GET /v1/models and API keys", function () {
     assert.ok(error instanceof OpenAI.NotFoundError);
     assert.match(error.requestID ?? "", /\S/, "an error's requestID, the one to quote in a report");
     assert.notEqual(error.requestID, request_id);
+    // A path the server lacks (LangChain's embeddings) and a wrong method carry one too.
+    const unsupported = await server.client.embeddings.create({ model: "wisp-tiny", input: "hi" }).then(() => undefined, (e: unknown) => e);
+    assert.ok(unsupported instanceof OpenAI.NotFoundError);
+    assert.match(unsupported.requestID ?? "", /\S/, "a 404 for an API the server does not implement");
+    const wrongMethod = await server.fetch("/v1/chat/completions");
+    assert.equal(wrongMethod.status, 405);
+    assert.match(wrongMethod.headers.get("x-request-id") ?? "", /\S/, "a 405");
   });
 
   it("says each text model's context window: its trained length capped by --ctx-size", async () => {

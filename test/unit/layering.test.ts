@@ -41,7 +41,7 @@ const serverLayers: readonly (readonly string[])[] = [
   ["upstreams/", "usage/"],
   ["store/"],
   ["deps.ts"],
-  ["routes/", "console/", "host-check.ts", "route-methods.ts", "json-body-parser.ts"],
+  ["routes/", "console/", "host-check.ts", "route-methods.ts", "json-body-parser.ts", "unsupported-endpoints.ts", "api-url.ts", "body-encoding.ts"],
   ["app.ts", "cli-args.ts", "main.ts", "drain.ts"],
 ];
 

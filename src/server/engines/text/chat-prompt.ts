@@ -89,7 +89,15 @@ const text = (value: unknown) => LlamaText(value as never).toString();
  * itself; otherwise the tools are described in a system message in a generic call layout.
  */
 export function renderToolChatPrompt(model: LlamaModel, messages: readonly ChatMessage[], tools: readonly ChatTool[], wrapper = chatWrapper(model)): RenderedChat {
-  const state = wrapper.generateContextState({ chatHistory: toHistory(messages), availableFunctions: tools.length > 0 ? toFunctions(tools) : undefined });
+  let state: ReturnType<JinjaTemplateChatWrapper["generateContextState"]>;
+  try {
+    state = wrapper.generateContextState({ chatHistory: toHistory(messages), availableFunctions: tools.length > 0 ? toFunctions(tools) : undefined });
+  } catch (error) {
+    // Templates refuse conversations they were not trained on with raise_exception (Gemma's and
+    // Mistral's: roles must alternate, starting with the user). The client gets that reason, not
+    // an "internal server error" that hides what to change.
+    throw new EngineInputError(`the model's chat template refused these messages: ${(error as Error).message}`, "messages", "invalid_value");
+  }
   const call = wrapper.settings.functions.call;
   return {
     tokens: state.contextText.tokenize(inertTokenizer(model)),
