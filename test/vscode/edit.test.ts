@@ -542,6 +542,21 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     }
   });
 
+  it("a file split into two groups: Edit Selection in the second opens its review there, on the lines selected there", async () => {
+    const left = await open(sample, 0, 0);
+    await vscode.commands.executeCommand("workbench.action.splitEditorRight");
+    await waitFor("the split editor", () => active(), (e) => e.viewColumn === vscode.ViewColumn.Two && e.document === left.document);
+    active().selection = new vscode.Selection(2, 0, 8, 1);
+    suite.server.queue({ text: fenced(renamed) });
+    await edit("rename result to sum");
+    assert.equal(session()?.state, "reviewing");
+    assert.equal(active().document, review(), "the review is the active editor");
+    assert.equal(active().viewColumn, vscode.ViewColumn.Two, "in the group the edit was asked in");
+    assert.equal(active().selection.start.line, 2, "with the selection made there");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(left.document.getText(), replaceLines(sample, 2, 8, renamed));
+  });
+
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {
     const editor = await open(sample, 2, 8);
     await editFromInput(new vscode.Selection(5, 4, 5, 4));
