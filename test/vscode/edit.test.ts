@@ -1,8 +1,10 @@
 import * as assert from "node:assert/strict";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import { waitFor } from "../harness/wait-for";
 import { fenced, longAnswer, renamed, replaceLines, sample, useEditSuite } from "./support/edit-suite";
+import { writeNotebook } from "./support/notebook-file";
 import { writeFileSeen } from "./support/write-file-seen";
 
 describe("Edit in place (real VS Code, scripted chat server)", function () {
@@ -501,6 +503,69 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     await suite.api.chat.fromView({ type: "codeAction", action: "insert", code: block, language: "ts" });
     const inserted = ["\t\tfor (const v of values) {", "\t\t\tresult += v;", "\t\t}"];
     assert.equal(editor.document.getText(), replaceLines(tabbed, 3, 3, inserted));
+  });
+
+  it("a notebook's cell after a file: chat Apply naming the notebook, Insert and Apply go into the cell (not its JSON, not the file used before), and Edit Selection names the notebook", async () => {
+    const file = await open(sample, 0, 0);
+    const python = ["def total(values):", "    result = 0", "    for v in values:", "        result += v", "    return result"];
+    const path = join(process.env.WISP_TEST_WORKSPACE!, "edit-cells.ipynb");
+    writeNotebook(path, [python.join("\n")]);
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(path));
+    try {
+      await vscode.window.showNotebookDocument(notebook);
+      const cell = notebook.cellAt(0).document;
+      await vscode.window.showTextDocument(cell);
+      // An answer's block naming the notebook: Apply goes into the cell, never into the notebook's JSON.
+      const doubled = python.map((line) => line.replace("result += v", "result += 2 * v"));
+      await suite.api.chat.fromView({ type: "codeAction", action: "apply", code: `${doubled.join("\n")}\n`, language: "python", path: "edit-cells.ipynb" });
+      assert.equal(session()?.state, "reviewing");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      assert.equal(cell.getText(), doubled.join("\n"));
+      assert.deepEqual(vscode.workspace.textDocuments.filter((d) => d.uri.path.endsWith(".ipynb") && d.uri.scheme === "file").map((d) => d.uri.path), [], "the notebook's JSON is not opened");
+
+      (await vscode.window.showTextDocument(cell)).selection = new vscode.Selection(0, 0, 0, 0);
+      await suite.api.chat.fromView({ type: "codeAction", action: "insert", code: "import math\n", language: "python" });
+      assert.equal(cell.getText(), ["import math", ...doubled].join("\n"));
+      assert.equal(file.document.getText(), sample, "the file used before is left alone");
+      assert.equal(vscode.window.activeNotebookEditor?.notebook, notebook, "the notebook stays in view");
+
+      (await vscode.window.showTextDocument(cell)).selection = new vscode.Selection(1, 0, 5, 17);
+      const renamedPy = ["def total(values):", "    s = 0", "    for v in values:", "        s += v", "    return s"];
+      await vscode.commands.executeCommand("wisp.chat.applyCode", `${renamedPy.join("\n")}\n`, "python");
+      assert.equal(session()?.state, "reviewing");
+      await vscode.commands.executeCommand("wisp.edit.accept");
+      assert.equal(cell.getText(), ["import math", ...renamedPy].join("\n"));
+      assert.equal(file.document.getText(), sample);
+
+      (await vscode.window.showTextDocument(cell)).selection = new vscode.Selection(1, 0, 1, 18);
+      suite.server.queue({ text: fenced(["def total(items):"], "python") });
+      await edit("rename values to items");
+      assert.equal(suite.api.edit.lastError(), undefined);
+      const prompt = JSON.stringify(lastRequest().messages);
+      assert.ok(prompt.includes("edit-cells.ipynb"), prompt);
+      assert.ok(!prompt.includes(process.env.WISP_TEST_WORKSPACE!), `the notebook by its workspace path, not the absolute one: ${prompt}`);
+    } finally {
+      suite.server.clearQueue();
+      for (const s of suite.api.edit.sessions()) await vscode.commands.executeCommand("wisp.edit.reject", s.id);
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+      rmSync(path, { force: true });
+    }
+  });
+
+  it("a file split into two groups: Edit Selection in the second opens its review there, on the lines selected there", async () => {
+    const left = await open(sample, 0, 0);
+    await vscode.commands.executeCommand("workbench.action.splitEditorRight");
+    await waitFor("the split editor", () => active(), (e) => e.viewColumn === vscode.ViewColumn.Two && e.document === left.document);
+    active().selection = new vscode.Selection(2, 0, 8, 1);
+    suite.server.queue({ text: fenced(renamed) });
+    await edit("rename result to sum");
+    assert.equal(session()?.state, "reviewing");
+    assert.equal(active().document, review(), "the review is the active editor");
+    assert.equal(active().viewColumn, vscode.ViewColumn.Two, "in the group the edit was asked in");
+    assert.equal(active().selection.start.line, 2, "with the selection made there");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(left.document.getText(), replaceLines(sample, 2, 8, renamed));
   });
 
   it("without a selection edits the function around the cursor, from the real instruction input with a recent instruction", async () => {

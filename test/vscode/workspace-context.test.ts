@@ -332,6 +332,23 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     await document.save();
   });
 
+  it("@open in a diff attaches the file's side, not the older version shown beside it", async () => {
+    const older = pricing.replace(/\d+/, "999");
+    const registration = vscode.workspace.registerTextDocumentContentProvider("wisp-test-older", { provideTextDocumentContent: () => older });
+    const file = uri("shop/src/pricing.ts");
+    try {
+      await vscode.commands.executeCommand("vscode.diff", file.with({ scheme: "wisp-test-older" }), file, "pricing.ts (older) ↔ pricing.ts");
+      await waitFor("both sides of the diff shown", () => vscode.window.visibleTextEditors.map((e) => e.document.uri.scheme), (schemes) => schemes.includes("wisp-test-older") && schemes.includes("file"));
+      const attached = await mention("", "open", (i) => i.label === "@open");
+      assert.deepEqual(attached.map((a) => [a.path, a.source]), [["shop/src/pricing.ts", "open"]]);
+      assert.ok(!attached.some((a) => a.text.includes("999")), "the older side's text is not attached");
+    } finally {
+      for (const a of pending()) await api.chat.fromView({ type: "removeAttachment", id: a.id });
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      registration.dispose();
+    }
+  });
+
   it("@git attaches the uncommitted changes, staged and not, of the active file's repository as a diff; it says so when there is no repository or no change", async () => {
     const addGit = async () => {
       const items = await api.chat.mentions("", "git");

@@ -6,6 +6,8 @@ import { codeAsGiven } from "../../core/edit/reply-code";
 import { workspaceFile } from "../context/workspace-file";
 import { editorIndent } from "../edit/editor-indent";
 import { selectedLines } from "../edit/edit-target";
+import { showDocument } from "../notebook-cell";
+import { isUserDocument } from "../user-document";
 import { workspacePath } from "../context/workspace-path";
 
 /** Opens code as a reviewed edit of lines `startLine`-`endLine` (inclusive) of the editor. */
@@ -32,7 +34,8 @@ export class CodeActions implements vscode.Disposable {
     if (active) return active;
     const last = this.last;
     if (last === undefined || last.document.isClosed) return undefined;
-    const visible = vscode.window.visibleTextEditors.find((e) => e.document === last.document);
+    // Still shown (in its group, beside a split of the same file): that editor, with its selection.
+    const visible = vscode.window.visibleTextEditors.includes(last) ? last : vscode.window.visibleTextEditors.find((e) => e.document === last.document);
     return vscode.window.showTextDocument(last.document, { viewColumn: visible?.viewColumn ?? last.viewColumn, preserveFocus: false, selection: last.selection });
   }
 
@@ -55,7 +58,7 @@ export class CodeActions implements vscode.Disposable {
           for (const { active } of editor.selections) edit.insert(active, codeAtCursor(code, editor.document.lineAt(active.line).text.slice(0, active.character), indent));
         });
         if (!done) throw new Error("The editor did not accept the change (is it read-only?).");
-        await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+        await showDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
         return "Inserted the code at the cursor.";
       }
       case "apply": {
@@ -73,9 +76,20 @@ export class CodeActions implements vscode.Disposable {
   private async fileEditor(path: string): Promise<vscode.TextEditor> {
     const uri = await workspaceFile(path);
     if (uri === undefined) throw new Error(`${path} is not a file of this workspace: open the file the code belongs in, select the lines, and Apply again.`);
+    // A notebook's code is in its cells: opened as a text file it is the notebook's JSON.
+    if (uri.path.toLowerCase().endsWith(".ipynb")) return this.cellEditor(path, uri);
     const open = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     const document = open?.document ?? (await vscode.workspace.openTextDocument(uri));
     return vscode.window.showTextDocument(document, { viewColumn: open?.viewColumn, preview: false });
+  }
+
+  /** The cell of notebook `uri` that the user works in (or last did). */
+  private async cellEditor(path: string, uri: vscode.Uri): Promise<vscode.TextEditor> {
+    const notebook = vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === uri.toString());
+    const worked = usable(vscode.window.activeTextEditor) ?? this.last;
+    const editor = worked && notebook?.getCells().some((cell) => cell.document === worked.document) ? await this.targetEditor() : undefined;
+    if (editor) return editor;
+    throw new Error(`${path} is a notebook: open it, click in the cell the code belongs in, and Apply again.`);
   }
 
   dispose(): void {
@@ -97,10 +111,9 @@ function linesToReplace(editor: vscode.TextEditor, code: readonly string[], byMa
   return target;
 }
 
-/** Text editors the user edits (not output panels or other virtual documents). */
+/** Text editors the user edits (not output panels, a diff's older side or other views). */
 function usable(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {
-  const scheme = editor?.document.uri.scheme;
-  return scheme === "file" || scheme === "untitled" || scheme === "vscode-remote" || scheme === "vscode-userdata" ? editor : undefined;
+  return editor && isUserDocument(editor.document) ? editor : undefined;
 }
 
 /** Code-fence names that differ from VS Code's language ids. */

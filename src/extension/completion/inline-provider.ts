@@ -1,7 +1,9 @@
 import * as vscode from "vscode";
 import { LinkedAbortController } from "../../core/base/cancellation";
 import { maxSuffixChars, prefixStartOffset } from "../../core/completion/document-window";
+import { withEarlierCells } from "../../core/completion/notebook-prefix";
 import { splitHalves } from "../../core/completion/surrogates";
+import { fileUriOf, notebookCellOf } from "../notebook-cell";
 import type { CompletionPipeline } from "../../core/completion/pipeline";
 import type { CompletionInput, CompletionOutcome } from "../../core/completion/types";
 
@@ -109,14 +111,16 @@ export function toInput(document: vscode.TextDocument, start: vscode.Position, e
   const eol = /\r\n/g;
   const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
   const tabSize = editor?.options.tabSize;
-  const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+  // A notebook's cell is in its notebook's folder, after the code cells above it.
+  const file = fileUriOf(document.uri);
+  const folder = vscode.workspace.getWorkspaceFolder(file);
+  const prefix = withEarlierCells(earlierCells(document), (before.slice(prefixOffset - cutOffset) + inserted).replace(eol, "\n"), prefixOffset);
   return {
     uri: document.uri.toString(),
-    path: vscode.workspace.asRelativePath(document.uri),
+    path: vscode.workspace.asRelativePath(file),
     ...(folder ? { workspace: folder.name } : {}),
     languageId: document.languageId,
-    prefix: (before.slice(prefixOffset - cutOffset) + inserted).replace(eol, "\n"),
-    prefixOffset,
+    ...prefix,
     suffix: after.slice(0, afterEnd).replace(eol, "\n"),
     // positionAt clamps to the document's end: anything short of it was cut.
     suffixCut: !suffixEnd.isEqual(document.lineAt(document.lineCount - 1).range.end),
@@ -126,4 +130,14 @@ export function toInput(document: vscode.TextDocument, start: vscode.Position, e
     },
     manual,
   };
+}
+
+/** The text of the code cells above a notebook cell, in its language; none for any other document. */
+function earlierCells(document: vscode.TextDocument): string[] {
+  const at = notebookCellOf(document);
+  if (at === undefined) return [];
+  return at.notebook
+    .getCells(new vscode.NotebookRange(0, at.cell.index))
+    .filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === document.languageId)
+    .map((c) => c.document.getText());
 }

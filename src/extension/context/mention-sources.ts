@@ -3,6 +3,7 @@ import type { CodeAttachment } from "../../core/chat/conversation";
 import type { MentionItem } from "../../core/chat/protocol";
 import { mentionKinds, rankCandidates, type MentionKind } from "../../core/context/mentions";
 import { attachmentFromEditor, visibleRange } from "../chat/editor-attachment";
+import { isUserDocument } from "../user-document";
 import { problemsAttachment } from "./problems";
 import { readTextFile } from "./text-files";
 import type { WorkspaceIndex } from "./workspace-index";
@@ -145,10 +146,11 @@ export class MentionSources {
 
   private async openEditors(): Promise<CodeAttachment[]> {
     const editors: vscode.TextEditor[] = [];
-    for (const editor of vscode.window.visibleTextEditors) if (await this.consent.allows(editor.document.uri)) editors.push(editor);
+    // What the user works on: a diff's older side (git:) or an Output channel is no open file of theirs.
+    for (const editor of vscode.window.visibleTextEditors) if (isUserDocument(editor.document) && (await this.consent.allows(editor.document.uri))) editors.push(editor);
     const attachments = editors.flatMap((editor) => {
       const range = visibleRange(editor);
-      if (range === undefined || editor.document.uri.scheme === "output") return [];
+      if (range === undefined) return [];
       // Blank lines at the end of the view say nothing.
       const text = editor.document.getText(range).replace(/\r\n/g, "\n").replace(/\s+$/, "");
       if (text === "") return [];

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { fileUriOf } from "../notebook-cell";
 import type { SensitiveFileRules } from "./sensitive-file-rules";
 
 const send: vscode.MessageItem = { title: "Send" };
@@ -34,7 +35,8 @@ export class SensitiveConsent {
   }
 }
 
-function displayPath(uri: vscode.Uri): string {
+function displayPath(cellOrFile: vscode.Uri): string {
+  const uri = fileUriOf(cellOrFile);
   return vscode.workspace.asRelativePath(uri, false) || uri.path.slice(uri.path.lastIndexOf("/") + 1);
 }
 

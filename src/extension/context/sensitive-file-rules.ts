@@ -3,6 +3,7 @@ import { posix, relative, sep } from "node:path";
 import * as vscode from "vscode";
 import { encryptedPatterns } from "../../core/context/encrypted-files";
 import { DEFAULT_SENSITIVE_FILES, SensitiveFiles } from "../../core/context/sensitive-files";
+import { fileUriOf } from "../notebook-cell";
 import { pathInside } from "../path-inside";
 
 export const sensitiveFilesSetting = "wisp.sensitiveFiles";
@@ -48,9 +49,11 @@ export class SensitiveFileRules implements vscode.Disposable {
   /**
    * Whether the file matches the rules of its workspace folder; a file outside the workspace is
    * judged by its name alone, against the setting and every folder's .wispignore. A symbolic link
-   * is also judged by the file it leads to: notes.txt linked to .env holds .env's secrets.
+   * is also judged by the file it leads to: notes.txt linked to .env holds .env's secrets. A
+   * notebook's cell is judged as its notebook.
    */
-  isSensitive(uri: vscode.Uri): boolean {
+  isSensitive(cellOrFile: vscode.Uri): boolean {
+    const uri = fileUriOf(cellOrFile);
     if (this.matches(uri)) return true;
     const target = linkTarget(uri);
     return target !== undefined && this.matches(target);

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { fileUriOf } from "../notebook-cell";
 import { folderPathCandidates, workspacePathOf } from "../../core/context/workspace-paths";
 
 const folders = () => vscode.workspace.workspaceFolders ?? [];
@@ -11,9 +12,10 @@ export function folderNames(): string[] {
 /**
  * How the chat names a file (see core/context/workspace-paths.ts): relative to its folder, prefixed
  * with the folder's name when the workspace has more than one; outside the folders, as
- * asRelativePath gives it (its full path).
+ * asRelativePath gives it (its full path). A notebook's cell is named as its notebook.
  */
-export function workspacePath(uri: vscode.Uri): string {
+export function workspacePath(cellOrFile: vscode.Uri): string {
+  const uri = fileUriOf(cellOrFile);
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   const relative = vscode.workspace.asRelativePath(uri, false);
   return folder === undefined ? relative : workspacePathOf(folderNames(), folder.index, relative);

@@ -6,6 +6,7 @@ import type { IndentStyle } from "../../core/edit/reindent";
 import { ChatModelList } from "../chat/chat-models";
 import { folderNames, workspacePath } from "../context/workspace-path";
 import type { ClientFactory } from "../client-factory";
+import { editorOf } from "../editor-of";
 import type { Logger } from "../logger";
 import type { Settings } from "../settings";
 import { EditDecorations } from "./edit-decorations";
@@ -163,7 +164,7 @@ export class EditController implements vscode.Disposable {
     if (this.sessionsEditing(target.document).length > 0 || this.opening.has(target.document)) {
       throw new Error("An edit is already open in this file: accept it (Ctrl+Enter) or reject it (Escape) first.");
     }
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document === target.document);
+    const editor = editorOf(target.document);
     const indent = editorIndent(editor?.options);
     // Reserved before the first await: a second edit of this file started meanwhile (Apply twice) is refused.
     this.opening.add(target.document);
@@ -216,7 +217,7 @@ export class EditController implements vscode.Disposable {
   /** Opens the review copy of the target's file and starts a session in it on `block`, the target's lines. */
   private async open(target: EditTarget, block: BlockText, indent: Omit<IndentStyle, "target">, readCode: CodeReader): Promise<EditSession> {
     const id = ++this.lastId;
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document === target.document);
+    const editor = editorOf(target.document);
     const copy = await ReviewCopy.open(this.copies, target.document, editor, id);
     const session = new EditSession(id, copy, target.startLine, block, indent, {
       changed: () => this.changed(session.document),

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { describeBlock, enclosingBlock, type SymbolNode } from "../../core/edit/enclosing-block";
 import { contextLines, type EditDiagnostic, type EditRequestInput } from "../../core/edit/edit-prompt";
 import type { BlockText } from "../../core/edit/block-text";
+import { fileUriOf } from "../notebook-cell";
 
 /** The whole lines an edit replaces, and how the user is told about them when nothing was selected. */
 export interface EditTarget {
@@ -66,7 +67,7 @@ export function requestInput(target: EditTarget, instruction: string): EditReque
     .map((d) => ({ line: d.range.start.line, severity: severities[d.severity], message: d.message }));
   return {
     instruction,
-    path: vscode.workspace.asRelativePath(document.uri, false),
+    path: vscode.workspace.asRelativePath(fileUriOf(document.uri), false),
     language: document.languageId,
     startLine,
     lines: range(startLine, endLine + 1),

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { BlockText } from "../../core/edit/block-text";
 import { applyChange, lastFirst } from "../../core/base/text-change";
 import { isSaveEdit, replaceRange, trimTrailingWhitespace, type SaveRules } from "../../core/edit/save-edits";
+import { showDocument } from "../notebook-cell";
 import { BlockRegion } from "./block-region";
 import { reviewScheme, type ReviewCopies } from "./review-copies";
 
@@ -141,7 +142,7 @@ export class ReviewCopy {
     const focused = vscode.window.activeTextEditor?.document === document;
     // Saved (to nowhere now) so that closing it asks nothing.
     if (!document.isClosed && document.isDirty) await document.save();
-    if (editor && !file.isClosed) await showFile(file, { viewColumn: editor.viewColumn, preserveFocus: !focused });
+    if (editor && !file.isClosed) await showDocument(file, { viewColumn: editor.viewColumn, preserveFocus: !focused });
     const uri = document.uri.toString();
     const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri);
     await vscode.window.tabGroups.close(tabs);
@@ -172,17 +173,6 @@ export class ReviewCopy {
       this.applying--;
     }
   }
-}
-
-/** Shows `file` again; a notebook cell in its notebook (shown alone, a cell of an untitled notebook opens as a tab of its own). */
-async function showFile(file: vscode.TextDocument, options: { viewColumn: vscode.ViewColumn | undefined; preserveFocus: boolean }): Promise<void> {
-  const notebook = vscode.workspace.notebookDocuments.find((n) => n.getCells().some((cell) => cell.document === file));
-  const cell = notebook?.getCells().find((c) => c.document === file);
-  if (notebook === undefined || cell === undefined) {
-    await vscode.window.showTextDocument(file, options);
-    return;
-  }
-  await vscode.window.showNotebookDocument(notebook, { ...options, selections: [new vscode.NotebookRange(cell.index, cell.index + 1)] });
 }
 
 function saveRulesOf(document: vscode.TextDocument): SaveRules {
