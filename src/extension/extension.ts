@@ -75,7 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
   const completionClient = () => clients.create({ timeoutMs: settings.value.completion.timeoutSeconds * 1000 });
   const connection = new ConnectionMonitor(clients, log);
   const statusBar = new StatusBar(settings, connection);
-  const localServer = new LocalServer({ extensionPath: context.extensionPath, storagePath: context.globalStorageUri.fsPath }, settings, keys, log);
+  const localServer = new LocalServer({ extensionPath: context.extensionPath, storagePath: context.globalStorageUri.fsPath, version: String(context.extension.packageJSON.version) }, settings, keys, log);
   context.subscriptions.push(log, settings, keys, connection, statusBar, localServer);
   const showAvailability = () => statusBar.setLocalServerAvailable(localServer.available);
   showAvailability();

@@ -9,13 +9,14 @@ import { expandHome } from "../core/base/home-path";
 import { describeExit, type LocalServerState } from "../core/local-server/local-server-state";
 import { RestartPolicy } from "../core/local-server/restart-policy";
 import { noBundledServerMessage } from "../core/local-server/no-bundled-server";
+import { otherServerVersionNote } from "../core/local-server/other-server-version";
 import { localAddress } from "../core/net/local-address";
 import type { ApiKeyStore } from "./api-key";
 import { portInUse } from "./local-engine/port-probe";
 import { forwardedHost } from "./local-engine/forwarded-host";
 import { serverCommand, type ServerCommand } from "./local-engine/server-command";
 import { createServerKey, keyAccepted, spawnFailed } from "./local-engine/server-keys";
-import { ExitedEarly, ServerProcess, answersHealth, dataFolderHolder, waitForHolder } from "./local-engine/server-process";
+import { ExitedEarly, ServerProcess, dataFolderHolder, healthOf, waitForHolder } from "./local-engine/server-process";
 import { provisionShippedModels } from "./local-engine/shipped-models";
 import type { Logger } from "./logger";
 import type { Settings } from "./settings";
@@ -28,6 +29,8 @@ export interface LocalServerPaths {
   readonly extensionPath: string;
   /** The extension's global storage: the server's keys (server/) and models (models/). */
   readonly storagePath: string;
+  /** This Wisp's version: the bundled server's too. */
+  readonly version: string;
 }
 
 /** What a start did: started one, or found a Wisp server already answering there. */
@@ -53,6 +56,8 @@ export class LocalServer implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<LocalServerState>();
   readonly onDidChange = this.changed.event;
   private stateValue: LocalServerState = { kind: "stopped" };
+  /** The other servers' versions said so far (noteVersion). */
+  private readonly versionsNoted = new Set<string>();
   private process: ServerProcess | undefined;
   /** The start under way; a stop aborts it. */
   private launching: { generation: number; abort: AbortController; promise: Promise<StartResult> } | undefined;
@@ -203,14 +208,35 @@ export class LocalServer implements vscode.Disposable {
     return { ...command, env: { ...command.env, WISP_ALLOWED_HOSTS: [command.env.WISP_ALLOWED_HOSTS, name].filter(Boolean).join(",") } };
   }
 
+  /**
+   * A Wisp server this window did not start answers at `origin` (auto-start found the port taken):
+   * says so when it runs another version than this Wisp's.
+   */
+  async noteOtherServer(origin: string): Promise<void> {
+    const health = await healthOf(origin);
+    if (health !== undefined) this.noteVersion(origin, health.version);
+  }
+
+  /** Once per server and version in a window: every start or settings change would say it again. */
+  private noteVersion(origin: string, version: string | undefined): void {
+    const note = otherServerVersionNote(origin, this.paths.version, version);
+    const seen = `${origin} ${version}`;
+    if (note === undefined || this.versionsNoted.has(seen)) return;
+    this.versionsNoted.add(seen);
+    this.log.warn(note);
+    void vscode.window.showWarningMessage(`Wisp: ${note}`);
+  }
+
   /** Something already listens on the port: a Wisp server is used as it is, anything else is an error. */
   private async alreadyThere(host: string, port: number, origin: string): Promise<StartResult> {
-    if (!(await answersHealth(origin))) {
+    const health = await healthOf(origin);
+    if (health === undefined) {
       const message = portBusy(host, port);
       this.setState({ kind: "failed", message });
       throw new Error(message);
     }
     this.log.info(`a Wisp server already answers at ${origin}: using it`);
+    this.noteVersion(origin, health.version);
     if (this.stateValue.kind !== "stopped") this.setState({ kind: "stopped" });
     return "already-running";
   }

@@ -29,6 +29,7 @@ import { DEFAULT_SESSION_LIMITS } from "./store/console-sessions";
 import { openStore } from "./store/open-store";
 import type { Store } from "./store/store";
 import type { UpstreamTiming } from "./upstreams/upstream";
+import { serverVersion } from "./server-version";
 import { UpstreamRegistry } from "./upstreams/upstream-registry";
 import { rateLimitHook } from "./usage/rate-limiter";
 import { UsageRecorder } from "./usage/usage-recorder";
@@ -98,11 +99,12 @@ const apiRoutes: RoutePlugin[] = [modelRoutes, completionRoutes, chatCompletionR
 export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const { log = () => undefined, logger = false, accessLog = false, consoleAssets, env = process.env, upstreamTiming, processMetrics = false, ...overrides } = options;
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...overrides };
-  const metrics = new ServerMetrics({ processMetrics });
+  const version = serverVersion();
+  const metrics = new ServerMetrics({ processMetrics, version });
   // First: a database that cannot be used stops the server before anything else is made.
   const store = await openStore({ ...config, log, metrics });
   try {
-    return await buildOnStore(config, store, metrics, { log, logger, accessLog, consoleAssets, env, upstreamTiming });
+    return await buildOnStore(config, store, metrics, { log, logger, accessLog, consoleAssets, env, upstreamTiming, version });
   } catch (error) {
     await store.close();
     throw error;
@@ -113,9 +115,9 @@ async function buildOnStore(
   config: ServerConfig,
   store: Store,
   metrics: ServerMetrics,
-  options: Required<Pick<BuildAppOptions, "log" | "logger" | "accessLog" | "env">> & Pick<BuildAppOptions, "consoleAssets" | "upstreamTiming">,
+  options: Required<Pick<BuildAppOptions, "log" | "logger" | "accessLog" | "env">> & Pick<BuildAppOptions, "consoleAssets" | "upstreamTiming"> & { version: string },
 ): Promise<BuiltApp> {
-  const { log, logger, accessLog, consoleAssets, env, upstreamTiming } = options;
+  const { log, logger, accessLog, consoleAssets, env, upstreamTiming, version } = options;
   if (config.localModels) await ensureDefaultModels(config.modelsDir, log);
   const registry = new ModelRegistry(config.modelsDir, config.localModels);
   await registry.scan();
@@ -132,7 +134,7 @@ async function buildOnStore(
     },
   });
   const lifecycle: Lifecycle = { draining: false, inFlight: 0 };
-  const deps: ServerDeps = { config, registry, store, keys: store.keys, authenticate: authenticator([store.keys, store.sessions]), textEngine, imageEngine, upstreams, usage, metrics, lifecycle, log };
+  const deps: ServerDeps = { config, registry, store, keys: store.keys, authenticate: authenticator([store.keys, store.sessions]), textEngine, imageEngine, upstreams, usage, metrics, lifecycle, version, log };
   metrics.setSources({
     inFlight: () => lifecycle.inFlight,
     queues: () => ({ text: textEngine.metrics().sequences.waiting, images: imageEngine.metrics().waiting }),

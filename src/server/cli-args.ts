@@ -11,6 +11,7 @@ import { parseDatabaseUrl } from "./store/postgres/database-url";
 import { checkUniqueNames, parseConfigFile, parseRateLimit, parseUpstreamFlag, upstreamAuthorization, type FileConfig } from "./upstreams/upstream-config";
 
 export const USAGE = `usage:
+  wisp-server --version
   wisp-server [--host 127.0.0.1] [--port 8765] [--allowed-hosts NAME,.DOMAIN|all]
               [--models-dir DIR] [--data-dir DIR]
               [--threads N] [--threads-batch N] [--parallel N] [--ctx-size N]
@@ -53,7 +54,8 @@ export type Command =
   | { kind: "db-import"; database: string; dataDir: string }
   | { kind: "models-pull"; spec: string; modelsDir: string; mirror?: string }
   | { kind: "models-presets" }
-  | { kind: "help" };
+  | { kind: "help" }
+  | { kind: "version" };
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -121,6 +123,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       "drain-grace": { type: "string" },
       "login-link-lifetime": { type: "string" },
       help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
     },
   });
   const home = path.join(os.homedir(), ".wisp");
@@ -128,6 +131,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   // admin token there).
   const dataDir = path.resolve(values["data-dir"] ?? (process.env.WISP_DATA_DIR || home));
   if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
   const file = values.config === undefined ? undefined : readConfigFile(values.config);
   // Checked here, before anything runs; a mistake is one line that never repeats the URL.
   const database = values.database ?? (env.WISP_DATABASE_URL || undefined) ?? file?.database;

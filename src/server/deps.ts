@@ -118,6 +118,8 @@ export interface ServerDeps {
   /** GET /metrics: every Prometheus metric of this server. */
   metrics: ServerMetrics;
   lifecycle: Lifecycle;
+  /** This server's version (server-version.ts), in GET /health and wisp_build_info. */
+  version: string;
   log: (message: string) => void;
 }
 

@@ -7,6 +7,7 @@ import type { KeyRecords } from "./auth/key-records";
 import { KeyStore } from "./auth/key-store";
 import { parseCommand, USAGE, type Command, type StoreTarget } from "./cli-args";
 import { drain } from "./drain";
+import { serverVersion } from "./server-version";
 import { StartupError } from "./startup-error";
 import { usableFolder } from "./usable-folder";
 import { AdminToken, adminTokenFile } from "./store/admin-token-file";
@@ -53,7 +54,7 @@ async function serve(config: ServerConfig): Promise<void> {
   // The one place the admin token is printed: the link that logs into the web console.
   if (adminToken !== undefined) print(`console: ${browsableOrigin(address)}/login?token=${adminToken}`);
   else print(`console: ${browsableOrigin(address)}/login with the admin token printed when the database was first used (wisp-server admin-token new makes another)`);
-  print(`wisp-server listening on ${address}/v1`);
+  print(`wisp-server ${deps.version} listening on ${address}/v1`);
   // After the line that says it is up: loading llama.cpp's binary takes seconds on a cold machine.
   deps.textEngine.describeBinary().then(
     (binary) => print(`text engine: ${binary}`),
@@ -115,6 +116,8 @@ async function run(command: Command): Promise<void> {
   switch (command.kind) {
     case "help":
       return print(USAGE);
+    case "version":
+      return print(serverVersion());
     case "serve":
       return serve(command.config);
     case "keys-create":

@@ -42,6 +42,12 @@ describe("the wisp-server command", function () {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
+  it("--version prints the server's version, the package's", async () => {
+    const { version } = JSON.parse(await readFile(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
+    const { stdout } = await run(process.execPath, [...MAIN, "--version"]);
+    assert.equal(stdout, `${version}\n`);
+  });
+
   it("manages keys: create prints the secret once, list shows it without the secret, revoke", async () => {
     const dataDir = path.join(dir, "keys-data");
     const [first, secret] = (await cli(dataDir, "keys", "create", "--name", "laptop")).trim().split("\n");

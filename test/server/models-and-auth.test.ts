@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import OpenAI from "openai";
 import { writeTinyLlamaGguf } from "../../src/server/models/write-tiny-llama";
 import { createOpenApiValidator } from "../helpers/openapi";
 import { parseCommand } from "../../src/server/cli-args";
 import { startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
+
+/** The version the server reports: the repository's package.json's. */
+const packageVersion = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 const openapi = createOpenApiValidator();
 
@@ -170,7 +174,13 @@ describe("GET /v1/models and API keys", function () {
     assert.equal(typeof metrics.promptTokensEvaluated, "number");
     assert.deepEqual(metrics.images, { running: 0, waiting: 0 }, "no image generation has run");
     assert.ok(!JSON.stringify(metrics).includes(server.key));
-    assert.deepEqual(await (await fetch(`${server.origin}/health`)).json(), { status: "ok" });
+    assert.deepEqual(await (await fetch(`${server.origin}/health`)).json(), { status: "ok", version: packageVersion });
+  });
+
+  it("says its version in /health and as wisp_build_info in /metrics: replicas of a rolling upgrade, and another window's server, are told apart", async () => {
+    assert.match(packageVersion, /^\d+\.\d+\.\d+/);
+    const metrics = await (await fetch(`${server.origin}/metrics`)).text();
+    assert.ok(metrics.includes(`wisp_build_info{version="${packageVersion}"} 1`), metrics.split("\n").filter((l) => l.includes("build_info")).join("\n"));
   });
 
   it("names in /health the launch its starter gave it (WISP_LAUNCH_ID): an editor tells its own server from another window's on the port", async () => {
@@ -178,7 +188,7 @@ describe("GET /v1/models and API keys", function () {
     assert.ok(command.kind === "serve");
     const launched = await startServer({ launchId: command.config.launchId });
     try {
-      assert.deepEqual(await (await fetch(`${launched.origin}/health`)).json(), { status: "ok", launch: "window-b" });
+      assert.deepEqual(await (await fetch(`${launched.origin}/health`)).json(), { status: "ok", version: packageVersion, launch: "window-b" });
     } finally {
       await launched.app.close();
     }

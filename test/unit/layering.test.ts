@@ -33,7 +33,7 @@ const nodeBuiltins = new Set(["fs", "path", "os", "http", "https", "net", "child
  * from above, so the server reads top-down. Paths are relative to src/server (a folder ends in /).
  */
 const serverLayers: readonly (readonly string[])[] = [
-  ["errors.ts", "drain-body.ts", "atomic-file.ts", "busy-retry.ts", "engine-input-error.ts", "json-schema-to-ts-provider.ts", "startup-error.ts", "usable-folder.ts", "model-load-error.ts"],
+  ["errors.ts", "drain-body.ts", "atomic-file.ts", "busy-retry.ts", "engine-input-error.ts", "json-schema-to-ts-provider.ts", "startup-error.ts", "usable-folder.ts", "model-load-error.ts", "server-version.ts"],
   ["metrics/"],
   ["auth/"],
   ["models/"],

@@ -169,9 +169,31 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
       assert.equal(await vscode.commands.executeCommand("wisp.startLocalServer"), "already-running");
       assert.equal(api.localServer().kind, "stopped");
       assert.ok(api.logLines().some((line) => line.includes(`a Wisp server already answers at ${other.baseUrl.replace(/\/v1$/, "")}`)));
+      assert.ok(!api.logLines().some((line) => line.includes("this Wisp is")), "the same version: nothing to say");
     } finally {
       await setBaseUrl(baseUrl);
       await other.stop();
+    }
+  });
+
+  it("a Wisp server of another version already answering (an earlier Wisp's, after an update) is used, and the user is told which versions, once", async () => {
+    const own = String(vscode.extensions.getExtension(wispExtensionId)!.packageJSON.version);
+    const older = createServer((request, response) => {
+      if (request.url === "/health") response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok", version: "0.0.1" }));
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((done) => older.listen(0, "127.0.0.1", done));
+    const origin = `http://127.0.0.1:${(older.address() as AddressInfo).port}`;
+    const said = () => api.logLines().filter((line) => line.includes(`the Wisp server at ${origin} runs version 0.0.1 (this Wisp is ${own})`));
+    try {
+      await setBaseUrl(`${origin}/v1`);
+      await waitFor("the versions said", said, (lines) => lines.length === 1);
+      assert.equal(await vscode.commands.executeCommand("wisp.startLocalServer"), "already-running");
+      assert.equal(api.localServer().kind, "stopped", "this window started none");
+      assert.equal(said().length, 1, "said once in the window");
+    } finally {
+      await setBaseUrl(baseUrl);
+      await new Promise((done) => older.close(done));
     }
   });
 

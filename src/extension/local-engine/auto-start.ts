@@ -44,7 +44,8 @@ export function registerAutoStart({ settings, connection, localServer, log }: Au
     } catch {
       return; // Not this machine's to serve.
     }
-    if (await portInUse(address.host, address.port)) return;
+    // Another window's server, or one an earlier Wisp left: used as it is, said when its version differs.
+    if (await portInUse(address.host, address.port)) return localServer.noteOtherServer(new URL(baseUrl).origin);
     log.info(`nothing answers at ${baseUrl}: starting the local server (wisp.localServer.autoStart)`);
     try {
       await localServer.start("auto");

@@ -130,15 +130,15 @@ export async function answersHealth(origin: string, signal?: AbortSignal): Promi
   return (await healthOf(origin, signal)) !== undefined;
 }
 
-/** A Wisp server's health answer at `origin` (the launch it names, if any); undefined when none answers. */
-async function healthOf(origin: string, signal?: AbortSignal): Promise<{ readonly launch?: string } | undefined> {
+/** A Wisp server's health answer at `origin` (the launch and version it names, if any); undefined when none answers. */
+export async function healthOf(origin: string, signal?: AbortSignal): Promise<{ readonly launch?: string; readonly version?: string } | undefined> {
   const timeout = AbortSignal.timeout(2000);
   try {
     const response = await fetch(`${origin}/health`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     if (!response.ok) return undefined;
-    const body = (await response.json()) as { status?: unknown; launch?: unknown };
+    const body = (await response.json()) as { status?: unknown; launch?: unknown; version?: unknown };
     if (body.status !== "ok") return undefined;
-    return typeof body.launch === "string" ? { launch: body.launch } : {};
+    return { ...(typeof body.launch === "string" ? { launch: body.launch } : {}), ...(typeof body.version === "string" ? { version: body.version } : {}) };
   } catch {
     return undefined;
   }

@@ -53,8 +53,10 @@ export class ServerMetrics implements StoreMetrics {
   private readonly cache: Counter<"result">;
   private readonly rejected: Counter;
 
-  constructor(options: { processMetrics?: boolean } = {}) {
+  constructor(options: { processMetrics?: boolean; version?: string } = {}) {
     const registers = [this.registry];
+    // Prometheus' convention: a constant 1 whose label says what runs (replicas mid-upgrade differ).
+    new Gauge({ name: "wisp_build_info", help: "Always 1; its version label is this server's version.", labelNames: ["version"], registers }).set({ version: options.version ?? "unknown" }, 1);
     this.requests = new Counter({ name: "wisp_requests_total", help: "Requests answered, by route, model, upstream and HTTP status.", labelNames: ["route", "model", "upstream", "status"], registers });
     this.firstToken = new Histogram({
       name: "wisp_time_to_first_token_seconds",
