@@ -6,7 +6,7 @@
  * @git does.
  */
 import { commandUnits, type CommandUnit } from "./command-units";
-import { withoutFiles } from "../context/diff-files";
+import { diffHeader, withoutFiles } from "../context/diff-files";
 import { plainText } from "../terminal/terminal-command";
 import { relativeInside } from "./workspace-path";
 
@@ -52,7 +52,7 @@ function pathIn(word: string): string {
  */
 export function withoutSensitiveDiffs(output: string, isSensitive: IsSensitive): string {
   const plain = output.includes("\x1b") ? plainText(output) : output;
-  const prefix = /^diff --git /m.test(plain) ? "" : /^(.+?)diff --git /m.exec(plain)?.[1];
+  const prefix = diffHeader.test(plain) ? "" : new RegExp(`^(.+?)${diffHeader.source.slice(1)}`, "m").exec(plain)?.[1];
   if (prefix === undefined) return output;
   const diff = prefix === "" ? plain : plain.split("\n").map((line) => (line.startsWith(prefix) ? line.slice(prefix.length) : line)).join("\n");
   const { text, dropped } = withoutFiles(diff, isSensitive);

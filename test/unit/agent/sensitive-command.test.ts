@@ -54,6 +54,17 @@ describe("the sensitive-file rules for the agent's commands", () => {
     assert.match(shown, /^\[the diff of \.env is left out: it matches wisp\.sensitiveFiles or \.wispignore and may hold secrets\]$/m);
     assert.equal(withoutSensitiveDiffs("nothing to see\n", isSensitive), "nothing to see\n");
   });
+
+  it("leaves them out of git diff during a merge with conflicts (diff --cc, as git 2.39 writes it)", () => {
+    const output = [
+      "diff --cc .env\nindex b9245ab,c61df8d..0000000\n--- a/.env\n+++ b/.env\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< HEAD\n +STRIPE_KEY=sk_live_ours\n++=======\n+ STRIPE_KEY=sk_live_theirs\n++>>>>>>> other\n",
+      "diff --cc src/app.ts\nindex 84c67ed,66d48fc..0000000\n--- a/src/app.ts\n+++ b/src/app.ts\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< HEAD\n +let a = 3;\n++=======\n+ let a = 2;\n++>>>>>>> other\n",
+    ].join("");
+    const shown = withoutSensitiveDiffs(output, isSensitive);
+    assert.ok(!shown.includes("sk_live"), shown);
+    assert.ok(shown.includes(" +let a = 3;"), shown);
+    assert.match(shown, /^\[the diff of \.env is left out/m);
+  });
 });
 
 describe("the paths a terminal's command line names (Explain Terminal Failure and @terminal ask before sending a sensitive one's output)", () => {
