@@ -220,6 +220,28 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
     }
   });
 
+  it("a merge stopped on its conflicts: the conflicted file is named and nothing is sent (its changes are not in the staged diff)", async () => {
+    write("src/conflict.ts", "export const side = 'base';\n");
+    git("add", "src/conflict.ts");
+    git("commit", "--quiet", "-m", "feat: add a side", "--", "src/conflict.ts");
+    git("checkout", "--quiet", "-b", "conflicting");
+    write("src/conflict.ts", "export const side = 'theirs';\n");
+    git("commit", "--quiet", "-m", "feat: their side", "--", "src/conflict.ts");
+    git("checkout", "--quiet", "main");
+    write("src/conflict.ts", "export const side = 'ours';\n");
+    git("commit", "--quiet", "-m", "feat: our side", "--", "src/conflict.ts");
+    assert.throws(() => git("merge", "--quiet", "conflicting"), "the merge stops on its conflict");
+    const requests = server.chatRequests.length;
+    try {
+      const outcome = await generate();
+      assert.equal(outcome.kind, "nothing", JSON.stringify(outcome));
+      assert.equal(outcome.reason, "src/conflict.ts still has merge conflicts: resolve them and stage the file, then generate the message. Git commits nothing until then.");
+      assert.equal(server.chatRequests.length, requests, "nothing sent");
+    } finally {
+      git("merge", "--abort");
+    }
+  });
+
   it("no changes, and no repository: a clear message, nothing sent", async () => {
     git("add", "-A");
     git("commit", "--quiet", "-m", "feat: everything");

@@ -1,6 +1,7 @@
 import { lstat, readlink } from "node:fs/promises";
 import * as vscode from "vscode";
 import { binaryFileSection, newFileSection } from "../../core/scm/changes-diff";
+import { unresolvedConflicts } from "../../core/scm/unresolved-conflicts";
 import { readTextFile } from "../context/text-files";
 import { NothingToSendError, repositoryPath, untrackedStatus, type GitRepository } from "./git-api";
 
@@ -20,6 +21,8 @@ export interface RepositoryChanges {
 export async function changesToCommit(repository: GitRepository, isSensitive: (uri: vscode.Uri) => boolean): Promise<RepositoryChanges> {
   await repository.status();
   const staged = await repository.diff(true);
+  const conflicts = unresolvedConflicts(staged);
+  if (conflicts !== undefined) throw new NothingToSendError(conflicts);
   if (staged.trim() !== "") return { diff: staged, staged: true };
   const tracked = await repository.diff(false);
   const untracked = await Promise.all((commitTakesUntracked(repository) ? untrackedFiles(repository) : []).map((uri) => untrackedSection(repository, uri, isSensitive)));
