@@ -1,5 +1,6 @@
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { UserTurn } from "../../src/core/chat/conversation";
@@ -168,6 +169,41 @@ describe("Sensitive files stay out of chat requests unless the user says Send (r
     } finally {
       await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
       await closeInGit(repo, uri("ledger-crypt/book.ts"));
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  // A repository opened from a parent folder of the workspace folder (or with Open Repository) holds files outside it; its root's .gitattributes is above the folder.
+  it("@git leaves out a file its repository's root .gitattributes keeps encrypted, the repository and the file outside the workspace folder", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "wisp-parent-repo-"));
+    mkdirSync(join(repo, "infra"));
+    mkdirSync(join(repo, "app"));
+    const git = gitIn(repo);
+    const encrypted = (text: string) => Buffer.from(text).toString("base64");
+    writeFileSync(join(repo, ".gitattributes"), "infra/prod.yaml filter=git-crypt diff=git-crypt\n");
+    writeFileSync(join(repo, "infra/prod.yaml"), encrypted("approval: old\n"));
+    writeFileSync(join(repo, "app/book.ts"), "export const rate = 1;\n");
+    git("init", "--quiet", "--initial-branch=main");
+    git("config", "diff.git-crypt.textconv", "base64 -d");
+    git("add", ".");
+    git("commit", "--quiet", "-m", "first");
+    writeFileSync(join(repo, "infra/prod.yaml"), encrypted(`approval: ${vaultSecret}\n`));
+    writeFileSync(join(repo, "app/book.ts"), "export const rate = 2;\n");
+    const book = vscode.Uri.file(join(repo, "app/book.ts"));
+    try {
+      await vscode.commands.executeCommand("git.openRepository", repo);
+      await openedByGit(book);
+      await vscode.window.showTextDocument(book);
+      const id = (await api.chat.mentions("", "git")).find((i) => i.label === "@git")!.id;
+      await api.chat.fromView({ type: "addMention", id });
+      const [attached] = pending();
+      assert.ok(attached!.text.includes("+export const rate = 2;"), attached!.text);
+      assert.ok(!attached!.text.includes(vaultSecret), attached!.text);
+      assert.ok(attached!.text.endsWith("(left out, matching wisp.sensitiveFiles/.wispignore: infra/prod.yaml)"), attached!.text);
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      for (const a of pending()) await api.chat.fromView({ type: "removeAttachment", id: a.id });
+      await closeInGit(repo, book);
       rmSync(repo, { recursive: true, force: true });
     }
   });
