@@ -24,6 +24,8 @@ export interface GitRepository {
 
 export interface GitChange {
   readonly uri: vscode.Uri;
+  /** A rename's old path (else the same as uri). */
+  readonly originalUri?: vscode.Uri;
   readonly status: number;
 }
 
