@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pathWords, sensitivePathsNamed, withoutSensitiveDiffs } from "../../../src/core/agent/sensitive-command";
 
 // As the default rules have it: .env files and keys, anywhere.
@@ -64,6 +68,39 @@ describe("the sensitive-file rules for the agent's commands", () => {
     assert.ok(!shown.includes("sk_live"), shown);
     assert.ok(shown.includes(" +let a = 3;"), shown);
     assert.match(shown, /^\[the diff of \.env is left out/m);
+  });
+
+  it("leaves them out of git log --graph -p, whose columns before each line change from commit to commit (real git)", () => {
+    const root = mkdtempSync(join(tmpdir(), "wisp-graph-"));
+    try {
+      const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" });
+      git("init", "--quiet", "--initial-branch=main");
+      writeFileSync(join(root, ".env"), "STRIPE_KEY=sk_live_first\n");
+      writeFileSync(join(root, "app.ts"), "let a = 1;\n");
+      git("add", ".");
+      git("commit", "--quiet", "-m", "first");
+      writeFileSync(join(root, "app.ts"), "let a = 2;\n");
+      git("commit", "--quiet", "-am", "second");
+      // A linear history: the second commit's lines are drawn after '| ', the first's after two spaces.
+      const linear = git("log", "--graph", "-p");
+      git("checkout", "--quiet", "-b", "side");
+      writeFileSync(join(root, "b.ts"), "let b = 1;\n");
+      git("add", "b.ts");
+      git("commit", "--quiet", "-m", "side");
+      git("checkout", "--quiet", "main");
+      writeFileSync(join(root, ".env"), "STRIPE_KEY=sk_live_rotated\n");
+      git("commit", "--quiet", "-am", "rotate");
+      git("merge", "--quiet", "--no-edit", "side");
+      for (const output of [linear, git("log", "--graph", "-p"), git("log", "--graph", "-p", "--line-prefix=> ")]) {
+        assert.ok(output.includes("sk_live"), "the output holds the .env's lines");
+        const shown = withoutSensitiveDiffs(output, isSensitive);
+        assert.ok(!shown.includes("sk_live"), shown);
+        assert.ok(shown.includes("+let a = 2;"), shown);
+        assert.match(shown, /^\[the diff of \.env is left out/m);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
