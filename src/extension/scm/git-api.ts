@@ -11,6 +11,8 @@ export interface GitRepository {
     readonly workingTreeChanges: readonly GitChange[];
     /** Newer Git extensions list untracked files here rather than among the working tree's changes. */
     readonly untrackedChanges?: readonly GitChange[];
+    /** The commit a rebase stopped at (a conflict, an edit); VS Code's commit then continues the rebase. */
+    readonly rebaseCommit?: unknown;
   };
   status(): Promise<void>;
   /** `git diff` (working tree against the index), or `git diff --cached`. */
