@@ -27,6 +27,19 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
   const userText = (request: Record<string, unknown>) => (request.messages as ChatMessage[]).map((m) => m.content).join("\n");
   const box = async () => (await gitRepository()).inputBox;
 
+  /** `path` committed on main, then changed one way on a new `branch` and another on main (the branch checked out): merging or rebasing them conflicts. */
+  function divergedOn(path: string, branch: string): void {
+    write(path, "export const side = 'base';\n");
+    git("add", path);
+    git("commit", "--quiet", "-m", `feat: add ${path}`, "--", path);
+    git("checkout", "--quiet", "-b", branch);
+    write(path, `export const side = '${branch}';\n`);
+    git("commit", "--quiet", "-m", `feat: ${branch}'s side`, "--", path);
+    git("checkout", "--quiet", "main");
+    write(path, "export const side = 'main';\n");
+    git("commit", "--quiet", "-m", "feat: main's side", "--", path);
+  }
+
   async function gitRepository() {
     const api = (await vscode.extensions.getExtension<{ getAPI(v: 1): { getRepository(uri: vscode.Uri): { inputBox: { value: string } } | null } }>("vscode.git")!.activate()).getAPI(1);
     return api.getRepository(root)!;
@@ -217,6 +230,39 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
       rmSync(join(repo, "local-settings.txt"));
       rmSync(outside);
       (await box()).value = "";
+    }
+  });
+
+  it("a merge stopped on its conflicts: the conflicted file is named and nothing is sent (its changes are not in the staged diff)", async () => {
+    divergedOn("src/conflict.ts", "conflicting");
+    assert.throws(() => git("merge", "--quiet", "conflicting"), "the merge stops on its conflict");
+    const requests = server.chatRequests.length;
+    try {
+      const outcome = await generate();
+      assert.equal(outcome.kind, "nothing", JSON.stringify(outcome));
+      assert.equal(outcome.reason, "src/conflict.ts still has merge conflicts: resolve them and stage the file, then generate the message. Git commits nothing until then.");
+      assert.equal(server.chatRequests.length, requests, "nothing sent");
+    } finally {
+      git("merge", "--abort");
+    }
+  });
+
+  it("a rebase stopped at a commit: nothing is sent, since VS Code's commit continues the rebase and keeps that commit's message", async () => {
+    divergedOn("src/rebase.ts", "topic");
+    git("checkout", "--quiet", "topic");
+    assert.throws(() => git("-c", "rebase.autoStash=true", "rebase", "main"), "the rebase stops on its conflict");
+    // Resolved and staged: git would commit now, under the picked commit's own message.
+    write("src/rebase.ts", "export const side = 'both';\n");
+    git("add", "src/rebase.ts");
+    const requests = server.chatRequests.length;
+    try {
+      const outcome = await generate();
+      assert.equal(outcome.kind, "nothing", JSON.stringify(outcome));
+      assert.match(outcome.reason!, /^A rebase is in progress: VS Code's commit continues it \(git rebase --continue\), which keeps the commit's own message/);
+      assert.equal(server.chatRequests.length, requests, "nothing sent");
+    } finally {
+      git("rebase", "--abort");
+      git("checkout", "--quiet", "main");
     }
   });
 

@@ -221,4 +221,31 @@ describe("Review Changes and Review Selection as comment threads with Apply Fix 
     assert.equal(editor.document.getText(), `${[...secret.slice(0, 3), "  retries: 5,", "};"].join("\n")}\n`);
     await vscode.commands.executeCommand("undo");
   });
+
+  it("a .env renamed (git mv .env app.env) is left out as the .env was, staged or not: what it holds is not sent", async () => {
+    const unseal = "VAULT_UNSEAL=4471-9203-ab";
+    writeFileSync(join(repo, ".env"), `${unseal}\n`);
+    git("add", ".env");
+    git("commit", "--quiet", "-m", "chore: env", "--", ".env");
+    git("mv", ".env", "app.env");
+    const settings = vscode.workspace.getConfiguration("wisp.review");
+    try {
+      for (const changes of ["staged", "uncommitted"]) {
+        await settings.update("changes", changes, vscode.ConfigurationTarget.Global);
+        server.queue({ text: JSON.stringify({ findings: [] }) });
+        const requests = server.chatRequests.length;
+        const outcome = await review();
+        server.clearQueue();
+        const sent = JSON.stringify(server.chatRequests.slice(requests));
+        assert.ok(!sent.includes("4471-9203"), `${changes}: ${sent}`);
+        if (changes === "staged") assert.deepEqual([outcome.kind, server.chatRequests.length], ["nothing", requests], JSON.stringify(outcome));
+        else assert.ok(sent.includes("item.price"), "the other changes are still reviewed");
+      }
+    } finally {
+      git("reset", "--quiet");
+      rmSync(join(repo, "app.env"), { force: true });
+      git("checkout", "--quiet", "--", ".env");
+    }
+  });
 });
+

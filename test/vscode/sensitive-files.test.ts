@@ -1,5 +1,6 @@
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { UserTurn } from "../../src/core/chat/conversation";
@@ -58,6 +59,26 @@ describe("Sensitive files stay out of chat requests unless the user says Send (r
     await resetWisp();
     await server?.close();
   });
+
+  /**
+   * A repository in `repo` whose root .gitattributes keeps `secret` encrypted (git-crypt), with an
+   * uncommitted change to it (the vault secret) and to `code` (rate = 2).
+   */
+  function encryptedChange(repo: string, secret: string, code: string): void {
+    const git = gitIn(repo);
+    const encrypted = (text: string) => Buffer.from(text).toString("base64");
+    for (const path of [secret, code]) mkdirSync(dirname(join(repo, path)), { recursive: true });
+    writeFileSync(join(repo, ".gitattributes"), `${secret} filter=git-crypt diff=git-crypt\n`);
+    writeFileSync(join(repo, secret), encrypted("approval: old\n"));
+    writeFileSync(join(repo, code), "export const rate = 1;\n");
+    git("init", "--quiet", "--initial-branch=main");
+    // git-crypt's diff driver decrypts; base64 -d stands in for it.
+    git("config", "diff.git-crypt.textconv", "base64 -d");
+    git("add", ".");
+    git("commit", "--quiet", "-m", "first");
+    writeFileSync(join(repo, secret), encrypted(`approval: ${vaultSecret}\n`));
+    writeFileSync(join(repo, code), "export const rate = 2;\n");
+  }
 
   async function send(text: string): Promise<UserTurn> {
     server.queue({ text: "Noted." });
@@ -141,19 +162,7 @@ describe("Sensitive files stay out of chat requests unless the user says Send (r
 
   it("@git leaves out a file .gitattributes keeps encrypted (git-crypt), which git diff shows decrypted", async () => {
     const repo = join(workspace, "ledger-crypt");
-    mkdirSync(join(repo, "config"), { recursive: true });
-    const git = gitIn(repo);
-    const encrypted = (text: string) => Buffer.from(text).toString("base64");
-    writeFileSync(join(repo, ".gitattributes"), "config/prod.yaml filter=git-crypt diff=git-crypt\n");
-    writeFileSync(join(repo, "config/prod.yaml"), encrypted("db_password: old\n"));
-    writeFileSync(join(repo, "book.ts"), "export const rate = 1;\n");
-    git("init", "--quiet", "--initial-branch=main");
-    // git-crypt's diff driver decrypts; base64 -d stands in for it.
-    git("config", "diff.git-crypt.textconv", "base64 -d");
-    git("add", ".");
-    git("commit", "--quiet", "-m", "first");
-    writeFileSync(join(repo, "config/prod.yaml"), encrypted(`db_password: ${vaultSecret}\n`));
-    writeFileSync(join(repo, "book.ts"), "export const rate = 2;\n");
+    encryptedChange(repo, "config/prod.yaml", "book.ts");
     try {
       await vscode.window.showTextDocument(uri("ledger-crypt/book.ts"));
       await openedByGit(uri("ledger-crypt/book.ts"));
@@ -168,6 +177,29 @@ describe("Sensitive files stay out of chat requests unless the user says Send (r
     } finally {
       await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
       await closeInGit(repo, uri("ledger-crypt/book.ts"));
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  // A repository opened from a parent folder of the workspace folder (or with Open Repository) holds files outside it; its root's .gitattributes is above the folder.
+  it("@git leaves out a file its repository's root .gitattributes keeps encrypted, the repository and the file outside the workspace folder", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "wisp-parent-repo-"));
+    encryptedChange(repo, "infra/prod.yaml", "app/book.ts");
+    const book = vscode.Uri.file(join(repo, "app/book.ts"));
+    try {
+      await vscode.commands.executeCommand("git.openRepository", repo);
+      await openedByGit(book);
+      await vscode.window.showTextDocument(book);
+      const id = (await api.chat.mentions("", "git")).find((i) => i.label === "@git")!.id;
+      await api.chat.fromView({ type: "addMention", id });
+      const [attached] = pending();
+      assert.ok(attached!.text.includes("+export const rate = 2;"), attached!.text);
+      assert.ok(!attached!.text.includes(vaultSecret), attached!.text);
+      assert.ok(attached!.text.endsWith("(left out, matching wisp.sensitiveFiles/.wispignore: infra/prod.yaml)"), attached!.text);
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      for (const a of pending()) await api.chat.fromView({ type: "removeAttachment", id: a.id });
+      await closeInGit(repo, book);
       rmSync(repo, { recursive: true, force: true });
     }
   });

@@ -6,7 +6,7 @@
  * @git does.
  */
 import { commandUnits, type CommandUnit } from "./command-units";
-import { withoutFiles } from "../context/diff-files";
+import { diffHeader, withoutFiles } from "../context/diff-files";
 import { plainText } from "../terminal/terminal-command";
 import { relativeInside } from "./workspace-path";
 
@@ -45,16 +45,31 @@ function pathIn(word: string): string {
   return value.includes(":") && !value.includes("://") ? value.slice(value.lastIndexOf(":") + 1) : value;
 }
 
+/** What `git log --graph` draws before each line: its columns (`|`, `/`, `\`, `_`, `*`) and the spaces between them. */
+const graphColumns = "[|/\\\\_* ]*";
+
 /**
  * The output without the diff sections of sensitive files, each named in a line of its own instead.
- * A diff in colour (`git diff --color`, `--color-words`) or with `--line-prefix` is read without
- * them, as the model would read it; such output comes back plain.
+ * A diff in colour (`git diff --color`, `--color-words`), with `--line-prefix` or drawn beside a
+ * `--graph` (whose columns change from commit to commit) is read without them, as the model would
+ * read it; such output comes back plain.
  */
 export function withoutSensitiveDiffs(output: string, isSensitive: IsSensitive): string {
   const plain = output.includes("\x1b") ? plainText(output) : output;
-  const prefix = /^diff --git /m.test(plain) ? "" : /^(.+?)diff --git /m.exec(plain)?.[1];
-  if (prefix === undefined) return output;
-  const diff = prefix === "" ? plain : plain.split("\n").map((line) => (line.startsWith(prefix) ? line.slice(prefix.length) : line)).join("\n");
+  const first = new RegExp(`^(.*?)${diffHeader.source.slice(1)}`, "m").exec(plain);
+  if (first === null) return output;
+  const linePrefix = first[1]!.replace(new RegExp(`${graphColumns}$`), "");
+  // Without a graph only a line that starts with the header is one; with it, the columns before each header are that commit's.
+  const header = first[1]!.length > linePrefix.length ? new RegExp(`^(${graphColumns})${diffHeader.source.slice(1)}`) : new RegExp(`^()${diffHeader.source.slice(1)}`);
+  let graph = "";
+  const diff = plain
+    .split("\n")
+    .map((line) => {
+      const rest = line.startsWith(linePrefix) ? line.slice(linePrefix.length) : line;
+      graph = header.exec(rest)?.[1] ?? graph;
+      return rest.startsWith(graph) ? rest.slice(graph.length) : rest;
+    })
+    .join("\n");
   const { text, dropped } = withoutFiles(diff, isSensitive);
   if (dropped.length === 0) return output;
   const notes = dropped.map((path) => `[the diff of ${path} is left out: it matches wisp.sensitiveFiles or .wispignore and may hold secrets]\n`);

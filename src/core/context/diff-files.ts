@@ -16,9 +16,15 @@ export interface DiffSection {
   readonly paths: readonly string[];
 }
 
-/** A unified diff of several files, split at each `diff --git` header (text before the first one is a section of no path). */
+/**
+ * A file's header in a diff: `diff --git` and, for a file with merge conflicts (git diff during a
+ * merge, rebase or cherry-pick) or a merge commit's changes (git show), `diff --cc` and `diff --combined`.
+ */
+export const diffHeader = /^diff --(?:git|cc|combined) /m;
+
+/** A unified diff of several files, split at each file's header (text before the first one is a section of no path). */
 export function diffSections(diff: string): DiffSection[] {
-  return diff.split(/(?=^diff --git )/m).filter((text) => text !== "").map((text) => ({ text, paths: sectionPaths(text) }));
+  return diff.split(new RegExp(`(?=${diffHeader.source})`, "m")).filter((text) => text !== "").map((text) => ({ text, paths: sectionPaths(text) }));
 }
 
 /** `diff` without the sections of files for which `drop` says yes (either side of a rename counts). */
@@ -60,8 +66,9 @@ function headerPrefixes(line: string): { prefixes: readonly [string, string]; pa
 function sectionPaths(section: string): string[] {
   const header = section.split(/^@@/m)[0]!.split("\n");
   const paths = new Set<string>();
-  // A merge's combined `diff --cc P` has a/ and b/ on its ---/+++ lines.
-  const { prefixes, path } = header[0]!.startsWith("diff --git ") ? headerPrefixes(header[0]!) : { prefixes: prefixPairs[0]!, path: undefined };
+  // A merge's combined `diff --cc P` (or `diff --combined P`) names its one path, quoted as git quotes it.
+  const combined = /^diff --(?:cc|combined) (.*)$/.exec(header[0]!);
+  const { prefixes, path } = header[0]!.startsWith("diff --git ") ? headerPrefixes(header[0]!) : { prefixes: prefixPairs[0]!, path: combined ? gitPath(combined[1]!) : undefined };
   // A mode change or a binary file has no ---/+++ lines: `diff --git a/P b/P` names P twice.
   if (path !== undefined) paths.add(path);
   for (const line of header) {

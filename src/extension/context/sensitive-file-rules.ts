@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { posix, relative, sep } from "node:path";
 import * as vscode from "vscode";
 import { encryptedPatterns } from "../../core/context/encrypted-files";
@@ -25,6 +25,8 @@ export class SensitiveFileRules implements vscode.Disposable {
   private folders = new Map<string, SensitiveFiles>();
   /** Each folder's `.gitattributes` as the encrypted files it names (null: none), read when first needed. */
   private readonly encrypted = new Map<string, SensitiveFiles | null>();
+  /** Whether a folder holds `.git` (a repository's root, where its .gitattributes end), looked at when first needed. */
+  private readonly roots = new Map<string, boolean>();
 
   constructor() {
     this.load();
@@ -62,27 +64,44 @@ export class SensitiveFileRules implements vscode.Disposable {
   private matches(uri: vscode.Uri): boolean {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const matcher = folder && this.folders.get(folder.uri.toString());
-    if (folder && matcher) {
-      const path = posix.relative(folder.uri.path, uri.path);
-      return matcher.isSensitive(path) || this.keptEncrypted(folder.uri, path);
-    }
+    if (folder && matcher) return matcher.isSensitive(posix.relative(folder.uri.path, uri.path)) || this.keptEncrypted(uri);
     const name = posix.basename(uri.path);
-    return [this.setting, ...this.folders.values()].some((m) => m.isSensitive(name));
+    return [this.setting, ...this.folders.values()].some((m) => m.isSensitive(name)) || this.keptEncrypted(uri);
   }
 
-  /** Whether a `.gitattributes` in the folder or one of its folders on the way gives the file an encrypting driver. */
-  private keptEncrypted(folder: vscode.Uri, relativePath: string): boolean {
-    const segments = relativePath.split("/");
-    return segments.some((_, i) => {
-      const dir = vscode.Uri.joinPath(folder, ...segments.slice(0, i));
-      let rules = this.encrypted.get(dir.toString());
-      if (rules === undefined) {
-        const patterns = encryptedPatterns(readIn(dir, gitattributes));
-        rules = patterns.length === 0 ? null : new SensitiveFiles(patterns);
-        this.encrypted.set(dir.toString(), rules);
-      }
-      return rules !== null && rules.isSensitive(segments.slice(i).join("/"));
-    });
+  /**
+   * Whether a `.gitattributes` of the file's repository gives it an encrypting driver: in its
+   * folder or any on the way up to the repository's root (the folder with `.git`), which may be
+   * above the workspace folder (a repository opened from a parent folder) or hold files outside it.
+   */
+  private keptEncrypted(uri: vscode.Uri): boolean {
+    if (uri.scheme !== "file") return false;
+    let dir = uri.with({ path: posix.dirname(uri.path) });
+    let relativePath = posix.basename(uri.path);
+    for (;;) {
+      if (this.encryptedIn(dir)?.isSensitive(relativePath)) return true;
+      const parent = posix.dirname(dir.path);
+      if (parent === dir.path || this.isRepositoryRoot(dir)) return false;
+      relativePath = `${posix.basename(dir.path)}/${relativePath}`;
+      dir = dir.with({ path: parent });
+    }
+  }
+
+  private isRepositoryRoot(dir: vscode.Uri): boolean {
+    let root = this.roots.get(dir.toString());
+    if (root === undefined) this.roots.set(dir.toString(), (root = existsSync(vscode.Uri.joinPath(dir, ".git").fsPath)));
+    return root;
+  }
+
+  /** The encrypted files a folder's `.gitattributes` names (undefined: none), read when first needed. */
+  private encryptedIn(dir: vscode.Uri): SensitiveFiles | undefined {
+    let rules = this.encrypted.get(dir.toString());
+    if (rules === undefined) {
+      const patterns = encryptedPatterns(readIn(dir, gitattributes));
+      rules = patterns.length === 0 ? null : new SensitiveFiles(patterns);
+      this.encrypted.set(dir.toString(), rules);
+    }
+    return rules ?? undefined;
   }
 
   dispose(): void {
@@ -95,6 +114,7 @@ export class SensitiveFileRules implements vscode.Disposable {
     this.setting = new SensitiveFiles(patterns);
     this.folders = new Map((vscode.workspace.workspaceFolders ?? []).map((f) => [f.uri.toString(), new SensitiveFiles(patterns, readIn(f.uri, wispignore))]));
     this.encrypted.clear();
+    this.roots.clear();
   }
 }
 

@@ -43,11 +43,12 @@ export async function changesScope(arg: unknown, changes: "uncommitted" | "stage
   const targets: ReviewTarget[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
-  for (const change of [...listed, ...untracked.map((uri) => ({ uri, status: 7 }))]) {
+  for (const change of [...listed, ...untracked.map((uri): GitChange => ({ uri, status: 7 }))]) {
     if (seen.has(change.uri.toString())) continue;
     seen.add(change.uri.toString());
     const path = vscode.workspace.asRelativePath(change.uri, false);
-    if (deleted.has(change.status) || isSensitive(change.uri)) {
+    // A sensitive file renamed (.env to app.env) holds what it held: judged by its old name too, as a commit message's diff is.
+    if (deleted.has(change.status) || isSensitive(change.uri) || (change.originalUri !== undefined && isSensitive(change.originalUri))) {
       skipped.push(path);
       continue;
     }

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { gitExtensionApi, type GitExtensionExports } from "../../core/scm/git-extension-api";
 
 /** The part of the built-in Git extension's API (`vscode.git`, getAPI(1)) that Wisp uses. */
 export interface GitRepository {
@@ -10,6 +11,8 @@ export interface GitRepository {
     readonly workingTreeChanges: readonly GitChange[];
     /** Newer Git extensions list untracked files here rather than among the working tree's changes. */
     readonly untrackedChanges?: readonly GitChange[];
+    /** The commit a rebase stopped at (a conflict, an edit); VS Code's commit then continues the rebase. */
+    readonly rebaseCommit?: unknown;
   };
   status(): Promise<void>;
   /** `git diff` (working tree against the index), or `git diff --cached`. */
@@ -24,6 +27,8 @@ export interface GitRepository {
 
 export interface GitChange {
   readonly uri: vscode.Uri;
+  /** A rename's old path (else the same as uri). */
+  readonly originalUri?: vscode.Uri;
   readonly status: number;
 }
 
@@ -40,9 +45,11 @@ export class NothingToSendError extends Error {}
 
 /** The Git extension's API, activated if need be; a readable error when it is disabled. */
 export async function gitApi(): Promise<GitApi> {
-  const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>("vscode.git");
-  if (extension === undefined) throw new NothingToSendError("VS Code's Git extension is not enabled in this window (git.enabled, or the extension is disabled).");
-  return (extension.isActive ? extension.exports : await extension.activate()).getAPI(1);
+  const extension = vscode.extensions.getExtension<GitExtensionExports<GitApi>>("vscode.git");
+  if (extension === undefined) throw new NothingToSendError("VS Code's Git extension is disabled in this window: enable it (the Extensions view, @builtin git) to use git here.");
+  const found = gitExtensionApi(extension.isActive ? extension.exports : await extension.activate(), vscode.workspace.getConfiguration("git", null).get<boolean>("enabled", true));
+  if ("unavailable" in found) throw new NothingToSendError(found.unavailable);
+  return found.api;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { lstat, readlink } from "node:fs/promises";
 import * as vscode from "vscode";
 import { binaryFileSection, newFileSection } from "../../core/scm/changes-diff";
+import { unresolvedConflicts } from "../../core/scm/unresolved-conflicts";
 import { readTextFile } from "../context/text-files";
 import { NothingToSendError, repositoryPath, untrackedStatus, type GitRepository } from "./git-api";
 
@@ -19,7 +20,11 @@ export interface RepositoryChanges {
  */
 export async function changesToCommit(repository: GitRepository, isSensitive: (uri: vscode.Uri) => boolean): Promise<RepositoryChanges> {
   await repository.status();
+  // VS Code's commit then runs git rebase --continue, which keeps the commit's own message: one written into the box is dropped.
+  if (repository.state.rebaseCommit !== undefined) throw new NothingToSendError("A rebase is in progress: VS Code's commit continues it (git rebase --continue), which keeps the commit's own message, so a message written now would not be used. Finish the rebase first; to change a message, reword that commit (git rebase -i).");
   const staged = await repository.diff(true);
+  const conflicts = unresolvedConflicts(staged);
+  if (conflicts !== undefined) throw new NothingToSendError(conflicts);
   if (staged.trim() !== "") return { diff: staged, staged: true };
   const tracked = await repository.diff(false);
   const untracked = await Promise.all((commitTakesUntracked(repository) ? untrackedFiles(repository) : []).map((uri) => untrackedSection(repository, uri, isSensitive)));

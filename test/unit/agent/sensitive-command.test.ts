@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pathWords, sensitivePathsNamed, withoutSensitiveDiffs } from "../../../src/core/agent/sensitive-command";
 
 // As the default rules have it: .env files and keys, anywhere.
@@ -53,6 +57,50 @@ describe("the sensitive-file rules for the agent's commands", () => {
     assert.ok(shown.startsWith("commit 1a2b3c"));
     assert.match(shown, /^\[the diff of \.env is left out: it matches wisp\.sensitiveFiles or \.wispignore and may hold secrets\]$/m);
     assert.equal(withoutSensitiveDiffs("nothing to see\n", isSensitive), "nothing to see\n");
+  });
+
+  it("leaves them out of git diff during a merge with conflicts (diff --cc, as git 2.39 writes it)", () => {
+    const output = [
+      "diff --cc .env\nindex b9245ab,c61df8d..0000000\n--- a/.env\n+++ b/.env\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< HEAD\n +STRIPE_KEY=sk_live_ours\n++=======\n+ STRIPE_KEY=sk_live_theirs\n++>>>>>>> other\n",
+      "diff --cc src/app.ts\nindex 84c67ed,66d48fc..0000000\n--- a/src/app.ts\n+++ b/src/app.ts\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< HEAD\n +let a = 3;\n++=======\n+ let a = 2;\n++>>>>>>> other\n",
+    ].join("");
+    const shown = withoutSensitiveDiffs(output, isSensitive);
+    assert.ok(!shown.includes("sk_live"), shown);
+    assert.ok(shown.includes(" +let a = 3;"), shown);
+    assert.match(shown, /^\[the diff of \.env is left out/m);
+  });
+
+  it("leaves them out of git log --graph -p, whose columns before each line change from commit to commit (real git)", () => {
+    const root = mkdtempSync(join(tmpdir(), "wisp-graph-"));
+    try {
+      const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" });
+      git("init", "--quiet", "--initial-branch=main");
+      writeFileSync(join(root, ".env"), "STRIPE_KEY=sk_live_first\n");
+      writeFileSync(join(root, "app.ts"), "let a = 1;\n");
+      git("add", ".");
+      git("commit", "--quiet", "-m", "first");
+      writeFileSync(join(root, "app.ts"), "let a = 2;\n");
+      git("commit", "--quiet", "-am", "second");
+      // A linear history: the second commit's lines are drawn after '| ', the first's after two spaces.
+      const linear = git("log", "--graph", "-p");
+      git("checkout", "--quiet", "-b", "side");
+      writeFileSync(join(root, "b.ts"), "let b = 1;\n");
+      git("add", "b.ts");
+      git("commit", "--quiet", "-m", "side");
+      git("checkout", "--quiet", "main");
+      writeFileSync(join(root, ".env"), "STRIPE_KEY=sk_live_rotated\n");
+      git("commit", "--quiet", "-am", "rotate");
+      git("merge", "--quiet", "--no-edit", "side");
+      for (const output of [linear, git("log", "--graph", "-p"), git("log", "--graph", "-p", "--line-prefix=> ")]) {
+        assert.ok(output.includes("sk_live"), "the output holds the .env's lines");
+        const shown = withoutSensitiveDiffs(output, isSensitive);
+        assert.ok(!shown.includes("sk_live"), shown);
+        assert.ok(shown.includes("+let a = 2;"), shown);
+        assert.match(shown, /^\[the diff of \.env is left out/m);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

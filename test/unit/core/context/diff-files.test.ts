@@ -93,4 +93,16 @@ describe("diff files (@git without sensitive files)", () => {
     assert.equal(gitPath('"\\"quoted\\" \\\\ name"'), '"quoted" \\ name');
     assert.equal(gitPath("plain/path.ts"), "plain/path.ts");
   });
+
+  // As git 2.39 writes them: git diff during a merge (or rebase, cherry-pick) with conflicts, and git diff -c.
+  it("sees the files of a merge's combined diff (diff --cc, diff --combined), whatever their order", () => {
+    const conflict = (header: string, path: string, ours: string, theirs: string) =>
+      `${header}\nindex b9245ab,c61df8d..0000000\n--- a/${path}\n+++ b/${path}\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< HEAD\n +${ours}\n++=======\n+ ${theirs}\n++>>>>>>> other\n`;
+    const code = conflict("diff --cc app.ts", "app.ts", "export const a = 3;", "export const a = 2;");
+    const diff = `${code}${conflict("diff --cc config/.env", "config/.env", "API_KEY=main_secret", "API_KEY=other_secret")}${conflict("diff --combined my dir/.env", "my dir/.env", "A=3", "A=2")}${conflict('diff --cc "cl\\303\\251s/.env"', "clés/.env", "B=3", "B=2")}`;
+    assert.deepEqual(diffSections(diff).map((s) => s.paths), [["app.ts"], ["config/.env"], ["my dir/.env"], ["clés/.env"]]);
+    const { text, dropped } = withoutFiles(diff, isEnv);
+    assert.equal(text, code);
+    assert.deepEqual(dropped, ["config/.env", "my dir/.env", "clés/.env"]);
+  });
 });
