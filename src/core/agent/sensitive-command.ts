@@ -49,6 +49,16 @@ function pathIn(word: string): string {
 const graphColumns = "[|/\\\\_* ]*";
 
 /**
+ * `text` without the graph columns it ends with. Scanned back by hand: a pattern anchored at the end
+ * (`[|/\\_* ]*$`) is tried from every position, minutes for a long line of spaces before a header.
+ */
+function withoutGraphEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && "|/\\_* ".includes(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
+/**
  * The output without the diff sections of sensitive files, each named in a line of its own instead.
  * A diff in colour (`git diff --color`, `--color-words`), with `--line-prefix` or drawn beside a
  * `--graph` (whose columns change from commit to commit) is read without them, as the model would
@@ -58,7 +68,7 @@ export function withoutSensitiveDiffs(output: string, isSensitive: IsSensitive):
   const plain = output.includes("\x1b") ? plainText(output) : output;
   const first = new RegExp(`^(.*?)${diffHeader.source.slice(1)}`, "m").exec(plain);
   if (first === null) return output;
-  const linePrefix = first[1]!.replace(new RegExp(`${graphColumns}$`), "");
+  const linePrefix = withoutGraphEnd(first[1]!);
   // Without a graph only a line that starts with the header is one; with it, the columns before each header are that commit's.
   const header = first[1]!.length > linePrefix.length ? new RegExp(`^(${graphColumns})${diffHeader.source.slice(1)}`) : new RegExp(`^()${diffHeader.source.slice(1)}`);
   let graph = "";

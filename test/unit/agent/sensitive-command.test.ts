@@ -102,6 +102,17 @@ describe("the sensitive-file rules for the agent's commands", () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it("reads at once an output line of 100,000 characters of spaces (or graph columns) before a diff header, as a padded line the agent prints may hold", function () {
+    // The old end-anchored pattern was tried from every position: 20 s and more for such a line, the editor frozen.
+    this.timeout(3_000);
+    for (const pad of [" ", "| "]) {
+      const output = `${pad.repeat(100_000 / pad.length)}x diff --git a/.env b/.env\n+API=1\ndiff --git a/.env b/.env\nindex 1..2\n--- a/.env\n+++ b/.env\n+TOKEN=sk_live_1\n`;
+      const shown = withoutSensitiveDiffs(output, isSensitive);
+      assert.ok(!shown.includes("sk_live_1"), shown.slice(-200));
+      assert.match(shown, /^\[the diff of \.env is left out/m);
+    }
+  });
 });
 
 describe("the paths a terminal's command line names (Explain Terminal Failure and @terminal ask before sending a sensitive one's output)", () => {
