@@ -69,9 +69,13 @@ export function plainText(output: string): string {
       case "F":
         moveTo(row - n);
         break;
+      // Down stops at the last line drawn, as a terminal's cursor stops at the screen's bottom: a size
+      // probe's ESC[999B added 999 empty lines (a huge count, lines past memory); ESC[E may start one line.
       case "B":
+        moveTo(Math.min(row + n, lines.length - 1));
+        break;
       case "E":
-        moveTo(row + n);
+        moveTo(Math.min(row + n, lines.length));
         break;
       case "G":
         if (n === 1) fresh = true;

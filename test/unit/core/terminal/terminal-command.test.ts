@@ -28,6 +28,14 @@ describe("a terminal command as the chat sends it", () => {
     assert.equal(plainText(`${layers("Waiting")}\x1b[3A${layers("Downloading")}\x1b[3A${layers("Pull complete")}`), "a1: Pull complete\nb2: Pull complete\nc3: Pull complete\n");
   });
 
+  it("moves down no further than the last line drawn, as a terminal's cursor stops at the screen's bottom (a size probe's ESC[999B)", () => {
+    // Programs find the screen's size by moving far right and down and asking where the cursor is.
+    assert.equal(plainText("$ ./setup\nchecking the terminal\n\x1b[999C\x1b[999B\x1b[6n\rerror: no TTY\n"), "$ ./setup\nchecking the terminal\nerror: no TTY\n");
+    assert.equal(plainText("ok 1\n\x1b[1000000000Bfailed: 2 tests\n"), "ok 1\nfailed: 2 tests\n");
+    // Within the lines drawn, down moves as before; ESC[E begins the next line.
+    assert.equal(plainText("a\nb\nc\n\x1b[3Aa2\x1b[3Bend\x1b[1Enext\n"), "a2\nb\nc\nend\nnext\n");
+  });
+
   it("keeps the last lines within the limits, saying what was left out", () => {
     const output = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
     assert.equal(outputTail(output, 3, 1000), "[… 97 earlier lines left out]\nline 97\nline 98\nline 99");
