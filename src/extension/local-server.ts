@@ -16,7 +16,7 @@ import { portInUse } from "./local-engine/port-probe";
 import { forwardedHost } from "./local-engine/forwarded-host";
 import { serverCommand, type ServerCommand } from "./local-engine/server-command";
 import { createServerKey, keyAccepted, spawnFailed } from "./local-engine/server-keys";
-import { ExitedEarly, ServerProcess, dataFolderHolder, healthOf, waitForHolder } from "./local-engine/server-process";
+import { ExitedEarly, ServerProcess, dataFolderHolder, healthOf, otherWispServer, waitForHolder } from "./local-engine/server-process";
 import { provisionShippedModels } from "./local-engine/shipped-models";
 import type { Logger } from "./logger";
 import type { Settings } from "./settings";
@@ -213,8 +213,8 @@ export class LocalServer implements vscode.Disposable {
    * says so when it runs another version than this Wisp's.
    */
   async noteOtherServer(origin: string): Promise<void> {
-    const health = await healthOf(origin);
-    if (health !== undefined) this.noteVersion(origin, health.version);
+    const other = await otherWispServer(origin);
+    if (other !== undefined) this.noteVersion(origin, other.version);
   }
 
   /** Once per server and version in a window: every start or settings change would say it again. */
@@ -236,7 +236,7 @@ export class LocalServer implements vscode.Disposable {
       throw new Error(message);
     }
     this.log.info(`a Wisp server already answers at ${origin}: using it`);
-    this.noteVersion(origin, health.version);
+    void this.noteOtherServer(origin);
     if (this.stateValue.kind !== "stopped") this.setState({ kind: "stopped" });
     return "already-running";
   }

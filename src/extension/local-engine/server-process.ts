@@ -130,15 +130,33 @@ export async function answersHealth(origin: string, signal?: AbortSignal): Promi
   return (await healthOf(origin, signal)) !== undefined;
 }
 
+/**
+ * The Wisp server answering at `origin`, for saying when it is not this Wisp's version: its
+ * /health's version, none for a Wisp server older than that field; undefined for a server that is
+ * not Wisp's, as llama.cpp's llama-server, whose /health also says {"status":"ok"}.
+ */
+export async function otherWispServer(origin: string, signal?: AbortSignal): Promise<{ readonly version?: string } | undefined> {
+  const health = await healthOf(origin, signal);
+  if (health?.version !== undefined) return { version: health.version };
+  // Before its version, a Wisp server told itself apart by its engines' counters (which llama-server lacks).
+  if (health === undefined) return undefined;
+  const counters = await jsonAt(`${origin}/metrics.json`, signal);
+  return typeof counters === "object" && counters !== null ? {} : undefined;
+}
+
 /** A Wisp server's health answer at `origin` (the launch and version it names, if any); undefined when none answers. */
 export async function healthOf(origin: string, signal?: AbortSignal): Promise<{ readonly launch?: string; readonly version?: string } | undefined> {
+  const body = (await jsonAt(`${origin}/health`, signal)) as { status?: unknown; launch?: unknown; version?: unknown } | null | undefined;
+  if (body?.status !== "ok") return undefined;
+  return { ...(typeof body.launch === "string" ? { launch: body.launch } : {}), ...(typeof body.version === "string" ? { version: body.version } : {}) };
+}
+
+/** The JSON a GET of `url` answers (2 s at most); undefined for an error, a failure status or no JSON. */
+async function jsonAt(url: string, signal?: AbortSignal): Promise<unknown> {
   const timeout = AbortSignal.timeout(2000);
   try {
-    const response = await fetch(`${origin}/health`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    if (!response.ok) return undefined;
-    const body = (await response.json()) as { status?: unknown; launch?: unknown; version?: unknown };
-    if (body.status !== "ok") return undefined;
-    return { ...(typeof body.launch === "string" ? { launch: body.launch } : {}), ...(typeof body.version === "string" ? { version: body.version } : {}) };
+    const response = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    return response.ok ? ((await response.json()) as unknown) : undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dataFolderHolder, ExitedEarly, ServerProcess, waitForHolder } from "../../../src/extension/local-engine/server-process";
+import { otherServerVersionNote } from "../../../src/core/local-server/other-server-version";
+import { dataFolderHolder, ExitedEarly, otherWispServer, ServerProcess, waitForHolder } from "../../../src/extension/local-engine/server-process";
 import type { ServerCommand } from "../../../src/extension/local-engine/server-command";
 import { settableTimeOfDay } from "../../harness/settable-time-of-day";
 
@@ -45,6 +46,31 @@ describe("extension/local-engine: a started server counts as up only when the he
     const ours = start("setTimeout(() => {}, 30_000)");
     await ours.waitHealthy(own.origin, 20_000, undefined, "window-b");
     await ours.waitHealthy(older.origin, 20_000, undefined, "window-b");
+  });
+
+  it("another server already on the port is told to be another Wisp version only when it is a Wisp server: llama.cpp's llama-server says {status: ok} at /health too", async () => {
+    // Answers as each does: llama-server has /health and no /metrics.json; a Wisp server before its version field had both.
+    const answering = async (paths: Record<string, unknown>) => {
+      const server = createServer((request, response) => {
+        const body = paths[request.url ?? ""];
+        if (body === undefined) response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: 404, message: "File Not Found" } }));
+        else response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      servers.push(server);
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+    const noteFor = async (origin: string) => {
+      const other = await otherWispServer(origin);
+      return other && otherServerVersionNote(origin, "0.9.0", other.version);
+    };
+    const llamaServer = await answering({ "/health": { status: "ok" }, "/v1/models": { object: "list", data: [] } });
+    assert.equal(await noteFor(llamaServer), undefined, "no note that llama-server runs an earlier Wisp");
+    const earlierWisp = await answering({ "/health": { status: "ok" }, "/metrics.json": { sequences: {}, images: {} } });
+    assert.match((await noteFor(earlierWisp)) ?? "", /runs an earlier version \(this Wisp is 0\.9\.0\)/);
+    const otherWisp = await answering({ "/health": { status: "ok", version: "0.8.1" } });
+    assert.match((await noteFor(otherWisp)) ?? "", /runs version 0\.8\.1/);
+    assert.equal(await noteFor(await answering({ "/health": { status: "ok", version: "0.9.0" } })), undefined, "the same version");
   });
 
   it("a server refused the data folder another one holds: the holder's pid, then its server once it answers on the port, or false once it is gone", async () => {
