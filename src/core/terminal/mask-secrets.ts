@@ -14,10 +14,11 @@ export const keyEnd = /-----END [A-Z ]*PRIVATE KEY-----/;
 /**
  * Names whose value is a secret: `GITHUB_TOKEN`, `db_password`, `AWS_SECRET_ACCESS_KEY`, `apiKey`;
  * the short forms .env files use (`DB_PASS`, `MYSQL_PWD`, `REDIS_AUTH`, .npmrc's `_auth`), with
- * their underscore (`PWD` alone is the working folder, `pass` a test count), and `MASTER_KEY`,
+ * their underscore and at the name's end (`PWD` alone is the working folder, `pass` a test count,
+ * `SSH_AUTH_SOCK` and `FIREBASE_AUTH_DOMAIN` no secrets), and `MASTER_KEY`,
  * `ENCRYPTION_KEY`, `SIGNING_KEY`, `APP_KEY`.
  */
-const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?ID|COOKIE|DSN|(?:MASTER|ENCRYPTION|SIGNING|APP)[_-]?KEY(?![A-Za-z])|_(?:PAT|PASS|PWD|AUTH)(?![A-Za-z]))[A-Za-z0-9_.-]*`;
+const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?ID|COOKIE|DSN|(?:MASTER|ENCRYPTION|SIGNING|APP)[_-]?KEY(?![A-Za-z])|_PAT(?![A-Za-z])|_(?:PASS|PWD|AUTH)(?![A-Za-z0-9_]))[A-Za-z0-9_.-]*`;
 
 /** -----BEGIN … PRIVATE KEY----- through its END line (or the end of the text, when cut). */
 const keyBlock: [RegExp, string] = [new RegExp(`${keyBegin.source}[\\s\\S]*?(?:${keyEnd.source}|$)`, "g"), mask];

@@ -38,4 +38,11 @@ describe("masking secrets in terminal text", () => {
     const text = "npm ERR! Missing script: \"tset\"\nAuthor: Wisp Test <test@wisp.invalid>\nPATH=/usr/bin\nMY_PATH=/opt\nPATTERN=x\nPWD=/work/cart\nOLDPWD=/work\npass: 12\nTests_passed: 12\nBYPASS=1\nuv run -u 3\nssh -o User=git host\n  at Object.<anonymous> (/work/cart.test.js:3:8)\nexit code 1";
     assert.equal(maskSecrets(text), text);
   });
+
+  it("leaves alone a name with PASS, PWD or AUTH in its middle, which env and a front end's .env print (the short forms name a secret only at the name's end)", () => {
+    const text = "SSH_AUTH_SOCK=/tmp/ssh-XYZ/agent.1234\nREACT_APP_FIREBASE_AUTH_DOMAIN=shop-1234.firebaseapp.com\nKEYCLOAK_AUTH_SERVER_URL=https://kc.example.com/auth\nDB_PASS_FILE=/run/secrets/db\nVITE_AUTH_REDIRECT: http://localhost:5173/callback";
+    assert.equal(maskSecrets(text), text);
+    // At the name's end they still are secrets.
+    assert.equal(maskSecrets("REDIS_AUTH=hunter2 DB_PASS=hunter2 MYSQL_PWD=hunter2"), "REDIS_AUTH=[masked] DB_PASS=[masked] MYSQL_PWD=[masked]");
+  });
 });
