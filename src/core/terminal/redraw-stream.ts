@@ -34,10 +34,21 @@ export class RedrawStream {
   }
 }
 
-/** The line from its last \r that something follows (a \r at its end is kept: \r\n may be split between reads). */
+/** What starts a line's drawing again: \r, or a move to the first column (ESC[G, ESC[1G: readline's cursorTo, ora, log-update). */
+const redrawStart = /\r|\x1b\[[01]?G/g;
+
+/**
+ * The line from its last redraw start that something follows (one at its end is kept: \r\n may be
+ * split between reads). Spinners redraw after ESC[G without \r: kept whole, their frames made every
+ * chunk's preview read the growing line again (13 s of the extension host for a 5-minute spinner).
+ */
 function lastDrawing(line: string): string {
-  const frames = line.split("\r");
-  let last = frames.length - 1;
-  while (last > 0 && frames[last] === "") last--;
-  return frames.slice(last).join("\r");
+  const starts = [...line.matchAll(redrawStart)];
+  let next = line.length;
+  for (let i = starts.length - 1; i >= 0; i--) {
+    const start = starts[i]!;
+    if (start.index + start[0].length < next) return line.slice(start.index);
+    next = start.index;
+  }
+  return line;
 }
