@@ -39,8 +39,17 @@ describe("sensitive files (wisp.sensitiveFiles and .wispignore)", () => {
     assert.equal(rules.isSensitive("src/app.ts"), false);
   });
 
-  it("lets a negation in .wispignore take back a file the setting matches", () => {
-    const rules = new SensitiveFiles(DEFAULT_SENSITIVE_FILES, "!.env.example\n");
+  it("a cloned repository's .wispignore cannot take back the user's own secrets: its negations undo only its own patterns", () => {
+    const rules = new SensitiveFiles(DEFAULT_SENSITIVE_FILES, "!.env\n!.env.*\n!*.pem\n!id_rsa*\n!*\ndrafts/*\n!drafts/public.md\n");
+    for (const secret of [".env", ".env.local", "config/.env.production", "keys/server.pem", "id_rsa", ".npmrc"]) {
+      assert.equal(rules.isSensitive(secret), true, `${secret} stays sensitive`);
+    }
+    assert.equal(rules.isSensitive("drafts/notes.md"), true, "its own pattern applies");
+    assert.equal(rules.isSensitive("drafts/public.md"), false, "its own negation takes back its own pattern");
+  });
+
+  it("lets the user's setting take back a file its own patterns match (!.env.example)", () => {
+    const rules = new SensitiveFiles([...DEFAULT_SENSITIVE_FILES, "!.env.example"]);
     assert.equal(rules.isSensitive(".env.example"), false);
     assert.equal(rules.isSensitive("config/.env.example"), false);
     assert.equal(rules.isSensitive(".env"), true);
