@@ -4,8 +4,8 @@
  */
 import ignore, { type Ignore } from "ignore";
 
-/** The setting's default: environment files, private keys and certificates, credential stores. */
-export const DEFAULT_SENSITIVE_FILES: readonly string[] = [".env*", "*.pem", "*.key", "*.p12", "id_rsa*", ".npmrc", ".netrc", "*credentials*"];
+/** The setting's default: environment files, private keys and certificates (SSH keys of every type ssh-keygen makes), credential stores. */
+export const DEFAULT_SENSITIVE_FILES: readonly string[] = [".env*", "*.pem", "*.key", "*.p12", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", ".npmrc", ".netrc", "*credentials*"];
 
 /**
  * The patterns of the setting, and apart from them those of `.wispignore`. A `!pattern` in

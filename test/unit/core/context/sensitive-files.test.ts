@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DEFAULT_SENSITIVE_FILES, SensitiveFiles, namesExplicitly } from "../../../../src/core/context/sensitive-files";
 
 describe("sensitive files (wisp.sensitiveFiles and .wispignore)", () => {
@@ -13,6 +15,10 @@ describe("sensitive files (wisp.sensitiveFiles and .wispignore)", () => {
     ["certs/client.p12", true],
     ["id_rsa", true],
     ["home/.ssh/id_rsa.pub", true],
+    ["home/.ssh/id_ed25519", true],
+    ["deploy/id_ecdsa", true],
+    ["id_dsa", true],
+    ["src/id_generator.ts", false],
     ["aws_credentials.json", true],
     ["config/Credentials.yml", true],
     [".npmrc", true],
@@ -28,6 +34,11 @@ describe("sensitive files (wisp.sensitiveFiles and .wispignore)", () => {
   for (const [path, sensitive] of table) {
     it(`${path}: ${sensitive ? "sensitive" : "not sensitive"} by default`, () => assert.equal(defaults.isSensitive(path), sensitive));
   }
+
+  it("is the default VS Code gives the setting (package.json), which is what the extension reads", () => {
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "..", "..", "package.json"), "utf8")) as { contributes: { configuration: { properties: Record<string, { default?: unknown }> } } };
+    assert.deepEqual(manifest.contributes.configuration.properties["wisp.sensitiveFiles"]?.default, DEFAULT_SENSITIVE_FILES);
+  });
 
   it("adds .wispignore's patterns, anchored ones at the workspace root and folders with everything in them", () => {
     const rules = new SensitiveFiles(DEFAULT_SENSITIVE_FILES, "# ours\nsecrets.txt\n/local/settings.json\nvault/\n");
