@@ -52,6 +52,8 @@ step team npm run --silent test:team
 step vscode npm run --silent test:vscode
 # A workspace of two folders (.code-workspace): chat paths, Apply, the agent and Undo name one file each.
 step multiroot npm run --silent test:vscode:multiroot
+# A folder VS Code does not trust (Restricted Mode): Wisp runs, limited, and the folder's settings cannot point it elsewhere.
+step restricted npm run --silent test:vscode:restricted
 # The smoke suites again, in the oldest VS Code that package.json's engines.vscode accepts.
 step vscode-oldest npm run --silent test:vscode:oldest
 step e2e npm run --silent test:e2e

@@ -19,6 +19,8 @@ async function main(): Promise<number> {
     target: args.target,
     userDataDir: args.userDataDir,
     extensionsDir: args.extensionsDir,
+    // Set by vscode-tests-runner.ts for a suites folder that asks for Restricted Mode (its trust.json).
+    workspaceTrust: process.env.WISP_VSCODE_WORKSPACE_TRUST === "on",
   });
 }
 

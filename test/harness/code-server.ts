@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   smokeTestDriver?: boolean;
   /** Receives code-server's output as it comes (defaults to keeping it for error messages only). */
   onOutput?: (chunk: string) => void;
+  /** Keeps VS Code's workspace trust on, so that a folder not trusted opens in Restricted Mode (default: off, every folder trusted). */
+  workspaceTrust?: boolean;
 }
 
 export interface CodeServer {
@@ -64,7 +66,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     "--extensions-dir", options.extensionsDir,
     "--disable-telemetry",
     "--disable-update-check",
-    "--disable-workspace-trust",
+    ...(options.workspaceTrust ? [] : ["--disable-workspace-trust"]),
     // Hides only code-server's own "Next Up" card in the Welcome page's list of walkthroughs:
     // extensions' walkthroughs open, show their steps and tick them off the same with or without it.
     "--disable-getting-started-override",

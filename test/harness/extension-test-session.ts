@@ -18,6 +18,8 @@ export interface ExtensionTestRun {
   extensionsDir?: string;
   /** Overall limit for the test run in the workbench. */
   timeoutMs?: number;
+  /** Workspace trust on: the folder, never trusted, opens in Restricted Mode. */
+  workspaceTrust?: boolean;
 }
 
 const exitOnSignal = 130;
@@ -54,6 +56,7 @@ export async function runExtensionTestsInBrowser(toolchain: Toolchain, run: Exte
       userDataDir: run.userDataDir ?? temp.make("user-data"),
       extensionsDir: run.extensionsDir ?? temp.make("extensions"),
       smokeTestDriver: true,
+      workspaceTrust: run.workspaceTrust === true,
       onOutput: (text) => serverLog.write(text),
     });
     void server.process.exited.then((code) => {

@@ -15,7 +15,9 @@ import { ensureToolchain, repoRoot } from "./toolchain";
  * Code Wisp supports (npm run test:vscode:oldest). WISP_EXTENSION_PATH overrides the extension under test;
  * WISP_VSCODE_SUITES names another folder of suites (a benchmark's), and the WISP_BENCH_*
  * variables reach those suites. A suites folder with a workspace.json (`{ "folders": ["alpha", "beta"] }`)
- * runs in a multi-root workspace of those folders, opened through a .code-workspace file.
+ * runs in a multi-root workspace of those folders, opened through a .code-workspace file. One with
+ * a trust.json (`{ "trusted": false, "settings": {…} }`) runs with workspace trust on, its folder
+ * not trusted (Restricted Mode), holding those settings in its .vscode/settings.json.
  */
 async function main(): Promise<number> {
   ensureToolchain();
@@ -41,7 +43,14 @@ async function main(): Promise<number> {
     await installFixtureExtensions(extensionsDir);
     // The suites bring their own servers; test/vscode/local-server.test.ts turns auto-start on itself.
     mkdirSync(join(userDataDir, "User"), { recursive: true });
-    writeFileSync(join(userDataDir, "User", "settings.json"), `${JSON.stringify({ "wisp.localServer.autoStart": false }, null, 2)}\n`);
+    const trust = restrictedMode(suitesDir);
+    const trustSettings = trust ? { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" } : {};
+    writeFileSync(join(userDataDir, "User", "settings.json"), `${JSON.stringify({ "wisp.localServer.autoStart": false, ...trustSettings }, null, 2)}\n`);
+    if (trust) {
+      mkdirSync(join(workspace, ".vscode"), { recursive: true });
+      writeFileSync(join(workspace, ".vscode", "settings.json"), `${JSON.stringify(trust.settings, null, 2)}\n`);
+      process.env.WISP_VSCODE_WORKSPACE_TRUST = "on";
+    }
     await runTests({
       vscodeExecutablePath: join(repoRoot, "test/harness/code-cli.mjs"),
       extensionDevelopmentPath: extensionPath,
@@ -73,6 +82,14 @@ function workspaceFolders(suitesDir: string | undefined): string[] | undefined {
   if (file === undefined || !existsSync(file)) return undefined;
   const { folders } = JSON.parse(readFileSync(file, "utf8")) as { folders: string[] };
   return folders;
+}
+
+/** What a suites folder's trust.json asks for: Restricted Mode, with these workspace settings; undefined: a trusted folder. */
+function restrictedMode(suitesDir: string | undefined): { settings: Record<string, unknown> } | undefined {
+  const file = suitesDir === undefined ? undefined : join(repoRoot, suitesDir, "trust.json");
+  if (file === undefined || !existsSync(file)) return undefined;
+  const { trusted, settings } = JSON.parse(readFileSync(file, "utf8")) as { trusted: boolean; settings?: Record<string, unknown> };
+  return trusted ? undefined : { settings: settings ?? {} };
 }
 
 function benchEnv(): Record<string, string> {

@@ -49,6 +49,17 @@ export function commandShell(): string {
 }
 
 /**
+ * The environment commands run with: no pager, no editor (see noEditor), and on Windows no program
+ * from the current folder. cmd.exe looks for a bare name in the current directory before PATH
+ * (".;%PATH%") unless NoDefaultCurrentDirectoryInExePath is set, so an approved `git status` would
+ * run a cloned repository's own git.bat or git.exe from its root.
+ */
+export function commandEnv(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const windows = platform === "win32";
+  return { ...env, GIT_PAGER: "cat", PAGER: "cat", ...(windows ? { NoDefaultCurrentDirectoryInExePath: "1" } : { GIT_EDITOR: noEditor, EDITOR: noEditor, VISUAL: noEditor }) };
+}
+
+/**
  * Runs a command with the user's shell in its own process group, so a timeout or Stop ends the
  * whole tree (a test runner's workers, a dev server it started), not just the shell.
  */
@@ -56,7 +67,7 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
   const windows = process.platform === "win32";
   const shell = commandShell();
   const args = windows ? ["/d", "/s", "/c", run.command] : ["-c", run.command];
-  const child = spawn(shell, args, { cwd: run.cwd, detached: !windows, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: { ...process.env, GIT_PAGER: "cat", PAGER: "cat", ...(windows ? {} : { GIT_EDITOR: noEditor, EDITOR: noEditor, VISUAL: noEditor }) } });
+  const child = spawn(shell, args, { cwd: run.cwd, detached: !windows, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: commandEnv(process.platform, process.env) });
   // Plain as a terminal shows it (a progress meter's last frame, no colour codes), then masked before the
   // buffer cuts its middle: a key whose BEGIN line is cut away is still masked.
   const plain = new RedrawStream();

@@ -82,6 +82,8 @@ export class ChatPanel implements vscode.Disposable {
     // Snippets are found as the draft changes; a draft written while the index was empty (being
     // built, or off) gets them, or loses them, when the index is ready or turned off.
     this.disposables.push(
+      // Agent mode's "off in Restricted Mode" goes as soon as the folder is trusted (no reload).
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.postState()),
       deps.context.index.onDidChangeState((state) => {
         if (state !== "indexing") deps.context.refreshFound(this.session, deps.views.get(deps.store.active().id).draft);
       }),

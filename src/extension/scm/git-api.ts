@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { gitExtensionApi, type GitExtensionExports } from "../../core/scm/git-extension-api";
+import { gitExtensionApi, gitExtensionMissing, type GitExtensionExports } from "../../core/scm/git-extension-api";
 
 /** The part of the built-in Git extension's API (`vscode.git`, getAPI(1)) that Wisp uses. */
 export interface GitRepository {
@@ -46,7 +46,7 @@ export class NothingToSendError extends Error {}
 /** The Git extension's API, activated if need be; a readable error when it is disabled. */
 export async function gitApi(): Promise<GitApi> {
   const extension = vscode.extensions.getExtension<GitExtensionExports<GitApi>>("vscode.git");
-  if (extension === undefined) throw new NothingToSendError("VS Code's Git extension is disabled in this window: enable it (the Extensions view, @builtin git) to use git here.");
+  if (extension === undefined) throw new NothingToSendError(gitExtensionMissing(vscode.workspace.isTrusted));
   const found = gitExtensionApi(extension.isActive ? extension.exports : await extension.activate(), vscode.workspace.getConfiguration("git", null).get<boolean>("enabled", true));
   if ("unavailable" in found) throw new NothingToSendError(found.unavailable);
   return found.api;

@@ -3,7 +3,7 @@ import { execSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { howItEnded, runCommand } from "../../../src/extension/agent/command-runner";
+import { commandEnv, howItEnded, runCommand } from "../../../src/extension/agent/command-runner";
 
 describe("a command's output, masked before its middle is cut", () => {
   let dir: string;
@@ -189,5 +189,22 @@ frame();`,
     const result = await runCommand({ command: `"${process.execPath}" download.js`, cwd: dir, timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: (text) => streamed.push(text) });
     assert.equal(result.output, `fetching model.bin from the mirror\n100% ${"#".repeat(50)} 9.9M/s\nerror: checksum mismatch\n`);
     for (const text of streamed) assert.ok(!text.includes("\r") && !text.includes("\x1b"), JSON.stringify(text));
+  });
+});
+
+describe("a command on Windows, in a cloned repository holding git.bat or ls.exe at its root", () => {
+  it("does not let cmd.exe run the folder's own program for an approved `git status`: the current directory is not searched", () => {
+    const env = commandEnv("win32", { Path: "C:\\Windows\\system32", ComSpec: "C:\\Windows\\system32\\cmd.exe" });
+    // Its presence, not its value, turns the search off (NeedCurrentDirectoryForExePath).
+    assert.ok("NoDefaultCurrentDirectoryInExePath" in env);
+    assert.equal(env.Path, "C:\\Windows\\system32");
+    assert.equal(env.GIT_PAGER, "cat");
+  });
+
+  it("leaves the environment of a POSIX shell as it was, with no pager and no editor", () => {
+    const env = commandEnv("linux", { PATH: "/usr/bin" });
+    assert.ok(!("NoDefaultCurrentDirectoryInExePath" in env));
+    assert.equal(env.PATH, "/usr/bin");
+    assert.match(env.GIT_EDITOR ?? "", /No editor can open/);
   });
 });

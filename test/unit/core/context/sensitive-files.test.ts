@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DEFAULT_SENSITIVE_FILES, SensitiveFiles, namesExplicitly } from "../../../../src/core/context/sensitive-files";
 
 describe("sensitive files (wisp.sensitiveFiles and .wispignore)", () => {
@@ -13,6 +15,10 @@ describe("sensitive files (wisp.sensitiveFiles and .wispignore)", () => {
     ["certs/client.p12", true],
     ["id_rsa", true],
     ["home/.ssh/id_rsa.pub", true],
+    ["home/.ssh/id_ed25519", true],
+    ["deploy/id_ecdsa", true],
+    ["id_dsa", true],
+    ["src/id_generator.ts", false],
     ["aws_credentials.json", true],
     ["config/Credentials.yml", true],
     [".npmrc", true],
@@ -29,6 +35,11 @@ describe("sensitive files (wisp.sensitiveFiles and .wispignore)", () => {
     it(`${path}: ${sensitive ? "sensitive" : "not sensitive"} by default`, () => assert.equal(defaults.isSensitive(path), sensitive));
   }
 
+  it("is the default VS Code gives the setting (package.json), which is what the extension reads", () => {
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "..", "..", "package.json"), "utf8")) as { contributes: { configuration: { properties: Record<string, { default?: unknown }> } } };
+    assert.deepEqual(manifest.contributes.configuration.properties["wisp.sensitiveFiles"]?.default, DEFAULT_SENSITIVE_FILES);
+  });
+
   it("adds .wispignore's patterns, anchored ones at the workspace root and folders with everything in them", () => {
     const rules = new SensitiveFiles(DEFAULT_SENSITIVE_FILES, "# ours\nsecrets.txt\n/local/settings.json\nvault/\n");
     assert.equal(rules.isSensitive("secrets.txt"), true);
@@ -39,8 +50,17 @@ describe("sensitive files (wisp.sensitiveFiles and .wispignore)", () => {
     assert.equal(rules.isSensitive("src/app.ts"), false);
   });
 
-  it("lets a negation in .wispignore take back a file the setting matches", () => {
-    const rules = new SensitiveFiles(DEFAULT_SENSITIVE_FILES, "!.env.example\n");
+  it("a cloned repository's .wispignore cannot take back the user's own secrets: its negations undo only its own patterns", () => {
+    const rules = new SensitiveFiles(DEFAULT_SENSITIVE_FILES, "!.env\n!.env.*\n!*.pem\n!id_rsa*\n!*\ndrafts/*\n!drafts/public.md\n");
+    for (const secret of [".env", ".env.local", "config/.env.production", "keys/server.pem", "id_rsa", ".npmrc"]) {
+      assert.equal(rules.isSensitive(secret), true, `${secret} stays sensitive`);
+    }
+    assert.equal(rules.isSensitive("drafts/notes.md"), true, "its own pattern applies");
+    assert.equal(rules.isSensitive("drafts/public.md"), false, "its own negation takes back its own pattern");
+  });
+
+  it("lets the user's setting take back a file its own patterns match (!.env.example)", () => {
+    const rules = new SensitiveFiles([...DEFAULT_SENSITIVE_FILES, "!.env.example"]);
     assert.equal(rules.isSensitive(".env.example"), false);
     assert.equal(rules.isSensitive("config/.env.example"), false);
     assert.equal(rules.isSensitive(".env"), true);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { gitExtensionApi } from "../../../../src/core/scm/git-extension-api";
+import { gitExtensionApi, gitExtensionMissing } from "../../../../src/core/scm/git-extension-api";
 
 /** What VS Code's Git extension (1.93) exports when it runs without its model: git.enabled off at start, or no git found. */
 const withoutModel = {
@@ -18,5 +18,13 @@ describe("core/scm: VS Code's Git extension without git", () => {
   it("gives the API of an extension that has git", () => {
     const api = { repositories: [] };
     assert.deepEqual(gitExtensionApi({ enabled: true, getAPI: () => api }, true), { api });
+  });
+});
+
+describe("core/scm: VS Code's Git extension absent", () => {
+  it("sends the user to trust the folder in Restricted Mode (VS Code keeps Git off there), not to the Extensions view", () => {
+    assert.match(gitExtensionMissing(false), /Restricted Mode.*Trust this folder/);
+    assert.doesNotMatch(gitExtensionMissing(false), /Extensions view/);
+    assert.match(gitExtensionMissing(true), /enable it \(the Extensions view, @builtin git\)/);
   });
 });
