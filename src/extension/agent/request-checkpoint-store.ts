@@ -64,17 +64,9 @@ export class RequestCheckpointStore {
   /** The store in `folder` with what earlier windows left (read at once: the chat view asks for it synchronously). */
   static open(folder: string | undefined): RequestCheckpointStore {
     const store = new RequestCheckpointStore(folder);
-    if (!folder || !existsSync(folder)) return store;
-    for (const name of readdirSync(folder)) {
-      if (!name.endsWith(".json")) continue;
-      try {
-        const manifest = JSON.parse(readFileSync(join(folder, name), "utf8")) as unknown;
-        if (!isManifest(manifest)) continue;
-        store.chats.set(manifest.chatId, manifest.checkpoints);
-        if (typeof manifest.root === "string") store.roots.set(manifest.chatId, manifest.root);
-      } catch {
-        // A damaged file: that chat has no checkpoints; the others still do.
-      }
+    for (const manifest of readManifests(folder)) {
+      store.chats.set(manifest.chatId, manifest.checkpoints);
+      if (typeof manifest.root === "string") store.roots.set(manifest.chatId, manifest.root);
     }
     return store;
   }
@@ -264,6 +256,9 @@ export class RequestCheckpointStore {
       for (const key of [...this.memoryBlobs.keys()]) if (!needed.has(key)) this.memoryBlobs.delete(key);
       return;
     }
+    // Another window of the workspace shares the folder: the copies its checkpoints name (in its
+    // manifests, written at each change) are needed too, though this window never read them.
+    for (const manifest of readManifests(this.folder)) for (const key of blobsOf(manifest.checkpoints)) needed.add(key);
     const names = await readdir(join(this.folder, "blobs")).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => /^[0-9a-f]{64}$/.test(n) && !needed.has(n)).map((n) => unlink(join(this.folder!, "blobs", n)).catch(() => undefined)));
   }
@@ -289,6 +284,20 @@ async function stateKey(root: string, path: string): Promise<StateKey> {
 function safePath(path: string): string {
   if (path === "" || path.startsWith("/") || /^[a-zA-Z]:/.test(path) || path.split(/[\\/]/).includes("..")) throw new Error(`Not a workspace path: ${path}`);
   return path;
+}
+
+/** The manifests in `folder` (none without one); a damaged file costs only its chat. */
+function readManifests(folder: string | undefined): Manifest[] {
+  if (!folder || !existsSync(folder)) return [];
+  return readdirSync(folder).flatMap((name) => {
+    if (!name.endsWith(".json")) return [];
+    try {
+      const manifest = JSON.parse(readFileSync(join(folder, name), "utf8")) as unknown;
+      return isManifest(manifest) ? [manifest] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 function isManifest(value: unknown): value is Manifest {
