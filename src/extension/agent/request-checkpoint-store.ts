@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, readFile, readdir, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
@@ -20,6 +20,7 @@ import {
   type StateKey,
 } from "../../core/agent/request-checkpoints";
 import type { ChatTurn } from "../../core/chat/conversation";
+import { replaceFileSync } from "../replace-file-sync";
 import { hashOf, writeOnce } from "./hashed-blobs";
 
 /** What an edit tool tells the checkpoint of the request it works for. */
@@ -191,8 +192,7 @@ export class RequestCheckpointStore {
     if (!checkpoints) return rmSync(file, { force: true });
     mkdirSync(this.folder, { recursive: true });
     const root = this.roots.get(chatId);
-    writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, chatId, checkpoints, ...(root === undefined ? {} : { root }) } satisfies Manifest));
-    renameSync(`${file}.tmp`, file);
+    replaceFileSync(file, JSON.stringify({ version: 1, chatId, checkpoints, ...(root === undefined ? {} : { root }) } satisfies Manifest));
   }
 
   /** Writes each file's target state; on a failure, puts back the ones already written (as `undo` says) and throws. */

@@ -1,7 +1,9 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { fileVersion } from "../../server/atomic-file";
 import type { ChatStorage } from "../../core/chat/chat-store";
 import type { Logger } from "../logger";
+import { replaceFileSync } from "../replace-file-sync";
 
 /**
  * Chats as JSON files in the workspace's storage folder (on the extension host's disk), one file
@@ -30,15 +32,13 @@ export class FileChatStorage implements ChatStorage {
 
   get(key: string): unknown {
     const name = fileName(key);
+    const file = join(this.dir, name);
+    // Taken before the read: a write by another window in between is then read again later, never missed.
+    const version = fileVersion(file);
     try {
-      const fd = openSync(join(this.dir, name), "r");
-      try {
-        // The identity of the file read (not of one another window renames in meanwhile).
-        this.seen.set(key, identity(fstatSync(fd)));
-        return JSON.parse(readFileSync(fd, "utf8"));
-      } finally {
-        closeSync(fd);
-      }
+      const value = JSON.parse(readFileSync(file, "utf8")) as unknown;
+      this.seen.set(key, version);
+      return value;
     } catch (error) {
       this.seen.delete(key);
       // Never stored, or deleted (here or in another window): nothing to keep aside.
@@ -58,13 +58,7 @@ export class FileChatStorage implements ChatStorage {
 
   /** Whether the key's file was written or deleted by someone else since this window last read or wrote it. */
   changedElsewhere(key: string): boolean {
-    let now: string | undefined;
-    try {
-      now = identity(statSync(join(this.dir, fileName(key))));
-    } catch {
-      now = undefined;
-    }
-    return now !== this.seen.get(key);
+    return fileVersion(join(this.dir, fileName(key))) !== (this.seen.get(key) ?? "none");
   }
 
   /** The damaged files kept aside so far, by their new names. */
@@ -80,9 +74,8 @@ export class FileChatStorage implements ChatStorage {
         this.seen.delete(key);
         rmSync(file, { force: true });
       } else {
-        writeDurably(`${file}.tmp`, JSON.stringify(value));
-        renameSync(`${file}.tmp`, file);
-        this.seen.set(key, identity(statSync(file)));
+        replaceFileSync(file, JSON.stringify(value));
+        this.seen.set(key, fileVersion(file));
       }
     } catch (error) {
       this.log.error(`chat: could not save ${key}: ${(error as Error).message}`);
@@ -105,21 +98,4 @@ export class FileChatStorage implements ChatStorage {
 
 function fileName(key: string): string {
   return `${encodeURIComponent(key)}.json`;
-}
-
-/** A file as written once: each write renames a new file in (a new inode), its time and size to tell where inodes are reused. */
-function identity(stats: Stats): string {
-  return `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
-}
-
-/** Without the fsync, a power cut soon after the rename can leave the new name on empty or cut-short bytes. */
-function writeDurably(file: string, text: string): void {
-  const fd = openSync(file, "w");
-  try {
-    const bytes = Buffer.from(text, "utf8");
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

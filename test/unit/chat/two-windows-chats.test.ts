@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { ChatStore } from "../../../src/core/chat/chat-store";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ChatStore, chatIndexKey } from "../../../src/core/chat/chat-store";
 import { withTurn, withUserTurn, type AssistantTurn, type Chat } from "../../../src/core/chat/conversation";
 import { FileChatStorage } from "../../../src/extension/chat/file-chat-storage";
 import type { Logger } from "../../../src/extension/logger";
@@ -53,5 +56,49 @@ describe("chat: one workspace open in two windows (two extension hosts on one st
     ask(windowB, shared, "second question", ++clock);
     await windowB.flush();
     assert.deepEqual(texts(open(dir).get(shared)), ["first question", "answer to first question", "second question", "answer to second question"]);
+  });
+});
+
+describe("chat: two windows writing the chat index at the same moment (two processes)", () => {
+  const temp = new TempDirs();
+  after(() => temp.removeAll());
+
+  /** A second window's process writing the index `count` times; resolves with the errors it logged. */
+  function otherWindow(dir: string, count: number, padding: number): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "test/harness/chat-index-writer.ts", dir, String(count), String(padding)], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.once("error", reject);
+      child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`writer exited ${code}`))));
+    });
+  }
+
+  it("every write lands whole: none is refused, and the index read meanwhile is always one window's write, never a mix", async function () {
+    this.timeout(120_000);
+    const dir = temp.make("index-race");
+    const windows = Promise.all([otherWindow(dir, 600, 20_000), otherWindow(dir, 600, 100)]);
+    let done = false;
+    void windows.finally(() => (done = true)).catch(() => undefined);
+    const mixed: string[] = [];
+    const file = join(dir, `${encodeURIComponent(chatIndexKey)}.json`);
+    // Read while both write, as a third window opening would.
+    while (!done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch {
+        continue; // not written yet
+      }
+      try {
+        JSON.parse(text);
+      } catch {
+        mixed.push(text.slice(-40));
+      }
+    }
+    const errors = (await windows).flat();
+    assert.deepEqual(errors, [], "writes a window logged as not saved");
+    assert.deepEqual(mixed.slice(0, 3), [], `${mixed.length} reads of an index that was no one write`);
   });
 });
