@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChatStore, chatIndexKey } from "../../../src/core/chat/chat-store";
+import { ChatViewMemory } from "../../../src/core/chat/view-memory";
 import { withTurn, withUserTurn, type AssistantTurn, type Chat } from "../../../src/core/chat/conversation";
 import { FileChatStorage } from "../../../src/extension/chat/file-chat-storage";
 import type { Logger } from "../../../src/extension/logger";
@@ -56,6 +57,18 @@ describe("chat: one workspace open in two windows (two extension hosts on one st
     ask(windowB, shared, "second question", ++clock);
     await windowB.flush();
     assert.deepEqual(texts(open(dir).get(shared)), ["first question", "answer to first question", "second question", "answer to second question"]);
+  });
+
+  it("the unsent text of a chat in one window is kept when the other window keeps its own chat's", () => {
+    const dir = temp.make("two-windows-drafts");
+    const windowA = new ChatViewMemory(FileChatStorage.open(dir, log));
+    const windowB = new ChatViewMemory(FileChatStorage.open(dir, log));
+    void windowA.set("chat-a", { draft: "refactor the cart so that" });
+    void windowB.set("chat-b", { draft: "why does main", scrollTop: 40 });
+    assert.equal(windowB.get("chat-a").draft, "refactor the cart so that", "window B sees window A's draft");
+    // A reload of either window.
+    const reloaded = new ChatViewMemory(FileChatStorage.open(dir, log));
+    assert.deepEqual([reloaded.get("chat-a").draft, reloaded.get("chat-b").draft], ["refactor the cart so that", "why does main"]);
   });
 });
 
