@@ -20,6 +20,7 @@ import {
   type StateKey,
 } from "../../core/agent/request-checkpoints";
 import type { ChatTurn } from "../../core/chat/conversation";
+import { fileVersion } from "../../server/atomic-file";
 import { replaceFileSync } from "../replace-file-sync";
 import { hashOf, writeOnce } from "./hashed-blobs";
 
@@ -59,25 +60,26 @@ export class RequestCheckpointStore {
   private readonly memoryBlobs = new Map<string, Uint8Array>();
   /** Contents being written or restored: never collected, even before the manifest names them. */
   private readonly pinned = new Set<string>();
+  /** Each chat's manifest as this window last read or wrote it (fileVersion): another window's write is read again. */
+  private readonly seen = new Map<string, string>();
 
   private constructor(private readonly folder: string | undefined) {}
 
   /** The store in `folder` with what earlier windows left (read at once: the chat view asks for it synchronously). */
   static open(folder: string | undefined): RequestCheckpointStore {
     const store = new RequestCheckpointStore(folder);
-    for (const manifest of readManifests(folder)) {
-      store.chats.set(manifest.chatId, manifest.checkpoints);
-      if (typeof manifest.root === "string") store.roots.set(manifest.chatId, manifest.root);
-    }
+    for (const manifest of readManifests(folder)) store.fresh(manifest.chatId);
     return store;
   }
 
   get(chatId: string): ChatCheckpoints {
+    this.fresh(chatId);
     return this.chats.get(chatId) ?? emptyCheckpoints;
   }
 
   /** The folder the chat's checkpoints are in; undefined for none, or for a manifest that did not say. */
   rootOf(chatId: string): string | undefined {
+    this.fresh(chatId);
     return this.roots.get(chatId);
   }
 
@@ -87,6 +89,7 @@ export class RequestCheckpointStore {
    * another one (the workspace's folders changed order) go, so that a path never means another file.
    */
   async begin(chatId: string, requestId: string, answerId: string, root?: string): Promise<void> {
+    this.fresh(chatId);
     const moved = root !== undefined && this.roots.has(chatId) && this.roots.get(chatId) !== root;
     const before = moved ? emptyCheckpoints : this.get(chatId);
     if (root !== undefined) this.roots.set(chatId, root);
@@ -186,13 +189,44 @@ export class RequestCheckpointStore {
 
   /** The chat's manifest, written whole to a temporary file renamed over the old one. */
   private save(chatId: string): void {
-    if (!this.folder || !/^[\w-]{1,128}$/.test(chatId)) return;
-    const file = join(this.folder, `${chatId}.json`);
+    const file = this.manifestFile(chatId);
+    if (file === undefined) return;
     const checkpoints = this.chats.get(chatId);
-    if (!checkpoints) return rmSync(file, { force: true });
-    mkdirSync(this.folder, { recursive: true });
-    const root = this.roots.get(chatId);
-    replaceFileSync(file, JSON.stringify({ version: 1, chatId, checkpoints, ...(root === undefined ? {} : { root }) } satisfies Manifest));
+    if (!checkpoints) rmSync(file, { force: true });
+    else {
+      mkdirSync(this.folder!, { recursive: true });
+      const root = this.roots.get(chatId);
+      replaceFileSync(file, JSON.stringify({ version: 1, chatId, checkpoints, ...(root === undefined ? {} : { root }) } satisfies Manifest));
+    }
+    this.seen.set(chatId, fileVersion(file));
+  }
+
+  /**
+   * The chat's checkpoints as its manifest holds them when another window of the workspace wrote
+   * it since this one read or wrote it (both went on in the chat): the next request's checkpoint
+   * then goes after that window's, not over them.
+   */
+  private fresh(chatId: string): void {
+    const file = this.manifestFile(chatId);
+    if (file === undefined) return;
+    // Taken before the read: a write in between is read again next time, never missed.
+    const version = fileVersion(file);
+    if (version === (this.seen.get(chatId) ?? "none")) return;
+    this.seen.set(chatId, version);
+    const manifest = readManifest(file);
+    if (manifest === undefined || manifest.chatId !== chatId) {
+      this.chats.delete(chatId);
+      this.roots.delete(chatId);
+      return;
+    }
+    this.chats.set(chatId, manifest.checkpoints);
+    if (typeof manifest.root === "string") this.roots.set(chatId, manifest.root);
+    else this.roots.delete(chatId);
+  }
+
+  /** Where the chat's manifest is; undefined in memory, or for an id that is no file name. */
+  private manifestFile(chatId: string): string | undefined {
+    return this.folder && /^[\w-]{1,128}$/.test(chatId) ? join(this.folder, `${chatId}.json`) : undefined;
   }
 
   /** Writes each file's target state; on a failure, puts back the ones already written (as `undo` says) and throws. */
@@ -290,14 +324,18 @@ function safePath(path: string): string {
 function readManifests(folder: string | undefined): Manifest[] {
   if (!folder || !existsSync(folder)) return [];
   return readdirSync(folder).flatMap((name) => {
-    if (!name.endsWith(".json")) return [];
-    try {
-      const manifest = JSON.parse(readFileSync(join(folder, name), "utf8")) as unknown;
-      return isManifest(manifest) ? [manifest] : [];
-    } catch {
-      return [];
-    }
+    const manifest = name.endsWith(".json") ? readManifest(join(folder, name)) : undefined;
+    return manifest ? [manifest] : [];
   });
+}
+
+function readManifest(file: string): Manifest | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    return isManifest(manifest) ? manifest : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isManifest(value: unknown): value is Manifest {

@@ -45,4 +45,20 @@ describe("extension/agent: the request checkpoints of two windows of one workspa
     await RequestCheckpointStore.open(storage).restore("chat-a", "a2", root, [], "");
     assert.equal(readFileSync(join(root, "src/cart.js"), "utf8"), "total = 2;\n");
   });
+
+  it("a chat both windows go on in keeps the checkpoints of the requests made in each", async () => {
+    const root = temp.make("windows-root");
+    const storage = join(temp.make("windows-storage"), "agent-requests");
+    writeFileSync(join(root, "cart.js"), "total = 1;\n");
+    const windowA = RequestCheckpointStore.open(storage);
+    const windowB = RequestCheckpointStore.open(storage);
+    await request(windowA, root, "chat-1", "r1", "cart.js", "total = 2;\n");
+    // Window B, which read the folder before request r1, asks the next question in the same chat.
+    await request(windowB, root, "chat-1", "r2", "cart.js", "total = 3;\n");
+    assert.deepEqual(windowB.get("chat-1").requests.map((r) => r.requestId), ["r1", "r2"]);
+    assert.deepEqual(RequestCheckpointStore.open(storage).get("chat-1").requests.map((r) => r.requestId), ["r1", "r2"], "after a reload");
+    // Window A restores to before its own request: the file as it was before both.
+    await windowA.restore("chat-1", "r1", root, [], "");
+    assert.equal(readFileSync(join(root, "cart.js"), "utf8"), "total = 1;\n");
+  });
 });
