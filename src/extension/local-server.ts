@@ -18,6 +18,7 @@ import { serverCommand, type ServerCommand } from "./local-engine/server-command
 import { createServerKey, keyAccepted, spawnFailed } from "./local-engine/server-keys";
 import { ExitedEarly, ServerProcess, dataFolderHolder, healthOf, otherWispServer, waitForHolder } from "./local-engine/server-process";
 import { provisionShippedModels } from "./local-engine/shipped-models";
+import { StopMarker } from "./local-engine/stop-marker";
 import type { Logger } from "./logger";
 import type { Settings } from "./settings";
 
@@ -69,21 +70,30 @@ export class LocalServer implements vscode.Disposable {
   private stoppedByUser = false;
   /** Where the running server listens. */
   private address: { host: string; port: number } | undefined;
+  /** A stop on purpose, told to the editor's other windows (whose auto-start would undo it). */
+  private readonly stopMarker: StopMarker;
 
   constructor(
     private readonly paths: LocalServerPaths,
     private readonly settings: Settings,
     private readonly keys: ApiKeyStore,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.stopMarker = new StopMarker(join(paths.storagePath, "local-server-stopped.json"));
+  }
 
   get state(): LocalServerState { return this.stateValue; }
 
   /** The bundled server's data folder (keys, usage, the web console's admin token). */
   get dataDir(): string { return join(this.paths.storagePath, "server"); }
 
-  /** Whether Wisp: Stop Local Server was the last word (auto-start then leaves it stopped). */
-  get stoppedOnPurpose(): boolean { return this.stoppedByUser; }
+  /** Whether Wisp: Stop Local Server was the last word, here or in another open window (auto-start then leaves it stopped). */
+  get stoppedOnPurpose(): boolean { return this.stoppedByUser || this.stoppedElsewhere() !== undefined; }
+
+  /** The pid of the extension host of another open window whose Wisp: Stop Local Server stopped the server. */
+  stoppedElsewhere(): number | undefined {
+    return this.stopMarker.byOtherWindow();
+  }
 
   /** Whether the server this window runs listens where `baseUrl` points. */
   serves(baseUrl: string): boolean {
@@ -111,6 +121,7 @@ export class LocalServer implements vscode.Disposable {
     if (this.launching?.generation === this.generation) return this.launching.promise;
     if (kind === "command") {
       this.stoppedByUser = false;
+      this.stopMarker.clear();
       this.restarts.reset();
       this.restartCount = 0;
       this.lastExit = undefined;
@@ -140,7 +151,11 @@ export class LocalServer implements vscode.Disposable {
   async stop(byUser = true): Promise<void> {
     this.generation++;
     this.launching?.abort.abort();
-    if (byUser) this.stoppedByUser = true;
+    if (byUser) {
+      this.stoppedByUser = true;
+      // The other windows use the server this one runs: they leave it stopped too.
+      if (this.active) this.stopMarker.mark();
+    }
     const running = this.process;
     this.process = undefined;
     this.setState({ kind: "stopped" });

@@ -1,4 +1,5 @@
 import * as assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,6 +8,7 @@ import * as vscode from "vscode";
 import { fromServer } from "../../src/core/completion/types";
 import type { LocalServerState } from "../../src/core/local-server/local-server-state";
 import type { WispApi } from "../../src/extension/extension";
+import { StopMarker } from "../../src/extension/local-engine/stop-marker";
 import { freePort } from "../harness/free-port";
 import { startLocalTextServer } from "../harness/local-text-server";
 import { findSecrets, serverKeyPattern } from "../harness/secret-scan";
@@ -194,6 +196,38 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
     } finally {
       await setBaseUrl(baseUrl);
       await new Promise((done) => older.close(done));
+    }
+  });
+
+  it("a server another window stopped with Wisp: Stop Local Server is not started again here while that window is open; Start Local Server here starts it", async () => {
+    await running(firstStartMs);
+    // Window A: its extension host (a process of its own) and the server it runs, which this window uses.
+    const hostA = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore", env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" } });
+    const other = await startLocalTextServer(vscode.extensions.getExtension(wispExtensionId)!.extensionPath);
+    let stopped: Promise<void> | undefined;
+    const stopOther = () => (stopped ??= other.stop());
+    try {
+      await setBaseUrl(other.baseUrl);
+      await waitFor("this window's own server stopped (the base URL moved)", () => api.localServer().kind, (kind) => kind === "stopped");
+      await vscode.commands.executeCommand("wisp.checkConnection");
+      await api.autoStartSettled();
+      assert.equal(api.localServer().kind, "stopped", "window A's server is used");
+      // Wisp: Stop Local Server in window A, as that window's LocalServer says it to the others.
+      new StopMarker(join(process.env.WISP_TEST_USER_DATA_DIR!, "User/globalStorage/wisp.wisp/local-server-stopped.json"), hostA.pid).mark();
+      await stopOther();
+      await vscode.commands.executeCommand("wisp.checkConnection");
+      await status("unreachable");
+      await api.autoStartSettled();
+      assert.equal(api.localServer().kind, "stopped", "auto-start left it stopped");
+      assert.ok(api.logLines().some((line) => line.includes(`Wisp: Stop Local Server stopped it in another window (extension host pid ${hostA.pid})`)));
+
+      assert.equal(await vscode.commands.executeCommand("wisp.startLocalServer"), "started");
+      await running();
+      await status("ready");
+    } finally {
+      hostA.kill();
+      await stopOther();
+      await setBaseUrl(baseUrl);
     }
   });
 

@@ -17,6 +17,11 @@ export interface ChatStorage {
   update(key: string, value: unknown): PromiseLike<void>;
   /** Every stored key (workspaceState has it too): the chats are listed again from their entries when the index is lost. */
   keys?(): readonly string[];
+  /**
+   * Whether another window of the workspace wrote (or deleted) the key since this one last read or
+   * wrote it: what this window holds of it is then read again before it writes over it.
+   */
+  changedElsewhere?(key: string): boolean;
 }
 
 interface ChatIndex {
@@ -44,6 +49,8 @@ export class ChatStore {
   private readonly rebuilt: number;
   private readonly chats = new Map<string, Chat>();
   private readonly dirty = new Set<string>();
+  /** Chats this window deleted: another window's index still listing them does not bring them back. */
+  private readonly removed = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -83,6 +90,7 @@ export class ChatStore {
 
   /** Newest first; of two changed in the same millisecond, the one made later (summaries are in the order made). */
   list(): ChatSummary[] {
+    this.readOthersIndex();
     return this.summaries
       .map((summary, made) => ({ summary, made }))
       .sort((a, b) => b.summary.updatedAt - a.summary.updatedAt || b.made - a.made)
@@ -95,7 +103,11 @@ export class ChatStore {
 
   get(id: string): Chat | undefined {
     const cached = this.chats.get(id);
-    if (cached) return cached;
+    // Another window went on in this chat: its version is the one to go on from (a write not yet
+    // made here is this window's newer one).
+    if (cached && (this.dirty.has(id) || !this.storage.changedElsewhere?.(chatKey(id)))) return cached;
+    this.chats.delete(id);
+    if (!this.summaries.some((s) => s.id === id)) this.readOthersIndex();
     if (!this.summaries.some((s) => s.id === id)) return undefined;
     const stored = readChat(this.storage.get(chatKey(id)), id);
     if (stored === undefined) {
@@ -142,6 +154,7 @@ export class ChatStore {
 
   /** Deletes a chat; when it was the active one, the newest other chat (or a new one) becomes active. */
   remove(id: string): void {
+    this.removed.add(id);
     this.summaries = this.summaries.filter((s) => s.id !== id);
     this.chats.delete(id);
     this.dirty.delete(id);
@@ -162,6 +175,8 @@ export class ChatStore {
   flush(): Promise<void> {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    // The index another window wrote since: its chats are kept in the one written here.
+    if (this.dirty.has(indexMarker)) this.readOthersIndex();
     const ids = [...this.dirty];
     this.dirty.clear();
     const writes: PromiseLike<void>[] = ids.flatMap((id) => {
@@ -174,6 +189,21 @@ export class ChatStore {
       (error: unknown) => this.options.onError?.(error),
     );
     return this.writing;
+  }
+
+  /**
+   * The summaries of the index another window of the workspace wrote since this one last read or
+   * wrote it: chats made there are listed here, and chats changed there are summarized as they are now.
+   */
+  private readOthersIndex(): void {
+    if (!this.storage.changedElsewhere?.(chatIndexKey)) return;
+    const index = readIndex(this.storage.get(chatIndexKey));
+    for (const summary of index?.chats ?? []) {
+      if (this.removed.has(summary.id)) continue;
+      const at = this.summaries.findIndex((s) => s.id === summary.id);
+      if (at < 0) this.summaries.push(summary);
+      else if (summary.updatedAt > this.summaries[at]!.updatedAt && !this.dirty.has(summary.id)) this.summaries[at] = summary;
+    }
   }
 
   private markIndexDirty(): void {

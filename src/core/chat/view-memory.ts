@@ -17,16 +17,17 @@ export class ChatViewMemory {
   private states: Record<string, ChatViewState>;
 
   constructor(private readonly storage: ChatStorage) {
-    const stored = storage.get(chatViewKey);
-    this.states = typeof stored === "object" && stored !== null && !Array.isArray(stored) ? (stored as Record<string, ChatViewState>) : {};
+    this.states = this.read();
   }
 
   get(chatId: string): ChatViewState {
+    this.readOthers();
     const state = this.states[chatId];
     return { draft: typeof state?.draft === "string" ? state.draft : "", ...(typeof state?.scrollTop === "number" ? { scrollTop: state.scrollTop } : {}) };
   }
 
   set(chatId: string, state: ChatViewState): PromiseLike<void> {
+    this.readOthers();
     const { [chatId]: _previous, ...others } = this.states;
     // Newest last; the oldest are forgotten beyond `kept`.
     this.states = Object.fromEntries([...Object.entries(others), [chatId, state]].slice(-kept));
@@ -34,8 +35,19 @@ export class ChatViewMemory {
   }
 
   forget(chatId: string): PromiseLike<void> {
+    this.readOthers();
     const { [chatId]: _gone, ...rest } = this.states;
     this.states = rest;
     return this.storage.update(chatViewKey, this.states);
+  }
+
+  /** What another window of the workspace stored since (its drafts): written over, they would be lost. */
+  private readOthers(): void {
+    if (this.storage.changedElsewhere?.(chatViewKey)) this.states = this.read();
+  }
+
+  private read(): Record<string, ChatViewState> {
+    const stored = this.storage.get(chatViewKey);
+    return typeof stored === "object" && stored !== null && !Array.isArray(stored) ? (stored as Record<string, ChatViewState>) : {};
   }
 }

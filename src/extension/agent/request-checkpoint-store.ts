@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, readFile, readdir, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
@@ -20,6 +20,8 @@ import {
   type StateKey,
 } from "../../core/agent/request-checkpoints";
 import type { ChatTurn } from "../../core/chat/conversation";
+import { fileVersion } from "../../server/atomic-file";
+import { replaceFileSync } from "../replace-file-sync";
 import { hashOf, writeOnce } from "./hashed-blobs";
 
 /** What an edit tool tells the checkpoint of the request it works for. */
@@ -58,33 +60,26 @@ export class RequestCheckpointStore {
   private readonly memoryBlobs = new Map<string, Uint8Array>();
   /** Contents being written or restored: never collected, even before the manifest names them. */
   private readonly pinned = new Set<string>();
+  /** Each chat's manifest as this window last read or wrote it (fileVersion): another window's write is read again. */
+  private readonly seen = new Map<string, string>();
 
   private constructor(private readonly folder: string | undefined) {}
 
   /** The store in `folder` with what earlier windows left (read at once: the chat view asks for it synchronously). */
   static open(folder: string | undefined): RequestCheckpointStore {
     const store = new RequestCheckpointStore(folder);
-    if (!folder || !existsSync(folder)) return store;
-    for (const name of readdirSync(folder)) {
-      if (!name.endsWith(".json")) continue;
-      try {
-        const manifest = JSON.parse(readFileSync(join(folder, name), "utf8")) as unknown;
-        if (!isManifest(manifest)) continue;
-        store.chats.set(manifest.chatId, manifest.checkpoints);
-        if (typeof manifest.root === "string") store.roots.set(manifest.chatId, manifest.root);
-      } catch {
-        // A damaged file: that chat has no checkpoints; the others still do.
-      }
-    }
+    for (const manifest of readManifests(folder)) store.fresh(manifest.chatId);
     return store;
   }
 
   get(chatId: string): ChatCheckpoints {
+    this.fresh(chatId);
     return this.chats.get(chatId) ?? emptyCheckpoints;
   }
 
   /** The folder the chat's checkpoints are in; undefined for none, or for a manifest that did not say. */
   rootOf(chatId: string): string | undefined {
+    this.fresh(chatId);
     return this.roots.get(chatId);
   }
 
@@ -94,6 +89,7 @@ export class RequestCheckpointStore {
    * another one (the workspace's folders changed order) go, so that a path never means another file.
    */
   async begin(chatId: string, requestId: string, answerId: string, root?: string): Promise<void> {
+    this.fresh(chatId);
     const moved = root !== undefined && this.roots.has(chatId) && this.roots.get(chatId) !== root;
     const before = moved ? emptyCheckpoints : this.get(chatId);
     if (root !== undefined) this.roots.set(chatId, root);
@@ -193,14 +189,44 @@ export class RequestCheckpointStore {
 
   /** The chat's manifest, written whole to a temporary file renamed over the old one. */
   private save(chatId: string): void {
-    if (!this.folder || !/^[\w-]{1,128}$/.test(chatId)) return;
-    const file = join(this.folder, `${chatId}.json`);
+    const file = this.manifestFile(chatId);
+    if (file === undefined) return;
     const checkpoints = this.chats.get(chatId);
-    if (!checkpoints) return rmSync(file, { force: true });
-    mkdirSync(this.folder, { recursive: true });
-    const root = this.roots.get(chatId);
-    writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, chatId, checkpoints, ...(root === undefined ? {} : { root }) } satisfies Manifest));
-    renameSync(`${file}.tmp`, file);
+    if (!checkpoints) rmSync(file, { force: true });
+    else {
+      mkdirSync(this.folder!, { recursive: true });
+      const root = this.roots.get(chatId);
+      replaceFileSync(file, JSON.stringify({ version: 1, chatId, checkpoints, ...(root === undefined ? {} : { root }) } satisfies Manifest));
+    }
+    this.seen.set(chatId, fileVersion(file));
+  }
+
+  /**
+   * The chat's checkpoints as its manifest holds them when another window of the workspace wrote
+   * it since this one read or wrote it (both went on in the chat): the next request's checkpoint
+   * then goes after that window's, not over them.
+   */
+  private fresh(chatId: string): void {
+    const file = this.manifestFile(chatId);
+    if (file === undefined) return;
+    // Taken before the read: a write in between is read again next time, never missed.
+    const version = fileVersion(file);
+    if (version === (this.seen.get(chatId) ?? "none")) return;
+    this.seen.set(chatId, version);
+    const manifest = readManifest(file);
+    if (manifest === undefined || manifest.chatId !== chatId) {
+      this.chats.delete(chatId);
+      this.roots.delete(chatId);
+      return;
+    }
+    this.chats.set(chatId, manifest.checkpoints);
+    if (typeof manifest.root === "string") this.roots.set(chatId, manifest.root);
+    else this.roots.delete(chatId);
+  }
+
+  /** Where the chat's manifest is; undefined in memory, or for an id that is no file name. */
+  private manifestFile(chatId: string): string | undefined {
+    return this.folder && /^[\w-]{1,128}$/.test(chatId) ? join(this.folder, `${chatId}.json`) : undefined;
   }
 
   /** Writes each file's target state; on a failure, puts back the ones already written (as `undo` says) and throws. */
@@ -264,6 +290,9 @@ export class RequestCheckpointStore {
       for (const key of [...this.memoryBlobs.keys()]) if (!needed.has(key)) this.memoryBlobs.delete(key);
       return;
     }
+    // Another window of the workspace shares the folder: the copies its checkpoints name (in its
+    // manifests, written at each change) are needed too, though this window never read them.
+    for (const manifest of readManifests(this.folder)) for (const key of blobsOf(manifest.checkpoints)) needed.add(key);
     const names = await readdir(join(this.folder, "blobs")).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => /^[0-9a-f]{64}$/.test(n) && !needed.has(n)).map((n) => unlink(join(this.folder!, "blobs", n)).catch(() => undefined)));
   }
@@ -289,6 +318,24 @@ async function stateKey(root: string, path: string): Promise<StateKey> {
 function safePath(path: string): string {
   if (path === "" || path.startsWith("/") || /^[a-zA-Z]:/.test(path) || path.split(/[\\/]/).includes("..")) throw new Error(`Not a workspace path: ${path}`);
   return path;
+}
+
+/** The manifests in `folder` (none without one); a damaged file costs only its chat. */
+function readManifests(folder: string | undefined): Manifest[] {
+  if (!folder || !existsSync(folder)) return [];
+  return readdirSync(folder).flatMap((name) => {
+    const manifest = name.endsWith(".json") ? readManifest(join(folder, name)) : undefined;
+    return manifest ? [manifest] : [];
+  });
+}
+
+function readManifest(file: string): Manifest | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    return isManifest(manifest) ? manifest : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isManifest(value: unknown): value is Manifest {

@@ -1,7 +1,9 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { fileVersion } from "../../server/atomic-file";
 import type { ChatStorage } from "../../core/chat/chat-store";
 import type { Logger } from "../logger";
+import { replaceFileSync } from "../replace-file-sync";
 
 /**
  * Chats as JSON files in the workspace's storage folder (on the extension host's disk), one file
@@ -10,39 +12,53 @@ import type { Logger } from "../logger";
  * at shutdown. Each write goes to a temporary file, flushed to disk, renamed over the old one, so
  * a crash or a power cut leaves the previous version rather than half of one. A file is read when
  * its key is asked for: months of chats are not all read at activation, nor all kept in memory.
+ * Another window of the workspace writes the same files: what each file was when this window last
+ * read or wrote it is kept (a write renames a new file in, so its identity changes), so that a
+ * change made there is noticed (changedElsewhere) before this window writes over it.
  */
 export class FileChatStorage implements ChatStorage {
-  private readonly stored = new Set<string>();
+  /** Each key's file as this window last read or wrote it. */
+  private readonly seen = new Map<string, string>();
   /** Files that could not be read, renamed aside (kept for the user, never read again). */
   private readonly damaged: string[] = [];
 
   private constructor(private readonly dir: string, private readonly log: Logger) {}
 
-  /** Lists the stored keys of `dir` (created if missing); an unreadable file is renamed aside when read, not overwritten later. */
+  /** The storage in `dir` (created if missing); an unreadable file is renamed aside when read, not overwritten later. */
   static open(dir: string, log: Logger): FileChatStorage {
-    const storage = new FileChatStorage(dir, log);
     mkdirSync(dir, { recursive: true });
-    for (const name of readdirSync(dir)) {
-      if (name.endsWith(".json")) storage.stored.add(decodeURIComponent(name.slice(0, -".json".length)));
-    }
-    return storage;
+    return new FileChatStorage(dir, log);
   }
 
   get(key: string): unknown {
-    if (!this.stored.has(key)) return undefined;
-    const name = `${encodeURIComponent(key)}.json`;
+    const name = fileName(key);
+    const file = join(this.dir, name);
+    // Taken before the read: a write by another window in between is then read again later, never missed.
+    const version = fileVersion(file);
     try {
-      return JSON.parse(readFileSync(join(this.dir, name), "utf8"));
+      const value = JSON.parse(readFileSync(file, "utf8")) as unknown;
+      this.seen.set(key, version);
+      return value;
     } catch (error) {
-      this.stored.delete(key);
-      // Deleted since it was listed: nothing to keep aside.
+      this.seen.delete(key);
+      // Never stored, or deleted (here or in another window): nothing to keep aside.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.setAside(name, error as Error);
       return undefined;
     }
   }
 
+  /** Listed from the folder each time: another window may have stored chats since. */
   keys(): readonly string[] {
-    return [...this.stored];
+    try {
+      return readdirSync(this.dir).filter((name) => name.endsWith(".json")).map((name) => decodeURIComponent(name.slice(0, -".json".length)));
+    } catch {
+      return [];
+    }
+  }
+
+  /** Whether the key's file was written or deleted by someone else since this window last read or wrote it. */
+  changedElsewhere(key: string): boolean {
+    return fileVersion(join(this.dir, fileName(key))) !== (this.seen.get(key) ?? "none");
   }
 
   /** The damaged files kept aside so far, by their new names. */
@@ -52,15 +68,14 @@ export class FileChatStorage implements ChatStorage {
 
   /** Small JSON files: written at once (a few ms at most), so the order of writes is the order of calls. */
   update(key: string, value: unknown): Promise<void> {
-    const file = join(this.dir, `${encodeURIComponent(key)}.json`);
+    const file = join(this.dir, fileName(key));
     try {
       if (value === undefined) {
-        this.stored.delete(key);
+        this.seen.delete(key);
         rmSync(file, { force: true });
       } else {
-        writeDurably(`${file}.tmp`, JSON.stringify(value));
-        renameSync(`${file}.tmp`, file);
-        this.stored.add(key);
+        replaceFileSync(file, JSON.stringify(value));
+        this.seen.set(key, fileVersion(file));
       }
     } catch (error) {
       this.log.error(`chat: could not save ${key}: ${(error as Error).message}`);
@@ -81,14 +96,6 @@ export class FileChatStorage implements ChatStorage {
   }
 }
 
-/** Without the fsync, a power cut soon after the rename can leave the new name on empty or cut-short bytes. */
-function writeDurably(file: string, text: string): void {
-  const fd = openSync(file, "w");
-  try {
-    const bytes = Buffer.from(text, "utf8");
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+function fileName(key: string): string {
+  return `${encodeURIComponent(key)}.json`;
 }

@@ -16,8 +16,8 @@ export interface AutoStartDeps {
 /**
  * `wisp.localServer.autoStart`: starts the local server when `wisp.baseUrl` is an http address on
  * this machine and nothing listens there yet: now (VS Code starting), when a setting changes, and
- * when the server goes away later (say, another window's). Not after Wisp: Stop Local Server or a
- * failed start, until the user starts it again. A server this window runs for a base URL that
+ * when the server goes away later (say, another window's). Not after Wisp: Stop Local Server (in
+ * this window, or in another one still open) or a failed start, until the user starts it again. A server this window runs for a base URL that
  * changed since is stopped.
  */
 export interface AutoStart extends vscode.Disposable {
@@ -26,6 +26,8 @@ export interface AutoStart extends vscode.Disposable {
 }
 
 export function registerAutoStart({ settings, connection, localServer, log }: AutoStartDeps): AutoStart {
+  /** The other window whose stop was last said in the log (said once, not at every check). */
+  let told: number | undefined;
   const evaluate = async (): Promise<void> => {
     const { baseUrl, localServer: options } = settings.value;
     // Between restarts too: the next attempt would start it for an address no longer asked for,
@@ -35,7 +37,13 @@ export function registerAutoStart({ settings, connection, localServer, log }: Au
       log.info("stopping the local server: wisp.baseUrl no longer points at it");
       await localServer.stop(false);
     }
-    if (!options.autoStart || localServer.active || localServer.stoppedOnPurpose || localServer.state.kind === "failed") return;
+    if (!options.autoStart || localServer.active || localServer.state.kind === "failed") return;
+    const stopper = localServer.stoppedElsewhere();
+    if (stopper !== undefined && told !== stopper) {
+      told = stopper;
+      log.info(`not starting the local server: Wisp: Stop Local Server stopped it in another window (extension host pid ${stopper}); Wisp: Start Local Server starts it again`);
+    }
+    if (localServer.stoppedOnPurpose) return;
     // The universal package: the status bar's tooltip says so; nothing to start.
     if (!localServer.available) return;
     let address: { host: string; port: number };
