@@ -29,6 +29,9 @@ async function startSession(ctx: ConsoleContext, request: FastifyRequest, reply:
   return reply.redirect(root, 303);
 }
 
+/** Whether the browser already has a live session (a login page is no use to it). */
+const hasSession = async (ctx: ConsoleContext, request: FastifyRequest): Promise<boolean> => (await ctx.deps.store.sessions.get(readCookie(request, cookieName(request)))) !== undefined;
+
 const loginFailed = (reply: FastifyReply, message: string, root = "") => reply.code(401).type("text/html; charset=utf-8").send(loginPage(message, root));
 
 /** Requests under the session guard: no session, no entry; no CSRF token, no change. */
@@ -67,11 +70,15 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleContext> = async (app, ctx
   app.get<{ Querystring: { token?: string } }>("/login", async (request, reply) => {
     const { token } = request.query;
     if (token !== undefined) return (await admin.verify(token)) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
+    // Back to the login page after logging in, or a bookmark of it: the console is open already.
+    if (await hasSession(ctx, request)) return reply.redirect("./", 303);
     return reply.type("text/html; charset=utf-8").send(loginPage());
   });
   // The code sits in the path, not the query: editors that open links re-encode queries ("=").
   app.get<{ Params: { code: string } }>("/login/:code", async (request, reply) => {
     if (await sessions.redeemLoginCode(request.params.code)) return startSession(ctx, request, reply, "../");
+    // A link opened again (clicked twice, from the history) in a browser it logged in already.
+    if (await hasSession(ctx, request)) return reply.redirect("../", 303);
     return loginFailed(reply, "That login link has expired or was used already: log in with the admin token.", "../");
   });
   app.post<{ Body: { token?: string } | undefined }>("/login", async (request, reply) => {
