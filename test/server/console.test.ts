@@ -232,6 +232,24 @@ describe("the web console's server side", function () {
     assert.equal((await new ConsoleClient(server.origin).open("/login")).status, 200);
   });
 
+  it("takes the login form back to the view whose session ended, and to no other address", async () => {
+    const page = await new ConsoleClient(server.origin).open("/login?ended=1&view=chat");
+    const html = await page.text();
+    assert.match(html, /session has ended/);
+    assert.match(html, /<input type="hidden" name="view" value="chat">/);
+    // The login form as the browser posts it.
+    const post = (view: string) =>
+      fetch(`${server.origin}/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: server.origin, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token: server.adminToken, view }).toString(),
+      });
+    assert.equal((await post("chat")).headers.get("location"), "./#chat");
+    for (const view of ["//evil.example", "x\"><script>", "https://evil.example/"]) assert.equal((await post(view)).headers.get("location"), "./", view);
+    assert.doesNotMatch(await (await new ConsoleClient(server.origin).open(`/login?ended=1&view=${encodeURIComponent("x\"><b>")}`)).text(), /<b>/);
+  });
+
   it("takes a login link opened within --login-link-lifetime and refuses one opened after it", async () => {
     const own = await startServer({ loginCodeMs: 2_000 });
     try {

@@ -74,7 +74,24 @@ describe("the console's page in Chromium, on a real server", function () {
     assert.equal((await other.request("POST", "/console/api/logout")).status, 204);
     await page.fill("textarea[name=message]", "Hello?");
     await page.click("button:text-is('Send')");
-    await page.waitForURL(`${server.origin}/login`);
+    await page.waitForURL(/\/login\?/);
     await page.locator("form.login-card input#token").waitFor();
+  });
+
+  it("a page whose session ended says so at the login page, and logging in again goes back to the view it was on", async () => {
+    await page.goto(`${server.origin}/#usage`);
+    await page.locator("table.usage tbody tr").first().waitFor();
+    const other = new ConsoleClient(server.origin);
+    other.cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    await other.connect();
+    assert.equal((await other.request("POST", "/console/api/logout")).status, 204);
+    await page.click("button:text-is('Refresh')");
+    await page.locator("form.login-card input#token").waitFor();
+    assert.match(await page.locator(".login-error").innerText(), /session has ended.*log in again/);
+    await page.fill("#token", server.adminToken);
+    await page.click("button:text-is('Log in')");
+    await page.waitForURL(`${server.origin}/#usage`);
+    await page.locator("section[aria-label=Usage] table.usage tbody tr").first().waitFor();
+    assert.equal(await page.locator("nav a[aria-current=page]").innerText(), "Usage");
   });
 });
