@@ -81,6 +81,8 @@ export class ImageView {
       this.status.textContent = "";
     } catch (error) {
       this.errors.replaceChildren(h("li", { text: (error as Error).message }));
+      // The earlier image, left under Result, would read as this prompt's.
+      this.result.replaceChildren();
       this.status.textContent = "";
     } finally {
       this.generate.disabled = false;
