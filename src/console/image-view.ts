@@ -3,7 +3,7 @@
 import { buildImageRequest, imageSizes, type ImageSetup } from "../core/playground/image-request";
 import { CodeView } from "./code-view";
 import { ConsoleApi, type ModelInfo } from "./console-api";
-import { field, h, option } from "./dom";
+import { field, h, option, refocus } from "./dom";
 
 export class ImageView {
   readonly element: HTMLElement;
@@ -86,6 +86,7 @@ export class ImageView {
       this.status.textContent = "";
     } finally {
       this.generate.disabled = false;
+      refocus(this.generate);
     }
   }
 }

@@ -19,4 +19,15 @@ describe("console playground image (Chromium)", function () {
     await page.locator("ul.errors li", { hasText: "the image model failed to load" }).waitFor();
     assert.equal(await page.locator(".image-result img").count(), 0, "the lighthouse still shows as the result");
   });
+
+  it("Generate pressed from the keyboard keeps the focus: it is on Generate again when the request is over", async () => {
+    const { page } = web;
+    await page.focus("button:text-is('Generate')");
+    await page.keyboard.press("Enter");
+    // Generate is off while the request runs: the focus it had is lost.
+    await page.waitForFunction(() => document.activeElement === document.body);
+    await page.evaluate(() => (window as unknown as { consoleImage: { release(): void } }).consoleImage.release());
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("button[type=submit]")!.disabled);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Generate");
+  });
 });
