@@ -7,7 +7,7 @@ import { describeCall, unansweredCall, type ToolCall, type ToolChoiceField } fro
 import type { FieldError } from "../core/playground/form-values";
 import { CodeView } from "./code-view";
 import { ConsoleApi, type ModelInfo } from "./console-api";
-import { field, h, option } from "./dom";
+import { field, h, option, refocus } from "./dom";
 
 const parameterLabels: [keyof ChatParameterFields, string, string][] = [
   ["temperature", "Temperature", "0-2"],
@@ -262,6 +262,7 @@ export class ChatView {
     this.running = undefined;
     this.sendButton.disabled = false;
     this.stopButton.hidden = true;
+    refocus(this.draft);
     if (cleared) return this.render();
     if (answer.content !== "" || answer.toolCalls?.length) this.turns.push({ role: "assistant", content: answer.content, toolCalls: answer.toolCalls });
     this.render();

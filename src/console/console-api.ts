@@ -77,8 +77,10 @@ export class ConsoleApi {
     if (body !== undefined) headers["content-type"] = "application/json";
     const response = await fetch(path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
     if (response.status === 401) {
-      // The session ended (restart, logout elsewhere, idle): back to the login page.
-      location.assign("login");
+      // The session ended (restart, logout elsewhere, idle): the login page says so, and brings
+      // the browser back to this view.
+      const view = location.hash.slice(1);
+      location.assign(`login?ended=1${view ? `&view=${encodeURIComponent(view)}` : ""}`);
     }
     if (!response.ok) throw await failure(response);
     return (response.status === 204 ? undefined : await response.json()) as T;

@@ -48,3 +48,12 @@ export function formatTime(seconds: number | null | undefined): string {
 }
 
 export const formatCount = (n: number): string => n.toLocaleString("en-US");
+
+/**
+ * Puts the keyboard focus on `element` when it was lost: a focused button disabled while its
+ * request runs leaves it on the page's body, where a keyboard user's typing goes nowhere.
+ */
+export function refocus(element: HTMLElement | null | undefined): void {
+  const active = document.activeElement;
+  if (element && (active === null || active === document.body)) element.focus();
+}

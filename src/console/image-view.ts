@@ -3,7 +3,7 @@
 import { buildImageRequest, imageSizes, type ImageSetup } from "../core/playground/image-request";
 import { CodeView } from "./code-view";
 import { ConsoleApi, type ModelInfo } from "./console-api";
-import { field, h, option } from "./dom";
+import { field, h, option, refocus } from "./dom";
 
 export class ImageView {
   readonly element: HTMLElement;
@@ -81,9 +81,12 @@ export class ImageView {
       this.status.textContent = "";
     } catch (error) {
       this.errors.replaceChildren(h("li", { text: (error as Error).message }));
+      // The earlier image, left under Result, would read as this prompt's.
+      this.result.replaceChildren();
       this.status.textContent = "";
     } finally {
       this.generate.disabled = false;
+      refocus(this.generate);
     }
   }
 }

@@ -9,6 +9,7 @@ export class KeysView {
   private readonly created = h("div", { class: "secret-once", attrs: { hidden: true, role: "region", "aria-label": "New key" } });
   private readonly rows = h("tbody");
   private readonly errors = h("ul", { class: "errors", attrs: { role: "alert" } });
+  private readonly createButton = h("button", { text: "Create key", attrs: { type: "submit" } });
 
   constructor(private readonly api: ConsoleApi) {
     const form = h(
@@ -16,7 +17,7 @@ export class KeysView {
       { class: "row", attrs: { "aria-label": "Create a key" }, on: { submit: (e) => (e.preventDefault(), void this.create()) } },
       h("label", { text: "Name", attrs: { for: "key-name" } }),
       this.name,
-      h("button", { text: "Create key", attrs: { type: "submit" } }),
+      this.createButton,
     );
     this.name.id = "key-name";
     const table = h(
@@ -47,7 +48,10 @@ export class KeysView {
 
   private async create(): Promise<void> {
     const name = this.name.value.trim();
-    if (name === "") return;
+    // A double click or a second Enter while the first is on its way would make a second key,
+    // whose secret replaces the first one's before it was copied: that key works, unseen.
+    if (name === "" || this.createButton.disabled) return;
+    this.createButton.disabled = true;
     try {
       const { key, secret } = await this.api.createKey(name);
       this.errors.replaceChildren();
@@ -62,6 +66,8 @@ export class KeysView {
       await this.load();
     } catch (error) {
       this.errors.replaceChildren(h("li", { text: (error as Error).message }));
+    } finally {
+      this.createButton.disabled = false;
     }
   }
 

@@ -216,6 +216,40 @@ describe("the web console's server side", function () {
     assert.equal((await new ConsoleClient(server.origin).open("/login/made-up-code")).status, 401);
   });
 
+  it("sends a browser that is logged in already on to the console: a login link opened again, the login page from Back", async () => {
+    const { path } = (await (await fetch(`${server.origin}/console/api/login-link`, { method: "POST", headers: { authorization: `Bearer ${server.adminToken}` } })).json()) as { path: string };
+    const client = new ConsoleClient(server.origin);
+    assert.equal((await client.open(path)).status, 303);
+    // The same browser (its cookie) opens the link again: not "expired or used, log in with the admin token".
+    const again = await client.request("GET", path);
+    assert.equal(again.status, 303, await again.text());
+    assert.equal(again.headers.get("location"), "../");
+    const loginPage = await client.request("GET", "/login");
+    assert.equal(loginPage.status, 303);
+    assert.equal(loginPage.headers.get("location"), "./");
+    // Without a session both still ask for the token.
+    assert.equal((await new ConsoleClient(server.origin).open(path)).status, 401);
+    assert.equal((await new ConsoleClient(server.origin).open("/login")).status, 200);
+  });
+
+  it("takes the login form back to the view whose session ended, and to no other address", async () => {
+    const page = await new ConsoleClient(server.origin).open("/login?ended=1&view=chat");
+    const html = await page.text();
+    assert.match(html, /session has ended/);
+    assert.match(html, /<input type="hidden" name="view" value="chat">/);
+    // The login form as the browser posts it.
+    const post = (view: string) =>
+      fetch(`${server.origin}/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: server.origin, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token: server.adminToken, view }).toString(),
+      });
+    assert.equal((await post("chat")).headers.get("location"), "./#chat");
+    for (const view of ["//evil.example", "x\"><script>", "https://evil.example/"]) assert.equal((await post(view)).headers.get("location"), "./", view);
+    assert.doesNotMatch(await (await new ConsoleClient(server.origin).open(`/login?ended=1&view=${encodeURIComponent("x\"><b>")}`)).text(), /<b>/);
+  });
+
   it("takes a login link opened within --login-link-lifetime and refuses one opened after it", async () => {
     const own = await startServer({ loginCodeMs: 2_000 });
     try {

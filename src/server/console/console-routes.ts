@@ -29,7 +29,19 @@ async function startSession(ctx: ConsoleContext, request: FastifyRequest, reply:
   return reply.redirect(root, 303);
 }
 
-const loginFailed = (reply: FastifyReply, message: string, root = "") => reply.code(401).type("text/html; charset=utf-8").send(loginPage(message, root));
+/** Whether the browser already has a live session (a login page is no use to it). */
+const hasSession = async (ctx: ConsoleContext, request: FastifyRequest): Promise<boolean> => (await ctx.deps.store.sessions.get(readCookie(request, cookieName(request)))) !== undefined;
+
+const loginFailed = (reply: FastifyReply, message: string, root = "", view = "") => reply.code(401).type("text/html; charset=utf-8").send(loginPage(message, root, view));
+
+/**
+ * The console view a page sent to the login page was on (its #fragment), to go back to once
+ * logged in: a view's name only, so the redirect can lead nowhere else.
+ */
+const viewOf = (value: unknown): string => (typeof value === "string" && /^[a-z]{1,16}$/.test(value) ? value : "");
+const rootWith = (root: string, view: string): string => (view ? `${root}#${view}` : root);
+
+const sessionEnded = "Your console session has ended (Log out in another tab, a server restart, or its time ran out): log in again to go on.";
 
 /** Requests under the session guard: no session, no entry; no CSRF token, no change. */
 function sessionGuard(ctx: ConsoleContext) {
@@ -64,19 +76,26 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleContext> = async (app, ctx
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  app.get<{ Querystring: { token?: string } }>("/login", async (request, reply) => {
-    const { token } = request.query;
+  // ended and view: a console page whose session ended sends the browser here (console-api.ts).
+  app.get<{ Querystring: { token?: string; ended?: string; view?: string } }>("/login", async (request, reply) => {
+    const { token, ended } = request.query;
+    const view = viewOf(request.query.view);
     if (token !== undefined) return (await admin.verify(token)) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
-    return reply.type("text/html; charset=utf-8").send(loginPage());
+    // Back to the login page after logging in, or a bookmark of it: the console is open already.
+    if (await hasSession(ctx, request)) return reply.redirect(rootWith("./", view), 303);
+    return reply.type("text/html; charset=utf-8").send(loginPage(ended === undefined ? undefined : sessionEnded, "", view));
   });
   // The code sits in the path, not the query: editors that open links re-encode queries ("=").
   app.get<{ Params: { code: string } }>("/login/:code", async (request, reply) => {
     if (await sessions.redeemLoginCode(request.params.code)) return startSession(ctx, request, reply, "../");
+    // A link opened again (clicked twice, from the history) in a browser it logged in already.
+    if (await hasSession(ctx, request)) return reply.redirect("../", 303);
     return loginFailed(reply, "That login link has expired or was used already: log in with the admin token.", "../");
   });
-  app.post<{ Body: { token?: string } | undefined }>("/login", async (request, reply) => {
+  app.post<{ Body: { token?: string; view?: string } | undefined }>("/login", async (request, reply) => {
     if (!fromSameOrigin(request)) throw new ApiError(403, "cross-site request refused", "invalid_request_error", null, "cross_site_request");
-    return (await admin.verify(request.body?.token)) ? startSession(ctx, request, reply, "./") : loginFailed(reply, "That admin token is not right.");
+    const view = viewOf(request.body?.view);
+    return (await admin.verify(request.body?.token)) ? startSession(ctx, request, reply, rootWith("./", view)) : loginFailed(reply, "That admin token is not right.", "", view);
   });
   app.get("/console/console.css", async (_request, reply) => sendAsset(ctx, reply, "console.css"));
   // Browsers ask for it on every page; there is none.

@@ -8,6 +8,7 @@ interface Page {
   messages(): string[];
   idle(): boolean;
   sent(): string[][];
+  release(): void;
 }
 
 describe("console playground chat (Chromium)", function () {
@@ -38,5 +39,17 @@ describe("console playground chat (Chromium)", function () {
     await call("send", "שלום, מה שלומך?");
     await web.page.waitForFunction(() => (window as unknown as { consoleChat: Page }).consoleChat.idle() && document.querySelector(".messages")!.textContent!.includes("Hello!"));
     assert.deepEqual(await direction(".messages .content"), ["rtl", "ltr"]);
+  });
+
+  it("Send pressed from the keyboard gives the focus back to the message box when the answer is in", async () => {
+    await call("click", "Clear");
+    await web.page.fill("textarea[name=message]", "Hold on");
+    await web.page.focus("button:text-is('Send')");
+    await web.page.keyboard.press("Enter");
+    // Send is off while the answer comes: the focus it had is lost.
+    await web.page.waitForFunction(() => document.activeElement === document.body);
+    await call("release");
+    await web.page.waitForFunction(() => (window as unknown as { consoleChat: Page }).consoleChat.idle() && document.querySelectorAll(".messages li").length === 2);
+    assert.equal(await web.page.evaluate(() => document.activeElement?.getAttribute("name")), "message");
   });
 });

@@ -45,6 +45,25 @@ describe("the console's page in Chromium, on a real server", function () {
     assert.ok((await sidewaysOverflow()) <= 0, `the Usage page is ${await sidewaysOverflow()}px wider than the window`);
   });
 
+  it("a double click on Create key (or Enter pressed twice) makes one key, the one whose secret is shown", async () => {
+    await page.goto(`${server.origin}/#keys`);
+    await page.fill("#key-name", "laptop");
+    await page.dblclick("text=Create key");
+    await page.locator(".secret-once", { hasText: "laptop" }).waitFor();
+    await page.fill("#key-name", "ci-runner");
+    await page.press("#key-name", "Enter");
+    await page.press("#key-name", "Enter");
+    await page.locator(".secret-once", { hasText: "ci-runner" }).waitFor();
+    // Both requests are answered before the list shows the last key made.
+    await page.locator("tr[data-key-id]", { hasText: "ci-runner" }).first().waitFor();
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("form[aria-label='Create a key'] button")!.disabled);
+    const named = async (name: string) => (await server.deps.keys.list()).filter((k) => k.name === name && !k.revoked).length;
+    assert.equal(await named("laptop"), 1, "keys named laptop");
+    assert.equal(await named("ci-runner"), 1, "keys named ci-runner");
+    const secret = (await page.locator("code.secret").innerText()).trim();
+    assert.equal((await fetch(`${server.baseURL}/models`, { headers: { authorization: `Bearer ${secret}` } })).status, 200);
+  });
+
   it("once the session has ended, the playground's Send goes to the login page instead of saying the API key is invalid", async () => {
     await page.goto(`${server.origin}/#chat`);
     await page.locator("select[name=model] option", { hasText: TEXT_MODEL }).waitFor({ state: "attached" });
@@ -55,7 +74,24 @@ describe("the console's page in Chromium, on a real server", function () {
     assert.equal((await other.request("POST", "/console/api/logout")).status, 204);
     await page.fill("textarea[name=message]", "Hello?");
     await page.click("button:text-is('Send')");
-    await page.waitForURL(`${server.origin}/login`);
+    await page.waitForURL(/\/login\?/);
     await page.locator("form.login-card input#token").waitFor();
+  });
+
+  it("a page whose session ended says so at the login page, and logging in again goes back to the view it was on", async () => {
+    await page.goto(`${server.origin}/#usage`);
+    await page.locator("table.usage tbody tr").first().waitFor();
+    const other = new ConsoleClient(server.origin);
+    other.cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    await other.connect();
+    assert.equal((await other.request("POST", "/console/api/logout")).status, 204);
+    await page.click("button:text-is('Refresh')");
+    await page.locator("form.login-card input#token").waitFor();
+    assert.match(await page.locator(".login-error").innerText(), /session has ended.*log in again/);
+    await page.fill("#token", server.adminToken);
+    await page.click("button:text-is('Log in')");
+    await page.waitForURL(`${server.origin}/#usage`);
+    await page.locator("section[aria-label=Usage] table.usage tbody tr").first().waitFor();
+    assert.equal(await page.locator("nav a[aria-current=page]").innerText(), "Usage");
   });
 });

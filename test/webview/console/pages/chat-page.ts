@@ -1,10 +1,11 @@
 // The console playground's chat (src/console/chat-view.ts) in the test page, on a stand-in for
 // the server: the first answer streams "Once upon" and then hangs until stopped; later answers
-// stream "Hello!" and end.
+// stream "Hello!" and end (one to "Hold on" only once consoleChat.release() is called).
 import { ChatView } from "../../../../src/console/chat-view";
 import type { ConsoleApi } from "../../../../src/console/console-api";
 
 const sent: unknown[] = [];
+let release = () => {};
 const sse = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`;
 
 function v1(_method: string, _path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
@@ -13,10 +14,13 @@ function v1(_method: string, _path: string, body: unknown, signal?: AbortSignal)
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      if (!first) {
+      const answer = () => {
         controller.enqueue(encoder.encode(sse("Hello!") + "data: [DONE]\n\n"));
-        return controller.close();
-      }
+        controller.close();
+      };
+      const held = JSON.stringify(body).includes("Hold on");
+      if (!first && held) return void (release = answer);
+      if (!first) return answer();
       controller.enqueue(encoder.encode(sse("Once upon")));
       signal?.addEventListener("abort", () => controller.error(new DOMException("The user aborted a request.", "AbortError")));
     },
@@ -40,6 +44,7 @@ Object.assign(window, {
     /** The conversation as shown: "role: text" per message. */
     messages: () => [...document.querySelectorAll(".messages li")].map((li) => `${li.querySelector(".role")!.textContent}: ${li.querySelector(".content")!.textContent}`),
     idle: () => !button("Send").disabled,
+    release: () => release(),
     /** The messages of each request sent. */
     sent: () => sent.map((body) => (body as { messages: { role: string; content: string }[] }).messages.map((m) => `${m.role}: ${m.content}`)),
   },
