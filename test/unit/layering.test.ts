@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative, sep } from "node:path";
+import ts from "typescript";
 
 const root = join(import.meta.dirname, "..", "..");
 const src = join(root, "src");
@@ -13,17 +14,13 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Module specifiers of every import, export-from, dynamic import and require in a file. */
+/**
+ * Module specifiers of every import, export-from, dynamic import and require in a file, as the
+ * TypeScript compiler reads them: an import written inside a string (a code snippet the console
+ * shows) is text, not this file's import.
+ */
 function importsOf(code: string): string[] {
-  const found: string[] = [];
-  const patterns = [
-    /\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+\s+from\s+)?["']([^"']+)["']/g,
-    /\bexport\s+(?:type\s+)?[\w*{}\s,$]+\s+from\s+["']([^"']+)["']/g,
-    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
-    /\brequire\s*\(\s*["']([^"']+)["']\s*\)/g,
-  ];
-  for (const pattern of patterns) for (const m of code.matchAll(pattern)) found.push(m[1]!);
-  return found;
+  return ts.preProcessFile(code, true, true).importedFiles.map((f) => f.fileName);
 }
 
 const nodeBuiltins = new Set(["fs", "path", "os", "http", "https", "net", "child_process", "crypto", "url", "util", "stream", "events", "worker_threads", "buffer", "process", "timers"]);
@@ -138,5 +135,9 @@ describe("layering", () => {
   it("recognises every import form it checks", () => {
     const code = `import a from "vscode";\nimport type { B } from 'node:fs';\nexport { c } from "./c";\nconst d = await import("node:path");\nconst e = require("os");\nimport "./side-effect";`;
     assert.deepEqual(importsOf(code).sort(), ["./c", "./side-effect", "node:fs", "node:path", "os", "vscode"].sort());
+  });
+
+  it("takes an import written inside a string (a snippet of code shown to the user) for text, not an import", () => {
+    assert.deepEqual(importsOf('const snippet = [`import { writeFileSync } from "node:fs";`, "require(\'os\')"];'), []);
   });
 });

@@ -81,15 +81,12 @@ function curlSnippet(request: SnippetRequest, baseUrl: string, env: string): str
   ].join("\n");
 }
 
-/** The image snippet's import, text it writes (put together so no layering check takes it for this module's import). */
-const saveImport = ["import { writeFileSync } from", `"node:fs";`].join(" ");
-
 function typescriptSnippet(request: SnippetRequest, baseUrl: string, env: string): string {
   const info = endpoints[request.endpoint];
   const extras = Object.keys(request.body).filter((k) => !info.known.has(k));
   const literal = JSON.stringify(request.body, null, 2);
   const lines = [
-    ...(request.endpoint === "images.generations" ? [saveImport] : []),
+    ...(request.endpoint === "images.generations" ? [`import { writeFileSync } from "node:fs";`] : []),
     `import OpenAI from "openai";`,
     ``,
     `const client = new OpenAI({ baseURL: ${JSON.stringify(baseUrl)}, apiKey: process.env.${env} });`,
