@@ -3,6 +3,7 @@
  * sentence before or after: the first fenced block is the code; without a fence, leading and
  * trailing prose lines are dropped. While the reply streams only complete lines count.
  */
+import { answerText } from "../chat/thinking";
 
 const fenceOpen = /^\s*(`{3,}|~{3,})/;
 /** The lines models put around code: "Here is the updated function:", "This version ...". */
@@ -16,10 +17,11 @@ function isProse(line: string): boolean {
 
 /**
  * The code lines of `reply` so far. `final`: the reply ended, so its last line counts too. Before a
- * fence or code shows up (a reply opening with prose) the answer is no lines yet.
+ * fence or code shows up (a reply opening with prose or thinking) the answer is no lines yet.
  */
 export function codeOfReply(reply: string, final: boolean): string[] {
-  const lines = reply.replace(/\r\n?/g, "\n").split("\n");
+  // A reasoning model's thinking (quoting the old code, drafting) is no part of the edit.
+  const lines = answerText(reply).replace(/\r\n?/g, "\n").split("\n");
   if (!final) lines.pop();
   else if (lines.at(-1) === "") lines.pop();
   const fence = lines.findIndex((line) => fenceOpen.test(line));

@@ -35,6 +35,15 @@ describe("core/edit: code from a reply, re-indented", () => {
     assert.equal(hasCode(codeOfReply("```\n\n```\n", true)), false);
   });
 
+  it("leaves out a reasoning model's thinking: the code it quotes or drafts there is not the edit", () => {
+    const reply = "<think>\nThe old code:\n```js\nold();\n```\nI'll rename it.\n</think>\n```js\nnewer();\n```\n";
+    assert.deepEqual(codeOfReply(reply, true), ["newer();"]);
+    assert.deepEqual(codeOfReply("<think>\nrename it\n</think>\n\nnewer();\n", true), ["newer();"]);
+    // While it thinks (and when it never stops: max_tokens spent), there is no code yet.
+    assert.deepEqual(codeOfReply("<think>\nThe old code:\n```js\nold();\n", false), []);
+    assert.deepEqual(codeOfReply("<think>\nThe old code:\n```js\nold();\n", true), []);
+  });
+
   it("takes ready code (chat's Apply) line for line: no prose dropped, no fence read", () => {
     const code = "This function adds the prices.\n```\ntotal(1, 2)\n```\nNote: in cents.\n";
     assert.deepEqual(codeAsGiven(code, true), ["This function adds the prices.", "```", "total(1, 2)", "```", "Note: in cents."]);
