@@ -15,7 +15,8 @@ export function finishNote(turn: AssistantTurn): string {
     case undefined:
     case "stop":
       if (turn.agent?.end === "done" && hasTextToolCall(answerText(turn.text))) return textToolCallNote;
-      return answerText(turn.text).trim() === "" && !turn.agent ? "The model sent an empty answer" : "";
+      // A task that ran tools may end without words; one that did nothing should say why.
+      return answerText(turn.text).trim() === "" && (!turn.agent || turn.agent.steps.length === 0) ? "The model sent an empty answer" : "";
     case "length":
       // A server cuts max_tokens to the room its context has left (Wisp's, vLLM, llama.cpp's):
       // then raising wisp.chat.maxTokens changes nothing.
