@@ -50,3 +50,35 @@ export function splitThinking(text: string): SplitAnswer {
 export function answerText(text: string): string {
   return splitThinking(text).answer;
 }
+
+/**
+ * Writes the thinking a server sends apart (reasoning_content) into the answer's text as a leading
+ * think block, so that the panel folds it as it does one written inline ("Thinking…" while it
+ * comes, instead of a wait with nothing shown), and Copy and the next requests leave it out.
+ * Thinking that comes after the answer began is dropped: the answer stays whole.
+ */
+export class ReasoningFold {
+  private state: "before" | "thinking" | "answer" = "before";
+
+  /** The text to append for a delta's thinking and answer pieces. */
+  next(reasoning: string, content: string): string {
+    let text = "";
+    if (reasoning !== "" && this.state !== "answer") {
+      text += this.state === "before" ? `<think>\n${reasoning}` : reasoning;
+      this.state = "thinking";
+    }
+    if (content !== "") {
+      if (this.state === "thinking") text += `\n${closing}\n\n`;
+      this.state = "answer";
+      text += content;
+    }
+    return text;
+  }
+
+  /** What closes a think block the stream left open (the answer never came). */
+  end(): string {
+    if (this.state !== "thinking") return "";
+    this.state = "answer";
+    return `\n${closing}`;
+  }
+}
