@@ -4,7 +4,7 @@
  * the answer, which keeps what fits the schema and counts the rest.
  */
 import type { ChatTool } from "../api/chat";
-import { answerText } from "../chat/thinking";
+import { answerText, splitThinking } from "../chat/thinking";
 
 export type Severity = "error" | "warning" | "info";
 export const severities: readonly Severity[] = ["error", "warning", "info"];
@@ -85,6 +85,7 @@ function jsonOf(answer: string): string {
 
 /** The findings of the model's answer (a JSON text, maybe in a code fence); throws ReviewOutputError. */
 export function parseFindings(answer: string): ParsedFindings {
+  if (splitThinking(answer).thinkingOpen) throw new ReviewOutputError("The model's answer ended while it was still thinking (its max tokens spent), so no finding is shown. Raise wisp.chat.maxTokens, or review fewer changes at once.");
   const text = jsonOf(answer);
   let value: unknown;
   try {

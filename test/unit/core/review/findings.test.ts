@@ -34,6 +34,8 @@ describe("review findings from the model", () => {
     assert.deepEqual(parseFindings(`<think>\nMaybe {"findings": []}?\n</think>\n\`\`\`json\n${json}\n\`\`\``).findings, expected);
     assert.deepEqual(parseFindings(`Here are the findings:\n\`\`\`json\n${json}\n\`\`\`\nLet me know if you need more.`).findings, expected);
     assert.deepEqual(parseFindings(`Here are the findings:\n${json}`).findings, expected);
+    // Never out of its thinking: said so, not 'not JSON (it began: "")'.
+    assert.throws(() => parseFindings("<think>\nLine 2 reads a, and"), (e: Error) => e instanceof ReviewOutputError && /still thinking \(its max tokens spent\).*wisp\.chat\.maxTokens/.test(e.message));
   });
 
   it("an answer that is not JSON, or has no list, is an error", () => {
