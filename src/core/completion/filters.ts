@@ -43,7 +43,8 @@ export async function* withoutFence(source: AsyncIterable<string>): AsyncGenerat
     for (;;) {
       const next = await chunks.next();
       if (next.done) {
-        if (head !== "" && !fenceStart.test(head)) yield head;
+        // Only three backticks make a fence: a lone ` (a template literal's end) is text.
+        if (head !== "" && !/^\s*```/.test(head)) yield head;
         return;
       }
       head += next.value;
