@@ -14,6 +14,8 @@ export interface ChatDelta {
   usage?: Usage;
   /** Pieces of tool calls (agent mode): reassembled by index. */
   toolCalls?: ToolCallDelta[];
+  /** Thinking a server sends apart from the answer (vLLM's and llama.cpp's reasoning_content, Ollama's and OpenRouter's reasoning). */
+  reasoning?: string;
 }
 
 export interface GeneratedImages {
@@ -69,6 +71,8 @@ export function parseChatChunk(chunk: unknown): ChatDelta | undefined {
     const content = record === undefined ? "" : contentText(record.content);
     const toolCalls = record === undefined ? [] : toolCallDeltas(record.tool_calls);
     delta = toolCalls.length > 0 ? { content, toolCalls, ...finishOf(choice) } : withFinish({ content }, content, choice);
+    const reasoning = record === undefined ? "" : reasoningText(record);
+    if (reasoning !== "") delta = { ...(delta ?? { content }), reasoning };
   }
   return usage === undefined ? delta : { ...(delta ?? { content: "" }), usage };
 }
@@ -177,6 +181,12 @@ function firstChoice(chunk: unknown): Json | undefined {
 function withFinish<T extends object>(delta: T, text: string, choice: Json): (T & { finishReason?: string }) | undefined {
   if (typeof choice.finish_reason === "string") return { ...delta, finishReason: choice.finish_reason };
   return text === "" ? undefined : delta;
+}
+
+/** The thinking in a delta; a field that is not text is ignored (it is never the answer). */
+function reasoningText(record: Json): string {
+  const value = record.reasoning_content ?? record.reasoning;
+  return typeof value === "string" ? value : "";
 }
 
 function optionalString(value: unknown, name: string): string {

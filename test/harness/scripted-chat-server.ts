@@ -10,6 +10,8 @@ export interface ScriptedAnswer {
   readonly tokensPerSecond?: number;
   /** The stream waits for this after the text, before it ends: the test decides when the answer is over. */
   readonly endAfter?: Promise<unknown>;
+  /** The stream's finish_reason (default: "tool_calls" with tool calls, else "stop"): "length" for an answer cut at max_tokens. */
+  readonly finishReason?: string;
   readonly error?: { readonly status: number; readonly message: string; readonly code?: string; readonly type?: string };
 }
 
@@ -178,7 +180,7 @@ async function streamAnswer(response: ServerResponse, model: string, answer: Scr
     // Arguments arrive in pieces, as real servers stream them.
     for (let at = 0; at < args.length; at += 7) response.write(chunk({ tool_calls: [{ index, function: { arguments: args.slice(at, at + 7) } }] }, null));
   });
-  response.write(chunk({}, calls.length > 0 ? "tool_calls" : "stop"));
+  response.write(chunk({}, answer.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop")));
   response.write(event({ ...base, choices: [], usage: { prompt_tokens: 42, completion_tokens: pieces.length, total_tokens: 42 + pieces.length } }));
   response.end("data: [DONE]\n\n");
 }

@@ -577,6 +577,21 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
   });
 
+  it("an answer cut at max tokens mid-block proposes nothing and says so (the block's last lines are not proposed deleted); cut after its fence, the edit is proposed", async () => {
+    const editor = await open(sample, 2, 8);
+    suite.server.queue({ text: "```ts\n" + renamed.slice(0, 3).join("\n") + "\n", finishReason: "length" });
+    await edit("rename result to sum");
+    assert.match(suite.api.edit.lastError() ?? "", /cut off at the max tokens limit \(wisp\.chat\.maxTokens\).*nothing is proposed/);
+    assert.deepEqual(suite.api.edit.sessions(), []);
+    assert.equal(editor.document.getText(), sample);
+
+    suite.server.queue({ text: "```ts\n" + renamed.join("\n") + "\n```\n\nThis renames the varia", finishReason: "length" });
+    await edit("rename result to sum");
+    assert.equal(session()?.state, "reviewing");
+    await vscode.commands.executeCommand("wisp.edit.accept");
+    assert.equal(editor.document.getText(), replaceLines(sample, 2, 8, renamed));
+  });
+
   it("errors leave the document unchanged and say what to do: no key, unknown model, no code in the answer", async () => {
     const editor = await open(sample, 2, 8);
     suite.server.queue({ text: "I can't help with that.\n" });

@@ -62,6 +62,8 @@ export interface AgentLoopResult {
   /** Tool rounds this run made. */
   readonly steps: number;
   readonly usage?: Usage;
+  /** How the server ended the last answer (`length`: cut at max_tokens), when the task is done. */
+  readonly finishReason?: string;
 }
 
 const stoppedResult = "Not run: the user stopped the task.";
@@ -75,7 +77,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, start: readonly AgentMes
   for (let steps = 0; ; steps++) {
     if (signal.aborted) return { end: "stopped", messages, steps, ...(usage ? { usage } : {}) };
     if (steps >= deps.maxSteps) return { end: "max-steps", messages, steps, ...(usage ? { usage } : {}) };
-    let answer: { content: string; calls: ToolCall[]; usage?: Usage };
+    let answer: { content: string; calls: ToolCall[]; usage?: Usage; finishReason?: string };
     try {
       answer = await collect(deps.stream(await deps.request(messages), signal), deps.events);
     } catch (error) {
@@ -85,7 +87,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, start: readonly AgentMes
     deps.events.answered(answer.content, answer.calls);
     if (answer.calls.length === 0) {
       messages.push({ role: "assistant", content: answer.content });
-      return { end: "done", messages, steps, ...(usage ? { usage } : {}) };
+      return { end: "done", messages, steps, ...(usage ? { usage } : {}), ...(answer.finishReason ? { finishReason: answer.finishReason } : {}) };
     }
     messages.push({ role: "assistant", content: answer.content === "" ? null : answer.content, tool_calls: answer.calls });
     const end = await runCalls(deps, answer.calls, messages, { repeats, repeated }, signal);
@@ -128,17 +130,19 @@ async function runCalls(
 }
 
 
-async function collect(stream: AsyncIterable<AgentStreamDelta>, events: AgentLoopEvents): Promise<{ content: string; calls: ToolCall[]; usage?: Usage }> {
+async function collect(stream: AsyncIterable<AgentStreamDelta>, events: AgentLoopEvents): Promise<{ content: string; calls: ToolCall[]; usage?: Usage; finishReason?: string }> {
   const assembler = new ToolCallAssembler();
   let content = "";
   let usage: Usage | undefined;
+  let finishReason: string | undefined;
   for await (const delta of stream) {
     if (delta.usage) usage = delta.usage;
+    if (delta.finishReason) finishReason = delta.finishReason;
     if (delta.toolCalls) assembler.add(delta.toolCalls);
     if (delta.content !== "") {
       content += delta.content;
       events.text(delta.content);
     }
   }
-  return { content, calls: assembler.toolCalls(), ...(usage ? { usage } : {}) };
+  return { content, calls: assembler.toolCalls(), ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
 }

@@ -219,7 +219,8 @@ export class AgentSession {
         task.messages,
         controller.signal,
       );
-      turn = { ...turn, agent: { ...turn.agent!, messages: result.messages, end: result.end }, ...(result.usage ? { usage: result.usage } : {}) };
+      // The last answer's end: cut at max_tokens or by a filter, the line under the task says so.
+      turn = { ...turn, agent: { ...turn.agent!, messages: result.messages, end: result.end }, ...(result.usage ? { usage: result.usage } : {}), ...(result.finishReason && result.finishReason !== "tool_calls" ? { finishReason: result.finishReason, maxTokens: setup.maxTokens } : {}) };
       if (result.end === "error") turn = { ...turn, status: "error", error: toChatError(result.error) };
       if (result.end === "repeated") events.notice("The agent made the same call 3 times in a row, so the task was stopped.");
     } catch (error) {

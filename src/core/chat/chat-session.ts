@@ -8,6 +8,7 @@ import { contextOverflow, overflowAdvice, ratioAfterOverflow } from "./context-o
 import { cutNotice } from "./attachment-budget";
 import { droppedNotice, planChatRequest, type ChatRequestBody, type ChatSetup } from "./chat-request";
 import type { ChatStore } from "./chat-store";
+import { ReasoningFold } from "./thinking";
 import {
   lastQuestion,
   recoverInterrupted,
@@ -22,6 +23,8 @@ import {
 
 export interface ChatStreamDelta {
   readonly content: string;
+  /** Thinking sent apart from the answer (reasoning_content): folded above it. */
+  readonly reasoning?: string;
   readonly finishReason?: string;
   readonly usage?: Usage;
 }
@@ -160,15 +163,23 @@ export class ChatSession {
       events.changed(chat.id);
       if (planned.droppedMessages > 0) events.notice(droppedNotice(planned.droppedMessages, setup));
       if (planned.cuts.length > 0) events.notice(cutNotice(planned.cuts, setup.contextTokens));
-      for await (const delta of this.deps.stream(planned.body, controller.signal)) {
-        if (delta.usage) usage = delta.usage;
-        if (delta.finishReason) finishReason = delta.finishReason;
-        if (delta.content === "") continue;
+      const fold = new ReasoningFold();
+      const append = (text: string) => {
+        if (text === "") return;
         const offset = turn.text.length;
-        turn = { ...turn, text: turn.text + delta.content };
+        turn = { ...turn, text: turn.text + text };
         // The first text is stored at once: an answer cut off early still keeps what was shown.
         save(offset === 0 ? "now" : "soon");
-        events.delta(chat.id, turn.id, offset, delta.content);
+        events.delta(chat.id, turn.id, offset, text);
+      };
+      try {
+        for await (const delta of this.deps.stream(planned.body, controller.signal)) {
+          if (delta.usage) usage = delta.usage;
+          if (delta.finishReason) finishReason = delta.finishReason;
+          append(fold.next(delta.reasoning ?? "", delta.content));
+        }
+      } finally {
+        append(fold.end());
       }
       if (usage) this.learn(setup.model, planned.body, usage);
       turn = { ...turn, status: "done" };

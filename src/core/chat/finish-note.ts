@@ -1,5 +1,10 @@
+import { hasTextToolCall } from "../agent/text-tool-call";
 import type { AssistantTurn } from "./conversation";
 import { answerText } from "./thinking";
+
+/** The agent ended on a tool call the model wrote as text: nothing ran, and the server is why. */
+const textToolCallNote =
+  "The model wrote a tool call as text, so no tool ran and the task ended: the server did not read it as a call (llama.cpp's server needs --jinja; vLLM --enable-auto-tool-choice and the model's --tool-call-parser)";
 
 /**
  * Why a complete answer ended, when the user should know: anything but the model's own end
@@ -9,7 +14,9 @@ export function finishNote(turn: AssistantTurn): string {
   switch (turn.finishReason) {
     case undefined:
     case "stop":
-      return answerText(turn.text).trim() === "" && !turn.agent ? "The model sent an empty answer" : "";
+      if (turn.agent?.end === "done" && hasTextToolCall(answerText(turn.text))) return textToolCallNote;
+      // A task that ran tools may end without words; one that did nothing should say why.
+      return answerText(turn.text).trim() === "" && (!turn.agent || turn.agent.steps.length === 0) ? "The model sent an empty answer" : "";
     case "length":
       // A server cuts max_tokens to the room its context has left (Wisp's, vLLM, llama.cpp's):
       // then raising wisp.chat.maxTokens changes nothing.

@@ -27,6 +27,54 @@ export async function* stopAtStrings(source: AsyncIterable<string>, stops: reado
   if (pending !== "") yield pending;
 }
 
+/** Text that may still turn out to be a fence's opening line: blanks, then up to ```lang. */
+const fenceStart = /^\s*(?:`{1,3}[\w#+.-]*)?$/;
+const fenceLine = /^\s*```[\w#+.-]*[ \t]*\n/;
+
+/**
+ * A chat model asked for a completion often wraps its code in a Markdown fence (```python … ```),
+ * which is no text of the file: the opening line is left out and the stream ends at the closing
+ * fence, as Continue's filterCodeBlockLines does. Other text passes through as it came.
+ */
+export async function* withoutFence(source: AsyncIterable<string>): AsyncGenerator<string> {
+  const chunks = source[Symbol.asyncIterator]();
+  let head = "";
+  try {
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done) {
+        // Only three backticks make a fence: a lone ` (a template literal's end) is text.
+        if (head !== "" && !/^\s*```/.test(head)) yield head;
+        return;
+      }
+      head += next.value;
+      const fence = fenceLine.exec(head);
+      if (fence) {
+        const body = head.slice(fence[0].length);
+        // An empty block ends at once; otherwise at a line that closes the fence.
+        if (/^\s*```/.test(body)) return;
+        return yield* stopAtStrings(rest(chunks, body), ["\n```"]);
+      }
+      if (!fenceStart.test(head)) {
+        yield head;
+        return yield* rest(chunks, "");
+      }
+    }
+  } finally {
+    await chunks.return?.();
+  }
+}
+
+/** The rest of a stream already begun: `first`, then what it still brings. */
+async function* rest(chunks: AsyncIterator<string>, first: string): AsyncGenerator<string> {
+  if (first !== "") yield first;
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
 /** Passes the stream through, reporting the text so far (before line buffering) as it arrives. */
 export async function* observe(source: AsyncIterable<string>, onText: (textSoFar: string) => void): AsyncGenerator<string> {
   let text = "";

@@ -5,11 +5,12 @@ import { defaultBudget, type ContextBudget } from "./context";
 import type { ContextRing } from "./context-ring";
 import { AdaptiveDebounce } from "./debounce";
 import { ErrorBackoff } from "./error-backoff";
-import { firstLineOnly, observe, showFirstLineEarly, stopAtLines, stopAtLoops, stopAtStrings, type FirstShown } from "./filters";
+import { firstLineOnly, observe, showFirstLineEarly, stopAtLines, stopAtLoops, stopAtStrings, withoutFence, type FirstShown } from "./filters";
 import { InflightRequests, waitOn } from "./inflight";
 import { multilineJudge } from "./line-rules";
 import { postprocess } from "./postprocess";
 import { planRequest, type RequestPlan } from "./request-plan";
+import { streamStops } from "./templates";
 import type { CompletionInput, CompletionOutcome, CompletionSettings, CompletionSource, CompletionStream } from "./types";
 import { PromptWarmUp } from "./warm-up";
 
@@ -148,7 +149,8 @@ export class CompletionPipeline {
     try {
       // The in-flight registry sees text as it streams, before lines are buffered.
       // Loops are cut after observe: the in-flight reuse watches the text as it arrives, unheld.
-      let stream = stopAtLoops(observe(stopAtStrings(this.deps.stream(plan.request, signal), plan.template.stop), onText));
+      const cut = stopAtStrings(this.deps.stream(plan.request, signal), streamStops(plan.template));
+      let stream = stopAtLoops(observe(plan.fencesAreText ? cut : withoutFence(cut), onText));
       stream = plan.cursor.multiline ? stopAtLines(stream, multilineJudge(plan.cursor, plan.maxLines)) : firstLineOnly(stream);
       stream = showFirstLineEarly(stream, earlyAfterMs, this.clock, (first) => {
         if (first.partial) early = first.text;

@@ -14,7 +14,11 @@ export interface RequestPlan {
   readonly scope: string;
   readonly prefix: string;
   readonly suffix: string;
+  /** Markdown, where a code fence is text of the document rather than a chat model's wrapping. */
+  readonly fencesAreText: boolean;
 }
+
+const markdownLanguages = new Set(["markdown", "mdx", "quarto", "rmd", "prompt", "instructions", "chatmode"]);
 
 export const defaultMaxLines = 8;
 const maxServerStops = 4;
@@ -39,6 +43,7 @@ export function planRequest(
     scope: `${input.uri}\u0001${settings.model}\u0001${template.id}`,
     prefix: input.prefix,
     suffix: input.suffix,
+    fencesAreText: markdownLanguages.has(input.languageId),
     request: {
       model: settings.model,
       prompt: prompt.prompt,

@@ -86,6 +86,23 @@ export const fimTemplates: readonly FimTemplate[] = [
   },
 ];
 
+/**
+ * Special tokens of the common code model families, never code: a server that applies the FIM
+ * format itself (the server template), or a model that is not the family its name suggests, may
+ * write them as text, and what follows (another file after <file_sep>, a chat turn) is no
+ * suggestion. Tokens that can be text in a file (</s>, <eos>, [PREFIX]) are not among them.
+ */
+export const specialTokens: readonly string[] = [
+  "<|endoftext|>", "<|im_end|>", "<|im_start|>", "<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>", "<|fim_pad|>", "<|file_sep|>", "<|repo_name|>",
+  "<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<fim_pad>", "<file_sep>", "<repo_name>", "<|file_separator|>",
+  "<|EOT|>", "<｜end▁of▁sentence｜>", "<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>", "<|eot_id|>", "<|end_of_text|>",
+];
+
+/** What the stream is cut at: the template's stop list, then the special tokens of every family. */
+export function streamStops(template: FimTemplate): string[] {
+  return [...new Set([...template.stop, ...specialTokens])];
+}
+
 export const templateIds: readonly string[] = fimTemplates.map((t) => t.id);
 
 const serverTemplate = fimTemplates.find((t) => t.id === "server") as FimTemplate;

@@ -3,6 +3,7 @@
  * sentence before or after: the first fenced block is the code; without a fence, leading and
  * trailing prose lines are dropped. While the reply streams only complete lines count.
  */
+import { answerText } from "../chat/thinking";
 
 const fenceOpen = /^\s*(`{3,}|~{3,})/;
 /** The lines models put around code: "Here is the updated function:", "This version ...". */
@@ -16,10 +17,28 @@ function isProse(line: string): boolean {
 
 /**
  * The code lines of `reply` so far. `final`: the reply ended, so its last line counts too. Before a
- * fence or code shows up (a reply opening with prose) the answer is no lines yet.
+ * fence or code shows up (a reply opening with prose or thinking) the answer is no lines yet.
  */
 export function codeOfReply(reply: string, final: boolean): string[] {
-  const lines = reply.replace(/\r\n?/g, "\n").split("\n");
+  return readReply(reply, final).code;
+}
+
+/**
+ * Why a reply the server ended (`finishReason`) is no edit to propose, or undefined. Cut at
+ * max_tokens or by a content filter before its code was whole, the block's remaining lines would
+ * be proposed deleted; cut after the closing fence (in the explanation), the code is whole.
+ */
+export function cutReplyReason(reply: string, finishReason: string | undefined): string | undefined {
+  if (finishReason !== "length" && finishReason !== "content_filter") return undefined;
+  if (readReply(reply, true).closed) return undefined;
+  const by = finishReason === "length" ? "at the max tokens limit (wisp.chat.maxTokens) or the model's context" : "by the server's content filter";
+  return `the model's answer was cut off ${by} before its code was complete, so nothing is proposed (the block's remaining lines would have been deleted). Raise wisp.chat.maxTokens, or select fewer lines.`;
+}
+
+/** The reply's code lines, and whether they ended at a closing fence. */
+function readReply(reply: string, final: boolean): { code: string[]; closed: boolean } {
+  // A reasoning model's thinking (quoting the old code, drafting) is no part of the edit.
+  const lines = answerText(reply).replace(/\r\n?/g, "\n").split("\n");
   if (!final) lines.pop();
   else if (lines.at(-1) === "") lines.pop();
   const fence = lines.findIndex((line) => fenceOpen.test(line));
@@ -28,8 +47,12 @@ export function codeOfReply(reply: string, final: boolean): string[] {
     const close = new RegExp(`^\\s*${marker[0] === "`" ? "`" : "~"}{${marker.length},}\\s*$`);
     const body = lines.slice(fence + 1);
     const end = body.findIndex((line) => close.test(line));
-    return end >= 0 ? body.slice(0, end) : body;
+    return end >= 0 ? { code: body.slice(0, end), closed: true } : { code: body, closed: false };
   }
+  return { code: unfencedCode(lines, final), closed: false };
+}
+
+function unfencedCode(lines: readonly string[], final: boolean): string[] {
   let start = 0;
   while (start < lines.length && (isProse(lines[start]!) || (start > 0 && lines[start]!.trim() === "" && isProse(lines[start - 1]!)))) start++;
   // A reply that so far is prose may still bring a fence: nothing yet.

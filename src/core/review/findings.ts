@@ -4,6 +4,7 @@
  * the answer, which keeps what fits the schema and counts the rest.
  */
 import type { ChatTool } from "../api/chat";
+import { answerText, splitThinking } from "../chat/thinking";
 
 export type Severity = "error" | "warning" | "info";
 export const severities: readonly Severity[] = ["error", "warning", "info"];
@@ -70,9 +71,22 @@ export interface ParsedFindings {
   readonly malformed: number;
 }
 
+/**
+ * The JSON of an answer: a server that does not apply response_format lets the model write its
+ * thinking first (a leading think block), a sentence before it ("Here are the findings:") or a fence.
+ */
+function jsonOf(answer: string): string {
+  const text = answerText(answer).trim();
+  const fenced = /^```(?:json)?[ \t]*\n([\s\S]*?)\n?```/m.exec(text);
+  if (fenced) return fenced[1]!.trim();
+  const start = text.search(/^\{/m);
+  return start > 0 ? text.slice(start) : text;
+}
+
 /** The findings of the model's answer (a JSON text, maybe in a code fence); throws ReviewOutputError. */
 export function parseFindings(answer: string): ParsedFindings {
-  const text = answer.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/, "$1");
+  if (splitThinking(answer).thinkingOpen) throw new ReviewOutputError("The model's answer ended while it was still thinking (its max tokens spent), so no finding is shown. Raise wisp.chat.maxTokens, or review fewer changes at once.");
+  const text = jsonOf(answer);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -4,6 +4,7 @@
  * the answer made into what goes into the commit box.
  */
 import type { ChatMessage } from "../api/chat";
+import { answerText } from "../chat/thinking";
 
 export interface CommitPromptInput {
   /** The changes as ChangesDiff's text. */
@@ -66,13 +67,22 @@ export function commitMessages(input: CommitPromptInput): ChatMessage[] {
   ];
 }
 
+/** A chat model's line before the message: "Here is a commit message for these changes:", "Sure! Here's one:". */
+const preamble = /^\s*(?:(?:sure|certainly|okay|ok)\b[^\n]*?[.!,]\s*)?(?:here(?:'s| is)|below is|based on)\b[^\n]*:[ \t]*(?:\n|$)/i;
+
 /**
- * The answer so far as it goes into the commit box: without a code fence or quotes around it and
- * without a "Commit message:" label; `final` also trims the end.
+ * The answer so far as it goes into the commit box: without a reasoning model's leading thinking,
+ * a "Here is a commit message:" line, a code fence or quotes around it (nor what follows the
+ * fence: an explanation) and without a "Commit message:" label; `final` also trims the end.
  */
 export function commitBoxText(answer: string, final: boolean): string {
-  let text = answer.replace(/^\s*(?:commit message:\s*)/i, "");
-  text = text.replace(/^\s*```[\w-]*\n?/, "");
+  let text = answerText(answer).replace(preamble, "").replace(/^\s*(?:commit message:\s*)/i, "");
+  const fence = /^\s*```[\w-]*(?:\n|$)/.exec(text);
+  if (fence) {
+    text = text.slice(fence[0].length);
+    const close = /(?:^|\n)```/.exec(text);
+    if (close) text = text.slice(0, close.index);
+  }
   if (final) text = text.replace(/\n?```\s*$/, "");
   // git takes the whole first paragraph for the subject: a body that starts on the second line would join it.
   text = text.replace(/^\s+/, "").replace(/^([^\n]*\S[^\n]*)\n(?=[^\n]*\S)/, "$1\n\n");

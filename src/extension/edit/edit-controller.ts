@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { editMessages, type EditRequestInput } from "../../core/edit/edit-prompt";
 import type { BlockText } from "../../core/edit/block-text";
-import { codeAsGiven, codeOfReply, type CodeReader } from "../../core/edit/reply-code";
+import { codeAsGiven, codeOfReply, cutReplyReason, type CodeReader } from "../../core/edit/reply-code";
 import type { IndentStyle } from "../../core/edit/reindent";
 import { ChatModelList } from "../chat/chat-models";
 import { folderNames, workspacePath } from "../context/workspace-path";
@@ -45,7 +45,7 @@ export type EditSource = { readonly instruction: string } | { readonly code: str
 
 const keptLatencies = 20_000;
 
-type Answer = (signal: AbortSignal) => AsyncIterable<{ content: string }>;
+type Answer = (signal: AbortSignal) => AsyncIterable<{ content: string; finishReason?: string }>;
 
 /** Code already written, as an answer of one piece. */
 const given = (code: string): Answer =>
@@ -182,7 +182,15 @@ export class EditController implements vscode.Disposable {
       session = await this.open(now, followed.block, indent, "code" in source ? codeAsGiven : codeOfReply);
       // The session holds the file from here.
       this.opening.delete(target.document);
-      for await (const delta of answer(session.signal)) session.receive(delta.content);
+      let reply = "";
+      let finishReason: string | undefined;
+      for await (const delta of answer(session.signal)) {
+        session.receive(delta.content);
+        reply += delta.content;
+        finishReason = delta.finishReason ?? finishReason;
+      }
+      const cut = "code" in source ? undefined : cutReplyReason(reply, finishReason);
+      if (cut !== undefined) throw new Error(cut);
       await session.complete();
     } catch (error) {
       if (session === undefined) this.opening.delete(target.document);

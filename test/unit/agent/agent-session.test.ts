@@ -6,6 +6,7 @@ import { agentTools } from "../../../src/core/agent/tool-schemas";
 import { ChatStore } from "../../../src/core/chat/chat-store";
 import type { AssistantTurn } from "../../../src/core/chat/conversation";
 import type { ToolStep } from "../../../src/core/agent/agent-task";
+import { finishNote } from "../../../src/core/chat/finish-note";
 import { MemoryStorage, counters } from "../core/chat/memory-storage";
 import { waitFor } from "../../harness/wait-for";
 
@@ -59,6 +60,23 @@ describe("agent session", () => {
     assert.equal(turn.agent?.end, "untrusted");
     assert.deepEqual(turn.agent?.steps, []);
     assert.equal(h.toolRuns(), 0);
+  });
+
+  it("a task whose last answer the server cut (max tokens) or that did nothing and said nothing ends with the line saying so", async () => {
+    const cut = harness([[{ content: "First I will read src/a.js and then cha" }, { content: "", finishReason: "length" }]], editTools);
+    await cut.session.start("fix a");
+    await waitFor("the task ended", () => cut.answer(), (t) => t.status !== "streaming");
+    assert.equal(cut.answer().agent?.end, "done");
+    assert.match(finishNote(cut.answer()), /^Cut off/);
+    const empty = harness([[{ content: "", finishReason: "stop" }]], editTools);
+    await empty.session.start("fix a");
+    await waitFor("the task ended", () => empty.answer(), (t) => t.status !== "streaming");
+    assert.equal(finishNote(empty.answer()), "The model sent an empty answer");
+    // After tools ran, an end without words is the model's own.
+    const worked = harness([callOnce("create_file"), [{ content: "", finishReason: "stop" }]], editTools);
+    await worked.session.start("fix a");
+    await waitFor("the task ended", () => worked.answer(), (t) => t.status !== "streaming");
+    assert.equal(finishNote(worked.answer()), "");
   });
 
   it("keeps the folder the setup names (several folders) on the task, beside its files' paths relative to it", async () => {

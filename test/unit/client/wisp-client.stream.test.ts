@@ -105,6 +105,16 @@ describe("WispClient streams", () => {
     assert.deepEqual(deltas, [{ content: "Hel" }, { content: "lo" }, { content: "", finishReason: "stop" }]);
   });
 
+  it("passes on thinking a server sends apart (reasoning_content, reasoning) beside the answer, never as it", async () => {
+    const withDelta = (delta: unknown) => ({ ...chatChunk(undefined), choices: [{ index: 0, delta, finish_reason: null }] });
+    api.handle((_req, res) => {
+      startSse(res);
+      res.end(sseText([withDelta({ role: "assistant", content: null, reasoning_content: "The user " }), withDelta({ reasoning: "greets me." }), withDelta({ content: "Hello" }), chatChunk(undefined, "stop")]));
+    });
+    const deltas = await collect(client.streamChat({ model: "qwen3", messages: [] }));
+    assert.deepEqual(deltas, [{ content: "", reasoning: "The user " }, { content: "", reasoning: "greets me." }, { content: "Hello" }, { content: "", finishReason: "stop" }]);
+  });
+
   it("ends at a [DONE] padded with spaces, taking nothing after it", async () => {
     api.handle((_req, res) => {
       startSse(res);

@@ -3,6 +3,7 @@ import type { ChatRequestBody, ChatSetup } from "../../../../src/core/chat/chat-
 import { ChatSession, type ChatStreamDelta } from "../../../../src/core/chat/chat-session";
 import { ChatStore } from "../../../../src/core/chat/chat-store";
 import type { AssistantTurn, CodeAttachment } from "../../../../src/core/chat/conversation";
+import { splitThinking } from "../../../../src/core/chat/thinking";
 import { waitFor } from "../../../harness/wait-for";
 import { MemoryStorage, counters } from "./memory-storage";
 
@@ -60,6 +61,29 @@ describe("chat session", () => {
     assert.equal(h.store.active().pending.length, 0, "attachments go with the message");
     assert.equal(h.store.active().title, "What is this?");
     assert.equal(h.events.at(-1), "ended:done");
+  });
+
+  it("thinking sent apart (reasoning_content) is shown as it comes, folded above the answer, and left out of the next request", async () => {
+    const h = harness(() => scripted([{ content: "", reasoning: "The user " }, { content: "", reasoning: "greets me." }, { content: "Hello" }, { content: "", finishReason: "stop" }]));
+    await h.session.send("Hi");
+    await waitFor("the answer ended", () => h.answer(), (t) => t.status !== "streaming");
+    assert.deepEqual(h.deltas[0], { offset: 0, text: "<think>\nThe user " }, "the thinking is shown while it comes (no empty wait)");
+    assert.deepEqual(splitThinking(h.answer().text), { thinking: "The user greets me.", thinkingOpen: false, answer: "Hello" });
+    let sent: ChatRequestBody | undefined;
+    const next = harness((body) => {
+      sent = body;
+      return scripted([{ content: "ok" }]);
+    });
+    // The second question of the same conversation: the stored turn goes back as its answer only.
+    next.store.put({ ...h.store.active() });
+    await next.session.send("And?");
+    await waitFor("the answer ended", () => next.answer(), (t) => t.status !== "streaming");
+    assert.equal(sent?.messages.find((m) => m.role === "assistant")?.content, "Hello");
+    // A stream that ends while thinking (max_tokens spent) leaves a closed block and no answer.
+    const cut = harness(() => scripted([{ content: "", reasoning: "Let me" }, { content: "", finishReason: "length" }]));
+    await cut.session.send("Hi");
+    await waitFor("the answer ended", () => cut.answer(), (t) => t.status !== "streaming");
+    assert.deepEqual(splitThinking(cut.answer().text), { thinking: "Let me", thinkingOpen: false, answer: "" });
   });
 
   it("Stop aborts the request at once and keeps the text so far", async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { codeAsGiven, codeOfReply, hasCode } from "../../../../src/core/edit/reply-code";
+import { codeAsGiven, codeOfReply, cutReplyReason, hasCode } from "../../../../src/core/edit/reply-code";
 import { indentStyleOf, reindentLines } from "../../../../src/core/edit/reindent";
 
 describe("core/edit: code from a reply, re-indented", () => {
@@ -33,6 +33,26 @@ describe("core/edit: code from a reply, re-indented", () => {
     assert.equal(hasCode(codeOfReply("I cannot change this code.", true)), false);
     assert.equal(hasCode(codeOfReply("Sure.\n", true)), false);
     assert.equal(hasCode(codeOfReply("```\n\n```\n", true)), false);
+  });
+
+  it("leaves out a reasoning model's thinking: the code it quotes or drafts there is not the edit", () => {
+    const reply = "<think>\nThe old code:\n```js\nold();\n```\nI'll rename it.\n</think>\n```js\nnewer();\n```\n";
+    assert.deepEqual(codeOfReply(reply, true), ["newer();"]);
+    assert.deepEqual(codeOfReply("<think>\nrename it\n</think>\n\nnewer();\n", true), ["newer();"]);
+    // While it thinks (and when it never stops: max_tokens spent), there is no code yet.
+    assert.deepEqual(codeOfReply("<think>\nThe old code:\n```js\nold();\n", false), []);
+    assert.deepEqual(codeOfReply("<think>\nThe old code:\n```js\nold();\n", true), []);
+  });
+
+  it("a reply the server cut (max tokens, content filter) before its code was whole is no edit; cut after the fence it is", () => {
+    const cut = "```ts\nfunction total(items) {\n  let sum = 0;\n";
+    assert.match(cutReplyReason(cut, "length") ?? "", /cut off at the max tokens limit \(wisp\.chat\.maxTokens\).*nothing is proposed/);
+    assert.match(cutReplyReason(cut, "content_filter") ?? "", /cut off by the server's content filter/);
+    assert.match(cutReplyReason("function total(items) {\n  let sum", "length") ?? "", /cut off/, "no fence: nothing says the code ended");
+    assert.match(cutReplyReason("<think>\nThe loop should\n", "length") ?? "", /cut off/, "it spent the tokens thinking");
+    assert.equal(cutReplyReason("```ts\nlet sum = 0;\n```\nThis renames the varia", "length"), undefined);
+    assert.equal(cutReplyReason(cut, "stop"), undefined);
+    assert.equal(cutReplyReason(cut, undefined), undefined);
   });
 
   it("takes ready code (chat's Apply) line for line: no prose dropped, no fence read", () => {

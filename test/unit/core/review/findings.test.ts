@@ -27,6 +27,17 @@ describe("review findings from the model", () => {
     assert.deepEqual(findings, [{ file: "a.py", line: 2, endLine: 2, severity: "warning", comment: "c" }]);
   });
 
+  it("reads the JSON after a reasoning model's thinking or a sentence, where the server did not apply response_format", () => {
+    const json = '{"findings": [{"file": "a.py", "line": 2, "severity": "warning", "comment": "c"}]}';
+    const expected = [{ file: "a.py", line: 2, endLine: 2, severity: "warning", comment: "c" }];
+    assert.deepEqual(parseFindings(`<think>\nLine 2 reads a.\n</think>\n\n${json}`).findings, expected);
+    assert.deepEqual(parseFindings(`<think>\nMaybe {"findings": []}?\n</think>\n\`\`\`json\n${json}\n\`\`\``).findings, expected);
+    assert.deepEqual(parseFindings(`Here are the findings:\n\`\`\`json\n${json}\n\`\`\`\nLet me know if you need more.`).findings, expected);
+    assert.deepEqual(parseFindings(`Here are the findings:\n${json}`).findings, expected);
+    // Never out of its thinking: said so, not 'not JSON (it began: "")'.
+    assert.throws(() => parseFindings("<think>\nLine 2 reads a, and"), (e: Error) => e instanceof ReviewOutputError && /still thinking \(its max tokens spent\).*wisp\.chat\.maxTokens/.test(e.message));
+  });
+
   it("an answer that is not JSON, or has no list, is an error", () => {
     assert.throws(() => parseFindings("Looks good to me!"), (e: Error) => e instanceof ReviewOutputError && /not JSON, so no finding is shown \(it began: "Looks good to me!"\)/.test(e.message));
     assert.throws(() => parseFindings('{"issues": []}'), ReviewOutputError);

@@ -38,6 +38,20 @@ describe("the commit message request and answer", () => {
     assert.equal(commitBoxText("fix: keep \"inner\" quotes", true), 'fix: keep "inner" quotes');
   });
 
+  it("a reasoning model's thinking, a 'Here is a commit message:' line and an explanation after the fence stay out of the box", () => {
+    const thinking = "<think>\nThe diff adds a sum function, so feat.\n</think>\n\nfeat: add sum";
+    assert.equal(commitBoxText(thinking, true), "feat: add sum");
+    // While the model thinks, nothing is written (the box keeps what it held).
+    assert.equal(commitBoxText("<think>\nThe diff adds", false), "");
+    assert.equal(commitBoxText("<think>\nThe diff adds a sum function and", true), "");
+    const chatty = "Here is a commit message for these changes:\n\n```\nfeat: add sum\n\nAdds it.\n```\n\nThis follows Conventional Commits.";
+    assert.equal(commitBoxText(chatty, true), "feat: add sum\n\nAdds it.");
+    assert.equal(commitBoxText("Here is a commit message for these changes:\n\n```\nfeat: add sum\n", false), "feat: add sum\n");
+    assert.equal(commitBoxText("Sure! Here's a concise commit message:\n\nfix: count quantities", true), "fix: count quantities");
+    // A subject of the user's own words is kept.
+    assert.equal(commitBoxText("docs: explain `here` in the README", true), "docs: explain `here` in the README");
+  });
+
   it("a body the model starts on the second line is moved below a blank line, so git's subject is the first line alone", () => {
     assert.equal(commitBoxText("fix: count quantities\nEach line's price was added once.\n- totals in cents", true), "fix: count quantities\n\nEach line's price was added once.\n- totals in cents");
     assert.equal(commitBoxText("fix: count quantities\nEach", false), "fix: count quantities\n\nEach");
