@@ -20,6 +20,7 @@ import { ExitedEarly, ServerProcess, dataFolderHolder, healthOf, waitForHolder }
 import { provisionShippedModels } from "./local-engine/shipped-models";
 import type { Logger } from "./logger";
 import type { Settings } from "./settings";
+import { cutAt } from "../core/completion/surrogates";
 
 /** First start generates the default models: minutes on a slow machine. */
 const healthTimeoutMs = 300_000;
@@ -175,7 +176,7 @@ export class LocalServer implements vscode.Disposable {
       this.log.info(`starting ${command.label}: ${[command.command, ...command.argv(args, false)].join(" ")}`);
       const server = ServerProcess.start(launched, args, (line) => {
         this.log.info(`server: ${line}`);
-        report(line.slice(0, 120));
+        report(cutAt(line, 120));
       });
       if (!(await this.waitReady(server, command, origin, signal, launch, report))) return this.alreadyThere(host, port, origin);
       this.process = server;

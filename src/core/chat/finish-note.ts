@@ -1,5 +1,6 @@
 import type { AssistantTurn } from "./conversation";
 import { answerText } from "./thinking";
+import { cutAt } from "../completion/surrogates";
 
 /**
  * Why a complete answer ended, when the user should know: anything but the model's own end
@@ -21,6 +22,6 @@ export function finishNote(turn: AssistantTurn): string {
     case "function_call":
       return "The model asked to call a tool, which Ask mode does not run (Agent mode does)";
     default:
-      return `Ended by the server: ${turn.finishReason.slice(0, 40)}`;
+      return `Ended by the server: ${cutAt(turn.finishReason, 40)}`;
   }
 }

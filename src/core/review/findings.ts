@@ -4,6 +4,7 @@
  * the answer, which keeps what fits the schema and counts the rest.
  */
 import type { ChatTool } from "../api/chat";
+import { cutAt } from "../completion/surrogates";
 
 export type Severity = "error" | "warning" | "info";
 export const severities: readonly Severity[] = ["error", "warning", "info"];
@@ -77,7 +78,7 @@ export function parseFindings(answer: string): ParsedFindings {
   try {
     value = JSON.parse(text);
   } catch {
-    const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+    const shown = text.length > 80 ? `${cutAt(text, 80)}…` : text;
     throw new ReviewOutputError(`The model's review is not JSON, so no finding is shown (it began: ${JSON.stringify(shown)}). Try again, or a model that supports structured output.`);
   }
   const list = (value as { findings?: unknown } | null)?.findings;
