@@ -312,7 +312,7 @@ export class LocalServer implements vscode.Disposable {
     this.process = undefined;
     this.log.warn(`local server ${how}`);
     for (let lastExit = how; ; ) {
-      const next = this.restarts.onExit(Date.now());
+      const next = this.restarts.onExit(performance.now());
       if (next === undefined) {
         this.fail(`it ${lastExit}, after ${this.restarts.max} restarts within a few minutes. See Wisp: Show Logs, then Wisp: Start Local Server.`);
         return;

@@ -174,7 +174,8 @@ function statusText(turn: AssistantTurn): string {
 }
 
 function withUsage(prefix: string, turn: AssistantTurn): string {
-  const seconds = turn.finishedAt ? ((turn.finishedAt - turn.createdAt) / 1000).toFixed(1) : undefined;
+  // Never below 0: a chat stored before durations were measured may end "before" it began (the clock set back).
+  const seconds = turn.finishedAt ? (Math.max(0, turn.finishedAt - turn.createdAt) / 1000).toFixed(1) : undefined;
   const usage = turn.usage ? `${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} answer tokens` : "no token usage reported";
   return [prefix, usage, seconds ? `${seconds} s` : ""].filter((p) => p !== "").join(" · ");
 }
