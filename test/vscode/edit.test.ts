@@ -553,6 +553,35 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
     }
   });
 
+  it("a notebook opened read-only (files.readonlyInclude): Edit Selection and chat Apply in its cell ask nothing of the model, say the notebook is read-only, and leave the cell as it was", async () => {
+    const python = ["def total(values):", "    result = 0", "    for v in values:", "        result += v", "    return result"];
+    const path = join(process.env.WISP_TEST_WORKSPACE!, "cells.locked.ipynb");
+    writeNotebook(path, [python.join("\n")]);
+    await vscode.workspace.getConfiguration("files").update("readonlyInclude", { "**/*.locked.ipynb": true }, vscode.ConfigurationTarget.Global);
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(path));
+    try {
+      await vscode.window.showNotebookDocument(notebook);
+      const cell = notebook.cellAt(0).document;
+      (await vscode.window.showTextDocument(cell)).selection = new vscode.Selection(1, 0, 4, 17);
+      const before = suite.server.chatRequests.length;
+      const refused = () => suite.api.logLines().filter((line) => line.includes("cells.locked.ipynb is read-only (files.readonlyInclude")).length;
+      suite.server.queue({ text: fenced(["    s = 0"], "python") });
+      await edit("rename result to s");
+      await vscode.commands.executeCommand("wisp.chat.applyCode", `${python.map((l) => l.replace("result", "s")).join("\n")}\n`, "python");
+      await waitFor("both refusals", refused, (n) => n === 2);
+      assert.equal(suite.server.chatRequests.length, before, "nothing asked of the model");
+      assert.deepEqual(suite.api.edit.sessions(), [], "no review opened");
+      assert.equal(cell.getText(), python.join("\n"));
+    } finally {
+      suite.server.clearQueue();
+      for (const s of suite.api.edit.sessions()) await vscode.commands.executeCommand("wisp.edit.reject", s.id);
+      await vscode.workspace.getConfiguration("files").update("readonlyInclude", undefined, vscode.ConfigurationTarget.Global);
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+      rmSync(path, { force: true });
+    }
+  });
+
   it("a file split into two groups: Edit Selection in the second opens its review there, on the lines selected there", async () => {
     const left = await open(sample, 0, 0);
     await vscode.commands.executeCommand("workbench.action.splitEditorRight");
