@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { waitFor } from "../harness/wait-for";
@@ -578,6 +578,22 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
       await vscode.workspace.getConfiguration("files").update("readonlyInclude", undefined, vscode.ConfigurationTarget.Global);
       await vscode.window.showNotebookDocument(notebook);
       await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+      rmSync(path, { force: true });
+    }
+  });
+
+  it("a file over 50 MB (VS Code gives extensions no editor for it): Edit Selection says the file is too large for extensions, not 'Open a file'", async () => {
+    const path = join(process.env.WISP_TEST_WORKSPACE!, "huge-edit.log");
+    writeFileSync(path, "a line of a very large log file, as a build or a data dump writes it\n".repeat(800_000));
+    try {
+      await vscode.commands.executeCommand("vscode.open", vscode.Uri.file(path));
+      await waitFor("the large file's tab", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label, (label) => label === "huge-edit.log");
+      assert.equal(vscode.window.activeTextEditor, undefined, "VS Code gives extensions no editor for it");
+      const said = () => suite.api.logLines().filter((line) => line.includes("huge-edit.log is 53 MB: VS Code does not hand files over 50 MB to extensions")).length;
+      await edit("rename result to sum");
+      await waitFor("the reason said", said, (n) => n === 1);
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
       rmSync(path, { force: true });
     }
   });
