@@ -21,6 +21,7 @@ import { provisionShippedModels } from "./local-engine/shipped-models";
 import { StopMarker } from "./local-engine/stop-marker";
 import type { Logger } from "./logger";
 import type { Settings } from "./settings";
+import { cutAt } from "../core/completion/surrogates";
 
 /** First start generates the default models: minutes on a slow machine. */
 const healthTimeoutMs = 300_000;
@@ -190,7 +191,7 @@ export class LocalServer implements vscode.Disposable {
       this.log.info(`starting ${command.label}: ${[command.command, ...command.argv(args, false)].join(" ")}`);
       const server = ServerProcess.start(launched, args, (line) => {
         this.log.info(`server: ${line}`);
-        report(line.slice(0, 120));
+        report(cutAt(line, 120));
       });
       if (!(await this.waitReady(server, command, origin, signal, launch, report))) return this.alreadyThere(host, port, origin);
       this.process = server;
@@ -326,7 +327,7 @@ export class LocalServer implements vscode.Disposable {
     this.process = undefined;
     this.log.warn(`local server ${how}`);
     for (let lastExit = how; ; ) {
-      const next = this.restarts.onExit(Date.now());
+      const next = this.restarts.onExit(performance.now());
       if (next === undefined) {
         this.fail(`it ${lastExit}, after ${this.restarts.max} restarts within a few minutes. See Wisp: Show Logs, then Wisp: Start Local Server.`);
         return;

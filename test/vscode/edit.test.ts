@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { waitFor } from "../harness/wait-for";
@@ -549,6 +549,51 @@ describe("Edit in place (real VS Code, scripted chat server)", function () {
       for (const s of suite.api.edit.sessions()) await vscode.commands.executeCommand("wisp.edit.reject", s.id);
       await vscode.window.showNotebookDocument(notebook);
       await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+      rmSync(path, { force: true });
+    }
+  });
+
+  it("a notebook opened read-only (files.readonlyInclude): Edit Selection and chat Apply in its cell ask nothing of the model, say the notebook is read-only, and leave the cell as it was", async () => {
+    const python = ["def total(values):", "    result = 0", "    for v in values:", "        result += v", "    return result"];
+    const path = join(process.env.WISP_TEST_WORKSPACE!, "cells.locked.ipynb");
+    writeNotebook(path, [python.join("\n")]);
+    await vscode.workspace.getConfiguration("files").update("readonlyInclude", { "**/*.locked.ipynb": true }, vscode.ConfigurationTarget.Global);
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(path));
+    try {
+      await vscode.window.showNotebookDocument(notebook);
+      const cell = notebook.cellAt(0).document;
+      (await vscode.window.showTextDocument(cell)).selection = new vscode.Selection(1, 0, 4, 17);
+      const before = suite.server.chatRequests.length;
+      const refused = () => suite.api.logLines().filter((line) => line.includes("cells.locked.ipynb is read-only (files.readonlyInclude")).length;
+      suite.server.queue({ text: fenced(["    s = 0"], "python") });
+      await edit("rename result to s");
+      await vscode.commands.executeCommand("wisp.chat.applyCode", `${python.map((l) => l.replace("result", "s")).join("\n")}\n`, "python");
+      await waitFor("both refusals", refused, (n) => n === 2);
+      assert.equal(suite.server.chatRequests.length, before, "nothing asked of the model");
+      assert.deepEqual(suite.api.edit.sessions(), [], "no review opened");
+      assert.equal(cell.getText(), python.join("\n"));
+    } finally {
+      suite.server.clearQueue();
+      for (const s of suite.api.edit.sessions()) await vscode.commands.executeCommand("wisp.edit.reject", s.id);
+      await vscode.workspace.getConfiguration("files").update("readonlyInclude", undefined, vscode.ConfigurationTarget.Global);
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+      rmSync(path, { force: true });
+    }
+  });
+
+  it("a file over 50 MB (VS Code gives extensions no editor for it): Edit Selection says the file is too large for extensions, not 'Open a file'", async () => {
+    const path = join(process.env.WISP_TEST_WORKSPACE!, "huge-edit.log");
+    writeFileSync(path, "a line of a very large log file, as a build or a data dump writes it\n".repeat(800_000));
+    try {
+      await vscode.commands.executeCommand("vscode.open", vscode.Uri.file(path));
+      await waitFor("the large file's tab", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label, (label) => label === "huge-edit.log");
+      assert.equal(vscode.window.activeTextEditor, undefined, "VS Code gives extensions no editor for it");
+      const said = () => suite.api.logLines().filter((line) => line.includes("huge-edit.log is 53 MB: VS Code does not hand files over 50 MB to extensions")).length;
+      await edit("rename result to sum");
+      await waitFor("the reason said", said, (n) => n === 1);
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
       rmSync(path, { force: true });
     }
   });

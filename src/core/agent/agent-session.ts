@@ -4,6 +4,7 @@
  * store keeps every step, so the transcript survives a reload and keeps arriving while the view is
  * hidden. The tools themselves are a seam (the extension runs them in the workspace).
  */
+import { stopwatch } from "../base/clock";
 import type { AgentChatRequest, AgentMessage, ChatTool, ToolCall } from "../api/chat";
 import type { ChatStore } from "../chat/chat-store";
 import type { ChatSessionEvents } from "../chat/chat-session";
@@ -68,6 +69,8 @@ export interface AgentSessionDeps {
   readonly events: ChatSessionEvents;
   readonly newId: () => string;
   readonly now: () => number;
+  /** The monotonic clock a run's duration is measured on (performance.now when not given). */
+  readonly clock?: () => number;
 }
 
 const tokensPerChar = 0.3;
@@ -137,9 +140,12 @@ export class AgentSession {
     const { store, events } = this.deps;
     const controller = new AbortController();
     this.running.set(chat.id, controller);
+    // The run's end is its start plus its measured length: the wall clock may be set back meanwhile.
+    const begun = this.deps.now();
+    const took = stopwatch(this.deps.clock);
     let turn: AssistantTurn = resumed
       ? { ...resumed, status: "streaming", agent: task }
-      : { id: this.deps.newId(), role: "assistant", text: "", model: "", status: "streaming", createdAt: this.deps.now(), agent: task };
+      : { id: this.deps.newId(), role: "assistant", text: "", model: "", status: "streaming", createdAt: begun, agent: task };
     const save = (when: "now" | "soon" = "now", redraw = true) => {
       const current = store.get(chat.id);
       if (current === undefined) return controller.abort();
@@ -229,7 +235,7 @@ export class AgentSession {
       this.running.delete(chat.id);
       const end = turn.agent?.end;
       const status = turn.status === "error" ? "error" : end === "stopped" ? "stopped" : "done";
-      turn = { ...turn, status, finishedAt: this.deps.now() };
+      turn = { ...turn, status, finishedAt: begun + Math.round(took()) };
       save();
       events.ended(chat.id, turn);
     }

@@ -3,6 +3,7 @@
  * arriving while the panel is hidden), stops it on request, and records how it ended.
  */
 import type { Usage } from "../api/usage";
+import { stopwatch } from "../base/clock";
 import { calibratedTokensPerChar } from "./context-trim";
 import { contextOverflow, overflowAdvice, ratioAfterOverflow } from "./context-overflow";
 import { cutNotice } from "./attachment-budget";
@@ -51,6 +52,8 @@ export interface ChatSessionDeps {
   readonly events: ChatSessionEvents;
   readonly newId: () => string;
   readonly now: () => number;
+  /** The monotonic clock an answer's duration is measured on (performance.now when not given). */
+  readonly clock?: () => number;
 }
 
 export class ChatSession {
@@ -138,6 +141,8 @@ export class ChatSession {
     const controller = new AbortController();
     this.running.set(chat.id, controller);
     let turn: AssistantTurn = { id: this.deps.newId(), role: "assistant", text: "", model: "", status: "streaming", createdAt: this.deps.now() };
+    // The footer's duration is finishedAt - createdAt: measured, not read off the wall clock twice.
+    const took = stopwatch(this.deps.clock);
     const save = (when: "now" | "soon") => {
       const current = store.get(chat.id);
       if (current === undefined) return controller.abort(); // deleted while answering
@@ -189,7 +194,7 @@ export class ChatSession {
     } finally {
       this.running.delete(chat.id);
     }
-    turn = { ...turn, finishedAt: this.deps.now(), ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
+    turn = { ...turn, finishedAt: turn.createdAt + Math.round(took()), ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
     save("now");
     events.ended(chat.id, turn);
   }

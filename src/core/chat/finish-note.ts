@@ -1,6 +1,7 @@
 import { hasTextToolCall } from "../agent/text-tool-call";
 import type { AssistantTurn } from "./conversation";
 import { answerText } from "./thinking";
+import { cutAt } from "../completion/surrogates";
 
 /** The agent ended on a tool call the model wrote as text: nothing ran, and the server is why. */
 const textToolCallNote =
@@ -28,6 +29,6 @@ export function finishNote(turn: AssistantTurn): string {
     case "function_call":
       return "The model asked to call a tool, which Ask mode does not run (Agent mode does)";
     default:
-      return `Ended by the server: ${turn.finishReason.slice(0, 40)}`;
+      return `Ended by the server: ${cutAt(turn.finishReason, 40)}`;
   }
 }

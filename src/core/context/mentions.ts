@@ -62,7 +62,7 @@ export function fuzzyScore(query: string, given: string): number | undefined {
   if (query === "") return 0;
   // One form for both: a name written to disk by macOS (café as e + U+0301, NFD) and the same
   // name typed (é, NFC) are equal to the reader.
-  const q = query.normalize("NFC").toLowerCase();
+  const q = lowerInPlace(query.normalize("NFC"));
   const candidate = given.normalize("NFC");
   const nameStart = candidate.lastIndexOf("/") + 1;
   const inName = subsequenceScore(q, candidate.slice(nameStart));
@@ -70,8 +70,23 @@ export function fuzzyScore(query: string, given: string): number | undefined {
   return score === undefined ? undefined : score - candidate.length * 0.01;
 }
 
+/**
+ * Lower case with every index kept: İ's lower case is two code units (i + U+0307), which would
+ * shift every later index of the lower-cased name against the name itself (a camelCase start read
+ * from the wrong character) and keep `is` from matching the start of İstanbul. Such a character
+ * becomes its first unit (İ -> i).
+ */
+function lowerInPlace(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  return Array.from(text, (ch) => {
+    const low = ch.toLowerCase();
+    return low.length === ch.length ? low : low[0]!;
+  }).join("");
+}
+
 function subsequenceScore(q: string, candidate: string): number | undefined {
-  const c = candidate.toLowerCase();
+  const c = lowerInPlace(candidate);
   let score = c.startsWith(q) ? 10 : 0;
   let from = 0;
   let previous = -2;

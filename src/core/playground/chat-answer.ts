@@ -3,6 +3,7 @@ import { readErrorDetail } from "../api/error-body";
 import { SSE_DONE } from "../api/sse";
 import type { Usage } from "../api/usage";
 import { addToolCallDeltas, toolCallsOf, type ToolCall } from "./chat-tools";
+import { cutAt } from "../completion/surrogates";
 
 export interface ChatAnswer {
   readonly content: string;
@@ -33,7 +34,7 @@ export function applyStreamEvent(answer: ChatAnswer, data: string): ChatAnswer {
   try {
     chunk = JSON.parse(data);
   } catch {
-    return { ...answer, error: `the server sent something that is not JSON: ${data.slice(0, 80)}` };
+    return { ...answer, error: `the server sent something that is not JSON: ${cutAt(data, 80)}` };
   }
   const error = isRecord(chunk) && "error" in chunk ? readErrorDetail(chunk) : undefined;
   if (error) return { ...answer, error: error.message };

@@ -5,6 +5,7 @@
  */
 import type { ChatTool } from "../api/chat";
 import { answerText, splitThinking } from "../chat/thinking";
+import { cutAt } from "../completion/surrogates";
 
 export type Severity = "error" | "warning" | "info";
 export const severities: readonly Severity[] = ["error", "warning", "info"];
@@ -91,7 +92,7 @@ export function parseFindings(answer: string): ParsedFindings {
   try {
     value = JSON.parse(text);
   } catch {
-    const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+    const shown = text.length > 80 ? `${cutAt(text, 80)}…` : text;
     throw new ReviewOutputError(`The model's review is not JSON, so no finding is shown (it began: ${JSON.stringify(shown)}). Try again, or a model that supports structured output.`);
   }
   const list = (value as { findings?: unknown } | null)?.findings;

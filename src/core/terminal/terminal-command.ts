@@ -5,6 +5,7 @@
  */
 import { maskSecrets } from "./mask-secrets";
 import { cutAt, safeStart } from "../completion/surrogates";
+import { describeExitCode } from "./exit-meaning";
 
 export interface TerminalCommand {
   readonly commandLine: string;
@@ -111,7 +112,7 @@ export function outputTail(output: string, maxLines: number, maxChars: number, c
 
 /** What the chat attaches for a command: masked, the output's tail only; `hide` leaves out what must not go (a sensitive file's diff), before masking. */
 export function terminalAttachmentText(command: TerminalCommand, maxLines: number, maxChars: number, hide: (output: string) => string = (output) => output): string {
-  const how = command.running ? "still running" : command.exitCode === undefined ? "exit code not reported" : `exit code ${command.exitCode}`;
+  const how = command.running ? "still running" : command.exitCode === undefined ? "exit code not reported" : describeExitCode(command.exitCode);
   const where = command.cwd ? `, in ${command.cwd}` : "";
   // Masked before the tail is cut: a key block whose BEGIN line, or a password whose name, is cut off would no longer look like one.
   const output = outputTail(command.output, maxLines, maxChars, (text) => maskSecrets(hide(text)));

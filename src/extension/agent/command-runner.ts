@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { OutputBuffer } from "../../core/agent/output-cut";
+import { signalMeaning } from "../../core/terminal/exit-meaning";
 import { RedrawStream } from "../../core/terminal/redraw-stream";
 import { SecretMaskingStream } from "../../core/terminal/secret-masking-stream";
 
@@ -143,7 +144,7 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
 export function howItEnded(result: CommandResult, timeoutMs: number): string {
   if (result.stopped) return "stopped by the user";
   if (result.timedOut) return `stopped after ${Math.round(timeoutMs / 1000)} s (the time limit)`;
-  return result.signal ? `exit code ${result.exitCode} (killed by ${result.signal})` : `exit code ${result.exitCode}`;
+  return result.signal ? `exit code ${result.exitCode} (${signalMeaning(result.signal)})` : `exit code ${result.exitCode}`;
 }
 
 function signalTree(pid: number | undefined, signal: NodeJS.Signals, windows: boolean): void {

@@ -296,11 +296,11 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private async *stream(body: ChatRequestBody, signal: AbortSignal) {
-    const started = Date.now();
+    const started = performance.now();
     this.deps.log.info(`chat: ${body.model}, ${body.messages.length} messages, max_tokens ${body.max_tokens}`);
     const client = await this.deps.clients.create();
     yield* client.streamChat(body, signal);
-    this.deps.log.info(`chat: answered in ${Date.now() - started} ms`);
+    this.deps.log.info(`chat: answered in ${Math.round(performance.now() - started)} ms`);
   }
 
   private ended(chatId: string, turn: AssistantTurn): void {

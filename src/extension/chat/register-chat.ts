@@ -33,6 +33,7 @@ import type { Approvals } from "../agent/approvals";
 import { AgentSelection } from "../customization/agent-selection";
 import { ChatCustomization } from "../customization/chat-customization";
 import type { CustomizationFiles } from "../customization/customization-files";
+import { noEditorMessage } from "../no-editor-message";
 
 export interface ChatDeps {
   readonly context: vscode.ExtensionContext;
@@ -170,7 +171,7 @@ export function registerChat(deps: ChatDeps): { disposable: vscode.Disposable; p
   /** Attaches the editor's selection (or visible lines) to the next message and shows the panel. */
   async function attachFromEditor(withProblems = false): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    if (editor === undefined) throw new Error("Open a file and select the code to ask about.");
+    if (editor === undefined) throw new Error(await noEditorMessage("Open a file and select the code to ask about."));
     const attachment = attachmentFromEditor(editor, newId);
     if (attachment === undefined) throw new Error("There is no code to attach: select some, or open a file that is not empty.");
     await chatContext.consent.require(editor.document.uri);

@@ -79,11 +79,11 @@ export class WorkspaceIgnoreRules implements vscode.Disposable {
     const key = folder.uri.toString();
     let rules = this.loaded.get(key);
     if (rules === undefined) {
-      const started = Date.now();
+      const started = performance.now();
       rules = IgnoreRules.load(folder);
       this.loaded.set(key, rules);
       rules.then(
-        (r) => this.log.info(`context: read the .gitignore rules of ${folder.name} (${r.files} file${r.files === 1 ? "" : "s"}) in ${Date.now() - started} ms`),
+        (r) => this.log.info(`context: read the .gitignore rules of ${folder.name} (${r.files} file${r.files === 1 ? "" : "s"}) in ${Math.round(performance.now() - started)} ms`),
         () => this.loaded.get(key) === rules && this.loaded.delete(key),
       );
     }

@@ -109,7 +109,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     this.setState("indexing");
     // At once, before anything is awaited: text of a file that is now sensitive is never offered.
     for (const path of [...this.index.paths()]) if (this.inSomeFolder(path, (uri) => this.sensitive.isSensitive(uri))) this.keepPathOnly(path);
-    const started = Date.now();
+    const started = performance.now();
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Wisp: indexing workspace" }, async (progress) => {
       const folders = vscode.workspace.workspaceFolders ?? [];
       const rules = new Map(await Promise.all(folders.map(async (f) => [f.uri.toString(), await this.gitignores.rules(f)] as const)));
@@ -147,7 +147,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     for (const path of this.knownPaths()) if (!seen.has(path)) this.drop(path);
     this.building = undefined;
     this.setState("ready");
-    this.log.info(`context: indexed ${this.index.fileCount} files (${this.index.chunkCount} chunks) in ${Date.now() - started} ms`);
+    this.log.info(`context: indexed ${this.index.fileCount} files (${this.index.chunkCount} chunks) in ${Math.round(performance.now() - started)} ms`);
   }
 
   /** Stops and empties the index (the setting was turned off). */

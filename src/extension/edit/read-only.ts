@@ -1,11 +1,12 @@
 import * as vscode from "vscode";
 import { globToRegExp } from "../../core/context/exclude-globs";
+import { fileUriOf } from "../notebook-cell";
 
 /**
- * Documents edited in place though no file system may be listed for them here: untitled ones, a
- * notebook's cells (written through their notebook), user settings and remote files (as Apply takes them).
+ * Documents edited in place though no file system may be listed for them here: untitled ones,
+ * user settings and remote files (as Apply takes them).
  */
-const editableViews = new Set(["untitled", "vscode-notebook-cell", "vscode-userdata", "vscode-remote"]);
+const editableViews = new Set(["untitled", "vscode-userdata", "vscode-remote"]);
 
 /**
  * Whether VS Code opens `uri` read-only, as far as an extension can tell: a document no file system
@@ -15,6 +16,12 @@ const editableViews = new Set(["untitled", "vscode-notebook-cell", "vscode-userd
  */
 export async function readOnlyKind(uri: vscode.Uri): Promise<"view" | "file" | undefined> {
   if (editableViews.has(uri.scheme)) return undefined;
+  // A notebook's cell is written through its notebook: read-only when the notebook is (an
+  // .ipynb under files.readonlyInclude opens with every cell read-only).
+  if (uri.scheme === "vscode-notebook-cell") {
+    const notebook = fileUriOf(uri);
+    return notebook.scheme === "vscode-notebook-cell" ? undefined : readOnlyKind(notebook);
+  }
   const writable = vscode.workspace.fs.isWritableFileSystem(uri.scheme);
   if (writable === undefined) return "view";
   return (await readOnlyFile(uri, writable)) ? "file" : undefined;

@@ -12,6 +12,7 @@ import { askInstruction, remember } from "./instruction-input";
 import { targetOf, type EditTarget } from "./edit-target";
 import { reviewScheme } from "./review-copies";
 import type { ScopedInstructions } from "../../core/customization/scoped-instructions";
+import { noEditorMessage } from "../no-editor-message";
 
 export interface EditDeps {
   readonly settings: Settings;
@@ -57,7 +58,7 @@ export function registerEdit(deps: EditDeps): {
     // The instruction may come as an argument ({ instruction }) from a keybinding or another extension.
     command("wisp.editSelection", async (arg) => {
       const editor = vscode.window.activeTextEditor;
-      if (editor === undefined) throw new Error("Open a file and select the code to change.");
+      if (editor === undefined) throw new Error(await noEditorMessage("Open a file and select the code to change."));
       const version = editor.document.version;
       let target = await targetOf(editor);
       const given = (arg as { instruction?: unknown } | undefined)?.instruction;

@@ -90,16 +90,16 @@ export async function generateWithProgress(client: WispClient, request: ImageReq
     async (progress, token) => {
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
-      const started = Date.now();
+      const started = performance.now();
       // The server sends nothing until the image is done: show that time passes.
-      const ticker = setInterval(() => progress.report({ message: `${Math.round((Date.now() - started) / 1000)} s` }), 1000);
+      const ticker = setInterval(() => progress.report({ message: `${Math.round((performance.now() - started) / 1000)} s` }), 1000);
       try {
         const result = await client.generateImage(request, controller.signal);
-        log.info(`image: ${what} in ${Date.now() - started} ms, seeds ${result.seeds.join(", ")}`);
+        log.info(`image: ${what} in ${Math.round(performance.now() - started)} ms, seeds ${result.seeds.join(", ")}`);
         return result;
       } catch (error) {
         if (isWispError(error, "cancelled")) {
-          log.info(`image: cancelled after ${Date.now() - started} ms`);
+          log.info(`image: cancelled after ${Math.round(performance.now() - started)} ms`);
           return undefined;
         }
         throw error;

@@ -3,6 +3,7 @@ import type { ImageExtension } from "../../core/api/images";
 import { imageMediaType } from "../../core/image/image-request";
 import { parseFromVariationsView, type ToVariationsView, type VariationImage } from "../../core/image/variations-protocol";
 import { webviewHtml, webviewOptions } from "../webview/webview-page";
+import { cutAt } from "../../core/completion/surrogates";
 
 export interface Variation {
   readonly bytes: Uint8Array;
@@ -24,7 +25,7 @@ export interface VariationsView {
  * images as data: URIs), each with a Save button.
  */
 export function showVariationsPanel(extensionUri: vscode.Uri, view: VariationsView): vscode.WebviewPanel {
-  const panel = vscode.window.createWebviewPanel("wisp.imageVariations", `Wisp: ${view.prompt.slice(0, 40)}`, vscode.ViewColumn.Active, webviewOptions(extensionUri));
+  const panel = vscode.window.createWebviewPanel("wisp.imageVariations", `Wisp: ${cutAt(view.prompt, 40)}`, vscode.ViewColumn.Active, webviewOptions(extensionUri));
   const images: VariationImage[] = view.variations.map((v, index) => ({
     index,
     seed: v.seed,

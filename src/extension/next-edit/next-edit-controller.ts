@@ -169,7 +169,7 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   dismiss(): void {
     if (!this.current) return;
     if (isGhost(this.current)) void vscode.commands.executeCommand("editor.action.inlineSuggest.hide");
-    this.rejected.set(keyOf(this.current.editor.document, this.current.edit), Date.now() + rejectedForMs);
+    this.rejected.set(keyOf(this.current.editor.document, this.current.edit), performance.now() + rejectedForMs);
     this.clear();
   }
 
@@ -217,7 +217,7 @@ export class NextEditController implements vscode.Disposable, NextEditProbe {
   /** Shows the first of `edits` from the cursor on that was not dismissed lately, in place of the current one. */
   private show(editor: vscode.TextEditor, edits: readonly NextEdit[], since: number): void {
     const { document } = editor;
-    const now = Date.now();
+    const now = performance.now();
     for (const [key, until] of this.rejected) if (until <= now) this.rejected.delete(key);
     const edit = nextEditFrom(edits.filter((e) => !this.rejected.has(keyOf(document, e))), document.offsetAt(editor.selection.active));
     if (!edit) return;

@@ -14,6 +14,7 @@ import type { Settings } from "../settings";
 import { commandShell } from "../agent/command-runner";
 import { TerminalFixTools } from "./terminal-fix-tools";
 import type { FinishedCommand, TerminalHistory } from "./terminal-history";
+import { cutAt } from "../../core/completion/surrogates";
 
 /** Most characters of output sent, whatever wisp.terminal.outputLines says. */
 const maxOutputChars = 8_000;
@@ -101,7 +102,7 @@ export function registerTerminal(deps: TerminalDeps): vscode.Disposable {
       // The sensitive-file rules as agent mode applies them: a command naming such a file says so on its card, and what a diff shows of one is left out.
       tools: () => new TerminalFixTools({ cwd, approvals: chat.approvals, denyCommands: agent.denyCommands, timeoutMs: agent.commandTimeoutSeconds * 1000, maxOutputChars: agent.maxOutputChars, isSensitive: sensitiveIn(cwd, deps.consent) }),
     };
-    log.info(`terminal: explaining "${maskSecrets(command.commandLine.slice(0, 80))}" (exit ${command.exitCode ?? "unknown"})`);
+    log.info(`terminal: explaining "${maskSecrets(cutAt(command.commandLine, 80))}" (exit ${command.exitCode ?? "unknown"})`);
     await chat.startTask(profile, explainFailureQuestion, [attachment]);
     return { kind: "sent", commandLine: command.commandLine };
   }

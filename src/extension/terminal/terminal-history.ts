@@ -42,6 +42,10 @@ export class TerminalHistory implements vscode.Disposable {
       }),
       vscode.window.onDidCloseTerminal((terminal) => {
         this.last.delete(terminal);
+        // A terminal closed mid-command gets no end event (VS Code ends no execution on close):
+        // its output (up to twice keptChars) would be held until the window closes.
+        const execution = this.started.get(terminal);
+        if (execution) this.outputs.delete(execution);
         this.started.delete(terminal);
       }),
     ];

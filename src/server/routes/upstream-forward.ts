@@ -13,6 +13,7 @@ import { SseRelay } from "../upstreams/sse-relay";
 import type { Upstream } from "../upstreams/upstream";
 import type { UpstreamRoute } from "../upstreams/upstream-registry";
 import { openUpstream, readBody, staleConnection } from "../upstreams/upstream-transport";
+import { cutAt } from "../../core/completion/surrogates";
 
 /** The POST routes whose bodies name a model and may go upstream (paths under /v1). */
 export type ForwardedPath = "/chat/completions" | "/completions" | "/images/generations";
@@ -190,7 +191,7 @@ function upstreamErrorMessage(body: Buffer): string {
   } catch {
     // not JSON: its text is the message
   }
-  return text.slice(0, 500) || "no message";
+  return cutAt(text, 500) || "no message";
 }
 
 const typeForStatus = (status: number): ApiErrorType =>

@@ -6,6 +6,7 @@ import { actionButton, button, el } from "./dom";
 import { composerKey } from "./composer-key";
 import { MentionMenu } from "./mention-menu";
 import { SlashMenu } from "./slash-menu";
+import { cutAt } from "../../core/completion/surrogates";
 
 export interface ComposerEvents {
   send(text: string): void;
@@ -117,7 +118,7 @@ export class Composer {
     this.hasAttachments = pending.length > 0;
     this.chips.replaceChildren(
       ...pending.map((a) =>
-        el("li", { className: a.source === "found" ? "chip found" : "chip", title: a.text.slice(0, 400) }, el("span", {}, describeAttachment(a)), actionButton(`Remove ${describeAttachment(a)}`, () => this.events.removeAttachment(a.id), { className: "remove" }, "×")),
+        el("li", { className: a.source === "found" ? "chip found" : "chip", title: cutAt(a.text, 400) }, el("span", {}, describeAttachment(a)), actionButton(`Remove ${describeAttachment(a)}`, () => this.events.removeAttachment(a.id), { className: "remove" }, "×")),
       ),
     );
     this.chips.hidden = pending.length === 0;

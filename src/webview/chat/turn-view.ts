@@ -11,6 +11,7 @@ import { todoPanel } from "./todo-view";
 import { restoreControl, type RestoreInfo } from "./checkpoint-view";
 import { compactionNote, handoffBar } from "./handoff-bar";
 import { focusKey, refocus } from "./focus-key";
+import { cutAt } from "../../core/completion/surrogates";
 
 export interface TurnContext {
   /** The newest answer of the chat (it gets Regenerate). */
@@ -119,7 +120,7 @@ function userParts(turn: UserTurn, restore?: { button: HTMLElement; confirm: HTM
   const parts: Node[] = [el("header", { className: "turn-header" }, el("span", { className: "who" }, "You"), restore?.button)];
   if (turn.text.trim() !== "") parts.push(el("div", { className: "user-text", dir: "auto" }, turn.text));
   if (turn.attachments.length > 0) {
-    parts.push(el("ul", { className: "chips", "aria-label": "Attached code" }, ...turn.attachments.map((a) => el("li", { className: "chip", title: a.text.slice(0, 400) }, describeAttachment(a)))));
+    parts.push(el("ul", { className: "chips", "aria-label": "Attached code" }, ...turn.attachments.map((a) => el("li", { className: "chip", title: cutAt(a.text, 400) }, describeAttachment(a)))));
   }
   if (restore) parts.push(restore.confirm);
   return parts;
@@ -173,7 +174,8 @@ function statusText(turn: AssistantTurn): string {
 }
 
 function withUsage(prefix: string, turn: AssistantTurn): string {
-  const seconds = turn.finishedAt ? ((turn.finishedAt - turn.createdAt) / 1000).toFixed(1) : undefined;
+  // Never below 0: a chat stored before durations were measured may end "before" it began (the clock set back).
+  const seconds = turn.finishedAt ? (Math.max(0, turn.finishedAt - turn.createdAt) / 1000).toFixed(1) : undefined;
   const usage = turn.usage ? `${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} answer tokens` : "no token usage reported";
   return [prefix, usage, seconds ? `${seconds} s` : ""].filter((p) => p !== "").join(" · ");
 }

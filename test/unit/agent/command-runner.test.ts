@@ -111,11 +111,11 @@ describe("a command that a signal ends (a crash, the out-of-memory killer)", () 
     else process.env.SHELL = shell;
   });
 
-  for (const [signal, code] of [["SIGSEGV", 139], ["SIGKILL", 137]] as const) {
-    it(`tells the model it was killed by ${signal}, with the exit code a shell reports (${code}), not "exit code null"`, async () => {
+  for (const [signal, code, meaning] of [["SIGSEGV", 139, "a crash (segmentation fault)"], ["SIGKILL", 137, "often the out-of-memory killer"]] as const) {
+    it(`tells the model it was killed by ${signal} and what that means, with the exit code a shell reports (${code}), not "exit code null"`, async () => {
       const result = await runCommand({ command: `"${process.execPath}" -e "process.kill(process.pid, '${signal}')"`, cwd: tmpdir(), timeoutMs: 20_000, maxOutputChars: 1_000, signal: new AbortController().signal, onOutput: () => undefined });
       assert.equal(result.exitCode, code);
-      assert.equal(howItEnded(result, 20_000), `exit code ${code} (killed by ${signal})`);
+      assert.equal(howItEnded(result, 20_000), `exit code ${code} (killed by ${signal}: ${meaning})`);
     });
   }
 

@@ -86,6 +86,32 @@ describe("chat session", () => {
     assert.deepEqual(splitThinking(cut.answer().text), { thinking: "Let me", thinkingOpen: false, answer: "" });
   });
 
+  it("an answer during which the clock is set back an hour still shows how long it took, not a negative time", async () => {
+    const store = new ChatStore(new MemoryStorage(), counters());
+    const ids = counters();
+    let wall = 1_800_000_000_000;
+    let monotonic = 5_000;
+    let ended: AssistantTurn | undefined;
+    const session = new ChatSession({
+      store,
+      setup: async () => setup,
+      newId: ids.newId,
+      now: () => wall,
+      clock: () => monotonic,
+      stream: async function* () {
+        yield { content: "Hel" };
+        // The wall clock is set back (by hand, an NTP sync) while the answer streams; 3.2 s pass.
+        wall -= 3_600_000;
+        monotonic += 3_200;
+        yield { content: "lo" };
+      },
+      events: { changed: () => undefined, delta: () => undefined, ended: (_c, turn) => (ended = turn), notice: () => undefined },
+    });
+    await session.send("hi");
+    const turn = await waitFor("the answer's end", () => ended, (t) => t !== undefined);
+    assert.equal(turn!.finishedAt! - turn!.createdAt, 3_200);
+  });
+
   it("Stop aborts the request at once and keeps the text so far", async () => {
     let aborted = false;
     const h = harness(async function* (_body, signal) {

@@ -31,4 +31,13 @@ describe("mentions", () => {
     assert.deepEqual(rankCandidates("cafe\u0301", ["docs/café-menu.md"], (f) => f), ["docs/café-menu.md"]);
     assert.equal(fuzzyScore("café", "docs/cafe\u0301-menu.md"), fuzzyScore("café", "docs/café-menu.md"));
   });
+
+  it("scores a name with İ (Turkish dotted capital I, whose lower case is two characters) as the same name with I", () => {
+    // Typing `ist` finds İstanbul.ts by its start, ahead of mistake.ts.
+    assert.equal(fuzzyScore("ist", "src/İstanbul.ts"), fuzzyScore("ist", "src/Istanbul.ts"));
+    assert.deepEqual(rankCandidates("ist", ["src/mistake.ts", "src/İstanbul.ts"], (f) => f), ["src/İstanbul.ts", "src/mistake.ts"]);
+    // The C of Cart after the İ still counts as a word start.
+    assert.equal(fuzzyScore("c", "src/İstanbulCart.ts"), fuzzyScore("c", "src/IstanbulCart.ts"));
+    assert.equal(fuzzyScore("İst", "src/İstanbul.ts"), fuzzyScore("ist", "src/İstanbul.ts"));
+  });
 });

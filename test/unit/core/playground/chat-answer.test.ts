@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { wellFormed } from "../../../harness/well-formed";
 import { answerFromResponse, applyStreamEvent, emptyAnswer } from "../../../../src/core/playground/chat-answer";
 
 const chunk = (content: string | undefined, finish: string | null = null) => JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finish }] });
@@ -28,5 +29,11 @@ describe("playground chat answer", () => {
     const body = { choices: [{ index: 0, message: { role: "assistant", content: "Hi" }, finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } };
     assert.deepEqual(answerFromResponse(body), { content: "Hi", finishReason: "stop", usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 }, done: true });
     assert.equal(answerFromResponse({ error: { message: "bad", type: "x" } }).error, "bad");
+  });
+
+  it("an event that is not JSON with an emoji at its 80th character is shown without half of it (no U+FFFD)", () => {
+    const error = applyStreamEvent(emptyAnswer, `${"x".repeat(79)}😀 rest of a proxy's page`).error!;
+    assert.ok(wellFormed(error), JSON.stringify(error));
+    assert.match(error, /not JSON: x{79}$/);
   });
 });

@@ -44,6 +44,15 @@ describe("review findings from the model", () => {
     assert.throws(() => parseFindings("null"), ReviewOutputError);
   });
 
+  it("an answer not JSON with an emoji at the 80th character shows its start whole, not an escape such as \\ud83d", () => {
+    const answer = `${"a".repeat(79)}😀 and then more of the review that goes on`;
+    assert.throws(() => parseFindings(answer), (e: Error) => {
+      assert.ok(!/\\ud83d/i.test(e.message), e.message);
+      assert.match(e.message, new RegExp(`it began: "${"a".repeat(79)}…"`));
+      return true;
+    });
+  });
+
   it("the schema requires every property (strict structured output)", () => {
     const item = findingsSchema.properties.findings.items;
     assert.deepEqual([...item.required].sort(), Object.keys(item.properties).sort());

@@ -50,6 +50,16 @@ describe("a terminal command as the chat sends it", () => {
     assert.equal(terminalAttachmentText({ ...command, output: "", exitCode: undefined, cwd: undefined }, 5, 100), "$ API_TOKEN=[masked] ./deploy.sh\n(exit code not reported)\n(the terminal reported no output)");
   });
 
+  it("tells the model what an exit code a signal gave means (Ctrl+C, killed, SIGTERM, a crash), not the bare number", () => {
+    const command = { terminalName: "bash", commandLine: "npm run build", exitCode: 137, cwd: undefined, output: "building" };
+    assert.equal(terminalAttachmentText(command, 50, 4000), "$ npm run build\n(exit code 137 (killed by SIGKILL: often the out-of-memory killer))\nbuilding");
+    assert.match(terminalAttachmentText({ ...command, exitCode: 130 }, 50, 4000), /\(exit code 130 \(killed by SIGINT: interrupted, as Ctrl\+C does\)\)/);
+    assert.match(terminalAttachmentText({ ...command, exitCode: 143 }, 50, 4000), /\(exit code 143 \(killed by SIGTERM: asked to stop\)\)/);
+    assert.match(terminalAttachmentText({ ...command, exitCode: 139 }, 50, 4000), /\(exit code 139 \(killed by SIGSEGV: a crash \(segmentation fault\)\)\)/);
+    // A program's own code above 128 that no signal gives stays bare.
+    assert.match(terminalAttachmentText({ ...command, exitCode: 255 }, 50, 4000), /\(exit code 255\)/);
+  });
+
   it("says a command that still runs (a dev server) is running, with its output so far, not that its exit code was not reported", () => {
     const command = { commandLine: "npm run dev", exitCode: undefined, running: true, cwd: "/work/app", output: "listening on :3000\nGET /cart 500: TypeError: cart is undefined\n", terminalName: "bash" };
     assert.equal(terminalAttachmentText(command, 50, 4000), "$ npm run dev\n(still running, in /work/app)\nlistening on :3000\nGET /cart 500: TypeError: cart is undefined");
