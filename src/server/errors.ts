@@ -17,9 +17,23 @@ export class ApiError extends Error {
     readonly type: ApiErrorType = "invalid_request_error",
     readonly param: string | null = null,
     readonly code: string | null = null,
+    /** Sent as Retry-After: clients (the openai SDK, LiteLLM) wait that long before trying again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
+}
+
+/**
+ * Seconds a client refused for a full queue is asked to wait: a queue's turn comes in about the
+ * time of a short generation. Without it the openai SDK tries again within half a second, while
+ * the same requests still hold every place.
+ */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/** A 429 for a full queue (text sequences, image generations). */
+export function serverBusy(message: string): ApiError {
+  return new ApiError(429, message, "rate_limit_error", null, "server_busy", BUSY_RETRY_AFTER_SECONDS);
 }
 
 /**
@@ -73,7 +87,7 @@ function validationMessage(issues: ValidationIssue[]): string {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof EngineInputError) return new ApiError(400, error.message, "invalid_request_error", error.param, error.code);
-  if (error instanceof EngineBusyError) return new ApiError(429, error.message, "rate_limit_error", null, "server_busy");
+  if (error instanceof EngineBusyError) return serverBusy(error.message);
   if (error instanceof StoreUnavailableError) return new ApiError(503, error.message, "server_error", null, "database_unavailable");
   if (error instanceof ModelLoadError) return new ApiError(500, error.message, "server_error", null, "model_load_failed");
   // Its reason names the server's files: it goes to the server's log (handleError), not to the client.
@@ -93,6 +107,7 @@ export function toApiError(error: unknown): ApiError {
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(error.retryAfterSeconds));
   return reply.code(error.status).send(errorBody(error));
 }
 

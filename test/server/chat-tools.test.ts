@@ -180,7 +180,7 @@ describe("tool calling on /v1/chat/completions", function () {
     const answer = await chat({ messages, tool_choice: "none", max_tokens: 8, temperature: 0 });
     openapi.assertValid("CreateChatCompletionResponse", answer);
     assert.equal(typeof answer.choices[0]!.message.content, "string");
-    assert.deepEqual(answer.choices[0]!.message.tool_calls, []);
+    assert.equal("tool_calls" in answer.choices[0]!.message, false);
     assert.equal(answer.choices[0]!.finish_reason, "length");
     // The tool's call and result in the tiny model's layout (ChatML with <tool_call>/<tool_response>).
     const json = (value: unknown) => JSON.stringify(value, null, 1).split("\n").map((l) => (l.trim().endsWith(",") ? `${l.trim()} ` : l.trim())).join("");
@@ -202,7 +202,7 @@ describe("tool calling on /v1/chat/completions", function () {
     const response = await chat({ tool_choice: "auto", max_tokens: 6 });
     openapi.assertValid("CreateChatCompletionResponse", response);
     assert.equal(typeof response.choices[0]!.message.content, "string");
-    assert.deepEqual(response.choices[0]!.message.tool_calls, []);
+    assert.equal("tool_calls" in response.choices[0]!.message, false);
     assert.equal(response.choices[0]!.finish_reason, "length");
   });
 
@@ -261,7 +261,7 @@ describe("tool calling on /v1/chat/completions", function () {
       assert.equal(called.choices[0]!.message.content, null);
       // Without the push towards a call, the answer is JSON in the format.
       const answered = await chat({ tool_choice: "auto", tools: [TOOLS[0]!], response_format, max_tokens: 400, temperature: 0 });
-      assert.deepEqual(answered.choices[0]!.message.tool_calls, []);
+      assert.equal("tool_calls" in answered.choices[0]!.message, false);
       assert.match(answered.choices[0]!.message.content ?? "", /^\s*\{/);
     }
   });
@@ -286,7 +286,7 @@ describe("tool calling on /v1/chat/completions", function () {
       const full = await chat({ tool_choice: "auto", max_tokens: 600 });
       assert.equal(full.choices[0]!.finish_reason, "length");
       assert.equal(full.choices[0]!.message.content, text);
-      assert.deepEqual(full.choices[0]!.message.tool_calls ?? [], []);
+      assert.equal("tool_calls" in full.choices[0]!.message, false);
       text = "Let me look. ";
       failCall = true;
       const busy = await server.fetch("/v1/chat/completions", { json: { model: TEXT_MODEL, messages: MESSAGES, tools: TOOLS, tool_choice: "auto", max_tokens: 600 } });
@@ -325,6 +325,7 @@ describe("tool calling on /v1/chat/completions", function () {
     const choice = response.choices[0]!;
     assert.equal(choice.finish_reason, "function_call");
     assert.equal(choice.message.function_call!.name, "get_time");
+    assert.equal("tool_calls" in choice.message, false);
     assert.ok(ajv.validate(TIME, JSON.parse(choice.message.function_call!.arguments)));
 
     const response2 = await server.fetch("/v1/chat/completions", {

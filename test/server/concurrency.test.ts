@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import http from "node:http";
+import OpenAI from "openai";
 import { drain } from "../../src/server/drain";
 import { RUN_MAX_TOKENS } from "../../src/server/engines/text/batch-decoder";
+import { BUSY_RETRY_AFTER_SECONDS } from "../../src/server/errors";
 import type { ServerMetrics } from "../../src/server/routes/metrics";
 import type { RecordedUsage } from "../../src/server/usage/usage-recorder";
 import { metricsOf, neverEnd, startServer, TEXT_MODEL, type TestServer } from "./server-fixture";
@@ -65,6 +67,30 @@ describe("parallel sequences, queueing and client disconnects", function () {
       assert.ok(response.usage!.completion_tokens <= 3);
       assert.ok(["stop", "length"].includes(response.choices[0]!.finish_reason));
     }
+  });
+
+  it("a 429 for a full queue carries Retry-After, and the openai SDK waits that long before its retry, which is served", async () => {
+    const holder = await openStream(server, 8000);
+    const queued = [1, 2].map((i) => server.client.completions.create({ model: TEXT_MODEL, prompt: `queued ${i}`, max_tokens: 3 }));
+    while ((await metrics()).sequences.waiting < 2) await new Promise((r) => setImmediate(r));
+    const answers: { status: number; retryAfter: string | null; at: number }[] = [];
+    const watched: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      answers.push({ status: response.status, retryAfter: response.headers.get("retry-after"), at: Date.now() });
+      // The queue frees once the client was refused: its retry then finds a place.
+      if (response.status === 429) holder.destroy();
+      return response;
+    };
+    const retrying = new OpenAI({ baseURL: server.baseURL, apiKey: server.key, maxRetries: 1, fetch: watched });
+    const asked = Date.now();
+    const served = await retrying.completions.create({ model: TEXT_MODEL, prompt: "one too many", max_tokens: 3 });
+    assert.ok(["stop", "length"].includes(served.choices[0]!.finish_reason));
+    await Promise.all(queued);
+    assert.deepEqual(answers.map((a) => a.status), [429, 200]);
+    assert.equal(answers[0]!.retryAfter, String(BUSY_RETRY_AFTER_SECONDS));
+    // The SDK's own backoff without the header is under a second.
+    assert.ok(answers[1]!.at - asked >= BUSY_RETRY_AFTER_SECONDS * 1000, `retried after ${answers[1]!.at - asked} ms`);
+    await untilIdle();
   });
 
   it("drops a queued request whose client went away before its turn", async () => {

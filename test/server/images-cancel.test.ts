@@ -37,6 +37,7 @@ describe("image generation queue and client disconnects", function () {
 
     const full = await generate(server.client).catch((e: unknown) => e);
     assert.ok(full instanceof OpenAI.RateLimitError, `expected 429 with one running and one waiting, got ${String(full)}`);
+    assert.equal(full.headers?.get("retry-after"), "2");
 
     short.abort();
     await waiting;

@@ -140,6 +140,17 @@ describe("GET /v1/models and API keys", function () {
     await assert.rejects(wrong.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "hi" }] }), OpenAI.AuthenticationError);
   });
 
+  it("a key sent in Azure's api-key or Anthropic's x-api-key header: the 401 names that header and says to send Authorization, never repeating the key", async () => {
+    for (const name of ["api-key", "x-api-key"]) {
+      const response = await fetch(`${server.baseURL}/models`, { headers: { [name]: server.key } });
+      assert.equal(response.status, 401, name);
+      const body = (await response.json()) as { error: { type: string; code: string; message: string } };
+      assert.equal(body.error.code, "missing_api_key");
+      assert.match(body.error.message, new RegExp(`the ${name} header, .*Authorization: Bearer <key>`));
+      assert.ok(!body.error.message.includes(server.key), body.error.message);
+    }
+  });
+
   it("asks the key store once for an unknown key a client keeps retrying, and a key created then works at once", async () => {
     const keys = server.deps.keys;
     const verify = keys.verify.bind(keys);

@@ -13,7 +13,7 @@ const dir = "agent-save-settings";
 const cart = `${dir}/cart.js`;
 const cartSource = "exports.total = (items) =>\n  items.reduce((sum, item) => sum + item.price, 0);\n";
 /** The settings these cases change, put back after each. */
-const changed = ["files.autoSave", "files.autoSaveDelay", "files.eol", "files.encoding", "wisp.agent.approveEdits"];
+const changed = ["files.autoSave", "files.autoSaveDelay", "files.eol", "files.encoding", "[bat]", "wisp.agent.approveEdits"];
 
 describe("Agent mode under settings users change: auto-save, approvals, line ends, encodings (real VS Code, scripted model)", function () {
   this.timeout(120_000);
@@ -148,6 +148,25 @@ describe("Agent mode under settings users change: auto-save, approvals, line end
     assert.deepEqual(bytes(`${dir}/menu.js`), Buffer.from("export const name = 'Caf\xe9';\n", "latin1"));
     assert.deepEqual(bytes(`${dir}/legacy.js`), Buffer.from("// Caf\xe9\nexport const x = 2;\n", "latin1"));
     assert.deepEqual(bytes(`${dir}/notes.txt`), Buffer.from("r\xe9sum\xe9\n", "latin1"));
+  });
+
+  it("user settings: files.encoding cp437 for batch files only (\"[bat]\"): a closed .bat is edited in it, its own accents kept, and Open Diff reads it so", async () => {
+    await set("[bat]", { "files.encoding": "cp437" });
+    writeFileSync(abs(`${dir}/menu.bat`), "echo Cafe\r\n");
+    // "rem Café ░" in cp437: é is 0x82, the shade 0xB0.
+    writeFileSync(abs(`${dir}/legacy.bat`), Buffer.from([...Buffer.from("rem Caf"), 0x82, 0x20, 0xb0, ...Buffer.from("\r\nset x=1\r\n")]));
+    server.queue(edit(`${dir}/menu.bat`, "Cafe", "Café"), edit(`${dir}/legacy.bat`, "x=1", "x=2"), { text: "Done." });
+    const before = server.chatRequests.length;
+    await api.chat.fromView({ type: "send", text: "Accent the batch files" });
+    await ended();
+    const results = server.chatRequests.slice(before + 1).map((r) => toolResults(r).at(-1));
+    assert.deepEqual(results.map((r) => r?.split(" (")[0]), [`Edited ${dir}/menu.bat`, `Edited ${dir}/legacy.bat`]);
+    assert.deepEqual(readFileSync(abs(`${dir}/menu.bat`)), Buffer.from([...Buffer.from("echo Caf"), 0x82, 0x0d, 0x0a]));
+    assert.deepEqual(readFileSync(abs(`${dir}/legacy.bat`)), Buffer.from([...Buffer.from("rem Caf"), 0x82, 0x20, 0xb0, ...Buffer.from("\r\nset x=2\r\n")]));
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await api.chat.fromView({ type: "agentDiff", path: `${dir}/legacy.bat` });
+    const original = await waitFor("the diff's original side", () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === "wisp-agent-original" && d.uri.path === `/${dir}/legacy.bat`), (d) => d !== undefined);
+    assert.equal(original!.getText(), "rem Café ░\r\nset x=1\r\n");
   });
 
   it("user settings: under files.encoding windows1252, Open Diff of an edited file shows the file before the task with its accents, as the editor reads it", async () => {

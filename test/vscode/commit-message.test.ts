@@ -151,6 +151,22 @@ describe("Generate Commit Message in the Source Control view's commit box (real 
     assert.ok(!userText(server.chatRequests.at(-1)!).includes("What I had written"));
   });
 
+  it("a commit template's comment lines under core.commentChar ';' (VS Code leaves them in the box, taking out only #) do not go as the user's draft", async () => {
+    git("config", "core.commentChar", ";");
+    try {
+      // What VS Code puts in the box from commit.template: its # lines out, the ; lines kept.
+      (await box()).value = "Refs #42\n\n; Why is this change needed?\n; Wrap the body at 72 characters.\n";
+      server.queue({ text: "feat: add the tax rate\n\nRefs #42" });
+      assert.deepEqual(await generate(), { kind: "written", message: "feat: add the tax rate\n\nRefs #42" });
+      const sent = userText(server.chatRequests.at(-1)!);
+      assert.ok(sent.includes("complete into the message:\nRefs #42"), "the user's reference");
+      assert.ok(!sent.includes("Why is this change needed") && !sent.includes("Wrap the body"), "the template's comments");
+    } finally {
+      git("config", "--unset", "core.commentChar");
+      (await box()).value = "";
+    }
+  });
+
   it("a body the model starts on the second line goes below a blank line: git's subject is the first line alone", async () => {
     server.queue({ text: "fix: count quantities\nEach line's price was added once." });
     const outcome = await generate();

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { changesDiff } from "../../core/scm/changes-diff";
+import { withoutCommentLines } from "../../core/scm/commit-draft";
 import { commitBoxText, commitMessages, recentSubjectCount, subjectsOf } from "../../core/scm/commit-prompt";
 import { diffBudgetChars } from "../../core/scm/diff-budget";
 import type { ClientFactory } from "../client-factory";
@@ -107,7 +108,10 @@ export class CommitMessages implements vscode.Disposable {
     const box = repository.inputBox;
     const ours = this.writtenTo(repository);
     // Text in the box that Wisp did not write is the user's (a ticket reference, a merge's prefilled message): the model builds on it.
-    const draft = ours.has(box.value) ? "" : box.value.trim();
+    // A template's or merge message's comments are git's, not the user's words (commit-draft.ts).
+    const userText = ours.has(box.value) ? undefined : box.value;
+    const commentChar = userText === undefined ? undefined : await repository.getConfig("core.commentChar").catch(() => undefined);
+    const draft = userText === undefined ? "" : withoutCommentLines(userText, commentChar).trim();
     const messages = commitMessages({ diff: diff.text, staged: changes.staged, recentSubjects: subjects, instructions: settings.value.commitMessage.instructions, branch: repository.state.HEAD?.name, draft });
     log.info(`commit message: ${setup.model}, ${changes.staged ? "staged" : "all"} changes of ${diff.sent.length} file(s) sent (${diff.cut.length} cut), ${diff.listed.length} named only, ${subjects.length} recent subjects${draft ? ", the box's draft" : ""}`);
     const client = await clients.create();

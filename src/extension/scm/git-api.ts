@@ -23,6 +23,8 @@ export interface GitRepository {
   diffIndexWithHEAD(): Promise<GitChange[]>;
   diffIndexWithHEAD(path: string): Promise<string>;
   log(options?: { maxEntries?: number }): Promise<{ readonly message: string; readonly parents?: readonly string[] }[]>;
+  /** `git config --get key`; rejects when the key is not set. */
+  getConfig(key: string): Promise<string>;
 }
 
 export interface GitChange {

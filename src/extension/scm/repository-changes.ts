@@ -1,12 +1,9 @@
-import { lstat, readlink } from "node:fs/promises";
+import { lstat, readlink, stat } from "node:fs/promises";
 import * as vscode from "vscode";
-import { binaryFileSection, newFileSection } from "../../core/scm/changes-diff";
 import { unresolvedConflicts } from "../../core/scm/unresolved-conflicts";
+import { untrackedSections, type UntrackedEntry, type UntrackedIo } from "../../core/scm/untracked-sections";
 import { readTextFile } from "../context/text-files";
 import { NothingToSendError, repositoryPath, untrackedStatus, type GitRepository } from "./git-api";
-
-/** Untracked files larger than this are listed as too large, not read. */
-const maxUntrackedBytes = 512 * 1024;
 
 /** The changes a commit would take, as one diff: the staged ones, else all of them (untracked files too, as the git settings say). */
 export interface RepositoryChanges {
@@ -27,7 +24,7 @@ export async function changesToCommit(repository: GitRepository, isSensitive: (u
   if (conflicts !== undefined) throw new NothingToSendError(conflicts);
   if (staged.trim() !== "") return { diff: staged, staged: true };
   const tracked = await repository.diff(false);
-  const untracked = await Promise.all((commitTakesUntracked(repository) ? untrackedFiles(repository) : []).map((uri) => untrackedSection(repository, uri, isSensitive)));
+  const untracked = commitTakesUntracked(repository) ? await untrackedChanges(repository, isSensitive) : [];
   const diff = [tracked, ...untracked].filter((d) => d.trim() !== "").map((d) => (d.endsWith("\n") ? d : `${d}\n`)).join("");
   if (diff.trim() === "") throw new NothingToSendError(`There are no changes to commit in ${vscode.workspace.asRelativePath(repository.rootUri, false) || "this repository"}.`);
   return { diff, staged: false };
@@ -47,21 +44,25 @@ export function untrackedFiles(repository: GitRepository): vscode.Uri[] {
   return [...(untrackedChanges ?? []), ...workingTreeChanges].filter((c) => c.status === untrackedStatus).map((c) => c.uri);
 }
 
-async function untrackedSection(repository: GitRepository, uri: vscode.Uri, isSensitive: (uri: vscode.Uri) => boolean): Promise<string> {
-  const path = repositoryPath(repository, uri);
-  if (isSensitive(uri)) return newFileSection(path, "");
-  try {
-    // A link is committed as the path it points to: the file there (maybe outside the repository) is not read.
-    const link = await linkTarget(uri);
-    if (link !== undefined) return newFileSection(path, link, "120000");
-    const file = await readTextFile(uri, { maxBytes: maxUntrackedBytes });
-    if (file.kind === "binary") return binaryFileSection(path);
-    if (file.kind === "too-large") return `${newFileSection(path, "")}@@ -0,0 +1 @@\n+[a new file over ${maxUntrackedBytes / 1024} KB: its content is left out]\n`;
-    return newFileSection(path, file.text);
-  } catch {
-    // A folder (an untracked nested repository) or a file gone since the status.
-    return "";
+/** The untracked files' sections, read a few at a time (untracked-sections.ts). */
+async function untrackedChanges(repository: GitRepository, isSensitive: (uri: vscode.Uri) => boolean): Promise<string[]> {
+  const uris = new Map(untrackedFiles(repository).map((uri) => [repositoryPath(repository, uri), uri]));
+  const io: UntrackedIo = {
+    inspect: (path) => entryOf(uris.get(path)!),
+    read: (path, maxBytes) => readTextFile(uris.get(path)!, { maxBytes }),
+  };
+  return untrackedSections([...uris.keys()], io, (path) => isSensitive(uris.get(path)!));
+}
+
+async function entryOf(uri: vscode.Uri): Promise<UntrackedEntry> {
+  const link = await linkTarget(uri);
+  if (link !== undefined) return { kind: "link", target: link };
+  if (uri.scheme === "file") {
+    const info = await stat(uri.fsPath);
+    return info.isFile() ? { kind: "file", size: info.size } : { kind: "none" };
   }
+  const info = await vscode.workspace.fs.stat(uri);
+  return (info.type & vscode.FileType.File) !== 0 ? { kind: "file", size: info.size } : { kind: "none" };
 }
 
 /** Where a symbolic link points ("" when the file system does not say), undefined for a file that is no link. */

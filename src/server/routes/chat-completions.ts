@@ -66,7 +66,9 @@ const chatFormat: TextResponseFormat = {
     object: "chat.completion",
     choices: choices.map((c, index) => ({
       index,
-      message: { role: "assistant", content: c.text, refusal: null, tool_calls: [], function_call: null },
+      // No tool_calls: OpenAI leaves the field out when there are none, and refuses an empty list in
+      // an assistant message a client sends back.
+      message: { role: "assistant", content: c.text, refusal: null, function_call: null },
       logprobs: c.logprobs ? chatLogprobs(c.logprobs) : null,
       finish_reason: c.finishReason,
       stop_reason: null,

@@ -5,7 +5,7 @@ import type { RoutePlugin, ServerDeps } from "../deps";
 import { encodeImage, outputFormat } from "../engines/image/encode-image";
 import { GenerationCancelledError, ImageQueueFullError } from "../engines/image/image-errors";
 import { IMAGE_EXTENSIONS, IMAGE_LIMITS as L } from "../engines/image/image-limits";
-import { ApiError, modelNotFound } from "../errors";
+import { ApiError, modelNotFound, serverBusy } from "../errors";
 import type { ModelEntry } from "../models/registry";
 import type { SchemaType } from "../json-schema-to-ts-provider";
 import { upstreamForwarder } from "./upstream-forward";
@@ -115,7 +115,7 @@ export const imageRoutes: RoutePlugin = async (app, { deps }) => {
     try {
       images = await engine.generate(entry.id, entry.path, params, { signal: disconnectSignal(reply) });
     } catch (error) {
-      if (error instanceof ImageQueueFullError) throw new ApiError(429, error.message, "rate_limit_error", null, "server_busy");
+      if (error instanceof ImageQueueFullError) throw serverBusy(error.message);
       if (error instanceof GenerationCancelledError) throw new ApiError(499, "the client closed the request", "invalid_request_error", null, "cancelled");
       throw error;
     }

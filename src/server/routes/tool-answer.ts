@@ -33,7 +33,8 @@ function message(choice: ToolChoiceResult, call: ParsedCall | undefined, legacy:
     // Text the model wrote before its call stays beside it; a call alone has no content.
     content: call && choice.content.trim() === "" ? null : choice.content,
     refusal: null,
-    tool_calls: fn && !legacy ? [{ id: callId(), type: "function", function: fn }] : [],
+    // Left out when there is no call, as OpenAI does (an empty list sent back is refused there).
+    ...(fn && !legacy ? { tool_calls: [{ id: callId(), type: "function", function: fn }] } : {}),
     function_call: fn && legacy ? fn : null,
   };
 }
