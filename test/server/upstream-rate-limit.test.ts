@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
-import { neverEnd, TEXT_MODEL } from "./server-fixture";
+import { neverEnd, startServer, TEXT_MODEL } from "./server-fixture";
 import { gatewayForSuite } from "./upstream-fixture";
 
 // Its own models too, so the upstream's model of the same name is listed as a/wisp-tiny.
@@ -51,5 +51,33 @@ describe("a gateway with its own models beside one upstream: names, models=, per
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get("retry-after")) >= 1);
     assert.match(((await refused.json()) as { error: { message: string } }).error.message, /\(60 tokens per minute\)/);
+  });
+});
+
+describe("an upstream's own 429 through a gateway", function () {
+  this.timeout(120_000);
+
+  it("passes the upstream's Retry-After on, so a client waits as long as the upstream asked", async () => {
+    const upstream = await startServer({ rateLimit: { requestsPerMinute: 1, tokensPerMinute: 0 } });
+    const gateway = await startServer({
+      localModels: false,
+      upstreams: [{ name: "limited", baseUrl: upstream.baseURL, keyEnv: "UPSTREAM_LIMITED_KEY" }],
+      env: { UPSTREAM_LIMITED_KEY: upstream.key },
+      upstreamTiming: { refreshMs: 2_000, backoffMs: 50, checkTimeoutMs: 2_000 },
+    });
+    try {
+      const ask = () => gateway.fetch("/v1/completions", { json: { model: TEXT_MODEL, prompt: "hi", max_tokens: 1 } });
+      assert.equal((await ask()).status, 200);
+      const refused = await ask();
+      assert.equal(refused.status, 429);
+      const { error } = (await refused.json()) as { error: { message: string } };
+      assert.match(error.message, /^upstream limited: rate limit of key key_\w+ reached \(1 requests per minute\): retry in (\d+) s/);
+      const said = Number(/retry in (\d+) s/.exec(error.message)![1]);
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      assert.ok(retryAfter >= 1 && Math.abs(retryAfter - said) <= 1, `Retry-After ${refused.headers.get("retry-after")}, the upstream said ${said} s`);
+    } finally {
+      await gateway.close();
+      await upstream.close();
+    }
   });
 });

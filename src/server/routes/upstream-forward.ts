@@ -72,7 +72,7 @@ async function forward(deps: ServerDeps, request: FastifyRequest, reply: Fastify
         lastFailure = { upstream, message: upstreamErrorMessage(await readBody(response)) };
         continue;
       }
-      if ((response.statusCode ?? 500) >= 400) throw upstreamError(upstream, response.statusCode ?? 500, await readBody(response));
+      if ((response.statusCode ?? 500) >= 400) throw upstreamError(upstream, response.statusCode ?? 500, await readBody(response), response.headers["retry-after"]);
       request.wispUpstream = upstream.name;
       const served = (usage: RelayedUsage | undefined, status = 200, images?: number) =>
         deps.usage.served(request, { model: route.id, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens, images }, status);
@@ -197,8 +197,16 @@ function upstreamErrorMessage(body: Buffer): string {
 const typeForStatus = (status: number): ApiErrorType =>
   status === 401 || status === 403 ? "authentication_error" : status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error";
 
-/** The upstream's error in the OpenAI shape, its message naming the upstream. */
-function upstreamError(upstream: Upstream, status: number, body: Buffer): ApiError {
+/** Retry-After as seconds (it may be an HTTP date); undefined when absent or unreadable. */
+function retryAfterSeconds(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** The upstream's error in the OpenAI shape, its message naming the upstream, its Retry-After passed on. */
+function upstreamError(upstream: Upstream, status: number, body: Buffer, retryAfter?: string): ApiError {
   let param: string | null = null;
   let code: string | null = null;
   try {
@@ -210,5 +218,5 @@ function upstreamError(upstream: Upstream, status: number, body: Buffer): ApiErr
   }
   // The upstream's own auth failing is this server's configuration, not the client's key.
   const clientStatus = status === 401 || status === 403 ? 502 : status;
-  return new ApiError(clientStatus, `upstream ${upstream.name}: ${upstreamErrorMessage(body)}`, typeForStatus(clientStatus), param, code);
+  return new ApiError(clientStatus, `upstream ${upstream.name}: ${upstreamErrorMessage(body)}`, typeForStatus(clientStatus), param, code, retryAfterSeconds(retryAfter));
 }
