@@ -49,11 +49,20 @@ export class FileChatStorage implements ChatStorage {
 
   /** Listed from the folder each time: another window may have stored chats since. */
   keys(): readonly string[] {
+    let names: string[];
     try {
-      return readdirSync(this.dir).filter((name) => name.endsWith(".json")).map((name) => decodeURIComponent(name.slice(0, -".json".length)));
+      names = readdirSync(this.dir);
     } catch {
       return [];
     }
+    // A file this storage did not name (`notes%.json` copied in) is not a key: it must not hide the others.
+    return names.filter((name) => name.endsWith(".json")).flatMap((name) => {
+      try {
+        return [decodeURIComponent(name.slice(0, -".json".length))];
+      } catch {
+        return [];
+      }
+    });
   }
 
   /** Whether the key's file was written or deleted by someone else since this window last read or wrote it. */

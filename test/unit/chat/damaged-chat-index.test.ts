@@ -57,6 +57,14 @@ describe("chat: a damaged chat index (cut short by a power cut, a hand edit, a s
     assert.equal(again.recovered(), 0);
   });
 
+  it("a stray file whose name is no key (notes%.json, copied into the folder) hides no chat", async () => {
+    const dir = temp.make("chats");
+    const { opts } = await twoChatsThenCutIndex(dir);
+    writeFileSync(join(dir, "notes%.json"), "{}");
+    const reopened = new ChatStore(FileChatStorage.open(dir, logger().log), opts);
+    assert.deepEqual(reopened.list().map((c) => c.title), ["Fix the flaky test", "Parse JSON in Go"]);
+  });
+
   it("the agent's Restore/Redo checkpoints of the earlier chats are not pruned", async () => {
     const dir = temp.make("chats");
     const workspace = temp.make("workspace");
