@@ -9,9 +9,10 @@ export const wispSecret = /\bwisp-(?:admin-|playground-)?[A-Za-z0-9_-]{32,}/g;
 const loginSecret = /([?&](?:token|access_token|key|api-key|api_key|apikey)=|\/login\/)[^\s&#"']+/gi;
 /**
  * Credentials in a URL: the password of `https://alice:pw@proxy/v1`, or a lone user name, which
- * is often a token (`https://ghp_...@github.com`).
+ * is often a token (`https://ghp_...@github.com`). A scheme is short: unbounded, a long run of its
+ * characters (`--a--a…`, 100 KB) made each match attempt scan the rest of the text.
  */
-const urlUserInfo = /(\b[a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:"']+:)?[^\s/?#@"']+@/gi;
+const urlUserInfo = /(\b[a-z][a-z0-9+.-]{0,31}:\/\/)([^\s/?#@:"']+:)?[^\s/?#@"']+@/gi;
 
 /**
  * Removes anything that looks like a credential from a log line: Authorization values, common

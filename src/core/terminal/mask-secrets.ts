@@ -16,14 +16,15 @@ export const keyEnd = /-----END [A-Z ]*PRIVATE KEY-----/;
  * the short forms .env files use (`DB_PASS`, `MYSQL_PWD`, `REDIS_AUTH`, .npmrc's `_auth`), with
  * their underscore and at the name's end (`PWD` alone is the working folder, `pass` a test count,
  * `SSH_AUTH_SOCK` and `FIREBASE_AUTH_DOMAIN` no secrets), and `MASTER_KEY`,
- * `ENCRYPTION_KEY`, `SIGNING_KEY`, `APP_KEY`.
+ * `ENCRYPTION_KEY`, `SIGNING_KEY`, `APP_KEY`. At most 64 characters each side of the word: unbounded,
+ * a long run of name characters (`--a--a…`) made each match attempt scan the rest of the text.
  */
-const sensitiveName = String.raw`[A-Za-z0-9_.-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?ID|COOKIE|DSN|(?:MASTER|ENCRYPTION|SIGNING|APP)[_-]?KEY(?![A-Za-z])|_PAT(?![A-Za-z])|_(?:PASS|PWD|AUTH)(?![A-Za-z0-9_]))[A-Za-z0-9_.-]*`;
+const sensitiveName = String.raw`[A-Za-z0-9_.-]{0,64}(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?ID|COOKIE|DSN|(?:MASTER|ENCRYPTION|SIGNING|APP)[_-]?KEY(?![A-Za-z])|_PAT(?![A-Za-z])|_(?:PASS|PWD|AUTH)(?![A-Za-z0-9_]))[A-Za-z0-9_.-]{0,64}`;
 
 /** -----BEGIN … PRIVATE KEY----- through its END line (or the end of the text, when cut). */
 const keyBlock: [RegExp, string] = [new RegExp(`${keyBegin.source}[\\s\\S]*?(?:${keyEnd.source}|$)`, "g"), mask];
 /** https://user:password@host */
-const urlCredentials: [RegExp, string] = [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+(@)/gi, `$1${mask}$2`];
+const urlCredentials: [RegExp, string] = [/(\b[a-z][a-z0-9+.-]{0,31}:\/\/[^/\s:@]+:)[^@\s/]+(@)/gi, `$1${mask}$2`];
 /** Token shapes: GitHub, GitLab, Slack, AWS access key ids, Google API keys, Stripe, npm, Hugging Face, JWTs. */
 const tokenShapes: [RegExp, string][] = [
   [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,})\b/g, mask],

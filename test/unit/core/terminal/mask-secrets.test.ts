@@ -45,4 +45,11 @@ describe("masking secrets in terminal text", () => {
     // At the name's end they still are secrets.
     assert.equal(maskSecrets("REDIS_AUTH=hunter2 DB_PASS=hunter2 MYSQL_PWD=hunter2"), "REDIS_AUTH=[masked] DB_PASS=[masked] MYSQL_PWD=[masked]");
   });
+
+  it("reads a long line of name or scheme characters (--a--a…, TOKENTOKEN…, 200 KB) at once, as a streamed command's output line may be: each match attempt no longer scans the rest of the text", function () {
+    // A hang guard, not a timing: the old patterns took minutes on these, the new ones milliseconds.
+    this.timeout(10_000);
+    for (const text of ["--a".repeat(66_000), "TOKEN".repeat(40_000), "x-y.z+".repeat(33_000)]) assert.equal(maskSecrets(text), text);
+    assert.equal(maskSecrets(`${"--a".repeat(1_000)} --api-token hunter2 https://bob:pw@example.com`), `${"--a".repeat(1_000)} --api-token [masked] https://bob:[masked]@example.com`);
+  });
 });
