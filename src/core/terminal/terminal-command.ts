@@ -21,10 +21,12 @@ export interface TerminalCommand {
 }
 
 /**
- * CSI, OSC (up to BEL or ST), escapes with intermediate bytes (a character set's choice: tput
- * sgr0 writes ESC ( B), other two-character escapes, and lone control characters.
+ * CSI, OSC (up to BEL or ST; one never ended takes the text up to the next escape, as a terminal
+ * swallows it, and is not searched to the output's end from each of its starts), escapes with
+ * intermediate bytes (a character set's choice: tput sgr0 writes ESC ( B), other two-character
+ * escapes, and lone control characters.
  */
-const escapes = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][\s\S]*?(?:\x07|\x1b\\)|\x1b[ -/]+[0-~]|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+const escapes = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]+[0-~]|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
 /** The cursor moves that redraw lines (spinners, multi-line progress): up, down, to column n, erase in line or below. */
 const redraw = /\x1b\[(\d*)([ABEFGJK])/g;

@@ -107,4 +107,11 @@ describe("a terminal command as the chat sends it", () => {
     assert.ok(wellFormed(label), JSON.stringify(label));
     assert.equal(label, `Terminal "bash": echo "${"x".repeat(52)}…, exit 0`);
   });
+
+  it("reads output full of escapes that never end (ESC] without its BEL or ST, 200 KB) at once, and an unended one takes the text up to the next escape, as a terminal swallows it", function () {
+    // A hang guard, not a timing: each unended ESC] was searched to the output's end (seconds), now once.
+    this.timeout(10_000);
+    assert.equal(plainText("\x1b]x".repeat(66_000)), "");
+    assert.equal(plainText("a\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\ b\x1b]0;title\x07c\x1b]2;cut off\x1b[1md"), "alink bcd");
+  });
 });
