@@ -349,6 +349,38 @@ describe("Chat with workspace context: @-mentions and found snippets (real VS Co
     }
   });
 
+  it("@open attaches a file of a writable file system another extension provides (SSH FS, Live Share)", async () => {
+    const files = new Map<string, Uint8Array>([["/remote.ts", new TextEncoder().encode("export const remoteRate = 0.25;\n")]]);
+    const read = (target: vscode.Uri) => {
+      const content = files.get(target.path);
+      if (content === undefined) throw vscode.FileSystemError.FileNotFound(target);
+      return content;
+    };
+    const changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+    const provider: vscode.FileSystemProvider = {
+      onDidChangeFile: changed.event,
+      watch: () => new vscode.Disposable(() => undefined),
+      stat: (target) => ({ type: vscode.FileType.File, ctime: 0, mtime: 0, size: read(target).length }),
+      readDirectory: () => [],
+      createDirectory: () => undefined,
+      readFile: read,
+      writeFile: (target, content) => void files.set(target.path, content),
+      delete: () => undefined,
+      rename: () => undefined,
+    };
+    const registration = vscode.workspace.registerFileSystemProvider("wisp-test-sshfs", provider, { isCaseSensitive: true });
+    try {
+      await vscode.window.showTextDocument(vscode.Uri.from({ scheme: "wisp-test-sshfs", path: "/remote.ts" }));
+      const attached = await mention("", "open", (i) => i.label === "@open");
+      assert.ok(attached.some((a) => a.text.includes("remoteRate = 0.25")), `attached: ${JSON.stringify(attached.map((a) => a.path))}`);
+    } finally {
+      for (const a of pending()) await api.chat.fromView({ type: "removeAttachment", id: a.id });
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      registration.dispose();
+      changed.dispose();
+    }
+  });
+
   it("@git attaches the uncommitted changes, staged and not, of the active file's repository as a diff; it says so when there is no repository or no change", async () => {
     const addGit = async () => {
       const items = await api.chat.mentions("", "git");
