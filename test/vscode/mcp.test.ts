@@ -99,22 +99,29 @@ describe("MCP servers' tools in agent mode (real VS Code, real MCP servers, scri
   it("Stop while a tool call runs ends the task with the step stopped, not failed, and the model is asked nothing more", async () => {
     const go = join(workspace, "mcp-go");
     rmSync(go, { force: true });
-    server.queue({ toolCalls: [{ name: "mcp_notes_add_note", arguments: { text: `wait for ${go}` } }] }, { text: "never asked" });
+    // Only the call: an answer queued after it would be the next test's first.
+    server.queue({ toolCalls: [{ name: "mcp_notes_add_note", arguments: { text: `wait for ${go}` } }] });
     const before = server.chatRequests.length;
-    void api.chat.fromView({ type: "send", text: "Note something slowly" });
-    // Run on its own, the server's start asks first.
-    const callStep = () => steps().find((s) => s.title === "notes: add_note");
-    const call = await waitFor("the call asking", () => steps().find((s) => s.status === "asking"), (s) => s !== undefined);
-    await api.chat.fromView({ type: "agentApproval", stepId: call!.id, answer: "allow" });
-    if (call!.title !== "notes: add_note") await api.chat.fromView({ type: "agentApproval", stepId: (await waitFor("the call asking", callStep, (s) => s?.status === "asking"))!.id, answer: "allow" });
-    await waitFor("the call running", callStep, (s) => s?.status === "running");
-    await api.chat.fromView({ type: "stop" });
-    await ended();
-    const step = callStep()!;
-    assert.equal(step.status, "stopped", `the step says ${step.status}: ${step.note}`);
-    assert.match(step.note ?? "", /^Stopped by the user before the server answered/);
-    assert.equal(server.chatRequests.length, before + 1, "no request after Stop");
-    writeFileSync(go, "");
+    try {
+      void api.chat.fromView({ type: "send", text: "Note something slowly" });
+      // Run on its own, the server's start asks first.
+      const callStep = () => steps().find((s) => s.title === "notes: add_note");
+      const call = await waitFor("the call asking", () => steps().find((s) => s.status === "asking"), (s) => s !== undefined);
+      await api.chat.fromView({ type: "agentApproval", stepId: call!.id, answer: "allow" });
+      if (call!.title !== "notes: add_note") await api.chat.fromView({ type: "agentApproval", stepId: (await waitFor("the call asking", callStep, (s) => s?.status === "asking"))!.id, answer: "allow" });
+      await waitFor("the call running", callStep, (s) => s?.status === "running");
+      await api.chat.fromView({ type: "stop" });
+      await ended();
+      const step = callStep()!;
+      assert.equal(step.status, "stopped", `the step says ${step.status}: ${step.note}`);
+      assert.match(step.note ?? "", /^Stopped by the user before the server answered/);
+      assert.equal(server.chatRequests.length, before + 1, "no request after Stop");
+    } finally {
+      // The server's held call ends and writes its note before the next test reads the notes.
+      writeFileSync(go, "");
+      await waitFor("the held call's note written", () => (existsSync(notes) ? readFileSync(notes, "utf8") : ""), (text) => text.includes(`wait for ${go}`));
+      rmSync(go, { force: true });
+    }
   });
 
   it("Always allow holds for the tool's exact definition: changed mid-task (tools/list_changed), it is offered anew from the next step and asks again, showing what changed", async () => {
