@@ -16,7 +16,7 @@ import { portInUse } from "./local-engine/port-probe";
 import { forwardedHost } from "./local-engine/forwarded-host";
 import { serverCommand, type ServerCommand } from "./local-engine/server-command";
 import { createServerKey, keyAccepted, spawnFailed } from "./local-engine/server-keys";
-import { ExitedEarly, ServerProcess, dataFolderHolder, healthOf, otherWispServer, waitForHolder } from "./local-engine/server-process";
+import { ExitedEarly, ServerProcess, dataFolderHolder, healthOf, otherWispServer, waitForHolder, type Health } from "./local-engine/server-process";
 import { provisionShippedModels } from "./local-engine/shipped-models";
 import { StopMarker } from "./local-engine/stop-marker";
 import type { Logger } from "./logger";
@@ -228,8 +228,8 @@ export class LocalServer implements vscode.Disposable {
    * A Wisp server this window did not start answers at `origin` (auto-start found the port taken):
    * says so when it runs another version than this Wisp's.
    */
-  async noteOtherServer(origin: string): Promise<void> {
-    const other = await otherWispServer(origin);
+  async noteOtherServer(origin: string, health?: Health): Promise<void> {
+    const other = await otherWispServer(origin, undefined, health);
     if (other !== undefined) this.noteVersion(origin, other.version);
   }
 
@@ -252,7 +252,7 @@ export class LocalServer implements vscode.Disposable {
       throw new Error(message);
     }
     this.log.info(`a Wisp server already answers at ${origin}: using it`);
-    void this.noteOtherServer(origin);
+    void this.noteOtherServer(origin, health);
     if (this.stateValue.kind !== "stopped") this.setState({ kind: "stopped" });
     return "already-running";
   }

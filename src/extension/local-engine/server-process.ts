@@ -135,8 +135,9 @@ export async function answersHealth(origin: string, signal?: AbortSignal): Promi
  * /health's version, none for a Wisp server older than that field; undefined for a server that is
  * not Wisp's, as llama.cpp's llama-server, whose /health also says {"status":"ok"}.
  */
-export async function otherWispServer(origin: string, signal?: AbortSignal): Promise<{ readonly version?: string } | undefined> {
-  const health = await healthOf(origin, signal);
+export async function otherWispServer(origin: string, signal?: AbortSignal, answered?: Health): Promise<{ readonly version?: string } | undefined> {
+  // The health answer the caller has already read, else read now.
+  const health = answered ?? (await healthOf(origin, signal));
   if (health?.version !== undefined) return { version: health.version };
   // Before its version, a Wisp server told itself apart by its engines' counters (which llama-server lacks).
   if (health === undefined) return undefined;
@@ -144,8 +145,14 @@ export async function otherWispServer(origin: string, signal?: AbortSignal): Pro
   return typeof counters === "object" && counters !== null ? {} : undefined;
 }
 
+/** What a Wisp server's GET /health says. */
+export interface Health {
+  readonly launch?: string;
+  readonly version?: string;
+}
+
 /** A Wisp server's health answer at `origin` (the launch and version it names, if any); undefined when none answers. */
-export async function healthOf(origin: string, signal?: AbortSignal): Promise<{ readonly launch?: string; readonly version?: string } | undefined> {
+export async function healthOf(origin: string, signal?: AbortSignal): Promise<Health | undefined> {
   const body = (await jsonAt(`${origin}/health`, signal)) as { status?: unknown; launch?: unknown; version?: unknown } | null | undefined;
   if (body?.status !== "ok") return undefined;
   return { ...(typeof body.launch === "string" ? { launch: body.launch } : {}), ...(typeof body.version === "string" ? { version: body.version } : {}) };
