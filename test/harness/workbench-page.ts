@@ -36,17 +36,33 @@ export class WorkbenchPage {
 
   /** Moves the open quick pick's focus with the arrow keys to the row labelled exactly `label`. */
   async focusQuickRow(label: string, timeoutMs = 10_000): Promise<void> {
-    const focused = this.page.locator(`${quickRow}.focused`);
     const deadline = Date.now() + timeoutMs;
+    const isLabel = (name: string) => name === label || name.startsWith(`${label}, `);
     for (;;) {
-      // A row's accessible name is its label, then ", " and its description or keybinding. Read
-      // without waiting for one element: while the list re-renders two rows can briefly say focused.
-      const names = await focused.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("aria-label") ?? ""));
-      const name = names.join(" | ");
-      if (names.some((n) => n === label || n.startsWith(`${label}, `))) return;
-      if (Date.now() > deadline) throw new Error(`no quick pick row "${label}" (focused: "${name}"; ${await this.quickPickSummary()})`);
+      if (isLabel(await this.focusedQuickRow())) {
+        // Still so a frame later: the list settled there, so the Enter that follows takes this row.
+        await this.page.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+        if (isLabel(await this.focusedQuickRow())) return;
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`no quick pick row "${label}" (focused: "${await this.focusedQuickRow()}"; ${await this.quickPickSummary()})`);
       await this.pressInQuickInput("ArrowDown");
     }
+  }
+
+  /**
+   * The accessible name of the row the quick pick's list has focused (its label, then ", " and its
+   * description or keybinding), as its input box tells a screen reader (aria-activedescendant, set as
+   * the focus moves). The rows' "focused" class can mark two rows while the list re-renders, one of
+   * them the row focused before the last arrow key: taking that one, Enter can run another command.
+   */
+  private focusedQuickRow(): Promise<string> {
+    return this.quickInputBox().evaluate((input) => {
+      const id = input.getAttribute("aria-activedescendant");
+      const row = id ? document.getElementById(id) : null;
+      const rows = row ? [row] : [...document.querySelectorAll(".quick-input-widget .quick-input-list .monaco-list-row.focused")];
+      return rows.map((r) => r.getAttribute("aria-label") ?? "").join(" | ");
+    });
   }
 
   /** What the open quick pick shows and where the keyboard is, for a failure message. */
