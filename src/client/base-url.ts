@@ -31,3 +31,14 @@ export function parseBaseUrl(raw: string): BaseUrl {
   }
   return { url: root, query: Object.fromEntries(url.searchParams), display: root };
 }
+
+/**
+ * The server an API key belongs to: the base URL's scheme, host, port and path, without trailing
+ * slashes or query (`http://Host:80/v1/` and `http://host/v1?api-version=1` are one server). A
+ * setting Wisp cannot use stands for itself, without what could be a password (the name of a secret
+ * is not kept secret).
+ */
+export function keyServerOf(raw: string): string {
+  const parsed = parseBaseUrl(raw);
+  return "url" in parsed ? parsed.url : parsed.display.slice(parsed.display.lastIndexOf("@") + 1).trim();
+}

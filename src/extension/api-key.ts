@@ -1,7 +1,11 @@
 import * as vscode from "vscode";
+import { keyServerOf } from "../client/base-url";
 import type { KeySource } from "../core/status/describe-status";
 
-const secretName = "wisp.apiKey";
+/** The key typed last, for whatever server: what a server without a key of its own gets. */
+const defaultName = "wisp.apiKey";
+/** Followed by the server (keyServerOf): that server's own key. */
+const serverPrefix = `${defaultName}@`;
 const envName = "WISP_API_KEY";
 
 export interface ResolvedKey {
@@ -11,39 +15,97 @@ export interface ResolvedKey {
   readonly problem?: string;
 }
 
+/** Where the key goes: the base URL in use, and word when it changes. */
+export interface KeyServer {
+  readonly value: { readonly baseUrl: string };
+  readonly onDidChange: vscode.Event<unknown>;
+}
+
 /**
- * The API key lives only in SecretStorage; when none is stored, the editor host's WISP_API_KEY
- * environment variable is used. It is never written to settings.
+ * The API key lives only in SecretStorage, never in settings. A key is kept for the server it was
+ * set for (the base URL's scheme, host, port and path), and the key typed last also stands for
+ * servers that have none of their own, as one key did before. So the key the local server makes
+ * for itself never replaces a team server's, and switching between them keeps both; a server
+ * without keys (any text will do) needs its text typed once. When no key is stored, the editor
+ * host's WISP_API_KEY environment variable is used.
  */
 export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
-  private readonly subscription: vscode.Disposable;
-  /** Read once until the secret changes: every completion request needs it, and a read is a round trip to the workbench. */
-  private resolved: Promise<ResolvedKey> | undefined;
+  private readonly subscriptions: vscode.Disposable[];
+  /** Read once per server until a secret changes: every completion request needs it, and a read is a round trip to the workbench. */
+  private readonly resolved = new Map<string, Promise<ResolvedKey>>();
+  private server: string;
+  /** Fires when the key in use may have changed: a stored key, or the server. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly env: NodeJS.ProcessEnv = process.env) {
-    this.subscription = secrets.onDidChange((e) => {
-      if (e.key !== secretName) return;
-      this.resolved = undefined;
-      this.changed.fire();
-    });
+  constructor(private readonly secrets: vscode.SecretStorage, private readonly servers: KeyServer, private readonly env: NodeJS.ProcessEnv = process.env) {
+    this.server = keyServerOf(servers.value.baseUrl);
+    this.subscriptions = [
+      secrets.onDidChange((e) => {
+        if (e.key !== defaultName && !e.key.startsWith(serverPrefix)) return;
+        this.resolved.clear();
+        this.changed.fire();
+      }),
+      servers.onDidChange(() => {
+        const server = keyServerOf(servers.value.baseUrl);
+        if (server === this.server) return;
+        this.server = server;
+        this.changed.fire();
+      }),
+    ];
   }
 
-  resolve(): Promise<ResolvedKey> {
-    const resolved = (this.resolved ??= this.read());
+  /** The key for `baseUrl` (the one in use when not given): its own, else the key typed last, else WISP_API_KEY. */
+  resolve(baseUrl = this.servers.value.baseUrl): Promise<ResolvedKey> {
+    const server = keyServerOf(baseUrl);
+    const resolved = this.resolved.get(server) ?? this.read(server);
+    this.resolved.set(server, resolved);
     // A failed read is not kept: the keyring may be unlocked by the next request.
     void resolved.then((r) => {
-      if (r.source === "unreadable" && this.resolved === resolved) this.resolved = undefined;
+      if (r.source === "unreadable" && this.resolved.get(server) === resolved) this.resolved.delete(server);
     });
     return resolved;
   }
 
-  private async read(): Promise<ResolvedKey> {
+  /** A key the user gave for `baseUrl` (the one in use when not given): that server's, and the one servers without their own get. */
+  async store(key: string, baseUrl = this.servers.value.baseUrl): Promise<void> {
+    await this.write(async () => {
+      await this.secrets.store(serverPrefix + keyServerOf(baseUrl), key.trim());
+      await this.secrets.store(defaultName, key.trim());
+    });
+  }
+
+  /** A key for `baseUrl` alone (the local server's, made for it): no other server gets it. */
+  async storeFor(baseUrl: string, key: string): Promise<void> {
+    await this.write(async () => {
+      await this.secrets.store(serverPrefix + keyServerOf(baseUrl), key.trim());
+    });
+  }
+
+  /** Forgets the key of the server in use and the one servers without their own get; other servers' own keys stay. */
+  async clear(): Promise<void> {
+    await this.write(async () => {
+      await this.secrets.delete(serverPrefix + keyServerOf(this.servers.value.baseUrl));
+      await this.secrets.delete(defaultName);
+    });
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changed.dispose();
+  }
+
+  private async write(change: () => Promise<void>): Promise<void> {
+    this.resolved.clear();
+    await change();
+    this.resolved.clear();
+  }
+
+  private async read(server: string): Promise<ResolvedKey> {
     const fromEnv = this.env[envName]?.trim() || undefined;
     let stored: string | undefined;
     try {
-      stored = (await this.secrets.get(secretName))?.trim();
+      stored = (await this.secrets.get(serverPrefix + server))?.trim() || (await this.secrets.get(defaultName))?.trim();
     } catch (err) {
       // A locked or missing OS keyring rejects the read; activation and every request go on without
       // the stored key (with WISP_API_KEY if set), and the status says why.
@@ -52,22 +114,5 @@ export class ApiKeyStore implements vscode.Disposable {
     if (stored) return { key: stored, source: "secret" };
     if (fromEnv) return { key: fromEnv, source: "env" };
     return { key: undefined, source: "none" };
-  }
-
-  async store(key: string): Promise<void> {
-    this.resolved = undefined;
-    await this.secrets.store(secretName, key.trim());
-    this.resolved = undefined;
-  }
-
-  async clear(): Promise<void> {
-    this.resolved = undefined;
-    await this.secrets.delete(secretName);
-    this.resolved = undefined;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }

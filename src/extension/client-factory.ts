@@ -23,9 +23,11 @@ export class ClientFactory {
         continue;
       }
       const epoch = this.epoch;
-      const { key } = await this.keys.resolve();
-      if (epoch !== this.epoch || this.switching > 0) continue;
-      return new WispClient({ baseUrl: this.settings.value.baseUrl, apiKey: key, timeoutMs: options.timeoutMs, imageTimeoutMs: options.imageTimeoutMs });
+      // The key for this server (a server may have its own), read after the URL.
+      const { baseUrl } = this.settings.value;
+      const { key } = await this.keys.resolve(baseUrl);
+      if (epoch !== this.epoch || this.switching > 0 || baseUrl !== this.settings.value.baseUrl) continue;
+      return new WispClient({ baseUrl, apiKey: key, timeoutMs: options.timeoutMs, imageTimeoutMs: options.imageTimeoutMs });
     }
   }
 

@@ -32,9 +32,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
 
   return vscode.Disposable.from(
     register("wisp.setApiKey", async (arg) => {
+      // For the server of this moment: a base URL changed while the box is open does not take it.
+      const { baseUrl } = settings.value;
       const key = typeof arg === "string" ? arg : await askForKey();
       if (key === undefined || key.trim() === "") return false;
-      await keys.store(key);
+      await keys.store(key, baseUrl);
       log.info("API key stored in the secret store");
       void vscode.window.showInformationMessage("Wisp: API key saved in the secret store.");
       return true;

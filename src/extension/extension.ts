@@ -68,7 +68,7 @@ const keptOutcomes = 10_000;
 export async function activate(context: vscode.ExtensionContext): Promise<WispApi> {
   const log = new Logger();
   const settings = new Settings();
-  const keys = new ApiKeyStore(context.secrets);
+  const keys = new ApiKeyStore(context.secrets, settings);
   const clients = new ClientFactory(settings, keys);
   // Ghost text nobody waited for is worthless: a completion whose server sends nothing for this long
   // (headers or the next chunk) fails and says so, instead of holding the pipeline for a minute.
@@ -87,9 +87,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
     }),
   );
 
+  // Every key used in this window stays masked: a request to the last server may still be logging.
+  const keysUsed = new Set<string>();
   const refreshKey = async () => {
     const { key, source, problem } = await keys.resolve();
-    log.setSecrets(key === undefined ? [] : [key]);
+    if (key !== undefined) keysUsed.add(key);
+    log.setSecrets([...keysUsed]);
     statusBar.setKeySource(source, problem);
     if (problem === undefined) log.info(`API key source: ${source}`);
     else log.warn(`API key: the secret store could not be read (${problem}); ${key === undefined ? "no key is sent" : "WISP_API_KEY is used"}`);

@@ -317,8 +317,9 @@ export class LocalServer implements vscode.Disposable {
 
   private async storeNewKey(command: ServerCommand, dataDir: string): Promise<void> {
     const secret = await createServerKey(command, dataDir);
-    this.log.setSecrets([secret]);
-    await this.keys.store(secret);
+    this.log.setSecrets([secret], "local server");
+    // Its own: a team server's key typed earlier stays the one other servers get.
+    await this.keys.storeFor(this.settings.value.baseUrl, secret);
   }
 
   /** A server that exits unless stopped is started again, a bounded number of times. */

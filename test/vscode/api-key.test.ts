@@ -52,6 +52,42 @@ describe("Wisp: Set API Key", () => {
     await waitFor("status no-key", () => api.statusBar().state, (state) => state === "no-key");
   });
 
+  it("a server's own key first, then the key typed last, then WISP_API_KEY; the local server's key goes to it alone", async () => {
+    const kept = new Map<string, string>();
+    const changes = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+    const secrets = {
+      get: async (name: string) => kept.get(name),
+      store: async (name: string, value: string) => void kept.set(name, value),
+      delete: async (name: string) => void kept.delete(name),
+      keys: async () => [...kept.keys()],
+      onDidChange: changes.event,
+    } as unknown as vscode.SecretStorage;
+    const team = "https://team.example/v1";
+    const local = "http://127.0.0.1:8080/v1";
+    const store = new ApiKeyStore(secrets, { value: { baseUrl: team }, onDidChange: changes.event }, { WISP_API_KEY: "sk-env" });
+    const keyOf = async (baseUrl?: string) => (await store.resolve(baseUrl)).key;
+    try {
+      assert.equal(await keyOf(), "sk-env");
+      await store.store("sk-team");
+      assert.equal(await keyOf(), "sk-team");
+      assert.equal(await keyOf(local), "sk-team", "a server with no key of its own gets the key typed last, as with one key");
+      await store.storeFor(local, "sk-local");
+      assert.equal(await keyOf(local), "sk-local");
+      assert.equal(await keyOf(), "sk-team", "the local server's key did not replace the team's");
+      assert.equal(await keyOf("https://TEAM.example:443/v1/?api-version=2"), "sk-team", "the same server, spelled otherwise");
+      await store.store("sk-third", "http://10.0.0.9:8000/v1");
+      assert.equal(await keyOf(), "sk-team", "the team server keeps its own key");
+      assert.equal(await keyOf("http://10.0.0.10:8000/v1"), "sk-third", "a new server gets the key typed last");
+      assert.ok(![...kept.keys()].some((name) => name.includes("sk-")), "no key in a secret's name");
+      await store.clear();
+      assert.equal(await keyOf(), "sk-env", "Clear forgets the team's key and the one typed last");
+      assert.equal(await keyOf(local), "sk-local", "other servers' own keys stay");
+    } finally {
+      store.dispose();
+      changes.dispose();
+    }
+  });
+
   it("a secret store that cannot be read (a locked keyring) gives a reason and WISP_API_KEY, and is read again next time", async () => {
     let locked = true;
     const changes = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
@@ -65,7 +101,7 @@ describe("Wisp: Set API Key", () => {
       keys: async () => [],
       onDidChange: changes.event,
     } as unknown as vscode.SecretStorage;
-    const store = new ApiKeyStore(secrets, { WISP_API_KEY: "sk-from-env" });
+    const store = new ApiKeyStore(secrets, { value: { baseUrl: server.baseUrl }, onDidChange: changes.event }, { WISP_API_KEY: "sk-from-env" });
     try {
       assert.deepEqual(await store.resolve(), { key: "sk-from-env", source: "unreadable", problem: "Cannot create an item in a locked collection" });
       locked = false;

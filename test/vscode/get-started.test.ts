@@ -164,7 +164,7 @@ describe("Get started: the walkthrough, Connect a Server, a model for this machi
     }
   });
 
-  it("Connect a Server from one server to another: the new server's key never goes to the old one, nor the old key to the new", async () => {
+  it("Connect a Server from one server to another: the new server's key never goes to the old one, nor the old key to the new; back to the first with no key typed uses its own key again", async () => {
     const serverA = await startScriptedChatServer({ key: "sk-server-a" });
     const serverB = await startScriptedChatServer({ key: "sk-server-b" });
     try {
@@ -179,6 +179,13 @@ describe("Get started: the walkthrough, Connect a Server, a model for this machi
       await new Promise((done) => setTimeout(done, 2000));
       assert.ok(!serverA.authorizations.includes(`Bearer ${serverB.key}`), `A received B's key (A saw ${serverA.authorizations.length - seenByA} requests after the switch)`);
       assert.ok(!serverB.authorizations.includes(`Bearer ${serverA.key}`), "B received A's key");
+      // A's key is kept for it: the switch back asks for none, and B's (typed last) does not go to A.
+      const back = await connect(serverA.baseUrl, "");
+      assert.equal(back.answers, true, back.headline);
+      assert.equal(config().get("baseUrl"), serverA.baseUrl);
+      await waitFor("Wisp ready on A again", () => api.statusBar().state, (s) => s === "ready", 30_000);
+      assert.equal(serverA.authorizations.at(-1), `Bearer ${serverA.key}`);
+      assert.ok(!serverA.authorizations.includes(`Bearer ${serverB.key}`), "A received B's key");
     } finally {
       await resetWisp();
       await serverA.close();

@@ -10,6 +10,7 @@ import type { LocalServerState } from "../../src/core/local-server/local-server-
 import type { WispApi } from "../../src/extension/extension";
 import { StopMarker } from "../../src/extension/local-engine/stop-marker";
 import { freePort } from "../harness/free-port";
+import { startModelsServer } from "../harness/models-server";
 import { startLocalTextServer } from "../harness/local-text-server";
 import { findSecrets, serverKeyPattern } from "../harness/secret-scan";
 import { waitFor } from "../harness/wait-for";
@@ -127,6 +128,31 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
     const view = await status("ready");
     assert.match(view.tooltip, /Local server: running on port \d+ \(pid \d+\); restarted once, last after it was killed \(SIGKILL\)/);
     assert.ok(api.logLines().some((line) => line.includes("local server was killed (SIGKILL)")));
+  });
+
+  it("a team server's key and the local server's own are both kept: switching from one to the other and back, each gets its own", async () => {
+    await running();
+    await status("ready");
+    const team = await startModelsServer({ key: "sk-team-server", models: ["team-model"] });
+    try {
+      await setBaseUrl(team.baseUrl);
+      await vscode.commands.executeCommand("wisp.setApiKey", "sk-team-server");
+      await status("ready");
+      // Back home: the local server is started again, with the key it made for itself, not the team's.
+      await setBaseUrl(baseUrl);
+      await running();
+      await status("ready");
+      assert.ok(!api.logLines().some((line) => line.includes("did not accept the API key")), "the local server's key was still there");
+      const asked = team.authorizations.length;
+      await setBaseUrl(team.baseUrl);
+      await status("ready");
+      assert.ok(team.authorizations.length > asked && team.authorizations.slice(asked).every((a) => a === "Bearer sk-team-server"), "the team server got its key back");
+      assert.ok(team.authorizations.every((a) => a === undefined || a === "Bearer sk-team-server"), `the team server never got another key (${team.authorizations.length} requests)`);
+    } finally {
+      await setBaseUrl(baseUrl);
+      await team.close();
+    }
+    await running();
   });
 
   it("wisp.baseUrl switched to a remote server while the local one restarts: it is stopped, not started again to fail there", async () => {

@@ -29,7 +29,8 @@ export async function connectServer(deps: ConnectServerDeps, urlArg?: unknown, k
   const scripted = typeof urlArg === "string";
   const baseUrl = scripted ? urlArg.trim() : await askBaseUrl(typeof prefill === "string" ? prefill : deps.settings.value.baseUrl);
   if (baseUrl === undefined) return undefined;
-  const stored = (await deps.keys.resolve()).key;
+  // That server's own key if Wisp was connected to it before, else the key typed last.
+  const stored = (await deps.keys.resolve(baseUrl)).key;
   const typed = typeof keyArg === "string" ? keyArg.trim() : scripted ? "" : await askKey(stored !== undefined);
   if (typed === undefined) return undefined;
   const { chat, completion } = deps.settings.value;
@@ -47,7 +48,7 @@ export async function connectServer(deps: ConnectServerDeps, urlArg?: unknown, k
 /** The server answers with this key: use it, and forget models of the last server it does not list. */
 async function save(deps: ConnectServerDeps, baseUrl: string, key: string, report: ConnectionReport): Promise<void> {
   await deps.clients.switchServer(async () => {
-    if (key !== "") await deps.keys.store(key);
+    if (key !== "") await deps.keys.store(key, baseUrl);
     // User settings only: a workspace's cannot name the server (the setting is application-scoped).
     await vscode.workspace.getConfiguration("wisp").update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
   });
@@ -94,7 +95,7 @@ function askBaseUrl(current: string): Thenable<string | undefined> {
 function askKey(stored: boolean): Thenable<string | undefined> {
   return vscode.window.showInputBox({
     title: `${title} (2 of 2)`,
-    prompt: stored ? "The server's API key; leave empty to keep the key Wisp has. Kept in VS Code's secret store, never in settings." : "The server's API key (any text for a server without keys). Kept in VS Code's secret store, never in settings.",
+    prompt: stored ? "The server's API key; leave empty to keep the key Wisp has for it. Kept in VS Code's secret store, never in settings." : "The server's API key (any text for a server without keys). Kept in VS Code's secret store, never in settings.",
     password: true,
     ignoreFocusOut: true,
   }).then((value) => value?.trim());
