@@ -203,8 +203,8 @@ describe("Agent mode: checkpoints per request and the todo list (real VS Code, s
     assert.deepEqual(bytes(cart), cartSource, "its Undo gives back the original");
   });
 
-  it("a file changed by hand since the agent wrote it is not overwritten without a yes (the test host refuses the dialog); the task's Undo still works", async () => {
-    await threeRequests();
+  it("a file changed by hand since the agent wrote it is not overwritten without a yes (the test host refuses the dialog), by Restore or by the task's Undo; put back as the task left it, Undo works", async () => {
+    const [, afterThree] = await threeRequests();
     const [r1, , r3] = userTurns();
     const byHand = Buffer.from("// rewritten by hand\r\n");
     writeFileSync(abs(cart), byHand);
@@ -212,6 +212,10 @@ describe("Agent mode: checkpoints per request and the todo list (real VS Code, s
     assert.equal(state().notice!.text, "Nothing was restored.");
     assert.deepEqual(bytes(cart), byHand);
     assert.equal(userTurns().length, 3);
+    await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
+    assert.equal(state().notice!.text, "Nothing was undone.");
+    assert.deepEqual(bytes(cart), byHand);
+    writeFileSync(abs(cart), afterThree!.cart);
 
     // The last task's Undo (its own Keep/Undo) puts its files back; a restore after it asks nothing.
     await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });

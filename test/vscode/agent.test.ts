@@ -124,6 +124,44 @@ describe("Agent mode: a task carried out with tools (real VS Code, scripted mode
     assert.deepEqual(answer()!.agent!.files.map((f) => [f.path, f.created, f.review]), [[cart, false, "undone"], [`${dir}/notes/NOTES.md`, true, "undone"]]);
   });
 
+  it("Undo of a file changed since the task wrote it, on disk or unsaved in an editor, asks first: refused (the test host refuses the dialog), nothing is undone", async () => {
+    server.queue({ toolCalls: [{ name: "replace_string_in_file", arguments: { path: cart, old_string: "item.price", new_string: "item.price * item.qty" } }] }, { text: "Done." });
+    await start("Change the cart");
+    await ended();
+    const turnId = answer()!.id;
+    const byTask = readFileSync(abs(cart), "utf8");
+    const undo = () => api.chat.fromView({ type: "agentReview", turnId, action: "undo" });
+    const notice = () => api.chat.state().notice?.text;
+
+    const byHand = `${byTask}\n// a line written by hand since\n`;
+    writeFileSync(abs(cart), byHand);
+    await undo();
+    assert.equal(notice(), "Nothing was undone.");
+    assert.equal(readFileSync(abs(cart), "utf8"), byHand, "the change made by hand is kept");
+    assert.deepEqual(answer()!.agent!.files.map((f) => f.review), ["pending"]);
+
+    // Back as the task left it on disk, but with unsaved typing in an editor.
+    writeFileSync(abs(cart), byTask);
+    const document = await vscode.workspace.openTextDocument(abs(cart));
+    await waitFor("the editor has the task's text", () => document.getText(), (text) => text === byTask);
+    const typing = new vscode.WorkspaceEdit();
+    typing.insert(document.uri, new vscode.Position(0, 0), "// typed, not saved\n");
+    assert.ok(await vscode.workspace.applyEdit(typing));
+    await undo();
+    assert.equal(notice(), "Nothing was undone.");
+    assert.ok(document.isDirty && document.getText().startsWith("// typed, not saved"), "the unsaved typing is kept");
+    assert.equal(readFileSync(abs(cart), "utf8"), byTask);
+
+    // The typing taken back and saved: nothing changed since the task, so Undo asks nothing.
+    const untyping = new vscode.WorkspaceEdit();
+    untyping.delete(document.uri, new vscode.Range(0, 0, 1, 0));
+    assert.ok(await vscode.workspace.applyEdit(untyping));
+    assert.ok(await document.save());
+    await undo();
+    assert.equal(readFileSync(abs(cart), "utf8"), cartSource);
+    assert.deepEqual(answer()!.agent!.files.map((f) => f.review), ["undone"]);
+  });
+
   it("Deny: the command is not run, the model is told, and the task goes on", async () => {
     const marker = abs(`${dir}/ran.txt`);
     const command = `node -e "require('fs').writeFileSync('${dir}/ran.txt', 'x')"`;

@@ -83,6 +83,13 @@ export function recordUndone(cp: ChatCheckpoints, answerId: string, paths?: read
   return mapRequest(cp, request.requestId, (r) => ({ ...r, files: r.files.map((f) => (!paths || paths.includes(f.path) ? { ...f, after: keyOf(f.before) } : f)) }));
 }
 
+/** What the task (its answer turn) last left in each of its files (`paths`, or all): a file that differs was changed since. */
+export function taskWrites(cp: ChatCheckpoints, answerId: string, paths?: readonly string[]): readonly { readonly path: string; readonly expected: StateKey }[] {
+  const request = cp.requests.find((r) => r.answerId === answerId);
+  // A write that never finished left the file as it was before it.
+  return (request?.files ?? []).filter((f) => !paths || paths.includes(f.path)).map((f) => ({ path: f.path, expected: f.after !== undefined ? f.after : keyOf(f.before) }));
+}
+
 export function hasRequest(cp: ChatCheckpoints, requestId: string): boolean {
   return cp.requests.some((r) => r.requestId === requestId);
 }

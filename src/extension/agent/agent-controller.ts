@@ -31,6 +31,7 @@ import { allowsMcp } from "../../core/customization/tool-allow-list";
 import type { AgentRun, TaskCustomization } from "../../core/customization/task-customization";
 import { CustomizedTools } from "../customization/customized-tools";
 import { commandShell } from "./command-runner";
+import { mayOverwrite } from "./overwrite-consent";
 
 export interface AgentControllerDeps {
   readonly store: ChatStore;
@@ -202,9 +203,11 @@ export class AgentController implements vscode.Disposable {
       return path ? `Kept the changes to ${path}.` : "Kept the task's changes.";
     }
     const folder = await this.lastTaskFolder();
-    const files = (paths ?? checkpoint.paths()).map((path) => vscode.Uri.joinPath(folder, path));
-    await saveUnsaved(files);
-    const reloads = new DocumentReloads(files);
+    const undoing = paths ?? checkpoint.paths();
+    // As Restore Checkpoint does: a file changed since the task wrote it is not overwritten unasked.
+    const changed = await this.requestCheckpoints.changedSinceTask(owner.chatId, turnId, folder.fsPath, paths);
+    if (!(await mayOverwrite(folder.fsPath, undoing.map((path) => ({ path, changed: changed.has(path) })), "Undo"))) return "Nothing was undone.";
+    const reloads = new DocumentReloads(undoing.map((path) => vscode.Uri.joinPath(folder, path)));
     const { done, failed } = await checkpoint.undo(folder.fsPath, paths);
     if (!(await reloads.reloaded())) this.deps.log.info("agent: an editor had not shown an undone file's restored text after 5 s");
     this.requestCheckpoints.undone(owner.chatId, turnId, done);
@@ -363,17 +366,6 @@ export class AgentController implements vscode.Disposable {
     const client = await this.deps.clients.create();
     yield* client.streamChat(body, signal);
   }
-}
-
-/**
- * Saves the unsaved editors of files Undo is about to write. Left unsaved, the editor would go on
- * showing the task's text over the restored file, and a later save (auto-save after its delay, or
- * on the focus change of the click on Undo) would write it back. Saved, the editor reloads the
- * restored bytes, and the user's text stays in the file's local history.
- */
-async function saveUnsaved(files: readonly vscode.Uri[]): Promise<void> {
-  const uris = new Set(files.map((file) => file.toString()));
-  for (const document of vscode.workspace.textDocuments) if (document.isDirty && uris.has(document.uri.toString())) await document.save();
 }
 
 /** What Undo did, and what it could not do (those files keep the task's changes, and Undo again retries them). */

@@ -5,6 +5,7 @@ import type { Chat } from "../../core/chat/conversation";
 import type { CheckpointsView } from "../../core/chat/protocol";
 import type { Logger } from "../logger";
 import { DocumentReloads } from "./document-reloads";
+import { mayOverwrite } from "./overwrite-consent";
 import type { PlannedFile, RequestCheckpointStore } from "./request-checkpoint-store";
 
 export interface CheckpointActionsDeps {
@@ -45,7 +46,7 @@ export class CheckpointActions {
     if (this.deps.isRunning(chat.id)) return "Stop the task before restoring a checkpoint.";
     const plan = root && index >= 0 ? await checkpoints.planRestore(chat.id, requestId, root) : undefined;
     if (!root || !plan) return "This request has no checkpoint to restore.";
-    if (!(await this.mayOverwrite(root, plan.files, "Restore"))) return "Nothing was restored.";
+    if (!(await mayOverwrite(root, plan.files, "Restore"))) return "Nothing was restored.";
     const reloads = this.reloadsOf(root, plan.files);
     const paths = await checkpoints.restore(chat.id, requestId, root, chat.turns.slice(index), chat.turns[index - 1]?.id ?? "");
     await this.reloaded(reloads);
@@ -67,7 +68,7 @@ export class CheckpointActions {
     const last = chat.turns.at(-1)?.id ?? "";
     const plan = root ? await checkpoints.planRedo(chat.id, root, last) : undefined;
     if (!root || !plan) return "There is nothing to redo: the conversation went on since the checkpoint was restored.";
-    if (!(await this.mayOverwrite(root, plan.files, "Redo"))) return "Nothing was redone.";
+    if (!(await mayOverwrite(root, plan.files, "Redo"))) return "Nothing was redone.";
     const reloads = this.reloadsOf(root, plan.files);
     const redone = await checkpoints.redo(chat.id, root, last);
     await this.reloaded(reloads);
@@ -92,33 +93,6 @@ export class CheckpointActions {
   private rootOf(chatId: string): string | undefined {
     return this.deps.checkpoints.rootOf(chatId) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   }
-
-  /**
-   * Whether the files may be overwritten: yes when none changed since Wisp wrote them; otherwise
-   * the user says so in a warning naming them. Unsaved editors among them are saved first, so
-   * that Redo (or the restore's Redo) can bring their text back too.
-   */
-  private async mayOverwrite(root: string, files: readonly PlannedFile[], action: "Restore" | "Redo"): Promise<boolean> {
-    const rootUri = vscode.Uri.file(root);
-    const paths = new Set(files.map((f) => f.path));
-    const unsaved = vscode.workspace.textDocuments.filter((d) => d.isDirty && paths.has(relativeTo(rootUri, d.uri) ?? ""));
-    const changed = [...new Set([...files.filter((f) => f.changed).map((f) => f.path), ...unsaved.map((d) => relativeTo(rootUri, d.uri)!)])];
-    if (changed.length > 0) {
-      const yes: vscode.MessageItem = { title: `${action} Anyway` };
-      const shown = changed.length > 5 ? `${changed.slice(0, 5).join(", ")} and ${changed.length - 5} more` : changed.join(", ");
-      const detail = action === "Restore" ? "Restoring overwrites those changes; Redo brings them back until the next request." : "Redo overwrites those changes.";
-      // A host that refuses dialogs (tests) counts as no.
-      const answer = await Promise.resolve(vscode.window.showWarningMessage(`${shown} changed since Wisp's agent wrote ${changed.length === 1 ? "it" : "them"}. ${detail}`, { modal: true }, yes)).catch(() => undefined);
-      if (answer !== yes) return false;
-    }
-    for (const document of unsaved) await document.save();
-    return true;
-  }
-}
-
-function relativeTo(root: vscode.Uri, uri: vscode.Uri): string | undefined {
-  const base = root.path.replace(/\/$/, "");
-  return uri.scheme === "file" && uri.path.startsWith(`${base}/`) ? uri.path.slice(base.length + 1) : undefined;
 }
 
 function count(n: number, noun: string): string {

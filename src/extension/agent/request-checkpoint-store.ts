@@ -12,6 +12,7 @@ import {
   rememberBefore,
   requestOf,
   restorePlan,
+  taskWrites,
   withRedone,
   withRestored,
   type ChatCheckpoints,
@@ -116,6 +117,13 @@ export class RequestCheckpointStore {
   /** The task's Undo put (some of) its files back: they are expected so, not as changed by hand. */
   undone(chatId: string, answerId: string, paths?: readonly string[]): void {
     this.set(chatId, recordUndone(this.get(chatId), answerId, paths));
+  }
+
+  /** The task's files (`paths`, or all) that someone changed since it last wrote them: by hand, a command, another program. */
+  async changedSinceTask(chatId: string, answerId: string, root: string, paths?: readonly string[]): Promise<Set<string>> {
+    const files = taskWrites(this.get(chatId), answerId, paths);
+    const changed = await Promise.all(files.map(async (f) => ((await stateKey(root, f.path)) !== f.expected ? [f.path] : [])));
+    return new Set(changed.flat());
   }
 
   /** The files restoring to before `requestId` would put back, and the requests it removes; undefined without a checkpoint. */

@@ -9,6 +9,7 @@ import {
   redoRecord,
   rememberBefore,
   restorePlan,
+  taskWrites,
   withRedone,
   withRestored,
   type ChatCheckpoints,
@@ -169,6 +170,26 @@ describe("core/agent: checkpoints per request", () => {
     ws.files.set("old.txt", "old0");
     ws.cp = recordUndone(ws.cp, "answer-r3");
     assert.deepEqual(ws.restore("r1"), []);
+  });
+
+  it("taskWrites: what the task (by its answer turn) last left in its files, or the original where no write finished", () => {
+    let cp = beginRequest(emptyCheckpoints, "r1", "a1");
+    cp = rememberBefore(cp, "r1", "x", { existed: true, blob: "#x0" });
+    cp = recordAfter(cp, "r1", "x", "#x1");
+    cp = rememberBefore(cp, "r1", "new", { existed: false });
+    cp = rememberBefore(cp, "r1", "stalled", { existed: true, blob: "#s0" });
+    cp = beginRequest(cp, "r2", "a2");
+    cp = rememberBefore(cp, "r2", "x", { existed: true, blob: "#x1" });
+    cp = recordAfter(cp, "r2", "x", "#x2");
+    assert.deepEqual(taskWrites(cp, "a1"), [
+      { path: "x", expected: "#x1" },
+      { path: "new", expected: null },
+      { path: "stalled", expected: "#s0" },
+    ]);
+    assert.deepEqual(taskWrites(cp, "a2", ["x"]), [{ path: "x", expected: "#x2" }]);
+    assert.deepEqual(taskWrites(cp, "a1", ["nothing"]), []);
+    assert.deepEqual(taskWrites(cp, "unknown"), []);
+    assert.deepEqual(taskWrites(recordUndone(cp, "a2"), "a2"), [{ path: "x", expected: "#x1" }], "after Undo, the file is expected as it was before");
   });
 
   it("a request's later writes keep its first original; a write that never finished expects the file unchanged", () => {
