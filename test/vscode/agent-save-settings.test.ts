@@ -91,15 +91,22 @@ describe("Agent mode under settings users change: auto-save, approvals, line end
     assert.deepEqual(answer()!.agent!.files, []);
   });
 
-  it("files.autoSave onFocusChange: Undo while the user's typing in the file is unsaved shows the file's bytes from before the task, and they stay", async () => {
+  it("files.autoSave onFocusChange: Undo while the user's typing in the file is unsaved asks first (refused, the typing stays); without it, the editor shows the file's bytes from before the task, and they stay", async () => {
     await set("files.autoSave", "onFocusChange");
     const editor = await openCart();
     server.queue(edit(cart, "item.price,", "item.price * item.qty,"), { text: "Done." });
     await api.chat.fromView({ type: "send", text: "Count the quantities" });
     await ended();
     await waitFor("the editor shows the agent's edit", () => editor.document.getText(), (text) => text.includes("item.qty"));
+    const byTask = editor.document.getText();
     await typeAtEnd(editor, "// typed, not saved\n");
     assert.equal(editor.document.isDirty, true);
+
+    await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
+    assert.equal(api.chat.state().notice?.text, "Nothing was undone.", "the test host refuses the warning, as No");
+    assert.ok(editor.document.isDirty && editor.document.getText().endsWith("// typed, not saved\n"), "the typing is kept");
+    await editor.edit((edit) => edit.replace(new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length)), byTask));
+    assert.ok(await editor.document.save());
 
     await api.chat.fromView({ type: "agentReview", turnId: answer()!.id, action: "undo" });
     await waitFor("the editor shows the original, saved", () => ({ text: editor.document.getText(), dirty: editor.document.isDirty }), (s) => s.text === cartSource && !s.dirty);

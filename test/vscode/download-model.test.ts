@@ -8,7 +8,7 @@ import { modelPresets } from "../../src/server/models/pull/presets";
 import { HubServer } from "../harness/hub-server";
 import type { LocalTextServer } from "../harness/local-text-server";
 import { waitFor } from "../harness/wait-for";
-import { activateWisp, connectToLocalServer, resetWisp, wispExtensionId } from "./support/wisp-extension";
+import { activateWisp, connectToLocalServer, logFromNow, resetWisp, wispExtensionId } from "./support/wisp-extension";
 
 describe("Wisp: Download Model", function () {
   this.timeout(180_000);
@@ -112,10 +112,10 @@ describe("Wisp: Download Model", function () {
   });
 
   it("says what went wrong and writes nothing for a file the mirror does not have", async () => {
-    const before = api.logLines().length;
+    const since = logFromNow(api);
     const id = await vscode.commands.executeCommand("wisp.downloadModel", "wisp-test/Missing-GGUF/missing.gguf", "completion");
     assert.equal(id, undefined);
-    assert.ok(api.logLines().slice(before).some((l) => /not found \(HTTP 404\).*missing\.gguf; check the name, or that the mirror has this file/.test(l)));
+    assert.ok(since().some((l) => /not found \(HTTP 404\).*missing\.gguf; check the name, or that the mirror has this file/.test(l)));
     assert.ok(!existsSync(join(server.modelsDir, "missing.gguf")) && !existsSync(join(server.modelsDir, "missing.gguf.part")));
     assert.equal(config().get("completion.model"), "coder-q8_0", "the settings are as they were");
   });

@@ -11,7 +11,7 @@ import type { ImageCommandResult } from "../../src/extension/image/image-command
 import { freePort } from "../harness/free-port";
 import type { LocalTextServer } from "../harness/local-text-server";
 import { waitFor } from "../harness/wait-for";
-import { activateWisp, connectToLocalServer, resetWisp, setBaseUrl } from "./support/wisp-extension";
+import { activateWisp, connectToLocalServer, logFromNow, resetWisp, setBaseUrl } from "./support/wisp-extension";
 
 type Saved = Extract<ImageCommandResult, { kind: "saved" }>;
 type Failed = Extract<ImageCommandResult, { kind: "failed" }>;
@@ -155,8 +155,8 @@ describe("Wisp: Generate Image against the local server (real VS Code)", functio
     // Large and slow enough to be cancelled while it runs.
     await configure({ width: 1024, height: 1024, steps: 100 });
     await openWithCursor("cancel.ts", "// a storm over the sea|\n");
-    const logged = api.logLines().length;
-    const generating = () => api.logLines().slice(logged).some((line) => line.includes("image: generating"));
+    const since = logFromNow(api);
+    const generating = () => since().some((line) => line.includes("image: generating"));
     const result = runAccepting("wisp.generateImage", () => !generating());
     await waitFor("the generation to start", generating, (started) => started);
     // The notification's only button is Cancel: run it the way the button does.

@@ -137,6 +137,7 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
     try {
       await setBaseUrl(team.baseUrl);
       await vscode.commands.executeCommand("wisp.setApiKey", "sk-team-server");
+      await waitFor("the team server asked with its key", () => team.authorizations, (all) => all.includes("Bearer sk-team-server"));
       await status("ready");
       // Back home: the local server is started again, with the key it made for itself, not the team's.
       await setBaseUrl(baseUrl);
@@ -145,8 +146,12 @@ describe("The bundled local server, run by the extension (real VS Code)", functi
       assert.ok(!api.logLines().some((line) => line.includes("did not accept the API key")), "the local server's key was still there");
       const asked = team.authorizations.length;
       await setBaseUrl(team.baseUrl);
+      // The status may still say ready from the local server: the team server's own check is waited for.
+      // (Requests without a key are the auto-start's look for a Wisp server at a local address.)
+      const keyed = () => team.authorizations.slice(asked).filter((a) => a !== undefined);
+      await waitFor("the team server asked again with a key", () => keyed().length, (n) => n > 0);
       await status("ready");
-      assert.ok(team.authorizations.length > asked && team.authorizations.slice(asked).every((a) => a === "Bearer sk-team-server"), "the team server got its key back");
+      assert.ok(keyed().every((a) => a === "Bearer sk-team-server"), `the team server got its key back (${keyed().join(", ")})`);
       assert.ok(team.authorizations.every((a) => a === undefined || a === "Bearer sk-team-server"), `the team server never got another key (${team.authorizations.length} requests)`);
     } finally {
       await setBaseUrl(baseUrl);

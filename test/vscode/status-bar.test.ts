@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import type { WispApi } from "../../src/extension/extension";
 import { startModelsServer, type ModelsServer } from "../harness/models-server";
 import { waitFor } from "../harness/wait-for";
-import { activateWisp, resetWisp, setBaseUrl } from "./support/wisp-extension";
+import { activateWisp, logFromNow, resetWisp, setBaseUrl } from "./support/wisp-extension";
 
 describe("Wisp status bar", () => {
   const key = "sk-wisp-status";
@@ -115,12 +115,12 @@ describe("Wisp status bar", () => {
   });
 
   it("never shows or logs a password or key written into the base URL", async () => {
-    const before = api.logLines().length;
+    const since = logFromNow(api);
     await setBaseUrl("http://alice:s3cret-pass@127.0.0.1:9/v1");
     const first = await waitFor("the tooltip names the server", () => api.statusBar().tooltip, (tooltip) => tooltip.includes("127.0.0.1:9"));
     await setBaseUrl("http://127.0.0.1:9/v1?api-version=2024-10-21&api-key=s3cret-query");
-    await waitFor("the log has the new base URL", () => api.logLines().slice(before).filter((l) => l.includes("base URL")).length, (n) => n >= 2);
-    const shown = [first, api.statusBar().tooltip, ...api.logLines().slice(before)].join("\n");
+    await waitFor("the log has the new base URL", () => since().filter((l) => l.includes("base URL")).length, (n) => n >= 2);
+    const shown = [first, api.statusBar().tooltip, ...since()].join("\n");
     assert.ok(shown.includes("127.0.0.1:9"), shown);
     assert.ok(!shown.includes("s3cret"), shown);
   });

@@ -21,6 +21,20 @@ export async function resetWisp(): Promise<void> {
   await vscode.commands.executeCommand("wisp.clearApiKey");
 }
 
+/**
+ * The log lines written after this call. The log keeps its last 2,000 lines, so once it is full
+ * their count stops moving and a slice from it is always empty: lines are taken after the last
+ * one there was (each starts with its time to the millisecond).
+ */
+export function logFromNow(api: WispApi): () => readonly string[] {
+  const last = api.logLines().at(-1);
+  return () => {
+    const lines = api.logLines();
+    const at = last === undefined ? -1 : lines.lastIndexOf(last);
+    return lines.slice(at + 1);
+  };
+}
+
 export async function setBaseUrl(baseUrl: string): Promise<void> {
   await vscode.workspace.getConfiguration("wisp").update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
 }
