@@ -6,7 +6,7 @@ import {
 } from "openai";
 import { readErrorDetail } from "../core/api/error-body";
 import { parseRetryAfter } from "../core/api/retry-after";
-import { cutAt } from "../core/completion/surrogates";
+import { cutAt } from "../core/base/surrogates";
 import { describeHtmlPage } from "./html-page";
 import { WispError, type WispErrorKind, type WispErrorOptions } from "./wisp-error";
 

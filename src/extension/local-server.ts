@@ -21,7 +21,7 @@ import { provisionShippedModels } from "./local-engine/shipped-models";
 import { StopMarker } from "./local-engine/stop-marker";
 import type { Logger } from "./logger";
 import type { Settings } from "./settings";
-import { cutAt } from "../core/completion/surrogates";
+import { cutAt } from "../core/base/surrogates";
 
 /** First start generates the default models: minutes on a slow machine. */
 const healthTimeoutMs = 300_000;

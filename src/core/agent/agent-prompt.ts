@@ -2,7 +2,7 @@
  * The agent's system prompt: how to work (read before editing, small exact edits, run the tests,
  * stop when done) and the project's own rules (AGENTS.md and the like), each named by its file.
  */
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 
 export interface RuleFile {
   /** Workspace-relative path, shown to the model so it knows where a rule comes from. */

@@ -3,7 +3,7 @@
  * insensitive, or a regular expression), as `path:line: text` rows, at most `limit` of them.
  */
 import { escapeRegExp } from "../base/escape-reg-exp";
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 import { maxReadSize } from "./read-limit";
 
 export interface GrepQuery {

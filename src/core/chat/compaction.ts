@@ -10,7 +10,7 @@ import { isSummary } from "./summary-turn";
 import { estimateTokens } from "./context-trim";
 import { describeAttachment } from "./prompt";
 import { maskSecrets } from "../terminal/mask-secrets";
-import { cutAt, safeStart } from "../completion/surrogates";
+import { cutAt, safeStart } from "../base/surrogates";
 import { answerText } from "./thinking";
 import type { ToolStep } from "../agent/agent-task";
 

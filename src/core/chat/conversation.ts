@@ -5,7 +5,7 @@
 import type { Usage } from "../api/usage";
 import { recoverTask, type AgentTask } from "../agent/agent-task";
 import type { Handoff } from "../customization/file-fields";
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 
 /**
  * Where attached code came from: the editor's selection (or its visible part when nothing was

@@ -1,7 +1,7 @@
 import { hasTextToolCall } from "../agent/text-tool-call";
 import type { AssistantTurn } from "./conversation";
 import { answerText } from "./thinking";
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 
 /** The agent ended on a tool call the model wrote as text: nothing ran, and the server is why. */
 const textToolCallNote =

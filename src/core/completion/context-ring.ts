@@ -1,4 +1,4 @@
-import { cutAt } from "./surrogates";
+import { cutAt } from "../base/surrogates";
 
 /** A piece of another file worth showing the model. */
 export interface ContextChunk {

@@ -1,7 +1,7 @@
 import { leadingClosers } from "./brackets";
 import type { ContextChunk } from "./context-ring";
 import { lineCommentFor } from "./line-comments";
-import { safeEnd, safeStart } from "./surrogates";
+import { safeEnd, safeStart } from "../base/surrogates";
 import { fillTemplate, type FimTemplate } from "./templates";
 import type { CompletionInput } from "./types";
 

@@ -1,5 +1,5 @@
 import { prefixStartOffset } from "./document-window";
-import { safeStart } from "./surrogates";
+import { safeStart } from "../base/surrogates";
 
 /**
  * A notebook cell's prefix with the code cells above it first: a cell builds on what they import

@@ -2,7 +2,7 @@
  * The workspace code worth sending with a question that names none: chunks that share the
  * question's identifiers (and, with less weight, those around the cursor), found in the index.
  */
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 import type { Bm25Index, SearchHit } from "./bm25-index";
 
 export interface RelevantOptions {

@@ -1,5 +1,5 @@
 import { encodeLinkPath } from "../base/link-path";
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 
 /** Longest alt text taken from a prompt. */
 const maxAlt = 100;

@@ -1,5 +1,5 @@
 import { lineCommentFor } from "../completion/line-comments";
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 
 /** What the editor shows around the cursor. */
 export interface EditorText {

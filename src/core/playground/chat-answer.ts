@@ -3,7 +3,7 @@ import { readErrorDetail } from "../api/error-body";
 import { SSE_DONE } from "../api/sse";
 import type { Usage } from "../api/usage";
 import { addToolCallDeltas, toolCallsOf, type ToolCall } from "./chat-tools";
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 
 export interface ChatAnswer {
   readonly content: string;

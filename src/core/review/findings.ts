@@ -5,7 +5,7 @@
  */
 import type { ChatTool } from "../api/chat";
 import { answerText, splitThinking } from "../chat/thinking";
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 
 export type Severity = "error" | "warning" | "info";
 export const severities: readonly Severity[] = ["error", "warning", "info"];

@@ -4,7 +4,7 @@
  */
 import type { ChatMessage } from "../api/chat";
 import { encodeLinkPath } from "../base/link-path";
-import { cutAt } from "../completion/surrogates";
+import { cutAt } from "../base/surrogates";
 import type { Placement, PlacedFinding } from "./review-scope";
 
 export interface ReviewPromptInput {

@@ -4,7 +4,7 @@
  * text (the terminal's escape sequences removed) with secrets masked.
  */
 import { maskSecrets } from "./mask-secrets";
-import { cutAt, safeStart } from "../completion/surrogates";
+import { cutAt, safeStart } from "../base/surrogates";
 import { describeExitCode } from "./exit-meaning";
 
 export interface TerminalCommand {

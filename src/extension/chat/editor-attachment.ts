@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { CodeAttachment } from "../../core/chat/conversation";
 import { workspacePath } from "../context/workspace-path";
-import { cutAt } from "../../core/completion/surrogates";
+import { cutAt } from "../../core/base/surrogates";
 
 /** Most characters attached from one editor: enough for a large function, not a whole bundle. */
 const maxAttachmentChars = 60_000;

@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { LinkedAbortController } from "../../core/base/cancellation";
 import { maxSuffixChars, prefixStartOffset } from "../../core/completion/document-window";
 import { withEarlierCells } from "../../core/completion/notebook-prefix";
-import { splitHalves } from "../../core/completion/surrogates";
+import { splitHalves } from "../../core/base/surrogates";
 import { fileUriOf, notebookCellOf } from "../notebook-cell";
 import type { CompletionPipeline } from "../../core/completion/pipeline";
 import type { CompletionInput, CompletionOutcome } from "../../core/completion/types";

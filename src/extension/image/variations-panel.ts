@@ -3,7 +3,7 @@ import type { ImageExtension } from "../../core/api/images";
 import { imageMediaType } from "../../core/image/image-request";
 import { parseFromVariationsView, type ToVariationsView, type VariationImage } from "../../core/image/variations-protocol";
 import { webviewHtml, webviewOptions } from "../webview/webview-page";
-import { cutAt } from "../../core/completion/surrogates";
+import { cutAt } from "../../core/base/surrogates";
 
 export interface Variation {
   readonly bytes: Uint8Array;

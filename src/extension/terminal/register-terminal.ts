@@ -14,7 +14,7 @@ import type { Settings } from "../settings";
 import { commandShell } from "../agent/command-runner";
 import { TerminalFixTools } from "./terminal-fix-tools";
 import type { FinishedCommand, TerminalHistory } from "./terminal-history";
-import { cutAt } from "../../core/completion/surrogates";
+import { cutAt } from "../../core/base/surrogates";
 
 /** Most characters of output sent, whatever wisp.terminal.outputLines says. */
 const maxOutputChars = 8_000;

@@ -13,7 +13,7 @@ import { SseRelay } from "../upstreams/sse-relay";
 import type { Upstream } from "../upstreams/upstream";
 import type { UpstreamRoute } from "../upstreams/upstream-registry";
 import { openUpstream, readBody, staleConnection } from "../upstreams/upstream-transport";
-import { cutAt } from "../../core/completion/surrogates";
+import { cutAt } from "../../core/base/surrogates";
 
 /** The POST routes whose bodies name a model and may go upstream (paths under /v1). */
 export type ForwardedPath = "/chat/completions" | "/completions" | "/images/generations";

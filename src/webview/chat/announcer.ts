@@ -1,6 +1,6 @@
 import type { ChatTurn } from "../../core/chat/conversation";
 import { finishNote } from "../../core/chat/finish-note";
-import { cutAt } from "../../core/completion/surrogates";
+import { cutAt } from "../../core/base/surrogates";
 import { approvalQuestion } from "./agent-view";
 import { el } from "./dom";
 

@@ -6,7 +6,7 @@ import { actionButton, button, el } from "./dom";
 import { composerKey } from "./composer-key";
 import { MentionMenu } from "./mention-menu";
 import { SlashMenu } from "./slash-menu";
-import { cutAt } from "../../core/completion/surrogates";
+import { cutAt } from "../../core/base/surrogates";
 
 export interface ComposerEvents {
   send(text: string): void;

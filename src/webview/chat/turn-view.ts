@@ -11,7 +11,7 @@ import { todoPanel } from "./todo-view";
 import { restoreControl, type RestoreInfo } from "./checkpoint-view";
 import { compactionNote, handoffBar } from "./handoff-bar";
 import { focusKey, refocus } from "./focus-key";
-import { cutAt } from "../../core/completion/surrogates";
+import { cutAt } from "../../core/base/surrogates";
 
 export interface TurnContext {
   /** The newest answer of the chat (it gets Regenerate). */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildPrompt, defaultBudget, prefixWindow, suffixWindow, type ContextBudget } from "../../../src/core/completion/context";
 import { ContextRing, type ContextChunk, type LineSource } from "../../../src/core/completion/context-ring";
-import { splitHalves } from "../../../src/core/completion/surrogates";
+import { splitHalves } from "../../../src/core/base/surrogates";
 import { selectTemplate } from "../../../src/core/completion/templates";
 import { inputAt } from "./input-at";
 import { wellFormed } from "../../harness/well-formed";
