@@ -54,7 +54,7 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
   }
   const rows = () => frame.locator(".agent-step .agent-row").allInnerTexts();
 
-  it("a task runs with Allow clicked, Allow in this session pressed from the keyboard, shows its rows, and Undo puts the file back", async () => {
+  it("a task runs with Allow clicked, Allow in this session pressed from the keyboard, shows its rows, and Undo puts the file back after asking about a line added by hand since (Undo Anyway clicked)", async () => {
     await frame.locator(".modes button", { hasText: "Agent" }).click();
     await waitFor("agent mode on", () => frame.locator(".modes button[aria-pressed=true]").innerText(), (t) => t === "Agent");
     assert.equal(await frame.locator(".composer button[type=submit]").innerText(), "Start");
@@ -98,12 +98,18 @@ describe("Agent mode in the chat view: approval cards and the transcript with mo
     await ui.page.locator(".tab", { hasText: "before the task" }).first().waitFor({ state: "visible" });
     frame = await new ChatView(ui).frame();
 
-    // Keep / Undo under the transcript: Undo from the keyboard restores the file.
+    // Keep / Undo under the transcript: Undo from the keyboard restores the file. A line added by
+    // hand since the task makes it ask first, in VS Code's warning; Undo Anyway overwrites it.
     const files = frame.locator(".agent-files");
     await files.waitFor({ state: "visible" });
     assert.match(await files.innerText(), /edited cart\.js\s*\+1\s*−1/);
+    writeFileSync(join(folder, "cart.js"), `${readFileSync(join(folder, "cart.js"), "utf8")}// added by hand\n`);
     await files.locator(".actions").getByRole("button", { name: "Undo" }).focus();
     await ui.page.keyboard.press("Enter");
+    const warning = ui.page.locator(".monaco-dialog-box");
+    await warning.waitFor({ state: "visible" });
+    assert.match(await warning.innerText(), /cart\.js changed since Wisp's agent wrote it\. Undo puts back the files as they were before the task, overwriting those changes\./);
+    await warning.getByRole("button", { name: "Undo Anyway" }).click();
     await waitFor("the file restored", () => readFileSync(join(folder, "cart.js"), "utf8"), (t) => t === cart);
     await waitFor("the row says undone", () => files.locator(".agent-review").allInnerTexts(), (t) => t.join() === "undone", slow);
     assert.equal(await files.getByRole("button", { name: "Undo" }).count(), 0, "nothing left to undo");
