@@ -6,6 +6,7 @@ import type { KeySource } from "../core/status/describe-status";
 const defaultName = "wisp.apiKey";
 /** Followed by the server (keyServerOf): that server's own key. */
 const serverPrefix = `${defaultName}@`;
+const serverName = (baseUrl: string) => serverPrefix + keyServerOf(baseUrl);
 const envName = "WISP_API_KEY";
 
 export interface ResolvedKey {
@@ -15,10 +16,9 @@ export interface ResolvedKey {
   readonly problem?: string;
 }
 
-/** Where the key goes: the base URL in use, and word when it changes. */
+/** Where the key goes: the base URL in use. */
 export interface KeyServer {
   readonly value: { readonly baseUrl: string };
-  readonly onDidChange: vscode.Event<unknown>;
 }
 
 /**
@@ -31,28 +31,21 @@ export interface KeyServer {
  */
 export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
-  private readonly subscriptions: vscode.Disposable[];
+  private readonly subscription: vscode.Disposable;
   /** Read once per server until a secret changes: every completion request needs it, and a read is a round trip to the workbench. */
   private readonly resolved = new Map<string, Promise<ResolvedKey>>();
-  private server: string;
-  /** Fires when the key in use may have changed: a stored key, or the server. */
+  /**
+   * Fires when a stored key changed. A change of the base URL, which may select another server's
+   * key, is announced by the settings already: their listeners read the key again.
+   */
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly secrets: vscode.SecretStorage, private readonly servers: KeyServer, private readonly env: NodeJS.ProcessEnv = process.env) {
-    this.server = keyServerOf(servers.value.baseUrl);
-    this.subscriptions = [
-      secrets.onDidChange((e) => {
-        if (e.key !== defaultName && !e.key.startsWith(serverPrefix)) return;
-        this.resolved.clear();
-        this.changed.fire();
-      }),
-      servers.onDidChange(() => {
-        const server = keyServerOf(servers.value.baseUrl);
-        if (server === this.server) return;
-        this.server = server;
-        this.changed.fire();
-      }),
-    ];
+    this.subscription = secrets.onDidChange((e) => {
+      if (e.key !== defaultName && !e.key.startsWith(serverPrefix)) return;
+      this.resolved.clear();
+      this.changed.fire();
+    });
   }
 
   /** The key for `baseUrl` (the one in use when not given): its own, else the key typed last, else WISP_API_KEY. */
@@ -70,7 +63,7 @@ export class ApiKeyStore implements vscode.Disposable {
   /** A key the user gave for `baseUrl` (the one in use when not given): that server's, and the one servers without their own get. */
   async store(key: string, baseUrl = this.servers.value.baseUrl): Promise<void> {
     await this.write(async () => {
-      await this.secrets.store(serverPrefix + keyServerOf(baseUrl), key.trim());
+      await this.secrets.store(serverName(baseUrl), key.trim());
       await this.secrets.store(defaultName, key.trim());
     });
   }
@@ -78,20 +71,20 @@ export class ApiKeyStore implements vscode.Disposable {
   /** A key for `baseUrl` alone (the local server's, made for it): no other server gets it. */
   async storeFor(baseUrl: string, key: string): Promise<void> {
     await this.write(async () => {
-      await this.secrets.store(serverPrefix + keyServerOf(baseUrl), key.trim());
+      await this.secrets.store(serverName(baseUrl), key.trim());
     });
   }
 
   /** Forgets the key of the server in use and the one servers without their own get; other servers' own keys stay. */
   async clear(): Promise<void> {
     await this.write(async () => {
-      await this.secrets.delete(serverPrefix + keyServerOf(this.servers.value.baseUrl));
+      await this.secrets.delete(serverName(this.servers.value.baseUrl));
       await this.secrets.delete(defaultName);
     });
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.subscription.dispose();
     this.changed.dispose();
   }
 

@@ -108,7 +108,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<WispAp
       if (s.baseUrl === lastBaseUrl) return;
       lastBaseUrl = s.baseUrl;
       log.info(`base URL: ${parseBaseUrl(s.baseUrl).display}`);
-      void connection.check();
+      // Another server may have another key (keys are kept per server): its source, then the check.
+      void refreshKey();
     }),
   );
 

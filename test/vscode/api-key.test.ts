@@ -64,7 +64,7 @@ describe("Wisp: Set API Key", () => {
     } as unknown as vscode.SecretStorage;
     const team = "https://team.example/v1";
     const local = "http://127.0.0.1:8080/v1";
-    const store = new ApiKeyStore(secrets, { value: { baseUrl: team }, onDidChange: changes.event }, { WISP_API_KEY: "sk-env" });
+    const store = new ApiKeyStore(secrets, { value: { baseUrl: team } }, { WISP_API_KEY: "sk-env" });
     const keyOf = async (baseUrl?: string) => (await store.resolve(baseUrl)).key;
     try {
       assert.equal(await keyOf(), "sk-env");
@@ -101,7 +101,7 @@ describe("Wisp: Set API Key", () => {
       keys: async () => [],
       onDidChange: changes.event,
     } as unknown as vscode.SecretStorage;
-    const store = new ApiKeyStore(secrets, { value: { baseUrl: server.baseUrl }, onDidChange: changes.event }, { WISP_API_KEY: "sk-from-env" });
+    const store = new ApiKeyStore(secrets, { value: { baseUrl: server.baseUrl } }, { WISP_API_KEY: "sk-from-env" });
     try {
       assert.deepEqual(await store.resolve(), { key: "sk-from-env", source: "unreadable", problem: "Cannot create an item in a locked collection" });
       locked = false;
