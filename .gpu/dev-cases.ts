@@ -36,7 +36,9 @@ const cases = outsideCases(process.cwd(), training)
   .cases.filter((c) => c.split === values.split)
   .slice(0, values.limit === undefined ? undefined : Number(values.limit));
 const llama = await getLlama({ gpu: false, build: "never", logLevel: "error" as never });
-const model = await llama.loadModel({ modelPath: path.join(values.data!, "tokenizer.gguf"), vocabOnly: true });
+// Loaded whole (the tokenizer's model is tiny): loaded for its vocabulary only, its trainContextSize
+// is 0 and the server's prompt budget, min(context, trainContextSize), leaves no room for the code.
+const model = await llama.loadModel({ modelPath: path.join(values.data!, "tokenizer.gguf") });
 const texts = new TokenTexts();
 const ggml = model.fileInfo.metadata.tokenizer.ggml as unknown as { tokens: string[]; token_type: number[] };
 const vocabulary = ggml.tokens.map((spelled, t) => (ggml.token_type[t] === NORMAL ? Buffer.from(byteLevelBytes(spelled)).toString("hex") : ""));

@@ -50,6 +50,13 @@ describe(".gpu: the GPU run of the next wisp-coder, rehearsed on the CPU", funct
     assert.equal(meta.shards[0]![0], 0);
     assert.equal(meta.shards.at(-1)![1], meta.tokens);
     meta.shards.slice(1).forEach(([start], k) => assert.equal(start, meta.shards[k]![1], "shards follow one another"));
+    // Each dev prompt holds the code around the cursor, not only the fill-in-the-middle tokens.
+    const dev = JSON.parse(readFileSync(path.join(gpu, "dev-cases.json"), "utf8")) as { vocabulary: string[]; cases: { prompt: number[] }[] };
+    assert.equal(dev.cases.length, 12);
+    for (const c of dev.cases) {
+      const text = Buffer.concat(c.prompt.map((t) => Buffer.from(dev.vocabulary[t]!, "hex"))).toString("utf8");
+      assert.ok(text.trim().length >= 40 && text.includes("\n"), `a dev prompt of ${c.prompt.length} tokens reads ${JSON.stringify(text)}`);
+    }
   });
 
   it("is cut, resumed on a fresh machine from what came back, evaluated on dev, and exported to a GGUF llama.cpp runs", async () => {
