@@ -14,9 +14,11 @@
 // judged on it), p50 of every sample, the spread of the rounds' p50s, p95; the server's CPU time
 // per request; against the 100 ms budget of a default, with the load average.
 // Run with `npx tsx bench/coder-shapes.bench.ts` (or `npm run bench`). Environment:
-// CODER_SHAPES_ROUNDS (default 5), CODER_SHAPES_RHYTHM, CODER_SHAPES (names, default all), WISP_BENCH_REPLAY_KEYS
+// CODER_SHAPES_ROUNDS (default 5), CODER_SHAPES_RHYTHM, CODER_SHAPES (names, default all), CODER_SHAPES_TRAINED
+// (trained GGUFs to time beside the shipped one, comma-separated), WISP_BENCH_REPLAY_KEYS
 // (default: the whole session, 387 keys over ~90 s), ENGINE_BENCH_CPU (default "none": not pinned).
 import { existsSync } from "node:fs";
+import { readGgufFileInfo } from "node-llama-cpp";
 import { mkdir, open, rename, stat } from "node:fs/promises";
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -95,6 +97,8 @@ interface Candidate {
   rounds: number[][];
   /** Each round's server CPU time per request sent, ms. */
   cpu: number[];
+  /** The server's own flags for it. */
+  flags: string[];
 }
 
 if (!existsSync(SHIPPED)) {
@@ -103,9 +107,20 @@ if (!existsSync(SHIPPED)) {
 }
 const wanted = process.env.CODER_SHAPES?.split(",");
 const vocabSize = llamaVocabulary(await readGgufBpe(SHIPPED)).tokens.length;
-const candidates: Candidate[] = [{ name: "wisp-coder, trained (shipped)", file: SHIPPED, params: parameters(specOf(SHAPES[0]!), vocabSize), rounds: [], cpu: [] }];
+// The shipped model and the random shapes are served with the file's lines alone (--no-own-line):
+// random weights never end a line of their own, which would only be generated to be thrown away.
+const copiesOnly = ["--no-own-line"];
+const candidates: Candidate[] = [{ name: "wisp-coder, trained (shipped)", file: SHIPPED, params: parameters(specOf(SHAPES[0]!), vocabSize), rounds: [], cpu: [], flags: copiesOnly }];
 for (const shape of SHAPES.filter((s) => !wanted || wanted.includes(s.name.split(" ")[0]!))) {
-  candidates.push({ name: `${shape.name}: ${shape.layers} x ${shape.embedding}`, file: await shapeModel(shape), params: parameters(specOf(shape), vocabSize), rounds: [], cpu: [] });
+  candidates.push({ name: `${shape.name}: ${shape.layers} x ${shape.embedding}`, file: await shapeModel(shape), params: parameters(specOf(shape), vocabSize), rounds: [], cpu: [], flags: copiesOnly });
+}
+// Trained candidates (CODER_SHAPES_TRAINED=file,...) are timed beside the shipped model as the server
+// answers by default (their own line among the copies) and with the copies alone.
+for (const file of process.env.CODER_SHAPES_TRAINED?.split(",").filter(Boolean) ?? []) {
+  const info = await readGgufFileInfo(path.resolve(file));
+  const params = (info.fullTensorInfo ?? []).reduce((sum, t) => sum + t.dimensions.reduce((a: number, b) => a * Number(b), 1), 0);
+  candidates.push({ name: `trained: ${path.basename(file)}`, file: path.resolve(file), params, rounds: [], cpu: [], flags: [] });
+  candidates.push({ name: `trained: ${path.basename(file)}, --no-own-line`, file: path.resolve(file), params, rounds: [], cpu: [], flags: copiesOnly });
 }
 const pin = cpuPin(process.env.ENGINE_BENCH_CPU ?? "none");
 const { session, texts } = loadSession("test/fixtures/typing");
@@ -114,7 +129,7 @@ console.log(`coder shapes at a pause: one thread, ${ROUNDS} interleaved rounds o
 const flags = ["--threads", "1", "--threads-batch", "1", "--parallel", "1", "--ctx-size", "2048"];
 try {
   for (const c of candidates) {
-    c.server = await startWispServer(c.file, "wisp-coder", flags, pin);
+    c.server = await startWispServer(c.file, "wisp-coder", [...flags, ...c.flags], pin);
     // Loads the model: the first request's time is not a pause's.
     const warmUp = { model: "wisp-coder", prompt: "function add(a, b) {\n  return ", suffix: "\n}\n", max_tokens: 4, temperature: 0, stop: ["\n"] };
     await streamedAnswer(`${c.server.baseUrl}/completions`, c.server.apiKey, warmUp, new AbortController().signal);

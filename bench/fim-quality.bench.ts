@@ -42,7 +42,7 @@ const split = process.env.FIM_BENCH_SPLIT;
 const baselines = process.env.FIM_BENCH_BASELINES !== "0";
 const cases = outside.cases.filter((c) => !split || c.split === split);
 console.log(`${cases.length} cases from ${outside.files} files outside the training data (${outside.nearDuplicates} near-duplicates of training files left out)`);
-const engineOptions = { threads: 1, parallel: 1, contextSize: 4096, maxQueue: 4, prefixReuse: true };
+const engineOptions = { threads: 1, parallel: 1, contextSize: 4096, maxQueue: 4, prefixReuse: true, ownLine: process.env.FIM_BENCH_OWN_LINE === "1" };
 const engine = new TextEngine(engineOptions);
 // The server with --no-line-candidates: every line is the model's own.
 const alone = new TextEngine({ ...engineOptions, lineCandidates: false });
