@@ -48,6 +48,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "modelsDir" | "dataDir"> = {
   inputLookup: 0,
   nativeStep: true,
   lineCandidates: true,
+  ownLine: true,
   bodyLimit: 4 * 1024 * 1024,
   requestTimeoutMs: 30_000,
   upstreams: [],

@@ -16,7 +16,7 @@ export const USAGE = `usage:
               [--models-dir DIR] [--data-dir DIR]
               [--threads N] [--threads-batch N] [--parallel N] [--ctx-size N]
               [--max-queue N] [--request-timeout SECONDS] [--no-prefix-reuse]
-              [--input-lookup N] [--no-native-step] [--no-line-candidates]
+              [--input-lookup N] [--no-native-step] [--no-line-candidates] [--no-own-line]
               [--upstream NAME=URL[,key-env=VAR][,models=a,b]]... [--no-local-models]
               [--rate-limit requests=N,tokens=N] [--config wisp.json]
               [--database postgres://USER:PASSWORD@HOST:PORT/DB] [--database-pool N]
@@ -108,6 +108,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       "input-lookup": { type: "string" },
       "no-native-step": { type: "boolean" },
       "no-line-candidates": { type: "boolean" },
+      "no-own-line": { type: "boolean" },
       mirror: { type: "string" },
       upstream: { type: "string", multiple: true },
       config: { type: "string" },
@@ -197,6 +198,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       prefixReuse: !values["no-prefix-reuse"],
       nativeStep: !values["no-native-step"],
       lineCandidates: !values["no-line-candidates"],
+      ownLine: !values["no-own-line"],
       inputLookup: values["input-lookup"] === "0" ? 0 : positiveInt("input-lookup", values["input-lookup"], DEFAULT_CONFIG.inputLookup),
       requestTimeoutMs: 1000 * positiveInt("request-timeout", values["request-timeout"], DEFAULT_CONFIG.requestTimeoutMs / 1000),
       upstreams,

@@ -58,6 +58,12 @@ export interface ServerConfig {
    * --no-line-candidates leaves every line to the model's own generation.
    */
   lineCandidates: boolean;
+  /**
+   * Where the file offers lines, the model's own line competes with them by the same likelihood
+   * (generate-choices.ts, ownLine); --no-own-line answers with the likeliest copy alone, as a model
+   * weaker at writing than at judging copies is better served.
+   */
+  ownLine: boolean;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
   /**

@@ -11,8 +11,8 @@ import { repoRoot } from "../harness/toolchain";
 import { ensureVsixes } from "../harness/vsix";
 import { zipEntries, type ZipEntry } from "../harness/zip-entries";
 
-/** Largest .vsix allowed for a platform (docs/packages.md): CPU engines only. */
-const budgetMiB = 60;
+/** Largest .vsix allowed for a platform (docs/packages.md): CPU engines only, and the 25M code model (18.4 MiB). */
+const budgetMiB = 72;
 /**
  * The universal package is the extension alone: this catches an engine, model or binary (tens of
  * MiB) that slips in, with room for the extension's own growth (1.0 MiB in November 2026).

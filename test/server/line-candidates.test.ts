@@ -20,7 +20,9 @@ describe("POST /v1/completions: one-line answers copied from the file, chosen by
   let server: TestServer;
   let modelOnly: TestServer;
   before(async () => {
-    server = await startServer();
+    // The copies alone (--no-own-line): the random-weight model's own lines are no match for them
+    // (own-line.test.ts has the shipped model's own line competing).
+    server = await startServer({ ownLine: false });
     modelOnly = await startServer({ lineCandidates: false });
   });
   after(async () => {

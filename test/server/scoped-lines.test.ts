@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
-import { copyFile, mkdir } from "node:fs/promises";
-import path from "node:path";
 import type { Token } from "node-llama-cpp";
 import { outOfScopeNames } from "../../src/server/engines/text/out-of-scope-names";
-import { readSse, startServer, type TestServer } from "./server-fixture";
+import { readSse, startServer, withShippedCoder, type TestServer } from "./server-fixture";
 
 // A greedy one-line fill-in-the-middle answer that is the model's own line (the file offers none to
 // copy) passes the same scope check as a copied line (see scoped-choice.ts). The shipped model:
@@ -11,11 +9,11 @@ import { readSse, startServer, type TestServer } from "./server-fixture";
 const MODEL = "wisp-coder";
 const FILE = [
   "/** Small helpers to try completions on. */",
-  "export function add(a: number, b: number): number {",
-  "  return a + b;",
+  "export function area(width: number, height: number): number {",
+  "  return width * height;",
   "}",
   "",
-  "export function sum3(x: number, y: number, z: number): number {",
+  "export function volume(w: number, h: number, d: number): number {",
   "  return ",
 ].join("\n");
 const SUFFIX = "\n}\n";
@@ -25,13 +23,9 @@ describe("POST /v1/completions: the model's own line is checked for another func
   this.timeout(120_000);
   let server: TestServer;
   let modelOnly: TestServer;
-  const withCoder = async (modelsDir: string) => {
-    await mkdir(modelsDir, { recursive: true });
-    await copyFile(path.resolve("models/wisp-coder.gguf"), path.join(modelsDir, "wisp-coder.gguf"));
-  };
   before(async () => {
-    server = await startServer({ prepare: withCoder });
-    modelOnly = await startServer({ prepare: withCoder, lineCandidates: false });
+    server = await startServer({ prepare: withShippedCoder });
+    modelOnly = await startServer({ prepare: withShippedCoder, lineCandidates: false });
   });
   after(async () => {
     await server.close();
@@ -44,7 +38,7 @@ describe("POST /v1/completions: the model's own line is checked for another func
     return (await response.json()) as { choices: { text: string; finish_reason: string }[]; usage: { completion_tokens: number } };
   };
 
-  it("a line using add's parameters in sum3 is generated again without them, and streams as one piece", async () => {
+  it("a line using area's parameters in volume is generated again without them, and streams as one piece", async () => {
     const outOfScope = outOfScopeNames(FILE, SUFFIX);
     const raw = await complete(modelOnly);
     const rawLine = raw.choices[0]!.text;

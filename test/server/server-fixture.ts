@@ -1,7 +1,7 @@
 // Starts a real wisp-server app on an ephemeral port (loopback unless `host` says otherwise), with
 // temporary models/data dirs holding the generated default model, and an API key; `close()`
 // removes everything.
-import { mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -94,3 +94,9 @@ export const metricsOf = async (server: TestServer): Promise<ServerMetrics> => (
  */
 export const counted = (usage: { prompt_tokens: number; completion_tokens: number; total_tokens?: number } | null | undefined) =>
   usage && { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens };
+
+/** A startServer `prepare` that serves the shipped trained model, models/wisp-coder.gguf, as `wisp-coder`. */
+export async function withShippedCoder(modelsDir: string): Promise<void> {
+  await mkdir(modelsDir, { recursive: true });
+  await copyFile(path.resolve("models/wisp-coder.gguf"), path.join(modelsDir, "wisp-coder.gguf"));
+}

@@ -8,8 +8,8 @@ import type { ModelInfo } from "../api/models";
 /** Text models first: the chat and the agent name them. */
 export const embeddedModelIds: readonly string[] = ["wisp-coder", "wisp-tiny", "wisp-tiny-diffusion"];
 
-/** What a user reads about them, in one line (wisp-coder: 7.5M parameters, a 1,024-token context). */
-export const embeddedModelsLine = "the tiny embedded models (wisp-coder has 7.5 million parameters; code models worth keeping have billions)";
+/** What a user reads about them, in one line (wisp-coder: 25M parameters, a 1,024-token context). */
+export const embeddedModelsLine = "the tiny embedded models (wisp-coder has 25 million parameters; code models worth keeping have billions)";
 
 /** Whether this model is one of the embedded ones (a Wisp server lists them as owned by "wisp"). */
 export function isEmbeddedModel(model: string | Pick<ModelInfo, "id" | "owned_by">): boolean {

@@ -25,21 +25,22 @@ export async function runLineChoice(
   lines: readonly string[],
   /** The tokens that end a line: their text starts with a line break, or they end generation. */
   lineEnds: Int32Array,
-): Promise<ChoiceResult> {
+): Promise<ChoiceResult & { option: number }> {
   const healed = request.heal?.text ?? "";
   const options = lines.map((line) => tokenizeText(model, healed + line));
   let best = options[0]!;
+  let option = 0;
   if (options.length > 1) {
     const before = rest.slice(0, -1);
     if (before.length > 0) await (decoder ? decoder.decode(sequence, before) : sequence.evaluateWithoutGeneratingNewTokens(before));
     const score = decoder?.hasNativeStep ? nativeScore(sequence, decoder, lineEnds) : evaluatedScore(sequence, lineEnds);
     let top = -Infinity;
-    for (const tokens of options) {
+    for (const [k, tokens] of options.entries()) {
       if (request.signal.aborted) break;
       const s = await score(rest.at(-1)!, tokens);
       // Back to the prompt but its last token, for the next line.
       await sequence.eraseContextTokenRanges([{ start: sequence.nextTokenIndex - tokens.length - 1, end: sequence.nextTokenIndex }]);
-      if (s > top) (top = s), (best = tokens);
+      if (s > top) (top = s), (best = tokens), (option = k);
     }
   }
   let finishReason: FinishReason = "stop";
@@ -49,7 +50,7 @@ export async function runLineChoice(
   const ended = finishReason === "stop" ? scanForStop(`${line}\n`, request.stop) : undefined;
   const text = ended?.stopped ? ended.visible : line;
   if (!request.signal.aborted && text !== "") request.onText?.(choice, text, []);
-  return { text, tokens: best.length, finishReason, stopString: ended?.stop };
+  return { text, tokens: best.length, finishReason, stopString: ended?.stop, option };
 }
 
 const logSumExp = (values: ArrayLike<number>) => {

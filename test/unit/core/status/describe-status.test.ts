@@ -73,7 +73,7 @@ describe("describeStatus", () => {
     const view = describeStatus({ ...ready, embeddedOnly: true, lastLatencyMs: 31 });
     assert.equal(view.state, "ready");
     assert.equal(view.text, "$(sparkle) Wisp 31ms · tiny models");
-    assert.match(view.tooltip, /^Models: only the tiny embedded models \(wisp-coder has 7\.5 million parameters.*Wisp: Get Started$/m);
+    assert.match(view.tooltip, /^Models: only the tiny embedded models \(wisp-coder has 25 million parameters.*Wisp: Get Started$/m);
     assert.doesNotMatch(describeStatus(ready).tooltip, /tiny/);
   });
 });
