@@ -131,7 +131,7 @@ export async function generateChoices(
       const round = sequences.slice(0, Math.min(sequences.length, request.n - first));
       const aligned = await Promise.all(round.map((s) => alignToPrompt(s, request.prompt, options.prefixReuse)));
       if (first === 0) {
-        // A line the file offers once is the answer as it is: the prompt is not evaluated for it.
+        // With the copies alone, a line the file offers once is the answer as it is: the prompt is not evaluated for it.
         prompt.evaluated = lines?.length === 1 && !ownLine ? 0 : aligned.reduce((a, s) => a + s.evaluated, 0);
         prompt.cached = aligned.reduce((a, s) => a + s.cached, 0);
       }
@@ -161,7 +161,8 @@ export async function generateChoices(
           const again = await alignToPrompt(s, request.prompt);
           const chosen = await runLineChoice(model, s, decoder, choiceRequest, first + i, again.rest, offered, lineEnds());
           copied = chosen.option < lines.length;
-          return chosen;
+          // Usage counts what the model generated for its own line, won or not, and a copy's tokens as before.
+          return { ...chosen, tokens: mine.tokens + (copied ? chosen.tokens : 0) };
         };
         choices.push(...(await Promise.all(round.map(run))));
       }
