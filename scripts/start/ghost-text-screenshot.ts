@@ -37,7 +37,10 @@ export async function screenshotGhostText(options: {
   return text;
 }
 
-/** The ready status shows just "Wisp", with the last latency once a completion ran. */
-function isReady(text: string): boolean {
-  return /^Wisp( \d+ms)?$/.test(text);
+/**
+ * The ready status shows "Wisp", with the last latency once a completion ran, and "· tiny models"
+ * while the embedded models are all the server lists (as on a first `npm start`).
+ */
+export function isReady(text: string): boolean {
+  return /^Wisp( \d+ms)?( · tiny models)?$/.test(text);
 }
