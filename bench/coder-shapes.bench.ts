@@ -18,10 +18,10 @@
 // (trained GGUFs to time beside the shipped one, comma-separated), WISP_BENCH_REPLAY_KEYS
 // (default: the whole session, 387 keys over ~90 s), ENGINE_BENCH_CPU (default "none": not pinned).
 import { existsSync } from "node:fs";
-import { readGgufFileInfo } from "node-llama-cpp";
 import { mkdir, open, rename, stat } from "node:fs/promises";
 import { loadavg } from "node:os";
 import path from "node:path";
+import { readGgufFileInfo } from "node-llama-cpp";
 import { TensorType } from "../src/server/models/gguf-writer";
 import { encodeLlamaGguf, llamaTensorShapes, llamaVocabulary, type LlamaSpec } from "../src/server/models/llama-gguf";
 import { endlessWeights } from "../src/server/models/tiny-llama";

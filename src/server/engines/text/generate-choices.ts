@@ -143,10 +143,9 @@ export async function generateChoices(
         const run = async (s: LlamaContextSequence, i: number): Promise<ChoiceResult> => {
           const choiceRequest = { ...request, maxTokens };
           const rest = aligned[i]!.rest;
-          const lineEnds = () => tables.texts.lineEnds(model);
           if (lines && !ownLine) {
             copied = true;
-            return runLineChoice(model, s, decoder, choiceRequest, first + i, rest, lines, lineEnds());
+            return runLineChoice(model, s, decoder, choiceRequest, first + i, rest, lines, tables.texts.lineEnds(model));
           }
           if (!direct) return runChoice(model, s, choiceRequest, first + i, rest, tables.continuations);
           const generate = (r: GenerationRequest, from: Token[], bias?: ReadonlyMap<Token, number>) =>
@@ -159,10 +158,11 @@ export async function generateChoices(
           const mine = await own({ ...choiceRequest, onText: undefined });
           const offered = mine.text !== "" && mine.finishReason === "stop" && !lines.includes(mine.text) ? [...lines, mine.text] : lines;
           const again = await alignToPrompt(s, request.prompt);
-          const chosen = await runLineChoice(model, s, decoder, choiceRequest, first + i, again.rest, offered, lineEnds());
+          const chosen = await runLineChoice(model, s, decoder, choiceRequest, first + i, again.rest, offered, tables.texts.lineEnds(model));
           copied = chosen.option < lines.length;
-          // Usage counts what the model generated for its own line, won or not, and a copy's tokens as before.
-          return { ...chosen, tokens: mine.tokens + (copied ? chosen.tokens : 0) };
+          // Usage and the metrics count what the model generated for its own line, won or not (its
+          // input lookup, tokens after an abort), and a copy's tokens as before.
+          return { ...chosen, tokens: mine.tokens + (copied ? chosen.tokens : 0), lookup: mine.lookup, afterAbort: mine.afterAbort };
         };
         choices.push(...(await Promise.all(round.map(run))));
       }
